@@ -1,0 +1,38 @@
+import { Effect, Option } from "effect"
+import { AccountRepository } from "../account/account-repository.ts"
+import type { CurrentUser } from "../account/current-user.ts"
+import { NotificationRepository } from "../account/notification-repository.ts"
+import { TeamRepository } from "../account/team-repository.ts"
+import { withDefaultPreferences } from "../account/user.ts"
+import { UserRepository } from "../account/user-repository.ts"
+import type { Principal } from "../auth/principal.ts"
+import { Unauthenticated } from "../errors.ts"
+
+/** Assemble the current user as `GET /api/me` returns it. */
+export const currentUser = Effect.fn("currentUser")(function*(principal: Pick<Principal, "accountId" | "userId">) {
+  const { accountId, userId } = principal
+  const users = yield* UserRepository
+  const accounts = yield* AccountRepository
+  const notifications = yield* NotificationRepository
+  const [user, account, membership, subscription, teams, preferences, unread] = yield* Effect.all([
+    users.findById(userId),
+    accounts.findById(accountId),
+    users.findMembership(accountId, userId),
+    Effect.orDie(accounts.subscription(accountId)),
+    (yield* TeamRepository).listForUser(accountId, userId),
+    notifications.listPreferences(accountId, userId),
+    notifications.unreadCount(accountId, userId)
+  ], { concurrency: 1 })
+  if (Option.isNone(user) || Option.isNone(account) || Option.isNone(membership)) {
+    return yield* new Unauthenticated()
+  }
+  const { webhook_limit: _internal, ...accountView } = account.value
+  return {
+    ...user.value,
+    account: { ...accountView, pivot: membership.value, subscription },
+    notification_preferences: withDefaultPreferences(preferences),
+    teams,
+    unread_notifications_count: unread,
+    has2FA: false
+  } satisfies CurrentUser as CurrentUser
+})

@@ -1,0 +1,72 @@
+/**
+ * The wire forms of time (decisions §1): timestamps are emitted with
+ * microseconds and a trailing Z; close_date and a channel's created_at use the
+ * `{ $date: { $numberLong } }` object. Inputs accept either form or epoch ms.
+ */
+import { DateTime, Effect, Option, Schema, SchemaGetter, SchemaIssue } from "effect"
+
+const WIRE_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
+
+const orInvalid = <A>(value: Option.Option<A>, input: unknown, message: string) =>
+  Option.match(value, {
+    onNone: () => Effect.fail(new SchemaIssue.InvalidValue({ message }, input)),
+    onSome: (a) => Effect.succeed(a)
+  })
+
+/** `2026-11-21T17:24:05.123456Z`: JS time has millisecond precision, so the last three digits are 0. */
+export const formatWireTimestamp = (dt: DateTime.DateTime): string => {
+  const iso = DateTime.formatIso(DateTime.toUtc(dt)) // 2026-11-21T17:24:05.123Z
+  return `${iso.slice(0, 23)}000Z`
+}
+
+const parseInstant = (input: string | number): Option.Option<DateTime.Utc> => {
+  if (typeof input === "number") {
+    return Number.isFinite(input) ? DateTime.make(input).pipe(Option.map(DateTime.toUtc)) : Option.none()
+  }
+  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(input)) {
+    return Option.none()
+  }
+  // Sub-millisecond digits are beyond JS precision; drop them before parsing.
+  const trimmed = input.replace(/(\.\d{3})\d+/, "$1")
+  return DateTime.make(trimmed).pipe(Option.map(DateTime.toUtc))
+}
+
+/** A timestamp written as `YYYY-MM-DDTHH:MM:SS.ffffffZ`. */
+export const WireTimestamp = Schema.String.pipe(
+  Schema.decodeTo(Schema.DateTimeUtc, {
+    decode: SchemaGetter.transformEffect((s: string) =>
+      WIRE_PATTERN.test(s) ? orInvalid(parseInstant(s), s, "Invalid timestamp.") : orInvalid(Option.none(), s, "Invalid timestamp.")
+    ),
+    encode: SchemaGetter.transform(formatWireTimestamp)
+  })
+).annotate({ identifier: "WireTimestamp", description: "ISO 8601 UTC with microseconds, e.g. 2026-11-21T17:24:05.123456Z" })
+
+/** The `{ $date: { $numberLong: "<epoch ms>" } }` object form. */
+export const MongoDateObject = Schema.Struct({
+  $date: Schema.Struct({ $numberLong: Schema.String.check(Schema.isPattern(/^-?\d{1,16}$/)) })
+})
+
+export const MongoDate = MongoDateObject.pipe(
+  Schema.decodeTo(Schema.DateTimeUtc, {
+    decode: SchemaGetter.transform((o) => DateTime.makeUnsafe(Number(o.$date.$numberLong))),
+    encode: SchemaGetter.transform((dt) => ({ $date: { $numberLong: String(DateTime.toEpochMillis(dt)) } }))
+  })
+).annotate({ identifier: "MongoDate", description: "{ $date: { $numberLong: <epoch milliseconds> } }" })
+
+/** Parse any accepted input form (ISO 8601 string, epoch ms, `$date` object) to an instant. */
+export const parseDateInput = (input: unknown): Option.Option<DateTime.Utc> => {
+  if (typeof input === "string" || typeof input === "number") return parseInstant(input)
+  return Schema.decodeUnknownOption(MongoDate)(input)
+}
+
+/** Decodes every accepted input form; encodes as a wire timestamp. */
+export const DateInput = Schema.Unknown.pipe(
+  Schema.decodeTo(Schema.DateTimeUtc, {
+    decode: SchemaGetter.transformEffect((u: unknown) => orInvalid(parseDateInput(u), u, "Invalid date.")),
+    encode: SchemaGetter.transform(formatWireTimestamp)
+  })
+).annotate({ identifier: "DateInput" })
+
+/** The pivot's `last_used`: `YYYY-MM-DD HH:MM:SS` in UTC. */
+export const formatSqlDateTime = (dt: DateTime.DateTime): string =>
+  DateTime.formatIso(DateTime.toUtc(dt)).slice(0, 19).replace("T", " ")
