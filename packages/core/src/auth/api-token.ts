@@ -33,7 +33,10 @@ export interface BearerParts {
 /** Split `<id>|<secret>`; anything else is not a token of ours. */
 export const parseBearer = (value: string): BearerParts | undefined => {
   const match = /^([1-9][0-9]{0,15})\|([A-Za-z0-9]{40})$/.exec(value)
-  return match === null ? undefined : { id: Number(match[1]), secret: match[2]! }
+  if (match === null) return undefined
+  const id = Number(match[1])
+  // Ids past 2^53 would round and alias another token.
+  return Number.isSafeInteger(id) ? { id, secret: match[2]! } : undefined
 }
 
 export const AccountAndUser = Schema.Struct({ account_id: AccountId, user_id: UserId })

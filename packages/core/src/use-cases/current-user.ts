@@ -14,11 +14,10 @@ export const currentUser = Effect.fn("currentUser")(function*(principal: Pick<Pr
   const users = yield* UserRepository
   const accounts = yield* AccountRepository
   const notifications = yield* NotificationRepository
-  const [user, account, membership, subscription, teams, preferences, unread] = yield* Effect.all([
+  const [user, account, membership, teams, preferences, unread] = yield* Effect.all([
     users.findById(userId),
     accounts.findById(accountId),
     users.findMembership(accountId, userId),
-    Effect.orDie(accounts.subscription(accountId)),
     (yield* TeamRepository).listForUser(accountId, userId),
     notifications.listPreferences(accountId, userId),
     notifications.unreadCount(accountId, userId)
@@ -26,6 +25,8 @@ export const currentUser = Effect.fn("currentUser")(function*(principal: Pick<Pr
   if (Option.isNone(user) || Option.isNone(account) || Option.isNone(membership)) {
     return yield* new Unauthenticated()
   }
+  // Every account has its subscription; a missing one is a broken invariant.
+  const subscription = yield* Effect.orDie(accounts.subscription(accountId))
   const { webhook_limit: _internal, ...accountView } = account.value
   return {
     ...user.value,

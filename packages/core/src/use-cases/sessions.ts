@@ -38,7 +38,8 @@ export const login = Effect.fn("login")(function*(email: string, password: strin
     expiresAt: DateTime.addDuration(now, SESSION_LIFETIME)
   })
   yield* users.touchMembership(membership.account_id, userId)
-  const user = yield* currentUser({ accountId: membership.account_id, userId })
+  // The membership was just read, so a missing piece here is a broken invariant, not a client error.
+  const user = yield* Effect.orDie(currentUser({ accountId: membership.account_id, userId }))
   return { cookie, user }
 })
 

@@ -19,6 +19,19 @@ export const formatWireTimestamp = (dt: DateTime.DateTime): string => {
   return `${iso.slice(0, 23)}000Z`
 }
 
+const isLeapYear = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+/** `Date` silently rolls 2026-02-30 over to March and 24:00 to the next day; refuse those. */
+const isCalendarDate = (input: string): boolean => {
+  const [, y, m, d, h = "00"] = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}))?/.exec(input)!
+  const year = Number(y)
+  const month = Number(m)
+  const day = Number(d)
+  if (month < 1 || month > 12 || day < 1 || Number(h) > 23) return false
+  return day <= (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]!)
+}
+
 const parseInstant = (input: string | number): Option.Option<DateTime.Utc> => {
   if (typeof input === "number") {
     return Number.isFinite(input) ? DateTime.make(input).pipe(Option.map(DateTime.toUtc)) : Option.none()
@@ -26,6 +39,7 @@ const parseInstant = (input: string | number): Option.Option<DateTime.Utc> => {
   if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(input)) {
     return Option.none()
   }
+  if (!isCalendarDate(input)) return Option.none()
   // Sub-millisecond digits are beyond JS precision; drop them before parsing.
   const trimmed = input.replace(/(\.\d{3})\d+/, "$1")
   return DateTime.make(trimmed).pipe(Option.map(DateTime.toUtc))
@@ -48,7 +62,10 @@ export const MongoDateObject = Schema.Struct({
 
 export const MongoDate = MongoDateObject.pipe(
   Schema.decodeTo(Schema.DateTimeUtc, {
-    decode: SchemaGetter.transform((o) => DateTime.makeUnsafe(Number(o.$date.$numberLong))),
+    // Out-of-range epochs (Date reaches only ±8.64e15 ms) are invalid input, not a crash.
+    decode: SchemaGetter.transformEffect((o) =>
+      orInvalid(DateTime.make(Number(o.$date.$numberLong)).pipe(Option.map(DateTime.toUtc)), o, "Invalid date.")
+    ),
     encode: SchemaGetter.transform((dt) => ({ $date: { $numberLong: String(DateTime.toEpochMillis(dt)) } }))
   })
 ).annotate({ identifier: "MongoDate", description: "{ $date: { $numberLong: <epoch milliseconds> } }" })

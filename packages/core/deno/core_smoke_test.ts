@@ -1,0 +1,73 @@
+/**
+ * Portability smoke test (ARCHITECTURE rule 1): the core runs under Deno with
+ * nothing but `effect` and its own files. Run from the repository root:
+ *   npx deno test packages/core/deno/core_smoke_test.ts
+ */
+import { DateTime, Effect, Exit, Option, Schema } from "effect"
+import { SecureRandom } from "effect/crypto"
+import {
+  formatSqlDateTime,
+  makeRecordId,
+  MongoDate,
+  newRecordId,
+  parseBearer,
+  parseDateInput,
+  randomAlphanumeric,
+  RecordId,
+  TokenHasher,
+  WireTimestamp
+} from "../src/index.ts"
+
+function assert(condition: boolean, message: string): asserts condition {
+  if (!condition) throw new Error(message)
+}
+const assertEquals = <A>(actual: A, expected: A) =>
+  assert(JSON.stringify(actual) === JSON.stringify(expected), `expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`)
+
+Deno.test("WireTimestamp decodes and encodes with microseconds", () => {
+  const decoded = Schema.decodeUnknownSync(WireTimestamp)("2026-11-21T17:24:05.123456Z")
+  assertEquals(DateTime.toEpochMillis(decoded), Date.UTC(2026, 10, 21, 17, 24, 5, 123))
+  assertEquals(Schema.encodeSync(WireTimestamp)(decoded), "2026-11-21T17:24:05.123000Z")
+  assert(Exit.isFailure(Schema.decodeUnknownExit(WireTimestamp)("2026-11-21T17:24:05Z")), "rejects a malformed timestamp")
+  assertEquals(formatSqlDateTime(decoded), "2026-11-21 17:24:05")
+})
+
+Deno.test("MongoDate and parseDateInput agree", () => {
+  const ms = Date.UTC(2026, 0, 2, 3, 4, 5, 6)
+  assertEquals(Schema.encodeSync(MongoDate)(DateTime.makeUnsafe(ms)), { $date: { $numberLong: String(ms) } })
+  for (const input of [new Date(ms).toISOString(), ms, { $date: { $numberLong: String(ms) } }]) {
+    assertEquals(Option.map(parseDateInput(input), DateTime.toEpochMillis).pipe(Option.getOrNull), ms)
+  }
+})
+
+Deno.test("makeRecordId puts the seconds first", () => {
+  const id = makeRecordId(0x6540_1234, new Uint8Array([0, 1, 2, 3, 4, 5, 6, 255]))
+  assertEquals(id, "65401234000102030405" + "06ff")
+  assert(Schema.is(RecordId)(id), "a RecordId")
+})
+
+Deno.test("newRecordId runs on the Web Crypto SecureRandom", () => {
+  const ids = Effect.runSync(
+    Effect.all([newRecordId, newRecordId]).pipe(Effect.provide(SecureRandom.layerWebCrypto))
+  )
+  for (const id of ids) assert(/^[0-9a-f]{24}$/.test(id), id)
+  assert(ids[0] !== ids[1], "two ids differ")
+  const seconds = parseInt(ids[0].slice(0, 8), 16)
+  assert(Math.abs(seconds - Date.now() / 1000) < 60, "the prefix is the current time")
+})
+
+Deno.test("a token secret from randomAlphanumeric parses as a bearer", () => {
+  const secret = Effect.runSync(randomAlphanumeric(40).pipe(Effect.provide(SecureRandom.layerWebCrypto)))
+  assertEquals(parseBearer(`7|${secret}`), { id: 7, secret })
+})
+
+Deno.test("TokenHasher.layerWebCrypto hashes with SHA-256 and compares", async () => {
+  const program = Effect.gen(function*() {
+    const hasher = yield* TokenHasher
+    const hash = yield* hasher.hash("abc")
+    return { hash, good: yield* hasher.matches("abc", hash), bad: yield* hasher.matches("abd", hash) }
+  })
+  const result = await Effect.runPromise(program.pipe(Effect.provide(TokenHasher.layerWebCrypto)))
+  assertEquals(result.hash, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+  assert(result.good && !result.bad, "matches only the right secret")
+})

@@ -1,0 +1,103 @@
+/**
+ * The outermost middleware: request ids and the access log line, body limits
+ * and content types, and the rendering of every failure that escapes a
+ * handler into the JSON bodies of decisions §1 — never a stack trace.
+ */
+import { ByteSize, Cause, Clock, Effect, Option, Result, type Types } from "effect"
+import { SecureRandom } from "effect/crypto"
+import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerRespondable, HttpServerResponse } from "effect/http"
+import { HttpApiError } from "effect/http-api"
+import { responses } from "./errors.ts"
+import type { RouteTable } from "./route-table.ts"
+import { isMalformedJson, toFieldErrors } from "./validation-errors.ts"
+
+export const JSON_BODY_LIMIT = 1024 * 1024
+
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"])
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
+
+const hasBody = (request: HttpServerRequest.HttpServerRequest) =>
+  BODY_METHODS.has(request.method) &&
+  ((request.headers["content-length"] !== undefined && request.headers["content-length"] !== "0") ||
+    request.headers["transfer-encoding"] !== undefined)
+
+const isJson = (contentType: string | undefined) =>
+  contentType === undefined || /^application\/(.+\+)?json\s*(;|$)/i.test(contentType)
+
+const pathOf = (url: string) => {
+  const q = url.indexOf("?")
+  return q === -1 ? url : url.slice(0, q)
+}
+
+const isBodyTooLarge = (u: unknown): boolean => {
+  const reason = (u as { reason?: { _tag?: string; reason?: string } } | undefined)?.reason
+  return reason?._tag === "RequestParseError" && reason.reason === "BodyTooLarge"
+}
+
+const renderFailure = (
+  routes: RouteTable,
+  request: HttpServerRequest.HttpServerRequest,
+  cause: Cause.Cause<unknown>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, never, SecureRandom.SecureRandom> =>
+  Effect.gen(function*() {
+    const failure = Cause.findErrorOption(cause)
+    const defect = Cause.findDefect(cause)
+    const error = Option.isSome(failure) ? failure.value : Result.isSuccess(defect) ? defect.success : undefined
+    if (error !== undefined) {
+      if ((error as { reason?: { _tag?: string } }).reason?._tag === "RouteNotFound") {
+        const allowed = routes.methodsFor(pathOf(request.url))
+        return allowed.length === 0 ? responses.notFound() : responses.methodNotAllowed(allowed)
+      }
+      if (isBodyTooLarge(error) || HttpApiError.HttpApiPayloadTooLarge.is(error)) return responses.payloadTooLarge()
+      if (HttpApiError.HttpApiSchemaError.is(error) && error.kind !== "Body" && error.kind !== "ResponseHeaders") {
+        const issue = error.cause.issue
+        if (error.kind === "Params") return responses.notFound()
+        if (isMalformedJson(issue)) return responses.malformedJson()
+        return responses.validation(toFieldErrors(issue, error.kind === "Payload" ? "body" : "query"))
+      }
+      if (Option.isSome(failure) && HttpServerRespondable.isRespondable(error)) {
+        return yield* HttpServerRespondable.toResponseOrElse(error, responses.serverError("-"))
+      }
+    }
+    const traceId = (yield* (yield* SecureRandom.SecureRandom).uuidV4())
+    yield* Effect.logError("request failed", cause).pipe(Effect.annotateLogs({ trace_id: traceId }))
+    return responses.serverError(traceId)
+  })
+
+export const makeBoundary = (routes: RouteTable) =>
+  HttpRouter.middleware<{ handles: unknown }>()(
+    Effect.gen(function*() {
+      const random = yield* SecureRandom.SecureRandom
+      const render = (request: HttpServerRequest.HttpServerRequest, cause: Cause.Cause<unknown>) =>
+        Effect.provideService(renderFailure(routes, request, cause), SecureRandom.SecureRandom, random)
+      return (app): Effect.Effect<
+        HttpServerResponse.HttpServerResponse,
+        // Every failure is rendered here; the router's typing wants the unhandled marker kept.
+        Types.unhandled,
+        HttpServerRequest.HttpServerRequest
+      > =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const started = yield* Clock.currentTimeMillis
+          const incoming = request.headers["x-request-id"]
+          const requestId = incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : yield* random.uuidV4()
+          const guarded = hasBody(request) && !isJson(request.headers["content-type"])
+            ? Effect.succeed(responses.unsupportedMediaType())
+            : Number(request.headers["content-length"] ?? 0) > JSON_BODY_LIMIT
+            ? Effect.succeed(responses.payloadTooLarge())
+            : Effect.provideService(app, HttpIncomingMessage.MaxBodySize, ByteSize.bytes(JSON_BODY_LIMIT))
+          const response = yield* guarded.pipe(
+            Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.interrupt : render(request, cause))
+          )
+          yield* Effect.logInfo("request").pipe(Effect.annotateLogs({
+            method: request.method,
+            path: pathOf(request.url),
+            status: response.status,
+            duration_ms: (yield* Clock.currentTimeMillis) - started,
+            request_id: requestId
+          }))
+          return HttpServerResponse.setHeader(response, "x-request-id", requestId)
+        })
+    }),
+    { global: true }
+  )

@@ -1,0 +1,131 @@
+/**
+ * The error bodies of decisions §1, as schemas (so OpenAPI shows them) and
+ * respondable values (so they render the same wherever they surface). Core's
+ * domain errors map to them in one place: `fromDomain`.
+ */
+import { Effect, Schema } from "effect"
+import { HttpServerResponse } from "effect/http"
+import { HttpServerRespondable } from "effect/http"
+import type { Forbidden, NotFound, PaymentRequired, TooManyRequests, Unauthenticated, ValidationFailed } from "@wasl/core"
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  HttpServerResponse.jsonUnsafe(body, { status, headers })
+
+const MessageBody = { message: Schema.String }
+const FieldErrors = Schema.Record(Schema.String, Schema.Array(Schema.String))
+
+export class Unauthenticated401 extends Schema.Error<Unauthenticated401>("Unauthenticated401")(MessageBody, {
+  httpApiStatus: 401,
+  description: "No or bad credentials."
+}) {
+  [HttpServerRespondable.symbol]() {
+    return Effect.succeed(json(401, { message: this.message }))
+  }
+}
+
+export class Forbidden403 extends Schema.Error<Forbidden403>("Forbidden403")(MessageBody, {
+  httpApiStatus: 403,
+  description: "Authenticated but not allowed."
+}) {
+  [HttpServerRespondable.symbol]() {
+    return Effect.succeed(json(403, { message: this.message }))
+  }
+}
+
+export class NotFound404 extends Schema.Error<NotFound404>("NotFound404")(MessageBody, {
+  httpApiStatus: 404,
+  description: "Unknown, or another account's."
+}) {
+  [HttpServerRespondable.symbol]() {
+    return Effect.succeed(json(404, { message: this.message }))
+  }
+}
+
+export class PaymentRequired402 extends Schema.Error<PaymentRequired402>("PaymentRequired402")(MessageBody, {
+  httpApiStatus: 402,
+  description: "The plan or the balance does not allow it."
+}) {
+  [HttpServerRespondable.symbol]() {
+    return Effect.succeed(json(402, { message: this.message }))
+  }
+}
+
+export class Validation422 extends Schema.Error<Validation422>("Validation422")({
+  message: Schema.String,
+  errors: FieldErrors
+}, {
+  httpApiStatus: 422,
+  description: "Validation failed; keys in dot notation."
+}) {
+  [HttpServerRespondable.symbol]() {
+    return Effect.succeed(json(422, { message: this.message, errors: this.errors }))
+  }
+}
+
+export class TooManyRequests429 extends Schema.Error<TooManyRequests429>("TooManyRequests429")({
+  message: Schema.String,
+  retryAfter: Schema.Int
+}, {
+  httpApiStatus: 429,
+  description: "Slow down; see the Retry-After header."
+}) {
+  [HttpServerRespondable.symbol]() {
+    return Effect.succeed(json(429, { message: this.message }, { "retry-after": String(this.retryAfter) }))
+  }
+}
+
+export const UNAUTHENTICATED = "Unauthenticated."
+export const NOT_FOUND = "Not found."
+
+export type DomainError = Unauthenticated | Forbidden | NotFound | ValidationFailed | PaymentRequired | TooManyRequests
+export type HttpError =
+  | Unauthenticated401
+  | Forbidden403
+  | NotFound404
+  | Validation422
+  | PaymentRequired402
+  | TooManyRequests429
+
+/** The one mapping from core's domain failures to HTTP errors. */
+export const fromDomain = (error: DomainError): HttpError => {
+  switch (error._tag) {
+    case "Unauthenticated":
+      return new Unauthenticated401({ message: UNAUTHENTICATED })
+    case "Forbidden":
+      return new Forbidden403({ message: error.message })
+    case "NotFound":
+      return new NotFound404({ message: NOT_FOUND })
+    case "ValidationFailed":
+      return new Validation422({ message: error.firstMessage, errors: error.errors })
+    case "PaymentRequired":
+      return new PaymentRequired402({ message: error.message })
+    case "TooManyRequests":
+      return new TooManyRequests429({ message: error.message, retryAfter: error.retryAfter })
+  }
+}
+
+/** The HTTP error each domain error becomes, at the type level. */
+export type ToHttp<E> = E extends Unauthenticated ? Unauthenticated401
+  : E extends Forbidden ? Forbidden403
+  : E extends NotFound ? NotFound404
+  : E extends ValidationFailed ? Validation422
+  : E extends PaymentRequired ? PaymentRequired402
+  : E extends TooManyRequests ? TooManyRequests429
+  : never
+
+/** Run a use-case in a handler: domain failures become HTTP errors. */
+export const domain = <A, E extends DomainError, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, ToHttp<E>, R> =>
+  Effect.mapError(effect, (e) => fromDomain(e) as ToHttp<E>)
+
+/** Framework-level answers (decisions §1). */
+export const responses = {
+  malformedJson: () => json(400, { message: "Malformed JSON body." }),
+  notFound: () => json(404, { message: NOT_FOUND }),
+  methodNotAllowed: (allow: ReadonlyArray<string>) =>
+    json(405, { message: "The method is not supported for this route." }, { allow: allow.join(", ") }),
+  payloadTooLarge: () => json(413, { message: "The request body is too large." }),
+  unsupportedMediaType: () => json(415, { message: "The content type is not supported." }),
+  serverError: (traceId: string) => json(500, { message: "Server Error." }, { "x-trace-id": traceId }),
+  validation: (errors: Record<string, ReadonlyArray<string>>) =>
+    json(422, { message: Object.values(errors)[0]?.[0] ?? "The given data was invalid.", errors })
+}

@@ -1,0 +1,5 @@
+export * from "./api.ts"
+export * from "./errors.ts"
+export * from "./messages.ts"
+export * from "./security.ts"
+export * from "./server.ts"

@@ -1,0 +1,29 @@
+/** The HTTP application: the contract's routes, OpenAPI, docs and the boundary, ready to serve. */
+import { Layer } from "effect"
+import { HttpRouter } from "effect/http"
+import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { WaslApi } from "./api.ts"
+import { makeBoundary } from "./boundary.ts"
+import { AuthHandlers } from "./handlers/auth.ts"
+import { MeHandlers } from "./handlers/me.ts"
+import { TokenHandlers } from "./handlers/tokens.ts"
+import { routeTableOf } from "./route-table.ts"
+import { AuthenticationLive } from "./security.ts"
+
+export const OPENAPI_PATH = "/api/openapi.json"
+
+const ApiRoutes = HttpApiBuilder.layer(WaslApi, { openapiPath: OPENAPI_PATH }).pipe(
+  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers]),
+  Layer.provide(AuthenticationLive)
+)
+
+const DocsRoute = HttpApiScalar.layer(WaslApi, { path: "/docs" })
+
+/** Every route plus the global boundary; needs the core ports (repositories, hashers, randomness). */
+export const HttpAppLive = Layer.mergeAll(ApiRoutes, DocsRoute, makeBoundary(routeTableOf(WaslApi)))
+
+/** Router options shared by every way of serving the app. */
+export const routerConfig = { ignoreTrailingSlash: true } as const
+
+/** Serve the app on whatever HttpServer is provided (Node in production, a test server in tests). */
+export const serveHttpApp = HttpRouter.serve(HttpAppLive, { routerConfig, disableLogger: true, disableListenLog: true })

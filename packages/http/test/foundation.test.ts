@@ -1,0 +1,302 @@
+/**
+ * The foundation over a real socket, on each database: authentication,
+ * tokens, sessions, /api/me, and the error bodies of decisions §1.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
+
+const WIRE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
+const TOKEN = /^[1-9][0-9]*\|[A-Za-z0-9]{40}$/
+
+describe.each(DATABASES)("foundation over HTTP on %s", (database) => {
+  let server: TestServer
+  let owner: { account_id: number; user_id: number; token: string }
+  let other: { account_id: number; user_id: number; token: string }
+
+  beforeAll(async () => {
+    server = await startTestServer(database)
+    owner = await server.bootstrap({ email: "owner@example.test", password: "owner-password" })
+    other = await server.bootstrap({ email: "other@example.test", password: "other-password" })
+  })
+  afterAll(async () => {
+    await server?.close()
+  })
+
+  describe("authentication", () => {
+    it("answers 401 Unauthenticated. without credentials", async () => {
+      const reply = await server.request("GET", "/api/me")
+      expect(reply.status).toBe(401)
+      expect(reply.body).toEqual({ message: "Unauthenticated." })
+    })
+
+    it.each([
+      ["malformed", "not-a-token"],
+      ["unknown id", `999999|${"a".repeat(40)}`],
+      ["wrong secret", () => owner.token.replace(/\|.*/, `|${"b".repeat(40)}`)],
+      ["short secret", () => owner.token.slice(0, -1)]
+    ])("answers 401 for a %s bearer token", async (_name, token) => {
+      const reply = await server.request("GET", "/api/me", { token: typeof token === "function" ? token() : token })
+      expect(reply.status).toBe(401)
+      expect(reply.body).toEqual({ message: "Unauthenticated." })
+    })
+  })
+
+  describe("GET /api/me", () => {
+    it("returns the user without a data wrapper, with account, pivot, subscription, preferences and teams", async () => {
+      const reply = await server.request("GET", "/api/me", { token: owner.token })
+      expect(reply.status).toBe(200)
+      const me = reply.body
+      expect(me.data).toBeUndefined()
+      expect(me).toMatchObject({
+        id: owner.user_id,
+        email: "owner@example.test",
+        unread_notifications_count: 0,
+        has2FA: false,
+        contacts_view_id: null,
+        deals_view_id: null
+      })
+      expect(me.created_at).toMatch(WIRE_TIME)
+      expect(me.updated_at).toMatch(WIRE_TIME)
+      expect(me.account).toMatchObject({ id: owner.account_id, plan: "business", otp_credits: 0 })
+      expect(me.account.created_at).toMatch(WIRE_TIME)
+      expect(me.account.webhook_limit).toBeUndefined()
+      expect(me.account.pivot).toMatchObject({ user_id: owner.user_id, account_id: owner.account_id, status: "active" })
+      expect(typeof me.account.pivot.timeZone).toBe("string")
+      expect(typeof me.account.pivot.hour12).toBe("boolean")
+      expect(me.account.subscription).toMatchObject({ account_id: owner.account_id, status: "active" })
+      expect(typeof me.account.subscription.id).toBe("string")
+      expect(Number.isInteger(me.account.subscription.interval)).toBe(true)
+      const names = me.notification_preferences.map((p: { name: string }) => p.name)
+      expect(names).toContain("WebhookDeactivated")
+      expect(names).toContain("IncomingMessage")
+      for (const p of me.notification_preferences) {
+        expect(p).toMatchObject({ stored: true, popup: true, browser: true, email: true })
+      }
+      expect(me.teams).toHaveLength(1)
+      expect(me.teams[0]).toMatchObject({ name: "Administrators", account_id: owner.account_id })
+      expect(me.teams[0].pivot).toMatchObject({ user_id: owner.user_id, team_id: me.teams[0].id })
+      expect(me.teams[0].permissions).toEqual(expect.arrayContaining(["webhook-index", "token-manage", "deal-show"]))
+    })
+
+    it("records when the token was used in the pivot's last_used (YYYY-MM-DD HH:MM:SS)", async () => {
+      await server.request("POST", "/api/auth/login", { body: { email: "owner@example.test", password: "owner-password" } })
+      const reply = await server.request("GET", "/api/me", { token: owner.token })
+      expect(reply.body.account.pivot.last_used).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
+    })
+
+    it("accepts a trailing slash and answers JSON without an Accept header", async () => {
+      const reply = await server.request("GET", "/api/me/", { token: owner.token, headers: { accept: "*/*" } })
+      expect(reply.status).toBe(200)
+      expect(reply.headers.get("content-type")).toMatch(/application\/json/)
+    })
+  })
+
+  describe("tokens", () => {
+    it("creates a token shown once, which authenticates, is listed, and dies when revoked", async () => {
+      const created = await server.request("POST", "/api/tokens", {
+        token: owner.token,
+        body: { name: "ci", abilities: ["deal-index"] }
+      })
+      expect(created.status).toBe(201)
+      expect(created.body.token).toMatch(TOKEN)
+      expect(created.body.data).toMatchObject({ name: "ci", abilities: ["deal-index"] })
+      expect(created.body.data.created_at).toMatch(WIRE_TIME)
+      expect(created.body.data.secret_hash).toBeUndefined()
+      const id = created.body.data.id
+      expect(created.body.token.startsWith(`${id}|`)).toBe(true)
+
+      expect((await server.request("GET", "/api/me", { token: created.body.token })).status).toBe(200)
+
+      const listed = await server.request("GET", "/api/tokens", { token: owner.token })
+      expect(listed.status).toBe(200)
+      expect(listed.body.data.map((t: { id: number }) => t.id)).toContain(id)
+      expect(JSON.stringify(listed.body)).not.toContain(created.body.token.split("|")[1])
+
+      const revoked = await server.request("DELETE", `/api/tokens/${id}`, { token: owner.token })
+      expect(revoked.status).toBe(200)
+      expect(revoked.body).toEqual({ message: "Entity was deleted Successfully", data: [] })
+      expect((await server.request("GET", "/api/me", { token: created.body.token })).status).toBe(401)
+      const again = await server.request("DELETE", `/api/tokens/${id}`, { token: owner.token })
+      expect(again.status).toBe(404)
+      expect(again.body).toEqual({ message: "Not found." })
+    })
+
+    it("needs the token-manage ability on the token as well as the permission", async () => {
+      const limited = await server.request("POST", "/api/tokens", {
+        token: owner.token,
+        body: { name: "limited", abilities: ["deal-index"] }
+      })
+      const reply = await server.request("GET", "/api/tokens", { token: limited.body.token })
+      expect(reply.status).toBe(403)
+      expect(typeof reply.body.message).toBe("string")
+      expect(Object.keys(reply.body)).toEqual(["message"])
+    })
+
+    it("hides another account's tokens: revoking one answers 404", async () => {
+      const theirs = await server.request("POST", "/api/tokens", {
+        token: other.token,
+        body: { name: "theirs", abilities: ["*"] }
+      })
+      const reply = await server.request("DELETE", `/api/tokens/${theirs.body.data.id}`, { token: owner.token })
+      expect(reply.status).toBe(404)
+      expect((await server.request("GET", "/api/me", { token: theirs.body.token })).status).toBe(200)
+      const mine = await server.request("GET", "/api/tokens", { token: owner.token })
+      expect(mine.body.data.map((t: { id: number }) => t.id)).not.toContain(theirs.body.data.id)
+    })
+
+    it("answers 404 for a token id that is not a number", async () => {
+      const reply = await server.request("DELETE", "/api/tokens/abc", { token: owner.token })
+      expect(reply.status).toBe(404)
+      expect(reply.body).toEqual({ message: "Not found." })
+    })
+
+    it("validates the body with Laravel's 422 shape and dot-notation keys", async () => {
+      const empty = await server.request("POST", "/api/tokens", { token: owner.token, body: {} })
+      expect(empty.status).toBe(422)
+      expect(empty.body).toEqual({
+        message: "The name field is required.",
+        errors: { name: ["The name field is required."], abilities: ["The abilities field is required."] }
+      })
+      const wrong = await server.request("POST", "/api/tokens", {
+        token: owner.token,
+        body: { name: 7, abilities: ["deal-index", "no-such-thing"] }
+      })
+      expect(wrong.status).toBe(422)
+      expect(wrong.body.errors).toEqual({
+        name: ["The name field must be a string."],
+        "abilities.1": ["The selected abilities.1 is invalid."]
+      })
+      const none = await server.request("POST", "/api/tokens", { token: owner.token, body: { name: "x", abilities: [] } })
+      expect(none.status).toBe(422)
+      expect(Object.keys(none.body.errors)).toEqual(["abilities"])
+    })
+  })
+
+  describe("sessions", () => {
+    const credentials = { email: "owner@example.test", password: "owner-password" }
+
+    it("refuses wrong credentials with 422 on email", async () => {
+      for (const body of [{ ...credentials, password: "nope" }, { ...credentials, email: "nobody@example.test" }]) {
+        const reply = await server.request("POST", "/api/auth/login", { body })
+        expect(reply.status).toBe(422)
+        expect(reply.body).toEqual({
+          message: "These credentials do not match our records.",
+          errors: { email: ["These credentials do not match our records."] }
+        })
+      }
+      const missing = await server.request("POST", "/api/auth/login", { body: {} })
+      expect(missing.status).toBe(422)
+      expect(Object.keys(missing.body.errors).sort()).toEqual(["email", "password"])
+    })
+
+    it("logs in with an HttpOnly SameSite=Lax cookie, guards state changes against CSRF, and logs out", async () => {
+      const login = await server.request("POST", "/api/auth/login", { body: { ...credentials, email: "OWNER@example.test" } })
+      expect(login.status).toBe(200)
+      expect(login.body.data).toMatchObject({ id: owner.user_id, email: "owner@example.test" })
+      const setCookie = login.headers.get("set-cookie") ?? ""
+      expect(setCookie).toMatch(/^wasl_session=[A-Za-z0-9]{40};/)
+      expect(setCookie).toMatch(/HttpOnly/i)
+      expect(setCookie).toMatch(/SameSite=Lax/i)
+      const cookie = setCookie.split(";")[0]!
+
+      const me = await server.request("GET", "/api/me", { cookie })
+      expect(me.status).toBe(200)
+      expect(me.body.id).toBe(owner.user_id)
+
+      const body = { name: "from-session", abilities: ["*"] }
+      const unguarded = await server.request("POST", "/api/tokens", { cookie, body })
+      expect(unguarded.status).toBe(403)
+      const guarded = await server.request("POST", "/api/tokens", {
+        cookie,
+        body,
+        headers: { "x-requested-with": "XMLHttpRequest" }
+      })
+      expect(guarded.status).toBe(201)
+
+      const logout = await server.request("POST", "/api/auth/logout", {
+        cookie,
+        headers: { "x-requested-with": "XMLHttpRequest" }
+      })
+      expect(logout.status).toBe(204)
+      expect(logout.headers.get("set-cookie")).toMatch(/^wasl_session=;/)
+      expect((await server.request("GET", "/api/me", { cookie })).status).toBe(401)
+    })
+  })
+
+  describe("error bodies", () => {
+    it("answers malformed JSON with 400, never 500", async () => {
+      const reply = await server.request("POST", "/api/tokens", { token: owner.token, raw: "{\"name\": " })
+      expect(reply.status).toBe(400)
+      expect(reply.body).toEqual({ message: "Malformed JSON body." })
+    })
+
+    it("answers an unsupported content type with 415", async () => {
+      const reply = await server.request("POST", "/api/tokens", {
+        token: owner.token,
+        raw: "name=x",
+        headers: { "content-type": "text/plain" }
+      })
+      expect(reply.status).toBe(415)
+      expect(typeof reply.body.message).toBe("string")
+    })
+
+    it("answers a body over 1 MiB with 413", async () => {
+      const reply = await server.request("POST", "/api/tokens", {
+        token: owner.token,
+        body: { name: "x".repeat(1024 * 1024 + 10), abilities: ["*"] }
+      })
+      expect(reply.status).toBe(413)
+      expect(typeof reply.body.message).toBe("string")
+    })
+
+    it("answers unknown routes with 404 and a wrong method with 405", async () => {
+      for (const path of ["/api/nothing-here", "/nothing", "/api/tokens/1/extra"]) {
+        const reply = await server.request("GET", path, { token: owner.token })
+        expect(reply.status).toBe(404)
+        expect(reply.body).toEqual({ message: "Not found." })
+      }
+      const wrong = await server.request("PATCH", "/api/tokens", { token: owner.token, body: {} })
+      expect(wrong.status).toBe(405)
+      expect(wrong.headers.get("allow")).toMatch(/GET/)
+      expect(typeof wrong.body.message).toBe("string")
+    })
+
+    it("tags every response with a request id", async () => {
+      const reply = await server.request("GET", "/api/me", { headers: { "x-request-id": "abc-123" } })
+      expect(reply.headers.get("x-request-id")).toBe("abc-123")
+      const fresh = await server.request("GET", "/api/me")
+      expect(fresh.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
+    })
+  })
+
+  describe("access log", () => {
+    it("writes one structured line per request and never a token, password or cookie", async () => {
+      const login = await server.request("POST", "/api/auth/login", {
+        body: { email: "owner@example.test", password: "owner-password" }
+      })
+      const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!.split("=")[1]!
+      await server.request("GET", "/api/me?probe=1", { token: owner.token, headers: { "x-request-id": "log-probe" } })
+      const lines = server.logs.map((line) => JSON.parse(line))
+      const probe = lines.filter((l) => l.annotations?.request_id === "log-probe")
+      expect(probe).toHaveLength(1)
+      expect(probe[0].annotations).toMatchObject({ method: "GET", path: "/api/me", status: 200 })
+      expect(typeof probe[0].annotations.duration_ms).toBe("number")
+      const everything = server.logs.join("\n")
+      for (const secret of [owner.token.split("|")[1]!, "owner-password", cookie]) {
+        expect(everything).not.toContain(secret)
+      }
+    })
+  })
+
+  describe("self-description", () => {
+    it("serves OpenAPI 3.1 generated from the contract, and a docs page", async () => {
+      const spec = await server.request("GET", "/api/openapi.json")
+      expect(spec.status).toBe(200)
+      expect(spec.body.openapi).toMatch(/^3\.1/)
+      expect(Object.keys(spec.body.paths)).toEqual(expect.arrayContaining(["/api/me", "/api/tokens", "/api/auth/login"]))
+      const docs = await fetch(server.url + "/docs")
+      expect(docs.status).toBe(200)
+      expect(await docs.text()).toMatch(/<html/i)
+    })
+  })
+})

@@ -1,0 +1,67 @@
+/**
+ * A real Wasl HTTP server on a loopback port, over a fresh database of the
+ * chosen kind, for black-box tests. PostgreSQL runs only when TEST_DATABASE_URL is set.
+ */
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer, Logger, ManagedRuntime } from "effect"
+import { HttpServer } from "effect/http"
+import { createServer } from "node:http"
+import { MigrationsLive, PasswordHasherFast, postgresTestEnabled, ServicesPg, TestDatabase } from "@wasl/adapters"
+import { bootstrapAccount } from "@wasl/core"
+import { serveHttpApp } from "@wasl/http"
+import { type Client, makeClient } from "./client.ts"
+
+export type DatabaseKind = "pglite" | "postgres"
+
+/** The databases to run suites on: PGlite always, PostgreSQL when configured. */
+export const DATABASES: ReadonlyArray<DatabaseKind> = postgresTestEnabled() ? ["pglite", "postgres"] : ["pglite"]
+
+export interface TestServer {
+  readonly url: string
+  readonly request: Client
+  /** Every log line the server wrote, as JSON text. */
+  readonly logs: ReadonlyArray<string>
+  readonly bootstrap: (input: {
+    readonly email: string
+    readonly password: string
+    readonly plan?: "free" | "starter" | "business" | "custom"
+  }) => Promise<{ account_id: number; user_id: number; team_id: number; token: string }>
+  readonly close: () => Promise<void>
+}
+
+export const startTestServer = async (database: DatabaseKind): Promise<TestServer> => {
+  const logs: Array<string> = []
+  const capture = Logger.map(Logger.formatJson, (line) => {
+    logs.push(line)
+  })
+  const services = ServicesPg.pipe(
+    Layer.provideMerge(PasswordHasherFast),
+    Layer.provideMerge(MigrationsLive),
+    Layer.provideMerge(database === "pglite" ? TestDatabase.pglite : TestDatabase.postgres)
+  )
+  const app = serveHttpApp.pipe(
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+    Layer.provideMerge(services),
+    Layer.provide(Logger.layer([capture]))
+  )
+  const runtime = ManagedRuntime.make(app)
+  const address = await runtime.runPromise(Effect.gen(function*() {
+    return (yield* HttpServer.HttpServer).address
+  }))
+  if (address._tag === "UnixPathAddress") throw new Error("expected a TCP address")
+  const url = `http://127.0.0.1:${address.port}`
+  return {
+    url,
+    request: makeClient(url),
+    logs,
+    bootstrap: (input) =>
+      runtime.runPromise(bootstrapAccount({
+        account: `Account of ${input.email}`,
+        email: input.email,
+        password: input.password,
+        plan: input.plan ?? "business",
+        otpCredits: 0
+      })),
+    close: () => runtime.dispose()
+  }
+}
