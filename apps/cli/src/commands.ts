@@ -1,0 +1,87 @@
+/**
+ * The `wasl` command line (decisions §9). Each command prints one JSON line on
+ * success; failures print a message on stderr and exit 1.
+ */
+import { Console, Effect, Option, Schema, SchemaGetter } from "effect"
+import { Command, Flag } from "effect/cli"
+import { runMigrations } from "@wasl/adapters"
+import { AppServicesLive, DatabaseConfig, DatabaseFromConfig } from "@wasl/app-server"
+import { Ability, addOtpCredits, bootstrapAccount, createTokenForMember, Plan, setPlan } from "@wasl/core"
+
+const printJson = (value: unknown) => Console.log(JSON.stringify(value))
+
+/** Run a command's effect over the configured, migrated database. */
+const withServices = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const config = yield* DatabaseConfig
+    return yield* Effect.provide(effect, AppServicesLive(config))
+  })
+
+const accountFlag = Flag.Int("account").pipe(Flag.withDescription("account id"))
+
+const migrate = Command.make("migrate", {}, () =>
+  Effect.gen(function*() {
+    const config = yield* DatabaseConfig
+    const applied = yield* Effect.provide(runMigrations, DatabaseFromConfig(config))
+    yield* printJson({ migrated: applied.map(([id, name]) => `${String(id).padStart(4, "0")}_${name}`) })
+  })).pipe(Command.withDescription("Apply pending database migrations"))
+
+const bootstrap = Command.make("bootstrap", {
+  account: Flag.String("account").pipe(Flag.withDescription("account name")),
+  email: Flag.String("email"),
+  password: Flag.String("password"),
+  plan: Flag.Literals("plan", Plan.literals).pipe(Flag.withDefault("business" as const)),
+  otpCredits: Flag.Int("otp-credits").pipe(Flag.withDefault(0))
+}, (input) =>
+  withServices(bootstrapAccount(input)).pipe(Effect.flatMap(printJson))).pipe(
+    Command.withDescription("Create an account, its owner, the Administrators team and an owner token")
+  )
+
+const creditsAdd = Command.make("add", {
+  account: accountFlag,
+  amount: Flag.Int("amount")
+}, ({ account, amount }) =>
+  withServices(addOtpCredits(account, amount)).pipe(
+    Effect.flatMap((a) => printJson({ account_id: a.id, otp_credits: a.otp_credits }))
+  )).pipe(Command.withDescription("Add OTP credits to an account"))
+
+const planSet = Command.make("set", {
+  account: accountFlag,
+  plan: Flag.Literals("plan", Plan.literals),
+  webhookLimit: Flag.Int("webhook-limit").pipe(Flag.optional)
+}, ({ account, plan, webhookLimit }) =>
+  withServices(setPlan(account, plan, Option.getOrNull(webhookLimit))).pipe(
+    Effect.flatMap((a) => printJson({ account_id: a.id, plan: a.plan, webhook_limit: a.webhook_limit }))
+  )).pipe(Command.withDescription("Change an account's plan (and, for custom, its webhook limit)"))
+
+/** `a,b,c` → a non-empty list of known abilities. */
+const Abilities = Schema.String.pipe(
+  Schema.decodeTo(Schema.Array(Schema.String), {
+    decode: SchemaGetter.transform((s: string) => s.split(",").map((a) => a.trim()).filter((a) => a !== "")),
+    encode: SchemaGetter.transform((abilities: ReadonlyArray<string>) => abilities.join(","))
+  }),
+  Schema.decodeTo(Schema.Array(Ability).check(Schema.isMinLength(1)))
+)
+
+const tokenCreate = Command.make("create", {
+  user: Flag.Int("user"),
+  account: accountFlag,
+  abilities: Flag.String("abilities").pipe(
+    Flag.withDescription("comma-separated permission names, or *"),
+    Flag.withSchema(Abilities)
+  )
+}, ({ user, account, abilities }) =>
+  withServices(createTokenForMember({ accountId: account, userId: user, abilities })).pipe(
+    Effect.flatMap(({ token, plainText }) => printJson({ id: token.id, token: plainText }))
+  )).pipe(Command.withDescription("Create an API token for a member of an account"))
+
+export const wasl = Command.make("wasl").pipe(
+  Command.withDescription("Operate a Wasl deployment"),
+  Command.withSubcommands([
+    migrate,
+    bootstrap,
+    Command.make("credits").pipe(Command.withSubcommands([creditsAdd])),
+    Command.make("plan").pipe(Command.withSubcommands([planSet])),
+    Command.make("token").pipe(Command.withSubcommands([tokenCreate]))
+  ])
+)

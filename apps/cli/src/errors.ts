@@ -1,0 +1,16 @@
+/** One clear line for each way a command can fail. */
+import { Predicate } from "effect"
+
+export const describeFailure = (error: unknown): string => {
+  if (!Predicate.hasProperty(error, "_tag")) return String(error)
+  switch (error._tag) {
+    case "ValidationFailed":
+      return (error as unknown as { firstMessage: string }).firstMessage
+    case "NotFound":
+      return "Not found: no such account, or the user is not a member of it."
+    default:
+      return Predicate.hasProperty(error, "message") && typeof error.message === "string" && error.message !== ""
+        ? error.message
+        : String(error._tag)
+  }
+}

@@ -1,0 +1,13 @@
+import { NodeRuntime, NodeServices } from "@effect/platform-node"
+import { Console, Effect } from "effect"
+import { CliError, Command } from "effect/cli"
+import { wasl } from "./commands.ts"
+import { describeFailure } from "./errors.ts"
+
+wasl.pipe(
+  Command.run({ version: "0.1.0" }),
+  // Usage errors are already explained by the CLI module; the rest get one clear line.
+  Effect.tapError((error) => CliError.isCliError(error) ? Effect.void : Console.error(`wasl: ${describeFailure(error)}`)),
+  Effect.provide(NodeServices.layer),
+  (program) => NodeRuntime.runMain(program, { disableErrorReporting: true })
+)

@@ -1,0 +1,13 @@
+/**
+ * The migrations, in order. Add a file `NNNN_name.ts` exporting a default
+ * `Effect<void, unknown, SqlClient>` and list it here under the key `NNNN_name`: ids are the
+ * numeric prefix, applied once each, in id order, and never renumbered or edited once released.
+ */
+import { PgMigrator } from "@effect/sql-pg"
+import _0001_init from "./0001_init.ts"
+import _0002_accounts from "./0002_accounts.ts"
+
+export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
+  "0001_init": _0001_init,
+  "0002_accounts": _0002_accounts
+})

@@ -1,0 +1,23 @@
+import { SessionRepository } from "@wasl/core"
+import { Effect, Layer, Option } from "effect"
+import { mapDelete, mapSet, MemoryStore, readStore, requireMembership, updateStore } from "./store.ts"
+
+export const SessionRepositoryMemory: Layer.Layer<SessionRepository, never, MemoryStore> = Layer.effect(
+  SessionRepository,
+  Effect.gen(function*() {
+    const store = yield* MemoryStore
+    return SessionRepository.of({
+      create: (session) =>
+        updateStore(store, (state) => {
+          requireMembership(state, session.accountId, session.userId, "sessions")
+          if (state.sessions.has(session.idHash)) {
+            throw new Error(`duplicate key value violates unique constraint on "sessions": ${session.idHash}`)
+          }
+          return [undefined, { ...state, sessions: mapSet(state.sessions, session.idHash, { ...session }) }] as const
+        }),
+      find: (idHash) => readStore(store, (state) => Option.fromNullishOr(state.sessions.get(idHash))),
+      remove: (idHash) =>
+        updateStore(store, (state) => [undefined, { ...state, sessions: mapDelete(state.sessions, idHash) }] as const)
+    })
+  })
+)

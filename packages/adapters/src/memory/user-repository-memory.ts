@@ -1,0 +1,125 @@
+import { formatSqlDateTime, invalid, type Membership, type User, UserRepository } from "@wasl/core"
+import { DateTime, Effect, Layer, Option, Result } from "effect"
+import { EMAIL_TAKEN } from "../repository-semantics.ts"
+import { mapSet, membershipKey, type MembershipRow, MemoryStore, modifyStore, readStore, updateStore } from "./store.ts"
+
+export const toMembership = (row: MembershipRow): Membership => ({
+  user_id: row.userId,
+  account_id: row.accountId,
+  status: row.status,
+  last_used: row.lastUsed === null ? null : formatSqlDateTime(row.lastUsed),
+  timeZone: row.timeZone,
+  calendar: row.calendar,
+  hour12: row.hour12,
+  locale: row.locale,
+  currency: row.currency,
+  created_at: row.createdAt,
+  updated_at: row.updatedAt
+})
+
+/** last_used desc nulls last, then account_id: the PG twin's ORDER BY. */
+const byMostRecentlyUsed = (a: MembershipRow, b: MembershipRow): number => {
+  if (a.lastUsed !== null && b.lastUsed !== null) {
+    const diff = DateTime.toEpochMillis(b.lastUsed) - DateTime.toEpochMillis(a.lastUsed)
+    if (diff !== 0) return diff
+  } else if (a.lastUsed !== null) {
+    return -1
+  } else if (b.lastUsed !== null) {
+    return 1
+  }
+  return a.accountId - b.accountId
+}
+
+export const UserRepositoryMemory: Layer.Layer<UserRepository, never, MemoryStore> = Layer.effect(
+  UserRepository,
+  Effect.gen(function*() {
+    const store = yield* MemoryStore
+
+    const create = Effect.fnUntraced(function*(input: Parameters<UserRepository["Service"]["create"]>[0]) {
+      const now = yield* DateTime.now
+      return yield* modifyStore(store, (state) => {
+        const email = input.email.toLowerCase()
+        for (const row of state.users.values()) {
+          if (row.user.email.toLowerCase() === email) return Result.fail(invalid("email", EMAIL_TAKEN))
+        }
+        const id = state.sequences.users
+        const user: User = {
+          id,
+          email: input.email,
+          email_verified_at: null,
+          firstname: input.firstname,
+          lastname: input.lastname,
+          image: null,
+          locale: "en",
+          contacts_view_id: null,
+          deals_view_id: null,
+          tickets_view_id: null,
+          created_at: now,
+          updated_at: now
+        }
+        return Result.succeed([user, {
+          ...state,
+          sequences: { ...state.sequences, users: id + 1 },
+          users: mapSet(state.users, id, { user, passwordHash: input.passwordHash })
+        }] as const)
+      })
+    })
+
+    const addMembership = Effect.fnUntraced(function*(accountId: number, userId: number) {
+      const now = yield* DateTime.now
+      return yield* updateStore(store, (state) => {
+        const key = membershipKey(accountId, userId)
+        const existing = state.memberships.get(key)
+        if (existing !== undefined) return [toMembership(existing), state] as const
+        if (!state.accounts.has(accountId) || !state.users.has(userId)) {
+          throw new Error(`insert on table "account_user" violates foreign key constraint: (${accountId}, ${userId})`)
+        }
+        const row: MembershipRow = {
+          accountId,
+          userId,
+          status: "active",
+          lastUsed: null,
+          timeZone: "UTC",
+          calendar: null,
+          hour12: false,
+          locale: null,
+          currency: null,
+          createdAt: now,
+          updatedAt: now
+        }
+        return [toMembership(row), { ...state, memberships: mapSet(state.memberships, key, row) }] as const
+      })
+    })
+
+    return UserRepository.of({
+      create,
+      findById: (id) => readStore(store, (state) => Option.fromNullishOr(state.users.get(id)?.user)),
+      findByEmail: (email) =>
+        readStore(store, (state) => {
+          const wanted = email.toLowerCase()
+          for (const row of state.users.values()) {
+            if (row.user.email.toLowerCase() === wanted) return Option.some({ user: row.user, passwordHash: row.passwordHash })
+          }
+          return Option.none()
+        }),
+      addMembership,
+      findMembership: (accountId, userId) =>
+        readStore(store, (state) =>
+          Option.map(Option.fromNullishOr(state.memberships.get(membershipKey(accountId, userId))), toMembership)),
+      listMemberships: (userId) =>
+        readStore(store, (state) =>
+          [...state.memberships.values()]
+            .filter((row) => row.userId === userId && row.status === "active")
+            .sort(byMostRecentlyUsed)
+            .map(toMembership)),
+      touchMembership: (accountId, userId) =>
+        Effect.flatMap(DateTime.now, (now) =>
+          updateStore(store, (state) => {
+            const key = membershipKey(accountId, userId)
+            const row = state.memberships.get(key)
+            if (row === undefined) return [undefined, state] as const
+            return [undefined, { ...state, memberships: mapSet(state.memberships, key, { ...row, lastUsed: now }) }] as const
+          }))
+    })
+  })
+)

@@ -1,0 +1,32 @@
+/** The PostgreSQL repositories: every port of the foundation over one `SqlClient`. */
+import { Layer } from "effect"
+import { AccountRepositoryPg } from "./account-repository-pg.ts"
+import { NotificationRepositoryPg } from "./notification-repository-pg.ts"
+import { SessionRepositoryPg } from "./session-repository-pg.ts"
+import { TeamRepositoryPg } from "./team-repository-pg.ts"
+import { TokenRepositoryPg } from "./token-repository-pg.ts"
+import { TransactorPg } from "./transactor-pg.ts"
+import { UserRepositoryPg } from "./user-repository-pg.ts"
+
+export { AccountRepositoryPg } from "./account-repository-pg.ts"
+export { NotificationRepositoryPg } from "./notification-repository-pg.ts"
+export { SessionRepositoryPg } from "./session-repository-pg.ts"
+export { TeamRepositoryPg } from "./team-repository-pg.ts"
+export { TokenRepositoryPg } from "./token-repository-pg.ts"
+export { TransactorPg } from "./transactor-pg.ts"
+export { UserRepositoryPg } from "./user-repository-pg.ts"
+
+/**
+ * AccountRepository, UserRepository, TeamRepository, NotificationRepository,
+ * TokenRepository, SessionRepository and Transactor on PostgreSQL. Needs
+ * `SqlClient` (migrated) and `SecureRandom` (subscription ids).
+ */
+export const RepositoriesPg = Layer.mergeAll(
+  AccountRepositoryPg,
+  UserRepositoryPg,
+  TeamRepositoryPg,
+  NotificationRepositoryPg,
+  TokenRepositoryPg,
+  SessionRepositoryPg,
+  TransactorPg
+)

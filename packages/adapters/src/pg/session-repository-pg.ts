@@ -1,0 +1,46 @@
+import { SessionRepository, type StoredSession } from "@wasl/core"
+import { DateTime, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { DbInt, DbTimestamp, decodeFirst, nowParam } from "./rows.ts"
+
+const SessionRow = Schema.Struct({
+  id_hash: Schema.String,
+  account_id: DbInt,
+  user_id: DbInt,
+  expires_at: DbTimestamp
+})
+
+const decodeSession = decodeFirst(SessionRow)
+
+/** First-party sessions on PostgreSQL, keyed by the SHA-256 of the cookie value. */
+export const SessionRepositoryPg: Layer.Layer<SessionRepository, never, SqlClient.SqlClient> = Layer.effect(
+  SessionRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const create = (session: StoredSession) =>
+      Effect.flatMap(nowParam, ({ param: now }) =>
+        sql`
+          INSERT INTO sessions (account_id, id_hash, user_id, expires_at, created_at)
+          VALUES (${session.accountId}, ${session.idHash}, ${session.userId},
+                  ${DateTime.toDateUtc(session.expiresAt)}, ${now})
+        `.pipe(Effect.asVoid, Effect.orDie))
+
+    const find = (idHash: string) =>
+      sql`SELECT id_hash, account_id, user_id, expires_at FROM sessions WHERE id_hash = ${idHash}`.pipe(
+        Effect.flatMap(decodeSession),
+        Effect.map(Option.map((row): StoredSession => ({
+          idHash: row.id_hash,
+          accountId: row.account_id,
+          userId: row.user_id,
+          expiresAt: row.expires_at
+        }))),
+        Effect.orDie
+      )
+
+    const remove = (idHash: string) =>
+      sql`DELETE FROM sessions WHERE id_hash = ${idHash}`.pipe(Effect.asVoid, Effect.orDie)
+
+    return SessionRepository.of({ create, find, remove })
+  })
+)

@@ -1,0 +1,102 @@
+import { Permission, type Team, TeamRepository } from "@wasl/core"
+import { Effect, Layer, Option, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { DbInt, DbTimestamp, decodeFirst, decodeRows, nowParam } from "./rows.ts"
+
+const TeamWithPivotRow = Schema.Struct({
+  id: DbInt,
+  name: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  made_by: Schema.NullOr(DbInt),
+  created_at: DbTimestamp,
+  updated_at: DbTimestamp,
+  account_id: DbInt,
+  permissions: Schema.Array(Permission),
+  pivot_user_id: DbInt,
+  pivot_team_id: DbInt,
+  pivot_created_at: DbTimestamp,
+  pivot_updated_at: DbTimestamp
+})
+type TeamWithPivotRow = typeof TeamWithPivotRow.Type
+
+const toTeam = (row: TeamWithPivotRow): Team => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  made_by: row.made_by,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+  account_id: row.account_id,
+  pivot: {
+    user_id: row.pivot_user_id,
+    team_id: row.pivot_team_id,
+    created_at: row.pivot_created_at,
+    updated_at: row.pivot_updated_at
+  },
+  permissions: row.permissions
+})
+
+const TEAM_WITH_PIVOT_COLUMNS = `t.id, t.name, t.description, t.made_by, t.created_at, t.updated_at, t.account_id,
+  t.permissions, tu.user_id AS pivot_user_id, tu.team_id AS pivot_team_id,
+  tu.created_at AS pivot_created_at, tu.updated_at AS pivot_updated_at`
+
+const decodeTeam = decodeFirst(TeamWithPivotRow)
+const decodeTeams = decodeRows(TeamWithPivotRow)
+
+/**
+ * Teams and the team_user pivot on PostgreSQL. Members must be members of the
+ * team's account (foreign key to account_user). `Team` carries one member's
+ * pivot, so `create` returns the team with its first member's pivot and dies
+ * when given no member.
+ */
+export const TeamRepositoryPg: Layer.Layer<TeamRepository, never, SqlClient.SqlClient> = Layer.effect(
+  TeamRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const teamWithPivotColumns = sql.literal(TEAM_WITH_PIVOT_COLUMNS)
+
+    const create = (input: Parameters<TeamRepository["Service"]["create"]>[0], members: ReadonlyArray<number>) =>
+      Effect.gen(function*() {
+        const memberIds = [...new Set(members)]
+        if (memberIds.length === 0) {
+          return yield* Effect.die(
+            new Error(`TeamRepository.create in account ${input.accountId}: a team needs at least one member (Team carries a pivot)`)
+          )
+        }
+        const { param: now } = yield* nowParam
+        const permissions = [...new Set(input.permissions)]
+        const inserted = yield* sql<{ id: number | bigint }>`
+          INSERT INTO teams (account_id, name, description, made_by, permissions, created_at, updated_at)
+          VALUES (${input.accountId}, ${input.name}, ${input.description}, ${input.madeBy},
+                  ${permissions}::text[], ${now}, ${now})
+          RETURNING id
+        `
+        const teamId = Number(inserted[0]!.id)
+        const pivot = (userId: number) => ({
+          account_id: input.accountId,
+          team_id: teamId,
+          user_id: userId,
+          created_at: now,
+          updated_at: now
+        })
+        const [first, ...rest] = memberIds as [number, ...Array<number>]
+        yield* sql`INSERT INTO team_user ${sql.insert([pivot(first), ...rest.map(pivot)])}`
+        const team = yield* sql`
+          SELECT ${teamWithPivotColumns}
+          FROM team_user tu JOIN teams t ON t.account_id = tu.account_id AND t.id = tu.team_id
+          WHERE tu.account_id = ${input.accountId} AND tu.team_id = ${teamId} AND tu.user_id = ${first}
+        `.pipe(Effect.flatMap(decodeTeam))
+        return toTeam(Option.getOrThrow(team))
+      }).pipe((effect) => sql.withTransaction(effect), Effect.orDie)
+
+    const listForUser = (accountId: number, userId: number) =>
+      sql`
+        SELECT ${teamWithPivotColumns}
+        FROM team_user tu JOIN teams t ON t.account_id = tu.account_id AND t.id = tu.team_id
+        WHERE tu.account_id = ${accountId} AND tu.user_id = ${userId}
+        ORDER BY t.id
+      `.pipe(Effect.flatMap(decodeTeams), Effect.map((rows) => rows.map(toTeam)), Effect.orDie)
+
+    return TeamRepository.of({ create, listForUser })
+  })
+)

@@ -1,0 +1,128 @@
+import { invalid, type Membership, MembershipStatus, type User, UserRepository } from "@wasl/core"
+import { Effect, Layer, Option, Schema } from "effect"
+import { EMAIL_TAKEN } from "../repository-semantics.ts"
+import { SqlClient } from "effect/sql"
+import { DbInt, DbSqlDateTime, DbTimestamp, decodeFirst, decodeRows, nowParam } from "./rows.ts"
+
+const NullableString = Schema.NullOr(Schema.String)
+
+const UserRow = Schema.Struct({
+  id: DbInt,
+  email: Schema.String,
+  email_verified_at: Schema.NullOr(DbTimestamp),
+  firstname: Schema.String,
+  lastname: Schema.String,
+  image: NullableString,
+  locale: Schema.String,
+  contacts_view_id: NullableString,
+  deals_view_id: NullableString,
+  tickets_view_id: NullableString,
+  created_at: DbTimestamp,
+  updated_at: DbTimestamp
+})
+
+const USER_COLUMNS = `id, email, email_verified_at, firstname, lastname, image, locale,
+  contacts_view_id, deals_view_id, tickets_view_id, created_at, updated_at`
+
+const UserWithPasswordRow = Schema.Struct({ ...UserRow.fields, password_hash: Schema.String })
+
+const MembershipRow = Schema.Struct({
+  user_id: DbInt,
+  account_id: DbInt,
+  status: MembershipStatus,
+  last_used: Schema.NullOr(DbSqlDateTime),
+  timeZone: Schema.String,
+  calendar: NullableString,
+  hour12: Schema.Boolean,
+  locale: NullableString,
+  currency: NullableString,
+  created_at: DbTimestamp,
+  updated_at: DbTimestamp
+})
+
+const MEMBERSHIP_COLUMNS = `user_id, account_id, status, last_used, time_zone AS "timeZone", calendar, hour12,
+  locale, currency, created_at, updated_at`
+
+const decodeUser = decodeFirst(UserRow)
+const decodeUserWithPassword = decodeFirst(UserWithPasswordRow)
+const decodeMembership = decodeFirst(MembershipRow)
+const decodeMemberships = decodeRows(MembershipRow)
+
+/**
+ * Users and memberships on PostgreSQL. E-mail uniqueness is the unique index
+ * on `lower(email)`: `create` inserts with `ON CONFLICT DO NOTHING`, so a taken
+ * address is a ValidationFailed on `email` without aborting the caller's
+ * transaction.
+ */
+export const UserRepositoryPg: Layer.Layer<UserRepository, never, SqlClient.SqlClient> = Layer.effect(
+  UserRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const userColumns = sql.literal(USER_COLUMNS)
+    const membershipColumns = sql.literal(MEMBERSHIP_COLUMNS)
+
+    const create = (input: Parameters<UserRepository["Service"]["create"]>[0]) =>
+      Effect.gen(function*() {
+        const { param: now } = yield* nowParam
+        const created = yield* sql`
+          INSERT INTO users (email, password_hash, firstname, lastname, created_at, updated_at)
+          VALUES (${input.email}, ${input.passwordHash}, ${input.firstname}, ${input.lastname}, ${now}, ${now})
+          ON CONFLICT ((lower(email))) DO NOTHING
+          RETURNING ${userColumns}
+        `.pipe(Effect.flatMap(decodeUser), Effect.orDie)
+        if (Option.isNone(created)) return yield* invalid("email", EMAIL_TAKEN)
+        return created.value satisfies User
+      })
+
+    const findById = (id: number) =>
+      sql`SELECT ${userColumns} FROM users WHERE id = ${id}`.pipe(Effect.flatMap(decodeUser), Effect.orDie)
+
+    const findByEmail = (email: string) =>
+      sql`SELECT ${userColumns}, password_hash FROM users WHERE lower(email) = lower(${email})`.pipe(
+        Effect.flatMap(decodeUserWithPassword),
+        Effect.map(Option.map(({ password_hash, ...user }) => ({ user, passwordHash: password_hash }))),
+        Effect.orDie
+      )
+
+    /** Idempotent: an existing membership is returned unchanged. */
+    const addMembership = (accountId: number, userId: number) =>
+      Effect.gen(function*() {
+        const { param: now } = yield* nowParam
+        const row = yield* sql`
+          INSERT INTO account_user (account_id, user_id, status, time_zone, hour12, created_at, updated_at)
+          VALUES (${accountId}, ${userId}, 'active', 'UTC', false, ${now}, ${now})
+          ON CONFLICT (account_id, user_id) DO UPDATE SET status = account_user.status
+          RETURNING ${membershipColumns}
+        `.pipe(Effect.flatMap(decodeMembership), Effect.orDie)
+        return Option.getOrThrow(row) satisfies Membership
+      })
+
+    const findMembership = (accountId: number, userId: number) =>
+      sql`
+        SELECT ${membershipColumns} FROM account_user WHERE account_id = ${accountId} AND user_id = ${userId}
+      `.pipe(Effect.flatMap(decodeMembership), Effect.orDie)
+
+    const listMemberships = (userId: number) =>
+      sql`
+        SELECT ${membershipColumns} FROM account_user
+        WHERE user_id = ${userId} AND status = 'active'
+        ORDER BY last_used DESC NULLS LAST, account_id
+      `.pipe(Effect.flatMap(decodeMemberships), Effect.orDie)
+
+    const touchMembership = (accountId: number, userId: number) =>
+      Effect.flatMap(nowParam, ({ param: now }) =>
+        sql`
+          UPDATE account_user SET last_used = ${now} WHERE account_id = ${accountId} AND user_id = ${userId}
+        `.pipe(Effect.asVoid, Effect.orDie))
+
+    return UserRepository.of({
+      create,
+      findById,
+      findByEmail,
+      addMembership,
+      findMembership,
+      listMemberships,
+      touchMembership
+    })
+  })
+)

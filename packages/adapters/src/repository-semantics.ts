@@ -1,0 +1,22 @@
+/** Semantics shared by the PG repositories and their in-memory twins. */
+
+/** The message of the ValidationFailed on `email` when the address is taken (case-insensitively). */
+export const EMAIL_TAKEN = "The email has already been taken."
+
+/**
+ * The defect both AccountRepository adapters raise when a negative
+ * `addOtpCredits` would take the balance below zero. The balance is left
+ * unchanged. It is a defect, not a typed failure, because the port's error
+ * channel (`NotFound` only) has no case for it: callers must not ask for more
+ * than the balance (core's `addOtpCredits` use-case only adds positive amounts).
+ */
+export class InsufficientOtpCredits extends Error {
+  readonly accountId: number
+  readonly amount: number
+  constructor(accountId: number, amount: number) {
+    super(`Account ${accountId} does not hold enough OTP credits to add ${amount}.`)
+    this.name = "InsufficientOtpCredits"
+    this.accountId = accountId
+    this.amount = amount
+  }
+}

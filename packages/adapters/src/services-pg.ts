@@ -1,0 +1,10 @@
+/** Every port the service needs, on PostgreSQL: what the server, the CLI and the tests provide. */
+import { Layer } from "effect"
+import { SecureRandom } from "effect/crypto"
+import { TokenHasher } from "@wasl/core"
+import { RepositoriesPg } from "./pg/index.ts"
+
+/** Repositories + token hashing + secure randomness; needs a migrated `SqlClient` and a `PasswordHasher`. */
+export const ServicesPg = Layer.mergeAll(RepositoriesPg, TokenHasher.layerWebCrypto).pipe(
+  Layer.provideMerge(SecureRandom.layerWebCrypto)
+)

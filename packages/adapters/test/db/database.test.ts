@@ -1,0 +1,141 @@
+import { assert, describe, it, layer } from "@effect/vitest"
+import { PgClient } from "@effect/sql-pg"
+import { Duration, Effect, Layer, Queue } from "effect"
+import { SqlClient } from "effect/sql"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { DatabaseLive, migrationsTable, MigrationsLive, runMigrations } from "../../src/db/database.ts"
+import { dataDirLockPath } from "../../src/db/embedded-postgres.ts"
+import { postgresTestEnabled, testPostgresUrl, TestDatabase } from "../../src/db/test-database.ts"
+
+// The same suite on both databases: PGlite always, PostgreSQL when TEST_DATABASE_URL is set.
+describe.each(TestDatabase.variants)("on $name", ({ enabled, layer: database, name }) => {
+  describe.runIf(enabled)("database", () => {
+    layer(MigrationsLive.pipe(Layer.provideMerge(database)), { excludeTestServices: true })((it) => {
+      it.effect("migrations ran once and pg_trgm is there", () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const applied = yield* sql<{ migration_id: number; name: string }>`
+            SELECT migration_id, name FROM ${sql(migrationsTable)} ORDER BY migration_id`
+          assert.deepStrictEqual(applied[0], { migration_id: 1, name: "init" })
+          const [row] = yield* sql<{ s: number }>`SELECT similarity('contact', 'contacts') AS s`
+          assert.isAbove(row.s, 0.5)
+        }))
+
+      it.effect("running the migrations again applies nothing (idempotent), also concurrently", () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const before = yield* sql`SELECT * FROM ${sql(migrationsTable)}`
+          assert.deepStrictEqual(yield* runMigrations, [])
+          const concurrent = yield* Effect.all([runMigrations, runMigrations], { concurrency: 2 })
+          assert.deepStrictEqual(concurrent, [[], []])
+          assert.deepStrictEqual(yield* sql`SELECT * FROM ${sql(migrationsTable)}`, before)
+        }))
+
+      it.effect("a fresh database per layer", () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const [{ db }] = yield* sql<{ db: string }>`SELECT current_database() AS db`
+          if (name === "postgres") assert.match(db, /^wasl_test_[0-9a-f]{12}$/)
+          else assert.strictEqual(db, "postgres")
+        }))
+
+      it.effect("types decode the same way", () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const [row] = yield* sql<{ id: number; ts: string }>`
+            SELECT 123::bigint AS id, '2026-11-21T17:24:05.123456Z'::timestamptz AS ts`
+          assert.deepStrictEqual(row, { id: 123, ts: "2026-11-21T17:24:05.123456Z" })
+        }))
+
+      it.effect("withTransaction rolls back", () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          yield* sql`CREATE TABLE rollback_test (v int)`
+          yield* sql.withTransaction(Effect.andThen(sql`INSERT INTO rollback_test VALUES (1)`, Effect.fail("no")))
+            .pipe(Effect.ignore)
+          assert.deepStrictEqual(yield* sql`SELECT count(*) AS c FROM rollback_test`, [{ c: 0 }])
+        }))
+
+      it.effect("LISTEN/NOTIFY through PgClient", () =>
+        Effect.gen(function*() {
+          const pg = yield* PgClient.PgClient
+          const sql = yield* SqlClient.SqlClient
+          const queue = yield* pg.listen("deliveries")
+          yield* sql.withTransaction(sql`SELECT pg_notify('deliveries', '42')`)
+          yield* pg.notify("deliveries", "43")
+          const take = Queue.take(queue).pipe(Effect.map((n) => n.payload), Effect.timeout(Duration.seconds(2)))
+          assert.deepStrictEqual([yield* take, yield* take], ["42", "43"])
+        }))
+    })
+  })
+})
+
+describe.runIf(postgresTestEnabled())("TestDatabase.postgres", () => {
+  it.live("creates wasl_test_<random> and drops it on release", () =>
+    Effect.gen(function*() {
+      const name = yield* Effect.scoped(Effect.gen(function*() {
+        const context = yield* Layer.build(TestDatabase.postgres)
+        const sql = yield* Effect.provide(Effect.service(SqlClient.SqlClient), context)
+        const [{ db }] = yield* sql<{ db: string }>`SELECT current_database() AS db`
+        return db
+      }))
+      assert.match(name, /^wasl_test_/)
+      const exists = yield* Effect.scoped(Effect.gen(function*() {
+        const context = yield* Layer.build(DatabaseLive({ databaseUrl: testPostgresUrl()!, dataDir: "unused" }))
+        const sql = yield* Effect.provide(Effect.service(SqlClient.SqlClient), context)
+        return yield* sql`SELECT 1 FROM pg_database WHERE datname = ${name}`
+      }))
+      assert.strictEqual(exists.length, 0)
+    }))
+})
+
+describe("TestDatabase.pglite", () => {
+  it.live("removes its temporary directory on release", () =>
+    Effect.gen(function*() {
+      const before = new Set(Fs.readdirSync(Os.tmpdir()).filter((f) => f.startsWith("wasl-test-db-")))
+      const created = yield* Effect.scoped(Effect.gen(function*() {
+        yield* Layer.build(TestDatabase.pglite)
+        return Fs.readdirSync(Os.tmpdir()).filter((f) => f.startsWith("wasl-test-db-") && !before.has(f))
+      }))
+      assert.strictEqual(created.length, 1)
+      assert.isFalse(Fs.existsSync(Path.join(Os.tmpdir(), created[0])))
+    }))
+})
+
+describe("DatabaseLive", () => {
+  it.live("without a URL: the embedded database under dataDir, locked while open, migrated", () =>
+    Effect.gen(function*() {
+      const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-data-"))
+      const Live = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive({ dataDir })))
+      yield* Effect.scoped(Effect.gen(function*() {
+        const context = yield* Layer.build(Live)
+        assert.isTrue(Fs.existsSync(dataDirLockPath(dataDir)))
+        assert.isTrue(Fs.existsSync(Path.join(dataDir, "pgdata", "PG_VERSION")))
+        const sql = yield* Effect.provide(Effect.service(SqlClient.SqlClient), context)
+        yield* sql`CREATE TABLE kept (v text)`
+        yield* sql`INSERT INTO kept VALUES ('survives a restart')`
+        const error = yield* Effect.flip(Effect.scoped(Layer.build(DatabaseLive({ dataDir }))))
+        assert.strictEqual(error._tag, "DatabaseLockedError")
+      }))
+      assert.isFalse(Fs.existsSync(dataDirLockPath(dataDir)))
+      // Reopen: data persisted, migrations not re-applied.
+      yield* Effect.scoped(Effect.gen(function*() {
+        const context = yield* Layer.build(DatabaseLive({ dataDir }))
+        const sql = yield* Effect.provide(Effect.service(SqlClient.SqlClient), context)
+        assert.deepStrictEqual(yield* sql`SELECT v FROM kept`, [{ v: "survives a restart" }])
+        assert.deepStrictEqual(yield* runMigrations.pipe(Effect.provide(context)), [])
+      }))
+      Fs.rmSync(dataDir, { recursive: true, force: true })
+    }), 60_000)
+
+  it.live.runIf(postgresTestEnabled())("with a URL: that server", () =>
+    Effect.gen(function*() {
+      const context = yield* Layer.build(DatabaseLive({ databaseUrl: testPostgresUrl()!, dataDir: "unused" }))
+      const sql = yield* Effect.provide(Effect.service(SqlClient.SqlClient), context)
+      const [{ version }] = yield* sql<{ version: string }>`SELECT version() AS version`
+      assert.match(version, /^PostgreSQL/)
+      assert.isFalse(Fs.existsSync("unused"))
+    }))
+})

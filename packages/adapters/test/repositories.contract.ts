@@ -1,0 +1,621 @@
+/**
+ * The repository contract: the same tests over every implementation of the
+ * foundation's ports (memory, PGlite, PostgreSQL). Each implementation is a
+ * Layer providing all the ports plus `NotificationSeed`, a test-only way to
+ * write the rows the NotificationRepository port only reads.
+ *
+ * The layer is built once per implementation and shared by its tests, so
+ * every test makes its own accounts and users (unique e-mails) and never
+ * assumes an empty database.
+ */
+import { assert, layer } from "@effect/vitest"
+import {
+  AccountRepository,
+  type NotificationName,
+  NotificationRepository,
+  PERMISSIONS,
+  SessionRepository,
+  TeamRepository,
+  TokenRepository,
+  Transactor,
+  UserRepository,
+  ValidationFailed
+} from "@wasl/core"
+import { Cause, Context, DateTime, Duration, Effect, Exit, Fiber, type Layer, Option } from "effect"
+import { TestClock } from "effect/testing"
+import { EMAIL_TAKEN, InsufficientOtpCredits } from "../src/repository-semantics.ts"
+
+/** Test-only writes for the tables the NotificationRepository port only reads. */
+export class NotificationSeed extends Context.Service<NotificationSeed, {
+  readonly preference: (row: {
+    readonly accountId: number
+    readonly userId: number
+    readonly name: NotificationName
+    readonly stored: boolean
+    readonly popup: boolean
+    readonly browser: boolean
+    readonly email: boolean
+  }) => Effect.Effect<void>
+  readonly notification: (row: {
+    readonly accountId: number
+    readonly userId: number
+    readonly type: string
+    readonly read: boolean
+  }) => Effect.Effect<void>
+}>()("@wasl/adapters/test/NotificationSeed") {}
+
+export type ContractServices =
+  | AccountRepository
+  | UserRepository
+  | TeamRepository
+  | NotificationRepository
+  | TokenRepository
+  | SessionRepository
+  | Transactor
+  | NotificationSeed
+
+let sequence = 0
+/** A fresh address per call, unique across runs sharing a database. */
+const uniqueEmail = (prefix = "user") =>
+  `${prefix}.${Date.now().toString(36)}.${(sequence++).toString(36)}.${Math.random().toString(36).slice(2, 8)}@example.com`
+
+const SQL_DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/
+
+class Boom extends Error {}
+
+const newAccount = (name = "Acme", otpCredits = 0) =>
+  Effect.flatMap(AccountRepository, (accounts) =>
+    accounts.create({ name, plan: "business", webhookLimit: null, otpCredits }))
+
+const newUser = (email = uniqueEmail()) =>
+  Effect.flatMap(UserRepository, (users) =>
+    users.create({ email, passwordHash: "scrypt$hash", firstname: "Ada", lastname: "Lovelace" }).pipe(Effect.orDie))
+
+/** An account with one member. */
+const newMember = Effect.gen(function*() {
+  const account = yield* newAccount()
+  const user = yield* newUser()
+  yield* (yield* UserRepository).addMembership(account.id, user.id)
+  return { account, user }
+})
+
+/** Let the clock move so consecutive writes get distinct timestamps. */
+const tick = Effect.sleep(Duration.millis(3))
+
+export const repositoriesContract = <E>(name: string, implementation: Layer.Layer<ContractServices, E>) =>
+  layer(implementation, { excludeTestServices: true, timeout: Duration.seconds(60) })(name, (it) => {
+    // -------------------------------------------------------------------------
+    // accounts
+    // -------------------------------------------------------------------------
+
+    it.effect("creates an account with its subscription and finds both", () =>
+      Effect.gen(function*() {
+        const accounts = yield* AccountRepository
+        const before = yield* DateTime.now
+        const account = yield* accounts.create({ name: "Acme", plan: "custom", webhookLimit: 3, otpCredits: 7 })
+        assert.isAbove(account.id, 0)
+        assert.strictEqual(account.name, "Acme")
+        assert.strictEqual(account.plan, "custom")
+        assert.strictEqual(account.webhook_limit, 3)
+        assert.strictEqual(account.otp_credits, 7)
+        for (const key of ["industry", "logo", "address", "timeZone", "calendar", "hour12", "locale", "currency"] as const) {
+          assert.isNull(account[key], key)
+        }
+        assert.isTrue(DateTime.isDateTime(account.created_at))
+        assert.isTrue(DateTime.isGreaterThanOrEqualTo(account.created_at, DateTime.subtract(before, { seconds: 1 })))
+        assert.isTrue(DateTime.Equivalence(account.created_at, account.updated_at))
+
+        const found = yield* accounts.findById(account.id)
+        assert.deepStrictEqual(found, Option.some(account))
+
+        const subscription = yield* accounts.subscription(account.id)
+        assert.match(subscription.id, /^[0-9a-f]{24}$/)
+        assert.strictEqual(subscription.account_id, account.id)
+        assert.strictEqual(subscription.name, "default")
+        assert.strictEqual(subscription.status, "active")
+        assert.strictEqual(subscription.provider, "wasl")
+        assert.strictEqual(subscription.interval, 30)
+        for (const key of ["trial_ends_at", "paused_at", "ends_at", "canceled_at", "will_change_at", "will_change_to"] as const) {
+          assert.isNull(subscription[key], key)
+        }
+        assert.isTrue(DateTime.Equivalence(subscription.created_at, account.created_at))
+      }))
+
+    it.effect("an unknown account is none, and has no subscription", () =>
+      Effect.gen(function*() {
+        const accounts = yield* AccountRepository
+        assert.isTrue(Option.isNone(yield* accounts.findById(987_654_321)))
+        const error = yield* Effect.flip(accounts.subscription(987_654_321))
+        assert.strictEqual(error._tag, "NotFound")
+      }))
+
+    it.effect("takes timestamps from the Clock", () =>
+      Effect.gen(function*() {
+        const at = DateTime.makeUnsafe("2031-02-03T04:05:06.789Z")
+        const account = yield* Effect.gen(function*() {
+          yield* TestClock.setTime(DateTime.toEpochMillis(at))
+          return yield* newAccount()
+        }).pipe(Effect.provide(TestClock.layer()))
+        assert.strictEqual(DateTime.formatIso(account.created_at), "2031-02-03T04:05:06.789Z")
+        const found = Option.getOrThrow(yield* (yield* AccountRepository).findById(account.id))
+        assert.strictEqual(DateTime.formatIso(found.updated_at), "2031-02-03T04:05:06.789Z")
+      }))
+
+    it.effect("counts accounts", () =>
+      Effect.gen(function*() {
+        const accounts = yield* AccountRepository
+        const before = yield* accounts.count
+        yield* newAccount("one")
+        yield* newAccount("two")
+        assert.strictEqual(yield* accounts.count, before + 2)
+      }))
+
+    it.effect("adds OTP credits atomically under 50 concurrent additions", () =>
+      Effect.gen(function*() {
+        const accounts = yield* AccountRepository
+        const account = yield* newAccount("credits", 5)
+        const results = yield* Effect.forEach(
+          Array.from({ length: 50 }, (_, i) => i),
+          () => accounts.addOtpCredits(account.id, 2),
+          { concurrency: "unbounded" }
+        )
+        const balances = results.map((a) => a.otp_credits).sort((a, b) => a - b)
+        // Every addition saw a distinct balance: none was lost.
+        assert.deepStrictEqual(balances, Array.from({ length: 50 }, (_, i) => 5 + 2 * (i + 1)))
+        const found = Option.getOrThrow(yield* accounts.findById(account.id))
+        assert.strictEqual(found.otp_credits, 105)
+      }))
+
+    it.effect("removes credits down to zero but never below (a defect, balance unchanged)", () =>
+      Effect.gen(function*() {
+        const accounts = yield* AccountRepository
+        const account = yield* newAccount("spender", 3)
+        assert.strictEqual((yield* accounts.addOtpCredits(account.id, -2)).otp_credits, 1)
+        const exit = yield* Effect.exit(accounts.addOtpCredits(account.id, -2))
+        assert.isTrue(Exit.isFailure(exit))
+        if (Exit.isFailure(exit)) {
+          const defect = Cause.squash(exit.cause)
+          assert.instanceOf(defect, InsufficientOtpCredits)
+        }
+        assert.strictEqual(Option.getOrThrow(yield* accounts.findById(account.id)).otp_credits, 1)
+        assert.strictEqual((yield* accounts.addOtpCredits(account.id, -1)).otp_credits, 0)
+        const notFound = yield* Effect.flip(accounts.addOtpCredits(987_654_321, 1))
+        assert.strictEqual(notFound._tag, "NotFound")
+      }))
+
+    it.effect("sets the plan and webhook limit", () =>
+      Effect.gen(function*() {
+        const accounts = yield* AccountRepository
+        const account = yield* newAccount("planner")
+        yield* tick
+        const updated = yield* accounts.setPlan(account.id, "custom", 12)
+        assert.strictEqual(updated.plan, "custom")
+        assert.strictEqual(updated.webhook_limit, 12)
+        assert.isTrue(DateTime.isGreaterThan(updated.updated_at, account.updated_at))
+        assert.deepStrictEqual(yield* accounts.findById(account.id), Option.some(updated))
+        const back = yield* accounts.setPlan(account.id, "free", null)
+        assert.strictEqual(back.plan, "free")
+        assert.isNull(back.webhook_limit)
+        const error = yield* Effect.flip(accounts.setPlan(987_654_321, "free", null))
+        assert.strictEqual(error._tag, "NotFound")
+      }))
+
+    // -------------------------------------------------------------------------
+    // users and memberships
+    // -------------------------------------------------------------------------
+
+    it.effect("creates a user and finds it by id and, case-insensitively, by e-mail", () =>
+      Effect.gen(function*() {
+        const users = yield* UserRepository
+        const email = uniqueEmail("Mixed.Case")
+        const user = yield* users.create({ email, passwordHash: "scrypt$x", firstname: "Grace", lastname: "Hopper" })
+        assert.isAbove(user.id, 0)
+        assert.strictEqual(user.email, email)
+        assert.strictEqual(user.firstname, "Grace")
+        assert.strictEqual(user.lastname, "Hopper")
+        assert.strictEqual(user.locale, "en")
+        assert.isNull(user.email_verified_at)
+        assert.isNull(user.image)
+        assert.isNull(user.contacts_view_id)
+        assert.isNull(user.deals_view_id)
+        assert.isNull(user.tickets_view_id)
+        assert.deepStrictEqual(yield* users.findById(user.id), Option.some(user))
+
+        const found = Option.getOrThrow(yield* users.findByEmail(email.toUpperCase()))
+        assert.deepStrictEqual(found.user, user)
+        assert.strictEqual(found.passwordHash, "scrypt$x")
+        assert.isTrue(Option.isNone(yield* users.findByEmail(uniqueEmail("nobody"))))
+        assert.isTrue(Option.isNone(yield* users.findById(987_654_321)))
+      }))
+
+    it.effect("refuses a taken e-mail, whatever its case, with ValidationFailed on email", () =>
+      Effect.gen(function*() {
+        const users = yield* UserRepository
+        const email = uniqueEmail("taken")
+        yield* newUser(email)
+        const error = yield* Effect.flip(
+          users.create({ email: email.toUpperCase(), passwordHash: "h", firstname: "", lastname: "" })
+        )
+        assert.instanceOf(error, ValidationFailed)
+        assert.deepStrictEqual(error.errors, { email: [EMAIL_TAKEN] })
+      }))
+
+    it.effect("adds memberships (idempotently) with the pivot defaults", () =>
+      Effect.gen(function*() {
+        const users = yield* UserRepository
+        const account = yield* newAccount()
+        const user = yield* newUser()
+        assert.isTrue(Option.isNone(yield* users.findMembership(account.id, user.id)))
+        const membership = yield* users.addMembership(account.id, user.id)
+        assert.strictEqual(membership.account_id, account.id)
+        assert.strictEqual(membership.user_id, user.id)
+        assert.strictEqual(membership.status, "active")
+        assert.isNull(membership.last_used)
+        assert.strictEqual(membership.timeZone, "UTC")
+        assert.isFalse(membership.hour12)
+        assert.isNull(membership.calendar)
+        assert.isNull(membership.locale)
+        assert.isNull(membership.currency)
+        assert.deepStrictEqual(yield* users.findMembership(account.id, user.id), Option.some(membership))
+        assert.deepStrictEqual(yield* users.addMembership(account.id, user.id), membership)
+        assert.deepStrictEqual(yield* users.listMemberships(user.id), [membership])
+      }))
+
+    it.effect("lists memberships most recently used first, never-used last by account id", () =>
+      Effect.gen(function*() {
+        const users = yield* UserRepository
+        const user = yield* newUser()
+        const [a, b, c] = [yield* newAccount("a"), yield* newAccount("b"), yield* newAccount("c")]
+        for (const account of [c, a, b]) yield* users.addMembership(account.id, user.id)
+        const ids = Effect.map(users.listMemberships(user.id), (list) => list.map((m) => m.account_id))
+
+        assert.deepStrictEqual(yield* ids, [a.id, b.id, c.id])
+        yield* users.touchMembership(b.id, user.id)
+        yield* tick
+        yield* users.touchMembership(c.id, user.id)
+        assert.deepStrictEqual(yield* ids, [c.id, b.id, a.id])
+        yield* tick
+        yield* users.touchMembership(a.id, user.id)
+        assert.deepStrictEqual(yield* ids, [a.id, c.id, b.id])
+
+        const touched = Option.getOrThrow(yield* users.findMembership(a.id, user.id))
+        assert.match(touched.last_used!, SQL_DATETIME)
+        // Touching someone else's membership (or none) changes nothing.
+        yield* users.touchMembership(a.id, 987_654_321)
+      }))
+
+    // -------------------------------------------------------------------------
+    // teams
+    // -------------------------------------------------------------------------
+
+    it.effect("creates a team with permissions and members; lists a user's teams with its pivot", () =>
+      Effect.gen(function*() {
+        const users = yield* UserRepository
+        const teams = yield* TeamRepository
+        const { account, user: owner } = yield* newMember
+        const other = yield* newUser()
+        yield* users.addMembership(account.id, other.id)
+
+        const admins = yield* teams.create({
+          accountId: account.id,
+          name: "Administrators",
+          description: "Holds every permission.",
+          madeBy: owner.id,
+          permissions: PERMISSIONS
+        }, [owner.id, other.id])
+        assert.isAbove(admins.id, 0)
+        assert.strictEqual(admins.account_id, account.id)
+        assert.strictEqual(admins.name, "Administrators")
+        assert.strictEqual(admins.description, "Holds every permission.")
+        assert.strictEqual(admins.made_by, owner.id)
+        assert.deepStrictEqual(admins.permissions, [...PERMISSIONS])
+        assert.strictEqual(admins.pivot.user_id, owner.id)
+        assert.strictEqual(admins.pivot.team_id, admins.id)
+
+        const readers = yield* teams.create({
+          accountId: account.id,
+          name: "Readers",
+          description: null,
+          madeBy: null,
+          permissions: ["contact-index", "deal-index"]
+        }, [other.id])
+
+        assert.deepStrictEqual(yield* teams.listForUser(account.id, owner.id), [admins])
+        const otherTeams = yield* teams.listForUser(account.id, other.id)
+        assert.deepStrictEqual(otherTeams.map((t) => t.id), [admins.id, readers.id])
+        assert.strictEqual(otherTeams[0]!.pivot.user_id, other.id)
+        assert.deepStrictEqual(otherTeams[1], readers)
+        assert.isNull(readers.made_by)
+        assert.isNull(readers.description)
+        assert.deepStrictEqual(readers.permissions, ["contact-index", "deal-index"])
+      }))
+
+    // -------------------------------------------------------------------------
+    // tokens
+    // -------------------------------------------------------------------------
+
+    it.effect("creates, finds, lists, touches and revokes tokens, scoped by account and user", () =>
+      Effect.gen(function*() {
+        const users = yield* UserRepository
+        const tokens = yield* TokenRepository
+        const { account, user } = yield* newMember
+        const colleague = yield* newUser()
+        yield* users.addMembership(account.id, colleague.id)
+
+        const first = yield* tokens.create({
+          accountId: account.id,
+          userId: user.id,
+          name: "ci",
+          abilities: ["*"],
+          secretHash: "a".repeat(64)
+        })
+        const second = yield* tokens.create({
+          accountId: account.id,
+          userId: user.id,
+          name: "reader",
+          abilities: ["contact-index", "deal-show"],
+          secretHash: "b".repeat(64)
+        })
+        const theirs = yield* tokens.create({
+          accountId: account.id,
+          userId: colleague.id,
+          name: "theirs",
+          abilities: ["token-manage"],
+          secretHash: "c".repeat(64)
+        })
+        assert.isAbove(second.id, first.id)
+        assert.strictEqual(first.name, "ci")
+        assert.deepStrictEqual(first.abilities, ["*"])
+        assert.deepStrictEqual(second.abilities, ["contact-index", "deal-show"])
+        assert.isNull(first.last_used_at)
+
+        const stored = Option.getOrThrow(yield* tokens.findById(second.id))
+        assert.deepStrictEqual(stored, {
+          token: second,
+          accountId: account.id,
+          userId: user.id,
+          secretHash: "b".repeat(64)
+        })
+        assert.isTrue(Option.isNone(yield* tokens.findById(987_654_321)))
+
+        assert.deepStrictEqual(yield* tokens.list(account.id, user.id), [first, second])
+        assert.deepStrictEqual(yield* tokens.list(account.id, colleague.id), [theirs])
+
+        yield* tokens.touch(first.id)
+        const touched = Option.getOrThrow(yield* tokens.findById(first.id)).token
+        assert.isNotNull(touched.last_used_at)
+
+        // Another user's token, even in the same account, cannot be revoked.
+        assert.isFalse(yield* tokens.revoke(account.id, colleague.id, first.id))
+        assert.isTrue(Option.isSome(yield* tokens.findById(first.id)))
+        assert.isTrue(yield* tokens.revoke(account.id, user.id, first.id))
+        assert.isTrue(Option.isNone(yield* tokens.findById(first.id)))
+        assert.isFalse(yield* tokens.revoke(account.id, user.id, first.id))
+        assert.deepStrictEqual((yield* tokens.list(account.id, user.id)).map((t) => t.id), [second.id])
+      }))
+
+    // -------------------------------------------------------------------------
+    // tenant isolation
+    // -------------------------------------------------------------------------
+
+    it.effect("keeps another account's tokens and teams invisible", () =>
+      Effect.gen(function*() {
+        const users = yield* UserRepository
+        const tokens = yield* TokenRepository
+        const teams = yield* TeamRepository
+        // One user, member of two accounts.
+        const { account: mine, user } = yield* newMember
+        const theirs = yield* newAccount("theirs")
+        yield* users.addMembership(theirs.id, user.id)
+
+        const token = yield* tokens.create({
+          accountId: theirs.id,
+          userId: user.id,
+          name: "theirs",
+          abilities: ["*"],
+          secretHash: "d".repeat(64)
+        })
+        const team = yield* teams.create({
+          accountId: theirs.id,
+          name: "Theirs",
+          description: null,
+          madeBy: user.id,
+          permissions: ["webhook-index"]
+        }, [user.id])
+
+        assert.deepStrictEqual(yield* tokens.list(mine.id, user.id), [])
+        assert.deepStrictEqual(yield* teams.listForUser(mine.id, user.id), [])
+        assert.isFalse(yield* tokens.revoke(mine.id, user.id, token.id))
+        assert.deepStrictEqual(yield* tokens.list(theirs.id, user.id), [token])
+        assert.deepStrictEqual((yield* teams.listForUser(theirs.id, user.id)).map((t) => t.id), [team.id])
+      }))
+
+    // -------------------------------------------------------------------------
+    // sessions
+    // -------------------------------------------------------------------------
+
+    it.effect("creates, finds and removes sessions", () =>
+      Effect.gen(function*() {
+        const sessions = yield* SessionRepository
+        const { account, user } = yield* newMember
+        const idHash = `${uniqueEmail("session").replace(/[^a-z0-9]/g, "")}`.padEnd(64, "0").slice(0, 64)
+        const expiresAt = DateTime.makeUnsafe("2040-01-02T03:04:05.678Z")
+        assert.isTrue(Option.isNone(yield* sessions.find(idHash)))
+        yield* sessions.create({ idHash, accountId: account.id, userId: user.id, expiresAt })
+        const found = Option.getOrThrow(yield* sessions.find(idHash))
+        assert.strictEqual(found.idHash, idHash)
+        assert.strictEqual(found.accountId, account.id)
+        assert.strictEqual(found.userId, user.id)
+        assert.strictEqual(DateTime.formatIso(found.expiresAt), "2040-01-02T03:04:05.678Z")
+        yield* sessions.remove(idHash)
+        assert.isTrue(Option.isNone(yield* sessions.find(idHash)))
+        // Removing twice is fine.
+        yield* sessions.remove(idHash)
+      }))
+
+    // -------------------------------------------------------------------------
+    // notifications
+    // -------------------------------------------------------------------------
+
+    it.effect("lists stored preferences and counts unread notifications of the user in the account", () =>
+      Effect.gen(function*() {
+        const users = yield* UserRepository
+        const notifications = yield* NotificationRepository
+        const seed = yield* NotificationSeed
+        const { account, user } = yield* newMember
+        const other = yield* newAccount("other")
+        yield* users.addMembership(other.id, user.id)
+        const colleague = yield* newUser()
+        yield* users.addMembership(account.id, colleague.id)
+
+        assert.deepStrictEqual(yield* notifications.listPreferences(account.id, user.id), [])
+        assert.strictEqual(yield* notifications.unreadCount(account.id, user.id), 0)
+
+        yield* seed.preference({
+          accountId: account.id,
+          userId: user.id,
+          name: "IncomingMessage",
+          stored: true,
+          popup: false,
+          browser: true,
+          email: false
+        })
+        yield* seed.preference({
+          accountId: account.id,
+          userId: user.id,
+          name: "WebhookDeactivated",
+          stored: false,
+          popup: false,
+          browser: false,
+          email: true
+        })
+        // Same user, other account; other user, same account.
+        yield* seed.preference({
+          accountId: other.id,
+          userId: user.id,
+          name: "ObjectsExport",
+          stored: true,
+          popup: true,
+          browser: true,
+          email: true
+        })
+        yield* seed.preference({
+          accountId: account.id,
+          userId: colleague.id,
+          name: "ObjectsImport",
+          stored: true,
+          popup: true,
+          browser: true,
+          email: true
+        })
+
+        const preferences = yield* notifications.listPreferences(account.id, user.id)
+        assert.deepStrictEqual(preferences.map((p) => [p.name, p.stored, p.popup, p.browser, p.email]), [
+          ["IncomingMessage", true, false, true, false],
+          ["WebhookDeactivated", false, false, false, true]
+        ])
+        for (const preference of preferences) {
+          assert.strictEqual(preference.account_id, account.id)
+          assert.strictEqual(preference.user_id, user.id)
+          assert.isAbove(preference.id!, 0)
+          assert.isTrue(DateTime.isDateTime(preference.created_at))
+          assert.isTrue(DateTime.isDateTime(preference.updated_at))
+        }
+
+        for (const read of [false, false, true, false]) {
+          yield* seed.notification({ accountId: account.id, userId: user.id, type: "WebhookDeactivated", read })
+        }
+        yield* seed.notification({ accountId: other.id, userId: user.id, type: "IncomingMessage", read: false })
+        yield* seed.notification({ accountId: account.id, userId: colleague.id, type: "IncomingMessage", read: false })
+        assert.strictEqual(yield* notifications.unreadCount(account.id, user.id), 3)
+        assert.strictEqual(yield* notifications.unreadCount(other.id, user.id), 1)
+        assert.strictEqual(yield* notifications.unreadCount(account.id, colleague.id), 1)
+      }))
+
+    // -------------------------------------------------------------------------
+    // transactions
+    // -------------------------------------------------------------------------
+
+    it.effect("a failing transaction leaves nothing behind", () =>
+      Effect.gen(function*() {
+        const accounts = yield* AccountRepository
+        const users = yield* UserRepository
+        const transactor = yield* Transactor
+        const before = yield* accounts.count
+        const email = uniqueEmail("rolled-back")
+        let createdId = 0
+
+        const error = yield* Effect.flip(transactor.transaction(Effect.gen(function*() {
+          const account = yield* newAccount("doomed", 10)
+          createdId = account.id
+          const user = yield* newUser(email)
+          yield* users.addMembership(account.id, user.id)
+          yield* accounts.addOtpCredits(account.id, 5)
+          return yield* Effect.fail(new Boom("use-case failed"))
+        })))
+        assert.instanceOf(error, Boom)
+        assert.isAbove(createdId, 0)
+        assert.strictEqual(yield* accounts.count, before)
+        assert.isTrue(Option.isNone(yield* accounts.findById(createdId)))
+        assert.isTrue(Option.isNone(yield* users.findByEmail(email)))
+        // The e-mail is free again.
+        yield* newUser(email)
+      }))
+
+    it.effect("a defect inside a transaction rolls it back too, and the defect is passed on", () =>
+      Effect.gen(function*() {
+        const accounts = yield* AccountRepository
+        const transactor = yield* Transactor
+        const before = yield* accounts.count
+        const exit = yield* Effect.exit(transactor.transaction(
+          Effect.andThen(newAccount("doomed"), Effect.die(new Boom("defect")))
+        ))
+        assert.isTrue(Exit.isFailure(exit) && Cause.squash(exit.cause) instanceof Boom)
+        assert.strictEqual(yield* accounts.count, before)
+      }))
+
+    it.effect("a successful transaction commits, and a typed failure of a repository passes through", () =>
+      Effect.gen(function*() {
+        const accounts = yield* AccountRepository
+        const users = yield* UserRepository
+        const transactor = yield* Transactor
+        const email = uniqueEmail("committed")
+        const { account, user } = yield* transactor.transaction(Effect.gen(function*() {
+          const account = yield* newAccount("kept")
+          const user = yield* newUser(email)
+          yield* users.addMembership(account.id, user.id)
+          return { account, user }
+        }))
+        assert.isTrue(Option.isSome(yield* accounts.findById(account.id)))
+        assert.isTrue(Option.isSome(yield* users.findMembership(account.id, user.id)))
+
+        // The duplicate e-mail fails the transaction with the repository's own error.
+        const before = yield* accounts.count
+        const error = yield* Effect.flip(transactor.transaction(Effect.gen(function*() {
+          yield* newAccount("duplicate owner")
+          return yield* users.create({ email, passwordHash: "h", firstname: "", lastname: "" })
+        })))
+        assert.instanceOf(error, ValidationFailed)
+        assert.strictEqual(yield* accounts.count, before)
+      }))
+
+    it.effect("a rolled-back transaction does not undo concurrent work outside it", () =>
+      Effect.gen(function*() {
+        const accounts = yield* AccountRepository
+        const transactor = yield* Transactor
+        const outside = yield* newAccount("outside", 0)
+        let doomedId = 0
+        const doomed = yield* Effect.forkChild(transactor.transaction(Effect.gen(function*() {
+          doomedId = (yield* newAccount("doomed")).id
+          yield* Effect.sleep(Duration.millis(30))
+          return yield* Effect.fail(new Boom("late failure"))
+        })))
+        yield* Effect.sleep(Duration.millis(5))
+        const credited = yield* accounts.addOtpCredits(outside.id, 4)
+        const result = yield* Fiber.await(doomed)
+        assert.isTrue(Exit.isFailure(result))
+        assert.strictEqual(credited.otp_credits, 4)
+        assert.strictEqual(Option.getOrThrow(yield* accounts.findById(outside.id)).otp_credits, 4)
+        assert.isTrue(Option.isNone(yield* accounts.findById(doomedId)))
+      }))
+  })
