@@ -1,0 +1,68 @@
+/**
+ * Secrets kept encrypted at rest (webhook secrets, sending-number access
+ * tokens): AES-256-GCM through Web Crypto, so core stays portable. The key
+ * comes from configuration at the edge.
+ */
+import { Context, Effect, Layer, Option } from "effect"
+import { SecureRandom } from "effect/crypto"
+import { utf8 } from "../wire/hex.ts"
+
+const VERSION = "v1"
+const NONCE_BYTES = 12
+
+export class SecretBox extends Context.Service<SecretBox, {
+  /** `v1.<nonce b64url>.<ciphertext+tag b64url>`; a fresh nonce every time. */
+  readonly seal: (plaintext: string) => Effect.Effect<string>
+  /** None when the box was not sealed with this key or was altered. */
+  readonly open: (sealed: string) => Effect.Effect<Option.Option<string>>
+}>()("@wasl/core/SecretBox") {
+  /** `key` must be 32 bytes. */
+  static readonly layerAesGcm = (key: Uint8Array) =>
+    Layer.effect(
+      SecretBox,
+      Effect.gen(function*() {
+        if (key.length !== 32) return yield* Effect.die(new RangeError("SecretBox needs a 32-byte key"))
+        const random = yield* SecureRandom.SecureRandom
+        const subtle = globalThis.crypto.subtle
+        const cryptoKey = yield* Effect.promise(() =>
+          subtle.importKey("raw", key.slice(), { name: "AES-GCM" }, false, ["encrypt", "decrypt"])
+        )
+        return SecretBox.of({
+          seal: (plaintext) =>
+            Effect.gen(function*() {
+              const nonce = yield* random.randomBytes(NONCE_BYTES)
+              const sealed = yield* Effect.promise(() =>
+                subtle.encrypt({ name: "AES-GCM", iv: nonce.slice() }, cryptoKey, utf8(plaintext).slice())
+              )
+              return `${VERSION}.${toBase64Url(nonce)}.${toBase64Url(new Uint8Array(sealed))}`
+            }),
+          open: (sealed) => {
+            const [version, nonce, body] = sealed.split(".")
+            const nonceBytes = nonce === undefined ? undefined : fromBase64Url(nonce)
+            const bodyBytes = body === undefined ? undefined : fromBase64Url(body)
+            if (version !== VERSION || nonceBytes?.length !== NONCE_BYTES || bodyBytes === undefined) {
+              return Effect.succeedNone
+            }
+            return Effect.tryPromise(() =>
+              subtle.decrypt({ name: "AES-GCM", iv: nonceBytes.slice() }, cryptoKey, bodyBytes.slice())
+            ).pipe(
+              Effect.map((plain) => Option.some(new TextDecoder().decode(plain))),
+              Effect.orElseSucceed(() => Option.none<string>())
+            )
+          }
+        })
+      })
+    )
+}
+
+const toBase64Url = (bytes: Uint8Array): string => {
+  let binary = ""
+  for (const b of bytes) binary += String.fromCharCode(b)
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+}
+
+const fromBase64Url = (text: string): Uint8Array | undefined => {
+  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"))
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0))
+}
