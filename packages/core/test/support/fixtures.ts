@@ -9,7 +9,7 @@ import {
   TeamRepository,
   UserRepository
 } from "../../src/index.ts"
-import { fakePasswordHash } from "./memory.ts"
+import { fakePasswordHash } from "./password-hasher.ts"
 
 /** 2026-11-21T17:24:05.123Z */
 export const NOW = Date.UTC(2026, 10, 21, 17, 24, 5, 123)

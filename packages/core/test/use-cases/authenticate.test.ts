@@ -19,7 +19,7 @@ import {
 } from "../../src/index.ts"
 import { addMember, NOW, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
-import { MemoryStore } from "../support/memory.ts"
+import { removeMembership, setMembershipStatus } from "../support/store.ts"
 
 const ALPHANUMERIC_40 = /^[A-Za-z0-9]{40}$/
 
@@ -100,7 +100,7 @@ describe("authenticateToken", () => {
   it.effect("a suspended membership is Unauthenticated", () =>
     Effect.gen(function*() {
       const { token, account_id, user_id } = yield* setup()
-      ;(yield* MemoryStore).setMembershipStatus(account_id, user_id, "suspended")
+      yield* setMembershipStatus(account_id, user_id, "suspended")
       const error = yield* Effect.flip(authenticateToken(token))
       assert.strictEqual(error._tag, "Unauthenticated")
     }).pipe(Effect.provide(TestPorts())))
@@ -108,7 +108,7 @@ describe("authenticateToken", () => {
   it.effect("an absent membership is Unauthenticated", () =>
     Effect.gen(function*() {
       const { token, account_id, user_id } = yield* setup()
-      ;(yield* MemoryStore).removeMembership(account_id, user_id)
+      yield* removeMembership(account_id, user_id)
       const error = yield* Effect.flip(authenticateToken(token))
       assert.strictEqual(error._tag, "Unauthenticated")
     }).pipe(Effect.provide(TestPorts())))
@@ -227,7 +227,7 @@ describe("authenticateSession", () => {
     Effect.gen(function*() {
       const { account_id, user_id } = yield* setup()
       const { cookie } = yield* login(OWNER.email, OWNER.password)
-      ;(yield* MemoryStore).setMembershipStatus(account_id, user_id, "suspended")
+      yield* setMembershipStatus(account_id, user_id, "suspended")
       const error = yield* Effect.flip(authenticateSession(cookie))
       assert.strictEqual(error._tag, "Unauthenticated")
     }).pipe(Effect.provide(TestPorts())))

@@ -16,8 +16,11 @@ import {
   UserRepository
 } from "../../src/index.ts"
 import { NOW, OWNER, setup } from "../support/fixtures.ts"
-import { TestPorts } from "../support/layers.ts"
-import { fakePasswordHash, MemoryStore } from "../support/memory.ts"
+import { disarmFault } from "../support/faults.ts"
+import { TestPorts, TestPortsWithFault } from "../support/layers.ts"
+import { fakePasswordHash } from "../support/password-hasher.ts"
+import { memoryState } from "../support/store.ts"
+import { TransactionCounts } from "../support/transactions.ts"
 
 describe("bootstrapAccount", () => {
   it.effect("creates the account, its owner, the Administrators team and an owner token", () =>
@@ -104,40 +107,36 @@ describe("bootstrapAccount", () => {
   it.effect("a duplicate e-mail fails on `email` and leaves no account behind", () =>
     Effect.gen(function*() {
       yield* setup()
-      const store = yield* MemoryStore
-      const before = { accounts: store.tables.accounts.size, teams: store.tables.teams.size, tokens: store.tables.tokens.size }
+      const sizes = Effect.map(memoryState, (s) => ({ accounts: s.accounts.size, teams: s.teams.size, tokens: s.tokens.size }))
+      const before = yield* sizes
       const error = yield* Effect.flip(bootstrapAccount({ ...OWNER, account: "Other", email: "JANE.DOE@example.com" }))
       assert.strictEqual(error._tag, "ValidationFailed")
       assert.deepStrictEqual(Object.keys(error.errors), ["email"])
       // The account row was written before the user failed: it must be rolled back.
       assert.strictEqual(yield* (yield* AccountRepository).count, 1)
-      assert.isFalse([...store.tables.accounts.values()].some((a) => a.name === "Other"))
-      assert.deepStrictEqual(
-        { accounts: store.tables.accounts.size, teams: store.tables.teams.size, tokens: store.tables.tokens.size },
-        before
-      )
-      assert.strictEqual(store.transactions.rolledBack, 1)
+      assert.isFalse([...(yield* memoryState).accounts.values()].some((a) => a.name === "Other"))
+      assert.deepStrictEqual(yield* sizes, before)
+      assert.strictEqual((yield* TransactionCounts).rolledBack, 1)
     }).pipe(Effect.provide(TestPorts())))
 
-  it.effect.each(["UserRepository.addMembership", "TeamRepository.create", "TokenRepository.create"])(
+  it.effect.each(["UserRepository.addMembership", "TeamRepository.create", "TokenRepository.create"] as const)(
     "a defect at %s rolls everything back",
     (fault) =>
       Effect.gen(function*() {
         yield* TestClock.setTime(NOW)
-        const store = yield* MemoryStore
-        store.faults.add(fault)
         const exit = yield* Effect.exit(bootstrapAccount(OWNER))
         assert.isTrue(Exit.hasDies(exit))
         assert.strictEqual(yield* (yield* AccountRepository).count, 0)
         assert.isTrue(Option.isNone(yield* (yield* UserRepository).findByEmail(OWNER.email)))
-        assert.strictEqual(store.tables.memberships.size, 0)
-        assert.strictEqual(store.tables.teams.size, 0)
-        assert.strictEqual(store.tables.tokens.size, 0)
+        const state = yield* memoryState
+        assert.strictEqual(state.memberships.size, 0)
+        assert.strictEqual(state.teams.size, 0)
+        assert.strictEqual(state.tokens.size, 0)
         // And a retry once the fault is gone succeeds.
-        store.faults.delete(fault)
+        yield* disarmFault
         const created = yield* bootstrapAccount(OWNER)
         yield* authenticateToken(created.token)
-      }).pipe(Effect.provide(TestPorts()))
+      }).pipe(Effect.provide(TestPortsWithFault(fault)))
   )
 
   it.effect("each permission name is a valid Permission", () =>

@@ -3,7 +3,7 @@ import { Effect, Schema } from "effect"
 import { CurrentUser, currentUser, login, NOTIFICATION_NAMES, PERMISSIONS } from "../../src/index.ts"
 import { OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
-import { MemoryStore } from "../support/memory.ts"
+import { removeAccount, setPreferences, setUnread } from "../support/store.ts"
 
 const WIRE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
 const NOW_WIRE = "2026-11-21T17:24:05.123000Z"
@@ -88,11 +88,10 @@ describe("currentUser", () => {
   it.effect("shows stored preferences over the defaults, and the unread count", () =>
     Effect.gen(function*() {
       const { account_id, user_id } = yield* setup()
-      const store = yield* MemoryStore
-      store.setPreferences(account_id, user_id, [
+      yield* setPreferences(account_id, user_id, [
         { name: "ObjectsExport", stored: true, popup: false, browser: false, email: false, id: 7, user_id, account_id }
       ])
-      store.setUnread(account_id, user_id, 3)
+      yield* setUnread(account_id, user_id, 3)
       const value = yield* currentUser({ accountId: account_id, userId: user_id })
       assert.strictEqual(value.unread_notifications_count, 3)
       const exportPreference = value.notification_preferences.find((p) => p.name === "ObjectsExport")!
@@ -132,9 +131,7 @@ describe("currentUser", () => {
   it.effect("for an account that no longer exists it is Unauthenticated, not a defect", () =>
     Effect.gen(function*() {
       const { account_id, user_id } = yield* setup()
-      const store = yield* MemoryStore
-      store.tables.accounts.delete(account_id)
-      store.tables.subscriptions.delete(account_id)
+      yield* removeAccount(account_id)
       const exit = yield* Effect.exit(currentUser({ accountId: account_id, userId: user_id }))
       assert.strictEqual(exit._tag, "Failure")
       const error = yield* Effect.flip(currentUser({ accountId: account_id, userId: user_id }))

@@ -12,7 +12,8 @@ import {
 } from "../../src/index.ts"
 import { BAD_CREDENTIALS, NOW, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
-import { MemoryStore } from "../support/memory.ts"
+import { PasswordHasherCalls } from "../support/password-hasher.ts"
+import { memoryState, setMembershipStatus } from "../support/store.ts"
 
 describe("login", () => {
   it.effect("opens a session and returns the cookie and the current user", () =>
@@ -28,8 +29,7 @@ describe("login", () => {
       assert.strictEqual(session.accountId, account_id)
       assert.strictEqual(session.userId, user_id)
       assert.strictEqual(DateTime.toEpochMillis(session.expiresAt), NOW + Duration.toMillis(SESSION_LIFETIME))
-      const store = yield* MemoryStore
-      assert.isFalse(store.tables.sessions.has(cookie))
+      assert.isFalse((yield* memoryState).sessions.has(cookie))
       // The membership is marked used, and the returned user shows it.
       assert.strictEqual(user.account.pivot.last_used, formatSqlDateTime(DateTime.makeUnsafe(NOW)))
     }).pipe(Effect.provide(TestPorts())))
@@ -46,7 +46,7 @@ describe("login", () => {
       const a = yield* login(OWNER.email, OWNER.password)
       const b = yield* login(OWNER.email, OWNER.password)
       assert.notStrictEqual(a.cookie, b.cookie)
-      assert.strictEqual((yield* MemoryStore).tables.sessions.size, 2)
+      assert.strictEqual((yield* memoryState).sessions.size, 2)
     }).pipe(Effect.provide(TestPorts())))
 
   it.effect("a bad password is ValidationFailed on `email`", () =>
@@ -56,25 +56,25 @@ describe("login", () => {
       assert.strictEqual(error._tag, "ValidationFailed")
       assert.deepStrictEqual(error.errors, { email: [BAD_CREDENTIALS] })
       assert.strictEqual(error.firstMessage, BAD_CREDENTIALS)
-      assert.strictEqual((yield* MemoryStore).tables.sessions.size, 0)
+      assert.strictEqual((yield* memoryState).sessions.size, 0)
     }).pipe(Effect.provide(TestPorts())))
 
   it.effect("an unknown e-mail gives the same error, after the same hashing work", () =>
     Effect.gen(function*() {
       yield* setup()
-      const store = yield* MemoryStore
-      const hashesBefore = store.calls.get("PasswordHasher.hash") ?? 0
+      const calls = yield* PasswordHasherCalls
+      const hashesBefore = calls.hash
       const error = yield* Effect.flip(login("nobody@example.com", OWNER.password))
       assert.strictEqual(error._tag, "ValidationFailed")
       assert.deepStrictEqual(error.errors, { email: [BAD_CREDENTIALS] })
-      assert.strictEqual(store.calls.get("PasswordHasher.hash"), hashesBefore + 1)
-      assert.strictEqual(store.tables.sessions.size, 0)
+      assert.strictEqual(calls.hash, hashesBefore + 1)
+      assert.strictEqual((yield* memoryState).sessions.size, 0)
     }).pipe(Effect.provide(TestPorts())))
 
   it.effect("a user with no active membership cannot log in", () =>
     Effect.gen(function*() {
       const { account_id, user_id } = yield* setup()
-      ;(yield* MemoryStore).setMembershipStatus(account_id, user_id, "suspended")
+      yield* setMembershipStatus(account_id, user_id, "suspended")
       const error = yield* Effect.flip(login(OWNER.email, OWNER.password))
       assert.strictEqual(error._tag, "ValidationFailed")
       assert.deepStrictEqual(error.errors, { email: [BAD_CREDENTIALS] })
