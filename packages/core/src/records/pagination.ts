@@ -1,0 +1,254 @@
+/**
+ * Lists (decisions §4, interface spec §2.11): the page parameters and the body Laravel's
+ * length-aware paginator writes through an API resource collection — `data`, `links` and `meta`
+ * as `LengthAwarePaginator::toArray()` (Laravel 10/11, `onEachSide = 3`) produces them, with the
+ * request's query carried into every page URL (`withQueryString()`).
+ */
+import { Effect } from "effect"
+import { ValidationFailed } from "../errors.ts"
+import {
+  buildPhpQuery,
+  cleanLikeLaravel,
+  emptyPhpArray,
+  type PhpArray,
+  phpIntegerKey,
+  parsePhpQuery,
+  type QueryInput
+} from "./query-string.ts"
+import { LaravelMessage } from "./validation-messages.ts"
+
+export const DEFAULT_PAGE = 1
+export const DEFAULT_PER_PAGE = 15
+export const MAX_PER_PAGE = 100
+/** The paginator's `onEachSide`: pages shown either side of the current one in `meta.links`. */
+export const PAGINATION_ON_EACH_SIDE = 3
+
+export const PREVIOUS_LABEL = "&laquo; Previous"
+export const NEXT_LABEL = "Next &raquo;"
+
+export interface PageParams {
+  readonly page: number
+  readonly perPage: number
+}
+
+export interface PaginationLink {
+  readonly url: string | null
+  readonly label: string
+  readonly active: boolean
+}
+
+export interface PaginationBody<T> {
+  readonly data: ReadonlyArray<T>
+  readonly links: {
+    readonly first: string
+    readonly last: string
+    readonly prev: string | null
+    readonly next: string | null
+  }
+  readonly meta: {
+    readonly current_page: number
+    readonly from: number | null
+    readonly last_page: number
+    readonly links: ReadonlyArray<PaginationLink>
+    readonly path: string
+    readonly per_page: number
+    readonly to: number | null
+    readonly total: number
+  }
+}
+
+export interface PaginationInput<T> {
+  /** The records of this page (at most perPage of them). */
+  readonly items: ReadonlyArray<T>
+  /** The number of records over all pages. */
+  readonly total: number
+  /** The current page, ≥ 1 (it may lie past the last page). */
+  readonly page: number
+  readonly perPage: number
+  /** The absolute URL of the list without its query, e.g. `https://host/api/deals`. */
+  readonly path: string
+  /** The request's query; carried into every page URL with `page` replaced. */
+  readonly query?: QueryInput | undefined
+}
+
+/** The number of records before the page: the SQL OFFSET. */
+export const pageOffset = (params: PageParams): number => (params.page - 1) * params.perPage
+
+/** `max(ceil(total / perPage), 1)`. */
+export const lastPageOf = (total: number, perPage: number): number => Math.max(Math.ceil(total / perPage), 1)
+
+// ---------------------------------------------------------------------------------------------
+// Page parameters
+// ---------------------------------------------------------------------------------------------
+
+/** PHP's `is_numeric` on a string. */
+const isPhpNumeric = (s: string) => /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?[ \t\n\r\v\f]*$/.test(s)
+
+/** `filter_var($value, FILTER_VALIDATE_INT) !== false` on a (trimmed) string. */
+const isPhpInt = (s: string) => {
+  const m = /^[+-]?(0|[1-9][0-9]*)$/.exec(s)
+  if (m === null) return false
+  const n = BigInt(s)
+  return n <= 9223372036854775807n && n >= -9223372036854775808n
+}
+
+/**
+ * Laravel's size of a value under a rule set containing `integer`: the number for a numeric
+ * string, the count of an array, else the string's length.
+ */
+const sizeOf = (value: string | PhpArray): number =>
+  typeof value !== "string" ? value.entries.size : isPhpNumeric(value) ? Number(value) : [...value].length
+
+/**
+ * Runs `nullable|integer|min:1|max:<max>` the way Laravel does (every rule, no bail) and returns
+ * the messages of the failing ones.
+ */
+const integerRule = (key: string, value: string | PhpArray, max: number): Array<string> => {
+  const messages: Array<string> = []
+  if (typeof value !== "string" || !isPhpInt(value)) messages.push(LaravelMessage.integer(key))
+  const size = sizeOf(value)
+  if (!(size >= 1)) messages.push(LaravelMessage.minNumeric(key, 1))
+  if (!(size <= max)) messages.push(LaravelMessage.maxNumeric(key, max))
+  return messages
+}
+
+/**
+ * `page` and `per_page` of a list query (decisions §4): `page` an integer ≥ 1, default 1;
+ * `per_page` an integer from 1 to 100, default 15. The query is read as Laravel reads it (PHP
+ * nesting, then TrimStrings and ConvertEmptyStringsToNull), so an empty or blank value means the
+ * default (the rules are `nullable`). Failures carry Laravel's messages under `page` / `per_page`,
+ * every failing rule of each, e.g. `per_page=0.5` gives both "must be an integer" and "must be at
+ * least 1". `page` is further bounded by Number.MAX_SAFE_INTEGER so that it stays exact.
+ */
+export const parsePageParams = (query: QueryInput): Effect.Effect<PageParams, ValidationFailed> =>
+  Effect.suspend(() => {
+    const cleaned = cleanLikeLaravel(parsePhpQuery(query))
+    const errors: Record<string, Array<string>> = {}
+    const read = (key: string, fallback: number, max: number): number => {
+      const value = cleaned.entries.get(key)
+      if (value === undefined || value === null) return fallback
+      const messages = integerRule(key, value, max)
+      if (messages.length > 0) {
+        errors[key] = messages
+        return fallback
+      }
+      return Number(value as string)
+    }
+    const page = read("page", DEFAULT_PAGE, Number.MAX_SAFE_INTEGER)
+    const perPage = read("per_page", DEFAULT_PER_PAGE, MAX_PER_PAGE)
+    return Object.keys(errors).length > 0
+      ? Effect.fail(new ValidationFailed({ errors }))
+      : Effect.succeed({ page, perPage })
+  })
+
+// ---------------------------------------------------------------------------------------------
+// Page URLs
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The query every page URL carries: the request query as Laravel's middleware left it, without
+ * `page` (`addQuery` skips the page name), top-level integer keys renumbered from 0
+ * (`array_merge`).
+ */
+const linkQuery = (query: QueryInput): string => {
+  const cleaned = cleanLikeLaravel(parsePhpQuery(query))
+  const merged = emptyPhpArray()
+  let next = 0
+  for (const [key, value] of cleaned.entries) {
+    if (key === "page") continue
+    if (phpIntegerKey(key) !== undefined) merged.entries.set(String(next++), value)
+    else merged.entries.set(key, value)
+  }
+  return buildPhpQuery(merged)
+}
+
+/** `AbstractPaginator::url`: `page` always comes last, after the carried query. */
+const pageUrlMaker = (path: string, query: QueryInput) => {
+  const carried = linkQuery(query)
+  const prefix = path + (path.includes("?") ? "&" : "?") + (carried === "" ? "" : carried + "&") + "page="
+  return (page: number): string => prefix + String(page <= 0 ? 1 : page)
+}
+
+const range = (start: number, end: number): Array<number> => {
+  const pages: Array<number> = []
+  for (let p = start; p <= end; p++) pages.push(p)
+  return pages
+}
+
+export type UrlWindow = {
+  readonly first: ReadonlyArray<number> | null
+  readonly slider: ReadonlyArray<number> | null
+  readonly last: ReadonlyArray<number> | null
+}
+
+/** `UrlWindow::get`, with page numbers in place of the URL maps. */
+export const urlWindow = (currentPage: number, lastPage: number, onEachSide = PAGINATION_ON_EACH_SIDE): UrlWindow => {
+  if (lastPage < onEachSide * 2 + 8) return { first: range(1, lastPage), slider: null, last: null }
+  const window = onEachSide + 4
+  if (!(lastPage > 1)) return { first: null, slider: null, last: null }
+  const start = range(1, 2)
+  const finish = range(lastPage - 1, lastPage)
+  // Close to the beginning: the first pages, then the last two.
+  if (currentPage <= window) return { first: range(1, window + onEachSide), slider: null, last: finish }
+  // Close to the end: the first two, then a larger run of the last pages.
+  if (currentPage > lastPage - window) {
+    return { first: start, slider: null, last: range(lastPage - (window + (onEachSide - 1)), lastPage) }
+  }
+  // A full slider: both caps and the pages around the current one.
+  return { first: start, slider: range(currentPage - onEachSide, currentPage + onEachSide), last: finish }
+}
+
+/** `LengthAwarePaginator::elements`: the window's ranges with `"..."` between them. */
+export const paginationElements = (
+  currentPage: number,
+  lastPage: number,
+  onEachSide = PAGINATION_ON_EACH_SIDE
+): ReadonlyArray<ReadonlyArray<number> | "..."> => {
+  const w = urlWindow(currentPage, lastPage, onEachSide)
+  // array_filter drops the nulls (and would drop empty ranges; none occur).
+  return [w.first, w.slider !== null ? "..." : null, w.slider, w.last !== null ? "..." : null, w.last].filter(
+    (e): e is ReadonlyArray<number> | "..." => e !== null && (e === "..." || e.length > 0)
+  )
+}
+
+/**
+ * The list body of decisions §4 for one page. `prev` points at page - 1 whenever page > 1 (even
+ * past the last page, as Laravel does); `next` exists while page < last_page; `from`/`to` are the
+ * 1-based positions of the page's first and last item, null when the page holds none.
+ */
+export const paginationBody = <T>(input: PaginationInput<T>): PaginationBody<T> => {
+  const { items, page, perPage, total } = input
+  // The paginator trims trailing slashes from the path (except a lone "/").
+  const path = input.path !== "/" ? input.path.replace(/\/+$/, "") : input.path
+  const url = pageUrlMaker(path, input.query ?? [])
+  const lastPage = lastPageOf(total, perPage)
+  const prev = page > 1 ? url(page - 1) : null
+  const next = page < lastPage ? url(page + 1) : null
+  const from = items.length > 0 ? (page - 1) * perPage + 1 : null
+  const to = from !== null ? from + items.length - 1 : null
+
+  const pageLinks = paginationElements(page, lastPage).flatMap((element): Array<PaginationLink> =>
+    element === "..."
+      ? [{ url: null, label: "...", active: false }]
+      : element.map((p) => ({ url: url(p), label: String(p), active: p === page }))
+  )
+
+  return {
+    data: items,
+    links: { first: url(1), last: url(lastPage), prev, next },
+    meta: {
+      current_page: page,
+      from,
+      last_page: lastPage,
+      links: [
+        { url: prev, label: PREVIOUS_LABEL, active: false },
+        ...pageLinks,
+        { url: next, label: NEXT_LABEL, active: false }
+      ],
+      path,
+      per_page: perPage,
+      to,
+      total
+    }
+  }
+}
