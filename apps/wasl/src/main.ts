@@ -4,14 +4,11 @@
  * on start, creates the first account on an empty database, and stops
  * cleanly on SIGTERM/SIGINT.
  */
-import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { AppServicesLive, DatabaseConfig, HttpServerLive, LoggingLive } from "@wasl/app-server"
+import { AppServicesLive, DatabaseConfig, HttpServerLive, runService } from "@wasl/app-server"
 import { FirstRunLive } from "./first-run.ts"
 
-const Main = Layer.unwrap(Effect.gen(function*() {
+runService(Layer.unwrap(Effect.gen(function*() {
   // The first-run account exists before the server listens.
   return HttpServerLive.pipe(Layer.provide(FirstRunLive), Layer.provide(AppServicesLive(yield* DatabaseConfig)))
-}))
-
-NodeRuntime.runMain(Layer.launch(Main.pipe(Layer.provide(LoggingLive))))
+})))

@@ -197,6 +197,7 @@ describe.each(DATABASES)("foundation over HTTP on %s", (database) => {
       expect(setCookie).toMatch(/^wasl_session=[A-Za-z0-9]{40};/)
       expect(setCookie).toMatch(/HttpOnly/i)
       expect(setCookie).toMatch(/SameSite=Lax/i)
+      expect(setCookie).toMatch(/Max-Age=1209600/)
       const cookie = setCookie.split(";")[0]!
 
       const me = await server.request("GET", "/api/me", { cookie })

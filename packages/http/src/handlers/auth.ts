@@ -1,4 +1,4 @@
-import { Duration, Effect } from "effect"
+import { Effect } from "effect"
 import { HttpEffect, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { login, logout, SESSION_LIFETIME } from "@wasl/core"
@@ -20,7 +20,7 @@ export const AuthHandlers = HttpApiBuilder.group(WaslApi, "auth", (handlers) =>
         yield* HttpEffect.appendPreResponseHandler((_request, response) =>
           Effect.succeed(HttpServerResponse.setCookieUnsafe(response, SESSION_COOKIE, cookie, {
             ...cookieOptions,
-            maxAge: Duration.toSeconds(SESSION_LIFETIME)
+            maxAge: SESSION_LIFETIME
           }))
         )
         return { data: user }

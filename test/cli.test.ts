@@ -1,0 +1,298 @@
+/**
+ * The `wasl` command line end to end (decisions §9), as separate processes: on a fresh embedded
+ * data directory, and, when `TEST_DATABASE_URL` is set, on a fresh PostgreSQL database this file
+ * creates and drops. Each success prints exactly one JSON line on stdout; each failure exits 1 with
+ * one `wasl: <message>` line on stderr.
+ *
+ * Black box: this file imports nothing from the workspace. The PostgreSQL database is created and
+ * dropped by a small `@effect/sql-pg` script run with node (no `psql`/`createdb` needed). Within a
+ * variant the tests share the database and run in order.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+// -----------------------------------------------------------------------------
+// processes
+// -----------------------------------------------------------------------------
+
+const root = fileURLToPath(new URL("..", import.meta.url))
+const cliMain = Path.join(root, "apps", "cli", "src", "main.ts")
+
+/** The vitest worker's node when it can run the apps (≥ 22.19), else the pinned one. */
+const nodeBinary = (): string => {
+  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number)
+  return major > 22 || (major === 22 && minor >= 19)
+    ? process.execPath
+    : Path.join(root, "node_modules", ".bin", "node")
+}
+
+interface Result {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Processes still running, killed in `afterAll` (a normal run leaves none). */
+const running = new Set<ChildProcess>()
+
+/** Runs node with `args` to completion; killed (and failed) after `timeoutMs`. */
+const runNode = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<Result> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(nodeBinary(), args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
+    running.add(child)
+    let stdout = ""
+    let stderr = ""
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL")
+      reject(new Error(`node ${args.join(" ")} did not finish within ${timeoutMs} ms\n${stdout}\n${stderr}`))
+    }, timeoutMs)
+    child.once("error", (error) => {
+      clearTimeout(timer)
+      running.delete(child)
+      reject(error)
+    })
+    child.once("close", (code, signal) => {
+      clearTimeout(timer)
+      running.delete(child)
+      resolve({ code, signal, stdout, stderr })
+    })
+  })
+
+const killAll = () =>
+  Promise.all([...running].map((child) =>
+    new Promise<void>((resolve) => {
+      child.once("close", () => resolve())
+      child.kill("SIGKILL")
+      setTimeout(resolve, 5_000).unref()
+    })
+  ))
+
+const show = (result: Result) =>
+  `exit ${result.code} ${result.signal ?? ""}\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`
+
+/** A success: exit 0 and exactly one line on stdout, a JSON object, returned. */
+const expectJsonLine = (result: Result): Record<string, any> => {
+  expect(result.code, show(result)).toBe(0)
+  expect(result.stdout.endsWith("\n"), show(result)).toBe(true)
+  const lines = result.stdout.slice(0, -1).split("\n")
+  expect(lines, show(result)).toHaveLength(1)
+  const value: unknown = JSON.parse(lines[0]!)
+  expect(typeof value === "object" && value !== null && !Array.isArray(value), show(result)).toBe(true)
+  return value as Record<string, any>
+}
+
+/** A failure: exit 1, nothing on stdout, one `wasl: <message>` line on stderr; the message returned. */
+const expectFailure = (result: Result): string => {
+  expect(result.code, show(result)).toBe(1)
+  expect(result.stdout, show(result)).toBe("")
+  const lines = result.stderr.split("\n").filter((line) => line.trim() !== "")
+  expect(lines, show(result)).toHaveLength(1)
+  expect(lines[0], show(result)).toMatch(/^wasl: \S.*$/)
+  return lines[0]!.slice("wasl: ".length)
+}
+
+const TOKEN = /^\d+\|[A-Za-z0-9]{40}$/
+
+// -----------------------------------------------------------------------------
+// databases
+// -----------------------------------------------------------------------------
+
+interface Target {
+  /** The CLI's environment. */
+  readonly env: NodeJS.ProcessEnv
+  readonly teardown: () => Promise<void>
+}
+
+/** Creates or drops a database through a maintenance connection on `url` (node + @effect/sql-pg). */
+const adminScript = `
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Redacted } from "effect"
+import { Reactivity } from "effect/reactivity"
+const [url, action, name] = process.argv.slice(1)
+if (!/^wasl_e2e_[0-9a-f]+$/.test(name)) throw new Error("bad database name " + name)
+const program = PgClient.make({ url: Redacted.make(url), maxConnections: 1 }).pipe(
+  Effect.flatMap((sql) => action === "create"
+    ? sql\`CREATE DATABASE \${sql(name)}\`.raw
+    : sql\`DROP DATABASE IF EXISTS \${sql(name)} WITH (FORCE)\`.raw),
+  Effect.scoped,
+  Effect.provide(Reactivity.layer)
+)
+await Effect.runPromise(program)
+`
+
+const adminDatabase = async (url: string, action: "create" | "drop", name: string) => {
+  const env = { ...process.env }
+  delete env.DATABASE_URL
+  const result = await runNode(["--input-type=module", "-e", adminScript, "--", url, action, name], env)
+  if (result.code !== 0) throw new Error(`${action} database ${name} failed\n${show(result)}`)
+}
+
+/** A base environment without a database of its own and with a data directory under `dir`. */
+const baseEnv = (dataDir: string): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = { ...process.env, WASL_DATA_DIR: dataDir }
+  delete env.DATABASE_URL
+  return env
+}
+
+const embeddedTarget = async (): Promise<Target> => {
+  const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-e2e-cli-"))
+  return {
+    env: baseEnv(dir),
+    teardown: async () => Fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const postgresUrl = process.env.TEST_DATABASE_URL || undefined
+
+const postgresTarget = async (): Promise<Target> => {
+  const serverUrl = postgresUrl!
+  const name = `wasl_e2e_${randomBytes(6).toString("hex")}`
+  await adminDatabase(serverUrl, "create", name)
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  // A data directory that must stay untouched: with DATABASE_URL the embedded database is not used.
+  const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-e2e-cli-pg-"))
+  const dataDir = Path.join(dir, "unused")
+  return {
+    env: { ...baseEnv(dataDir), DATABASE_URL: url.toString() },
+    teardown: async () => {
+      try {
+        expect(Fs.existsSync(dataDir), "the embedded data directory was created despite DATABASE_URL").toBe(false)
+      } finally {
+        Fs.rmSync(dir, { recursive: true, force: true })
+        await adminDatabase(serverUrl, "drop", name)
+      }
+    }
+  }
+}
+
+// -----------------------------------------------------------------------------
+// tests
+// -----------------------------------------------------------------------------
+
+const variants = [
+  { name: "the embedded database", enabled: true, target: embeddedTarget },
+  { name: "PostgreSQL (TEST_DATABASE_URL)", enabled: postgresUrl !== undefined, target: postgresTarget }
+] as const
+
+for (const variant of variants) {
+  describe.runIf(variant.enabled)(`wasl CLI on ${variant.name}`, () => {
+    let target: Target | undefined
+    const wasl = (...args: Array<string>) => runNode([cliMain, ...args], target!.env)
+
+    let account: { readonly account_id: number; readonly user_id: number; readonly team_id: number; readonly token: string }
+
+    beforeAll(async () => {
+      target = await variant.target()
+    }, 60_000)
+
+    afterAll(async () => {
+      await killAll()
+      await target?.teardown()
+    }, 60_000)
+
+    it("migrate applies every migration once, then none", async () => {
+      const first = expectJsonLine(await wasl("migrate"))
+      expect(Object.keys(first)).toEqual(["migrated"])
+      expect(first.migrated[0]).toBe("0001_init")
+      for (const name of first.migrated) expect(name).toMatch(/^\d{4}_[a-z0-9_]+$/)
+      expect([...first.migrated].sort()).toEqual(first.migrated)
+      expect(expectJsonLine(await wasl("migrate"))).toEqual({ migrated: [] })
+    }, 90_000)
+
+    it("bootstrap creates an account, its owner, a team and an owner token", async () => {
+      const created = expectJsonLine(
+        await wasl("bootstrap", "--account", "A", "--email", "e@x.test", "--password", "pw", "--otp-credits", "2")
+      )
+      expect(Object.keys(created).sort()).toEqual(["account_id", "team_id", "token", "user_id"])
+      for (const key of ["account_id", "user_id", "team_id"] as const) {
+        expect(Number.isSafeInteger(created[key]) && created[key] > 0, `${key}: ${created[key]}`).toBe(true)
+      }
+      expect(created.token).toMatch(TOKEN)
+      account = created as typeof account
+    }, 30_000)
+
+    it("credits add adds to the balance", async () => {
+      expect(expectJsonLine(await wasl("credits", "add", "--account", String(account.account_id), "--amount", "5")))
+        .toEqual({ account_id: account.account_id, otp_credits: 7 })
+    }, 30_000)
+
+    it("plan set changes the plan and the webhook limit", async () => {
+      expect(expectJsonLine(
+        await wasl("plan", "set", "--account", String(account.account_id), "--plan", "custom", "--webhook-limit", "3")
+      )).toEqual({ account_id: account.account_id, plan: "custom", webhook_limit: 3 })
+    }, 30_000)
+
+    it("token create makes a token for a member", async () => {
+      const created = expectJsonLine(
+        await wasl(
+          "token",
+          "create",
+          "--user",
+          String(account.user_id),
+          "--account",
+          String(account.account_id),
+          "--abilities",
+          "deal-index,token-manage"
+        )
+      )
+      expect(Object.keys(created).sort()).toEqual(["id", "token"])
+      expect(Number.isSafeInteger(created.id) && created.id > 0).toBe(true)
+      expect(created.token).toMatch(TOKEN)
+      expect(created.token.startsWith(`${created.id}|`)).toBe(true)
+      expect(created.token).not.toBe(account.token)
+    }, 30_000)
+
+    it("credits add on an unknown account fails", async () => {
+      const message = expectFailure(await wasl("credits", "add", "--account", "999999", "--amount", "5"))
+      expect(message).toMatch(/not found|account/i)
+    }, 30_000)
+
+    it("credits add of 0 fails", async () => {
+      const message = expectFailure(
+        await wasl("credits", "add", "--account", String(account.account_id), "--amount", "0")
+      )
+      expect(message).toMatch(/amount/i)
+    }, 30_000)
+
+    it("bootstrap with an e-mail already taken fails", async () => {
+      const message = expectFailure(
+        await wasl("bootstrap", "--account", "B", "--email", "e@x.test", "--password", "pw2")
+      )
+      expect(message).toMatch(/e-?mail/i)
+    }, 30_000)
+
+    it("token create for a user who is not a member of the account fails", async () => {
+      const other = expectJsonLine(
+        await wasl("bootstrap", "--account", "C", "--email", "other@x.test", "--password", "pw3")
+      )
+      expect(other.account_id).not.toBe(account.account_id)
+      const message = expectFailure(
+        await wasl(
+          "token",
+          "create",
+          "--user",
+          String(other.user_id),
+          "--account",
+          String(account.account_id),
+          "--abilities",
+          "deal-index"
+        )
+      )
+      expect(message).toMatch(/member|not found/i)
+    }, 60_000)
+
+    it("the failures changed nothing: the balance is still 7", async () => {
+      expect(expectJsonLine(await wasl("credits", "add", "--account", String(account.account_id), "--amount", "1")))
+        .toEqual({ account_id: account.account_id, otp_credits: 8 })
+    }, 30_000)
+  })
+}
