@@ -40,6 +40,21 @@ describe("authenticateToken", () => {
       )
     }).pipe(Effect.provide(TestPorts())))
 
+  it.effect("records use at most once a minute", () =>
+    Effect.gen(function*() {
+      const { token } = yield* setup()
+      const lastUsed = Effect.gen(function*() {
+        const principal = yield* authenticateToken(token)
+        const stored = Option.getOrThrow(yield* (yield* TokenRepository).findById(principal.tokenId!))
+        return stored.token.last_used_at === null ? null : DateTime.toEpochMillis(stored.token.last_used_at)
+      })
+      assert.strictEqual(yield* lastUsed, NOW)
+      yield* TestClock.adjust(Duration.seconds(59))
+      assert.strictEqual(yield* lastUsed, NOW)
+      yield* TestClock.adjust(Duration.seconds(1))
+      assert.strictEqual(yield* lastUsed, NOW + 60_000)
+    }).pipe(Effect.provide(TestPorts())))
+
   it.effect("a wrong secret for an existing id is Unauthenticated", () =>
     Effect.gen(function*() {
       const { token } = yield* setup()
