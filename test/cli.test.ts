@@ -13,23 +13,14 @@ import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { cliMain, nodeBinary, root } from "./support/apps.ts"
 
 // -----------------------------------------------------------------------------
 // processes
 // -----------------------------------------------------------------------------
 
-const root = fileURLToPath(new URL("..", import.meta.url))
-const cliMain = Path.join(root, "apps", "cli", "src", "main.ts")
 
-/** The vitest worker's node when it can run the apps (≥ 22.19), else the pinned one. */
-const nodeBinary = (): string => {
-  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number)
-  return major > 22 || (major === 22 && minor >= 19)
-    ? process.execPath
-    : Path.join(root, "node_modules", ".bin", "node")
-}
 
 interface Result {
   readonly code: number | null

@@ -5,9 +5,9 @@
  */
 import { ByteSize, Cause, Clock, Effect, Option, Result, type Types } from "effect"
 import { SecureRandom } from "effect/crypto"
-import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerRespondable, HttpServerResponse } from "effect/http"
+import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
-import { responses } from "./errors.ts"
+import { httpErrorResponse, responses } from "./errors.ts"
 import type { RouteTable } from "./route-table.ts"
 import { isMalformedJson, toFieldErrors } from "./validation-errors.ts"
 
@@ -55,9 +55,8 @@ const renderFailure = (
         if (isMalformedJson(issue)) return responses.malformedJson()
         return responses.validation(toFieldErrors(issue, error.kind === "Payload" ? "body" : "query"))
       }
-      if (Option.isSome(failure) && HttpServerRespondable.isRespondable(error)) {
-        return yield* HttpServerRespondable.toResponseOrElse(error, responses.serverError("-"))
-      }
+      const declared = Option.isSome(failure) ? httpErrorResponse(error) : undefined
+      if (declared !== undefined) return declared
     }
     const traceId = (yield* (yield* SecureRandom.SecureRandom).uuidV4())
     yield* Effect.logError("request failed", cause).pipe(Effect.annotateLogs({ trace_id: traceId }))

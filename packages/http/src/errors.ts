@@ -5,7 +5,6 @@
  */
 import { Effect, Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
-import { HttpServerRespondable } from "effect/http"
 import type { Forbidden, NotFound, PaymentRequired, TooManyRequests, Unauthenticated, ValidationFailed } from "@wasl/core"
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
@@ -17,38 +16,22 @@ const FieldErrors = Schema.Record(Schema.String, Schema.Array(Schema.String))
 export class Unauthenticated401 extends Schema.Error<Unauthenticated401>("Unauthenticated401")(MessageBody, {
   httpApiStatus: 401,
   description: "No or bad credentials."
-}) {
-  [HttpServerRespondable.symbol]() {
-    return Effect.succeed(json(401, { message: this.message }))
-  }
-}
+}) {}
 
 export class Forbidden403 extends Schema.Error<Forbidden403>("Forbidden403")(MessageBody, {
   httpApiStatus: 403,
   description: "Authenticated but not allowed."
-}) {
-  [HttpServerRespondable.symbol]() {
-    return Effect.succeed(json(403, { message: this.message }))
-  }
-}
+}) {}
 
 export class NotFound404 extends Schema.Error<NotFound404>("NotFound404")(MessageBody, {
   httpApiStatus: 404,
   description: "Unknown, or another account's."
-}) {
-  [HttpServerRespondable.symbol]() {
-    return Effect.succeed(json(404, { message: this.message }))
-  }
-}
+}) {}
 
 export class PaymentRequired402 extends Schema.Error<PaymentRequired402>("PaymentRequired402")(MessageBody, {
   httpApiStatus: 402,
   description: "The plan or the balance does not allow it."
-}) {
-  [HttpServerRespondable.symbol]() {
-    return Effect.succeed(json(402, { message: this.message }))
-  }
-}
+}) {}
 
 export class Validation422 extends Schema.Error<Validation422>("Validation422")({
   message: Schema.String,
@@ -56,23 +39,19 @@ export class Validation422 extends Schema.Error<Validation422>("Validation422")(
 }, {
   httpApiStatus: 422,
   description: "Validation failed; keys in dot notation."
-}) {
-  [HttpServerRespondable.symbol]() {
-    return Effect.succeed(json(422, { message: this.message, errors: this.errors }))
-  }
-}
+}) {}
 
+/**
+ * Rendered by the boundary (`httpErrorResponse`) with a `Retry-After` header; an endpoint that
+ * declares it must encode the header too, not `retryAfter` in the body.
+ */
 export class TooManyRequests429 extends Schema.Error<TooManyRequests429>("TooManyRequests429")({
   message: Schema.String,
   retryAfter: Schema.Int
 }, {
   httpApiStatus: 429,
   description: "Slow down; see the Retry-After header."
-}) {
-  [HttpServerRespondable.symbol]() {
-    return Effect.succeed(json(429, { message: this.message }, { "retry-after": String(this.retryAfter) }))
-  }
-}
+}) {}
 
 export const UNAUTHENTICATED = "Unauthenticated."
 export const NOT_FOUND = "Not found."
@@ -116,6 +95,26 @@ export type ToHttp<E> = E extends Unauthenticated ? Unauthenticated401
 /** Run a use-case in a handler: domain failures become HTTP errors. */
 export const domain = <A, E extends DomainError, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, ToHttp<E>, R> =>
   Effect.mapError(effect, (e) => fromDomain(e) as ToHttp<E>)
+
+const STATUS: ReadonlyArray<readonly [new(...args: any) => HttpError, number]> = [
+  [Unauthenticated401, 401],
+  [PaymentRequired402, 402],
+  [Forbidden403, 403],
+  [NotFound404, 404],
+  [Validation422, 422],
+  [TooManyRequests429, 429]
+]
+
+/** One of ours, when it escapes an endpoint that did not declare it. */
+export const httpErrorResponse = (error: unknown): HttpServerResponse.HttpServerResponse | undefined => {
+  const status = STATUS.find(([cls]) => error instanceof cls)?.[1]
+  if (status === undefined) return undefined
+  if (error instanceof TooManyRequests429) {
+    return json(status, { message: error.message }, { "retry-after": String(error.retryAfter) })
+  }
+  const { message, errors } = error as { message: string; errors?: unknown }
+  return json(status, errors === undefined ? { message } : { message, errors })
+}
 
 /** Framework-level answers (decisions §1). */
 export const responses = {

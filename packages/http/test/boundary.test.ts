@@ -5,6 +5,7 @@ import { HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { describe, expect, it } from "vitest"
 import { makeBoundary } from "../src/boundary.ts"
+import { Forbidden403, TooManyRequests429, Validation422 } from "../src/errors.ts"
 import { routeTableOf } from "../src/route-table.ts"
 
 const api = HttpApi.make("probe").add(
@@ -29,6 +30,30 @@ describe("boundary", () => {
       expect(response.headers.get("x-trace-id")).toMatch(/^[0-9a-f-]{36}$/)
       const ok = await handler(new Request("http://localhost/api/ok")); console.log("ok", [...ok.headers.entries()])
       expect(ok.status).toBe(200)
+    } finally {
+      await dispose()
+    }
+  })
+
+  it("renders our HTTP errors that escape undeclared, with the Laravel body and Retry-After", async () => {
+    const app = Layer.mergeAll(
+      HttpRouter.add("GET", "/api/forbidden", Effect.fail(new Forbidden403({ message: "No." }))),
+      HttpRouter.add("GET", "/api/slow-down", Effect.fail(new TooManyRequests429({ message: "Too many.", retryAfter: 42 }))),
+      HttpRouter.add("GET", "/api/invalid", Effect.fail(new Validation422({ message: "Bad.", errors: { a: ["Bad."] } }))),
+      makeBoundary(routeTableOf(api))
+    ).pipe(Layer.provide(SecureRandom.layerWebCrypto))
+    const { handler, dispose } = HttpRouter.toWebHandler(app, { disableLogger: true })
+    try {
+      const forbidden = await handler(new Request("http://localhost/api/forbidden"))
+      expect(forbidden.status).toBe(403)
+      expect(await forbidden.json()).toEqual({ message: "No." })
+      const slow = await handler(new Request("http://localhost/api/slow-down"))
+      expect(slow.status).toBe(429)
+      expect(slow.headers.get("retry-after")).toBe("42")
+      expect(await slow.json()).toEqual({ message: "Too many." })
+      const invalid = await handler(new Request("http://localhost/api/invalid"))
+      expect(invalid.status).toBe(422)
+      expect(await invalid.json()).toEqual({ message: "Bad.", errors: { a: ["Bad."] } })
     } finally {
       await dispose()
     }
