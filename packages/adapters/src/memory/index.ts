@@ -2,6 +2,7 @@
 import { Layer } from "effect"
 import { AccountRepositoryMemory } from "./account-repository-memory.ts"
 import { NotificationRepositoryMemory } from "./notification-repository-memory.ts"
+import { OutboxMemory } from "./outbox-memory.ts"
 import { SessionRepositoryMemory } from "./session-repository-memory.ts"
 import { MemoryStore } from "./store.ts"
 import { TeamRepositoryMemory } from "./team-repository-memory.ts"
@@ -11,6 +12,7 @@ import { UserRepositoryMemory } from "./user-repository-memory.ts"
 
 export { AccountRepositoryMemory } from "./account-repository-memory.ts"
 export { NotificationRepositoryMemory } from "./notification-repository-memory.ts"
+export { OutboxMemory } from "./outbox-memory.ts"
 export { SessionRepositoryMemory } from "./session-repository-memory.ts"
 export * from "./store.ts"
 export { TeamRepositoryMemory } from "./team-repository-memory.ts"
@@ -30,5 +32,6 @@ export const RepositoriesMemory = Layer.mergeAll(
   NotificationRepositoryMemory,
   TokenRepositoryMemory,
   SessionRepositoryMemory,
-  TransactorMemory
+  TransactorMemory,
+  OutboxMemory
 ).pipe(Layer.provideMerge(MemoryStore.layer))

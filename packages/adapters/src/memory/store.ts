@@ -16,6 +16,7 @@
 import type {
   Account,
   NotificationName,
+  OutboxEvent,
   Permission,
   StoredSession,
   StoredToken,
@@ -109,6 +110,8 @@ export interface MemoryState {
   readonly notifications: ReadonlyArray<NotificationRow>
   readonly tokens: ReadonlyMap<number, StoredToken>
   readonly sessions: ReadonlyMap<string, StoredSession>
+  /** Pending outbox events, oldest first (outbox-memory.ts). */
+  readonly outbox: ReadonlyArray<OutboxEvent>
 }
 
 export const emptyMemoryState: MemoryState = {
@@ -122,7 +125,8 @@ export const emptyMemoryState: MemoryState = {
   preferences: [],
   notifications: [],
   tokens: new Map(),
-  sessions: new Map()
+  sessions: new Map(),
+  outbox: []
 }
 
 export const membershipKey = (accountId: number, userId: number) => `${accountId}:${userId}`

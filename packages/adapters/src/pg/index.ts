@@ -2,6 +2,7 @@
 import { Layer } from "effect"
 import { AccountRepositoryPg } from "./account-repository-pg.ts"
 import { NotificationRepositoryPg } from "./notification-repository-pg.ts"
+import { OutboxPg } from "./outbox-pg.ts"
 import { SessionRepositoryPg } from "./session-repository-pg.ts"
 import { TeamRepositoryPg } from "./team-repository-pg.ts"
 import { TokenRepositoryPg } from "./token-repository-pg.ts"
@@ -10,6 +11,7 @@ import { UserRepositoryPg } from "./user-repository-pg.ts"
 
 export { AccountRepositoryPg } from "./account-repository-pg.ts"
 export { NotificationRepositoryPg } from "./notification-repository-pg.ts"
+export { OUTBOX_CHANNEL, OutboxPg } from "./outbox-pg.ts"
 export { SessionRepositoryPg } from "./session-repository-pg.ts"
 export { TeamRepositoryPg } from "./team-repository-pg.ts"
 export { TokenRepositoryPg } from "./token-repository-pg.ts"
@@ -18,7 +20,7 @@ export { UserRepositoryPg } from "./user-repository-pg.ts"
 
 /**
  * AccountRepository, UserRepository, TeamRepository, NotificationRepository,
- * TokenRepository, SessionRepository and Transactor on PostgreSQL. Needs
+ * TokenRepository, SessionRepository, Transactor and Outbox on PostgreSQL. Needs
  * `SqlClient` (migrated) and `SecureRandom` (subscription ids).
  */
 export const RepositoriesPg = Layer.mergeAll(
@@ -28,5 +30,6 @@ export const RepositoriesPg = Layer.mergeAll(
   NotificationRepositoryPg,
   TokenRepositoryPg,
   SessionRepositoryPg,
-  TransactorPg
+  TransactorPg,
+  OutboxPg
 )

@@ -6,8 +6,10 @@
 import { PgMigrator } from "@effect/sql-pg"
 import _0001_init from "./0001_init.ts"
 import _0002_accounts from "./0002_accounts.ts"
+import _0003_outbox from "./0003_outbox.ts"
 
 export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0001_init": _0001_init,
-  "0002_accounts": _0002_accounts
+  "0002_accounts": _0002_accounts,
+  "0003_outbox": _0003_outbox
 })
