@@ -1,0 +1,280 @@
+/**
+ * The built-in properties and groups of every kind (decisions §3, §5). They are constants: the
+ * same definitions, with the same `_id`s (property-definition.ts), in every account, listed by the
+ * properties endpoints with `account_id: null` and `made_by: null`, never changed or deleted.
+ *
+ * Types chosen where decisions §3 and spec §2.2–2.4 leave room:
+ * - free texts are `string`, longer prose (`next_steps`, ticket `desc`, product `description`)
+ *   `textarea`; contact `gender`, `languages`, `preferred_language`, `relation_stage` and the
+ *   sources stay `string` as the spec shows them (no closed option lists are given);
+ * - `birthdate`, `close_date` and the message times are `datetime` (spec: "timestamp"); invoice
+ *   `due_date` is a `date`;
+ * - `timezone` (spec: number), money and counts are `number`; `created_by` is a read-only number;
+ * - derived values (decisions §3): contact `fullname` (read-only string) and `deal_ids`
+ *   (read-only `multi_select` without options: a set of deal ids, which filters then compare as a
+ *   set), ticket `contacts_count` and `deals_count` (read-only numbers). They are computed when a
+ *   record is shown (record-shape.ts), never validated or stored from a body.
+ */
+import type { ObjectKind } from "../auth/permission.ts"
+import { OBJECT_KINDS } from "../auth/permission.ts"
+import { REQUIRED_ON_CREATE } from "./object-kind.ts"
+import {
+  BUILTIN_TIMESTAMP,
+  builtinGroupId,
+  builtinPropertyId,
+  type EnumOption,
+  type PropertyDefinition,
+  type PropertyGroupDefinition,
+  toFilterableProperty
+} from "./property-definition.ts"
+import type { FilterableProperty, PropertyType } from "./property-type.ts"
+
+// ---------------------------------------------------------------------------------------------
+// Groups
+// ---------------------------------------------------------------------------------------------
+
+/** The internal_name of each kind's built-in group. */
+export const BUILTIN_GROUP_NAMES: { readonly [K in ObjectKind]: string } = {
+  contact: "contact_information",
+  company: "company_information",
+  deal: "deal_information",
+  ticket: "ticket_information",
+  invoice: "invoice_information",
+  product: "product_information"
+}
+
+const GROUP_LABELS: { readonly [K in ObjectKind]: { readonly en: string; readonly ar: string } } = {
+  contact: { en: "Contact information", ar: "معلومات جهة الاتصال" },
+  company: { en: "Company information", ar: "معلومات الشركة" },
+  deal: { en: "Deal information", ar: "معلومات الصفقة" },
+  ticket: { en: "Ticket information", ar: "معلومات التذكرة" },
+  invoice: { en: "Invoice information", ar: "معلومات الفاتورة" },
+  product: { en: "Product information", ar: "معلومات المنتج" }
+}
+
+const makeGroup = (kind: ObjectKind): PropertyGroupDefinition => ({
+  _id: builtinGroupId(kind, BUILTIN_GROUP_NAMES[kind]),
+  name: { ar: GROUP_LABELS[kind].ar, en: GROUP_LABELS[kind].en },
+  desc: null,
+  internal_name: BUILTIN_GROUP_NAMES[kind],
+  account_id: null,
+  made_by: null,
+  created_at: BUILTIN_TIMESTAMP,
+  updated_at: BUILTIN_TIMESTAMP,
+  kind,
+  builtin: true
+})
+
+/** Each kind's one built-in group. */
+export const BUILTIN_GROUPS: { readonly [K in ObjectKind]: PropertyGroupDefinition } = {
+  contact: makeGroup("contact"),
+  company: makeGroup("company"),
+  deal: makeGroup("deal"),
+  ticket: makeGroup("ticket"),
+  invoice: makeGroup("invoice"),
+  product: makeGroup("product")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Properties
+// ---------------------------------------------------------------------------------------------
+
+interface Spec {
+  readonly name: string
+  readonly type: PropertyType
+  readonly en: string
+  readonly ar: string
+  readonly options?: ReadonlyArray<EnumOption>
+  /** Set by the service only. */
+  readonly readOnly?: true
+  /** Computed when shown (implies readOnly). */
+  readonly derived?: true
+}
+
+const option = (internal_name: string, en: string, ar: string): EnumOption => ({ en, ar, internal_name })
+
+export const DEAL_STAGE_OPTIONS: ReadonlyArray<EnumOption> = [
+  option("appointment_scheduled", "Appointment scheduled", "تم تحديد موعد"),
+  option("qualified_to_buy", "Qualified to buy", "مؤهل للشراء"),
+  option("presentation_scheduled", "Presentation scheduled", "تم تحديد عرض تقديمي"),
+  option("decision_maker_bought_in", "Decision maker bought in", "اقتنع صاحب القرار"),
+  option("contract_sent", "Contract sent", "تم إرسال العقد"),
+  option("closed_won", "Closed won", "مغلقة - ناجحة"),
+  option("closed_lost", "Closed lost", "مغلقة - خاسرة")
+]
+
+export const TICKET_CATEGORY_OPTIONS: ReadonlyArray<EnumOption> = [
+  option("general_inquiry", "General inquiry", "استفسار عام"),
+  option("billing_issue", "Billing issue", "مشكلة في الفوترة"),
+  option("technical_issue", "Technical issue", "مشكلة تقنية"),
+  option("feature_request", "Feature request", "طلب ميزة")
+]
+
+export const TICKET_SOURCE_OPTIONS: ReadonlyArray<EnumOption> = [
+  option("source_manual", "Manual", "يدوي"),
+  option("source_email", "Email", "البريد الإلكتروني"),
+  option("source_chat", "Chat", "المحادثة"),
+  option("source_phone", "Phone", "الهاتف"),
+  option("source_form", "Form", "النموذج")
+]
+
+export const INVOICE_STATUS_OPTIONS: ReadonlyArray<EnumOption> = [
+  option("draft", "Draft", "مسودة"),
+  option("sent", "Sent", "مرسلة"),
+  option("paid", "Paid", "مدفوعة"),
+  option("void", "Void", "ملغاة")
+]
+
+const SPECS: { readonly [K in ObjectKind]: ReadonlyArray<Spec> } = {
+  contact: [
+    { name: "firstname", type: "string", en: "First name", ar: "الاسم الأول" },
+    { name: "lastname", type: "string", en: "Last name", ar: "اسم العائلة" },
+    { name: "middlename", type: "string", en: "Middle name", ar: "الاسم الأوسط" },
+    { name: "fullname", type: "string", en: "Full name", ar: "الاسم الكامل", readOnly: true, derived: true },
+    { name: "email", type: "email", en: "Email", ar: "البريد الإلكتروني" },
+    { name: "phone", type: "phone", en: "Phone number", ar: "رقم الهاتف" },
+    { name: "birthdate", type: "datetime", en: "Date of birth", ar: "تاريخ الميلاد" },
+    { name: "gender", type: "string", en: "Gender", ar: "الجنس" },
+    { name: "languages", type: "string", en: "Languages", ar: "اللغات" },
+    { name: "annual_revenue", type: "number", en: "Annual revenue", ar: "الإيرادات السنوية" },
+    { name: "preferred_language", type: "string", en: "Preferred language", ar: "اللغة المفضلة" },
+    { name: "timezone", type: "number", en: "Time zone", ar: "المنطقة الزمنية" },
+    { name: "relation_stage", type: "string", en: "Relationship stage", ar: "مرحلة العلاقة" },
+    { name: "original_source", type: "string", en: "Original source", ar: "المصدر الأصلي" },
+    {
+      name: "original_source_drill_down_1",
+      type: "string",
+      en: "Original source drill-down 1",
+      ar: "تفاصيل المصدر الأصلي 1"
+    },
+    { name: "created_by", type: "number", en: "Created by", ar: "أنشئ بواسطة", readOnly: true },
+    { name: "image", type: "url", en: "Image", ar: "الصورة" },
+    { name: "whatsapp_number", type: "phone", en: "WhatsApp number", ar: "رقم واتساب" },
+    { name: "first_received_message_at", type: "datetime", en: "First message received at", ar: "تاريخ أول رسالة مستلمة" },
+    { name: "last_received_message_at", type: "datetime", en: "Last message received at", ar: "تاريخ آخر رسالة مستلمة" },
+    {
+      name: "first_whatsapp_message_received_at",
+      type: "datetime",
+      en: "First WhatsApp message received at",
+      ar: "تاريخ أول رسالة واتساب مستلمة"
+    },
+    {
+      name: "last_whatsapp_message_received_at",
+      type: "datetime",
+      en: "Last WhatsApp message received at",
+      ar: "تاريخ آخر رسالة واتساب مستلمة"
+    },
+    { name: "deal_ids", type: "multi_select", en: "Deals", ar: "الصفقات", options: [], readOnly: true, derived: true }
+  ],
+  company: [
+    { name: "name", type: "string", en: "Company name", ar: "اسم الشركة" },
+    { name: "domain", type: "string", en: "Domain", ar: "النطاق" },
+    { name: "industry", type: "string", en: "Industry", ar: "القطاع" },
+    { name: "phone", type: "phone", en: "Phone number", ar: "رقم الهاتف" },
+    { name: "city", type: "string", en: "City", ar: "المدينة" },
+    { name: "country", type: "string", en: "Country", ar: "الدولة" },
+    { name: "annual_revenue", type: "number", en: "Annual revenue", ar: "الإيرادات السنوية" }
+  ],
+  deal: [
+    { name: "deal_name", type: "string", en: "Deal name", ar: "اسم الصفقة" },
+    { name: "amount", type: "number", en: "Amount", ar: "المبلغ" },
+    { name: "deal_stage", type: "single_select", en: "Deal stage", ar: "مرحلة الصفقة", options: DEAL_STAGE_OPTIONS },
+    { name: "close_date", type: "datetime", en: "Close date", ar: "تاريخ الإغلاق" },
+    { name: "forecast_amount", type: "number", en: "Forecast amount", ar: "المبلغ المتوقع" },
+    { name: "next_steps", type: "textarea", en: "Next steps", ar: "الخطوات التالية" }
+  ],
+  ticket: [
+    { name: "ticket_name", type: "string", en: "Ticket name", ar: "اسم التذكرة" },
+    { name: "desc", type: "textarea", en: "Description", ar: "الوصف" },
+    { name: "category", type: "single_select", en: "Category", ar: "الفئة", options: TICKET_CATEGORY_OPTIONS },
+    { name: "source", type: "single_select", en: "Source", ar: "المصدر", options: TICKET_SOURCE_OPTIONS },
+    { name: "contacts_count", type: "number", en: "Contacts", ar: "عدد جهات الاتصال", readOnly: true, derived: true },
+    { name: "deals_count", type: "number", en: "Deals", ar: "عدد الصفقات", readOnly: true, derived: true }
+  ],
+  invoice: [
+    { name: "invoice_number", type: "string", en: "Invoice number", ar: "رقم الفاتورة" },
+    { name: "amount", type: "number", en: "Amount", ar: "المبلغ" },
+    { name: "currency", type: "string", en: "Currency", ar: "العملة" },
+    { name: "status", type: "single_select", en: "Status", ar: "الحالة", options: INVOICE_STATUS_OPTIONS },
+    { name: "due_date", type: "date", en: "Due date", ar: "تاريخ الاستحقاق" }
+  ],
+  product: [
+    { name: "name", type: "string", en: "Product name", ar: "اسم المنتج" },
+    { name: "price", type: "number", en: "Price", ar: "السعر" },
+    { name: "sku", type: "string", en: "SKU", ar: "رمز المنتج (SKU)" },
+    { name: "description", type: "textarea", en: "Description", ar: "الوصف" }
+  ]
+}
+
+const makeProperty = (kind: ObjectKind, spec: Spec): PropertyDefinition => ({
+  _id: builtinPropertyId(kind, spec.name),
+  type: spec.type,
+  name: { ar: spec.ar, en: spec.en },
+  desc: null,
+  internal_name: spec.name,
+  group_id: BUILTIN_GROUPS[kind]._id,
+  ...(spec.options === undefined ? {} : { enum: spec.options }),
+  account_id: null,
+  made_by: null,
+  created_at: BUILTIN_TIMESTAMP,
+  updated_at: BUILTIN_TIMESTAMP,
+  kind,
+  builtin: true,
+  readOnly: spec.readOnly === true,
+  required: REQUIRED_ON_CREATE[kind].includes(spec.name)
+})
+
+const byKind = <A>(f: (kind: ObjectKind) => A): { readonly [K in ObjectKind]: A } =>
+  Object.fromEntries(OBJECT_KINDS.map((kind) => [kind, f(kind)])) as { readonly [K in ObjectKind]: A }
+
+/** Each kind's built-in properties, in the order records show them. */
+export const BUILTIN_PROPERTIES: { readonly [K in ObjectKind]: ReadonlyArray<PropertyDefinition> } = byKind((kind) =>
+  SPECS[kind].map((spec) => makeProperty(kind, spec))
+)
+
+/** Built-ins whose value is computed when a record is shown, never stored from a body. */
+export const DERIVED_PROPERTIES: { readonly [K in ObjectKind]: ReadonlyArray<string> } = byKind((kind) =>
+  SPECS[kind].filter((spec) => spec.derived === true).map((spec) => spec.name)
+)
+
+/** The built-in property of a kind with that internal_name, if any. */
+export const findBuiltinProperty = (kind: ObjectKind, internalName: string): PropertyDefinition | undefined =>
+  BUILTIN_PROPERTIES[kind].find((p) => p.internal_name === internalName)
+
+/**
+ * Input names that stand for another property (decisions §3): a deal's `forcast_amount` is
+ * accepted as `forecast_amount`, and shown beside it.
+ */
+export const PROPERTY_SYNONYMS: { readonly [K in ObjectKind]: Readonly<Record<string, string>> } = byKind(
+  (kind): Readonly<Record<string, string>> => kind === "deal" ? { forcast_amount: "forecast_amount" } : {}
+)
+
+/** The keys every record's `properties` object carries besides its property values. */
+export const RECORD_SYSTEM_KEYS = ["_id", "account_id", "created_at", "updated_at"] as const
+
+/**
+ * The internal_names a custom property of the kind may not take: the built-ins, the record's own
+ * keys (they share the `properties` object), the synonyms (`forcast_amount`) and, for deals, the
+ * `contact_ids` link filter.
+ */
+export const RESERVED_INTERNAL_NAMES: { readonly [K in ObjectKind]: ReadonlyArray<string> } = byKind((kind) => [
+  ...SPECS[kind].map((spec) => spec.name),
+  ...RECORD_SYSTEM_KEYS,
+  ...Object.keys(PROPERTY_SYNONYMS[kind]),
+  ...(kind === "deal" ? ["contact_ids"] : [])
+])
+
+/** A kind's full list of definitions: its built-ins, then the account's custom properties of it. */
+export const definitionsOf = (
+  kind: ObjectKind,
+  custom: ReadonlyArray<PropertyDefinition>
+): ReadonlyArray<PropertyDefinition> => [...BUILTIN_PROPERTIES[kind], ...custom.filter((p) => p.kind === kind && !p.builtin)]
+
+/**
+ * What `complex_filters` may name for a kind: its built-in and custom properties (created_at and
+ * updated_at the parser adds itself; deals also `contact_ids` with `kind: "deal"`).
+ */
+export const filterablePropertiesOf = (
+  kind: ObjectKind,
+  custom: ReadonlyArray<PropertyDefinition>
+): ReadonlyArray<FilterableProperty> => definitionsOf(kind, custom).map(toFilterableProperty)
