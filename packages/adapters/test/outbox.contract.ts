@@ -8,7 +8,7 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
-import { AccountRepository, type NewOutboxEvent, Outbox, type OutboxEvent, Transactor } from "@wasl/core"
+import { AccountRepository, type EventName, type NewOutboxEvent, Outbox, type OutboxEvent, Transactor } from "@wasl/core"
 import { Cause, DateTime, Duration, Effect, Exit, type Layer, Option, Queue } from "effect"
 import { TestClock } from "effect/testing"
 import { OUTBOX_CHANNEL } from "../src/pg/outbox-pg.ts"
@@ -245,8 +245,9 @@ export const outboxContract = <E>(name: string, implementation: Layer.Layer<Outb
         const good = contactCreated(accountId, 1)
         const bad: ReadonlyArray<NewOutboxEvent> = [
           { ...good, accountId: 987_654_321 },
-          { ...good, name: "contact-exploded" },
-          { ...good, name: "webhook-created" },
+          // Names outside the 72, forced past the type to reach the adapter's own check.
+          { ...good, name: "contact-exploded" as EventName },
+          { ...good, name: "webhook-created" as EventName },
           { ...good, payload: [1, 2] },
           { ...good, payload: "text" },
           { ...good, payload: undefined }
@@ -258,7 +259,7 @@ export const outboxContract = <E>(name: string, implementation: Layer.Layer<Outb
         assert.deepStrictEqual(yield* claimAll, [])
 
         // Every shape of spec §6.2 is accepted.
-        const names = ["company-created", "deal-updated", "ticket-deleted", "invoice-property-created",
+        const names: ReadonlyArray<EventName> = ["company-created", "deal-updated", "ticket-deleted", "invoice-property-created",
           "product-property-group-deleted", "contact-note-created"]
         const appended = yield* outbox.append(names.map((name) => ({ ...good, name })))
         assert.deepStrictEqual((yield* claimAll).map((event) => event.name), names)

@@ -1,4 +1,5 @@
 import {
+  EventName,
   type ClaimedOutboxEvent,
   type NewOutboxEvent,
   Outbox,
@@ -16,7 +17,7 @@ export const OUTBOX_CHANNEL = "wasl_outbox"
 const EventRow = Schema.Struct({
   account_id: DbInt,
   id: Schema.String,
-  name: Schema.String,
+  name: EventName,
   payload: Schema.Unknown,
   occurred_at_micros: DbInt,
   claimed_until: DbTimestamp,

@@ -35,17 +35,13 @@
  * should agree to well within a lease.
  */
 import { Context, type DateTime, type Duration, type Effect } from "effect"
+import type { EventName } from "../records/object-kind.ts"
 
 /** An event to record; `append` assigns its id and time. */
 export interface NewOutboxEvent {
   readonly accountId: number
-  /**
-   * The event name, one of the 72 of spec §6.2 (`contact-created`,
-   * `deal-note-deleted`, ...). Typed as `string` until `EventName` (records/object-kind.ts) lands;
-   * the adapters refuse (as a defect) a name that is not `<object>-[property-|property-group-|note-]
-   * <created|updated|deleted>`.
-   */
-  readonly name: string
+  /** One of the 72 event names of spec §6.2 (`contact-created`, `deal-note-deleted`, ...). */
+  readonly name: EventName
   /**
    * The affected record in its REST shape: the value of the delivery body's object key (spec §6.3).
    * Must be a JSON object; it is stored as JSON text (key order kept) and read back parsed, so
