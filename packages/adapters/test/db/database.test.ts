@@ -7,7 +7,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { DatabaseLive, migrationsTable, MigrationsLive, runMigrations } from "../../src/db/database.ts"
 import { dataDirLockPath } from "../../src/db/embedded-postgres.ts"
-import { postgresTestEnabled, testPostgresUrl, TestDatabase } from "../../src/db/test-database.ts"
+import { makePgliteTestDatabase, postgresTestEnabled, testPostgresUrl, TestDatabase } from "../../src/db/test-database.ts"
 
 // The same suite on both databases: PGlite always, PostgreSQL when TEST_DATABASE_URL is set.
 describe.each(TestDatabase.variants)("on $name", ({ enabled, layer: database, name }) => {
@@ -94,13 +94,13 @@ describe.runIf(postgresTestEnabled())("TestDatabase.postgres", () => {
 describe("TestDatabase.pglite", () => {
   it.live("removes its temporary directory on release", () =>
     Effect.gen(function*() {
-      const before = new Set(Fs.readdirSync(Os.tmpdir()).filter((f) => f.startsWith("wasl-test-db-")))
-      const created = yield* Effect.scoped(Effect.gen(function*() {
-        yield* Layer.build(TestDatabase.pglite)
-        return Fs.readdirSync(Os.tmpdir()).filter((f) => f.startsWith("wasl-test-db-") && !before.has(f))
+      // Compare against this database's own directory: other test files create theirs concurrently.
+      const dataDir = yield* Effect.scoped(Effect.gen(function*() {
+        const embedded = yield* makePgliteTestDatabase
+        assert.isTrue(Fs.existsSync(embedded.dataDir))
+        return embedded.dataDir
       }))
-      assert.strictEqual(created.length, 1)
-      assert.isFalse(Fs.existsSync(Path.join(Os.tmpdir(), created[0])))
+      assert.isFalse(Fs.existsSync(dataDir))
     }))
 })
 
