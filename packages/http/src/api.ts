@@ -6,6 +6,7 @@ import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Ability, ApiToken, CurrentUser } from "@wasl/core"
 import { Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
+import { PropertiesGroup } from "./properties-api.ts"
 import { Authentication } from "./security.ts"
 
 const Deleted = Schema.Struct({ message: Schema.String, data: Schema.Tuple([]) })
@@ -79,6 +80,7 @@ export class WaslApi extends HttpApi.make("wasl")
   .add(MeGroup)
   .add(AuthGroup)
   .add(TokensGroup)
+  .add(PropertiesGroup)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "ignore" })
   .annotateMerge(OpenApi.annotations({
     title: "Wasl API",

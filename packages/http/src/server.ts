@@ -6,6 +6,7 @@ import { WaslApi } from "./api.ts"
 import { makeBoundary } from "./boundary.ts"
 import { AuthHandlers } from "./handlers/auth.ts"
 import { MeHandlers } from "./handlers/me.ts"
+import { PropertyHandlers } from "./handlers/properties.ts"
 import { TokenHandlers } from "./handlers/tokens.ts"
 import { routeTableOf } from "./route-table.ts"
 import { AuthenticationLive } from "./security.ts"
@@ -13,7 +14,7 @@ import { AuthenticationLive } from "./security.ts"
 export const OPENAPI_PATH = "/api/openapi.json"
 
 const ApiRoutes = HttpApiBuilder.layer(WaslApi, { openapiPath: OPENAPI_PATH }).pipe(
-  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers]),
+  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, PropertyHandlers]),
   Layer.provide(AuthenticationLive)
 )
 

@@ -3,16 +3,21 @@ import { Layer } from "effect"
 import { AccountRepositoryMemory } from "./account-repository-memory.ts"
 import { NotificationRepositoryMemory } from "./notification-repository-memory.ts"
 import { OutboxMemory } from "./outbox-memory.ts"
+import { PropertyGroupRepositoryMemory } from "./property-group-repository-memory.ts"
+import { PropertyRepositoryMemory } from "./property-repository-memory.ts"
 import { SessionRepositoryMemory } from "./session-repository-memory.ts"
 import { MemoryStore } from "./store.ts"
 import { TeamRepositoryMemory } from "./team-repository-memory.ts"
 import { TokenRepositoryMemory } from "./token-repository-memory.ts"
 import { TransactorMemory } from "./transactor-memory.ts"
 import { UserRepositoryMemory } from "./user-repository-memory.ts"
+import { PropertyValueReaderMemory } from "./property-value-reader-memory.ts"
 
 export { AccountRepositoryMemory } from "./account-repository-memory.ts"
 export { NotificationRepositoryMemory } from "./notification-repository-memory.ts"
 export { OutboxMemory } from "./outbox-memory.ts"
+export { PropertyGroupRepositoryMemory } from "./property-group-repository-memory.ts"
+export { PropertyRepositoryMemory } from "./property-repository-memory.ts"
 export { SessionRepositoryMemory } from "./session-repository-memory.ts"
 export * from "./store.ts"
 export { TeamRepositoryMemory } from "./team-repository-memory.ts"
@@ -25,6 +30,8 @@ export { UserRepositoryMemory } from "./user-repository-memory.ts"
  * this layer is a new, empty database). Also exposes `MemoryStore`, so tests
  * can seed or inspect rows. Needs `SecureRandom` for subscription ids.
  */
+export { PropertyValueReaderMemory } from "./property-value-reader-memory.ts"
+
 export const RepositoriesMemory = Layer.mergeAll(
   AccountRepositoryMemory,
   UserRepositoryMemory,
@@ -33,5 +40,8 @@ export const RepositoriesMemory = Layer.mergeAll(
   TokenRepositoryMemory,
   SessionRepositoryMemory,
   TransactorMemory,
-  OutboxMemory
+  OutboxMemory,
+  PropertyRepositoryMemory,
+  PropertyGroupRepositoryMemory,
+  PropertyValueReaderMemory
 ).pipe(Layer.provideMerge(MemoryStore.layer))

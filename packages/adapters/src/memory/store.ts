@@ -18,6 +18,8 @@ import type {
   NotificationName,
   OutboxEvent,
   Permission,
+  PropertyDefinition,
+  PropertyGroupDefinition,
   StoredSession,
   StoredToken,
   Subscription,
@@ -112,6 +114,10 @@ export interface MemoryState {
   readonly sessions: ReadonlyMap<string, StoredSession>
   /** Pending outbox events, oldest first (outbox-memory.ts). */
   readonly outbox: ReadonlyArray<OutboxEvent>
+  /** Custom property definitions, oldest first (property-repository-memory.ts). */
+  readonly properties: ReadonlyArray<PropertyDefinition>
+  /** Custom property groups, oldest first (property-group-repository-memory.ts). */
+  readonly propertyGroups: ReadonlyArray<PropertyGroupDefinition>
 }
 
 export const emptyMemoryState: MemoryState = {
@@ -126,7 +132,9 @@ export const emptyMemoryState: MemoryState = {
   notifications: [],
   tokens: new Map(),
   sessions: new Map(),
-  outbox: []
+  outbox: [],
+  properties: [],
+  propertyGroups: []
 }
 
 export const membershipKey = (accountId: number, userId: number) => `${accountId}:${userId}`

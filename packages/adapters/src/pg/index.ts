@@ -3,15 +3,20 @@ import { Layer } from "effect"
 import { AccountRepositoryPg } from "./account-repository-pg.ts"
 import { NotificationRepositoryPg } from "./notification-repository-pg.ts"
 import { OutboxPg } from "./outbox-pg.ts"
+import { PropertyGroupRepositoryPg } from "./property-group-repository-pg.ts"
+import { PropertyRepositoryPg } from "./property-repository-pg.ts"
 import { SessionRepositoryPg } from "./session-repository-pg.ts"
 import { TeamRepositoryPg } from "./team-repository-pg.ts"
 import { TokenRepositoryPg } from "./token-repository-pg.ts"
 import { TransactorPg } from "./transactor-pg.ts"
 import { UserRepositoryPg } from "./user-repository-pg.ts"
+import { PropertyValueReaderPg } from "./property-value-reader-pg.ts"
 
 export { AccountRepositoryPg } from "./account-repository-pg.ts"
 export { NotificationRepositoryPg } from "./notification-repository-pg.ts"
 export { OUTBOX_CHANNEL, OutboxPg } from "./outbox-pg.ts"
+export { PropertyGroupRepositoryPg } from "./property-group-repository-pg.ts"
+export { PropertyRepositoryPg } from "./property-repository-pg.ts"
 export { SessionRepositoryPg } from "./session-repository-pg.ts"
 export { TeamRepositoryPg } from "./team-repository-pg.ts"
 export { TokenRepositoryPg } from "./token-repository-pg.ts"
@@ -20,9 +25,12 @@ export { UserRepositoryPg } from "./user-repository-pg.ts"
 
 /**
  * AccountRepository, UserRepository, TeamRepository, NotificationRepository,
- * TokenRepository, SessionRepository, Transactor and Outbox on PostgreSQL. Needs
+ * TokenRepository, SessionRepository, Transactor, Outbox, PropertyRepository and
+ * PropertyGroupRepository on PostgreSQL. Needs
  * `SqlClient` (migrated) and `SecureRandom` (subscription ids).
  */
+export { PropertyValueReaderPg } from "./property-value-reader-pg.ts"
+
 export const RepositoriesPg = Layer.mergeAll(
   AccountRepositoryPg,
   UserRepositoryPg,
@@ -31,5 +39,8 @@ export const RepositoriesPg = Layer.mergeAll(
   TokenRepositoryPg,
   SessionRepositoryPg,
   TransactorPg,
-  OutboxPg
+  OutboxPg,
+  PropertyRepositoryPg,
+  PropertyGroupRepositoryPg,
+  PropertyValueReaderPg
 )

@@ -7,9 +7,13 @@ import { PgMigrator } from "@effect/sql-pg"
 import _0001_init from "./0001_init.ts"
 import _0002_accounts from "./0002_accounts.ts"
 import _0003_outbox from "./0003_outbox.ts"
+import _0004_records from "./0004_records.ts"
+import _0005_properties from "./0005_properties.ts"
 
 export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0001_init": _0001_init,
   "0002_accounts": _0002_accounts,
-  "0003_outbox": _0003_outbox
+  "0003_outbox": _0003_outbox,
+  "0004_records": _0004_records,
+  "0005_properties": _0005_properties
 })

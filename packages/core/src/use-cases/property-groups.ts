@@ -1,0 +1,154 @@
+/**
+ * Property groups (spec §2.6, §4.8; decisions §5), per object kind and account.
+ *
+ * - Reads need `<kind>-index` or `property-manage` (as properties); writes `property-manage`.
+ * - A kind's groups are its built-in group (`account_id` null, never stored; 403 on any change)
+ *   followed by the account's custom groups, oldest first.
+ * - A new group's internal_name is derived from its name (`deriveGroupInternalName`: snake_case of
+ *   `name.en`, else `name.ar`, made unique among the kind's groups, built-in included, with a
+ *   numeric suffix); an update keeps it.
+ * - A group that still holds properties cannot be deleted: 422 on `_id`.
+ * - Every write runs in one transaction with its outbox event (`<kind>-property-group-created`,
+ *   `-updated`, `-deleted`; payload: `encodePropertyGroup` of the group).
+ */
+import { DateTime, Effect, Option, Schema } from "effect"
+import type { ObjectKind } from "../auth/permission.ts"
+import type { Principal } from "../auth/principal.ts"
+import { forbidden, invalid, NotFound, type ValidationFailed } from "../errors.ts"
+import { Outbox } from "../events/outbox.ts"
+import { BUILTIN_GROUP_NAMES, BUILTIN_GROUPS } from "../records/builtin-properties.ts"
+import { deriveGroupInternalName, validateGroupBody } from "../records/definition-validation.ts"
+import { eventName } from "../records/object-kind.ts"
+import { encodePropertyGroup, type PropertyGroupDefinition } from "../records/property-definition.ts"
+import { PropertyGroupRepository } from "../records/property-group-repository.ts"
+import { PropertyRepository } from "../records/property-repository.ts"
+import { Transactor } from "../transactor.ts"
+import { newRecordId, RecordId } from "../wire/record-id.ts"
+import { authorize } from "./authenticate.ts"
+import { authorizePropertyRead } from "./properties.ts"
+
+/** The 403 message for a change to a built-in group. */
+export const BUILTIN_GROUP_READ_ONLY = "Built-in property groups cannot be changed or deleted."
+
+/** The 422 message (on `_id`) for deleting a group that still holds properties. */
+export const GROUP_NOT_EMPTY = "The group cannot be deleted while it holds properties."
+
+const isRecordId = Schema.is(RecordId)
+
+const isBuiltinGroup = (kind: ObjectKind, id: string): boolean => BUILTIN_GROUPS[kind]._id === id
+
+const findCustom = (accountId: number, kind: ObjectKind, id: string) =>
+  isRecordId(id)
+    ? Effect.flatMap(
+      PropertyGroupRepository.use((repo) => repo.findById(accountId, kind, id)),
+      Option.match({ onNone: () => Effect.fail(new NotFound()), onSome: Effect.succeed })
+    )
+    : Effect.fail(new NotFound())
+
+const appendEvent = (
+  accountId: number,
+  kind: ObjectKind,
+  action: "created" | "updated" | "deleted",
+  group: PropertyGroupDefinition
+) =>
+  Outbox.use((outbox) =>
+    outbox.append([{ accountId, name: eventName(kind, "property_group", action), payload: encodePropertyGroup(group) }])
+  )
+
+/** How many times a create re-derives the internal_name when a concurrent create took it first. */
+const INTERNAL_NAME_ATTEMPTS = 5
+
+/** The kind's groups: the built-in one, then the account's, oldest first. */
+export const listPropertyGroups = Effect.fn("listPropertyGroups")(function*(principal: Principal, kind: ObjectKind) {
+  yield* authorizePropertyRead(principal, kind)
+  const custom = yield* (yield* PropertyGroupRepository).list(principal.accountId, kind)
+  return [BUILTIN_GROUPS[kind], ...custom] as ReadonlyArray<PropertyGroupDefinition>
+})
+
+/** One of the kind's groups, built-in or custom; NotFound otherwise. */
+export const getPropertyGroup = Effect.fn("getPropertyGroup")(function*(principal: Principal, kind: ObjectKind, id: string) {
+  yield* authorizePropertyRead(principal, kind)
+  return isBuiltinGroup(kind, id) ? BUILTIN_GROUPS[kind] : yield* findCustom(principal.accountId, kind, id)
+})
+
+/** `POST /api/{kind}/properties/groups`: validates, derives the internal_name, stores, with the created event. */
+export const createPropertyGroup = Effect.fn("createPropertyGroup")(function*(
+  principal: Principal,
+  kind: ObjectKind,
+  body: unknown
+) {
+  yield* authorize(principal, "property-manage")
+  const input = yield* validateGroupBody(body)
+  const transactor = yield* Transactor
+  return yield* transactor.transaction(Effect.gen(function*() {
+    const groups = yield* PropertyGroupRepository
+    const id = yield* newRecordId
+    const now = yield* DateTime.now
+    const taken = [BUILTIN_GROUP_NAMES[kind], ...(yield* groups.internalNames(principal.accountId, kind))]
+    // The insert refuses a name taken meanwhile (a concurrent create): derive again past it.
+    let failure: ValidationFailed | undefined
+    for (let attempt = 0; attempt < INTERNAL_NAME_ATTEMPTS; attempt++) {
+      const group: PropertyGroupDefinition = {
+        _id: id,
+        name: input.name,
+        desc: input.desc,
+        internal_name: deriveGroupInternalName(input.name, taken),
+        account_id: principal.accountId,
+        made_by: principal.userId,
+        created_at: now,
+        updated_at: now,
+        kind,
+        builtin: false
+      }
+      const inserted = yield* Effect.result(groups.insert(group))
+      if (inserted._tag === "Success") {
+        yield* appendEvent(principal.accountId, kind, "created", group)
+        return group
+      }
+      failure = inserted.failure
+      taken.push(group.internal_name)
+    }
+    return yield* Effect.fail(failure!)
+  }))
+})
+
+/** `PUT /api/{kind}/properties/groups/{_id}`: a built-in → 403; new name and desc, internal_name kept. */
+export const updatePropertyGroup = Effect.fn("updatePropertyGroup")(function*(
+  principal: Principal,
+  kind: ObjectKind,
+  id: string,
+  body: unknown
+) {
+  yield* authorize(principal, "property-manage")
+  if (isBuiltinGroup(kind, id)) return yield* Effect.fail(forbidden(BUILTIN_GROUP_READ_ONLY))
+  const transactor = yield* Transactor
+  return yield* transactor.transaction(Effect.gen(function*() {
+    const current = yield* findCustom(principal.accountId, kind, id)
+    const input = yield* validateGroupBody(body)
+    const next: PropertyGroupDefinition = { ...current, name: input.name, desc: input.desc, updated_at: yield* DateTime.now }
+    if (!(yield* (yield* PropertyGroupRepository).update(next))) return yield* new NotFound()
+    yield* appendEvent(principal.accountId, kind, "updated", next)
+    return next
+  }))
+})
+
+/** `DELETE /api/{kind}/properties/groups/{_id}`: a built-in → 403; a group holding properties → 422. */
+export const deletePropertyGroup = Effect.fn("deletePropertyGroup")(function*(
+  principal: Principal,
+  kind: ObjectKind,
+  id: string
+) {
+  yield* authorize(principal, "property-manage")
+  if (isBuiltinGroup(kind, id)) return yield* Effect.fail(forbidden(BUILTIN_GROUP_READ_ONLY))
+  const transactor = yield* Transactor
+  return yield* transactor.transaction(Effect.gen(function*() {
+    const current = yield* findCustom(principal.accountId, kind, id)
+    const held = yield* (yield* PropertyRepository).countInGroup(principal.accountId, kind, current._id)
+    if (held > 0) return yield* Effect.fail(invalid("_id", GROUP_NOT_EMPTY))
+    if (!(yield* (yield* PropertyGroupRepository).delete(principal.accountId, kind, current._id))) {
+      return yield* new NotFound()
+    }
+    yield* appendEvent(principal.accountId, kind, "deleted", current)
+    return current
+  }))
+})
