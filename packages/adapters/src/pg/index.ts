@@ -11,6 +11,7 @@ import { TokenRepositoryPg } from "./token-repository-pg.ts"
 import { TransactorPg } from "./transactor-pg.ts"
 import { UserRepositoryPg } from "./user-repository-pg.ts"
 import { PropertyValueReaderPg } from "./property-value-reader-pg.ts"
+import { RecordRepositoryPg } from "./record-repository-pg.ts"
 
 export { AccountRepositoryPg } from "./account-repository-pg.ts"
 export { NotificationRepositoryPg } from "./notification-repository-pg.ts"
@@ -30,6 +31,7 @@ export { UserRepositoryPg } from "./user-repository-pg.ts"
  * `SqlClient` (migrated) and `SecureRandom` (subscription ids).
  */
 export { PropertyValueReaderPg } from "./property-value-reader-pg.ts"
+export { RecordRepositoryPg } from "./record-repository-pg.ts"
 
 export const RepositoriesPg = Layer.mergeAll(
   AccountRepositoryPg,
@@ -42,5 +44,6 @@ export const RepositoriesPg = Layer.mergeAll(
   OutboxPg,
   PropertyRepositoryPg,
   PropertyGroupRepositoryPg,
-  PropertyValueReaderPg
+  PropertyValueReaderPg,
+  RecordRepositoryPg
 )
