@@ -6,7 +6,10 @@ import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Ability, ApiToken, CurrentUser } from "@wasl/core"
 import { Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
+import { NotesGroup } from "./notes-api.ts"
 import { PropertiesGroup } from "./properties-api.ts"
+import { RecordLinksGroup } from "./record-links-api.ts"
+import { RecordsGroup } from "./records-api.ts"
 import { Authentication } from "./security.ts"
 
 const Deleted = Schema.Struct({ message: Schema.String, data: Schema.Tuple([]) })
@@ -81,6 +84,9 @@ export class WaslApi extends HttpApi.make("wasl")
   .add(AuthGroup)
   .add(TokensGroup)
   .add(PropertiesGroup)
+  .add(RecordLinksGroup)
+  .add(NotesGroup)
+  .add(RecordsGroup)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "ignore" })
   .annotateMerge(OpenApi.annotations({
     title: "Wasl API",

@@ -48,7 +48,7 @@ const userSummary = (userId: number | null) =>
         onSome: (u) => ({ ...u, fullname: [u.firstname, u.lastname].filter((s) => s !== "").join(" ") })
       }))
 
-const accountSummary = (accountId: number) =>
+export const accountSummary = (accountId: number) =>
   Effect.map(AccountRepository.use((accounts) => accounts.findById(accountId)), (account) =>
     Option.match(account, {
       onNone: () => null,

@@ -6,7 +6,10 @@ import { WaslApi } from "./api.ts"
 import { makeBoundary } from "./boundary.ts"
 import { AuthHandlers } from "./handlers/auth.ts"
 import { MeHandlers } from "./handlers/me.ts"
+import { NoteHandlers } from "./handlers/notes.ts"
 import { PropertyHandlers } from "./handlers/properties.ts"
+import { RecordLinkHandlers } from "./handlers/record-links.ts"
+import { RecordHandlers } from "./handlers/records.ts"
 import { TokenHandlers } from "./handlers/tokens.ts"
 import { routeTableOf } from "./route-table.ts"
 import { AuthenticationLive } from "./security.ts"
@@ -14,7 +17,7 @@ import { AuthenticationLive } from "./security.ts"
 export const OPENAPI_PATH = "/api/openapi.json"
 
 const ApiRoutes = HttpApiBuilder.layer(WaslApi, { openapiPath: OPENAPI_PATH }).pipe(
-  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, PropertyHandlers]),
+  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, PropertyHandlers, RecordLinkHandlers, NoteHandlers, RecordHandlers]),
   Layer.provide(AuthenticationLive)
 )
 

@@ -12,6 +12,7 @@ import { TransactorPg } from "./transactor-pg.ts"
 import { UserRepositoryPg } from "./user-repository-pg.ts"
 import { PropertyValueReaderPg } from "./property-value-reader-pg.ts"
 import { RecordRepositoryPg } from "./record-repository-pg.ts"
+import { NoteRepositoryPg } from "./note-repository-pg.ts"
 
 export { AccountRepositoryPg } from "./account-repository-pg.ts"
 export { NotificationRepositoryPg } from "./notification-repository-pg.ts"
@@ -32,6 +33,7 @@ export { UserRepositoryPg } from "./user-repository-pg.ts"
  */
 export { PropertyValueReaderPg } from "./property-value-reader-pg.ts"
 export { RecordRepositoryPg } from "./record-repository-pg.ts"
+export { NoteRepositoryPg } from "./note-repository-pg.ts"
 
 export const RepositoriesPg = Layer.mergeAll(
   AccountRepositoryPg,
@@ -45,5 +47,6 @@ export const RepositoriesPg = Layer.mergeAll(
   PropertyRepositoryPg,
   PropertyGroupRepositoryPg,
   PropertyValueReaderPg,
-  RecordRepositoryPg
+  RecordRepositoryPg,
+  NoteRepositoryPg
 )

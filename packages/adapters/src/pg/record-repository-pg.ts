@@ -14,7 +14,7 @@ import {
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { type RecordRow, RecordStorePg } from "./records/record-store-pg.ts"
-import type { CustomProperty } from "./records/storage.ts"
+import { type CustomProperty, KIND_STORAGE } from "./records/storage.ts"
 
 const customOf = (kind: string, definitions: ReadonlyArray<PropertyDefinition>): ReadonlyArray<CustomProperty> =>
   definitions
@@ -27,52 +27,73 @@ const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const store = yield* RecordStorePg
 
-  const dealContacts = (accountId: number, dealId: string) =>
-    sql<{ readonly id: string; readonly account_id: number; readonly firstname: string | null; readonly lastname: string | null }>`
-      SELECT c.id, c.account_id, c.firstname, c.lastname
+  /** The linked contacts of each deal, as summaries, oldest link first: one query for a page. */
+  const dealContacts = (accountId: number, dealIds: ReadonlyArray<string>) =>
+    dealIds.length === 0
+      ? Effect.succeed(new Map<string, Array<ContactSummaryJson>>())
+      : sql<{
+        readonly deal_id: string
+        readonly id: string
+        readonly account_id: number
+        readonly firstname: string | null
+        readonly lastname: string | null
+      }>`
+      SELECT dc.deal_id, c.id, c.account_id, c.firstname, c.lastname
       FROM deal_contacts dc JOIN contacts c ON c.account_id = dc.account_id AND c.id = dc.contact_id
-      WHERE dc.account_id = ${accountId}::int8 AND dc.deal_id = ${dealId}
+      WHERE dc.account_id = ${accountId}::int8 AND dc.deal_id IN ${sql.in(dealIds)}
       ORDER BY dc.created_at, c.id
     `.pipe(
-      Effect.map((rows) =>
-        rows.map((row): ContactSummaryJson => ({
-          _id: String(row.id),
-          account_id: Number(row.account_id),
-          firstname: row.firstname === null || row.firstname === "" ? null : String(row.firstname),
-          lastname: row.lastname === null || row.lastname === "" ? null : String(row.lastname)
+        Effect.map((rows) => {
+          const byDeal = new Map<string, Array<ContactSummaryJson>>()
+          for (const row of rows) {
+            const list = byDeal.get(row.deal_id) ?? []
+            list.push({
+              _id: String(row.id),
+              account_id: Number(row.account_id),
+              firstname: row.firstname === null || row.firstname === "" ? null : String(row.firstname),
+              lastname: row.lastname === null || row.lastname === "" ? null : String(row.lastname)
+            })
+            byDeal.set(row.deal_id, list)
+          }
+          return byDeal
+        }),
+        Effect.orDie
+      )
+
+  const derivedOf = (row: RecordRow, contacts: ReadonlyMap<string, ReadonlyArray<ContactSummaryJson>>): DerivedData => {
+    switch (row.kind) {
+      case "deal":
+        return { contacts: contacts.get(row._id) ?? [] }
+      case "contact": {
+        const dealIds = row.derived.deal_ids
+        return { dealIds: Array.isArray(dealIds) ? dealIds : [], channels: [] }
+      }
+      case "ticket":
+        return { contactsCount: countOf(row.derived.contacts_count), dealsCount: countOf(row.derived.deals_count) }
+      default:
+        return {}
+    }
+  }
+
+  /** The rows with what their shapes derive from links (deal contacts read in one query). */
+  const withDerivedAll = (rows: ReadonlyArray<RecordRow>): Effect.Effect<Array<RecordWithDerived>> =>
+    Effect.map(
+      dealContacts(rows[0]?.account_id ?? 0, rows.filter((r) => r.kind === "deal").map((r) => r._id)),
+      (contacts) =>
+        rows.map((row) => ({
+          record: {
+            _id: row._id,
+            account_id: row.account_id,
+            values: row.values,
+            created_at: row.created_at,
+            updated_at: row.updated_at
+          },
+          derived: derivedOf(row, contacts)
         }))
-      ),
-      Effect.orDie
     )
 
   const withDerived = (row: RecordRow): Effect.Effect<RecordWithDerived> =>
-    Effect.gen(function*() {
-      const record = {
-        _id: row._id,
-        account_id: row.account_id,
-        values: row.values,
-        created_at: row.created_at,
-        updated_at: row.updated_at
-      }
-      let derived: DerivedData = {}
-      switch (row.kind) {
-        case "deal":
-          derived = { contacts: yield* dealContacts(row.account_id, row._id) }
-          break
-        case "contact": {
-          const dealIds = row.derived.deal_ids
-          derived = { dealIds: Array.isArray(dealIds) ? dealIds : [], channels: [] }
-          break
-        }
-        case "ticket":
-          derived = {
-            contactsCount: countOf(row.derived.contacts_count),
-            dealsCount: countOf(row.derived.deals_count)
-          }
-          break
-      }
-      return { record, derived }
-    })
+    Effect.map(withDerivedAll([row]), (all) => all[0]!)
 
   const withDerivedOption = (row: Option.Option<RecordRow>) =>
     Option.match(row, {
@@ -113,7 +134,34 @@ const make = Effect.gen(function*() {
           custom: customOf(input.kind, input.custom)
         }),
         withDerivedOption
-      )
+      ),
+    list: (input) =>
+      Effect.gen(function*() {
+        const result = yield* store.list({
+          accountId: input.accountId,
+          kind: input.kind,
+          custom: customOf(input.kind, input.custom),
+          filters: input.filters,
+          search: input.search,
+          order: input.order,
+          direction: input.direction,
+          page: input.page,
+          perPage: input.perPage
+        })
+        return { rows: yield* withDerivedAll(result.rows), total: result.total }
+      }),
+    existing: (accountId, kind, ids) =>
+      ids.length === 0 ? Effect.succeed([]) : Effect.map(
+        sql<{ readonly id: string }>`
+          SELECT id FROM ${sql(KIND_STORAGE[kind].table)} WHERE account_id = ${accountId}::int8 AND id IN ${sql.in(ids)}
+        `,
+        (rows) => {
+          const found = new Set(rows.map((r) => r.id))
+          return [...new Set(ids)].filter((id) => found.has(id))
+        }
+      ).pipe(Effect.orDie),
+    link: (input) => store.link(input),
+    unlink: (input) => store.unlink(input)
   })
 })
 

@@ -103,7 +103,7 @@ describe.each(TestDatabase.variants)("RecordStorePg on $name", ({ enabled, layer
             yield* store.insert({ accountId, kind: "deal", id: id!, custom: [], values: { deal_name: "D" } })
           }
           assert.isTrue(yield* store.link({ accountId, link: "deal_contact", from: d1!, to: c1! }))
-          assert.isTrue(yield* store.link({ accountId, link: "deal_contact", from: d1!, to: c1! }), "idempotent")
+          assert.isFalse(yield* store.link({ accountId, link: "deal_contact", from: d1!, to: c1! }), "idempotent")
           assert.isTrue(yield* store.link({ accountId, link: "deal_contact", from: d2!, to: c1! }))
           assert.isTrue(yield* store.link({ accountId, link: "deal_contact", from: d2!, to: c2! }))
           const got = yield* store.get({ accountId, kind: "contact", id: c1!, custom: [] })

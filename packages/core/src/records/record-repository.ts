@@ -14,6 +14,7 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type { ObjectKind } from "../auth/permission.ts"
+import type { RecordListParams } from "./list-query.ts"
 import type { PropertyDefinition } from "./property-definition.ts"
 import type { DerivedData, StoredRecord } from "./record-shape.ts"
 import type { RecordPatch, StoredValues } from "./value-validation.ts"
@@ -46,6 +47,34 @@ export interface RecordGetInput extends RecordRef {
   readonly custom: ReadonlyArray<PropertyDefinition>
 }
 
+export interface RecordListInput extends RecordListParams {
+  readonly accountId: number
+  readonly kind: ObjectKind
+  readonly custom: ReadonlyArray<PropertyDefinition>
+}
+
+export interface RecordPage {
+  /** The records of the page, in order. */
+  readonly rows: ReadonlyArray<RecordWithDerived>
+  /** The exact number of records matching, over all pages. */
+  readonly total: number
+}
+
+/**
+ * The three links of decisions §5, named from their first side: a deal's contacts, a ticket's
+ * contacts, a ticket's deals.
+ */
+export type RecordLinkName = "deal_contact" | "ticket_contact" | "ticket_deal"
+
+export interface RecordLinkInput {
+  readonly accountId: number
+  readonly link: RecordLinkName
+  /** The first side's id (the deal, the ticket). */
+  readonly from: string
+  /** The second side's id (the contact, the deal). */
+  readonly to: string
+}
+
 export class RecordRepository extends Context.Service<RecordRepository, {
   /** Stores a new record (the id is the caller's, a fresh record id); returns it as stored. */
   readonly insert: (input: RecordInsertInput) => Effect.Effect<RecordWithDerived>
@@ -55,4 +84,12 @@ export class RecordRepository extends Context.Service<RecordRepository, {
   readonly delete: (ref: RecordRef) => Effect.Effect<boolean>
   /** The record; `None` when the account has no such record of the kind. */
   readonly get: (input: RecordGetInput) => Effect.Effect<Option.Option<RecordWithDerived>>
+  /** A page of the kind's records matching the filters and search, in order (decisions §4). */
+  readonly list: (input: RecordListInput) => Effect.Effect<RecordPage>
+  /** Of `ids`, those the account has a record of the kind with (each once, in the given order). */
+  readonly existing: (accountId: number, kind: ObjectKind, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
+  /** Links two records of the account; false when it was already linked (or a side is missing). */
+  readonly link: (input: RecordLinkInput) => Effect.Effect<boolean>
+  /** Unlinks; false when they were not linked. */
+  readonly unlink: (input: RecordLinkInput) => Effect.Effect<boolean>
 }>()("@wasl/core/RecordRepository") {}

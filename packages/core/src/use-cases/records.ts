@@ -14,41 +14,22 @@
  * Each use-case returns the record's REST shape (for a delete: as it was); the HTTP layer wraps it
  * (`{ data, message }`, `{ data: [], message }` for a delete).
  */
-import { Effect, Option, Schema } from "effect"
+import { Effect } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { ObjectKind } from "../auth/permission.ts"
 import type { Principal } from "../auth/principal.ts"
 import { NotFound } from "../errors.ts"
-import { Outbox } from "../events/outbox.ts"
-import { eventName } from "../records/object-kind.ts"
-import type { PropertyDefinition } from "../records/property-definition.ts"
-import { PropertyRepository } from "../records/property-repository.ts"
-import { RecordRepository, type RecordWithDerived } from "../records/record-repository.ts"
-import { type RecordJson, recordJson } from "../records/record-shape.ts"
+import type { Outbox } from "../events/outbox.ts"
+import { parseRecordListQuery } from "../records/list-query.ts"
+import type { PropertyRepository } from "../records/property-repository.ts"
+import type { QueryInput } from "../records/query-string.ts"
+import { RecordRepository } from "../records/record-repository.ts"
+import type { RecordJson } from "../records/record-shape.ts"
 import { validateRecordCreate, validateRecordUpdate } from "../records/value-validation.ts"
 import { Transactor } from "../transactor.ts"
-import { newRecordId, RecordId } from "../wire/record-id.ts"
+import { newRecordId } from "../wire/record-id.ts"
 import { authorize } from "./authenticate.ts"
-
-const isRecordId = Schema.is(RecordId)
-
-const customOf = (accountId: number, kind: ObjectKind) =>
-  PropertyRepository.use((repo) => repo.list(accountId, kind))
-
-const shapeOf = (kind: ObjectKind, found: RecordWithDerived, custom: ReadonlyArray<PropertyDefinition>): RecordJson =>
-  recordJson(kind, found.record, custom, found.derived)
-
-const orNotFound = <A>(option: Option.Option<A>) =>
-  Option.match(option, { onNone: () => Effect.fail(new NotFound()), onSome: Effect.succeed })
-
-/** The stored record of the account and kind, or NotFound (a malformed id included). */
-const findRecord = (accountId: number, kind: ObjectKind, id: string, custom: ReadonlyArray<PropertyDefinition>) =>
-  isRecordId(id)
-    ? Effect.flatMap(RecordRepository.use((repo) => repo.get({ accountId, kind, id, custom })), orNotFound)
-    : Effect.fail(new NotFound())
-
-const appendEvent = (accountId: number, kind: ObjectKind, action: "created" | "updated" | "deleted", payload: RecordJson) =>
-  Outbox.use((outbox) => outbox.append([{ accountId, name: eventName(kind, "record", action), payload }]))
+import { appendEvent, customOf, findRecord, orNotFound, shapeOf } from "./record-lookup.ts"
 
 /** `POST /api/{kind}`: validates the body, stores the record and its created event. */
 export const createRecord = Effect.fn("createRecord")(function*(principal: Principal, kind: ObjectKind, body: unknown) {
@@ -60,7 +41,7 @@ export const createRecord = Effect.fn("createRecord")(function*(principal: Princ
     const id = yield* newRecordId
     const stored = yield* (yield* RecordRepository).insert({ accountId: principal.accountId, kind, id, custom, values })
     const json = shapeOf(kind, stored, custom)
-    yield* appendEvent(principal.accountId, kind, "created", json)
+    yield* appendEvent(principal.accountId, kind, "record", "created", json)
     return json
   }))
 })
@@ -89,7 +70,7 @@ export const updateRecord = Effect.fn("updateRecord")(function*(
       yield* (yield* RecordRepository).update({ accountId: principal.accountId, kind, id, custom, patch })
     )
     const json = shapeOf(kind, updated, custom)
-    yield* appendEvent(principal.accountId, kind, "updated", json)
+    yield* appendEvent(principal.accountId, kind, "record", "updated", json)
     return json
   }))
 })
@@ -105,9 +86,31 @@ export const deleteRecord = Effect.fn("deleteRecord")(function*(principal: Princ
       return yield* new NotFound()
     }
     const json = shapeOf(kind, current, custom)
-    yield* appendEvent(principal.accountId, kind, "deleted", json)
+    yield* appendEvent(principal.accountId, kind, "record", "deleted", json)
     return json
   }))
+})
+
+/** A page of a list (decisions §4): the records in their REST shape and the exact total. */
+export interface RecordListPage {
+  readonly items: ReadonlyArray<RecordJson>
+  readonly total: number
+  readonly page: number
+  readonly perPage: number
+}
+
+/** `GET /api/{kind}`: validates the query (one 422 with every bad key) and reads the page. */
+export const listRecords = Effect.fn("listRecords")(function*(principal: Principal, kind: ObjectKind, query: QueryInput) {
+  yield* authorize(principal, `${kind}-index`)
+  const custom = yield* customOf(principal.accountId, kind)
+  const params = yield* parseRecordListQuery(kind, query, custom)
+  const result = yield* RecordRepository.use((repo) => repo.list({ accountId: principal.accountId, kind, custom, ...params }))
+  return {
+    items: result.rows.map((row) => shapeOf(kind, row, custom)),
+    total: result.total,
+    page: params.page,
+    perPage: params.perPage
+  } satisfies RecordListPage
 })
 
 /** The services the record use-cases need (for layer wiring). */

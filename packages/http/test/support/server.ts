@@ -5,6 +5,7 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Logger, ManagedRuntime } from "effect"
 import { HttpServer } from "effect/http"
+import { SqlClient } from "effect/sql"
 import { createServer } from "node:http"
 import { MigrationsLive, PasswordHasherFast, postgresTestEnabled, ServicesPg, TestDatabase } from "@wasl/adapters"
 import { bootstrapAccount } from "@wasl/core"
@@ -26,6 +27,8 @@ export interface TestServer {
     readonly password: string
     readonly plan?: "free" | "starter" | "business" | "custom"
   }) => Promise<{ account_id: number; user_id: number; team_id: number; token: string }>
+  /** Runs SQL on the server's database, for assertions on what the API does not show (the outbox). */
+  readonly query: (text: string, params?: ReadonlyArray<unknown>) => Promise<ReadonlyArray<any>>
   readonly close: () => Promise<void>
 }
 
@@ -61,6 +64,11 @@ export const startTestServer = async (database: DatabaseKind): Promise<TestServe
         password: input.password,
         plan: input.plan ?? "business",
         otpCredits: 0
+      })),
+    query: (text, params = []) =>
+      runtime.runPromise(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        return yield* Effect.orDie(sql.unsafe(text, [...params]))
       })),
     close: () => runtime.dispose()
   }

@@ -304,7 +304,8 @@ export interface RecordStore {
   readonly get: (input: RecordGet) => Effect.Effect<Option.Option<RecordRow>>
   /** A page in order with the exact total (decisions §4). */
   readonly list: (input: RecordListQuery) => Effect.Effect<RecordListResult>
-  /** Links two records of the account (idempotent); false when either is not there. */
+  /** Links two records of the account (idempotent); true only when the link is new (false when it
+   * existed already or either record is not there). */
   readonly link: (input: RecordLink) => Effect.Effect<boolean>
   /** Removes a link; false when there was none. */
   readonly unlink: (input: RecordLink) => Effect.Effect<boolean>
@@ -463,7 +464,7 @@ const make = Effect.gen(function*() {
     Effect.gen(function*() {
       const s = linkScope(input)
       const at = DateTime.toDateUtc(yield* nowOr(input.at))
-      const [row] = yield* sql<{ readonly ok: boolean }>`
+      const [row] = yield* sql<{ readonly inserted: boolean }>`
         WITH ok AS (
           SELECT EXISTS (SELECT 1 FROM ${s.fromTable} WHERE account_id = ${input.accountId}::int8 AND id = ${input.from})
              AND EXISTS (SELECT 1 FROM ${s.toTable} WHERE account_id = ${input.accountId}::int8 AND id = ${input.to}) AS ok
@@ -471,10 +472,11 @@ const make = Effect.gen(function*() {
           INSERT INTO ${s.table} (account_id, ${s.from}, ${s.to}, created_at)
           SELECT ${input.accountId}::int8, ${input.from}::text, ${input.to}::text, ${at}::timestamptz FROM ok WHERE ok.ok
           ON CONFLICT DO NOTHING
+          RETURNING 1
         )
-        SELECT ok FROM ok
+        SELECT EXISTS (SELECT 1 FROM inserted) AS inserted
       `
-      return row!.ok
+      return row!.inserted
     }).pipe(sql.withTransaction, Effect.orDie)
 
   const unlink = (input: RecordLink) =>

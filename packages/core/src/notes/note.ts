@@ -1,0 +1,80 @@
+/**
+ * A note on a record (decisions §5): `_id, body, object_type, record_id, account_id, made_by,
+ * created_at, updated_at`, and the validation of its body.
+ */
+import { type DateTime, Effect, Schema } from "effect"
+import type { ObjectKind } from "../auth/permission.ts"
+import { ValidationFailed } from "../errors.ts"
+import { cleanInput, codePointLength, ownValue } from "../records/body-input.ts"
+import { ObjectKindSchema } from "../records/object-kind.ts"
+import { LaravelMessage } from "../records/validation-messages.ts"
+import { formatWireTimestamp } from "../wire/timestamp.ts"
+
+const WireTimestampString = Schema.String.annotate({
+  description: "ISO 8601 UTC with microseconds, e.g. 2026-11-21T17:24:05.123456Z"
+})
+
+export interface Note {
+  readonly _id: string
+  readonly account_id: number
+  readonly object_type: ObjectKind
+  readonly record_id: string
+  readonly body: string
+  /** The user who wrote it; null once that user is gone. */
+  readonly made_by: number | null
+  readonly created_at: DateTime.Utc
+  readonly updated_at: DateTime.Utc
+}
+
+/** A note as the API and the note events carry it. */
+export const NoteJson = Schema.Struct({
+  _id: Schema.String,
+  body: Schema.String,
+  object_type: ObjectKindSchema,
+  record_id: Schema.String,
+  account_id: Schema.Number,
+  made_by: Schema.NullOr(Schema.Number),
+  created_at: WireTimestampString,
+  updated_at: WireTimestampString
+}).annotate({ identifier: "Note" })
+
+export interface NoteJson {
+  readonly _id: string
+  readonly body: string
+  readonly object_type: ObjectKind
+  readonly record_id: string
+  readonly account_id: number
+  readonly made_by: number | null
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+export const noteJson = (note: Note): NoteJson => ({
+  _id: note._id,
+  body: note.body,
+  object_type: note.object_type,
+  record_id: note.record_id,
+  account_id: note.account_id,
+  made_by: note.made_by,
+  created_at: formatWireTimestamp(note.created_at),
+  updated_at: formatWireTimestamp(note.updated_at)
+})
+
+/** MySQL's TEXT, the size Laravel apps give a note body. */
+export const MAX_NOTE_BODY = 65535
+
+/** `body: required|string|max:65535` (trimmed, as Laravel's middleware leaves it). */
+export const validateNoteBody = (input: unknown): Effect.Effect<string, ValidationFailed> =>
+  Effect.suspend(() => {
+    const cleaned = cleanInput(input)
+    const body = typeof cleaned === "object" && cleaned !== null && !Array.isArray(cleaned)
+      ? ownValue(cleaned, "body")
+      : undefined
+    const fail = (message: string) => Effect.fail(new ValidationFailed({ errors: { body: [message] } }))
+    if (body === undefined || body === null) return fail(LaravelMessage.required("body"))
+    if (typeof body !== "string") return fail(LaravelMessage.string("body"))
+    if (codePointLength(body) > MAX_NOTE_BODY) {
+      return fail(`The body field must not be greater than ${MAX_NOTE_BODY} characters.`)
+    }
+    return Effect.succeed(body)
+  })

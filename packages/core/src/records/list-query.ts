@@ -1,0 +1,86 @@
+/**
+ * The query of `GET /api/{kind}` (decisions §4): page, per_page, search, order, direction and
+ * complex_filters, read the way Laravel reads a query string (PHP nesting, trimmed strings, empty
+ * means absent) and validated together, so one 422 lists every bad key at once.
+ */
+import { Effect } from "effect"
+import type { ObjectKind } from "../auth/permission.ts"
+import { ValidationFailed } from "../errors.ts"
+import { definitionsOf, filterablePropertiesOf, PROPERTY_SYNONYMS } from "./builtin-properties.ts"
+import { type ComplexFilters, parseComplexFilters } from "./complex-filter.ts"
+import { DEFAULT_PAGE, DEFAULT_PER_PAGE, parsePageParams } from "./pagination.ts"
+import type { PropertyDefinition } from "./property-definition.ts"
+import { cleanLikeLaravel, parsePhpQuery, type QueryInput } from "./query-string.ts"
+import { LaravelMessage } from "./validation-messages.ts"
+
+export const ORDER_DIRECTIONS = ["asc", "desc"] as const
+export type OrderDirection = typeof ORDER_DIRECTIONS[number]
+
+/** What a list asks for, validated against the kind's properties. */
+export interface RecordListParams {
+  readonly page: number
+  readonly perPage: number
+  /** A non-blank substring of the kind's name property (decisions §4), or none. */
+  readonly search: string | undefined
+  /** The internal_name to order by (a synonym resolved): a property of the kind, created_at or updated_at. */
+  readonly order: string
+  readonly direction: OrderDirection
+  readonly filters: ComplexFilters
+}
+
+export const DEFAULT_ORDER = "created_at"
+export const DEFAULT_DIRECTION: OrderDirection = "desc"
+
+/** The names a list may order by: every property of the kind (derived ones too) and the timestamps. */
+const orderableNames = (kind: ObjectKind, custom: ReadonlyArray<PropertyDefinition>): ReadonlySet<string> =>
+  new Set([...definitionsOf(kind, custom).map((d) => d.internal_name), "created_at", "updated_at"])
+
+/**
+ * Validates a list query. Failures of every key are gathered into one ValidationFailed, keyed
+ * `page`, `per_page`, `search`, `order`, `direction` and `complex_filters[.N...]`.
+ */
+export const parseRecordListQuery = (
+  kind: ObjectKind,
+  query: QueryInput,
+  custom: ReadonlyArray<PropertyDefinition>
+): Effect.Effect<RecordListParams, ValidationFailed> =>
+  Effect.gen(function*() {
+    const errors: Record<string, ReadonlyArray<string>> = {}
+    const orFallback = <A>(effect: Effect.Effect<A, ValidationFailed>, fallback: A) =>
+      Effect.catchTag(effect, "ValidationFailed", (e) => {
+        Object.assign(errors, e.errors)
+        return Effect.succeed(fallback)
+      })
+    const { page, perPage } = yield* orFallback(parsePageParams(query), { page: DEFAULT_PAGE, perPage: DEFAULT_PER_PAGE })
+    const entries = cleanLikeLaravel(parsePhpQuery(query)).entries
+
+    const rawSearch = entries.get("search")
+    let search: string | undefined
+    if (rawSearch !== undefined && rawSearch !== null) {
+      if (typeof rawSearch === "string") search = rawSearch
+      else errors.search = [LaravelMessage.string("search")]
+    }
+
+    const rawOrder = entries.get("order")
+    let order = DEFAULT_ORDER
+    if (rawOrder !== undefined && rawOrder !== null) {
+      const name = typeof rawOrder === "string" ? (PROPERTY_SYNONYMS[kind][rawOrder] ?? rawOrder) : undefined
+      if (name !== undefined && orderableNames(kind, custom).has(name)) order = name
+      else errors.order = [LaravelMessage.selectedInvalid("order")]
+    }
+
+    const rawDirection = entries.get("direction")
+    let direction: OrderDirection = DEFAULT_DIRECTION
+    if (rawDirection !== undefined && rawDirection !== null) {
+      const lowered = typeof rawDirection === "string" ? rawDirection.toLowerCase() : undefined
+      if (lowered === "asc" || lowered === "desc") direction = lowered
+      else errors.direction = [LaravelMessage.selectedInvalid("direction")]
+    }
+
+    const filters = yield* orFallback(
+      parseComplexFilters(query, filterablePropertiesOf(kind, custom), { kind }),
+      [] as ComplexFilters
+    )
+    if (Object.keys(errors).length > 0) return yield* new ValidationFailed({ errors })
+    return { page, perPage, search, order, direction, filters }
+  })

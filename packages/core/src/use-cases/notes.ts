@@ -1,0 +1,123 @@
+/**
+ * Notes of records, for every kind (decisions §5): list (paginated, newest first), create,
+ * update, delete. Reading needs `<kind>-show`, writing `<kind>-update` (a note changes what the
+ * record shows). The record must be the account's (404 otherwise, before the body is looked at),
+ * and so must the note, on that record. Each write queues its `<kind>-note-created|updated|deleted`
+ * event (object key `<kind>_note`, payload the note) in the same transaction.
+ */
+import { DateTime, Effect } from "effect"
+import type { ObjectKind } from "../auth/permission.ts"
+import type { Principal } from "../auth/principal.ts"
+import { NotFound } from "../errors.ts"
+import { type Note, noteJson, type NoteJson, validateNoteBody } from "../notes/note.ts"
+import { NoteRepository, type NoteRef, type NoteScope } from "../notes/note-repository.ts"
+import { parsePageParams } from "../records/pagination.ts"
+import type { QueryInput } from "../records/query-string.ts"
+import { Transactor } from "../transactor.ts"
+import { newRecordId } from "../wire/record-id.ts"
+import { authorize } from "./authenticate.ts"
+import { appendEvent, customOf, findRecord, isRecordId, orNotFound } from "./record-lookup.ts"
+
+/** The record must be the account's: 404 otherwise. */
+const recordScope = (principal: Principal, kind: ObjectKind, recordId: string) =>
+  Effect.gen(function*() {
+    const custom = yield* customOf(principal.accountId, kind)
+    yield* findRecord(principal.accountId, kind, recordId, custom)
+    return { accountId: principal.accountId, kind, recordId } satisfies NoteScope
+  })
+
+const noteRef = (scope: NoteScope, noteId: string) =>
+  isRecordId(noteId) ? Effect.succeed({ ...scope, noteId } satisfies NoteRef) : Effect.fail(new NotFound())
+
+export interface NoteListPage {
+  readonly items: ReadonlyArray<NoteJson>
+  readonly total: number
+  readonly page: number
+  readonly perPage: number
+}
+
+/** `GET /api/{kind}/{_id}/notes`. */
+export const listNotes = Effect.fn("listNotes")(function*(
+  principal: Principal,
+  kind: ObjectKind,
+  recordId: string,
+  query: QueryInput
+) {
+  yield* authorize(principal, `${kind}-show`)
+  const scope = yield* recordScope(principal, kind, recordId)
+  const params = yield* parsePageParams(query)
+  const page = yield* NoteRepository.use((repo) => repo.list(scope, params))
+  return { items: page.rows.map(noteJson), total: page.total, ...params } satisfies NoteListPage
+})
+
+/** `POST /api/{kind}/{_id}/notes` `{ body }`. */
+export const createNote = Effect.fn("createNote")(function*(
+  principal: Principal,
+  kind: ObjectKind,
+  recordId: string,
+  input: unknown
+) {
+  yield* authorize(principal, `${kind}-update`)
+  const transactor = yield* Transactor
+  return yield* transactor.transaction(Effect.gen(function*() {
+    const scope = yield* recordScope(principal, kind, recordId)
+    const body = yield* validateNoteBody(input)
+    const now = yield* DateTime.now
+    const note: Note = {
+      _id: yield* newRecordId,
+      account_id: scope.accountId,
+      object_type: kind,
+      record_id: recordId,
+      body,
+      made_by: principal.userId,
+      created_at: now,
+      updated_at: now
+    }
+    yield* NoteRepository.use((repo) => repo.insert(note))
+    const json = noteJson(note)
+    yield* appendEvent(scope.accountId, kind, "note", "created", json)
+    return json
+  }))
+})
+
+/** `PUT /api/{kind}/{_id}/notes/{note_id}` `{ body }`. */
+export const updateNote = Effect.fn("updateNote")(function*(
+  principal: Principal,
+  kind: ObjectKind,
+  recordId: string,
+  noteId: string,
+  input: unknown
+) {
+  yield* authorize(principal, `${kind}-update`)
+  const transactor = yield* Transactor
+  return yield* transactor.transaction(Effect.gen(function*() {
+    const ref = yield* noteRef(yield* recordScope(principal, kind, recordId), noteId)
+    const notes = yield* NoteRepository
+    yield* orNotFound(yield* notes.get(ref))
+    const body = yield* validateNoteBody(input)
+    const updated = yield* orNotFound(yield* notes.update(ref, body, yield* DateTime.now))
+    const json = noteJson(updated)
+    yield* appendEvent(ref.accountId, kind, "note", "updated", json)
+    return json
+  }))
+})
+
+/** `DELETE /api/{kind}/{_id}/notes/{note_id}`: the note as it was. */
+export const deleteNote = Effect.fn("deleteNote")(function*(
+  principal: Principal,
+  kind: ObjectKind,
+  recordId: string,
+  noteId: string
+) {
+  yield* authorize(principal, `${kind}-update`)
+  const transactor = yield* Transactor
+  return yield* transactor.transaction(Effect.gen(function*() {
+    const ref = yield* noteRef(yield* recordScope(principal, kind, recordId), noteId)
+    const notes = yield* NoteRepository
+    const current = yield* orNotFound(yield* notes.get(ref))
+    if (!(yield* notes.delete(ref))) return yield* new NotFound()
+    const json = noteJson(current)
+    yield* appendEvent(ref.accountId, kind, "note", "deleted", json)
+    return json
+  }))
+})

@@ -1,0 +1,190 @@
+/**
+ * Links between records (spec 4.3, 4.4; decisions §5): a deal's contacts, a ticket's contacts and
+ * a ticket's deals, attached and detached from either side's path. Each call needs the update
+ * permission of the record in its path, which must be the account's (404); the other side's ids
+ * must be the account's too (422 on their key). Linking twice is idempotent.
+ *
+ * A link change fires, in the same transaction, the `-updated` event of each side whose REST shape
+ * derives something from that link, once per record and only when a link was really added or
+ * removed: a deal (its `contacts`) and a contact (its `deal_ids`) for deal–contact links, the ticket
+ * (`contacts_count`, `deals_count`) for ticket links.
+ */
+import { Effect } from "effect"
+import type { ObjectKind } from "../auth/permission.ts"
+import type { Principal } from "../auth/principal.ts"
+import { bodyHas, validateId, validateIdList } from "../records/link-input.ts"
+import { RecordRepository, type RecordLinkName } from "../records/record-repository.ts"
+import type { RecordJson } from "../records/record-shape.ts"
+import { Transactor } from "../transactor.ts"
+import { authorize } from "./authenticate.ts"
+import { appendRecordUpdated, customOf, findRecord, shapeOf } from "./record-lookup.ts"
+
+interface LinkSpec {
+  readonly from: ObjectKind
+  readonly to: ObjectKind
+  /** Whether each side's REST shape derives something from this link. */
+  readonly fromDerives: boolean
+  readonly toDerives: boolean
+}
+
+const LINK_SPECS: { readonly [L in RecordLinkName]: LinkSpec } = {
+  deal_contact: { from: "deal", to: "contact", fromDerives: true, toDerives: true },
+  ticket_contact: { from: "ticket", to: "contact", fromDerives: true, toDerives: false },
+  ticket_deal: { from: "ticket", to: "deal", fromDerives: true, toDerives: false }
+}
+
+/** Which side of the link the record in the path is. */
+type PathSide = "from" | "to"
+
+interface LinkChange {
+  readonly link: RecordLinkName
+  readonly side: PathSide
+  readonly pathId: string
+  readonly otherIds: ReadonlyArray<string>
+  readonly action: "link" | "unlink"
+}
+
+/** Links or unlinks, then queues the `-updated` events of the records whose shape changed. */
+const applyLinks = (accountId: number, change: LinkChange) =>
+  Effect.gen(function*() {
+    const spec = LINK_SPECS[change.link]
+    const repo = yield* RecordRepository
+    const changedOthers: Array<string> = []
+    for (const otherId of change.otherIds) {
+      const [from, to] = change.side === "from" ? [change.pathId, otherId] : [otherId, change.pathId]
+      const input = { accountId, link: change.link, from, to }
+      const changed = change.action === "link" ? yield* repo.link(input) : yield* repo.unlink(input)
+      if (changed) changedOthers.push(otherId)
+    }
+    if (changedOthers.length === 0) return
+    const [pathDerives, otherDerives] = change.side === "from"
+      ? [spec.fromDerives, spec.toDerives]
+      : [spec.toDerives, spec.fromDerives]
+    const [pathKind, otherKind] = change.side === "from" ? [spec.from, spec.to] : [spec.to, spec.from]
+    if (pathDerives) yield* appendRecordUpdated(accountId, pathKind, change.pathId)
+    if (otherDerives) yield* Effect.forEach(changedOthers, (id) => appendRecordUpdated(accountId, otherKind, id))
+  })
+
+/** Runs a link call: permission, the path record (404), then `body` in one transaction. */
+const linkCall = <A, E, R>(
+  principal: Principal,
+  kind: ObjectKind,
+  id: string,
+  body: (accountId: number) => Effect.Effect<A, E, R>
+) =>
+  Effect.gen(function*() {
+    yield* authorize(principal, `${kind}-update`)
+    const transactor = yield* Transactor
+    return yield* transactor.transaction(Effect.gen(function*() {
+      yield* findRecord(principal.accountId, kind, id, yield* customOf(principal.accountId, kind))
+      return yield* body(principal.accountId)
+    }))
+  })
+
+/** The record's REST shape now (inside the transaction, after the change). */
+const currentShape = (accountId: number, kind: ObjectKind, id: string) =>
+  Effect.gen(function*() {
+    const custom = yield* customOf(accountId, kind)
+    return shapeOf(kind, yield* Effect.orDie(findRecord(accountId, kind, id, custom)), custom)
+  })
+
+const currentShapes = (accountId: number, kind: ObjectKind, ids: ReadonlyArray<string>) =>
+  Effect.forEach(ids, (id) => currentShape(accountId, kind, id))
+
+/** `POST /api/deals/{_id}/attach-contacts` `{ contact_ids }`: the deal with its linked contacts. */
+export const attachDealContacts = Effect.fn("attachDealContacts")(function*(principal: Principal, dealId: string, body: unknown) {
+  return yield* linkCall(principal, "deal", dealId, (accountId) =>
+    Effect.gen(function*() {
+      const ids = yield* validateIdList(accountId, "contact", "contact_ids", body)
+      yield* applyLinks(accountId, { link: "deal_contact", side: "from", pathId: dealId, otherIds: ids, action: "link" })
+      return yield* currentShape(accountId, "deal", dealId)
+    }))
+})
+
+/**
+ * `POST /api/deals/{_id}/detach-contact` `{ contact_id }`: the deal, its remaining contacts as full
+ * contact records (spec 2.2).
+ */
+export const detachDealContact = Effect.fn("detachDealContact")(function*(principal: Principal, dealId: string, body: unknown) {
+  return yield* linkCall(principal, "deal", dealId, (accountId) =>
+    Effect.gen(function*() {
+      const id = yield* validateId(accountId, "contact", "contact_id", body)
+      yield* applyLinks(accountId, { link: "deal_contact", side: "from", pathId: dealId, otherIds: [id], action: "unlink" })
+      const deal = yield* currentShape(accountId, "deal", dealId)
+      const summaries = (deal as { readonly contacts: ReadonlyArray<{ readonly _id: string }> }).contacts
+      const contacts = yield* currentShapes(accountId, "contact", summaries.map((c) => c._id))
+      return { ...deal, contacts } as RecordJson
+    }))
+})
+
+/** `POST /api/deals/{_id}/attach-tickets` `{ ticket_ids }`: the deal. */
+export const attachDealTickets = Effect.fn("attachDealTickets")(function*(principal: Principal, dealId: string, body: unknown) {
+  return yield* linkCall(principal, "deal", dealId, (accountId) =>
+    Effect.gen(function*() {
+      const ids = yield* validateIdList(accountId, "ticket", "ticket_ids", body)
+      yield* applyLinks(accountId, { link: "ticket_deal", side: "to", pathId: dealId, otherIds: ids, action: "link" })
+      return yield* currentShape(accountId, "deal", dealId)
+    }))
+})
+
+/** `POST /api/deals/{_id}/detach-ticket` `{ ticket_id }`: the deal. */
+export const detachDealTicket = Effect.fn("detachDealTicket")(function*(principal: Principal, dealId: string, body: unknown) {
+  return yield* linkCall(principal, "deal", dealId, (accountId) =>
+    Effect.gen(function*() {
+      const id = yield* validateId(accountId, "ticket", "ticket_id", body)
+      yield* applyLinks(accountId, { link: "ticket_deal", side: "to", pathId: dealId, otherIds: [id], action: "unlink" })
+      return yield* currentShape(accountId, "deal", dealId)
+    }))
+})
+
+/** `POST /api/tickets/{_id}/attach-contacts` `{ contact_ids }`: the attached contacts. */
+export const attachTicketContacts = Effect.fn("attachTicketContacts")(function*(
+  principal: Principal,
+  ticketId: string,
+  body: unknown
+) {
+  return yield* linkCall(principal, "ticket", ticketId, (accountId) =>
+    Effect.gen(function*() {
+      const ids = yield* validateIdList(accountId, "contact", "contact_ids", body)
+      yield* applyLinks(accountId, { link: "ticket_contact", side: "from", pathId: ticketId, otherIds: ids, action: "link" })
+      return yield* currentShapes(accountId, "contact", ids)
+    }))
+})
+
+/** `POST /api/tickets/{_id}/attach-deals` `{ deal_ids }`: the attached deals. */
+export const attachTicketDeals = Effect.fn("attachTicketDeals")(function*(principal: Principal, ticketId: string, body: unknown) {
+  return yield* linkCall(principal, "ticket", ticketId, (accountId) =>
+    Effect.gen(function*() {
+      const ids = yield* validateIdList(accountId, "deal", "deal_ids", body)
+      yield* applyLinks(accountId, { link: "ticket_deal", side: "from", pathId: ticketId, otherIds: ids, action: "link" })
+      return yield* currentShapes(accountId, "deal", ids)
+    }))
+})
+
+/** `POST /api/tickets/{_id}/detach-deal` `{ deal_id }`: the ticket (with deals_count). */
+export const detachTicketDeal = Effect.fn("detachTicketDeal")(function*(principal: Principal, ticketId: string, body: unknown) {
+  return yield* linkCall(principal, "ticket", ticketId, (accountId) =>
+    Effect.gen(function*() {
+      const id = yield* validateId(accountId, "deal", "deal_id", body)
+      yield* applyLinks(accountId, { link: "ticket_deal", side: "from", pathId: ticketId, otherIds: [id], action: "unlink" })
+      return yield* currentShape(accountId, "ticket", ticketId)
+    }))
+})
+
+/**
+ * `POST /api/tickets/{_id}/detach-contact`: `{ contact_id }` detaches a contact; a body with
+ * `deal_id` and no `contact_id` detaches a deal, as the spec lists on the same path (4.4).
+ */
+export const detachTicketContact = Effect.fn("detachTicketContact")(function*(
+  principal: Principal,
+  ticketId: string,
+  body: unknown
+) {
+  if (!bodyHas(body, "contact_id") && bodyHas(body, "deal_id")) return yield* detachTicketDeal(principal, ticketId, body)
+  return yield* linkCall(principal, "ticket", ticketId, (accountId) =>
+    Effect.gen(function*() {
+      const id = yield* validateId(accountId, "contact", "contact_id", body)
+      yield* applyLinks(accountId, { link: "ticket_contact", side: "from", pathId: ticketId, otherIds: [id], action: "unlink" })
+      return yield* currentShape(accountId, "ticket", ticketId)
+    }))
+})

@@ -1,0 +1,33 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { createNote, deleteNote, KIND_OF_PATH, listNotes, updateNote } from "@wasl/core"
+import { WaslApi } from "../api.ts"
+import { domain } from "../errors.ts"
+import { listRequest, paginated } from "../list-request.ts"
+import { CREATED, DELETED, MODIFIED } from "../messages.ts"
+import { CurrentPrincipal } from "../security.ts"
+
+export const NoteHandlers = HttpApiBuilder.group(WaslApi, "notes", (handlers) =>
+  handlers
+    .handle("list", ({ params }) =>
+      Effect.gen(function*() {
+        const request = yield* listRequest
+        const page = yield* domain(listNotes(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id, request.query))
+        return paginated(request, page)
+      }))
+    .handle("create", ({ params, payload }) =>
+      Effect.gen(function*() {
+        const data = yield* domain(createNote(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id, payload))
+        return { data, message: CREATED }
+      }))
+    .handle("update", ({ params, payload }) =>
+      Effect.gen(function*() {
+        const principal = yield* CurrentPrincipal
+        const data = yield* domain(updateNote(principal, KIND_OF_PATH[params.kind], params.id, params.noteId, payload))
+        return { data, message: MODIFIED }
+      }))
+    .handle("delete", ({ params }) =>
+      Effect.gen(function*() {
+        yield* domain(deleteNote(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id, params.noteId))
+        return { message: DELETED, data: [] as const }
+      })))

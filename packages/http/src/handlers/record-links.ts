@@ -1,0 +1,83 @@
+import { Effect, Schema } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import {
+  attachDealContacts,
+  attachDealTickets,
+  attachTicketContacts,
+  attachTicketDeals,
+  detachDealContact,
+  detachDealTicket,
+  detachTicketContact,
+  detachTicketDeal,
+  type ContactRecordJson,
+  type DealRecordJson,
+  type RecordJson
+} from "@wasl/core"
+import { WaslApi } from "../api.ts"
+import { domain } from "../errors.ts"
+import { MODIFIED } from "../messages.ts"
+import { AccountSummary, accountSummary } from "../property-views.ts"
+import { CurrentPrincipal } from "../security.ts"
+
+const encodeAccount = Schema.encodeSync(Schema.NullOr(AccountSummary))
+
+/** Spec 2.3: in the ticket attach-contacts answer a contact's properties embed its account. */
+const withAccount = (accountId: number, contacts: ReadonlyArray<RecordJson>) =>
+  Effect.map(accountSummary(accountId), (account) => {
+    const embedded = encodeAccount(account)
+    return contacts.map((c) => ({ ...c, properties: { ...c.properties, account: embedded } }) as ContactRecordJson)
+  })
+
+/** Spec 4.4: ticket attach-deals lists each deal as `{ properties: { _id, deal_stage, deal_name, amount } }`. */
+const dealBrief = (deal: RecordJson) => {
+  const p = deal.properties as Record<string, unknown>
+  return {
+    properties: {
+      _id: p._id as string,
+      deal_stage: (p.deal_stage ?? null) as string | null,
+      deal_name: (p.deal_name ?? null) as string | null,
+      amount: (p.amount ?? null) as number | null
+    }
+  }
+}
+
+/** These answers are a deal's shape: the use-cases read the record of kind deal. */
+const asDeal = (record: RecordJson) => record as DealRecordJson
+
+export const RecordLinkHandlers = HttpApiBuilder.group(WaslApi, "recordLinks", (handlers) =>
+  handlers
+    .handle("dealAttachContacts", ({ params, payload }) =>
+      Effect.gen(function*() {
+        return { data: asDeal(yield* domain(attachDealContacts(yield* CurrentPrincipal, params.id, payload))), message: MODIFIED }
+      }))
+    .handle("dealDetachContact", ({ params, payload }) =>
+      Effect.gen(function*() {
+        return { data: asDeal(yield* domain(detachDealContact(yield* CurrentPrincipal, params.id, payload))), message: MODIFIED }
+      }))
+    .handle("dealAttachTickets", ({ params, payload }) =>
+      Effect.gen(function*() {
+        return { data: asDeal(yield* domain(attachDealTickets(yield* CurrentPrincipal, params.id, payload))), message: MODIFIED }
+      }))
+    .handle("dealDetachTicket", ({ params, payload }) =>
+      Effect.gen(function*() {
+        return { data: asDeal(yield* domain(detachDealTicket(yield* CurrentPrincipal, params.id, payload))), message: MODIFIED }
+      }))
+    .handle("ticketDetachContact", ({ params, payload }) =>
+      Effect.gen(function*() {
+        return { data: yield* domain(detachTicketContact(yield* CurrentPrincipal, params.id, payload)), message: MODIFIED }
+      }))
+    .handle("ticketDetachDeal", ({ params, payload }) =>
+      Effect.gen(function*() {
+        return { data: yield* domain(detachTicketDeal(yield* CurrentPrincipal, params.id, payload)), message: MODIFIED }
+      }))
+    .handle("ticketAttachContacts", ({ params, payload }) =>
+      Effect.gen(function*() {
+        const principal = yield* CurrentPrincipal
+        const contacts = yield* domain(attachTicketContacts(principal, params.id, payload))
+        return { data: yield* withAccount(principal.accountId, contacts) }
+      }))
+    .handle("ticketAttachDeals", ({ params, payload }) =>
+      Effect.gen(function*() {
+        const deals = yield* domain(attachTicketDeals(yield* CurrentPrincipal, params.id, payload))
+        return { data: deals.map(dealBrief) }
+      })))

@@ -1,0 +1,36 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { createRecord, deleteRecord, getRecord, KIND_OF_PATH, listRecords, updateRecord } from "@wasl/core"
+import { WaslApi } from "../api.ts"
+import { domain } from "../errors.ts"
+import { listRequest, paginated } from "../list-request.ts"
+import { CREATED, DELETED, MODIFIED } from "../messages.ts"
+import { CurrentPrincipal } from "../security.ts"
+
+export const RecordHandlers = HttpApiBuilder.group(WaslApi, "records", (handlers) =>
+  handlers
+    .handle("list", ({ params }) =>
+      Effect.gen(function*() {
+        const request = yield* listRequest
+        const page = yield* domain(listRecords(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], request.query))
+        return paginated(request, page)
+      }))
+    .handle("create", ({ params, payload }) =>
+      Effect.gen(function*() {
+        const data = yield* domain(createRecord(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], payload))
+        return { data, message: CREATED }
+      }))
+    .handle("show", ({ params }) =>
+      Effect.gen(function*() {
+        return { data: yield* domain(getRecord(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id)) }
+      }))
+    .handle("update", ({ params, payload }) =>
+      Effect.gen(function*() {
+        const data = yield* domain(updateRecord(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id, payload))
+        return { data, message: MODIFIED }
+      }))
+    .handle("delete", ({ params }) =>
+      Effect.gen(function*() {
+        yield* domain(deleteRecord(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id))
+        return { message: DELETED, data: [] as const }
+      })))
