@@ -109,6 +109,32 @@ describe.each(DATABASES)("records over HTTP on %s", (database) => {
     expect(Object.hasOwn(updated.body.data.properties, "score")).toBe(false)
   })
 
+  it("a property's type change converts its values (or is refused); deleting it removes them", async () => {
+    const property = (await server.request("POST", "/api/products/properties", {
+      token: owner.token,
+      body: { type: "string", name: { en: "Weight" }, internal_name: "weight", group_id: BUILTIN_GROUPS.product._id }
+    })).body.data
+    const heavy = (await server.request("POST", "/api/products", { token: owner.token, body: { name: "H", weight: "12" } }))
+      .body.data.properties._id
+    await server.request("POST", "/api/products", { token: owner.token, body: { name: "L", weight: "3" } })
+    const change = (type: string) =>
+      server.request("PUT", `/api/products/properties/${property._id}`, {
+        token: owner.token,
+        body: { type, name: { en: "Weight" }, group_id: BUILTIN_GROUPS.product._id }
+      })
+    expect((await change("boolean")).status).toBe(422)
+    expect((await change("number")).status).toBe(200)
+    const filters = encodeURIComponent(JSON.stringify([{ property: "weight", operator: "gt", value: 10 }]))
+    const heavyOnes = await server.request("GET", `/api/products?complex_filters=${filters}`, { token: owner.token })
+    expect(heavyOnes.body.data.map((p: { properties: { _id: string; weight: number } }) => p.properties))
+      .toMatchObject([{ _id: heavy, weight: 12 }])
+
+    expect((await server.request("DELETE", `/api/products/properties/${property._id}`, { token: owner.token })).status)
+      .toBe(200)
+    const after = await server.request("GET", `/api/products/${heavy}`, { token: owner.token })
+    expect(Object.hasOwn(after.body.data.properties, "weight")).toBe(false)
+  })
+
   it("derives a contact's fullname, and refuses read-only and unknown names with 422 on their key", async () => {
     const created = await server.request("POST", "/api/contacts", {
       token: owner.token,

@@ -11,7 +11,7 @@ import { TeamRepositoryMemory } from "./team-repository-memory.ts"
 import { TokenRepositoryMemory } from "./token-repository-memory.ts"
 import { TransactorMemory } from "./transactor-memory.ts"
 import { UserRepositoryMemory } from "./user-repository-memory.ts"
-import { PropertyValueReaderMemory } from "./property-value-reader-memory.ts"
+import { PropertyValueStoreMemory } from "./property-value-store-memory.ts"
 
 export { AccountRepositoryMemory } from "./account-repository-memory.ts"
 export { NotificationRepositoryMemory } from "./notification-repository-memory.ts"
@@ -30,7 +30,7 @@ export { UserRepositoryMemory } from "./user-repository-memory.ts"
  * this layer is a new, empty database). Also exposes `MemoryStore`, so tests
  * can seed or inspect rows. Needs `SecureRandom` for subscription ids.
  */
-export { PropertyValueReaderMemory } from "./property-value-reader-memory.ts"
+export { PropertyValueStoreMemory } from "./property-value-store-memory.ts"
 
 export const RepositoriesMemory = Layer.mergeAll(
   AccountRepositoryMemory,
@@ -43,5 +43,5 @@ export const RepositoriesMemory = Layer.mergeAll(
   OutboxMemory,
   PropertyRepositoryMemory,
   PropertyGroupRepositoryMemory,
-  PropertyValueReaderMemory
+  PropertyValueStoreMemory
 ).pipe(Layer.provideMerge(MemoryStore.layer))

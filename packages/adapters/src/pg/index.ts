@@ -10,7 +10,7 @@ import { TeamRepositoryPg } from "./team-repository-pg.ts"
 import { TokenRepositoryPg } from "./token-repository-pg.ts"
 import { TransactorPg } from "./transactor-pg.ts"
 import { UserRepositoryPg } from "./user-repository-pg.ts"
-import { PropertyValueReaderPg } from "./property-value-reader-pg.ts"
+import { PropertyValueStorePg } from "./property-value-store-pg.ts"
 import { RecordRepositoryPg } from "./record-repository-pg.ts"
 import { NoteRepositoryPg } from "./note-repository-pg.ts"
 
@@ -31,7 +31,7 @@ export { UserRepositoryPg } from "./user-repository-pg.ts"
  * PropertyGroupRepository on PostgreSQL. Needs
  * `SqlClient` (migrated) and `SecureRandom` (subscription ids).
  */
-export { PropertyValueReaderPg } from "./property-value-reader-pg.ts"
+export { PropertyValueStorePg } from "./property-value-store-pg.ts"
 export { RecordRepositoryPg } from "./record-repository-pg.ts"
 export { NoteRepositoryPg } from "./note-repository-pg.ts"
 
@@ -46,7 +46,7 @@ export const RepositoriesPg = Layer.mergeAll(
   OutboxPg,
   PropertyRepositoryPg,
   PropertyGroupRepositoryPg,
-  PropertyValueReaderPg,
+  PropertyValueStorePg,
   RecordRepositoryPg,
   NoteRepositoryPg
 )

@@ -12,7 +12,7 @@
  *   `-updated`, `-deleted`; payload: the definition in its REST shape, `encodeProperty`), so a
  *   failed write leaves no event and a committed one always has its event (ARCHITECTURE rule 7).
  * - A change of type or options is checked against the values records hold for the property
- *   (`PropertyValueReader`, `convertValuesForDefinition`): 422 on `type` (or `enum`) when one does
+ *   (`PropertyValueStore`, `convertValuesForDefinition`): 422 on `type` (or `enum`) when one does
  *   not fit. The records store implements that port; deleting the values of a deleted property and
  *   rewriting them after an accepted type change is its job too.
  */
@@ -28,7 +28,7 @@ import { eventName } from "../records/object-kind.ts"
 import { PropertyGroupRepository } from "../records/property-group-repository.ts"
 import { encodeProperty, type EnumOption, isBuiltinId, type PropertyDefinition } from "../records/property-definition.ts"
 import { PropertyRepository } from "../records/property-repository.ts"
-import { PropertyValueReader } from "../records/property-value-reader.ts"
+import { PropertyValueStore, type ValueConversion } from "../records/property-value-store.ts"
 import { convertValuesForDefinition } from "../records/value-validation.ts"
 import { Transactor } from "../transactor.ts"
 import { newRecordId, RecordId } from "../wire/record-id.ts"
@@ -146,11 +146,15 @@ export const updateProperty = Effect.fn("updateProperty")(function*(
       group_id: input.group_id,
       updated_at: yield* DateTime.now
     }, input.enum)
+    const store = yield* PropertyValueStore
+    let conversions: ReadonlyArray<ValueConversion> = []
     if (current.type !== next.type || !sameOptions(current.enum, next.enum)) {
-      const values = yield* (yield* PropertyValueReader).valuesOf(principal.accountId, kind, current._id)
-      if (values.length > 0) yield* convertValuesForDefinition(current, next, values)
+      const values = yield* store.valuesOf(principal.accountId, kind, current._id)
+      const converted = values.length > 0 ? yield* convertValuesForDefinition(current, next, values) : []
+      conversions = values.map((from, i) => ({ from, to: converted[i] ?? null }))
     }
     if (!(yield* properties.update(next))) return yield* new NotFound()
+    if (current.type !== next.type || conversions.length > 0) yield* store.convert(principal.accountId, next, conversions)
     yield* appendEvent(principal.accountId, kind, "updated", next)
     return next
   }))
@@ -166,6 +170,7 @@ export const deleteProperty = Effect.fn("deleteProperty")(function*(principal: P
     if (!(yield* (yield* PropertyRepository).delete(principal.accountId, kind, current._id))) {
       return yield* new NotFound()
     }
+    yield* (yield* PropertyValueStore).drop(principal.accountId, current)
     yield* appendEvent(principal.accountId, kind, "deleted", current)
     return current
   }))
@@ -175,7 +180,7 @@ export const deleteProperty = Effect.fn("deleteProperty")(function*(principal: P
 export type PropertyUseCaseServices =
   | PropertyRepository
   | PropertyGroupRepository
-  | PropertyValueReader
+  | PropertyValueStore
   | Outbox
   | Transactor
   | SecureRandom.SecureRandom

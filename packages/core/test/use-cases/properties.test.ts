@@ -27,7 +27,7 @@ import {
   Outbox,
   type Permission,
   PERMISSIONS,
-  PropertyValueReader,
+  PropertyValueStore,
   type StoredValue,
   updateProperty,
   updatePropertyGroup
@@ -41,7 +41,7 @@ import { TransactionCounts } from "../support/transactions.ts"
 // Support
 // ---------------------------------------------------------------------------------------------
 
-/** The values records hold, per property id, for the fake `PropertyValueReader`. */
+/** The values records hold, per property id, for the fake `PropertyValueStore`. */
 class RecordValues extends Context.Service<RecordValues, Map<string, ReadonlyArray<StoredValue>>>()(
   "@wasl/core/test/RecordValues"
 ) {}
@@ -50,8 +50,16 @@ const ValuesLayer = Layer.effectContext(Effect.sync(() => {
   const values = new Map<string, ReadonlyArray<StoredValue>>()
   return Context.make(RecordValues, values).pipe(
     Context.add(
-      PropertyValueReader,
-      PropertyValueReader.of({ valuesOf: (_accountId, _kind, id) => Effect.succeed(values.get(id) ?? []) })
+      PropertyValueStore,
+      PropertyValueStore.of({
+        valuesOf: (_accountId, _kind, id) => Effect.succeed(values.get(id) ?? []),
+        convert: (_accountId, property, conversions) =>
+          Effect.sync(() => {
+            const kept = conversions.flatMap((c) => c.to === null ? [] : [c.to])
+            values.set(property._id, kept)
+          }),
+        drop: (_accountId, property) => Effect.sync(() => values.delete(property._id))
+      })
     )
   )
 }))

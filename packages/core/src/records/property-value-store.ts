@@ -1,0 +1,33 @@
+/**
+ * The values records hold for one custom property, as a change of that property needs them:
+ * - a change of type or options is checked against them (decisions §5: "A type change that
+ *   existing values cannot satisfy → 422"; `convertValuesForDefinition` in value-validation.ts),
+ *   and once accepted, each value is rewritten into the new definition's form (and re-indexed for
+ *   filters and ordering);
+ * - a deleted property's values leave the records.
+ * The records store owns the values; both run inside the property use-case's transaction.
+ */
+import { Context, type Effect } from "effect"
+import type { ObjectKind } from "../auth/permission.ts"
+import type { RecordId } from "../wire/record-id.ts"
+import type { PropertyDefinition } from "./property-definition.ts"
+import type { StoredValue } from "./value-validation.ts"
+
+/** A distinct stored value and what it becomes (null: the value is cleared). */
+export interface ValueConversion {
+  readonly from: StoredValue
+  readonly to: StoredValue | null
+}
+
+export class PropertyValueStore extends Context.Service<PropertyValueStore, {
+  /** The distinct values the account's records of the kind hold for the custom property (no "no value"s). */
+  readonly valuesOf: (accountId: number, kind: ObjectKind, propertyId: RecordId) => Effect.Effect<ReadonlyArray<StoredValue>>
+  /** Rewrites the property's values as `conversions` say, then re-indexes them under `property`'s (new) type. */
+  readonly convert: (
+    accountId: number,
+    property: PropertyDefinition,
+    conversions: ReadonlyArray<ValueConversion>
+  ) => Effect.Effect<void>
+  /** Removes the property's values from every record of the account. */
+  readonly drop: (accountId: number, property: PropertyDefinition) => Effect.Effect<void>
+}>()("@wasl/core/PropertyValueStore") {}
