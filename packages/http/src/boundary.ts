@@ -51,7 +51,13 @@ const renderFailure = (
       if (isBodyTooLarge(error) || HttpApiError.HttpApiPayloadTooLarge.is(error)) return responses.payloadTooLarge()
       if (HttpApiError.HttpApiSchemaError.is(error) && error.kind !== "Body" && error.kind !== "ResponseHeaders") {
         const issue = error.cause.issue
-        if (error.kind === "Params") return responses.notFound()
+        if (error.kind === "Params") {
+          // A parameter outside its set (`POST /api/me` reaching `POST /:kind`): no such route for this method.
+          const allowed = routes.methodsFor(pathOf(request.url))
+          return allowed.length > 0 && !allowed.includes(request.method)
+            ? responses.methodNotAllowed(allowed)
+            : responses.notFound()
+        }
         if (isMalformedJson(issue)) return responses.malformedJson()
         return responses.validation(toFieldErrors(issue, error.kind === "Payload" ? "body" : "query"))
       }

@@ -6,16 +6,27 @@ export interface RouteTable {
   readonly methodsFor: (path: string) => ReadonlyArray<string>
 }
 
-const toPattern = (path: string): RegExp =>
-  new RegExp(`^${path.replace(/\/$/, "").replace(/:[A-Za-z_]+/g, "[^/]+")}/?$`)
+/** The values a path parameter can take, where it is a closed set (`:kind` is one of the six object paths). */
+export type SegmentValues = Readonly<Record<string, ReadonlyArray<string>>>
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+const toPattern = (path: string, segments: SegmentValues): RegExp =>
+  new RegExp(`^${
+    path.replace(/\/$/, "").replace(/:([A-Za-z_]+)/g, (_, name: string) => {
+      const values = segments[name]
+      return values === undefined ? "[^/]+" : `(?:${values.map(escape).join("|")})`
+    })
+  }/?$`)
 
 export const routeTableOf = <Id extends string, Groups extends HttpApiGroup.Constraint>(
-  api: HttpApi.HttpApi<Id, Groups>
+  api: HttpApi.HttpApi<Id, Groups>,
+  segments: SegmentValues = {}
 ): RouteTable => {
   const routes: Array<{ pattern: RegExp; method: string }> = []
   HttpApi.reflect(api, {
     onGroup: () => {},
-    onEndpoint: ({ endpoint }) => routes.push({ pattern: toPattern(endpoint.path), method: endpoint.method })
+    onEndpoint: ({ endpoint }) => routes.push({ pattern: toPattern(endpoint.path, segments), method: endpoint.method })
   })
   return {
     methodsFor: (path) => [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))]

@@ -2,6 +2,7 @@
 import { Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { OBJECT_PATHS } from "@wasl/core"
 import { WaslApi } from "./api.ts"
 import { makeBoundary } from "./boundary.ts"
 import { AuthHandlers } from "./handlers/auth.ts"
@@ -24,7 +25,7 @@ const ApiRoutes = HttpApiBuilder.layer(WaslApi, { openapiPath: OPENAPI_PATH }).p
 const DocsRoute = HttpApiScalar.layer(WaslApi, { path: "/docs" })
 
 /** Every route plus the global boundary; needs the core ports (repositories, hashers, randomness). */
-export const HttpAppLive = Layer.mergeAll(ApiRoutes, DocsRoute, makeBoundary(routeTableOf(WaslApi)))
+export const HttpAppLive = Layer.mergeAll(ApiRoutes, DocsRoute, makeBoundary(routeTableOf(WaslApi, { kind: OBJECT_PATHS })))
 
 /** Router options shared by every way of serving the app. */
 export const routerConfig = { ignoreTrailingSlash: true } as const

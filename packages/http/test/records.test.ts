@@ -190,6 +190,11 @@ describe.each(DATABASES)("records over HTTP on %s", (database) => {
       message: "Not found."
     })
     expect((await server.request("PATCH", "/api/deals", { token: owner.token })).status).toBe(405)
+    // `:kind` is one of six paths: other first segments are no route (404), or a known path with the wrong method (405).
+    expect((await server.request("DELETE", "/api/widgets", { token: owner.token })).status).toBe(404)
+    const wrongMethod = await server.request("POST", "/api/me", { token: owner.token, body: {} })
+    expect(wrongMethod.status).toBe(405)
+    expect(wrongMethod.headers.get("allow")).toBe("GET")
   })
 
   it("permissions: <kind>-index|show|create|update|delete each guard their action", async () => {
