@@ -20,40 +20,25 @@
  *
  * @module
  */
-import { type ChildProcess, spawn } from "node:child_process"
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
 import * as Fs from "node:fs"
-import * as Http from "node:http"
-import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { performance } from "node:perf_hooks"
 import { fileURLToPath } from "node:url"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Exit, Redacted, Scope } from "effect"
+import { Effect, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
+import { notFound, openPgClient, type Reply, serveBaseline } from "./support/baseline-server.ts"
+import { cliMain, runToCompletion, startBaseline, startWaslServer, stopAllChildren, stopChild } from "./support/children.ts"
+import { intFromEnv } from "./support/env.ts"
+import { measure } from "./support/load.ts"
+import { ms, table } from "./support/table.ts"
 
-const root = fileURLToPath(new URL("..", import.meta.url))
 const self = fileURLToPath(import.meta.url)
-const serverMain = Path.join(root, "apps", "server", "src", "main.ts")
-const cliMain = Path.join(root, "apps", "cli", "src", "main.ts")
-
-const intFromEnv = (name: string, fallback: number, min: number): number => {
-  const raw = process.env[name]
-  if (raw === undefined || raw === "") return fallback
-  const value = Number(raw)
-  if (!Number.isSafeInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got ${raw}`)
-  return value
-}
 
 // -----------------------------------------------------------------------------
 // the baseline server (`node bench/run.ts --baseline`)
 // -----------------------------------------------------------------------------
-
-interface Reply {
-  readonly status: number
-  readonly body: string
-}
 
 const unauthenticated: Reply = { status: 401, body: JSON.stringify({ message: "Unauthenticated." }) }
 
@@ -91,270 +76,20 @@ const meWithSql = (sql: PgClient.PgClient, authorization: string | undefined) =>
     return { status: 200, body: JSON.stringify({ ...users[0], account: accounts[0] }) } satisfies Reply
   })
 
+const ME_PATH = "/api/me"
+
 const runBaselineServer = async () => {
-  const port = intFromEnv("BASELINE_PORT", 0, 0)
   const databaseUrl = process.env.DATABASE_URL
-  const scope = Scope.makeUnsafe()
-  let handle: (request: Http.IncomingMessage) => Promise<Reply>
   if (databaseUrl !== undefined && databaseUrl !== "") {
-    const sql = await Effect.runPromise(
-      PgClient.make({ url: Redacted.make(databaseUrl), applicationName: "wasl-bench-baseline" }).pipe(
-        Scope.provide(scope),
-        Effect.provide(Reactivity.layer)
-      )
+    const { close, sql } = await openPgClient(databaseUrl)
+    serveBaseline(
+      (request) =>
+        request.url === ME_PATH ? Effect.runPromise(meWithSql(sql, request.headers.authorization)) : Promise.resolve(notFound),
+      close
     )
-    handle = (request) => Effect.runPromise(meWithSql(sql, request.headers.authorization))
   } else {
-    const body = Fs.readFileSync(process.env.BASELINE_BODY_FILE!, "utf8")
-    const reply: Reply = { status: 200, body }
-    handle = () => Promise.resolve(reply)
-  }
-  const server = Http.createServer((request, response) => {
-    request.resume()
-    const send = (reply: Reply) => {
-      response.writeHead(reply.status, {
-        "content-type": "application/json",
-        "content-length": Buffer.byteLength(reply.body)
-      })
-      response.end(reply.body)
-    }
-    if (request.method !== "GET" || request.url !== "/api/me") return send({ status: 404, body: "{}" })
-    handle(request).then(send, (error: unknown) => {
-      console.error(String(error))
-      send({ status: 500, body: "{}" })
-    })
-  })
-  const stop = () => {
-    server.close()
-    server.closeAllConnections()
-    void Effect.runPromise(Scope.close(scope, Exit.void)).finally(() => process.exit(0))
-  }
-  process.once("SIGTERM", stop)
-  process.once("SIGINT", stop)
-  server.listen(port, "127.0.0.1", () => {
-    const address = server.address() as Net.AddressInfo
-    console.log(JSON.stringify({ message: `baseline is listening on http://127.0.0.1:${address.port}` }))
-  })
-}
-
-// -----------------------------------------------------------------------------
-// child processes
-// -----------------------------------------------------------------------------
-
-interface Child {
-  readonly name: string
-  readonly child: ChildProcess
-  readonly exited: Promise<number | null>
-  readonly output: () => string
-  readonly waitFor: (pattern: RegExp, timeoutMs: number) => Promise<RegExpExecArray>
-}
-
-const children = new Set<Child>()
-
-/** Keeps the last 64 KiB of a child's output, for error messages. */
-const tail = (text: string) => (text.length > 65_536 ? text.slice(-65_536) : text)
-
-const startChild = (name: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv): Child => {
-  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
-  let output = ""
-  const listeners = new Set<() => void>()
-  const onData = (chunk: string) => {
-    output = tail(output + chunk)
-    for (const listener of listeners) listener()
-  }
-  child.stdout!.setEncoding("utf8").on("data", onData)
-  child.stderr!.setEncoding("utf8").on("data", onData)
-  const exited = new Promise<number | null>((resolve) => {
-    child.once("error", (error) => {
-      output += `\n[spawn error] ${error.message}`
-      resolve(null)
-    })
-    child.once("close", (code) => resolve(code))
-  })
-  const handle: Child = {
-    name,
-    child,
-    exited,
-    output: () => output,
-    waitFor: (pattern, timeoutMs) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          const match = pattern.exec(output)
-          if (match !== null) finish(() => resolve(match))
-        }
-        const finish = (then: () => void) => {
-          clearTimeout(timer)
-          listeners.delete(check)
-          then()
-        }
-        const timer = setTimeout(
-          () => finish(() => reject(new Error(`${name}: no ${pattern} within ${timeoutMs} ms\n${output}`))),
-          timeoutMs
-        )
-        listeners.add(check)
-        void exited.then((code) => {
-          if (listeners.has(check)) finish(() => reject(new Error(`${name} exited (${code}) early\n${output}`)))
-        })
-        check()
-      })
-  }
-  children.add(handle)
-  void exited.then(() => children.delete(handle))
-  return handle
-}
-
-/** SIGTERM, then SIGKILL after `graceMs`; resolves when the child is gone. */
-const stopChild = async (child: Child, graceMs = 10_000): Promise<void> => {
-  if (child.child.exitCode !== null || child.child.signalCode !== null) return
-  child.child.kill("SIGTERM")
-  const timer = setTimeout(() => child.child.kill("SIGKILL"), graceMs)
-  await child.exited
-  clearTimeout(timer)
-}
-
-/** Runs node `args` to completion (at most `timeoutMs`); its stdout on exit 0, else an error. */
-const runToCompletion = async (name: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv, timeoutMs = 60_000) => {
-  const child = startChild(name, args, env)
-  let stdout = ""
-  child.child.stdout!.on("data", (chunk: string) => (stdout += chunk))
-  const timer = setTimeout(() => child.child.kill("SIGKILL"), timeoutMs)
-  const code = await child.exited
-  clearTimeout(timer)
-  if (code !== 0) throw new Error(`${name} failed (exit ${code})\n${child.output()}`)
-  return stdout
-}
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = Net.createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as Net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-
-// -----------------------------------------------------------------------------
-// load generation
-// -----------------------------------------------------------------------------
-
-interface Sender {
-  readonly name: string
-  /** One `GET /api/me`; resolves with the status and the body size once the body is read. */
-  readonly get: () => Promise<{ readonly status: number; readonly bytes: number }>
-  readonly close: () => Promise<void>
-}
-
-/** The part of undici's API used here (undici is installed with @effect/platform-node). */
-interface UndiciModule {
-  readonly Pool: new(origin: string, options: {
-    readonly connections: number
-    readonly pipelining: number
-    readonly headersTimeout: number
-    readonly bodyTimeout: number
-  }) => {
-    request(options: { readonly path: string; readonly method: "GET"; readonly headers: Record<string, string> }): Promise<{
-      readonly statusCode: number
-      readonly body: { arrayBuffer(): Promise<ArrayBuffer> }
-    }>
-    close(): Promise<void>
-  }
-}
-
-const loadUndici = async (): Promise<UndiciModule | undefined> => {
-  const specifier = "undici"
-  try {
-    const module = (await import(specifier)) as Partial<UndiciModule>
-    return typeof module.Pool === "function" ? (module as UndiciModule) : undefined
-  } catch {
-    return undefined
-  }
-}
-
-const makeSender = async (origin: string, headers: Record<string, string>, connections: number): Promise<Sender> => {
-  const undici = await loadUndici()
-  if (undici !== undefined) {
-    const pool = new undici.Pool(origin, { connections, pipelining: 1, headersTimeout: 10_000, bodyTimeout: 10_000 })
-    return {
-      name: "undici Pool",
-      get: async () => {
-        const { body, statusCode } = await pool.request({ path: "/api/me", method: "GET", headers })
-        return { status: statusCode, bytes: (await body.arrayBuffer()).byteLength }
-      },
-      close: () => pool.close()
-    }
-  }
-  const agent = new Http.Agent({ keepAlive: true, maxSockets: connections })
-  return {
-    name: "node:http Agent",
-    get: () =>
-      new Promise((resolve, reject) => {
-        const request = Http.get(`${origin}/api/me`, { agent, headers, timeout: 10_000 }, (response) => {
-          let bytes = 0
-          response.on("data", (chunk: Buffer) => (bytes += chunk.length))
-          response.on("end", () => resolve({ status: response.statusCode ?? 0, bytes }))
-          response.on("error", reject)
-        })
-        request.on("timeout", () => request.destroy(new Error("request timed out")))
-        request.on("error", reject)
-      }),
-    close: async () => agent.destroy()
-  }
-}
-
-interface Figures {
-  readonly requests: number
-  readonly seconds: number
-  readonly perSecond: number
-  readonly p50: number
-  readonly p95: number
-  readonly p99: number
-  readonly bytes: number
-}
-
-/** Nearest-rank percentile of sorted values. */
-const percentile = (sorted: Float64Array, p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!
-
-/** `total` requests over `concurrency` loops, each with one request in flight. */
-const load = async (sender: Sender, total: number, concurrency: number): Promise<Figures> => {
-  const latencies = new Float64Array(total)
-  let next = 0
-  let bytes = 0
-  const loop = async () => {
-    for (let i = next++; i < total; i = next++) {
-      const started = performance.now()
-      const reply = await sender.get()
-      latencies[i] = performance.now() - started
-      if (reply.status !== 200) throw new Error(`request ${i}: status ${reply.status}`)
-      bytes = reply.bytes
-    }
-  }
-  const started = performance.now()
-  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, loop))
-  const seconds = (performance.now() - started) / 1000
-  latencies.sort()
-  return {
-    requests: total,
-    seconds,
-    perSecond: total / seconds,
-    p50: percentile(latencies, 50),
-    p95: percentile(latencies, 95),
-    p99: percentile(latencies, 99),
-    bytes
-  }
-}
-
-const measure = async (
-  origin: string,
-  headers: Record<string, string>,
-  settings: { readonly requests: number; readonly warmup: number; readonly concurrency: number }
-) => {
-  const sender = await makeSender(origin, headers, settings.concurrency)
-  try {
-    if (settings.warmup > 0) await load(sender, settings.warmup, settings.concurrency)
-    return { client: sender.name, figures: await load(sender, settings.requests, settings.concurrency) }
-  } finally {
-    await sender.close()
+    const reply: Reply = { status: 200, body: Fs.readFileSync(process.env.BASELINE_BODY_FILE!, "utf8") }
+    serveBaseline((request) => Promise.resolve(request.url === ME_PATH ? reply : notFound))
   }
 }
 
@@ -391,7 +126,7 @@ const createDatabase = async (url: string) => {
 const cleanups: Array<() => Promise<unknown> | unknown> = []
 
 const cleanUp = async () => {
-  for (const child of [...children]) await stopChild(child, 5_000).catch(() => undefined)
+  await stopAllChildren()
   while (cleanups.length > 0) {
     const cleanup = cleanups.pop()!
     try {
@@ -400,17 +135,6 @@ const cleanUp = async () => {
       console.error(`bench: cleanup failed: ${error instanceof Error ? error.message : String(error)}`)
     }
   }
-}
-
-const ms = (value: number) => value.toFixed(2)
-
-const table = (rows: ReadonlyArray<ReadonlyArray<string>>) => {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
-  return rows.map((row) =>
-    row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join(
-      "   "
-    )
-  ).join("\n")
 }
 
 const run = async () => {
@@ -462,37 +186,29 @@ const run = async () => {
   }
 
   // 2. Wasl.
-  const waslPort = await freePort()
-  console.error(`bench: starting apps/server on 127.0.0.1:${waslPort}...`)
-  const wasl = startChild("apps/server", [serverMain], { ...env, PORT: String(waslPort) })
-  await wasl.waitFor(/Wasl is listening on/, 60_000)
-  const waslOrigin = `http://127.0.0.1:${waslPort}`
+  console.error("bench: starting apps/server...")
+  const wasl = await startWaslServer(env)
+  const waslOrigin = wasl.origin
   const meBody = await expectStatus(waslOrigin, headers, 200)
   await expectStatus(waslOrigin, wrongHeaders, 401)
   console.error(`bench: Wasl: ${settings.warmup} warm-up + ${settings.requests} requests...`)
-  const waslRun = await measure(waslOrigin, headers, settings)
-  await stopChild(wasl)
+  const waslRun = await measure(waslOrigin, headers, settings, () => ME_PATH)
+  await stopChild(wasl.child)
 
   // 3. The baseline, in a child process like Wasl.
   const bodyFile = Path.join(tmp, "me.json")
   Fs.writeFileSync(bodyFile, meBody)
-  const baselinePort = await freePort()
   const baselineKind = postgresUrl !== undefined
     ? "node:http + raw SQL (token by id, SHA-256 compare, user, account)"
     : "node:http echo of a fixed body of the same size (no database)"
-  console.error(`bench: starting the baseline (${baselineKind}) on 127.0.0.1:${baselinePort}...`)
-  const baseline = startChild("baseline", [self, "--baseline"], {
-    ...env,
-    BASELINE_PORT: String(baselinePort),
-    BASELINE_BODY_FILE: bodyFile
-  })
-  await baseline.waitFor(/baseline is listening/, 30_000)
-  const baselineOrigin = `http://127.0.0.1:${baselinePort}`
+  console.error(`bench: starting the baseline (${baselineKind})...`)
+  const baseline = await startBaseline(self, ["--baseline"], { ...env, BASELINE_BODY_FILE: bodyFile })
+  const baselineOrigin = baseline.origin
   await expectStatus(baselineOrigin, headers, 200)
   if (postgresUrl !== undefined) await expectStatus(baselineOrigin, wrongHeaders, 401)
   console.error(`bench: baseline: ${settings.warmup} warm-up + ${settings.requests} requests...`)
-  const baselineRun = await measure(baselineOrigin, headers, settings)
-  await stopChild(baseline)
+  const baselineRun = await measure(baselineOrigin, headers, settings, () => ME_PATH)
+  await stopChild(baseline.child)
 
   // 4. The figures.
   const w = waslRun.figures

@@ -5,7 +5,7 @@
 import { Console, Effect, Option, Schema, SchemaGetter } from "effect"
 import { Command, Flag } from "effect/cli"
 import { runMigrations } from "@wasl/adapters"
-import { AppServicesLive, DatabaseConfig, DatabaseFromConfig } from "@wasl/app-server"
+import { AppRepositoriesLive, DatabaseConfig, DatabaseFromConfig } from "@wasl/app-server"
 import { Ability, addOtpCredits, bootstrapAccount, createTokenForMember, Plan, setPlan } from "@wasl/core"
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value))
@@ -14,7 +14,7 @@ const printJson = (value: unknown) => Console.log(JSON.stringify(value))
 const withServices = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
     const config = yield* DatabaseConfig
-    return yield* Effect.provide(effect, AppServicesLive(config))
+    return yield* Effect.provide(effect, AppRepositoriesLive(config))
   })
 
 const accountFlag = Flag.Int("account").pipe(Flag.withDescription("account id"))

@@ -39,3 +39,20 @@ export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()("TooM
   message: Schema.String,
   retryAfter: Schema.Int
 }) {}
+
+/** 410: the thing exists but can no longer be used (an OTP verification that is not live). */
+export class Gone extends Schema.TaggedError<Gone>()("Gone", {
+  message: Schema.String,
+  status: Schema.String
+}) {}
+
+/** 422 of OTP verify: a wrong code, with the attempts the verification has left (decisions §7). */
+export class InvalidOtpCode extends Schema.TaggedError<InvalidOtpCode>()("InvalidOtpCode", {
+  attemptsRemaining: Schema.Int
+}) {}
+
+/** 503: a dependency (the messaging provider) failed for now; try again after `retryAfter` seconds. */
+export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", {
+  message: Schema.String,
+  retryAfter: Schema.Int
+}) {}

@@ -8,9 +8,14 @@ import { Ability, ApiToken, CurrentUser } from "@wasl/core"
 import { Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
 import { NotesGroup } from "./notes-api.ts"
 import { PropertiesGroup } from "./properties-api.ts"
+import { MessagingGroup } from "./messaging-api.ts"
+import { OtpGroup } from "./otp-api.ts"
 import { RecordLinksGroup } from "./record-links-api.ts"
 import { RecordsGroup } from "./records-api.ts"
 import { Authentication } from "./security.ts"
+import { WebhooksGroup } from "./webhooks-api.ts"
+import { DeliveriesGroup } from "./deliveries-api.ts"
+import { NotificationsGroup } from "./notifications-api.ts"
 
 const Deleted = Schema.Struct({ message: Schema.String, data: Schema.Tuple([]) })
 
@@ -84,6 +89,11 @@ export class WaslApi extends HttpApi.make("wasl")
   .add(AuthGroup)
   .add(TokensGroup)
   .add(PropertiesGroup)
+  .add(WebhooksGroup)
+  .add(DeliveriesGroup)
+  .add(NotificationsGroup)
+  .add(MessagingGroup)
+  .add(OtpGroup)
   .add(RecordLinksGroup)
   .add(NotesGroup)
   .add(RecordsGroup)

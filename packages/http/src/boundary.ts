@@ -12,6 +12,10 @@ import type { RouteTable } from "./route-table.ts"
 import { isMalformedJson, toFieldErrors } from "./validation-errors.ts"
 
 export const JSON_BODY_LIMIT = 1024 * 1024
+/** Multipart bodies (decisions §1: 10 MiB), with room for the form around a 10 MiB header file. */
+export const MULTIPART_BODY_LIMIT = 10 * 1024 * 1024 + 64 * 1024
+/** The only endpoint that takes multipart/form-data: send with a header file (decisions §7). */
+const MULTIPART_PATH = /^\/api\/broadcasts\/[^/]+\/send\/?$/
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"])
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
@@ -23,6 +27,9 @@ const hasBody = (request: HttpServerRequest.HttpServerRequest) =>
 
 const isJson = (contentType: string | undefined) =>
   contentType === undefined || /^application\/(.+\+)?json\s*(;|$)/i.test(contentType)
+
+const isMultipart = (request: HttpServerRequest.HttpServerRequest) =>
+  /^multipart\/form-data\s*;/i.test(request.headers["content-type"] ?? "") && MULTIPART_PATH.test(pathOf(request.url))
 
 const pathOf = (url: string) => {
   const q = url.indexOf("?")
@@ -86,11 +93,13 @@ export const makeBoundary = (routes: RouteTable) =>
           const started = yield* Clock.currentTimeMillis
           const incoming = request.headers["x-request-id"]
           const requestId = incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : yield* random.uuidV4()
-          const guarded = hasBody(request) && !isJson(request.headers["content-type"])
+          const multipart = isMultipart(request)
+          const limit = multipart ? MULTIPART_BODY_LIMIT : JSON_BODY_LIMIT
+          const guarded = hasBody(request) && !multipart && !isJson(request.headers["content-type"])
             ? Effect.succeed(responses.unsupportedMediaType())
-            : Number(request.headers["content-length"] ?? 0) > JSON_BODY_LIMIT
+            : Number(request.headers["content-length"] ?? 0) > limit
             ? Effect.succeed(responses.payloadTooLarge())
-            : Effect.provideService(app, HttpIncomingMessage.MaxBodySize, ByteSize.bytes(JSON_BODY_LIMIT))
+            : Effect.provideService(app, HttpIncomingMessage.MaxBodySize, ByteSize.bytes(limit))
           const response = yield* guarded.pipe(
             Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.interrupt : render(request, cause))
           )

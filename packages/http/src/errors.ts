@@ -6,6 +6,7 @@
 import { Effect, Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
 import type { Forbidden, NotFound, PaymentRequired, TooManyRequests, Unauthenticated, ValidationFailed } from "@wasl/core"
+import type { Gone, InvalidOtpCode, ServiceUnavailable } from "@wasl/core"
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   HttpServerResponse.jsonUnsafe(body, { status, headers })
@@ -53,10 +54,38 @@ export class TooManyRequests429 extends Schema.Error<TooManyRequests429>("TooMan
   description: "Slow down; see the Retry-After header."
 }) {}
 
+/** An OTP verification that is not live any more (decisions §7). */
+export class Gone410 extends Schema.Error<Gone410>("Gone410")({ message: Schema.String, status: Schema.String }, {
+  httpApiStatus: 410,
+  description: "The verification is no longer live; `status` says what it became."
+}) {}
+
+/** A wrong OTP code (decisions §7): the 422 body plus the attempts left. */
+export class InvalidCode422 extends Schema.Error<InvalidCode422>("InvalidCode422")({
+  message: Schema.String,
+  errors: FieldErrors,
+  attempts_remaining: Schema.Int
+}, {
+  httpApiStatus: 422,
+  description: "The code is invalid; attempts_remaining says how many tries are left."
+}) {}
+
+/** Rendered like TooManyRequests429: `{ message }` with a `Retry-After` header. */
+export class ServiceUnavailable503 extends Schema.Error<ServiceUnavailable503>("ServiceUnavailable503")({
+  message: Schema.String,
+  retryAfter: Schema.Int
+}, {
+  httpApiStatus: 503,
+  description: "The messaging provider cannot take the message now; see the Retry-After header."
+}) {}
+
+export const INVALID_CODE = "The code is invalid."
+
 export const UNAUTHENTICATED = "Unauthenticated."
 export const NOT_FOUND = "Not found."
 
 export type DomainError = Unauthenticated | Forbidden | NotFound | ValidationFailed | PaymentRequired | TooManyRequests
+  | Gone | InvalidOtpCode | ServiceUnavailable
 export type HttpError =
   | Unauthenticated401
   | Forbidden403
@@ -64,6 +93,9 @@ export type HttpError =
   | Validation422
   | PaymentRequired402
   | TooManyRequests429
+  | Gone410
+  | InvalidCode422
+  | ServiceUnavailable503
 
 /** The one mapping from core's domain failures to HTTP errors. */
 export const fromDomain = (error: DomainError): HttpError => {
@@ -80,6 +112,16 @@ export const fromDomain = (error: DomainError): HttpError => {
       return new PaymentRequired402({ message: error.message })
     case "TooManyRequests":
       return new TooManyRequests429({ message: error.message, retryAfter: error.retryAfter })
+    case "Gone":
+      return new Gone410({ message: error.message, status: error.status })
+    case "InvalidOtpCode":
+      return new InvalidCode422({
+        message: INVALID_CODE,
+        errors: { code: [INVALID_CODE] },
+        attempts_remaining: error.attemptsRemaining
+      })
+    case "ServiceUnavailable":
+      return new ServiceUnavailable503({ message: error.message, retryAfter: error.retryAfter })
   }
 }
 
@@ -90,6 +132,9 @@ export type ToHttp<E> = E extends Unauthenticated ? Unauthenticated401
   : E extends ValidationFailed ? Validation422
   : E extends PaymentRequired ? PaymentRequired402
   : E extends TooManyRequests ? TooManyRequests429
+  : E extends Gone ? Gone410
+  : E extends InvalidOtpCode ? InvalidCode422
+  : E extends ServiceUnavailable ? ServiceUnavailable503
   : never
 
 /** Run a use-case in a handler: domain failures become HTTP errors. */
@@ -102,15 +147,22 @@ const STATUS: ReadonlyArray<readonly [new(...args: any) => HttpError, number]> =
   [Forbidden403, 403],
   [NotFound404, 404],
   [Validation422, 422],
-  [TooManyRequests429, 429]
+  [TooManyRequests429, 429],
+  [Gone410, 410],
+  [InvalidCode422, 422],
+  [ServiceUnavailable503, 503]
 ]
 
 /** One of ours, when it escapes an endpoint that did not declare it. */
 export const httpErrorResponse = (error: unknown): HttpServerResponse.HttpServerResponse | undefined => {
   const status = STATUS.find(([cls]) => error instanceof cls)?.[1]
   if (status === undefined) return undefined
-  if (error instanceof TooManyRequests429) {
+  if (error instanceof TooManyRequests429 || error instanceof ServiceUnavailable503) {
     return json(status, { message: error.message }, { "retry-after": String(error.retryAfter) })
+  }
+  if (error instanceof Gone410) return json(status, { message: error.message, status: error.status })
+  if (error instanceof InvalidCode422) {
+    return json(status, { message: error.message, errors: error.errors, attempts_remaining: error.attempts_remaining })
   }
   const { message, errors } = error as { message: string; errors?: unknown }
   return json(status, errors === undefined ? { message } : { message, errors })

@@ -9,16 +9,21 @@ import { AuthHandlers } from "./handlers/auth.ts"
 import { MeHandlers } from "./handlers/me.ts"
 import { NoteHandlers } from "./handlers/notes.ts"
 import { PropertyHandlers } from "./handlers/properties.ts"
+import { MessagingHandlers } from "./handlers/messaging.ts"
+import { OtpHandlers } from "./handlers/otp.ts"
 import { RecordLinkHandlers } from "./handlers/record-links.ts"
 import { RecordHandlers } from "./handlers/records.ts"
 import { TokenHandlers } from "./handlers/tokens.ts"
 import { routeTableOf } from "./route-table.ts"
 import { AuthenticationLive } from "./security.ts"
+import { WebhookHandlers } from "./handlers/webhooks.ts"
+import { DeliveryHandlers } from "./handlers/deliveries.ts"
+import { NotificationHandlers } from "./handlers/notifications.ts"
 
 export const OPENAPI_PATH = "/api/openapi.json"
 
 const ApiRoutes = HttpApiBuilder.layer(WaslApi, { openapiPath: OPENAPI_PATH }).pipe(
-  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, PropertyHandlers, RecordLinkHandlers, NoteHandlers, RecordHandlers]),
+  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, PropertyHandlers, MessagingHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, RecordHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers]),
   Layer.provide(AuthenticationLive)
 )
 

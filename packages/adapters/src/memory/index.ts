@@ -11,6 +11,7 @@ import { TeamRepositoryMemory } from "./team-repository-memory.ts"
 import { TokenRepositoryMemory } from "./token-repository-memory.ts"
 import { TransactorMemory } from "./transactor-memory.ts"
 import { UserRepositoryMemory } from "./user-repository-memory.ts"
+import { WebhookRepositoryMemory } from "./webhook-repository-memory.ts"
 import { PropertyValueStoreMemory } from "./property-value-store-memory.ts"
 
 export { AccountRepositoryMemory } from "./account-repository-memory.ts"
@@ -24,6 +25,7 @@ export { TeamRepositoryMemory } from "./team-repository-memory.ts"
 export { TokenRepositoryMemory } from "./token-repository-memory.ts"
 export { TransactorMemory } from "./transactor-memory.ts"
 export { UserRepositoryMemory } from "./user-repository-memory.ts"
+export { WebhookRepositoryMemory } from "./webhook-repository-memory.ts"
 
 /**
  * Every repository port and the Transactor over one fresh store (each build of
@@ -43,5 +45,6 @@ export const RepositoriesMemory = Layer.mergeAll(
   OutboxMemory,
   PropertyRepositoryMemory,
   PropertyGroupRepositoryMemory,
-  PropertyValueStoreMemory
+  PropertyValueStoreMemory,
+  WebhookRepositoryMemory
 ).pipe(Layer.provideMerge(MemoryStore.layer))

@@ -22,6 +22,7 @@ import type {
   PropertyGroupDefinition,
   StoredSession,
   StoredToken,
+  StoredWebhook,
   Subscription,
   User
 } from "@wasl/core"
@@ -81,6 +82,23 @@ export interface NotificationRow {
   readonly data: unknown
   readonly readAt: DateTime.Utc | null
   readonly createdAt: DateTime.Utc
+  /** Channel flags (absent on rows seeded before they existed: stored, popup and browser on). */
+  readonly stored?: boolean
+  readonly popup?: boolean
+  readonly browser?: boolean
+  readonly updatedAt?: DateTime.Utc
+  /** The queued mail, if the email channel was on. */
+  readonly email?: { readonly subject: string; readonly text: string } | null
+  readonly emailedAt?: DateTime.Utc | null
+  readonly emailAttempts?: number
+}
+
+/** Webhooks and their subscriptions (webhook-repository-memory.ts). */
+export interface WebhookTable {
+  readonly nextId: number
+  readonly nextEventId: number
+  /** By id. */
+  readonly rows: ReadonlyArray<StoredWebhook>
 }
 
 export interface UserRow {
@@ -118,6 +136,7 @@ export interface MemoryState {
   readonly properties: ReadonlyArray<PropertyDefinition>
   /** Custom property groups, oldest first (property-group-repository-memory.ts). */
   readonly propertyGroups: ReadonlyArray<PropertyGroupDefinition>
+  readonly webhooks: WebhookTable
 }
 
 export const emptyMemoryState: MemoryState = {
@@ -134,7 +153,8 @@ export const emptyMemoryState: MemoryState = {
   sessions: new Map(),
   outbox: [],
   properties: [],
-  propertyGroups: []
+  propertyGroups: [],
+  webhooks: { nextId: 1, nextEventId: 1, rows: [] }
 }
 
 export const membershipKey = (accountId: number, userId: number) => `${accountId}:${userId}`

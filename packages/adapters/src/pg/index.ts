@@ -12,7 +12,10 @@ import { TransactorPg } from "./transactor-pg.ts"
 import { UserRepositoryPg } from "./user-repository-pg.ts"
 import { PropertyValueStorePg } from "./property-value-store-pg.ts"
 import { RecordRepositoryPg } from "./record-repository-pg.ts"
+import { WebhookRepositoryPg } from "./webhook-repository-pg.ts"
+import { DeliveryRepositoryPg } from "./delivery-repository-pg.ts"
 import { NoteRepositoryPg } from "./note-repository-pg.ts"
+import { MessagingRepositoriesPg } from "./messaging/index.ts"
 
 export { AccountRepositoryPg } from "./account-repository-pg.ts"
 export { NotificationRepositoryPg } from "./notification-repository-pg.ts"
@@ -33,7 +36,11 @@ export { UserRepositoryPg } from "./user-repository-pg.ts"
  */
 export { PropertyValueStorePg } from "./property-value-store-pg.ts"
 export { RecordRepositoryPg } from "./record-repository-pg.ts"
+export { WebhookRepositoryPg } from "./webhook-repository-pg.ts"
+export { DELIVERIES_CHANNEL, DeliveryRepositoryPg } from "./delivery-repository-pg.ts"
+export { QueueSignalsPg } from "./queue-signals-pg.ts"
 export { NoteRepositoryPg } from "./note-repository-pg.ts"
+export * from "./messaging/index.ts"
 
 export const RepositoriesPg = Layer.mergeAll(
   AccountRepositoryPg,
@@ -48,5 +55,8 @@ export const RepositoriesPg = Layer.mergeAll(
   PropertyGroupRepositoryPg,
   PropertyValueStorePg,
   RecordRepositoryPg,
-  NoteRepositoryPg
+  NoteRepositoryPg,
+  WebhookRepositoryPg,
+  DeliveryRepositoryPg,
+  MessagingRepositoriesPg
 )

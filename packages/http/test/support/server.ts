@@ -11,6 +11,8 @@ import { MigrationsLive, PasswordHasherFast, postgresTestEnabled, ServicesPg, Te
 import { bootstrapAccount } from "@wasl/core"
 import { serveHttpApp } from "@wasl/http"
 import { type Client, makeClient } from "./client.ts"
+import { type FakeWebhookTransport, webhookTestServices, type WebhookServiceOptions } from "./webhook-services.ts"
+import { messagingTestServices, type MessagingServiceOptions } from "./messaging-services.ts"
 
 export type DatabaseKind = "pglite" | "postgres"
 
@@ -30,14 +32,29 @@ export interface TestServer {
   /** Runs SQL on the server's database, for assertions on what the API does not show (the outbox). */
   readonly query: (text: string, params?: ReadonlyArray<unknown>) => Promise<ReadonlyArray<any>>
   readonly close: () => Promise<void>
+  /** Runs an effect on the server's services (to drive a use-case the API has no endpoint for). */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>
+  /** The in-process WebhookTransport the server posts through (validation challenges). */
+  readonly webhookTransport: FakeWebhookTransport
+  /** The JSON-lines file the server's Mailer writes. */
+  readonly mailOutbox: string
+  /** The JSON-lines file the sandbox messaging provider writes (codes included). */
+  readonly sandboxOutbox: string
 }
 
-export const startTestServer = async (database: DatabaseKind): Promise<TestServer> => {
+export const startTestServer = async (
+  database: DatabaseKind,
+  options: WebhookServiceOptions & MessagingServiceOptions = {}
+): Promise<TestServer> => {
   const logs: Array<string> = []
   const capture = Logger.map(Logger.formatJson, (line) => {
     logs.push(line)
   })
+  const webhooks = webhookTestServices(options)
+  const messaging = messagingTestServices(options)
   const services = ServicesPg.pipe(
+    Layer.provideMerge(webhooks.layer),
+    Layer.provideMerge(messaging.layer),
     Layer.provideMerge(PasswordHasherFast),
     Layer.provideMerge(MigrationsLive),
     Layer.provideMerge(database === "pglite" ? TestDatabase.pglite : TestDatabase.postgres)
@@ -70,6 +87,10 @@ export const startTestServer = async (database: DatabaseKind): Promise<TestServe
         const sql = yield* SqlClient.SqlClient
         return yield* Effect.orDie(sql.unsafe(text, [...params]))
       })),
-    close: () => runtime.dispose()
+    close: () => runtime.dispose(),
+    run: (effect) => runtime.runPromise(effect),
+    webhookTransport: webhooks.transport,
+    mailOutbox: webhooks.mailOutbox,
+    sandboxOutbox: messaging.sandboxOutbox
   }
 }

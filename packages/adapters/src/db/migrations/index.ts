@@ -9,11 +9,17 @@ import _0002_accounts from "./0002_accounts.ts"
 import _0003_outbox from "./0003_outbox.ts"
 import _0004_records from "./0004_records.ts"
 import _0005_properties from "./0005_properties.ts"
+import _0006_webhooks from "./0006_webhooks.ts"
+import _0007_deliveries from "./0007_deliveries.ts"
+import _0008_messaging from "./0008_messaging.ts"
 
 export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0001_init": _0001_init,
   "0002_accounts": _0002_accounts,
   "0003_outbox": _0003_outbox,
   "0004_records": _0004_records,
-  "0005_properties": _0005_properties
+  "0005_properties": _0005_properties,
+  "0006_webhooks": _0006_webhooks,
+  "0007_deliveries": _0007_deliveries,
+  "0008_messaging": _0008_messaging
 })

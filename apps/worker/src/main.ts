@@ -1,0 +1,13 @@
+/**
+ * `apps/worker`: the delivery worker alone (no HTTP server), for running workers separately from
+ * the API servers against one PostgreSQL (decisions §9); any number of them share the work.
+ * Migrates on start like the server. SIGTERM/SIGINT stop it gracefully: attempts in flight are
+ * released for another worker, nothing is lost.
+ */
+import { Effect, Layer } from "effect"
+import { AppServicesLive, DatabaseConfig, runService } from "@wasl/app-server"
+import { DeliveryWorkerLive } from "./delivery-worker-live.ts"
+
+runService(Layer.unwrap(Effect.gen(function*() {
+  return DeliveryWorkerLive().pipe(Layer.provide(AppServicesLive(yield* DatabaseConfig)))
+})))

@@ -1,0 +1,133 @@
+/**
+ * (Test support, like db/test-database.ts: used by the adapter and HTTP suites.)
+ * A local stand-in for the WhatsApp Cloud API (Graph API): `POST /<version>/<phone_id>/messages`
+ * and `POST /<version>/<phone_id>/media`. It checks each request the way the API documents it
+ * (bearer token, JSON body with messaging_product "whatsapp", recipient digits, type "template",
+ * template name and language code, well-formed components; multipart media with
+ * messaging_product, type and file) and answers like the API: `{ messaging_product, contacts,
+ * messages: [{ id }] }`, `{ id }` for media, or `{ error: { message, type, code, fbtrace_id } }`
+ * with status 400. A test can script an error per recipient.
+ */
+import { createServer, type IncomingMessage, type Server } from "node:http"
+
+export interface RecordedCall {
+  readonly path: string
+  readonly authorization: string | undefined
+  readonly contentType: string | undefined
+  readonly json?: any
+  readonly form?: { readonly fields: Record<string, string>; readonly file?: { name: string; type: string; size: number } }
+}
+
+export interface FakeCloudApi {
+  readonly url: string
+  readonly calls: Array<RecordedCall>
+  /** `to` → [http status, error code]; a code of undefined answers that status with no JSON. */
+  readonly failures: Map<string, readonly [number, number | undefined]>
+  readonly close: () => Promise<void>
+}
+
+const readBody = (req: IncomingMessage) =>
+  new Promise<Buffer>((resolve, reject) => {
+    const chunks: Array<Buffer> = []
+    req.on("data", (c: Buffer) => chunks.push(c))
+    req.on("end", () => resolve(Buffer.concat(chunks)))
+    req.on("error", reject)
+  })
+
+/** The documented shape of a template message; returns the first problem, if any. */
+export const templateMessageProblem = (body: any): string | undefined => {
+  if (body?.messaging_product !== "whatsapp") return "messaging_product must be whatsapp"
+  if (body.recipient_type !== undefined && body.recipient_type !== "individual") return "recipient_type"
+  if (typeof body.to !== "string" || !/^[0-9]{6,20}$/.test(body.to)) return "to must be the recipient's digits"
+  if (body.type !== "template") return "type must be template"
+  const t = body.template
+  if (typeof t?.name !== "string" || t.name === "") return "template.name"
+  if (typeof t.language?.code !== "string") return "template.language.code"
+  if (t.components === undefined) return undefined
+  if (!Array.isArray(t.components)) return "template.components must be an array"
+  for (const c of t.components) {
+    if (!["header", "body", "button"].includes(c.type)) return `component type ${c.type}`
+    if (!Array.isArray(c.parameters) || c.parameters.length === 0) return "component parameters"
+    if (c.type === "button") {
+      if (!["url", "quick_reply", "copy_code"].includes(c.sub_type)) return `button sub_type ${c.sub_type}`
+      if (!/^[0-9]+$/.test(String(c.index))) return "button index"
+    }
+    for (const p of c.parameters) {
+      if (p.type === "text" && typeof p.text !== "string") return "text parameter"
+      if (p.type === "coupon_code" && typeof p.coupon_code !== "string") return "coupon_code parameter"
+      if (["image", "video", "document"].includes(p.type) && typeof p[p.type]?.id !== "string") return "media parameter id"
+      if (!["text", "coupon_code", "image", "video", "document", "payload"].includes(p.type)) return `parameter type ${p.type}`
+    }
+  }
+  return undefined
+}
+
+const errorBody = (code: number, message: string) => ({
+  error: { message, type: "OAuthException", code, fbtrace_id: "AbCdEf123" }
+})
+
+export const startFakeCloudApi = async (expectedToken: string): Promise<FakeCloudApi> => {
+  const calls: Array<RecordedCall> = []
+  const failures = new Map<string, readonly [number, number | undefined]>()
+  let seq = 0
+  const server: Server = createServer(async (req, res) => {
+    const send = (status: number, body?: unknown) => {
+      res.writeHead(status, { "content-type": "application/json" })
+      res.end(body === undefined ? "" : JSON.stringify(body))
+    }
+    const raw = await readBody(req)
+    const path = req.url ?? ""
+    const authorization = req.headers.authorization
+    const contentType = req.headers["content-type"]
+    if (authorization !== `Bearer ${expectedToken}`) {
+      calls.push({ path, authorization, contentType })
+      return send(401, errorBody(190, "Invalid OAuth access token."))
+    }
+    if (req.method === "POST" && /^\/v[0-9.]+\/[0-9]+\/media$/.test(path)) {
+      const form = await new Response(raw, { headers: { "content-type": contentType ?? "" } }).formData()
+      const fields: Record<string, string> = {}
+      let file: { name: string; type: string; size: number } | undefined
+      for (const [k, v] of form) {
+        if (typeof v === "string") fields[k] = v
+        else file = { name: v.name, type: v.type, size: v.size }
+      }
+      calls.push({ path, authorization, contentType, form: file === undefined ? { fields } : { fields, file } })
+      if (fields["messaging_product"] !== "whatsapp" || file === undefined || fields["type"] !== file.type) {
+        return send(400, errorBody(100, "Invalid parameter"))
+      }
+      return send(200, { id: `media-${++seq}` })
+    }
+    if (req.method === "POST" && /^\/v[0-9.]+\/[0-9]+\/messages$/.test(path)) {
+      let json: any
+      try {
+        json = JSON.parse(raw.toString("utf8"))
+      } catch {
+        return send(400, errorBody(100, "Invalid JSON"))
+      }
+      calls.push({ path, authorization, contentType, json })
+      if (!/^application\/json/.test(contentType ?? "")) return send(400, errorBody(100, "Invalid content type"))
+      const problem = templateMessageProblem(json)
+      if (problem !== undefined) return send(400, errorBody(100, `(#100) Invalid parameter: ${problem}`))
+      const failure = failures.get(json.to)
+      if (failure !== undefined) {
+        const [status, code] = failure
+        return code === undefined ? send(status) : send(status, errorBody(code, "scripted failure"))
+      }
+      return send(200, {
+        messaging_product: "whatsapp",
+        contacts: [{ input: json.to, wa_id: json.to }],
+        messages: [{ id: `wamid.FAKE${++seq}`, message_status: "accepted" }]
+      })
+    }
+    send(404, errorBody(803, "Unknown path"))
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const address = server.address()
+  if (address === null || typeof address === "string") throw new Error("no address")
+  return {
+    url: `http://127.0.0.1:${address.port}/v21.0`,
+    calls,
+    failures,
+    close: () => new Promise((resolve) => server.close(() => resolve()))
+  }
+}

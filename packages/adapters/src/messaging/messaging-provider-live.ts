@@ -1,0 +1,44 @@
+/**
+ * The MessagingProvider of a running service: each send goes to the adapter of its sending
+ * number's provider (`sandbox` or `whatsapp_cloud`), and the messaging settings.
+ */
+import { MessagingProvider, MessagingSettings, OtpCodeHasher } from "@wasl/core"
+import { type Duration, Effect, Layer } from "effect"
+import { SecureRandom } from "effect/crypto"
+import { makeSandboxProvider } from "./messaging-provider-sandbox.ts"
+import { DEFAULT_GRAPH_URL, makeWhatsAppCloudProvider } from "./messaging-provider-whatsapp-cloud.ts"
+
+export interface MessagingConfig {
+  /** `WASL_SANDBOX_OUTBOX`: the sandbox provider's JSON-lines file. */
+  readonly sandboxOutbox: string
+  /** `WASL_WHATSAPP_GRAPH_URL`, default https://graph.facebook.com/v21.0. */
+  readonly graphUrl?: string | undefined
+  /** `WASL_OTP_COOLDOWN`, default 60 seconds. */
+  readonly otpCooldown: Duration.Duration
+  /** The server's "otp-code" key (32 bytes). */
+  readonly otpCodeKey: Uint8Array
+}
+
+export const MessagingProviderLive = (config: Pick<MessagingConfig, "sandboxOutbox" | "graphUrl">): Layer.Layer<
+  MessagingProvider,
+  never,
+  SecureRandom.SecureRandom
+> =>
+  Layer.effect(
+    MessagingProvider,
+    Effect.gen(function*() {
+      const sandbox = yield* makeSandboxProvider(config.sandboxOutbox)
+      const cloud = makeWhatsAppCloudProvider(config.graphUrl ?? DEFAULT_GRAPH_URL)
+      return MessagingProvider.of({
+        send: (request) => request.platform.provider === "whatsapp_cloud" ? cloud(request) : sandbox(request)
+      })
+    })
+  )
+
+/** Provider, settings and the OTP code hasher, from the deployment's configuration. */
+export const MessagingLive = (config: MessagingConfig) =>
+  Layer.mergeAll(
+    MessagingProviderLive(config),
+    Layer.succeed(MessagingSettings, MessagingSettings.of({ otpCooldown: config.otpCooldown })),
+    OtpCodeHasher.layerHmacSha256(config.otpCodeKey)
+  ).pipe(Layer.provide(SecureRandom.layerWebCrypto))

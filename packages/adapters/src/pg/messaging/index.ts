@@ -1,0 +1,22 @@
+/** The messaging repositories on PostgreSQL (migration 0008). */
+import { Layer } from "effect"
+import { BroadcastRepositoryPg } from "./broadcast-repository-pg.ts"
+import { MessageRepositoryPg } from "./message-repository-pg.ts"
+import { OtpLedgerPg } from "./otp-ledger-pg.ts"
+import { PlatformRepositoryPg } from "./platform-repository-pg.ts"
+import { VerificationRepositoryPg } from "./verification-repository-pg.ts"
+
+export { BroadcastRepositoryPg } from "./broadcast-repository-pg.ts"
+export { MessageRepositoryPg } from "./message-repository-pg.ts"
+export { OtpLedgerPg } from "./otp-ledger-pg.ts"
+export { PlatformRepositoryPg } from "./platform-repository-pg.ts"
+export { VerificationRepositoryPg } from "./verification-repository-pg.ts"
+
+/** PlatformRepository, BroadcastRepository, MessageRepository, VerificationRepository and OtpLedger. */
+export const MessagingRepositoriesPg = Layer.mergeAll(
+  PlatformRepositoryPg,
+  BroadcastRepositoryPg,
+  MessageRepositoryPg,
+  VerificationRepositoryPg,
+  OtpLedgerPg
+)

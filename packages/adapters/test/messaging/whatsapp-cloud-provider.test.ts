@@ -1,0 +1,139 @@
+/**
+ * The whatsapp_cloud provider against a local fake Cloud API that checks the documented request
+ * shape (decisions §7 providers; spec §4.1 offer code and header media, §4.2 authentication
+ * templates): the messages call, the media upload, the bearer token, and the mapping of Cloud API
+ * errors to accepted / rejected / unavailable.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import type { ProviderRequest } from "@wasl/core"
+import { Effect } from "effect"
+import { afterAll, beforeAll } from "vitest"
+import { classifyCloudError, makeWhatsAppCloudProvider } from "../../src/index.ts"
+import { type FakeCloudApi, startFakeCloudApi } from "../../src/index.ts"
+
+const TOKEN = "EAAG-test-token"
+
+const request = (overrides: Partial<ProviderRequest> = {}): ProviderRequest => ({
+  platform: { provider: "whatsapp_cloud", phoneId: "106540352242922", displayPhoneNumber: "+1 555 000 1111", accessToken: TOKEN },
+  to: "966500000001",
+  template: { name: "login_code", language: "en_US", category: "AUTHENTICATION" },
+  ...overrides
+})
+
+describe("whatsapp_cloud provider", () => {
+  let api: FakeCloudApi
+  beforeAll(async () => {
+    api = await startFakeCloudApi(TOKEN)
+  })
+  afterAll(async () => {
+    await api.close()
+  })
+
+  const send = (r: ProviderRequest) => makeWhatsAppCloudProvider(api.url)(r)
+
+  it.effect("sends an authentication template: the code as body text and copy-code button parameter", () =>
+    Effect.gen(function*() {
+      const outcome = yield* send(request({ code: "482913" }))
+      expect(outcome).toEqual({ _tag: "Accepted", messageId: expect.stringMatching(/^wamid\./) })
+      const call = api.calls.at(-1)!
+      expect(call.path).toBe("/v21.0/106540352242922/messages")
+      expect(call.authorization).toBe(`Bearer ${TOKEN}`)
+      expect(call.json).toEqual({
+        messaging_product: "whatsapp",
+        recipient_type: "individual",
+        to: "966500000001",
+        type: "template",
+        template: {
+          name: "login_code",
+          language: { code: "en_US" },
+          components: [
+            { type: "body", parameters: [{ type: "text", text: "482913" }] },
+            { type: "button", sub_type: "url", index: "0", parameters: [{ type: "text", text: "482913" }] }
+          ]
+        }
+      })
+    }))
+
+  it.effect("sends an offer code as a copy_code coupon_code button parameter", () =>
+    Effect.gen(function*() {
+      const outcome = yield* send(request({
+        template: { name: "summer", language: "en", category: "MARKETING" },
+        offerCode: { index: 1, code: "SUMMER25" }
+      }))
+      expect(outcome._tag).toBe("Accepted")
+      expect(api.calls.at(-1)!.json.template.components).toEqual([
+        { type: "button", sub_type: "copy_code", index: 1, parameters: [{ type: "coupon_code", coupon_code: "SUMMER25" }] }
+      ])
+    }))
+
+  it.effect("uploads a header file first and sends it by media id", () =>
+    Effect.gen(function*() {
+      const outcome = yield* send(request({
+        template: { name: "invoice", language: "ar", category: "UTILITY" },
+        headerMedia: { format: "DOCUMENT", filename: "invoice.pdf", contentType: "application/pdf", bytes: new Uint8Array(300) }
+      }))
+      expect(outcome._tag).toBe("Accepted")
+      const [upload, message] = api.calls.slice(-2)
+      expect(upload!.path).toBe("/v21.0/106540352242922/media")
+      expect(upload!.form).toEqual({
+        fields: { messaging_product: "whatsapp", type: "application/pdf" },
+        file: { name: "invoice.pdf", type: "application/pdf", size: 300 }
+      })
+      const id = message!.json.template.components[0].parameters[0].document.id
+      expect(id).toMatch(/^media-/)
+      expect(message!.json.template.components[0]).toEqual({
+        type: "header",
+        parameters: [{ type: "document", document: { id, filename: "invoice.pdf" } }]
+      })
+    }))
+
+  it.effect("sends a template without parameters with no components", () =>
+    Effect.gen(function*() {
+      const outcome = yield* send(request({ template: { name: "hello_world", language: "en_US", category: "UTILITY" } }))
+      expect(outcome._tag).toBe("Accepted")
+      expect(api.calls.at(-1)!.json.template).toEqual({ name: "hello_world", language: { code: "en_US" } })
+    }))
+
+  it.effect("maps Cloud API errors: 131026 and 100 rejected, 130429 unavailable (60 s), 5xx unavailable", () =>
+    Effect.gen(function*() {
+      api.failures.set("111111111", [400, 131026])
+      api.failures.set("222222222", [400, 100])
+      api.failures.set("333333333", [400, 130429])
+      api.failures.set("444444444", [503, undefined])
+      api.failures.set("555555555", [400, 131056])
+      expect((yield* send(request({ to: "111111111", code: "1" })))._tag).toBe("Rejected")
+      expect((yield* send(request({ to: "222222222", code: "1" })))._tag).toBe("Rejected")
+      expect(yield* send(request({ to: "333333333", code: "1" }))).toMatchObject({ _tag: "Unavailable", retryAfterSeconds: 60 })
+      expect(yield* send(request({ to: "444444444", code: "1" }))).toMatchObject({ _tag: "Unavailable", retryAfterSeconds: 30 })
+      expect((yield* send(request({ to: "555555555", code: "1" })))._tag).toBe("Unavailable")
+    }))
+
+  it.effect("treats a bad token (190) as unavailable, not as the recipient's fault, and never echoes token or code", () =>
+    Effect.gen(function*() {
+      const outcome = yield* send(request({
+        code: "909090",
+        platform: { provider: "whatsapp_cloud", phoneId: "106540352242922", displayPhoneNumber: "+1", accessToken: "wrong" }
+      }))
+      expect(outcome._tag).toBe("Unavailable")
+      expect(JSON.stringify(outcome)).not.toContain("wrong")
+      expect(JSON.stringify(outcome)).not.toContain("909090")
+    }))
+
+  it.effect("treats an unreachable API as unavailable", () =>
+    Effect.gen(function*() {
+      const outcome = yield* makeWhatsAppCloudProvider("http://127.0.0.1:1/v21.0")(request({ code: "1" }))
+      expect(outcome._tag).toBe("Unavailable")
+    }))
+
+  it("classifies documented codes", () => {
+    expect(classifyCloudError(400, 131026)._tag).toBe("Rejected")
+    expect(classifyCloudError(400, 132001)._tag).toBe("Rejected")
+    expect(classifyCloudError(400, 131047)._tag).toBe("Rejected")
+    expect(classifyCloudError(400, 130429)._tag).toBe("Unavailable")
+    expect(classifyCloudError(400, 131048)._tag).toBe("Unavailable")
+    expect(classifyCloudError(401, 190)._tag).toBe("Unavailable")
+    expect(classifyCloudError(500, 131000)._tag).toBe("Unavailable")
+    expect(classifyCloudError(404, undefined)._tag).toBe("Rejected")
+    expect(classifyCloudError(429, undefined)).toMatchObject({ _tag: "Unavailable", retryAfterSeconds: 60 })
+  })
+})

@@ -1,0 +1,16 @@
+/**
+ * Wake-ups for the worker's queues (ARCHITECTURE "Data and scale": queues are tables claimed with
+ * `FOR UPDATE SKIP LOCKED`, woken with `LISTEN/NOTIFY`). A signal means "something may be
+ * claimable now" — never what: the worker claims to find out. Signals are a latency
+ * optimisation only; the worker also polls, so a lost signal (a dropped listening connection, a
+ * database without LISTEN) delays work but never loses it.
+ */
+import { Context, type Effect, type Scope } from "effect"
+
+/** `outbox`: events were appended or released. `deliveries`: deliveries were queued. */
+export type WorkQueue = "outbox" | "deliveries"
+
+export class QueueSignals extends Context.Service<QueueSignals, {
+  /** Runs `onSignal` on every signal of `queue` until the scope closes. */
+  readonly subscribe: (queue: WorkQueue, onSignal: Effect.Effect<void>) => Effect.Effect<void, never, Scope.Scope>
+}>()("@wasl/core/QueueSignals") {}

@@ -1,0 +1,89 @@
+/**
+ * What every send shares (spec §4.1, §4.2, decisions §7): the provider request for a broadcast, the
+ * provider's answer turned into the send's outcome, and the stored message.
+ */
+import { DateTime, Effect, Option } from "effect"
+import type { SecureRandom } from "effect/crypto"
+import { SecretBox } from "../auth/secret-box.ts"
+import { invalid, ServiceUnavailable, type ValidationFailed } from "../errors.ts"
+import { newRecordId } from "../wire/record-id.ts"
+import type { Broadcast } from "./broadcast.ts"
+import type { Message } from "./message.ts"
+import { MessageRepository } from "./messaging-repositories.ts"
+import { MessagingProvider, type ProviderRequest } from "./messaging-provider.ts"
+import type { Recipient } from "./recipient.ts"
+import { MASKED_CODE, renderBody } from "./template.ts"
+
+/** The message of the 422 a provider rejection answers with (decisions §7). */
+export const UNDELIVERABLE = "The message could not be delivered to this recipient."
+
+/**
+ * Sends through the broadcast's sending number. A rejection is a 422 on `field` (`to` or
+ * `contact_id`); a provider that cannot take it now is a 503 with Retry-After. Never charges or
+ * stores anything itself.
+ */
+export const sendThroughProvider = (
+  broadcast: Broadcast,
+  recipient: Recipient,
+  field: "to" | "contact_id",
+  extra: Pick<ProviderRequest, "code" | "offerCode" | "headerMedia">
+): Effect.Effect<string, ValidationFailed | ServiceUnavailable, MessagingProvider | SecretBox> =>
+  Effect.gen(function*() {
+    const platform = broadcast.platform
+    const accessToken = platform.sealed_access_token === null
+      ? null
+      : Option.getOrNull(yield* SecretBox.use((box) => box.open(platform.sealed_access_token!)))
+    const outcome = yield* MessagingProvider.use((provider) =>
+      provider.send({
+        platform: {
+          provider: platform.provider,
+          phoneId: platform.phone_id,
+          displayPhoneNumber: platform.display_phone_number,
+          accessToken
+        },
+        to: recipient.digits,
+        template: { name: broadcast.template.name, language: broadcast.language, category: broadcast.template.category },
+        ...extra
+      })
+    )
+    switch (outcome._tag) {
+      case "Accepted":
+        return outcome.messageId
+      case "Rejected":
+        return yield* invalid(field, UNDELIVERABLE)
+      case "Unavailable":
+        return yield* new ServiceUnavailable({
+          message: "The messaging provider cannot take the message now. Try again later.",
+          retryAfter: outcome.retryAfterSeconds
+        })
+    }
+  })
+
+/** Stores the sent message; a code appears in its body only as `******` (spec §4.2 rule 5). */
+export const storeMessage = (
+  broadcast: Broadcast,
+  recipient: Recipient,
+  providerMessageId: string,
+  hasCode: boolean
+): Effect.Effect<Message, never, MessageRepository | SecureRandom.SecureRandom> =>
+  Effect.gen(function*() {
+    const now = yield* DateTime.now
+    const platform = broadcast.platform
+    const message: Message = {
+      _id: yield* newRecordId,
+      account_id: broadcast.account_id,
+      provider_message_id: providerMessageId,
+      contact_id: recipient.contactId,
+      broadcast_id: broadcast.id,
+      platform_id: platform.id,
+      platform_third_party_id: platform.phone_id ?? platform.display_phone_number.replace(/[^0-9]/g, ""),
+      sender_third_party_id: platform.display_phone_number.replace(/[^0-9]/g, ""),
+      receiver_third_party_id: recipient.digits,
+      status: "sent",
+      body: renderBody(broadcast.template, hasCode ? MASKED_CODE : undefined),
+      created_at: now,
+      updated_at: now
+    }
+    yield* MessageRepository.use((repo) => repo.insert(message))
+    return message
+  })

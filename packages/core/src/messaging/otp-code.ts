@@ -1,0 +1,65 @@
+/**
+ * One-time-password codes (spec §4.2, §8, decisions §7).
+ *
+ * - A managed code is 6 decimal digits drawn from the CSPRNG port (`SecureRandom`) by rejection
+ *   sampling, so every code is equally likely.
+ * - It is stored only as HMAC-SHA256(server key, verification_id + code): the verification id
+ *   salts it, so equal codes hash differently, and without the server key a stolen table cannot be
+ *   brute-forced offline over the million codes. Comparison is constant-time.
+ */
+import { Context, Effect, Layer } from "effect"
+import { SecureRandom } from "effect/crypto"
+import { toHex, utf8 } from "../wire/hex.ts"
+
+export const MANAGED_CODE_DIGITS = 6
+
+const RANGE = 10 ** MANAGED_CODE_DIGITS
+// The largest multiple of RANGE below 2^32: draws at or above it are redrawn (no modulo bias).
+const LIMIT = Math.floor(2 ** 32 / RANGE) * RANGE
+
+/** 6 uniformly random digits from the CSPRNG port. */
+export const generateOtpCode: Effect.Effect<string, never, SecureRandom.SecureRandom> = Effect.gen(function*() {
+  const random = yield* SecureRandom.SecureRandom
+  while (true) {
+    const bytes = yield* random.randomBytes(4)
+    const n = ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0
+    if (n < LIMIT) return String(n % RANGE).padStart(MANAGED_CODE_DIGITS, "0")
+  }
+})
+
+/** Equal-length strings compared without an early exit. */
+const constantTimeEqual = (a: string, b: string): boolean => {
+  let diff = a.length ^ b.length
+  const n = Math.max(a.length, b.length)
+  for (let i = 0; i < n; i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0)
+  return diff === 0
+}
+
+export class OtpCodeHasher extends Context.Service<OtpCodeHasher, {
+  /** HMAC-SHA256(key, verificationId + code), lowercase hex. */
+  readonly hash: (verificationId: string, code: string) => Effect.Effect<string>
+  /** Whether `code` hashes to `stored`, compared in constant time. */
+  readonly matches: (verificationId: string, code: string, stored: string) => Effect.Effect<boolean>
+}>()("@wasl/core/OtpCodeHasher") {
+  /** Web Crypto HMAC-SHA256 under `key` (at least 32 bytes: the server's "otp-code" subkey). */
+  static readonly layerHmacSha256 = (key: Uint8Array) =>
+    Layer.effect(
+      OtpCodeHasher,
+      Effect.gen(function*() {
+        if (key.length < 32) return yield* Effect.die(new RangeError("OtpCodeHasher needs a key of at least 32 bytes"))
+        const subtle = globalThis.crypto.subtle
+        const cryptoKey = yield* Effect.promise(() =>
+          subtle.importKey("raw", key.slice(), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
+        )
+        const hash = (verificationId: string, code: string) =>
+          Effect.promise(() => subtle.sign("HMAC", cryptoKey, utf8(verificationId + code).slice())).pipe(
+            Effect.map((mac) => toHex(new Uint8Array(mac)))
+          )
+        return OtpCodeHasher.of({
+          hash,
+          matches: (verificationId, code, stored) =>
+            Effect.map(hash(verificationId, code), (computed) => constantTimeEqual(computed, stored))
+        })
+      })
+    )
+}

@@ -1,0 +1,106 @@
+/**
+ * Who a message goes to: a contact of the account and the messaging number to reach it by
+ * (spec §4.1, §4.2 rule 7, decisions §7).
+ *
+ * - By `contact_id`: the account's contact, reached at its whatsapp_number, else its phone.
+ * - By `to`: the account's oldest contact whose whatsapp_number or phone is that number (with or
+ *   without the `+`), else a new contact with that whatsapp_number, original_source `whatsapp` and
+ *   original_source_drill_down_1 `api`, stored with its `contact-created` event in the caller's
+ *   transaction.
+ */
+import { Effect, Option, Schema } from "effect"
+import type { SecureRandom } from "effect/crypto"
+import { invalid, type ValidationFailed } from "../errors.ts"
+import { Outbox } from "../events/outbox.ts"
+import type { ComplexFilters, Condition } from "../records/complex-filter.ts"
+import { PropertyRepository } from "../records/property-repository.ts"
+import { RecordRepository, type RecordWithDerived } from "../records/record-repository.ts"
+import { recordJson } from "../records/record-shape.ts"
+import { validateRecordCreate } from "../records/value-validation.ts"
+import { newRecordId, RecordId } from "../wire/record-id.ts"
+
+export interface Recipient {
+  readonly contactId: string
+  /** The number as the contact holds it (or as given in `to`), e.g. `+966500000001`. */
+  readonly number: string
+  /** Digits only: what the channel is addressed with and the cooldown is keyed on. */
+  readonly digits: string
+}
+
+/** `to` of send-otp: 6 to 20 digits with an optional leading `+` (spec §4.2, §8). */
+export const RECIPIENT_NUMBER = /^\+?[0-9]{6,20}$/
+
+export const CONTACT_HAS_NO_NUMBER = "The selected contact has no whatsapp_number or phone."
+
+const digitsOf = (number: string) => number.replace(/[^0-9]/g, "")
+
+const isRecordId = Schema.is(RecordId)
+
+const numberOf = (found: RecordWithDerived): string | undefined => {
+  for (const key of ["whatsapp_number", "phone"] as const) {
+    const value = found.record.values[key]
+    if (typeof value === "string" && digitsOf(value).length > 0) return value
+  }
+  return undefined
+}
+
+/** The account's contact `contactId` and its number; 422 on `contact_id` when there is none. */
+export const recipientOfContact = (
+  accountId: number,
+  contactId: string
+): Effect.Effect<Recipient, ValidationFailed, RecordRepository | PropertyRepository> =>
+  Effect.gen(function*() {
+    if (!isRecordId(contactId)) return yield* invalid("contact_id", "The selected contact_id is invalid.")
+    const custom = yield* PropertyRepository.use((repo) => repo.list(accountId, "contact"))
+    const found = yield* RecordRepository.use((repo) => repo.get({ accountId, kind: "contact", id: contactId, custom }))
+    if (Option.isNone(found)) return yield* invalid("contact_id", "The selected contact_id is invalid.")
+    const number = numberOf(found.value)
+    if (number === undefined) return yield* invalid("contact_id", CONTACT_HAS_NO_NUMBER)
+    return { contactId, number, digits: digitsOf(number) }
+  })
+
+const eq = (property: string, value: string): Condition => ({
+  _tag: "Condition",
+  property,
+  type: "phone",
+  operator: "eq",
+  value
+})
+
+/** The account's contact reached at `to`, created (with its event) when there is none. Run it in a transaction. */
+export const recipientOfNumber = (
+  accountId: number,
+  to: string
+): Effect.Effect<Recipient, never, RecordRepository | PropertyRepository | Outbox | SecureRandom.SecureRandom> =>
+  Effect.gen(function*() {
+    const digits = digitsOf(to)
+    const custom = yield* PropertyRepository.use((repo) => repo.list(accountId, "contact"))
+    const records = yield* RecordRepository
+    const filters: ComplexFilters = [{
+      _tag: "Or",
+      conditions: [eq("whatsapp_number", `+${digits}`), eq("whatsapp_number", digits), eq("phone", `+${digits}`), eq("phone", digits)]
+    }]
+    const page = yield* records.list({
+      accountId,
+      kind: "contact",
+      custom,
+      filters,
+      search: undefined,
+      order: "created_at",
+      direction: "asc",
+      page: 1,
+      perPage: 1
+    })
+    const existing = page.rows[0]
+    if (existing !== undefined) return { contactId: existing.record._id, number: numberOf(existing) ?? to, digits }
+    const values = yield* validateRecordCreate("contact", {
+      whatsapp_number: to,
+      original_source: "whatsapp",
+      original_source_drill_down_1: "api"
+    }, custom).pipe(Effect.orDie) // built from a number RECIPIENT_NUMBER accepted: always valid
+    const id = yield* newRecordId
+    const stored = yield* records.insert({ accountId, kind: "contact", id, custom, values })
+    const json = recordJson("contact", stored.record, custom, stored.derived)
+    yield* Outbox.use((outbox) => outbox.append([{ accountId, name: "contact-created", payload: json }]))
+    return { contactId: id, number: to, digits }
+  })

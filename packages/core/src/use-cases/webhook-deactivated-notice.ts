@@ -1,0 +1,49 @@
+/**
+ * The Webhook Deactivated notification (spec §6.6, decisions §8). Called by the delivery worker
+ * inside the transaction that switches the webhook off, so the switch-off and its notice commit
+ * together or not at all.
+ *
+ * Every ACTIVE member of the account whose teams hold `webhook-update` is told, through each
+ * channel their `WebhookDeactivated` preference enables (all on by default): a notification row
+ * carrying the stored/popup/browser flags when any of those is on, and a queued mail when email
+ * is on (sent after commit by `sendPendingEmails`, never inside the worker's transaction). A
+ * member who silenced every channel gets nothing.
+ */
+import { DateTime, Effect } from "effect"
+import { NotificationRepository } from "../account/notification-repository.ts"
+
+export const WEBHOOK_DEACTIVATED = "WebhookDeactivated" as const
+
+export const webhookDeactivatedMessage = (url: string) =>
+  `The webhook ${url} was switched off: 3 deliveries in a row failed after using all their attempts.`
+
+const mailText = (url: string, webhookId: number) =>
+  [
+    webhookDeactivatedMessage(url),
+    "",
+    "No events are sent to it until it is activated again. Once the endpoint answers, reactivate it with",
+    `PUT /api/account/webhooks/${webhookId}/activate and the body {"is_active": true}.`
+  ].join("\n")
+
+export const notifyWebhookDeactivated = Effect.fn("notifyWebhookDeactivated")(
+  function*(accountId: number, webhookId: number, url: string) {
+    const notifications = yield* NotificationRepository
+    const recipients = yield* notifications.recipients(accountId, "webhook-update", WEBHOOK_DEACTIVATED)
+    const now = yield* DateTime.now
+    const data = { webhook_id: webhookId, url, message: webhookDeactivatedMessage(url) }
+    for (const recipient of recipients) {
+      const { stored, popup, browser, email } = recipient.channels
+      if (!stored && !popup && !browser && !email) continue
+      yield* notifications.insert({
+        accountId,
+        userId: recipient.userId,
+        type: WEBHOOK_DEACTIVATED,
+        data,
+        channels: recipient.channels,
+        email: email ? { subject: "Webhook deactivated", text: mailText(url, webhookId) } : null,
+        now
+      })
+    }
+    return recipients.length
+  }
+)

@@ -1,0 +1,145 @@
+/**
+ * The delivery queue (spec §3.2, §6.3; decisions §6): deliveries, their attempts, and the
+ * webhook columns the worker owns (`is_active`, `consecutive_failures`, `last_failure_at`).
+ *
+ * Queue semantics, like the outbox's (events/outbox.ts): `claimDue` leases due pending deliveries
+ * (never the same one to two claimers while its lease holds; on PostgreSQL `FOR UPDATE SKIP
+ * LOCKED`); the claimer then records the attempt with `recordAttempt`, which is fenced by the
+ * lease it got — if the lease ran out and another claimer took the delivery, the late result is
+ * dropped rather than recorded twice. A crashed claimer's deliveries come due again when their
+ * lease ends (at-least-once; the receiver dedupes on the delivery id). Deleting a webhook deletes
+ * its deliveries (they stop at once; an attempt in flight then records nothing).
+ *
+ * Every method takes the account where it addresses one delivery or webhook (ARCHITECTURE rule
+ * 8); `claimDue`, `nextDueAt` and `subscribers` work across accounts, as draining does.
+ */
+import { Context, type DateTime, type Duration, type Effect, type Option } from "effect"
+import type { EventName } from "../records/object-kind.ts"
+import type { DeliveryState, DeliveryStatus } from "./delivery-state.ts"
+import type { WebhookState } from "./webhook-state.ts"
+
+/** One delivery to write. */
+export interface NewDelivery {
+  readonly accountId: number
+  /** A UUID (v4): the `X-Wasl-Delivery` header of every attempt. */
+  readonly id: string
+  readonly webhookId: number
+  readonly event: EventName
+  /** The body, serialised once (delivery-request.ts). */
+  readonly body: string
+  /**
+   * The outbox event it came from; null for a redelivery. At most one delivery per (event,
+   * webhook): inserting a second is a no-op, which makes fan-out idempotent.
+   */
+  readonly eventId: string | null
+  readonly state: DeliveryState
+  readonly createdAt: DateTime.Utc
+}
+
+/** The webhook a claimed delivery goes to, as it was at claim time. */
+export interface DeliveryTarget {
+  readonly url: string
+  /** The secret sealed with `SecretBox`. */
+  readonly secretSealed: string
+  readonly state: WebhookState
+}
+
+/** A delivery handed out by `claimDue`, leased until `claimedUntil`. */
+export interface ClaimedDelivery {
+  readonly accountId: number
+  readonly id: string
+  readonly webhookId: number
+  readonly event: EventName
+  readonly body: string
+  readonly state: DeliveryState
+  readonly claimedUntil: DateTime.Utc
+  readonly webhook: DeliveryTarget
+}
+
+/** One attempt as recorded for the delivery log. */
+export interface DeliveryAttempt {
+  /** 1 to DELIVERY_ATTEMPTS. */
+  readonly number: number
+  readonly at: DateTime.Utc
+  /** The answer's status; null when there was none (timeout, refused address, TLS error ...). */
+  readonly statusCode: number | null
+  readonly durationMillis: number
+  /** Why the attempt failed without an answer, or why an answer is a failure (a redirect). */
+  readonly error: string | null
+  /** The start of the answer's body (at most 4 KiB), for the delivery log. */
+  readonly responseExcerpt: string | null
+}
+
+/** A delivery as the delivery log shows it. */
+export interface DeliveryView {
+  readonly id: string
+  readonly event: EventName
+  readonly status: DeliveryStatus
+  readonly attempts: ReadonlyArray<DeliveryAttempt>
+  readonly nextAttemptAt: DateTime.Utc | null
+  readonly createdAt: DateTime.Utc
+}
+
+/** The key of one claimed delivery, with the lease that fences its result. */
+export interface DeliveryLease {
+  readonly accountId: number
+  readonly id: string
+  readonly claimedUntil: DateTime.Utc
+}
+
+export interface DeliverySubscription {
+  readonly accountId: number
+  readonly webhookId: number
+  readonly event: EventName
+}
+
+export class DeliveryRepository extends Context.Service<DeliveryRepository, {
+  /**
+   * The webhooks that receive each given (account, event): subscribed, validated and active.
+   * Joins the caller's transaction.
+   */
+  readonly subscribers: (
+    events: ReadonlyArray<{ readonly accountId: number; readonly event: EventName }>
+  ) => Effect.Effect<ReadonlyArray<DeliverySubscription>>
+  /** Writes the deliveries; one that repeats an (event, webhook) already queued is skipped. */
+  readonly insert: (deliveries: ReadonlyArray<NewDelivery>) => Effect.Effect<void>
+  /**
+   * Leases up to `limit` pending deliveries whose next attempt is due (`now` from the Clock),
+   * earliest due first, until `now + leaseFor`.
+   */
+  readonly claimDue: (limit: number, leaseFor: Duration.Input) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
+  /** When the earliest pending delivery that is not leased comes due; none when nothing is pending. */
+  readonly nextDueAt: Effect.Effect<Option.Option<DateTime.Utc>>
+  /**
+   * Stores the delivery's new state and, when given, the attempt, ending the lease — only while the
+   * lease is still `lease.claimedUntil` and the delivery still exists. False when it was not (lease
+   * lost, webhook deleted): nothing was written.
+   */
+  readonly recordAttempt: (
+    lease: DeliveryLease,
+    state: DeliveryState,
+    attempt: DeliveryAttempt | null
+  ) => Effect.Effect<boolean>
+  /** Ends the leases now (graceful stop): the deliveries can be claimed again at once. */
+  readonly release: (leases: ReadonlyArray<DeliveryLease>) => Effect.Effect<void>
+  /** The webhook's state, locked for update until the caller's transaction ends; none once deleted. */
+  readonly lockWebhook: (accountId: number, webhookId: number) => Effect.Effect<Option.Option<DeliveryTarget>>
+  /** Stores `is_active`, `consecutive_failures` and `last_failure_at`. */
+  readonly saveWebhookHealth: (accountId: number, webhookId: number, state: WebhookState) => Effect.Effect<void>
+  /** Sets `consecutive_failures` to 0 if it is not (a no-op, taking no lock, when it is). */
+  readonly clearWebhookFailures: (accountId: number, webhookId: number) => Effect.Effect<void>
+  /** Whether the account holds the webhook. */
+  readonly webhookExists: (accountId: number, webhookId: number) => Effect.Effect<boolean>
+  /** A page of the webhook's deliveries, newest first, and how many it has in all. */
+  readonly list: (
+    accountId: number,
+    webhookId: number,
+    page: { readonly offset: number; readonly limit: number }
+  ) => Effect.Effect<{ readonly items: ReadonlyArray<DeliveryView>; readonly total: number }>
+  /** The event and body of one of the webhook's deliveries. */
+  readonly findBody: (
+    accountId: number,
+    webhookId: number,
+    deliveryId: string
+  ) => Effect.Effect<Option.Option<{ readonly event: EventName; readonly body: string }>>
+}>()("@wasl/core/DeliveryRepository") {}

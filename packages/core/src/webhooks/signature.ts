@@ -1,0 +1,70 @@
+/**
+ * Webhook signatures (spec §6.4) and the validation challenge (decisions §6), with Web Crypto
+ * only so core stays portable.
+ *
+ * - A delivery is signed with HMAC-SHA256(secret, `<timestamp>:<raw body>`), written
+ *   `sha256=<lowercase hex>`. The body is hashed as the exact UTF-8 bytes sent.
+ * - The challenge answer is `sha256=` + HMAC-SHA256(secret, challenge).
+ * Known answers: /work/shared/spec/signature-vectors.json (tested in core).
+ */
+import { Effect } from "effect"
+import { SecureRandom } from "effect/crypto"
+import { toHex, utf8 } from "../wire/hex.ts"
+
+/** The header names of a delivery and of the challenge (decisions: prefix `X-Wasl`). */
+export const WEBHOOK_HEADERS = {
+  event: "X-Wasl-Event",
+  delivery: "X-Wasl-Delivery",
+  timestamp: "X-Wasl-Timestamp",
+  signature: "X-Wasl-Signature"
+} as const
+
+export const SIGNATURE_PREFIX = "sha256="
+
+/** The event name the validation challenge carries. */
+export const VALIDATION_EVENT = "webhook-validation"
+
+const CHALLENGE_BYTES = 32
+
+/** Lowercase hex HMAC-SHA256 of `message` keyed with `secret` (both as UTF-8). */
+export const hmacSha256Hex = (secret: string, message: string): Effect.Effect<string> =>
+  Effect.promise(async () => {
+    const subtle = globalThis.crypto.subtle
+    const key = await subtle.importKey("raw", utf8(secret).slice(), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
+    const mac = await subtle.sign("HMAC", key, utf8(message).slice())
+    return toHex(new Uint8Array(mac))
+  })
+
+/** `X-Wasl-Signature` of one attempt: over `<timestamp>:<body>`, the body exactly as sent. */
+export const signDelivery = (secret: string, timestamp: string, body: string): Effect.Effect<string> =>
+  Effect.map(hmacSha256Hex(secret, `${timestamp}:${body}`), (hex) => `${SIGNATURE_PREFIX}${hex}`)
+
+/** The answer an endpoint must return for `challenge`: `sha256=` + HMAC(secret, challenge). */
+export const challengeAnswer = (secret: string, challenge: string): Effect.Effect<string> =>
+  Effect.map(hmacSha256Hex(secret, challenge), (hex) => `${SIGNATURE_PREFIX}${hex}`)
+
+/** A fresh challenge: 64 lowercase hex characters from a CSPRNG. */
+export const newChallenge: Effect.Effect<string, never, SecureRandom.SecureRandom> = Effect.gen(function*() {
+  const random = yield* SecureRandom.SecureRandom
+  return toHex(yield* random.randomBytes(CHALLENGE_BYTES))
+})
+
+/**
+ * Compares two strings in time independent of where they differ (spec §6.4 rule 3). The length is
+ * not secret (every signature has the same length), so unequal lengths answer at once.
+ */
+export const constantTimeEqual = (a: string, b: string): boolean => {
+  const x = utf8(a)
+  const y = utf8(b)
+  if (x.length !== y.length) return false
+  let diff = 0
+  for (let i = 0; i < x.length; i++) diff |= x[i]! ^ y[i]!
+  return diff === 0
+}
+
+/** Whether `signature` is the right one for `<timestamp>:<body>` (what a receiver checks). */
+export const verifyDelivery = (secret: string, timestamp: string, body: string, signature: string): Effect.Effect<boolean> =>
+  Effect.map(signDelivery(secret, timestamp, body), (expected) => constantTimeEqual(expected, signature))
+
+/** The `time` key of a delivery or challenge body: Unix seconds with the fraction (spec §6.3). */
+export const eventTime = (epochMillis: number): number => epochMillis / 1000

@@ -1,0 +1,49 @@
+/**
+ * The webhook URL rule of decisions §6, split in two: the pure part here (https, a valid host
+ * that is not an IP literal, at most 2,048 characters) and the resolving part behind the
+ * `WebhookUrlGuard` port (every address the host resolves to must be allowed by
+ * address-policy.ts, unless the deployment allows private addresses).
+ */
+import { Context, type Effect } from "effect"
+import { isIpLiteral } from "./address-policy.ts"
+
+export const MAX_WEBHOOK_URL_LENGTH = 2048
+
+/** The 422 messages on `URL`. */
+export const WebhookUrlMessage = {
+  required: "The URL field is required.",
+  string: "The URL field must be a string.",
+  max: `The URL field must not be greater than ${MAX_WEBHOOK_URL_LENGTH} characters.`,
+  invalid: "The URL field must be a valid URL.",
+  https: "The URL field must start with one of the following: https://.",
+  ipLiteral: "The URL host must be a domain name, not an IP address.",
+  unresolvable: "The URL host could not be resolved.",
+  forbidden: "The URL host resolves to an address that is not allowed (private, loopback or reserved)."
+} as const
+
+/** A host name as DNS allows it: dot-separated labels of letters, digits and hyphens. */
+const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*\.?$/
+
+/** The parsed URL, or the first message that refuses it (before any name resolution). */
+export const checkWebhookUrlSyntax = (url: string): { readonly ok: true; readonly url: URL } | { readonly ok: false; readonly message: string } => {
+  if (url.length > MAX_WEBHOOK_URL_LENGTH) return { ok: false, message: WebhookUrlMessage.max }
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return { ok: false, message: WebhookUrlMessage.invalid }
+  }
+  if (parsed.protocol !== "https:") return { ok: false, message: WebhookUrlMessage.https }
+  // Credentials in the URL would be sent as-is to the endpoint; not a valid webhook address.
+  if (parsed.username !== "" || parsed.password !== "") return { ok: false, message: WebhookUrlMessage.invalid }
+  if (isIpLiteral(parsed.hostname)) return { ok: false, message: WebhookUrlMessage.ipLiteral }
+  if (!HOST_NAME.test(parsed.hostname)) return { ok: false, message: WebhookUrlMessage.invalid }
+  return { ok: true, url: parsed }
+}
+
+/** Checks a webhook URL at create and update; `Refused` carries the 422 message for `URL`. */
+export type UrlCheck = { readonly _tag: "Allowed" } | { readonly _tag: "Refused"; readonly message: string }
+
+export class WebhookUrlGuard extends Context.Service<WebhookUrlGuard, {
+  readonly check: (url: string) => Effect.Effect<UrlCheck>
+}>()("@wasl/core/WebhookUrlGuard") {}

@@ -1,0 +1,24 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { listDeliveries, redeliver } from "@wasl/core"
+import { WaslApi } from "../api.ts"
+import { domain } from "../errors.ts"
+import { listRequest, paginated } from "../list-request.ts"
+import { WEBHOOK_CREATED } from "../messages.ts"
+import { CurrentPrincipal } from "../security.ts"
+
+/** A path id: decimal digits only, else NaN (which the use-cases answer with 404). */
+const webhookId = (raw: string): number => /^[0-9]{1,15}$/.test(raw) ? Number(raw) : Number.NaN
+
+export const DeliveryHandlers = HttpApiBuilder.group(WaslApi, "deliveries", (handlers) =>
+  handlers
+    .handle("list", ({ params }) =>
+      Effect.gen(function*() {
+        const request = yield* listRequest
+        return paginated(request, yield* domain(listDeliveries(yield* CurrentPrincipal, webhookId(params.id), request.query)))
+      }))
+    .handle("redeliver", ({ params }) =>
+      Effect.gen(function*() {
+        const data = yield* domain(redeliver(yield* CurrentPrincipal, webhookId(params.id), params.delivery_id))
+        return { data, message: WEBHOOK_CREATED }
+      })))

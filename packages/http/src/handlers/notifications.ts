@@ -1,0 +1,26 @@
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { listNotifications, markNotificationRead, updateNotificationPreference } from "@wasl/core"
+import { WaslApi } from "../api.ts"
+import { domain } from "../errors.ts"
+import { listRequest, paginated } from "../list-request.ts"
+import { MODIFIED } from "../messages.ts"
+import { CurrentPrincipal } from "../security.ts"
+
+const notificationId = (raw: string): number => /^[0-9]{1,15}$/.test(raw) ? Number(raw) : Number.NaN
+
+export const NotificationHandlers = HttpApiBuilder.group(WaslApi, "notifications", (handlers) =>
+  handlers
+    .handle("list", () =>
+      Effect.gen(function*() {
+        const request = yield* listRequest
+        return paginated(request, yield* domain(listNotifications(yield* CurrentPrincipal, request.query)))
+      }))
+    .handle("read", ({ params }) =>
+      Effect.gen(function*() {
+        return { data: yield* domain(markNotificationRead(yield* CurrentPrincipal, notificationId(params.id))) }
+      }))
+    .handle("preferences", ({ payload }) =>
+      Effect.gen(function*() {
+        return { data: yield* domain(updateNotificationPreference(yield* CurrentPrincipal, payload)), message: MODIFIED }
+      })))

@@ -1,0 +1,28 @@
+import { DateTime, Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { formatExpiresAt, getVerification, messageJson, sendOtp, verificationJson, verifyCode } from "@wasl/core"
+import { WaslApi } from "../api.ts"
+import { domain } from "../errors.ts"
+import { CurrentPrincipal } from "../security.ts"
+
+export const OtpHandlers = HttpApiBuilder.group(WaslApi, "otp", (handlers) =>
+  handlers
+    .handle("sendOtp", ({ params, payload }) =>
+      Effect.gen(function*() {
+        const { message, broadcast, verification } = yield* domain(sendOtp(yield* CurrentPrincipal, params.id, payload))
+        const data = messageJson(message, broadcast)
+        return verification === undefined
+          ? { data }
+          : { data, verification_id: verification.id, expires_at: formatExpiresAt(verification.expires_at) }
+      }))
+    .handle("verify", ({ params, payload }) =>
+      Effect.gen(function*() {
+        const verification = yield* domain(verifyCode(yield* CurrentPrincipal, params.id, payload))
+        const { attempts_remaining: _, ...data } = verificationJson(verification, yield* DateTime.now)
+        return { data }
+      }))
+    .handle("showVerification", ({ params }) =>
+      Effect.gen(function*() {
+        const verification = yield* domain(getVerification(yield* CurrentPrincipal, params.id))
+        return { data: verificationJson(verification, yield* DateTime.now) }
+      })))

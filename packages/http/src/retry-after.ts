@@ -1,0 +1,25 @@
+/**
+ * 429 and 503 as endpoints declare them: `{ message }` with the seconds in a `Retry-After` header
+ * (decisions §1), the same response the boundary renders when they escape undeclared.
+ */
+import { Schema } from "effect"
+import { HttpApiSchema } from "effect/http-api"
+import { ServiceUnavailable503, TooManyRequests429 } from "./errors.ts"
+
+const headers = { "retry-after": Schema.FiniteFromString }
+
+export const TooManyRequests429WithRetryAfter = TooManyRequests429.pipe(HttpApiSchema.encodeToWithHeaders({
+  body: Schema.Struct({ message: Schema.String }).pipe(HttpApiSchema.status(429)),
+  headers
+}, {
+  decode: ({ body, headers }) => new TooManyRequests429({ message: body.message, retryAfter: headers["retry-after"] }),
+  encode: (error) => ({ body: { message: error.message }, headers: { "retry-after": error.retryAfter } })
+}))
+
+export const ServiceUnavailable503WithRetryAfter = ServiceUnavailable503.pipe(HttpApiSchema.encodeToWithHeaders({
+  body: Schema.Struct({ message: Schema.String }).pipe(HttpApiSchema.status(503)),
+  headers
+}, {
+  decode: ({ body, headers }) => new ServiceUnavailable503({ message: body.message, retryAfter: headers["retry-after"] }),
+  encode: (error) => ({ body: { message: error.message }, headers: { "retry-after": error.retryAfter } })
+}))

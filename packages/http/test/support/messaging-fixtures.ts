@@ -1,0 +1,70 @@
+/** Sending numbers, broadcasts and contacts for the messaging suites, created through the API. */
+import type { TestServer } from "./server.ts"
+
+export const sandboxPlatform = { name: "Main number", display_phone_number: "+966 11 000 0000", provider: "sandbox" }
+
+export const authenticationTemplate = (overrides: Record<string, unknown> = {}) => ({
+  name: "login_code",
+  category: "AUTHENTICATION",
+  body: "{{1}} is your verification code.",
+  buttons: [{ type: "OTP", text: "Copy code" }],
+  ...overrides
+})
+
+export const utilityTemplate = (overrides: Record<string, unknown> = {}) => ({
+  name: "order_update",
+  category: "UTILITY",
+  header: { format: "TEXT", text: "Your order" },
+  body: "Your order has shipped.",
+  footer: "Wasl",
+  ...overrides
+})
+
+export const createPlatform = async (server: TestServer, token: string, body: Record<string, unknown> = sandboxPlatform) => {
+  const reply = await server.request("POST", "/api/platforms", { token, body })
+  if (reply.status !== 201) throw new Error(`platform: ${reply.status} ${reply.text}`)
+  return reply.body.data as { id: number }
+}
+
+export const createBroadcast = async (
+  server: TestServer,
+  token: string,
+  platformId: number,
+  template: Record<string, unknown>,
+  language = "en"
+) => {
+  const reply = await server.request("POST", "/api/broadcasts", {
+    token,
+    body: { name: `Broadcast ${String(template["name"])}`, language, platform_id: platformId, template }
+  })
+  if (reply.status !== 201) throw new Error(`broadcast: ${reply.status} ${reply.text}`)
+  return reply.body.data as { id: number; template: { id: number } }
+}
+
+export const createContact = async (server: TestServer, token: string, body: Record<string, unknown>) => {
+  const reply = await server.request("POST", "/api/contacts", { token, body })
+  if (reply.status !== 201) throw new Error(`contact: ${reply.status} ${reply.text}`)
+  return reply.body.data.properties._id as string
+}
+
+export const createToken = async (server: TestServer, ownerToken: string, abilities: ReadonlyArray<string>) => {
+  const reply = await server.request("POST", "/api/tokens", { token: ownerToken, body: { name: "scoped", abilities } })
+  if (reply.status !== 201) throw new Error(`token: ${reply.status} ${reply.text}`)
+  return reply.body.token as string
+}
+
+export const sessionCookie = async (server: TestServer, email: string, password: string) => {
+  const reply = await server.request("POST", "/api/auth/login", { body: { email, password } })
+  if (reply.status !== 200) throw new Error(`login: ${reply.status} ${reply.text}`)
+  return reply.headers.get("set-cookie")!.split(";")[0]!
+}
+
+/** The sandbox outbox lines (the recipient's "phone"). */
+export const readOutbox = async (path: string): Promise<Array<any>> => {
+  const { readFile } = await import("node:fs/promises")
+  try {
+    return (await readFile(path, "utf8")).split("\n").filter((l) => l !== "").map((l) => JSON.parse(l))
+  } catch {
+    return []
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * The delivery worker (spec §6, decisions §6 and §9): three loops over the core's use-cases, run
+ * in the caller's scope. Any number of workers, in any number of processes, share one database:
+ * every unit of work is claimed with a lease (`FOR UPDATE SKIP LOCKED` on PostgreSQL).
+ *
+ * - fan-out: `fanOutEvents` until the outbox is drained, then waits for an outbox signal (NOTIFY
+ *   on insert) or the poll interval.
+ * - sending: keeps up to `concurrency` attempts in flight. It claims as many due deliveries as it
+ *   has free slots, runs `attemptDelivery` for each in its own fiber, and claims again as slots
+ *   free up; with nothing due it sleeps until the earliest pending delivery comes due (a retry),
+ *   a deliveries signal, a fan-out by this worker, or the poll interval — whichever is first.
+ *   The poll also picks up deliveries whose lease ran out in a crashed worker.
+ * - mail: `sendPendingEmails` (the queued Webhook Deactivated mails), on every poll and at once
+ *   after a delivery exhausted its attempts.
+ *
+ * Stopping (the scope closes, e.g. on SIGTERM): the loops are interrupted; an attempt in flight
+ * is interrupted too and its lease released at once, so another worker (or the next start) sends
+ * it again — at-least-once, idempotent by delivery id. A failure inside a loop (the database
+ * restarting) is logged and the loop goes on after a pause; it never stops the worker.
+ */
+import {
+  attemptDelivery,
+  type ClaimedDelivery,
+  DeliveryPolicy,
+  deliveryLeaseFor,
+  DeliveryRepository,
+  fanOutEvents,
+  leaseOf,
+  QueueSignals,
+  sendPendingEmails
+} from "@wasl/core"
+import { Cause, Clock, DateTime, Duration, Effect, FiberSet, Latch, Option } from "effect"
+
+export interface DeliveryWorkerOptions {
+  /** Outbox events per fan-out transaction. Default 200. */
+  readonly fanOutBatch?: number | undefined
+  /** Attempts in flight at once. Default 128. */
+  readonly concurrency?: number | undefined
+  /** Deliveries per claim. Default 64. */
+  readonly claimBatch?: number | undefined
+  /** The longest any loop sleeps without a signal. Default 1 s. */
+  readonly pollInterval?: Duration.Duration | undefined
+  /**
+   * The lease of claimed outbox events. Default 15 s: a fan-out transaction takes milliseconds,
+   * and the lease is how long a crashed worker's claimed events wait to be fanned out again.
+   */
+  readonly outboxLease?: Duration.Duration | undefined
+  /** Queued mails per `sendPendingEmails`. Default 20. */
+  readonly mailBatch?: number | undefined
+}
+
+/** The pause after a loop iteration failed. */
+const FAILURE_PAUSE = Duration.seconds(1)
+
+/** Repeats `step` forever; a failure or defect is logged and followed by a pause. */
+const forever = <R>(name: string, step: Effect.Effect<void, unknown, R>) =>
+  Effect.forever(
+    step.pipe(
+      Effect.catchCause((cause) =>
+        Cause.hasInterruptsOnly(cause)
+          ? Effect.failCause(cause)
+          : Effect.logError(`${name} failed; retrying`, cause).pipe(Effect.andThen(Effect.sleep(FAILURE_PAUSE)))
+      )
+    )
+  )
+
+/** Waits for the latch to open or the duration to pass. */
+const waitFor = (latch: Latch.Latch, duration: Duration.Duration) =>
+  Effect.raceFirst(latch.await, Effect.sleep(duration))
+
+/**
+ * Runs the worker's loops until the scope closes. Needs the core's ports: Outbox,
+ * DeliveryRepository, Transactor, SecretBox, WebhookTransport, NotificationRepository, Mailer,
+ * QueueSignals, SecureRandom (and DeliveryPolicy, which defaults to the spec's values).
+ */
+export const runDeliveryWorker = (options: DeliveryWorkerOptions = {}) =>
+  Effect.gen(function*() {
+    const fanOutBatch = options.fanOutBatch ?? 200
+    const concurrency = options.concurrency ?? 128
+    const claimBatch = options.claimBatch ?? 64
+    const poll = options.pollInterval ?? Duration.seconds(1)
+    const outboxLease = options.outboxLease ?? Duration.seconds(15)
+    const mailBatch = options.mailBatch ?? 20
+    const repo = yield* DeliveryRepository
+    const signals = yield* QueueSignals
+    const { timeout } = yield* DeliveryPolicy
+    const deliveryLease = deliveryLeaseFor(timeout)
+
+    const outboxWake = yield* Latch.make(true)
+    const sendWake = yield* Latch.make(true)
+    const mailWake = yield* Latch.make(true)
+    yield* signals.subscribe("outbox", outboxWake.open)
+    yield* signals.subscribe("deliveries", sendWake.open)
+
+    // fan-out -------------------------------------------------------------------------------
+    const fanOutStep = Effect.gen(function*() {
+      yield* outboxWake.close
+      while (true) {
+        const result = yield* fanOutEvents(fanOutBatch, outboxLease)
+        if (result.deliveries > 0) yield* sendWake.open
+        if (result.events < fanOutBatch) break
+      }
+      yield* waitFor(outboxWake, poll)
+    })
+
+    // sending -------------------------------------------------------------------------------
+    const attempts = yield* FiberSet.make()
+    let inFlight = 0
+
+    const attempt = (delivery: ClaimedDelivery) =>
+      attemptDelivery(delivery).pipe(
+        Effect.tap((outcome) => (outcome === "Exhausted" ? mailWake.open : Effect.void)),
+        Effect.catchCause((cause) =>
+          Cause.hasInterruptsOnly(cause)
+            ? Effect.failCause(cause)
+            : Effect.logError("delivery attempt failed", cause).pipe(
+              Effect.annotateLogs({ delivery_id: delivery.id }),
+              // Let it come due again now rather than at the end of its lease.
+              Effect.andThen(repo.release([leaseOf(delivery)]))
+            )
+        ),
+        // Stopping: the attempt's result will not be recorded; free the delivery for another worker.
+        Effect.onInterrupt(() => repo.release([leaseOf(delivery)])),
+        Effect.ensuring(Effect.andThen(Effect.sync(() => inFlight--), sendWake.open))
+      )
+
+    const sendStep = Effect.gen(function*() {
+      yield* sendWake.close
+      while (true) {
+        const free = concurrency - inFlight
+        if (free <= 0) break
+        const want = Math.min(free, claimBatch)
+        const claimed = yield* repo.claimDue(want, deliveryLease)
+        for (const delivery of claimed) {
+          inFlight++
+          yield* FiberSet.run(attempts, attempt(delivery))
+        }
+        if (claimed.length < want) break
+      }
+      if (concurrency - inFlight <= 0) return yield* sendWake.await
+      const next = yield* repo.nextDueAt
+      const now = yield* Clock.currentTimeMillis
+      const untilDue = Option.match(next, {
+        onNone: () => poll,
+        onSome: (at) => Duration.millis(Math.max(0, DateTime.toEpochMillis(at) - now))
+      })
+      yield* waitFor(sendWake, Duration.min(untilDue, poll))
+    })
+
+    // mail ----------------------------------------------------------------------------------
+    const mailStep = Effect.gen(function*() {
+      yield* mailWake.close
+      while ((yield* sendPendingEmails(mailBatch)) === mailBatch) {
+        // a full batch: there may be more
+      }
+      yield* waitFor(mailWake, poll)
+    })
+
+    yield* Effect.forkScoped(forever("outbox fan-out", fanOutStep))
+    yield* Effect.forkScoped(forever("delivery sending", sendStep))
+    yield* Effect.forkScoped(forever("notification mail", mailStep))
+    yield* Effect.logInfo("Wasl delivery worker started")
+  })

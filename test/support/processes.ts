@@ -1,0 +1,218 @@
+/**
+ * Running the apps as processes for end-to-end tests: launch with captured output, wait for a
+ * line, stop (SIGTERM) or kill (SIGKILL), free ports, a JSON client, and scratch PostgreSQL
+ * databases (created through a small `@effect/sql-pg` script run with node). Node modules only,
+ * like the apps' black-box tests: nothing here imports the workspace.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import * as Net from "node:net"
+import * as Path from "node:path"
+import { nodeBinary, root } from "./apps.ts"
+
+export interface Exit {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+}
+
+export interface Launched {
+  readonly name: string
+  readonly child: ChildProcess
+  readonly stdout: () => string
+  readonly stderr: () => string
+  readonly exited: Promise<Exit>
+  readonly isRunning: () => boolean
+  /** Resolves with the first match of `pattern` on stdout; rejects on exit or after `timeoutMs`. */
+  readonly waitForStdout: (pattern: RegExp, timeoutMs: number) => Promise<RegExpExecArray>
+  readonly output: () => string
+}
+
+/** Every process launched by this module in this test file. */
+const launched: Array<Launched> = []
+
+export const launch = (name: string, script: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv): Launched => {
+  const child = spawn(nodeBinary(), [script, ...args], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
+  let stdout = ""
+  let stderr = ""
+  let running = true
+  const listeners = new Set<() => void>()
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk
+    for (const listener of listeners) listener()
+  })
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk
+  })
+  const exited = new Promise<Exit>((resolve) => {
+    child.once("error", (error) => {
+      stderr += `\n[spawn error] ${error.message}`
+      running = false
+      resolve({ code: null, signal: null })
+    })
+    child.once("close", (code, signal) => {
+      running = false
+      resolve({ code, signal })
+    })
+  })
+  const output = () => `--- ${name} stdout ---\n${stdout.slice(-20_000)}\n--- ${name} stderr ---\n${stderr.slice(-20_000)}`
+  const self: Launched = {
+    name,
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    isRunning: () => running,
+    output,
+    waitForStdout: (pattern, timeoutMs) =>
+      new Promise<RegExpExecArray>((resolve, reject) => {
+        const check = () => {
+          const match = pattern.exec(stdout)
+          if (match === null) return
+          done()
+          resolve(match)
+        }
+        const timer = setTimeout(() => {
+          done()
+          reject(new Error(`${name}: no ${pattern} on stdout within ${timeoutMs} ms\n${output()}`))
+        }, timeoutMs)
+        const done = () => {
+          clearTimeout(timer)
+          listeners.delete(check)
+        }
+        listeners.add(check)
+        void exited.then((exit) => {
+          if (!listeners.has(check)) return
+          check()
+          if (!listeners.has(check)) return
+          done()
+          reject(new Error(`${name} exited (${JSON.stringify(exit)}) before ${pattern}\n${output()}`))
+        })
+        check()
+      })
+  }
+  launched.push(self)
+  return self
+}
+
+/** Waits for the exit, or kills the process (SIGKILL) and rejects after `timeoutMs`. */
+export const exitWithin = (p: Launched, timeoutMs: number): Promise<Exit> =>
+  new Promise<Exit>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      p.child.kill("SIGKILL")
+      reject(new Error(`${p.name} did not exit within ${timeoutMs} ms\n${p.output()}`))
+    }, timeoutMs)
+    void p.exited.then((exit) => {
+      clearTimeout(timer)
+      resolve(exit)
+    })
+  })
+
+/** SIGKILLs every process this file launched that still runs. */
+export const killAll = async () => {
+  await Promise.all(launched.filter((p) => p.isRunning()).map((p) => {
+    p.child.kill("SIGKILL")
+    return exitWithin(p, 10_000).catch(() => undefined)
+  }))
+}
+
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = Net.createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+
+export interface Reply {
+  readonly status: number
+  readonly body: any
+  readonly text: string
+}
+
+/** A JSON client for one base URL and bearer token. */
+export const apiClient = (baseUrl: string, token: string) =>
+async (method: string, path: string, body?: unknown): Promise<Reply> => {
+  const headers: Record<string, string> = { accept: "application/json", authorization: `Bearer ${token}` }
+  if (body !== undefined) headers["content-type"] = "application/json"
+  const response = await fetch(baseUrl + path, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+  const text = await response.text()
+  let parsed: any = undefined
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    parsed = undefined
+  }
+  return { status: response.status, body: parsed, text }
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/** Polls `check` every 50 ms until it returns true; rejects after `timeoutMs` with `what`. */
+export const eventually = async (check: () => boolean | Promise<boolean>, timeoutMs: number, what: string) => {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (await check()) return
+    await sleep(50)
+  }
+  throw new Error(`not within ${timeoutMs} ms: ${what}`)
+}
+
+// -----------------------------------------------------------------------------
+// scratch PostgreSQL databases
+// -----------------------------------------------------------------------------
+
+/** The PostgreSQL server of the tests, when one is configured. */
+export const testPostgresUrl = (): string | undefined => process.env.TEST_DATABASE_URL || undefined
+
+const adminScript = `
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Redacted } from "effect"
+import { Reactivity } from "effect/reactivity"
+const [url, action, name] = process.argv.slice(1)
+if (!/^wasl_e2e_[0-9a-f]+$/.test(name)) throw new Error("bad database name " + name)
+const program = PgClient.make({ url: Redacted.make(url), maxConnections: 1 }).pipe(
+  Effect.flatMap((sql) => action === "create"
+    ? sql\`CREATE DATABASE \${sql(name)}\`.raw
+    : sql\`DROP DATABASE IF EXISTS \${sql(name)} WITH (FORCE)\`.raw),
+  Effect.scoped,
+  Effect.provide(Reactivity.layer)
+)
+await Effect.runPromise(program)
+`
+
+const adminDatabase = async (url: string, action: "create" | "drop", name: string) => {
+  const env = { ...process.env }
+  delete env.DATABASE_URL
+  const child = spawn(nodeBinary(), ["--input-type=module", "-e", adminScript, "--", url, action, name], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let output = ""
+  child.stdout.setEncoding("utf8").on("data", (c: string) => (output += c))
+  child.stderr.setEncoding("utf8").on("data", (c: string) => (output += c))
+  const code = await new Promise<number | null>((resolve) => child.once("close", resolve))
+  if (code !== 0) throw new Error(`${action} database ${name} failed\n${output}`)
+}
+
+/** A fresh database on the test server; `drop` removes it. */
+export const scratchDatabase = async (serverUrl: string) => {
+  const name = `wasl_e2e_${randomBytes(6).toString("hex")}`
+  await adminDatabase(serverUrl, "create", name)
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  return { url: url.toString(), drop: () => adminDatabase(serverUrl, "drop", name) }
+}
+
+export { cliMain, waslMain } from "./apps.ts"
+
+/** The HTTP-only and worker-only app entries (decisions §9: separate processes for scale). */
+export const serverMain = Path.join(root, "apps", "server", "src", "main.ts")
+export const workerMain = Path.join(root, "apps", "worker", "src", "main.ts")
