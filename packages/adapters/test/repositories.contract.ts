@@ -328,6 +328,15 @@ export const repositoriesContract = <E>(name: string, implementation: Layer.Laye
         assert.isNull(readers.made_by)
         assert.isNull(readers.description)
         assert.deepStrictEqual(readers.permissions, ["contact-index", "deal-index"])
+
+        // The grants: the union of the teams' permissions; a member in no team has none; a stranger is None.
+        const otherGrants = Option.getOrThrow(yield* teams.grantsOf(account.id, other.id))
+        assert.deepStrictEqual(new Set(otherGrants), new Set(PERMISSIONS))
+        assert.strictEqual(otherGrants.length, PERMISSIONS.length)
+        const loner = yield* newUser()
+        yield* users.addMembership(account.id, loner.id)
+        assert.deepStrictEqual(yield* teams.grantsOf(account.id, loner.id), Option.some([]))
+        assert.isTrue(Option.isNone(yield* teams.grantsOf(account.id, (yield* newUser()).id)))
       }))
 
     // -------------------------------------------------------------------------

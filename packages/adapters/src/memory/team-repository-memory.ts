@@ -1,6 +1,6 @@
 import { type Team, TeamRepository } from "@wasl/core"
-import { DateTime, Effect, Layer } from "effect"
-import { mapSet, MemoryStore, readStore, requireMembership, type TeamRow, type TeamUserRow, updateStore } from "./store.ts"
+import { DateTime, Effect, Layer, Option } from "effect"
+import { mapSet, membershipKey, MemoryStore, readStore, requireMembership, type TeamRow, type TeamUserRow, updateStore } from "./store.ts"
 
 const toTeam = (team: TeamRow, pivot: TeamUserRow): Team => ({
   id: team.id,
@@ -63,7 +63,16 @@ export const TeamRepositoryMemory: Layer.Layer<TeamRepository, never, MemoryStor
               const team = state.teams.get(pivot.teamId)
               return team === undefined || team.accountId !== accountId ? [] : [toTeam(team, pivot)]
             })
-            .sort((a, b) => a.id - b.id))
+            .sort((a, b) => a.id - b.id)),
+      grantsOf: (accountId, userId) =>
+        readStore(store, (state) => {
+          const membership = state.memberships.get(membershipKey(accountId, userId))
+          if (membership === undefined || membership.status !== "active") return Option.none()
+          const permissions = state.teamUsers
+            .filter((pivot) => pivot.accountId === accountId && pivot.userId === userId)
+            .flatMap((pivot) => state.teams.get(pivot.teamId)?.permissions ?? [])
+          return Option.some([...new Set(permissions)])
+        })
     })
   })
 )

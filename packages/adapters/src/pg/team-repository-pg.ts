@@ -97,6 +97,21 @@ export const TeamRepositoryPg: Layer.Layer<TeamRepository, never, SqlClient.SqlC
         ORDER BY t.id
       `.pipe(Effect.flatMap(decodeTeams), Effect.map((rows) => rows.map(toTeam)), Effect.orDie)
 
-    return TeamRepository.of({ create, listForUser })
+    const grantsOf = (accountId: number, userId: number) =>
+      sql<{ readonly permissions: ReadonlyArray<Permission> }>`
+        SELECT coalesce(
+          (SELECT array_agg(DISTINCT p) FROM team_user tu
+             JOIN teams t ON t.account_id = tu.account_id AND t.id = tu.team_id
+             CROSS JOIN LATERAL unnest(t.permissions) AS p
+           WHERE tu.account_id = au.account_id AND tu.user_id = au.user_id),
+          '{}'::text[]) AS permissions
+        FROM account_user au
+        WHERE au.account_id = ${accountId} AND au.user_id = ${userId} AND au.status = 'active'
+      `.pipe(
+        Effect.map((rows) => rows.length === 0 ? Option.none() : Option.some(rows[0]!.permissions)),
+        Effect.orDie
+      )
+
+    return TeamRepository.of({ create, listForUser, grantsOf })
   })
 )

@@ -1,4 +1,4 @@
-import { Context, type Effect } from "effect"
+import { Context, type Effect, type Option } from "effect"
 import type { Permission } from "../auth/permission.ts"
 import type { Team } from "./user.ts"
 
@@ -16,4 +16,9 @@ export class TeamRepository extends Context.Service<TeamRepository, {
   readonly create: (input: NewTeam, members: ReadonlyArray<number>) => Effect.Effect<Team>
   /** The user's teams in the account, each with the user's pivot. */
   readonly listForUser: (accountId: number, userId: number) => Effect.Effect<ReadonlyArray<Team>>
+  /**
+   * What every authenticated request needs, in one read: the union of the permissions of the
+   * user's teams in the account, or `None` when the user is not an active member of it.
+   */
+  readonly grantsOf: (accountId: number, userId: number) => Effect.Effect<Option.Option<ReadonlyArray<Permission>>>
 }>()("@wasl/core/TeamRepository") {}

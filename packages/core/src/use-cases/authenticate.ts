@@ -1,6 +1,5 @@
 /** Turning credentials into a Principal, and checking what it may do. */
 import { DateTime, Effect, Option } from "effect"
-import { UserRepository } from "../account/user-repository.ts"
 import { TeamRepository } from "../account/team-repository.ts"
 import { parseBearer } from "../auth/api-token.ts"
 import type { Permission } from "../auth/permission.ts"
@@ -12,15 +11,11 @@ import { forbidden, Unauthenticated } from "../errors.ts"
 
 const TOUCH_INTERVAL_MS = 60_000
 
-/** The user's permissions in the account, provided the membership is active. */
+/** The user's permissions in the account, provided the membership is active (one read). */
 const permissionsOf = Effect.fnUntraced(function*(accountId: number, userId: number) {
-  const users = yield* UserRepository
-  const membership = yield* users.findMembership(accountId, userId)
-  if (Option.isNone(membership) || membership.value.status !== "active") {
-    return yield* new Unauthenticated()
-  }
-  const teams = yield* (yield* TeamRepository).listForUser(accountId, userId)
-  return new Set<Permission>(teams.flatMap((team) => team.permissions))
+  const grants = yield* (yield* TeamRepository).grantsOf(accountId, userId)
+  if (Option.isNone(grants)) return yield* new Unauthenticated()
+  return new Set<Permission>(grants.value)
 })
 
 /** `Authorization: Bearer <id>|<secret>`: SHA-256 of the secret compared in constant time. */

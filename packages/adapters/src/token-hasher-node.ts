@@ -1,0 +1,24 @@
+/**
+ * `TokenHasher` on `node:crypto`: the same SHA-256 hex and constant-time comparison as core's Web
+ * Crypto layer, computed synchronously. Every authenticated request hashes a secret, and Web
+ * Crypto's digest is an asynchronous job (a thread-pool round trip) for 40 bytes of input.
+ */
+import { createHash, timingSafeEqual } from "node:crypto"
+import { Effect, Layer } from "effect"
+import { TokenHasher } from "@wasl/core"
+
+const sha256Hex = (secret: string) => createHash("sha256").update(secret, "utf8").digest("hex")
+
+export const TokenHasherNode = Layer.succeed(
+  TokenHasher,
+  TokenHasher.of({
+    hash: (secret) => Effect.sync(() => sha256Hex(secret)),
+    matches: (secret, expectedHash) =>
+      Effect.sync(() => {
+        const actual = Buffer.from(sha256Hex(secret), "utf8")
+        const expected = Buffer.from(expectedHash, "utf8")
+        // Equal lengths for timingSafeEqual; an empty or malformed stored hash never matches.
+        return actual.length === expected.length && timingSafeEqual(actual, expected)
+      })
+  })
+)
