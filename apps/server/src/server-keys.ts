@@ -82,7 +82,16 @@ export class ServerKeys extends Context.Service<ServerKeys, {
   static readonly layer = Layer.effect(
     ServerKeys,
     Effect.gen(function*() {
-      const master = yield* Effect.orDie(masterKey(yield* SecretKeyConfig))
+      const config = yield* SecretKeyConfig
+      const master = yield* Effect.orDie(masterKey(config))
+      if (Option.isNone(config.secretKey) && Option.isSome(yield* Config.option(Config.String("DATABASE_URL")))) {
+        // Processes on other machines sharing this database would each make their own key file and
+        // could not open each other's sealed secrets.
+        yield* Effect.logWarning(
+          `WASL_SECRET_KEY is not set: using the key file in ${config.dataDir}. Every process sharing ` +
+            "this database must use the same key: set WASL_SECRET_KEY (64 hex characters) on each of them."
+        )
+      }
       const keys = {
         "secret-box": yield* deriveKey(master, "secret-box"),
         "otp-code": yield* deriveKey(master, "otp-code")
