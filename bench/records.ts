@@ -3,45 +3,55 @@
  * query of decisions §4 at 1,000,000 deals in one account, on PostgreSQL. See bench/README.md.
  *
  * 1. Creates a database `wasl_bench_<random>` on `BENCH_DATABASE_URL` (default
- *    `postgres://postgres@127.0.0.1:5432/postgres`), migrates it, and seeds with set-based
- *    `INSERT … SELECT generate_series`: 1,000,000 deals in one account and 20,000 in each of 10
+ *    `postgres://postgres@127.0.0.1:5432/postgres`), migrates it, creates the big account with its
+ *    owner and token with the CLI (`wasl bootstrap`), and seeds with set-based
+ *    `INSERT … SELECT generate_series`: 1,000,000 deals in that account and 20,000 in each of 10
  *    others, built-in values and two custom properties (`score`, a number, 90 % filled; `region`,
- *    a single_select, 80 % filled) in `custom` and in `record_values`; then `VACUUM ANALYZE`.
+ *    a single_select, 80 % filled) defined in `properties` and valued in `custom` and in
+ *    `record_values`; then `VACUUM ANALYZE`.
  * 2. Runs each query `BENCH_RUNS` times (200) after `BENCH_WARMUP` (20), one at a time, through
  *    `RecordStorePg.list` (compile the AST, run, decode the page), and the same SQL text with the
  *    same parameters sent raw through the `PgClient` (compiled once, before timing): the baseline.
- * 3. Prints p50 / p95 / max per query and the ratios, drops the database (also on failure,
- *    Ctrl-C or the time limit `BENCH_TIMEOUT_MS`, 30 minutes).
+ * 3. Over HTTP: starts the Wasl HTTP service (`apps/server`) and a bare `node:http` baseline
+ *    (bench/records-baseline.ts) sending the same SQL raw, both child processes on this database;
+ *    checks that each target scenario's pages carry the same `_id`s in the same order on both,
+ *    then sends each the same closed-loop load (`BENCH_HTTP_WARMUP` 200, `BENCH_HTTP_REQUESTS`
+ *    2,000 over `BENCH_HTTP_CONCURRENCY` 10 keep-alive connections) and compares the throughput.
+ * 4. Prints p50 / p95 / max per query and the ratios, then the HTTP table; drops the database and
+ *    stops the children (also on failure, Ctrl-C or the time limit `BENCH_TIMEOUT_MS`, 30 minutes).
  *
  * `BENCH_DEALS` changes the size of the big account; `BENCH_EXPLAIN=1` prints each query's plan.
  *
  * @module
  */
 import { PgClient } from "@effect/sql-pg"
-import { type Condition, type ComplexFilters } from "@wasl/core"
-import {
-  compileList,
-  type CustomProperty,
-  type RecordListQuery,
-  pgClientOptions,
-  recordMapping,
-  RecordStorePg,
-  runMigrations
-} from "@wasl/adapters"
+import { BUILTIN_GROUPS } from "@wasl/core"
+import { type CustomProperty, pgClientOptions, RecordStorePg, runMigrations } from "@wasl/adapters"
 import { Duration, Effect, Exit, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
+import * as Fs from "node:fs"
 import * as Os from "node:os"
+import * as Path from "node:path"
 import { performance } from "node:perf_hooks"
+import { fileURLToPath } from "node:url"
+import { type Child, cliMain, runToCompletion, startBaseline, startWaslServer, stopAllChildren, stopChild } from "./support/children.ts"
+import {
+  compileListQuery,
+  type Custom,
+  listPath,
+  REGIONS,
+  type Scenario,
+  scenarios,
+  STAGES,
+  SYLLABLES
+} from "./support/deal-scenarios.ts"
+import { intFromEnv } from "./support/env.ts"
+import { type Figures as LoadFigures, measure as measureLoad } from "./support/load.ts"
+import { ms, table } from "./support/table.ts"
 
-const intFromEnv = (name: string, fallback: number, min: number): number => {
-  const raw = process.env[name]
-  if (raw === undefined || raw === "") return fallback
-  const value = Number(raw)
-  if (!Number.isSafeInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got ${raw}`)
-  return value
-}
+const baselineMain = fileURLToPath(new URL("records-baseline.ts", import.meta.url))
 
 const settings = {
   url: process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres",
@@ -51,7 +61,12 @@ const settings = {
   runs: intFromEnv("BENCH_RUNS", 200, 1),
   warmup: intFromEnv("BENCH_WARMUP", 20, 0),
   timeoutMs: intFromEnv("BENCH_TIMEOUT_MS", 30 * 60_000, 1_000),
-  explain: process.env.BENCH_EXPLAIN === "1"
+  explain: process.env.BENCH_EXPLAIN === "1",
+  http: {
+    requests: intFromEnv("BENCH_HTTP_REQUESTS", 2000, 1),
+    warmup: intFromEnv("BENCH_HTTP_WARMUP", 200, 0),
+    concurrency: intFromEnv("BENCH_HTTP_CONCURRENCY", 10, 1)
+  }
 }
 
 const log = (message: string) => Effect.sync(() => console.error(`bench:records: ${message}`))
@@ -86,22 +101,9 @@ const benchDatabase = Effect.gen(function*() {
 // Seeding
 // -----------------------------------------------------------------------------------------------
 
-const SYLLABLES = ["ka", "lo", "mi", "ra", "su", "te", "no", "vi", "da", "pe", "zu", "ho", "ba", "ri", "mo", "la", "ne", "to", "gi", "fa"]
-const STAGES = [
-  "appointment_scheduled",
-  "qualified_to_buy",
-  "presentation_scheduled",
-  "decision_maker_bought_in",
-  "contract_sent",
-  "closed_won",
-  "closed_lost"
-]
-const REGIONS = ["North", "South", "East", "West", "Central", "Gulf", "Levant", "Maghreb", "Europe", "Asia", "Americas", "Africa"]
-
-/** A word of three syllables from a number (8,000 of them), in SQL and in JS alike. */
+/** A word of three syllables from a number (8,000 of them), as `wordOf` of deal-scenarios.ts makes it. */
 const wordSql = (h: string) =>
   `(s.syl)[1 + (${h} % 20)] || (s.syl)[1 + ((${h} / 20) % 20)] || (s.syl)[1 + ((${h} / 400) % 20)]`
-const wordOf = (h: number) => SYLLABLES[h % 20]! + SYLLABLES[Math.floor(h / 20) % 20]! + SYLLABLES[Math.floor(h / 400) % 20]!
 
 const seedDeals = (sql: SqlClient.SqlClient, accountId: number, from: number, to: number, custom: Custom) =>
   sql.unsafe(
@@ -151,19 +153,51 @@ const seedValues = (sql: SqlClient.SqlClient, accountId: number, custom: Custom)
     `.raw
   ], { discard: true })
 
-interface Custom {
-  readonly score: CustomProperty
-  readonly region: CustomProperty
-  readonly list: ReadonlyArray<CustomProperty>
-}
-
 const customFor = (): Custom => {
   const score: CustomProperty = { id: randomBytes(12).toString("hex"), internal_name: "score", type: "number" }
   const region: CustomProperty = { id: randomBytes(12).toString("hex"), internal_name: "region", type: "single_select" }
   return { score, region, list: [score, region] }
 }
 
-const seed = Effect.fnUntraced(function*(sql: SqlClient.SqlClient) {
+/**
+ * The account's definitions of `score` and `region` (table `properties`, migration 0005), with the
+ * ids the seed values under, in the kind's built-in group; `region`'s options are the regions.
+ * Wasl reads them on every list request: without them it could not order by `score`.
+ */
+const defineCustom = (sql: SqlClient.SqlClient, accountId: number, custom: Custom) => {
+  const options = JSON.stringify(REGIONS.map((r) => ({ en: r, ar: r, internal_name: r })))
+  return sql`
+    INSERT INTO properties (account_id, id, kind, internal_name, type, name, description, group_id, options, created_at,
+                            updated_at)
+    VALUES (${accountId}::int8, ${custom.score.id}, 'deal', 'score', 'number', '{"en":"Score"}'::jsonb, NULL,
+            ${BUILTIN_GROUPS.deal._id}, NULL, now(), now()),
+           (${accountId}::int8, ${custom.region.id}, 'deal', 'region', 'single_select', '{"en":"Region"}'::jsonb, NULL,
+            ${BUILTIN_GROUPS.deal._id}, ${options}::jsonb, now() + interval '1 millisecond',
+            now() + interval '1 millisecond')
+  `.raw
+}
+
+/**
+ * The big account, its owner, the Administrators team (every permission) and an owner token, made
+ * by the CLI (`wasl bootstrap`, the supported way) so that the account is usable over HTTP.
+ */
+const bootstrapOwner = (env: NodeJS.ProcessEnv) =>
+  Effect.tryPromise(async () => {
+    const out = await runToCompletion("wasl bootstrap", [
+      cliMain,
+      "bootstrap",
+      "--account",
+      "bench",
+      "--email",
+      "bench@localhost",
+      "--password",
+      randomBytes(18).toString("base64url")
+    ], env)
+    return JSON.parse(out) as { readonly account_id: number; readonly token: string }
+  })
+
+/** Seeds the big account `main` (made by the CLI) and the noise accounts, then analyses the tables. */
+const seed = Effect.fnUntraced(function*(sql: SqlClient.SqlClient, main: number) {
   const newAccount = (name: string) =>
     sql<{ readonly id: number }>`
       INSERT INTO accounts (name, plan, created_at, updated_at) VALUES (${name}, 'business', now(), now()) RETURNING id
@@ -171,8 +205,8 @@ const seed = Effect.fnUntraced(function*(sql: SqlClient.SqlClient) {
   const chunk = 100_000
   const started = performance.now()
 
-  const main = yield* newAccount("bench")
   const mainCustom = customFor()
+  yield* defineCustom(sql, main, mainCustom)
   for (let from = 1; from <= settings.deals; from += chunk) {
     const to = Math.min(from + chunk - 1, settings.deals)
     yield* seedDeals(sql, main, from, to, mainCustom)
@@ -182,6 +216,7 @@ const seed = Effect.fnUntraced(function*(sql: SqlClient.SqlClient) {
   for (let i = 0; i < settings.noiseAccounts; i++) {
     const account = yield* newAccount(`noise ${i}`)
     const custom = customFor()
+    yield* defineCustom(sql, account, custom)
     yield* seedDeals(sql, account, 1, settings.noiseDeals, custom)
     yield* seedValues(sql, account, custom)
   }
@@ -223,61 +258,6 @@ const time = <E>(run: (i: number) => Effect.Effect<unknown, E>) =>
     return figuresOf(samples)
   })
 
-interface Scenario {
-  readonly name: string
-  /** Whether p95 ≤ 50 ms is a target (else shown for information). */
-  readonly target: boolean
-  /** The i-th run's list request. */
-  readonly input: (i: number) => RecordListQuery
-}
-
-const cond = (property: string, type: Condition["type"], operator: Condition["operator"], value: unknown): Condition =>
-  ({ _tag: "Condition", property, type, operator, value }) as Condition
-
-const scenarios = (accountId: number, custom: Custom): ReadonlyArray<Scenario> => {
-  const base = { accountId, kind: "deal" as const, custom: custom.list }
-  /** Search terms: 20 of the 8,000 words (each in ≈ 250 deal names of 1,000,000). */
-  const terms = Array.from({ length: 20 }, (_, i) => wordOf((i * 3989 + 17) % 8000))
-  const filter = (i: number): ComplexFilters => [
-    cond("amount", "number", "gt", 50_000 + (i % 5) * 10_000),
-    cond("deal_stage", "single_select", "eq", STAGES[i % 7]!)
-  ]
-  return [
-    { name: "default page (created_at desc) + total", target: true, input: () => ({ ...base }) },
-    { name: "search deal_name (a word) + total", target: true, input: (i) => ({ ...base, search: terms[i % terms.length]! }) },
-    { name: "filter amount > x AND deal_stage = y", target: true, input: (i) => ({ ...base, filters: filter(i) }) },
-    {
-      name: "order by custom score (pages 1-3, asc/desc)",
-      target: true,
-      input: (i) => ({ ...base, order: "score", direction: i % 2 === 0 ? "desc" : "asc", page: 1 + (i % 3) })
-    },
-    // For information: the cost of an exact count over many rows, and of a deep page.
-    {
-      name: "(info) filter deal_stage = y (1/7 of the rows)",
-      target: false,
-      input: (i) => ({ ...base, filters: [cond("deal_stage", "single_select", "eq", STAGES[i % 7]!)] })
-    },
-    {
-      name: "(info) filter custom region = y (1/15 of the rows)",
-      target: false,
-      input: (i) => ({ ...base, filters: [cond("region", "single_select", "eq", REGIONS[i % 12]!)] })
-    },
-    {
-      name: "(info) order by amount asc, page 100",
-      target: false,
-      input: () => ({ ...base, order: "amount", direction: "asc", page: 100 })
-    }
-  ]
-}
-
-const ms = (n: number) => n.toFixed(2)
-const pad = (s: string, n: number) => s.padStart(n)
-
-const table = (rows: ReadonlyArray<ReadonlyArray<string>>): string => {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
-  return rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : pad(c, widths[i]!))).join("  ")).join("\n")
-}
-
 interface Row {
   readonly name: string
   readonly target: boolean
@@ -293,18 +273,10 @@ const measure = Effect.fnUntraced(function*(sql: SqlClient.SqlClient, accountId:
   const results: Array<Row> = []
   for (const scenario of scenarios(accountId, custom)) {
     // The baseline's statements: the same SQL text and parameters, compiled before timing.
-    const compiled = Array.from({ length: Math.max(settings.runs, settings.warmup) }, (_, i) => {
-      const input = scenario.input(i)
-      return compileList(sql, recordMapping("deal", input.custom), {
-        accountId: input.accountId,
-        filters: input.filters ?? [],
-        search: input.search,
-        order: input.order ?? "created_at",
-        direction: input.direction ?? "desc",
-        page: input.page ?? 1,
-        perPage: input.perPage ?? 15
-      }).compile()
-    })
+    const compiled = Array.from(
+      { length: Math.max(settings.runs, settings.warmup) },
+      (_, i) => compileListQuery(sql, scenario.input(i))
+    )
     const sample = yield* store.list(scenario.input(0))
     if (settings.explain) {
       const [text, params] = compiled[0]!
@@ -332,12 +304,119 @@ const measure = Effect.fnUntraced(function*(sql: SqlClient.SqlClient, accountId:
   return results
 })
 
+// -----------------------------------------------------------------------------------------------
+// Over HTTP: Wasl against a bare node:http server sending the same SQL
+// -----------------------------------------------------------------------------------------------
+
+interface HttpRow {
+  readonly name: string
+  readonly client: string
+  readonly wasl: LoadFigures
+  readonly baseline: LoadFigures
+}
+
+/** A child process for the scope: stopped on release, whatever happened. */
+const scopedChild = <A extends { readonly child: Child }>(start: () => Promise<A>) =>
+  Effect.acquireRelease(Effect.tryPromise(start), (started) => Effect.promise(() => stopChild(started.child)))
+
+const getJson = (origin: string, path: string, headers: Record<string, string>) =>
+  Effect.tryPromise(async () => {
+    const response = await fetch(`${origin}${path}`, { headers })
+    const text = await response.text()
+    if (response.status !== 200) throw new Error(`GET ${origin}${path} answered ${response.status}: ${text.slice(0, 500)}`)
+    return JSON.parse(text) as unknown
+  })
+
+/** The `_id`s of Wasl's page (`{ data: [{ properties: { _id } }] }`) and its `meta.total`. */
+const waslPage = (body: unknown) => {
+  const page = body as { readonly data: ReadonlyArray<{ readonly properties: { readonly _id: string } }>; readonly meta: { readonly total: number } }
+  return { ids: page.data.map((d) => d.properties._id), total: page.meta.total }
+}
+
+/** The `id`s of the baseline's rows (a page past the end is one row with a NULL id) and their `total`. */
+const baselinePage = (body: unknown) => {
+  const rows = body as ReadonlyArray<{ readonly id: string | null; readonly total: number }>
+  return { ids: rows.filter((r) => r.id !== null).map((r) => r.id!), total: rows.length === 0 ? 0 : Number(rows[0]!.total) }
+}
+
+/**
+ * Both servers must answer each variant of the scenario with the same records in the same order
+ * and the same total, else the comparison is void and the run fails.
+ */
+const checkSamePages = (scenario: Scenario, paths: ReadonlyArray<string>, wasl: string, baseline: string, headers: Record<string, string>) =>
+  Effect.forEach(paths, (path) =>
+    Effect.gen(function*() {
+      const w = waslPage(yield* getJson(wasl, path, headers))
+      const b = baselinePage(yield* getJson(baseline, path, headers))
+      if (w.ids.length === 0 || w.ids.join() !== b.ids.join() || w.total !== b.total) {
+        return yield* Effect.fail(
+          new Error(`${scenario.name}: GET ${path}: Wasl answered ${w.ids.length} records (total ${w.total}) [${w.ids.join(", ")}], ` +
+            `the baseline ${b.ids.length} (total ${b.total}) [${b.ids.join(", ")}]`)
+        )
+      }
+    }), { discard: true })
+
+/** Each target scenario's requests to Wasl, then to the baseline, under the same closed-loop load. */
+const measureHttp = Effect.fnUntraced(function*(env: NodeJS.ProcessEnv, accountId: number, custom: Custom, token: string) {
+  yield* log("starting apps/server and the baseline")
+  const wasl = yield* scopedChild(() => startWaslServer(env))
+  const baseline = yield* scopedChild(() =>
+    startBaseline(baselineMain, [], { ...env, BASELINE_ACCOUNT: String(accountId), BASELINE_CUSTOM: JSON.stringify(custom) })
+  )
+  const headers = { accept: "application/json", authorization: `Bearer ${token}` }
+  const { concurrency, requests, warmup } = settings.http
+  const rows: Array<HttpRow> = []
+  for (const scenario of scenarios(accountId, custom).filter((s) => s.target)) {
+    const paths = Array.from({ length: scenario.variants }, (_, i) => listPath(scenario.input(i)))
+    yield* checkSamePages(scenario, paths, wasl.origin, baseline.origin, headers)
+    yield* log(`HTTP ${scenario.name}: ${warmup} + ${requests} requests each, ${concurrency} connections`)
+    const pathOf = (i: number) => paths[i % paths.length]!
+    const w = yield* Effect.tryPromise(() => measureLoad(wasl.origin, headers, settings.http, pathOf))
+    const b = yield* Effect.tryPromise(() => measureLoad(baseline.origin, headers, settings.http, pathOf))
+    rows.push({ name: scenario.name, client: w.client, wasl: w.figures, baseline: b.figures })
+  }
+  return rows
+}, Effect.scoped)
+
+const httpReport = (rows: ReadonlyArray<HttpRow>): ReadonlyArray<string> => {
+  const { concurrency, requests, warmup } = settings.http
+  const misses = rows.filter((r) => r.wasl.perSecond / r.baseline.perSecond < 0.9)
+  return [
+    `HTTP: GET /api/deals?… on apps/server (bearer token) against a bare node:http server running the same SQL raw`,
+    `  (PgClient, pool of 10, rows as JSON); ${requests} requests after ${warmup} warm-up per server and query,`,
+    `  ${concurrency} keep-alive connections with one request in flight each (${rows[0]?.client ?? "-"}), loopback`,
+    "",
+    table([
+      ["query", "Wasl req/s", "p50", "p99", "base req/s", "p50", "p99", "Wasl/base req/s", "p50", "p99", "body B", "base B"],
+      ...rows.map((r) => [
+        r.name,
+        r.wasl.perSecond.toFixed(0),
+        ms(r.wasl.p50),
+        ms(r.wasl.p99),
+        r.baseline.perSecond.toFixed(0),
+        ms(r.baseline.p50),
+        ms(r.baseline.p99),
+        `${(r.wasl.perSecond / r.baseline.perSecond).toFixed(2)}x`,
+        `${(r.wasl.p50 / r.baseline.p50).toFixed(1)}x`,
+        `${(r.wasl.p99 / r.baseline.p99).toFixed(1)}x`,
+        String(r.wasl.bytes),
+        String(r.baseline.bytes)
+      ])
+    ], "  "),
+    "",
+    misses.length === 0
+      ? "target: Wasl/baseline throughput >= 0.9x met by every query"
+      : `target MISSED (Wasl/baseline throughput < 0.9x): ${misses.map((m) => m.name).join("; ")}`
+  ]
+}
+
 const report = (
   startedAt: Date,
   database: { readonly name: string },
   version: string,
   seeded: { readonly seconds: number; readonly main: number },
-  results: ReadonlyArray<Row>
+  results: ReadonlyArray<Row>,
+  http: ReadonlyArray<HttpRow>
 ): string => {
   const cpus = Os.cpus()
   const misses = results.filter((r) => r.target && r.list.p95 > 50)
@@ -370,7 +449,9 @@ const report = (
     "",
     misses.length === 0
       ? "targets: p95 <= 50 ms met by every target query"
-      : `targets MISSED (p95 > 50 ms): ${misses.map((m) => m.name).join("; ")}`
+      : `targets MISSED (p95 > 50 ms): ${misses.map((m) => m.name).join("; ")}`,
+    "",
+    ...httpReport(http)
   ].join("\n")
 }
 
@@ -381,12 +462,21 @@ const program = Effect.gen(function*() {
   const sql = yield* PgClient.make({ ...pgClientOptions, url: Redacted.make(database.url), maxConnections: 4 })
   const [{ version }] = yield* sql<{ readonly version: string }>`SELECT version() AS version`
   yield* runMigrations.pipe(Effect.provideService(SqlClient.SqlClient, sql))
-  const seeded = yield* seed(sql)
+  // The environment of the children (CLI, apps/server, baseline): this database, a temporary data directory.
+  const tmp = yield* Effect.acquireRelease(
+    Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-bench-records-"))),
+    (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
+  )
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, WASL_DATA_DIR: Path.join(tmp, "data") }
+  const owner = yield* bootstrapOwner(env)
+  yield* log(`account ${owner.account_id} made with the CLI, with its owner, the Administrators team and a token`)
+  const seeded = yield* seed(sql, owner.account_id)
   const results = yield* measure(sql, seeded.main, seeded.custom).pipe(
     Effect.provide(RecordStorePg.layer),
     Effect.provideService(SqlClient.SqlClient, sql)
   )
-  console.log(report(startedAt, database, version!, seeded, results))
+  const http = yield* measureHttp(env, seeded.main, seeded.custom, owner.token)
+  console.log(report(startedAt, database, version!, seeded, results, http))
 }).pipe(Effect.scoped, Effect.provide(Reactivity.layer))
 
 const controller = new AbortController()
@@ -399,5 +489,7 @@ process.once("SIGTERM", () => stop("terminated"))
 const deadline = setTimeout(() => stop(`time limit of ${Duration.format(Duration.millis(settings.timeoutMs))} reached`), settings.timeoutMs)
 const exit = await Effect.runPromiseExit(program, { signal: controller.signal })
 clearTimeout(deadline)
+// The scope stops the children it started; this stops any whose start was cut short.
+await stopAllChildren()
 if (Exit.isFailure(exit)) console.error(`bench:records: failed\n${String(exit.cause)}`)
 process.exit(Exit.isSuccess(exit) ? 0 : 1)

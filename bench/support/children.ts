@@ -121,10 +121,15 @@ export const freePort = (): Promise<number> =>
     })
   })
 
-/** Starts the Wasl HTTP service (`apps/server`) on loopback and a free port; resolves once it listens. */
+/**
+ * Starts the Wasl HTTP service (`apps/server`) on loopback and a free port; resolves once it listens.
+ * `BENCH_WASL_NODE_ARGS` (space-separated) are given to its node, e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it (node refuses those in NODE_OPTIONS).
+ */
 export const startWaslServer = async (env: NodeJS.ProcessEnv): Promise<{ readonly child: Child; readonly origin: string }> => {
   const port = await freePort()
-  const child = startChild("apps/server", [serverMain], { ...env, HOST: "127.0.0.1", PORT: String(port) })
+  const nodeArgs = (process.env.BENCH_WASL_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
+  const child = startChild("apps/server", [...nodeArgs, serverMain], { ...env, HOST: "127.0.0.1", PORT: String(port) })
   await child.waitFor(/Wasl is listening on/, 60_000)
   return { child, origin: `http://127.0.0.1:${port}` }
 }

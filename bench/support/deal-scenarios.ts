@@ -5,8 +5,8 @@
  * `GET /api/deals` that asks the same over HTTP. The benchmark (bench/records.ts) and its HTTP
  * baseline (bench/records-baseline.ts) share them, so both send the same statements.
  */
-import { type ComplexFilters, type Condition, encodeComplexFilters } from "@wasl/core"
-import { compileList, type CustomProperty, type RecordListQuery, recordMapping } from "@wasl/adapters"
+import { type ComplexFilters, type Condition, DEAL_STAGE_OPTIONS, encodeComplexFilters } from "@wasl/core"
+import { type CustomProperty, listStatement, type RecordListQuery } from "@wasl/adapters"
 import type { SqlClient } from "effect/sql"
 
 export const SYLLABLES = [
@@ -31,15 +31,8 @@ export const SYLLABLES = [
   "gi",
   "fa"
 ]
-export const STAGES = [
-  "appointment_scheduled",
-  "qualified_to_buy",
-  "presentation_scheduled",
-  "decision_maker_bought_in",
-  "contract_sent",
-  "closed_won",
-  "closed_lost"
-]
+/** The built-in deal stages (the options of `deal_stage`), in their order. */
+export const STAGES: ReadonlyArray<string> = DEAL_STAGE_OPTIONS.map((o) => o.internal_name)
 export const REGIONS = ["North", "South", "East", "West", "Central", "Gulf", "Levant", "Maghreb", "Europe", "Asia", "Americas", "Africa"]
 
 /** A word of three syllables from a number (8,000 of them); the seed builds names the same way in SQL. */
@@ -112,16 +105,7 @@ export const scenarios = (accountId: number, custom: Custom): ReadonlyArray<Scen
 }
 
 /** The statement `RecordStorePg.list` runs for `input`, compiled: its SQL text and parameters. */
-export const compileListQuery = (sql: SqlClient.SqlClient, input: RecordListQuery) =>
-  compileList(sql, recordMapping(input.kind, input.custom), {
-    accountId: input.accountId,
-    filters: input.filters ?? [],
-    search: input.search,
-    order: input.order ?? "created_at",
-    direction: input.direction ?? "desc",
-    page: input.page ?? 1,
-    perPage: input.perPage ?? 15
-  }).compile()
+export const compileListQuery = (sql: SqlClient.SqlClient, input: RecordListQuery) => listStatement(sql, input).compile()
 
 /** `GET /api/deals?…` asking what `input` asks (decisions §4: complex_filters as JSON). */
 export const listPath = (input: RecordListQuery): string => {

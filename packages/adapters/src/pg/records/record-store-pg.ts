@@ -329,6 +329,18 @@ export interface CustomPropertyScope {
   readonly property: CustomProperty
 }
 
+/** The statement `list` runs for `input` (defaults filled in); the records benchmark sends it raw too. */
+export const listStatement = (sql: SqlClient.SqlClient, input: RecordListQuery) =>
+  compileList(sql, recordMapping(input.kind, input.custom), {
+    accountId: input.accountId,
+    filters: input.filters ?? [],
+    search: input.search,
+    order: input.order ?? "created_at",
+    direction: input.direction ?? "desc",
+    page: input.page ?? 1,
+    perPage: input.perPage ?? 15
+  })
+
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
@@ -434,15 +446,7 @@ const make = Effect.gen(function*() {
   const list = (input: RecordListQuery) =>
     Effect.suspend(() => {
       const mapping = recordMapping(input.kind, input.custom)
-      const statement = compileList(sql, mapping, {
-        accountId: input.accountId,
-        filters: input.filters ?? [],
-        search: input.search,
-        order: input.order ?? "created_at",
-        direction: input.direction ?? "desc",
-        page: input.page ?? 1,
-        perPage: input.perPage ?? 15
-      })
+      const statement = listStatement(sql, input)
       return Effect.map(statement.unprepared, (rows): RecordListResult => ({
         total: rows.length === 0 ? 0 : Number(rows[0]!.total),
         rows: rows.filter((row) => row.id !== null && row.id !== undefined).map((row) => decodeRecord(mapping, row))
