@@ -5,66 +5,14 @@
  * one `wasl: <message>` line on stderr.
  *
  * Black box: this file imports nothing from the workspace. The PostgreSQL database is created and
- * dropped by a small `@effect/sql-pg` script run with node (no `psql`/`createdb` needed). Within a
- * variant the tests share the database and run in order.
+ * dropped by a small `@effect/sql-pg` script run with node (test/support/processes.ts; no
+ * `psql`/`createdb` needed). Within a variant the tests share the database and run in order.
  */
-import { type ChildProcess, spawn } from "node:child_process"
-import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { cliMain, nodeBinary, root } from "./support/apps.ts"
-
-// -----------------------------------------------------------------------------
-// processes
-// -----------------------------------------------------------------------------
-
-
-
-interface Result {
-  readonly code: number | null
-  readonly signal: NodeJS.Signals | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
-/** Processes still running, killed in `afterAll` (a normal run leaves none). */
-const running = new Set<ChildProcess>()
-
-/** Runs node with `args` to completion; killed (and failed) after `timeoutMs`. */
-const runNode = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<Result> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(nodeBinary(), args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
-    running.add(child)
-    let stdout = ""
-    let stderr = ""
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL")
-      reject(new Error(`node ${args.join(" ")} did not finish within ${timeoutMs} ms\n${stdout}\n${stderr}`))
-    }, timeoutMs)
-    child.once("error", (error) => {
-      clearTimeout(timer)
-      running.delete(child)
-      reject(error)
-    })
-    child.once("close", (code, signal) => {
-      clearTimeout(timer)
-      running.delete(child)
-      resolve({ code, signal, stdout, stderr })
-    })
-  })
-
-const killAll = () =>
-  Promise.all([...running].map((child) =>
-    new Promise<void>((resolve) => {
-      child.once("close", () => resolve())
-      child.kill("SIGKILL")
-      setTimeout(resolve, 5_000).unref()
-    })
-  ))
+import { cliMain, type Finished as Result, killAll, runToEnd, scratchDatabase, testPostgresUrl } from "./support/processes.ts"
 
 const show = (result: Result) =>
   `exit ${result.code} ${result.signal ?? ""}\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`
@@ -102,30 +50,6 @@ interface Target {
   readonly teardown: () => Promise<void>
 }
 
-/** Creates or drops a database through a maintenance connection on `url` (node + @effect/sql-pg). */
-const adminScript = `
-import { PgClient } from "@effect/sql-pg"
-import { Effect, Redacted } from "effect"
-import { Reactivity } from "effect/reactivity"
-const [url, action, name] = process.argv.slice(1)
-if (!/^wasl_e2e_[0-9a-f]+$/.test(name)) throw new Error("bad database name " + name)
-const program = PgClient.make({ url: Redacted.make(url), maxConnections: 1 }).pipe(
-  Effect.flatMap((sql) => action === "create"
-    ? sql\`CREATE DATABASE \${sql(name)}\`.raw
-    : sql\`DROP DATABASE IF EXISTS \${sql(name)} WITH (FORCE)\`.raw),
-  Effect.scoped,
-  Effect.provide(Reactivity.layer)
-)
-await Effect.runPromise(program)
-`
-
-const adminDatabase = async (url: string, action: "create" | "drop", name: string) => {
-  const env = { ...process.env }
-  delete env.DATABASE_URL
-  const result = await runNode(["--input-type=module", "-e", adminScript, "--", url, action, name], env)
-  if (result.code !== 0) throw new Error(`${action} database ${name} failed\n${show(result)}`)
-}
-
 /** A base environment without a database of its own and with a data directory under `dir`. */
 const baseEnv = (dataDir: string): NodeJS.ProcessEnv => {
   const env: NodeJS.ProcessEnv = { ...process.env, WASL_DATA_DIR: dataDir }
@@ -141,25 +65,21 @@ const embeddedTarget = async (): Promise<Target> => {
   }
 }
 
-const postgresUrl = process.env.TEST_DATABASE_URL || undefined
+const postgresUrl = testPostgresUrl()
 
 const postgresTarget = async (): Promise<Target> => {
-  const serverUrl = postgresUrl!
-  const name = `wasl_e2e_${randomBytes(6).toString("hex")}`
-  await adminDatabase(serverUrl, "create", name)
-  const url = new URL(serverUrl)
-  url.pathname = `/${name}`
+  const database = await scratchDatabase(postgresUrl!)
   // A data directory that must stay untouched: with DATABASE_URL the embedded database is not used.
   const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-e2e-cli-pg-"))
   const dataDir = Path.join(dir, "unused")
   return {
-    env: { ...baseEnv(dataDir), DATABASE_URL: url.toString() },
+    env: { ...baseEnv(dataDir), DATABASE_URL: database.url },
     teardown: async () => {
       try {
         expect(Fs.existsSync(dataDir), "the embedded data directory was created despite DATABASE_URL").toBe(false)
       } finally {
         Fs.rmSync(dir, { recursive: true, force: true })
-        await adminDatabase(serverUrl, "drop", name)
+        await database.drop()
       }
     }
   }
@@ -177,7 +97,7 @@ const variants = [
 for (const variant of variants) {
   describe.runIf(variant.enabled)(`wasl CLI on ${variant.name}`, () => {
     let target: Target | undefined
-    const wasl = (...args: Array<string>) => runNode([cliMain, ...args], target!.env)
+    const wasl = (...args: Array<string>) => runToEnd(`wasl ${args.join(" ")}`, cliMain, args, target!.env)
 
     let account: { readonly account_id: number; readonly user_id: number; readonly team_id: number; readonly token: string }
 

@@ -6,134 +6,22 @@
  * `apps/cli/src/main.ts` and talks HTTP. The tests share one data directory and run in order
  * (each step builds on the previous one's state).
  */
-import { type ChildProcess, spawn } from "node:child_process"
 import * as Fs from "node:fs"
-import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { cliMain, nodeBinary, root, waslMain } from "./support/apps.ts"
-
-// -----------------------------------------------------------------------------
-// processes
-// -----------------------------------------------------------------------------
-
-
-
-interface Exit {
-  readonly code: number | null
-  readonly signal: NodeJS.Signals | null
-}
-
-interface Launched {
-  readonly name: string
-  readonly child: ChildProcess
-  readonly stdout: () => string
-  readonly stderr: () => string
-  readonly exited: Promise<Exit>
-  readonly isRunning: () => boolean
-  /** Resolves with the first match of `pattern` on stdout; rejects on exit or after `timeoutMs`. */
-  readonly waitForStdout: (pattern: RegExp, timeoutMs: number) => Promise<RegExpExecArray>
-}
-
-/** Every process this file started, killed in `afterAll` if still running. */
-const launched: Array<Launched> = []
-
-const describeOutput = (p: Launched) => `--- ${p.name} stdout ---\n${p.stdout()}\n--- ${p.name} stderr ---\n${p.stderr()}`
-
-const launch = (name: string, script: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv): Launched => {
-  const child = spawn(nodeBinary(), [script, ...args], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
-  let stdout = ""
-  let stderr = ""
-  let running = true
-  const listeners = new Set<() => void>()
-  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk
-    for (const listener of listeners) listener()
-  })
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk
-  })
-  const exited = new Promise<Exit>((resolve) => {
-    child.once("error", (error) => {
-      stderr += `\n[spawn error] ${error.message}`
-      running = false
-      resolve({ code: null, signal: null })
-    })
-    // "close": the process exited and its stdio is fully read.
-    child.once("close", (code, signal) => {
-      running = false
-      resolve({ code, signal })
-    })
-  })
-  const self: Launched = {
-    name,
-    child,
-    stdout: () => stdout,
-    stderr: () => stderr,
-    exited,
-    isRunning: () => running,
-    waitForStdout: (pattern, timeoutMs) =>
-      new Promise<RegExpExecArray>((resolve, reject) => {
-        const check = () => {
-          const match = pattern.exec(stdout)
-          if (match === null) return
-          done()
-          resolve(match)
-        }
-        const timer = setTimeout(() => {
-          done()
-          reject(new Error(`${name}: no ${pattern} on stdout within ${timeoutMs} ms\n${describeOutput(self)}`))
-        }, timeoutMs)
-        const done = () => {
-          clearTimeout(timer)
-          listeners.delete(check)
-        }
-        listeners.add(check)
-        void exited.then((exit) => {
-          if (!listeners.has(check)) return
-          check()
-          if (!listeners.has(check)) return
-          done()
-          reject(new Error(`${name} exited (${JSON.stringify(exit)}) before ${pattern}\n${describeOutput(self)}`))
-        })
-        check()
-      })
-  }
-  launched.push(self)
-  return self
-}
-
-/** Waits for the exit, or kills the process (SIGKILL) and rejects after `timeoutMs`. */
-const exitWithin = (p: Launched, timeoutMs: number): Promise<Exit> =>
-  new Promise<Exit>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      p.child.kill("SIGKILL")
-      reject(new Error(`${p.name} did not exit within ${timeoutMs} ms\n${describeOutput(p)}`))
-    }, timeoutMs)
-    void p.exited.then((exit) => {
-      clearTimeout(timer)
-      resolve(exit)
-    })
-  })
-
-const killAll = async () => {
-  await Promise.all(launched.filter((p) => p.isRunning()).map((p) => {
-    p.child.kill("SIGKILL")
-    return exitWithin(p, 10_000).catch(() => undefined)
-  }))
-}
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = Net.createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
+import {
+  cliMain,
+  type Exit,
+  exitWithin,
+  freePort,
+  killAll,
+  launch,
+  type Launched,
+  launchedProcesses,
+  requestJson as request,
+  waslMain
+} from "./support/processes.ts"
 
 // -----------------------------------------------------------------------------
 // the service
@@ -169,28 +57,6 @@ const startWasl = async (name: string) => {
   return { wasl, port, baseUrl: `http://127.0.0.1:${port}` }
 }
 
-const request = async (baseUrl: string, method: string, path: string, options: {
-  readonly token?: string
-  readonly body?: unknown
-} = {}) => {
-  const headers: Record<string, string> = { accept: "application/json" }
-  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`
-  if (options.body !== undefined) headers["content-type"] = "application/json"
-  const response = await fetch(baseUrl + path, {
-    method,
-    headers,
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) })
-  })
-  const text = await response.text()
-  let body: any = undefined
-  try {
-    body = JSON.parse(text)
-  } catch {
-    body = undefined
-  }
-  return { status: response.status, body, text }
-}
-
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 const lines = (text: string) => text.split("\n").filter((line) => line.trim() !== "")
@@ -223,7 +89,7 @@ describe("npm start (apps/wasl) on the embedded database", () => {
     first = started.wasl
     baseUrl = started.baseUrl
     const block = FIRST_RUN.exec(first.stdout())
-    if (block === null) throw new Error(`no first-run block\n${describeOutput(first)}`)
+    if (block === null) throw new Error(`no first-run block\n${first.output()}`)
     credentials = { owner: block[1]!, password: block[2]!, token: block[3]! }
   }, 90_000)
 
@@ -272,7 +138,7 @@ describe("npm start (apps/wasl) on the embedded database", () => {
     const second = launch("wasl (second, same data dir)", waslMain, [], appEnv(port))
     const exit = await exitWithin(second, 20_000)
     const elapsed = Date.now() - startedAt
-    expect(exit, describeOutput(second)).toEqual({ code: 1, signal: null })
+    expect(exit, second.output()).toEqual({ code: 1, signal: null })
     expect(elapsed).toBeLessThan(10_000)
     expect(second.stdout() + second.stderr()).toContain(lockedMessage(first.child.pid!))
     expect(second.stdout()).not.toMatch(LISTENING)
@@ -284,7 +150,7 @@ describe("npm start (apps/wasl) on the embedded database", () => {
   it("the CLI on the held data directory exits 1 with a wasl: line naming the holder", async () => {
     const cli = launch("cli migrate (held data dir)", cliMain, ["migrate"], appEnv())
     const exit = await exitWithin(cli, 20_000)
-    expect(exit, describeOutput(cli)).toEqual({ code: 1, signal: null })
+    expect(exit, cli.output()).toEqual({ code: 1, signal: null })
     expect(cli.stdout()).toBe("")
     expect(lines(cli.stderr())).toEqual([`wasl: ${lockedMessage(first.child.pid!)}`])
     expect(first.isRunning()).toBe(true)
@@ -314,7 +180,7 @@ describe("npm start (apps/wasl) on the embedded database", () => {
   }, 90_000)
 
   it("exits with code 0 on SIGTERM (a clean stop, decisions §9)", () => {
-    expect(sigtermExits, `${describeOutput(first)}\n${restart === undefined ? "" : describeOutput(restart)}`).toEqual([
+    expect(sigtermExits, `${first.output()}\n${restart === undefined ? "" : restart.output()}`).toEqual([
       { code: 0, signal: null },
       { code: 0, signal: null }
     ])
@@ -332,7 +198,7 @@ describe("npm start (apps/wasl) on the embedded database", () => {
   it("the password and token appear in no output but the first-run block", () => {
     const secret = credentials.token.split("|")[1]!
     const hits: Array<{ readonly where: string; readonly line: string }> = []
-    for (const p of launched) {
+    for (const p of launchedProcesses()) {
       for (const [stream, text] of [["stdout", p.stdout()], ["stderr", p.stderr()]] as const) {
         for (const line of lines(text)) {
           if (line.includes(credentials.password) || line.includes(secret)) hits.push({ where: `${p.name} ${stream}`, line })

@@ -122,6 +122,19 @@ describe.runIf(testPostgresUrl() !== undefined)("worker processes against one Po
     expect(new Set(received.map(deliveryId)).size).toBe(300)
     expect(new Set(received.map(contactOf))).toEqual(new Set(committed))
     expect(received.every((r) => r.verified)).toBe(true)
+
+    // Both took part: each reports its attempts when stopped (SIGTERM); then two fresh workers.
+    const counts: Array<number> = []
+    for (const worker of workers.splice(0)) {
+      worker.child.kill("SIGTERM")
+      expect(await exitWithin(worker, 30_000), worker.output()).toEqual({ code: 0, signal: null })
+      const stopped = worker.stdout().split("\n").find((line) => line.includes("Wasl delivery worker stopped"))
+      counts.push(Number(JSON.parse(stopped!).annotations.attempts))
+    }
+    expect(counts[0]! + counts[1]!).toBe(300)
+    expect(Math.min(...counts)).toBeGreaterThan(0)
+    await startWorker("worker 3")
+    await startWorker("worker 4")
   }, 120_000)
 
   it("SIGKILL of a worker during a burst loses nothing: the other takes its leased work over", async () => {

@@ -94,6 +94,27 @@ export const launch = (name: string, script: string, args: ReadonlyArray<string>
   return self
 }
 
+/** Every process launched by this module in this test file, in launch order. */
+export const launchedProcesses = (): ReadonlyArray<Launched> => launched
+
+export interface Finished extends Exit {
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Launches `script` and waits for it to finish; killed (and failed) after `timeoutMs`. */
+export const runToEnd = async (
+  name: string,
+  script: string,
+  args: ReadonlyArray<string>,
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 60_000
+): Promise<Finished> => {
+  const p = launch(name, script, args, env)
+  const exit = await exitWithin(p, timeoutMs)
+  return { ...exit, stdout: p.stdout(), stderr: p.stderr() }
+}
+
 /** Waits for the exit, or kills the process (SIGKILL) and rejects after `timeoutMs`. */
 export const exitWithin = (p: Launched, timeoutMs: number): Promise<Exit> =>
   new Promise<Exit>((resolve, reject) => {
@@ -132,15 +153,18 @@ export interface Reply {
   readonly text: string
 }
 
-/** A JSON client for one base URL and bearer token. */
-export const apiClient = (baseUrl: string, token: string) =>
-async (method: string, path: string, body?: unknown): Promise<Reply> => {
-  const headers: Record<string, string> = { accept: "application/json", authorization: `Bearer ${token}` }
-  if (body !== undefined) headers["content-type"] = "application/json"
+/** One JSON request, with a bearer token when one is given. */
+export const requestJson = async (baseUrl: string, method: string, path: string, options: {
+  readonly token?: string
+  readonly body?: unknown
+} = {}): Promise<Reply> => {
+  const headers: Record<string, string> = { accept: "application/json" }
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`
+  if (options.body !== undefined) headers["content-type"] = "application/json"
   const response = await fetch(baseUrl + path, {
     method,
     headers,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) })
   })
   const text = await response.text()
   let parsed: any = undefined
@@ -151,6 +175,10 @@ async (method: string, path: string, body?: unknown): Promise<Reply> => {
   }
   return { status: response.status, body: parsed, text }
 }
+
+/** A JSON client for one base URL and bearer token. */
+export const apiClient = (baseUrl: string, token: string) => (method: string, path: string, body?: unknown): Promise<Reply> =>
+  requestJson(baseUrl, method, path, { token, body })
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 

@@ -58,7 +58,7 @@ describe.each(DATABASES)("webhook deliveries over HTTP on %s", (database) => {
     server.run(Effect.gen(function*() {
       yield* fanOutEvents(100, Duration.minutes(1))
       const due = yield* DeliveryRepository.use((repo) => repo.claimDue(100, Duration.minutes(1)))
-      return yield* Effect.forEach(due, attemptDelivery)
+      return yield* Effect.forEach(due, (delivery) => attemptDelivery(delivery))
     }))
 
   const tokenWith = async (abilities: ReadonlyArray<string>) =>

@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   authenticationTemplate,
+  bootstrapOwnerAndOther,
+  countRows,
   createBroadcast,
   createContact,
   createPlatform,
@@ -27,8 +29,7 @@ describe.each(DATABASES)("messaging over HTTP on %s", (database) => {
 
   beforeAll(async () => {
     server = await startTestServer(database)
-    owner = await server.bootstrap({ email: "msg-owner@example.test", password: "pw-owner" })
-    other = await server.bootstrap({ email: "msg-other@example.test", password: "pw-other" })
+    ;({ owner, other } = await bootstrapOwnerAndOther(server, "msg"))
     platformId = (await createPlatform(server, owner.token)).id
     contactId = await createContact(server, owner.token, { firstname: "Sara", whatsapp_number: "+966500000001" })
   })
@@ -36,8 +37,7 @@ describe.each(DATABASES)("messaging over HTTP on %s", (database) => {
     await server?.close()
   })
 
-  const count = async (table: string, accountId = owner.account_id) =>
-    Number((await server.query(`SELECT count(*)::int AS n FROM ${table} WHERE account_id = $1`, [accountId]))[0].n)
+  const count = (table: string, accountId = owner.account_id) => countRows(server, table, accountId)
 
   describe("sending numbers", () => {
     it("creates a sandbox number (201, Entity was created Successfully) and lists it", async () => {

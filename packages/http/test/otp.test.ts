@@ -12,6 +12,8 @@ import { createHmac } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   authenticationTemplate,
+  bootstrapOwnerAndOther,
+  countRows,
   createBroadcast,
   createContact,
   createPlatform,
@@ -31,9 +33,6 @@ type Owner = { account_id: number; user_id: number; token: string }
 const credits = async (server: TestServer, accountId: number) =>
   Number((await server.query("SELECT otp_credits FROM accounts WHERE id = $1", [accountId]))[0].otp_credits)
 
-const countRows = async (server: TestServer, table: string, accountId: number) =>
-  Number((await server.query(`SELECT count(*)::int AS n FROM ${table} WHERE account_id = $1`, [accountId]))[0].n)
-
 const lastCode = async (server: TestServer) => (await readOutbox(server.sandboxOutbox)).at(-1).code as string
 
 describe.each(DATABASES)("send-otp and verification over HTTP on %s", (database) => {
@@ -47,8 +46,7 @@ describe.each(DATABASES)("send-otp and verification over HTTP on %s", (database)
 
   beforeAll(async () => {
     server = await startTestServer(database)
-    owner = await server.bootstrap({ email: "otp-owner@example.test", password: "pw-owner" })
-    other = await server.bootstrap({ email: "otp-other@example.test", password: "pw-other" })
+    ;({ owner, other } = await bootstrapOwnerAndOther(server, "otp"))
     await server.run(addOtpCredits(owner.account_id, 100))
     const platform = await createPlatform(server, owner.token)
     authId = (await createBroadcast(server, owner.token, platform.id, authenticationTemplate({ code_expiration_minutes: 10 }))).id

@@ -5,31 +5,36 @@
  *
  * - fan-out: `fanOutEvents` until the outbox is drained, then waits for an outbox signal (NOTIFY
  *   on insert) or the poll interval.
- * - sending: keeps up to `concurrency` attempts in flight. It claims as many due deliveries as it
- *   has free slots, runs `attemptDelivery` for each in its own fiber, and claims again as slots
- *   free up; with nothing due it sleeps until the earliest pending delivery comes due (a retry),
- *   a deliveries signal, a fan-out by this worker, or the poll interval — whichever is first.
- *   The poll also picks up deliveries whose lease ran out in a crashed worker.
+ * - sending: keeps up to `concurrency` attempts in flight. It claims due deliveries in batches as
+ *   slots free up, runs `sendAttempt` for each in its own fiber (secrets opened once per webhook,
+ *   `makeSignerCache`), and hands the results to a recorder fiber that writes them in batches
+ *   (`recordAttempts`). With nothing due it sleeps until the earliest pending delivery comes due
+ *   (a retry), a deliveries signal, a fan-out by this worker, or the poll interval — whichever is
+ *   first. The poll also picks up deliveries whose lease ran out in a crashed worker.
  * - mail: `sendPendingEmails` (the queued Webhook Deactivated mails), on every poll and at once
  *   after a delivery exhausted its attempts.
  *
  * Stopping (the scope closes, e.g. on SIGTERM): the loops are interrupted; an attempt in flight
  * is interrupted too and its lease released at once, so another worker (or the next start) sends
- * it again — at-least-once, idempotent by delivery id. A failure inside a loop (the database
+ * it again — at-least-once, idempotent by delivery id; attempts already made but not yet
+ * recorded are recorded. A failure inside a loop (the database
  * restarting) is logged and the loop goes on after a pause; it never stops the worker.
  */
 import {
-  attemptDelivery,
   type ClaimedDelivery,
   DeliveryPolicy,
   deliveryLeaseFor,
   DeliveryRepository,
   fanOutEvents,
   leaseOf,
+  makeSignerCache,
+  type PendingAttempt,
   QueueSignals,
+  recordAttempts,
+  sendAttempt,
   sendPendingEmails
 } from "@wasl/core"
-import { Cause, Clock, DateTime, Duration, Effect, FiberSet, Latch, Option } from "effect"
+import { Cause, Clock, DateTime, Duration, Effect, FiberSet, Latch, Option, Queue } from "effect"
 
 export interface DeliveryWorkerOptions {
   /** Outbox events per fan-out transaction. Default 200. */
@@ -48,6 +53,9 @@ export interface DeliveryWorkerOptions {
   /** Queued mails per `sendPendingEmails`. Default 20. */
   readonly mailBatch?: number | undefined
 }
+
+/** Attempts per recording statement. */
+const RECORD_BATCH = 256
 
 /** The pause after a loop iteration failed. */
 const FAILURE_PAUSE = Duration.seconds(1)
@@ -104,31 +112,62 @@ export const runDeliveryWorker = (options: DeliveryWorkerOptions = {}) =>
     })
 
     // sending -------------------------------------------------------------------------------
+    // Attempts run in their own fibers; their results go to `finished`, which one recorder fiber
+    // drains in batches (one statement for all but exhausting attempts), so the cost of recording
+    // is shared by the attempts that finish together.
+    const finished = yield* Queue.unbounded<PendingAttempt>()
+    // Stopping: attempts already made are recorded rather than sent again by the next claimer.
+    // (Added before the attempts' FiberSet, so it runs after the attempts in flight are interrupted.)
+    yield* Effect.addFinalizer(() => Effect.flatMap(Queue.clear(finished), (rest) => rest.length === 0 ? Effect.void : record(rest)))
     const attempts = yield* FiberSet.make()
+    const signerFor = yield* makeSignerCache()
     let inFlight = 0
+    /** Attempts this worker made (reported when it stops). */
+    let sent = 0
 
     const attempt = (delivery: ClaimedDelivery) =>
-      attemptDelivery(delivery).pipe(
-        Effect.tap((outcome) => (outcome === "Exhausted" ? mailWake.open : Effect.void)),
+      sendAttempt(delivery, signerFor).pipe(
+        Effect.flatMap((pending) => Effect.andThen(Effect.sync(() => sent++), Queue.offer(finished, pending))),
         Effect.catchCause((cause) =>
           Cause.hasInterruptsOnly(cause)
             ? Effect.failCause(cause)
             : Effect.logError("delivery attempt failed", cause).pipe(
               Effect.annotateLogs({ delivery_id: delivery.id }),
               // Let it come due again now rather than at the end of its lease.
-              Effect.andThen(repo.release([leaseOf(delivery)]))
+              Effect.andThen(repo.release([leaseOf(delivery)])),
+              Effect.andThen(done(1))
             )
         ),
         // Stopping: the attempt's result will not be recorded; free the delivery for another worker.
-        Effect.onInterrupt(() => repo.release([leaseOf(delivery)])),
-        Effect.ensuring(Effect.andThen(Effect.sync(() => inFlight--), sendWake.open))
+        Effect.onInterrupt(() => Effect.andThen(repo.release([leaseOf(delivery)]), done(1)))
       )
+
+    /** `n` attempts are over (recorded, released or dropped): their slots are free again. */
+    const done = (n: number) => Effect.andThen(Effect.sync(() => (inFlight -= n)), sendWake.open)
+
+    const record = (batch: ReadonlyArray<PendingAttempt>) =>
+      recordAttempts(batch).pipe(
+        Effect.tap((results) => (results.includes("Exhausted") ? mailWake.open : Effect.void)),
+        Effect.catchCause((cause) =>
+          Cause.hasInterruptsOnly(cause)
+            ? Effect.failCause(cause)
+            : Effect.logError("recording delivery attempts failed", cause).pipe(
+              // Unrecorded: their leases run out and the deliveries are attempted again.
+              Effect.andThen(repo.release(batch.map((p) => p.record.lease)))
+            )
+        ),
+        Effect.ensuring(done(batch.length))
+      )
+
+    const recordStep = Effect.flatMap(Queue.takeBetween(finished, 1, RECORD_BATCH), record)
 
     const sendStep = Effect.gen(function*() {
       yield* sendWake.close
       while (true) {
         const free = concurrency - inFlight
-        if (free <= 0) break
+        // Claim in batches: while many attempts are in flight, wait for a batch's worth of free
+        // slots rather than run a claim query for every attempt that finishes.
+        if (free <= 0 || (free < Math.min(claimBatch, concurrency / 2) && inFlight > 0)) break
         const want = Math.min(free, claimBatch)
         const claimed = yield* repo.claimDue(want, deliveryLease)
         for (const delivery of claimed) {
@@ -137,7 +176,7 @@ export const runDeliveryWorker = (options: DeliveryWorkerOptions = {}) =>
         }
         if (claimed.length < want) break
       }
-      if (concurrency - inFlight <= 0) return yield* sendWake.await
+      if (concurrency - inFlight < Math.min(claimBatch, concurrency / 2)) return yield* sendWake.await
       const next = yield* repo.nextDueAt
       const now = yield* Clock.currentTimeMillis
       const untilDue = Option.match(next, {
@@ -158,6 +197,10 @@ export const runDeliveryWorker = (options: DeliveryWorkerOptions = {}) =>
 
     yield* Effect.forkScoped(forever("outbox fan-out", fanOutStep))
     yield* Effect.forkScoped(forever("delivery sending", sendStep))
+    yield* Effect.forkScoped(forever("delivery recording", recordStep))
     yield* Effect.forkScoped(forever("notification mail", mailStep))
+    yield* Effect.addFinalizer(() =>
+      Effect.logInfo("Wasl delivery worker stopped").pipe(Effect.annotateLogs({ attempts: sent }))
+    )
     yield* Effect.logInfo("Wasl delivery worker started")
   })

@@ -1,10 +1,9 @@
 import {
+  type AttemptRecord,
   type ClaimedDelivery,
-  type DeliveryAttempt,
   type DeliveryLease,
   DeliveryRepository,
   DeliveryStatus,
-  type DeliveryState,
   type DeliveryTarget,
   type DeliveryView,
   EventName,
@@ -14,6 +13,7 @@ import {
 import { Array as Arr, DateTime, Duration, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbTimestamp, decodeFirst, decodeRows } from "./rows.ts"
+import { WebhookTargetRow, webhookStateOf } from "./webhook-target-row.ts"
 
 /** The channel `deliveries` NOTIFYs after each insert (migration 0007). */
 export const DELIVERIES_CHANNEL = "wasl_deliveries"
@@ -22,20 +22,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Rows per INSERT (11 parameters each, far below the 65,535 limit). */
 const INSERT_BATCH = 500
+/** Records per `recordAttempts` statement (13 parameters each). */
+const RECORD_BATCH = 1000
 
 /** PostgreSQL text cannot hold NUL; a receiver's answer may. */
 const storableText = (text: string | null): string | null => (text === null ? null : text.replace(/\u0000/g, "\uFFFD"))
-
-const WebhookColumns = {
-  url: Schema.String,
-  secret_sealed: Schema.String,
-  is_validated: Schema.Boolean,
-  is_active: Schema.Boolean,
-  consecutive_failures: DbInt,
-  last_failure_at: Schema.NullOr(DbTimestamp)
-}
-
-const TargetRow = Schema.Struct(WebhookColumns)
 
 const ClaimRow = Schema.Struct({
   account_id: DbInt,
@@ -47,7 +38,7 @@ const ClaimRow = Schema.Struct({
   attempts: DbInt,
   next_attempt_at: Schema.NullOr(DbTimestamp),
   claimed_until: DbTimestamp,
-  ...WebhookColumns
+  ...WebhookTargetRow.fields
 })
 
 const SubscriptionRow = Schema.Struct({ account_id: DbInt, webhook_id: DbInt, event: EventName })
@@ -73,21 +64,16 @@ const AttemptRow = Schema.Struct({
 const BodyRow = Schema.Struct({ event: EventName, body: Schema.String })
 
 const decodeClaims = decodeRows(ClaimRow)
-const decodeTarget = decodeFirst(TargetRow)
+const decodeTarget = decodeFirst(WebhookTargetRow)
 const decodeSubscriptions = decodeRows(SubscriptionRow)
 const decodeDeliveries = decodeRows(DeliveryRow)
 const decodeAttempts = decodeRows(AttemptRow)
 const decodeBody = decodeFirst(BodyRow)
 
-const toTarget = (row: typeof TargetRow.Type): DeliveryTarget => ({
+const toTarget = (row: WebhookTargetRow): DeliveryTarget => ({
   url: row.url,
   secretSealed: row.secret_sealed,
-  state: {
-    isValidated: row.is_validated,
-    isActive: row.is_active,
-    consecutiveFailures: row.consecutive_failures,
-    lastFailureAt: row.last_failure_at
-  }
+  state: webhookStateOf(row)
 })
 
 const dateOrNull = (dt: DateTime.Utc | null): Date | null => (dt === null ? null : DateTime.toDateUtc(dt))
@@ -96,8 +82,8 @@ const dateOrNull = (dt: DateTime.Utc | null): Date | null => (dt === null ? null
  * The delivery queue on PostgreSQL (tables `deliveries`, `delivery_attempts`, migration 0007; the
  * webhook columns of migration 0006). Every statement runs on the ambient `SqlClient`, so inside
  * `TransactorPg` it joins that transaction. `claimDue` is one statement (`SELECT ... ORDER BY
- * next_attempt_at LIMIT n FOR UPDATE SKIP LOCKED` feeding the lease UPDATE), and `recordAttempt`
- * is one statement fenced by the lease, so neither needs a transaction of its own.
+ * next_attempt_at LIMIT n FOR UPDATE SKIP LOCKED` feeding the lease UPDATE), and `recordAttempts`
+ * is one statement fenced by the leases, so neither needs a transaction of its own.
  */
 export const DeliveryRepositoryPg: Layer.Layer<DeliveryRepository, never, SqlClient.SqlClient> = Layer.effect(
   DeliveryRepository,
@@ -192,31 +178,59 @@ export const DeliveryRepositoryPg: Layer.Layer<DeliveryRepository, never, SqlCli
       return Option.map(rows, (row) => row.next_attempt_at)
     })
 
-    const recordAttempt = (lease: DeliveryLease, state: DeliveryState, attempt: DeliveryAttempt | null) =>
+    /**
+     * One statement for any number of records: the input rows as VALUES; the fenced UPDATE of the
+     * deliveries (`updated`: only those still leased with the given lease); their attempts; and
+     * the failure count of the webhooks a success went to, cleared where it is not 0.
+     */
+    const recordAttempts = (records: ReadonlyArray<AttemptRecord>) =>
       Effect.gen(function*() {
-        if (!UUID.test(lease.id)) return false
+        const recorded = new Set<string>()
+        const valid = records.filter((r) => UUID.test(r.lease.id))
+        if (valid.length === 0) return recorded
         const now = DateTime.toDateUtc(yield* DateTime.now)
-        const updated = sql`
-          UPDATE deliveries
-          SET status = ${state.status}, attempts = ${state.attempts}, next_attempt_at = ${dateOrNull(state.nextAttemptAt)},
-              claimed_until = NULL, updated_at = ${now}
-          WHERE account_id = ${lease.accountId} AND id = ${lease.id}::uuid
-            AND claimed_until = ${DateTime.toDateUtc(lease.claimedUntil)}
-          RETURNING account_id, id
-        `
-        const rows = attempt === null
-          ? yield* sql`WITH updated AS (${updated}) SELECT 1 AS done FROM updated`
-          : yield* sql`
-            WITH updated AS (${updated})
-            INSERT INTO delivery_attempts
-              (account_id, delivery_id, number, at, status_code, duration_ms, error, response_excerpt)
-            SELECT account_id, id, ${attempt.number}, ${DateTime.toDateUtc(attempt.at)}, ${attempt.statusCode},
-                   ${Math.max(0, Math.round(attempt.durationMillis))}, ${storableText(attempt.error)},
-                   ${storableText(attempt.responseExcerpt)}
-            FROM updated
-            RETURNING 1 AS done
+        for (const chunk of Arr.chunksOf(valid, RECORD_BATCH)) {
+          const input = sql.join(", ", false)(chunk.map((r) => {
+            const a = r.attempt
+            return sql`(${r.lease.accountId}::int8, ${r.lease.id}::uuid, ${DateTime.toDateUtc(r.lease.claimedUntil)}::timestamptz,
+              ${r.state.status}::text, ${r.state.attempts}::int4, ${dateOrNull(r.state.nextAttemptAt)}::timestamptz,
+              ${a === null ? null : a.number}::int4, ${a === null ? null : DateTime.toDateUtc(a.at)}::timestamptz,
+              ${a === null ? null : a.statusCode}::int4,
+              ${a === null ? null : Math.max(0, Math.round(a.durationMillis))}::int4,
+              ${a === null ? null : storableText(a.error)}::text, ${a === null ? null : storableText(a.responseExcerpt)}::text,
+              ${r.clearsFailures}::bool)`
+          }))
+          const rows = yield* sql<{ id: string }>`
+            WITH input (account_id, id, claimed_until, status, attempts, next_attempt_at,
+                        number, at, status_code, duration_ms, error, response_excerpt, clears_failures) AS (
+              VALUES ${input}
+            ), updated AS (
+              UPDATE deliveries d
+              SET status = i.status, attempts = i.attempts, next_attempt_at = i.next_attempt_at,
+                  claimed_until = NULL, updated_at = ${now}
+              FROM input i
+              WHERE d.account_id = i.account_id AND d.id = i.id AND d.claimed_until = i.claimed_until
+              RETURNING d.account_id, d.id, d.webhook_id
+            ), inserted AS (
+              INSERT INTO delivery_attempts
+                (account_id, delivery_id, number, at, status_code, duration_ms, error, response_excerpt)
+              SELECT i.account_id, i.id, i.number, i.at, i.status_code, i.duration_ms, i.error, i.response_excerpt
+              FROM input i JOIN updated u ON u.account_id = i.account_id AND u.id = i.id
+              WHERE i.number IS NOT NULL
+            ), cleared AS (
+              UPDATE webhooks w SET consecutive_failures = 0, updated_at = ${now}
+              FROM (
+                SELECT DISTINCT u.account_id, u.webhook_id
+                FROM updated u JOIN input i ON i.account_id = u.account_id AND i.id = u.id
+                WHERE i.clears_failures
+              ) s
+              WHERE w.account_id = s.account_id AND w.id = s.webhook_id AND w.consecutive_failures <> 0
+            )
+            SELECT id::text AS id FROM updated
           `
-        return rows.length > 0
+          for (const row of rows) recorded.add(row.id)
+        }
+        return recorded as ReadonlySet<string>
       }).pipe(Effect.orDie)
 
     const release = (leases: ReadonlyArray<DeliveryLease>) =>
@@ -250,15 +264,6 @@ export const DeliveryRepositoryPg: Layer.Layer<DeliveryRepository, never, SqlCli
           SET is_active = ${state.isActive}, consecutive_failures = ${state.consecutiveFailures},
               last_failure_at = ${dateOrNull(state.lastFailureAt)}, updated_at = ${now}
           WHERE account_id = ${accountId} AND id = ${webhookId}
-        `
-      }).pipe(Effect.orDie)
-
-    const clearWebhookFailures = (accountId: number, webhookId: number) =>
-      Effect.gen(function*() {
-        const now = DateTime.toDateUtc(yield* DateTime.now)
-        yield* sql`
-          UPDATE webhooks SET consecutive_failures = 0, updated_at = ${now}
-          WHERE account_id = ${accountId} AND id = ${webhookId} AND consecutive_failures <> 0
         `
       }).pipe(Effect.orDie)
 
@@ -318,11 +323,10 @@ export const DeliveryRepositoryPg: Layer.Layer<DeliveryRepository, never, SqlCli
       insert,
       claimDue,
       nextDueAt,
-      recordAttempt,
+      recordAttempts,
       release,
       lockWebhook,
       saveWebhookHealth,
-      clearWebhookFailures,
       webhookExists,
       list,
       findBody

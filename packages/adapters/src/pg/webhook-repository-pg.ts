@@ -9,16 +9,12 @@ import {
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbTimestamp, decodeRows } from "./rows.ts"
+import { WebhookTargetRow, webhookStateOf } from "./webhook-target-row.ts"
 
 const WebhookRow = Schema.Struct({
   id: DbInt,
   account_id: DbInt,
-  url: Schema.String,
-  secret_sealed: Schema.String,
-  is_validated: Schema.Boolean,
-  is_active: Schema.Boolean,
-  consecutive_failures: DbInt,
-  last_failure_at: Schema.NullOr(DbTimestamp),
+  ...WebhookTargetRow.fields,
   created_at: DbTimestamp,
   updated_at: DbTimestamp
 })
@@ -44,12 +40,7 @@ const toStored = (row: WebhookRow, events: ReadonlyArray<WebhookEvent>): StoredW
   accountId: row.account_id,
   url: row.url,
   secretSealed: row.secret_sealed,
-  state: {
-    isValidated: row.is_validated,
-    isActive: row.is_active,
-    consecutiveFailures: row.consecutive_failures,
-    lastFailureAt: row.last_failure_at
-  },
+  state: webhookStateOf(row),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   events: events.filter((e) => e.webhook_id === row.id)

@@ -200,7 +200,10 @@ export const WebhookTransportHttp = (options: WebhookTransportHttpOptions = {}):
             maxSockets: options.maxSocketsPerHost ?? 64,
             maxFreeSockets: options.maxSocketsPerHost ?? 64,
             lookup,
-            ...(extraCa.length === 0 ? {} : { ca: [...Tls.rootCertificates, ...extraCa] })
+            // One secure context built once, not a `ca` list: the agent keys its socket pools by a
+            // name made of its options, and a `ca` option (Node's ~140 roots plus ours) would be
+            // concatenated into that name on every request.
+            ...(extraCa.length === 0 ? {} : { secureContext: Tls.createSecureContext({ ca: [...Tls.rootCertificates, ...extraCa] }) })
           })
         ),
         (agent) => Effect.sync(() => agent.destroy())

@@ -158,7 +158,7 @@ const append = (accountId: number, name: EventName, payload: object) =>
 /** Claims every due delivery and attempts each once; returns the outcomes. */
 const attemptAllDue = immediate(Effect.gen(function*() {
   const claimed = yield* DeliveryRepository.use((repo) => repo.claimDue(1000, Duration.minutes(1)))
-  return yield* Effect.forEach(claimed, attemptDelivery)
+  return yield* Effect.forEach(claimed, (delivery) => attemptDelivery(delivery))
 }))
 
 const fanOut = immediate(fanOutEvents(1000, Duration.minutes(1)))
@@ -377,12 +377,13 @@ const suite = (name: string, database: TestDatabaseLayer) =>
 
         // A lease that is not the current one cannot record.
         const first = claims.flat()[0]!
-        const recorded = yield* repo.recordAttempt(
-          { accountId: first.accountId, id: first.id, claimedUntil: DateTime.makeUnsafe("2020-01-01T00:00:00Z") },
-          { status: "succeeded", attempts: 1, nextAttemptAt: null },
-          null
-        )
-        assert.isFalse(recorded)
+        const recorded = yield* repo.recordAttempts([{
+          lease: { accountId: first.accountId, id: first.id, claimedUntil: DateTime.makeUnsafe("2020-01-01T00:00:00Z") },
+          state: { status: "succeeded", attempts: 1, nextAttemptAt: null },
+          attempt: null,
+          clearsFailures: false
+        }])
+        assert.strictEqual(recorded.size, 0)
         // Release ends the leases: claimable again at once.
         yield* repo.release(claims.flat().map((d) => ({ accountId: d.accountId, id: d.id, claimedUntil: d.claimedUntil })))
         assert.lengthOf(yield* repo.claimDue(100, Duration.minutes(1)), 40)

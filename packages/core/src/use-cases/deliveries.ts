@@ -6,32 +6,35 @@
  *    (event, webhook subscribed to it that is validated and active) and completes the events. The
  *    body is serialised here, once. A second fan-out of the same event (its lease ran out while a
  *    slow claimer still worked) inserts nothing: deliveries are unique per (event, webhook).
- * 2. `attemptDelivery`: one attempt of one claimed delivery. A webhook that no longer delivers
- *    (not validated and active) cancels the delivery without calling it. Otherwise the secret is
- *    opened, the attempt's headers signed with a fresh timestamp, the request sent through
- *    `WebhookTransport`, and the result recorded through the delivery state machine:
- *    - Succeeded: the webhook's failure count goes to 0 (`deliverySucceeded`), in the same
- *      transaction as the attempt;
- *    - Exhausted: the webhook is locked and `deliveryExhausted` applied; when that deactivates it,
- *      `notifyWebhookDeactivated` runs in the same transaction, so the switch-off and its notice
- *      commit together, once.
+ * 2. `sendAttempt` + `recordAttempts` (`attemptDelivery` is both for one delivery): one attempt
+ *    of a claimed delivery. A webhook that no longer delivers (not validated and active) cancels
+ *    the delivery without calling it. Otherwise the attempt's headers are signed with a fresh
+ *    timestamp, the request sent through `WebhookTransport`, and the next state computed by the
+ *    delivery state machine. Recording is separate so that a worker can record many attempts in
+ *    one statement:
+ *    - Succeeded: the webhook's failure count goes to 0 (`deliverySucceeded`) in the same
+ *      statement as the attempt's record;
+ *    - Exhausted: in its own transaction, the webhook is locked and `deliveryExhausted` applied;
+ *      when that deactivates it, `notifyWebhookDeactivated` runs in the same transaction, so the
+ *      switch-off and its notice commit together, once.
  *    Every record is fenced by the claim's lease: a result that arrives after the lease was lost is
  *    dropped (the delivery was, or will be, retried by its new claimer).
  */
 import { DateTime, Duration, Effect, Option, Result } from "effect"
 import { SecureRandom } from "effect/crypto"
-import { SecretBox } from "../auth/secret-box.ts"
+import type { SecretBox } from "../auth/secret-box.ts"
 import { Outbox } from "../events/outbox.ts"
 import { Transactor } from "../transactor.ts"
 import { DeliveryPolicy } from "../webhooks/delivery-policy.ts"
 import {
+  type AttemptRecord,
   type ClaimedDelivery,
   type DeliveryAttempt,
   type DeliveryLease,
   DeliveryRepository,
   type NewDelivery
 } from "../webhooks/delivery-repository.ts"
-import { attemptHeaders, deliveryBody } from "../webhooks/delivery-request.ts"
+import { attemptHeaders, deliveryBody, type DeliverySigner, openSigner } from "../webhooks/delivery-request.ts"
 import { type AttemptOutcome, attemptFinished, cancelled, isSuccessStatus, queued } from "../webhooks/delivery-state.ts"
 import { canDeliver, deliveryExhausted } from "../webhooks/webhook-state.ts"
 import { type WebhookResponse, WebhookTransport } from "../webhooks/webhook-transport.ts"
@@ -94,13 +97,22 @@ export const fanOutEvents = Effect.fn("fanOutEvents")(function*(limit: number, l
   return { events: events.length, deliveries: written } satisfies FanOutResult
 })
 
-/** How `attemptDelivery` ended. */
+/** How an attempt ended, once recorded. */
 export type AttemptResult =
   | AttemptOutcome
   /** The webhook no longer delivers: the delivery failed without a request. */
   | "Cancelled"
   /** The lease ran out (or the webhook was deleted) before the result was recorded: nothing written. */
   | "Dropped"
+
+/** An attempt made (or a cancellation decided), not yet recorded. */
+export interface PendingAttempt {
+  readonly delivery: ClaimedDelivery
+  readonly record: AttemptRecord
+  readonly outcome: AttemptOutcome | "Cancelled"
+  /** When the attempt ended: `last_failure_at` if it exhausts the delivery. */
+  readonly finishedAt: DateTime.Utc
+}
 
 /** The error recorded for an answer that is not a success although the endpoint answered. */
 const answerError = (status: number): string | null =>
@@ -127,22 +139,32 @@ export const leaseOf = (delivery: ClaimedDelivery): DeliveryLease => ({
   claimedUntil: delivery.claimedUntil
 })
 
-/** Sends one attempt of a claimed delivery and records it (see the module comment). */
-export const attemptDelivery = Effect.fn("attemptDelivery")(function*(delivery: ClaimedDelivery) {
-  const repo = yield* DeliveryRepository
-  const transactor = yield* Transactor
+/** Finds the signer of a sealed secret (`openSigner`, or a worker's `makeSignerCache`). */
+export type SignerLookup = (sealed: string) => Effect.Effect<Option.Option<DeliverySigner>, never, SecretBox>
+
+const orDie = <A, E>(result: Result.Result<A, E>) => Result.match(result, { onSuccess: Effect.succeed, onFailure: Effect.die })
+
+/**
+ * Makes one attempt of a claimed delivery, or decides to cancel it (its webhook no longer
+ * delivers), and computes the delivery's next state; records nothing (see `recordAttempts`).
+ */
+// Untraced: the worker runs this once per attempt, a thousand times a second at full load, and a
+// traced function captures a call-site stack and opens a span on every call.
+export const sendAttempt = Effect.fnUntraced(function*(delivery: ClaimedDelivery, signerFor: SignerLookup = openSigner) {
   const policy = yield* DeliveryPolicy
   const lease = leaseOf(delivery)
-
   if (!canDeliver(delivery.webhook.state)) {
-    const state = yield* Result.match(cancelled(delivery.state), { onSuccess: Effect.succeed, onFailure: Effect.die })
-    const recorded = yield* repo.recordAttempt(lease, state, null)
-    return (recorded ? "Cancelled" : "Dropped") satisfies AttemptResult as AttemptResult
+    const state = yield* orDie(cancelled(delivery.state))
+    return {
+      delivery,
+      record: { lease, state, attempt: null, clearsFailures: false },
+      outcome: "Cancelled",
+      finishedAt: yield* DateTime.now
+    } satisfies PendingAttempt as PendingAttempt
   }
-
-  const secret = yield* (yield* SecretBox).open(delivery.webhook.secretSealed)
+  const signer = yield* signerFor(delivery.webhook.secretSealed)
   const startedAt = yield* DateTime.now
-  const response: WebhookResponse = Option.isNone(secret)
+  const response: WebhookResponse = Option.isNone(signer)
     // The server key changed since the webhook was created: nothing can be signed. Recorded as a
     // failed attempt so the delivery log says why, instead of a silent stall.
     ? { _tag: "Failed", error: "The webhook secret cannot be read with the server key.", durationMillis: 0 }
@@ -152,7 +174,7 @@ export const attemptDelivery = Effect.fn("attemptDelivery")(function*(delivery: 
         deliveryId: delivery.id,
         timestampSeconds: DateTime.toEpochMillis(startedAt) / 1000,
         body: delivery.body,
-        secret: secret.value
+        signer: signer.value
       }),
       (headers) =>
         WebhookTransport.use((transport) =>
@@ -161,32 +183,51 @@ export const attemptDelivery = Effect.fn("attemptDelivery")(function*(delivery: 
     )
   const finishedAt = yield* DateTime.now
   const succeeded = response._tag === "Answered" && isSuccessStatus(response.status)
-  const next = yield* Result.match(attemptFinished(delivery.state, succeeded, finishedAt, policy.schedule), {
-    onSuccess: Effect.succeed,
-    onFailure: Effect.die
-  })
-  const attempt = toAttempt(next.state.attempts, startedAt, response)
-
-  if (next.outcome === "Retrying") {
-    return (yield* repo.recordAttempt(lease, next.state, attempt)) ? next.outcome : "Dropped"
-  }
-  return yield* transactor.transaction(Effect.gen(function*() {
-    if (!(yield* repo.recordAttempt(lease, next.state, attempt))) return "Dropped" as AttemptResult
-    if (next.outcome === "Succeeded") {
-      // `deliverySucceeded`: the count goes to 0; a no-op without a lock when it already is.
-      yield* repo.clearWebhookFailures(delivery.accountId, delivery.webhookId)
-      return next.outcome
-    }
-    const target = yield* repo.lockWebhook(delivery.accountId, delivery.webhookId)
-    if (Option.isNone(target)) return next.outcome
-    const exhausted = deliveryExhausted(target.value.state, finishedAt)
-    yield* repo.saveWebhookHealth(delivery.accountId, delivery.webhookId, exhausted.state)
-    if (exhausted.deactivated) {
-      yield* notifyWebhookDeactivated(delivery.accountId, delivery.webhookId, target.value.url)
-    }
-    return next.outcome
-  }))
+  const next = yield* orDie(attemptFinished(delivery.state, succeeded, finishedAt, policy.schedule))
+  return {
+    delivery,
+    record: { lease, state: next.state, attempt: toAttempt(next.state.attempts, startedAt, response), clearsFailures: succeeded },
+    outcome: next.outcome,
+    finishedAt
+  } satisfies PendingAttempt as PendingAttempt
 })
+
+/**
+ * Records finished attempts: all but the exhausting ones in one statement (a success clearing its
+ * webhook's failure count with it); each exhausting one in its own transaction, where the webhook
+ * is locked, `deliveryExhausted` applied and, when that deactivates it, `notifyWebhookDeactivated`
+ * run — so a switch-off and its notice commit together, once. Answers each attempt's result, in
+ * order.
+ */
+export const recordAttempts = Effect.fn("recordAttempts")(function*(pending: ReadonlyArray<PendingAttempt>) {
+  const repo = yield* DeliveryRepository
+  const transactor = yield* Transactor
+  const simple = pending.filter((p) => p.outcome !== "Exhausted")
+  const recorded = simple.length === 0 ? new Set<string>() : yield* repo.recordAttempts(simple.map((p) => p.record))
+  const results: Array<AttemptResult> = []
+  for (const p of pending) {
+    if (p.outcome !== "Exhausted") {
+      results.push(recorded.has(p.delivery.id) ? p.outcome : "Dropped")
+      continue
+    }
+    results.push(yield* transactor.transaction(Effect.gen(function*() {
+      if (!(yield* repo.recordAttempts([p.record])).has(p.delivery.id)) return "Dropped" as AttemptResult
+      const target = yield* repo.lockWebhook(p.delivery.accountId, p.delivery.webhookId)
+      if (Option.isNone(target)) return "Exhausted" as AttemptResult
+      const exhausted = deliveryExhausted(target.value.state, p.finishedAt)
+      yield* repo.saveWebhookHealth(p.delivery.accountId, p.delivery.webhookId, exhausted.state)
+      if (exhausted.deactivated) {
+        yield* notifyWebhookDeactivated(p.delivery.accountId, p.delivery.webhookId, target.value.url)
+      }
+      return "Exhausted" as AttemptResult
+    })))
+  }
+  return results
+})
+
+/** One attempt of one claimed delivery, sent and recorded (see the module comment). */
+export const attemptDelivery = (delivery: ClaimedDelivery, signerFor: SignerLookup = openSigner) =>
+  Effect.flatMap(sendAttempt(delivery, signerFor), (pending) => Effect.map(recordAttempts([pending]), (results) => results[0]!))
 
 /**
  * The lease a claim takes: the attempt's timeout plus 10 s to sign it before and record it after

@@ -4,7 +4,7 @@
  *
  * Queue semantics, like the outbox's (events/outbox.ts): `claimDue` leases due pending deliveries
  * (never the same one to two claimers while its lease holds; on PostgreSQL `FOR UPDATE SKIP
- * LOCKED`); the claimer then records the attempt with `recordAttempt`, which is fenced by the
+ * LOCKED`); the claimer then records the attempt with `recordAttempts`, which is fenced by the
  * lease it got — if the lease ran out and another claimer took the delivery, the late result is
  * dropped rather than recorded twice. A crashed claimer's deliveries come due again when their
  * lease ends (at-least-once; the receiver dedupes on the delivery id). Deleting a webhook deletes
@@ -80,6 +80,16 @@ export interface DeliveryView {
   readonly createdAt: DateTime.Utc
 }
 
+/** One delivery's result for `recordAttempts`. */
+export interface AttemptRecord {
+  readonly lease: DeliveryLease
+  readonly state: DeliveryState
+  /** The attempt made; null for a delivery cancelled without one. */
+  readonly attempt: DeliveryAttempt | null
+  /** A successful attempt: the webhook's failure count goes to 0 with it. */
+  readonly clearsFailures: boolean
+}
+
 /** The key of one claimed delivery, with the lease that fences its result. */
 export interface DeliveryLease {
   readonly accountId: number
@@ -111,23 +121,20 @@ export class DeliveryRepository extends Context.Service<DeliveryRepository, {
   /** When the earliest pending delivery that is not leased comes due; none when nothing is pending. */
   readonly nextDueAt: Effect.Effect<Option.Option<DateTime.Utc>>
   /**
-   * Stores the delivery's new state and, when given, the attempt, ending the lease — only while the
-   * lease is still `lease.claimedUntil` and the delivery still exists. False when it was not (lease
-   * lost, webhook deleted): nothing was written.
+   * Stores each delivery's new state and, when given, its attempt, ending its lease — only while
+   * the lease is still `lease.claimedUntil` and the delivery still exists; a record whose
+   * delivery is not so (lease lost, webhook deleted) writes nothing. A record with
+   * `clearsFailures` also sets its webhook's `consecutive_failures` to 0 (`deliverySucceeded`; no
+   * write, and no lock, when it is 0). All in one statement, whatever the number of records.
+   * Returns the ids of the deliveries recorded.
    */
-  readonly recordAttempt: (
-    lease: DeliveryLease,
-    state: DeliveryState,
-    attempt: DeliveryAttempt | null
-  ) => Effect.Effect<boolean>
+  readonly recordAttempts: (records: ReadonlyArray<AttemptRecord>) => Effect.Effect<ReadonlySet<string>>
   /** Ends the leases now (graceful stop): the deliveries can be claimed again at once. */
   readonly release: (leases: ReadonlyArray<DeliveryLease>) => Effect.Effect<void>
   /** The webhook's state, locked for update until the caller's transaction ends; none once deleted. */
   readonly lockWebhook: (accountId: number, webhookId: number) => Effect.Effect<Option.Option<DeliveryTarget>>
   /** Stores `is_active`, `consecutive_failures` and `last_failure_at`. */
   readonly saveWebhookHealth: (accountId: number, webhookId: number, state: WebhookState) => Effect.Effect<void>
-  /** Sets `consecutive_failures` to 0 if it is not (a no-op, taking no lock, when it is). */
-  readonly clearWebhookFailures: (accountId: number, webhookId: number) => Effect.Effect<void>
   /** Whether the account holds the webhook. */
   readonly webhookExists: (accountId: number, webhookId: number) => Effect.Effect<boolean>
   /** A page of the webhook's deliveries, newest first, and how many it has in all. */

@@ -4,11 +4,15 @@
  * microseconds, and per-attempt headers whose signature verifies over the exact body.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer, Option } from "effect"
+import { SecureRandom } from "effect/crypto"
 import fc from "fast-check"
 import {
   attemptHeaders,
   deliveryBody,
+  deliverySigner,
+  makeSignerCache,
+  SecretBox,
   EVENT_NAMES,
   type EventName,
   formatEventTime,
@@ -72,7 +76,7 @@ describe("attempt headers", () => {
         deliveryId: "3f0c1e5e-9a57-4c1a-8d7e-2f1b9d0c4a11",
         timestampSeconds: 1_732_200_007.9,
         body,
-        secret: "s".repeat(32)
+        signer: yield* deliverySigner("s".repeat(32))
       })
       assert.strictEqual(headers["X-Wasl-Event"], "deal-created")
       assert.strictEqual(headers["X-Wasl-Delivery"], "3f0c1e5e-9a57-4c1a-8d7e-2f1b9d0c4a11")
@@ -88,11 +92,56 @@ describe("attempt headers", () => {
 
   it.effect("a fresh timestamp per attempt changes the signature, never the delivery id or body", () =>
     Effect.gen(function*() {
-      const input = { event: "deal-created", deliveryId: "3f0c1e5e-9a57-4c1a-8d7e-2f1b9d0c4a11", body: "{}", secret: "k".repeat(32) }
+      const signer = yield* deliverySigner("k".repeat(32))
+      const input = { event: "deal-created", deliveryId: "3f0c1e5e-9a57-4c1a-8d7e-2f1b9d0c4a11", body: "{}", signer }
       const first = yield* attemptHeaders({ ...input, timestampSeconds: 100 })
       const second = yield* attemptHeaders({ ...input, timestampSeconds: 400 })
       assert.strictEqual(first["X-Wasl-Delivery"], second["X-Wasl-Delivery"])
       assert.notStrictEqual(first["X-Wasl-Timestamp"], second["X-Wasl-Timestamp"])
       assert.notStrictEqual(first["X-Wasl-Signature"], second["X-Wasl-Signature"])
     }))
+})
+
+describe("delivery signer", () => {
+  it.effect("agrees with signDelivery (spec §6.4) for any secret, timestamp and body", () =>
+    Effect.promise(() =>
+      fc.assert(fc.asyncProperty(
+        fc.string({ minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 0, max: 4_000_000_000 }).map(String),
+        fc.string({ unit: "grapheme", maxLength: 200 }),
+        async (secret, timestamp, body) => {
+          const signer = await Effect.runPromise(deliverySigner(secret))
+          const a = await Effect.runPromise(signer.sign(timestamp, body))
+          const b = await Effect.runPromise(signDelivery(secret, timestamp, body))
+          assert.strictEqual(a, b)
+        }
+      ), { numRuns: 100 })
+    ))
+
+  it.effect("the signer cache opens each sealed secret once, and remembers one that does not open", () =>
+    Effect.gen(function*() {
+      const box = yield* SecretBox
+      const sealed = yield* box.seal("c".repeat(32))
+      let opened = 0
+      const counting = Layer.succeed(SecretBox, SecretBox.of({
+        seal: box.seal,
+        open: (text) => Effect.map(box.open(text), (o) => (opened++, o))
+      }))
+      const lookup = yield* Effect.provide(makeSignerCache(2), counting)
+      const first = yield* lookup(sealed)
+      const second = yield* lookup(sealed)
+      assert.strictEqual(opened, 1)
+      assert.strictEqual(Option.getOrThrow(first), Option.getOrThrow(second))
+      assert.strictEqual(
+        yield* Option.getOrThrow(first).sign("1", "{}"),
+        yield* signDelivery("c".repeat(32), "1", "{}")
+      )
+      assert.isTrue(Option.isNone(yield* lookup("v1.not.sealed")))
+      assert.isTrue(Option.isNone(yield* lookup("v1.not.sealed")))
+      assert.strictEqual(opened, 2)
+      // Capacity 2: a third secret evicts the least recently used.
+      yield* lookup(yield* box.seal("d".repeat(32)))
+      yield* lookup(sealed)
+      assert.strictEqual(opened, 4)
+    }).pipe(Effect.provide(SecretBox.layerAesGcm(new Uint8Array(32).fill(3)).pipe(Layer.provide(SecureRandom.layerWebCrypto)))))
 })

@@ -1,6 +1,20 @@
 /** Sending numbers, broadcasts and contacts for the messaging suites, created through the API. */
 import type { TestServer } from "./server.ts"
 
+/**
+ * Two accounts on `server`: `<prefix>-owner@example.test`, the one under test, and
+ * `<prefix>-other@example.test`, a foreign account for the tenancy checks.
+ */
+export const bootstrapOwnerAndOther = async (server: TestServer, prefix: string) => {
+  const owner = await server.bootstrap({ email: `${prefix}-owner@example.test`, password: "pw-owner" })
+  const other = await server.bootstrap({ email: `${prefix}-other@example.test`, password: "pw-other" })
+  return { owner, other }
+}
+
+/** How many rows of `table` the account holds (a refused request must leave the count as it was). */
+export const countRows = async (server: TestServer, table: string, accountId: number) =>
+  Number((await server.query(`SELECT count(*)::int AS n FROM ${table} WHERE account_id = $1`, [accountId]))[0].n)
+
 export const sandboxPlatform = { name: "Main number", display_phone_number: "+966 11 000 0000", provider: "sandbox" }
 
 export const authenticationTemplate = (overrides: Record<string, unknown> = {}) => ({

@@ -1,0 +1,272 @@
+/**
+ * The delivery benchmark (`npx node bench/deliveries.ts`: Node 24, the `node` devDependency): one
+ * worker process (`apps/worker`) delivering webhook events to a local HTTPS receiver, on
+ * PostgreSQL. See bench/README.md ("The delivery benchmark").
+ *
+ * 1. Creates a database `wasl_bench_<random>` on `BENCH_DATABASE_URL` (default
+ *    `postgres://postgres@127.0.0.1:5432/postgres`); starts `apps/server` (it migrates), creates
+ *    an account with the CLI, and through the API one webhook subscribed to `contact-created` on
+ *    the receiver (test/support/webhook-receiver.ts: HTTPS with the test certificate, every
+ *    signature and timestamp verified, as a customer's endpoint would), validated and activated.
+ *    Then starts one `apps/worker`.
+ * 2. Latency: commits `BENCH_RATE` (200) events per second for `BENCH_SECONDS` (15 s), one
+ *    transaction per event through the real `Outbox.append` (`OutboxPg`), and measures for each
+ *    the time from its commit returning to its first attempt arriving at the receiver
+ *    (p50 / p95 / p99 / max).
+ * 3. Saturation: commits `BENCH_BACKLOG` (20,000) events as fast as it can (500 per transaction)
+ *    and measures the receiver's arrival rate: deliveries/s from the first to the last arrival.
+ * 4. Prints the figures, stops the children and drops the database (also on failure, Ctrl-C or
+ *    the time limit `BENCH_TIMEOUT_MS`, 10 minutes).
+ *
+ * Everything runs on this machine: the receiver and the event generator in this process, the
+ * server, the worker and PostgreSQL beside it.
+ *
+ * @module
+ */
+import { PgClient } from "@effect/sql-pg"
+import { OutboxPg, pgClientOptions } from "@wasl/adapters"
+import { type NewOutboxEvent, Outbox } from "@wasl/core"
+import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { SecureRandom } from "effect/crypto"
+import { Reactivity } from "effect/reactivity"
+import { randomBytes } from "node:crypto"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { performance } from "node:perf_hooks"
+import { RECEIVER_CA_FILE, startWebhookReceiver } from "../test/support/webhook-receiver.ts"
+import { cliMain, root, runToCompletion, startChild, startWaslServer, stopAllChildren } from "./support/children.ts"
+import { intFromEnv } from "./support/env.ts"
+import { ms, table } from "./support/table.ts"
+
+const settings = {
+  url: process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres",
+  rate: intFromEnv("BENCH_RATE", 200, 1),
+  seconds: intFromEnv("BENCH_SECONDS", 15, 1),
+  backlog: intFromEnv("BENCH_BACKLOG", 20_000, 100),
+  timeoutMs: intFromEnv("BENCH_TIMEOUT_MS", 10 * 60_000, 1_000)
+}
+
+const log = (message: string) => console.error(`bench:deliveries: ${message}`)
+const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, millis)))
+
+const withMaintenance = <A>(f: (sql: PgClient.PgClient) => Effect.Effect<A, unknown>) =>
+  Effect.runPromise(
+    PgClient.make({ ...pgClientOptions, url: Redacted.make(settings.url), maxConnections: 1 }).pipe(
+      Effect.flatMap(f),
+      Effect.scoped,
+      Effect.provide(Reactivity.layer)
+    )
+  )
+
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+
+const cleanups: Array<() => Promise<unknown> | unknown> = []
+
+const run = async () => {
+  const startedAt = new Date()
+  const tmp = Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-bench-deliveries-"))
+  cleanups.push(() => Fs.rmSync(tmp, { recursive: true, force: true }))
+
+  const name = `wasl_bench_${randomBytes(6).toString("hex")}`
+  await withMaintenance((sql) => sql`CREATE DATABASE ${sql(name)}`.raw)
+  cleanups.push(() => withMaintenance((sql) => sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`.raw))
+  const databaseUrl = new URL(settings.url)
+  databaseUrl.pathname = `/${name}`
+
+  const receiver = await startWebhookReceiver({ record: false })
+  cleanups.push(() => receiver.close())
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl.toString(),
+    WASL_DATA_DIR: Path.join(tmp, "data"),
+    WASL_SECRET_KEY: randomBytes(32).toString("hex"),
+    WASL_WEBHOOK_ALLOW_PRIVATE: "true",
+    WASL_WEBHOOK_CA_FILE: RECEIVER_CA_FILE,
+    WASL_MAIL_OUTBOX: Path.join(tmp, "mail.jsonl")
+  }
+
+  log("starting apps/server and bootstrapping an account...")
+  const server = await startWaslServer(env)
+  const bootstrap = JSON.parse(
+    await runToCompletion("wasl bootstrap", [cliMain, "bootstrap", "--account", "Bench", "--email", "bench@localhost", "--password", randomBytes(18).toString("base64url")], env)
+  ) as { readonly account_id: number; readonly token: string }
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(server.origin + path, {
+      method,
+      headers: { accept: "application/json", "content-type": "application/json", authorization: `Bearer ${bootstrap.token}` },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    const text = await response.text()
+    if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
+    return JSON.parse(text)
+  }
+  const hook = (await api("POST", "/api/account/webhooks", { URL: receiver.url("/bench"), events: ["contact-created"] })).data
+  receiver.setSecret("/bench", hook.secret)
+  await api("POST", `/api/account/webhooks/${hook.id}/validate`)
+  await api("PUT", `/api/account/webhooks/${hook.id}/activate`, { is_active: true })
+
+  log("starting one apps/worker...")
+  // BENCH_WORKER_NODE_ARGS: extra node flags for the worker alone (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+  const workerFlags = (process.env.BENCH_WORKER_NODE_ARGS ?? "").split(" ").filter((flag) => flag !== "")
+  const worker = startChild("apps/worker", [...workerFlags, Path.join(root, "apps", "worker", "src", "main.ts")], env)
+  await worker.waitFor(/Wasl delivery worker started/, 60_000)
+
+  // The generator's outbox: the real append path, over its own connection pool.
+  const runtime = ManagedRuntime.make(
+    OutboxPg.pipe(
+      Layer.provide(SecureRandom.layerWebCrypto),
+      Layer.provide(PgClient.layer({ ...pgClientOptions, url: Redacted.make(databaseUrl.toString()), maxConnections: 8 }))
+    )
+  )
+  cleanups.push(() => runtime.dispose())
+  const append = (events: ReadonlyArray<NewOutboxEvent>) => runtime.runPromise(Outbox.use((outbox) => outbox.append(events)))
+  const event = (seq: number): NewOutboxEvent => ({
+    accountId: bootstrap.account_id,
+    name: "contact-created",
+    payload: {
+      properties: { _id: randomBytes(12).toString("hex"), firstname: "Bench", lastname: String(seq), seq },
+      channels: []
+    }
+  })
+
+  const committedAt = new Map<number, number>()
+  const arrivedAt = new Map<number, number>()
+  const arrivals: Array<number> = []
+  let unverified = 0
+  let duplicates = 0
+  const seen = new Set<number>()
+  receiver.onRequest((request) => {
+    const now = performance.now()
+    if (request.body?.event !== "contact-created") return
+    if (!request.verified) unverified++
+    const seq = request.body.contact.properties.seq as number
+    if (seen.has(seq)) {
+      duplicates++
+      return
+    }
+    seen.add(seq)
+    arrivals.push(now)
+    arrivedAt.set(seq, now)
+  })
+  const waitForArrivals = async (count: number, timeoutMs: number) => {
+    const deadline = Date.now() + timeoutMs
+    while (seen.size < count) {
+      if (Date.now() > deadline) throw new Error(`only ${seen.size} of ${count} events delivered within ${timeoutMs} ms`)
+      await sleep(20)
+    }
+  }
+
+  // Warm-up: connections, JIT, the first TLS handshake.
+  for (let i = 0; i < 50; i++) await append([event(-1 - i)])
+  await waitForArrivals(50, 30_000)
+  seen.clear()
+  arrivals.length = 0
+
+  // 2. Latency at a fixed rate.
+  const total = settings.rate * settings.seconds
+  log(`latency: ${total} events at ${settings.rate}/s, one transaction each...`)
+  // Open loop: each event is committed at its time whether or not earlier commits have returned
+  // (at most 32 in flight), so a slow commit does not lower the rate.
+  const interval = 1000 / settings.rate
+  const t0 = performance.now()
+  let late = 0
+  const commits = new Set<Promise<void>>()
+  for (let seq = 0; seq < total; seq++) {
+    const due = t0 + seq * interval
+    const wait = due - performance.now()
+    if (wait > 1) await sleep(wait)
+    else if (wait < -interval) late++
+    while (commits.size >= 32) await Promise.race(commits)
+    const commit: Promise<void> = append([event(seq)]).then(() => {
+      committedAt.set(seq, performance.now())
+      commits.delete(commit)
+    })
+    commits.add(commit)
+  }
+  await Promise.all(commits)
+  const commitSeconds = (performance.now() - t0) / 1000
+  await waitForArrivals(total, 60_000)
+  // From the commit returning (in this process) to the first attempt arriving (also here). Under
+  // load the receiver's callback can run before the commit's promise does: such a latency is 0.
+  const sortedLatency = [...committedAt].map(([seq, at]) => Math.max(0, arrivedAt.get(seq)! - at)).sort((a, b) => a - b)
+
+  // 3. Saturation: a backlog committed as fast as possible.
+  log(`saturation: ${settings.backlog} events, 500 per transaction...`)
+  seen.clear()
+  arrivals.length = 0
+  const s0 = performance.now()
+  for (let start = 0; start < settings.backlog; start += 500) {
+    const events: Array<NewOutboxEvent> = []
+    for (let seq = start; seq < Math.min(settings.backlog, start + 500); seq++) events.push(event(1_000_000 + seq))
+    await append(events)
+  }
+  const backlogCommitted = performance.now() - s0
+  await waitForArrivals(settings.backlog, 300_000)
+  const first = arrivals[0]!
+  const last = arrivals.at(-1)!
+  const perSecond = (arrivals.length - 1) / ((last - first) / 1000)
+  const drained = (last - s0) / 1000
+
+  const cpus = Os.cpus()
+  console.log([
+    `Wasl delivery benchmark, ${startedAt.toISOString()}`,
+    `  one apps/worker process -> local HTTPS receiver (signatures verified), keep-alive; PostgreSQL ${databaseUrl.host}`,
+    `  node ${process.version}, ${Os.platform()} ${Os.arch()}, ${cpus.length} CPU(s) ${cpus[0]?.model.trim() ?? ""}`,
+    "",
+    `latency at ${settings.rate} events/s (${total} events committed in ${commitSeconds.toFixed(1)} s, ${late} behind schedule):`,
+    table([
+      ["event commit -> first attempt", "p50 ms", "p95 ms", "p99 ms", "max ms"],
+      [
+        `${sortedLatency.length} events`,
+        ms(percentile(sortedLatency, 50)),
+        ms(percentile(sortedLatency, 95)),
+        ms(percentile(sortedLatency, 99)),
+        ms(sortedLatency.at(-1) ?? Number.NaN)
+      ]
+    ]),
+    "",
+    `saturation: ${settings.backlog} events committed in ${(backlogCommitted / 1000).toFixed(1)} s, all delivered ${drained.toFixed(1)} s after the first commit`,
+    table([
+      ["", "deliveries/s"],
+      ["first to last arrival", perSecond.toFixed(0)]
+    ]),
+    "",
+    `unverified signatures: ${unverified}; duplicate deliveries: ${duplicates}`
+  ].join("\n"))
+  if (unverified > 0) throw new Error(`${unverified} deliveries failed the receiver's signature check`)
+}
+
+const cleanUp = async () => {
+  await stopAllChildren()
+  while (cleanups.length > 0) {
+    try {
+      await cleanups.pop()!()
+    } catch (error) {
+      log(`cleanup failed: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+}
+
+const main = async () => {
+  let failed = false
+  const deadline = setTimeout(() => {
+    log(`time limit of ${settings.timeoutMs} ms reached; stopping.`)
+    void cleanUp().finally(() => process.exit(1))
+  }, settings.timeoutMs)
+  process.once("SIGINT", () => void cleanUp().finally(() => process.exit(1)))
+  try {
+    await run()
+  } catch (error) {
+    log(error instanceof Error ? error.message : String(error))
+    failed = true
+  } finally {
+    clearTimeout(deadline)
+    await cleanUp()
+  }
+  process.exit(failed ? 1 : 0)
+}
+
+await main()
