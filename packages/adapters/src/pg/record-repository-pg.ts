@@ -2,10 +2,10 @@
  * The core's `RecordRepository` on PostgreSQL, delegating to the record store (`RecordStorePg`,
  * migration 0004). The derived data of a record's REST shape comes from the store's derived values
  * (contact `deal_ids`, ticket `contacts_count` / `deals_count`) and, for a deal, from its linked
- * contacts, read as summaries oldest link first. Contact channels are not stored yet: `[]`.
+ * contacts, read as summaries oldest link first in the same statement as the deal. Contact channels
+ * are not stored yet: `[]`.
  */
 import {
-  type ContactSummaryJson,
   type DerivedData,
   type PropertyDefinition,
   RecordRepository,
@@ -27,43 +27,10 @@ const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const store = yield* RecordStorePg
 
-  /** The linked contacts of each deal, as summaries, oldest link first: one query for a page. */
-  const dealContacts = (accountId: number, dealIds: ReadonlyArray<string>) =>
-    dealIds.length === 0
-      ? Effect.succeed(new Map<string, Array<ContactSummaryJson>>())
-      : sql<{
-        readonly deal_id: string
-        readonly id: string
-        readonly account_id: number
-        readonly firstname: string | null
-        readonly lastname: string | null
-      }>`
-      SELECT dc.deal_id, c.id, c.account_id, c.firstname, c.lastname
-      FROM deal_contacts dc JOIN contacts c ON c.account_id = dc.account_id AND c.id = dc.contact_id
-      WHERE dc.account_id = ${accountId}::int8 AND dc.deal_id IN ${sql.in(dealIds)}
-      ORDER BY dc.created_at, c.id
-    `.pipe(
-        Effect.map((rows) => {
-          const byDeal = new Map<string, Array<ContactSummaryJson>>()
-          for (const row of rows) {
-            const list = byDeal.get(row.deal_id) ?? []
-            list.push({
-              _id: String(row.id),
-              account_id: Number(row.account_id),
-              firstname: row.firstname === null || row.firstname === "" ? null : String(row.firstname),
-              lastname: row.lastname === null || row.lastname === "" ? null : String(row.lastname)
-            })
-            byDeal.set(row.deal_id, list)
-          }
-          return byDeal
-        }),
-        Effect.orDie
-      )
-
-  const derivedOf = (row: RecordRow, contacts: ReadonlyMap<string, ReadonlyArray<ContactSummaryJson>>): DerivedData => {
+  const derivedOf = (row: RecordRow): DerivedData => {
     switch (row.kind) {
       case "deal":
-        return { contacts: contacts.get(row._id) ?? [] }
+        return { contacts: row.linkedContacts ?? [] }
       case "contact": {
         const dealIds = row.derived.deal_ids
         return { dealIds: Array.isArray(dealIds) ? dealIds : [], channels: [] }
@@ -75,31 +42,19 @@ const make = Effect.gen(function*() {
     }
   }
 
-  /** The rows with what their shapes derive from links (deal contacts read in one query). */
-  const withDerivedAll = (rows: ReadonlyArray<RecordRow>): Effect.Effect<Array<RecordWithDerived>> =>
-    Effect.map(
-      dealContacts(rows[0]?.account_id ?? 0, rows.filter((r) => r.kind === "deal").map((r) => r._id)),
-      (contacts) =>
-        rows.map((row) => ({
-          record: {
-            _id: row._id,
-            account_id: row.account_id,
-            values: row.values,
-            created_at: row.created_at,
-            updated_at: row.updated_at
-          },
-          derived: derivedOf(row, contacts)
-        }))
-    )
+  /** The row with what its shape derives from links (read with the row: deal contacts, contact deal_ids, ticket counts). */
+  const withDerived = (row: RecordRow): RecordWithDerived => ({
+    record: {
+      _id: row._id,
+      account_id: row.account_id,
+      values: row.values,
+      created_at: row.created_at,
+      updated_at: row.updated_at
+    },
+    derived: derivedOf(row)
+  })
 
-  const withDerived = (row: RecordRow): Effect.Effect<RecordWithDerived> =>
-    Effect.map(withDerivedAll([row]), (all) => all[0]!)
-
-  const withDerivedOption = (row: Option.Option<RecordRow>) =>
-    Option.match(row, {
-      onNone: () => Effect.succeed(Option.none<RecordWithDerived>()),
-      onSome: (r) => Effect.map(withDerived(r), Option.some)
-    })
+  const withDerivedOption = (row: Option.Option<RecordRow>) => Effect.succeed(Option.map(row, withDerived))
 
   return RecordRepository.of({
     insert: (input) =>
@@ -111,7 +66,7 @@ const make = Effect.gen(function*() {
           custom: customOf(input.kind, input.custom),
           values: input.values
         }),
-        withDerived
+        (row) => Effect.succeed(withDerived(row))
       ),
     update: (input) =>
       Effect.flatMap(
@@ -148,7 +103,7 @@ const make = Effect.gen(function*() {
           page: input.page,
           perPage: input.perPage
         })
-        return { rows: yield* withDerivedAll(result.rows), total: result.total }
+        return { rows: result.rows.map(withDerived), total: result.total }
       }),
     existing: (accountId, kind, ids) =>
       ids.length === 0 ? Effect.succeed([]) : Effect.map(

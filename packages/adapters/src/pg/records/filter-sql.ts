@@ -450,6 +450,19 @@ export const selectLinkSets = (sql: Sql, mapping: RecordMapping, alias = "p"): F
 }
 
 /**
+ * `, linked_contacts` of a deal `p`: its contacts as a JSON list of summaries (`_id`, `account_id`,
+ * `firstname`, `lastname`), oldest link first, read in the same statement as the deal so that a
+ * page of deals costs one round trip; nothing for the other kinds.
+ */
+export const selectLinkedContacts = (sql: Sql, mapping: RecordMapping, alias = "p"): Fragment =>
+  mapping.storage.kind !== "deal" ? sql`` : sql`, (
+    SELECT coalesce(json_agg(json_build_object('_id', c.id, 'account_id', c.account_id,
+             'firstname', nullif(c.firstname, ''), 'lastname', nullif(c.lastname, '')) ORDER BY dc.created_at, c.id), '[]'::json)
+    FROM deal_contacts dc JOIN contacts c ON c.account_id = dc.account_id AND c.id = dc.contact_id
+    WHERE dc.account_id = ${sql(alias)}.account_id AND dc.deal_id = ${sql(alias)}.id
+  ) AS linked_contacts`
+
+/**
  * The list statement: one row per record of the page, in order, each carrying `total`; a page past
  * the end is one row with `total` and every record column NULL (`id IS NULL`).
  *
@@ -489,6 +502,7 @@ export const compileList = (sql: Sql, mapping: RecordMapping, spec: RecordListSp
           ORDER BY r.id ${dir} LIMIT ${offset + spec.perPage}::int8)
       ) u ORDER BY u.grp, u.sort_key ${dir}, u.id ${dir} LIMIT ${spec.perPage}::int8 OFFSET ${offset}::int8`
 
-  return sql`SELECT c.total, p.*${selectLinkSets(sql, mapping)} FROM (${total}) c LEFT JOIN LATERAL (${page}) p ON true
+  return sql`SELECT c.total, p.*${selectLinkSets(sql, mapping)}${selectLinkedContacts(sql, mapping)}
+    FROM (${total}) c LEFT JOIN LATERAL (${page}) p ON true
     ORDER BY p.grp, p.sort_key ${dir}, p.id ${dir}`
 }

@@ -22,7 +22,7 @@ import { formatWireTimestamp, type ObjectKind, parseDateInput } from "@wasl/core
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
-import { compileList, type OrderDirection, selectColumns, selectLinkSets } from "./filter-sql.ts"
+import { compileList, type OrderDirection, selectColumns, selectLinkedContacts, selectLinkSets } from "./filter-sql.ts"
 import type { ComplexFilters } from "@wasl/core"
 import {
   type BuiltinColumn,
@@ -54,8 +54,18 @@ export interface RecordRow {
    * `contacts_count` and `deals_count`.
    */
   readonly derived: Readonly<Record<string, RecordValue>>
+  /** A deal's linked contacts as summaries, oldest link first (deals only). */
+  readonly linkedContacts?: ReadonlyArray<LinkedContact>
   readonly created_at: DateTime.Utc
   readonly updated_at: DateTime.Utc
+}
+
+/** A contact linked to a deal, as a deal's REST shape lists it. */
+export interface LinkedContact {
+  readonly _id: string
+  readonly account_id: number
+  readonly firstname: string | null
+  readonly lastname: string | null
 }
 
 export interface RecordKey {
@@ -279,12 +289,14 @@ const decodeRecord = (mapping: RecordMapping, row: Record<string, unknown>): Rec
   for (const link of mapping.storage.links) {
     if (link.derived) derived[link.name] = (row[link.name] ?? []) as ReadonlyArray<string>
   }
+  const linked = typeof row.linked_contacts === "string" ? JSON.parse(row.linked_contacts) : row.linked_contacts
   return {
     _id: String(row.id),
     account_id: Number(row.account_id),
     kind: mapping.storage.kind,
     values,
     derived,
+    ...(Array.isArray(linked) ? { linkedContacts: linked as ReadonlyArray<LinkedContact> } : {}),
     created_at: createdAt!,
     updated_at: updatedAt!
   }
@@ -384,7 +396,7 @@ const make = Effect.gen(function*() {
 
   const getWith = (mapping: RecordMapping, key: RecordKey) =>
     sql<Record<string, unknown>>`
-      SELECT ${selectColumns(sql, mapping)}${selectLinkSets(sql, mapping, "r")}
+      SELECT ${selectColumns(sql, mapping)}${selectLinkSets(sql, mapping, "r")}${selectLinkedContacts(sql, mapping, "r")}
       FROM ${sql(mapping.storage.table)} r WHERE r.account_id = ${key.accountId}::int8 AND r.id = ${key.id}
     `.pipe(Effect.map((rows) => rows.length === 0 ? Option.none() : Option.some(decodeRecord(mapping, rows[0]!))))
 
