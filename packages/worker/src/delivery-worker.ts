@@ -1,5 +1,5 @@
 /**
- * The delivery worker (spec §6, decisions §6 and §9): three loops over the core's use-cases, run
+ * The delivery worker (spec §6, decisions §6 and §9): loops over the core's use-cases, run
  * in the caller's scope. Any number of workers, in any number of processes, share one database:
  * every unit of work is claimed with a lease (`FOR UPDATE SKIP LOCKED` on PostgreSQL).
  *
@@ -13,6 +13,9 @@
  *   first. The poll also picks up deliveries whose lease ran out in a crashed worker.
  * - mail: `sendPendingEmails` (the queued Webhook Deactivated mails), on every poll and at once
  *   after a delivery exhausted its attempts.
+ * - OTP sweep: `sweepOtpReservations` every `otpSweepInterval`, refunding the credits of send-otp
+ *   calls whose process stopped between charging and storing the outcome (core
+ *   messaging/otp-reservation.ts); rows are taken `FOR UPDATE SKIP LOCKED`, so every worker runs it.
  *
  * Stopping (the scope closes, e.g. on SIGTERM): the loops are interrupted; an attempt in flight
  * is interrupted too and its lease released at once, so another worker (or the next start) sends
@@ -32,7 +35,8 @@ import {
   QueueSignals,
   recordAttempts,
   sendAttempt,
-  sendPendingEmails
+  sendPendingEmails,
+  sweepOtpReservations
 } from "@wasl/core"
 import { Cause, Clock, DateTime, Duration, Effect, FiberSet, Latch, Option, Queue } from "effect"
 
@@ -52,7 +56,15 @@ export interface DeliveryWorkerOptions {
   readonly outboxLease?: Duration.Duration | undefined
   /** Queued mails per `sendPendingEmails`. Default 20. */
   readonly mailBatch?: number | undefined
+  /**
+   * How often stale OTP reservations are swept. Default 30 s: a stale one waits at most this long
+   * beyond `OTP_RESERVATION_SAFE_AFTER` for its refund.
+   */
+  readonly otpSweepInterval?: Duration.Duration | undefined
 }
+
+/** OTP reservations per sweep statement. */
+const OTP_SWEEP_BATCH = 100
 
 /** Attempts per recording statement. */
 const RECORD_BATCH = 256
@@ -79,7 +91,8 @@ const waitFor = (latch: Latch.Latch, duration: Duration.Duration) =>
 /**
  * Runs the worker's loops until the scope closes. Needs the core's ports: Outbox,
  * DeliveryRepository, Transactor, SecretBox, WebhookTransport, NotificationRepository, Mailer,
- * QueueSignals, SecureRandom (and DeliveryPolicy, which defaults to the spec's values).
+ * QueueSignals, SecureRandom, OtpReservationRepository (and DeliveryPolicy, which defaults to the
+ * spec's values).
  */
 export const runDeliveryWorker = (options: DeliveryWorkerOptions = {}) =>
   Effect.gen(function*() {
@@ -89,6 +102,7 @@ export const runDeliveryWorker = (options: DeliveryWorkerOptions = {}) =>
     const poll = options.pollInterval ?? Duration.seconds(1)
     const outboxLease = options.outboxLease ?? Duration.seconds(15)
     const mailBatch = options.mailBatch ?? 20
+    const otpSweepInterval = options.otpSweepInterval ?? Duration.seconds(30)
     const repo = yield* DeliveryRepository
     const signals = yield* QueueSignals
     const { timeout } = yield* DeliveryPolicy
@@ -195,10 +209,19 @@ export const runDeliveryWorker = (options: DeliveryWorkerOptions = {}) =>
       yield* waitFor(mailWake, poll)
     })
 
+    // OTP reservations --------------------------------------------------------------------
+    const otpSweepStep = Effect.gen(function*() {
+      while ((yield* sweepOtpReservations(OTP_SWEEP_BATCH)) === OTP_SWEEP_BATCH) {
+        // a full batch: there may be more
+      }
+      yield* Effect.sleep(otpSweepInterval)
+    })
+
     yield* Effect.forkScoped(forever("outbox fan-out", fanOutStep))
     yield* Effect.forkScoped(forever("delivery sending", sendStep))
     yield* Effect.forkScoped(forever("delivery recording", recordStep))
     yield* Effect.forkScoped(forever("notification mail", mailStep))
+    yield* Effect.forkScoped(forever("OTP reservation sweep", otpSweepStep))
     yield* Effect.addFinalizer(() =>
       Effect.logInfo("Wasl delivery worker stopped").pipe(Effect.annotateLogs({ attempts: sent }))
     )

@@ -6,7 +6,8 @@
  * template name and language code, well-formed components; multipart media with
  * messaging_product, type and file) and answers like the API: `{ messaging_product, contacts,
  * messages: [{ id }] }`, `{ id }` for media, or `{ error: { message, type, code, fbtrace_id } }`
- * with status 400. A test can script an error per recipient.
+ * with status 400. A test can script an error per recipient, and hold the answer to a recipient
+ * until it lets go (a slow provider).
  */
 import { createServer, type IncomingMessage, type Server } from "node:http"
 
@@ -23,6 +24,8 @@ export interface FakeCloudApi {
   readonly calls: Array<RecordedCall>
   /** `to` → [http status, error code]; a code of undefined answers that status with no JSON. */
   readonly failures: Map<string, readonly [number, number | undefined]>
+  /** `to` → a promise the answer to that recipient waits for (the request is recorded at once). */
+  readonly holds: Map<string, Promise<unknown>>
   readonly close: () => Promise<void>
 }
 
@@ -69,6 +72,7 @@ const errorBody = (code: number, message: string) => ({
 export const startFakeCloudApi = async (expectedToken: string): Promise<FakeCloudApi> => {
   const calls: Array<RecordedCall> = []
   const failures = new Map<string, readonly [number, number | undefined]>()
+  const holds = new Map<string, Promise<unknown>>()
   let seq = 0
   const server: Server = createServer(async (req, res) => {
     const send = (status: number, body?: unknown) => {
@@ -105,6 +109,8 @@ export const startFakeCloudApi = async (expectedToken: string): Promise<FakeClou
         return send(400, errorBody(100, "Invalid JSON"))
       }
       calls.push({ path, authorization, contentType, json })
+      const hold = holds.get(json?.to)
+      if (hold !== undefined) await hold
       if (!/^application\/json/.test(contentType ?? "")) return send(400, errorBody(100, "Invalid content type"))
       const problem = templateMessageProblem(json)
       if (problem !== undefined) return send(400, errorBody(100, `(#100) Invalid parameter: ${problem}`))
@@ -128,6 +134,7 @@ export const startFakeCloudApi = async (expectedToken: string): Promise<FakeClou
     url: `http://127.0.0.1:${address.port}/v21.0`,
     calls,
     failures,
+    holds,
     close: () => new Promise((resolve) => server.close(() => resolve()))
   }
 }

@@ -24,7 +24,7 @@ export const UNDELIVERABLE = "The message could not be delivered to this recipie
  */
 export const sendThroughProvider = (
   broadcast: Broadcast,
-  recipient: Recipient,
+  recipient: Pick<Recipient, "digits">,
   field: "to" | "contact_id",
   extra: Pick<ProviderRequest, "code" | "offerCode" | "headerMedia">
 ): Effect.Effect<string, ValidationFailed | ServiceUnavailable, MessagingProvider | SecretBox> =>

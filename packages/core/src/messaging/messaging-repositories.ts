@@ -1,11 +1,13 @@
 /**
  * The stores behind messaging (ARCHITECTURE rules 3 and 8): sending numbers, broadcasts with their
- * template, sent messages, managed-OTP verifications, and the OTP ledger (credits and cooldowns).
+ * template, sent messages, managed-OTP verifications, the OTP ledger (credits and cooldowns) and the
+ * OTP reservations (credits charged for sends whose outcome is not yet stored).
  * Every method takes the account and never sees another account's rows.
  */
 import { Context, type DateTime, type Duration, type Effect, type Option } from "effect"
 import type { Broadcast, BroadcastInput, BroadcastStatus } from "./broadcast.ts"
 import type { Message } from "./message.ts"
+import type { OtpReservation } from "./otp-reservation.ts"
 import type { Verification } from "./otp-verification.ts"
 import type { Platform, PlatformInput } from "./platform.ts"
 
@@ -72,4 +74,36 @@ export class OtpLedger extends Context.Service<OtpLedger, {
     now: DateTime.Utc,
     cooldown: Duration.Duration
   ) => Effect.Effect<Option.Option<number>>
+  /**
+   * Undoes the claim `claimCooldown` made at `claimedAt` (a send that did not happen), unless a
+   * later send has claimed the recipient since.
+   */
+  readonly releaseCooldown: (accountId: number, recipient: string, claimedAt: DateTime.Utc) => Effect.Effect<void>
+  /**
+   * Holds the recipient's cooldown row locked until the caller's transaction ends, so the outcomes
+   * of sends to one recipient are stored one after another (one live code per recipient).
+   */
+  readonly lockRecipient: (accountId: number, recipient: string) => Effect.Effect<void>
 }>()("@wasl/core/OtpLedger") {}
+
+export class OtpReservationRepository extends Context.Service<OtpReservationRepository, {
+  /** Records a credit just charged for `reservation`'s send, `open`. */
+  readonly open: (reservation: OtpReservation) => Effect.Effect<void>
+  /**
+   * open → settled: the send happened and keeps its credit. False when it was no longer open (the
+   * sweeper released it first); the row stays locked until the caller's transaction ends.
+   */
+  readonly settle: (accountId: number, id: string, now: DateTime.Utc) => Effect.Effect<boolean>
+  /**
+   * open → released with its credit given back to the account, in one statement. False (nothing
+   * changes) when it was no longer open, so a credit is never refunded twice.
+   */
+  readonly release: (accountId: number, id: string, now: DateTime.Utc) => Effect.Effect<boolean>
+  /**
+   * The sweeper, across accounts: releases (and refunds) up to `limit` reservations still open that
+   * were opened at or before `openedBy`, oldest first, skipping rows another transaction holds
+   * (`FOR UPDATE SKIP LOCKED`), so any number of workers can run it. Returns how many it released.
+   */
+  readonly releaseStale: (openedBy: DateTime.Utc, limit: number, now: DateTime.Utc) => Effect.Effect<number>
+  readonly findById: (accountId: number, id: string) => Effect.Effect<Option.Option<OtpReservation>>
+}>()("@wasl/core/OtpReservationRepository") {}

@@ -32,7 +32,8 @@ export const RECIPIENT_NUMBER = /^\+?[0-9]{6,20}$/
 
 export const CONTACT_HAS_NO_NUMBER = "The selected contact has no whatsapp_number or phone."
 
-const digitsOf = (number: string) => number.replace(/[^0-9]/g, "")
+/** The digits of a number: what the channel is addressed with and the cooldown is keyed on. */
+export const digitsOf = (number: string) => number.replace(/[^0-9]/g, "")
 
 const isRecordId = Schema.is(RecordId)
 

@@ -5,14 +5,24 @@
  * broadcast exists in the account (404) and is an approved AUTHENTICATION template (403); the body
  * (422: recipients, `to`, `code`); a `contact_id` of the account with a number (422).
  *
- * Then one transaction: take one OTP credit (402 when none is left), claim the recipient's
- * cooldown (429 with Retry-After), find or create the contact of a `to`, send through the provider
- * and, once it accepted, supersede the recipient's live codes of this template, store the new
- * verification (managed mode) and the message. A rejection (422 on to/contact_id) or an
- * unavailable provider (503) fails the transaction, so nothing stays: the credit is not charged,
- * the cooldown not started, no contact created, no verification issued. The account row stays
- * locked from the charge to the commit, so concurrent sends of one account queue there and the
- * balance can never go below zero.
+ * Then two short transactions with the provider call between them, so that no database connection
+ * and no account row lock is held while the provider answers (messaging/otp-reservation.ts):
+ *
+ * 1. Reserve: take one OTP credit (402 when none is left), claim the recipient's cooldown (429 with
+ *    Retry-After) and open a reservation for the credit. The account row is locked only for this
+ *    transaction, so concurrent sends of one account queue there and the balance can never go
+ *    below zero.
+ * 2. Send through the provider, no transaction open.
+ * 3. Accepted: settle the reservation, find or create the contact of a `to` (with its event),
+ *    store the message and, in managed mode, supersede the recipient's older live codes of this
+ *    template and store the new verification — one transaction, so the verification cannot be
+ *    read or verified before it commits. A rejection (422 on to/contact_id) or an unavailable
+ *    provider (503): release the reservation (the credit back) and the cooldown claim, so
+ *    nothing stays: no charge, no cooldown, no contact, no verification.
+ *
+ * Once the provider has been called, the rest runs uninterruptibly (a client going away must not
+ * leave a delivered code without its verification). A process that stops between 1 and 3 leaves
+ * the reservation open; the worker's sweeper refunds it.
  *
  * The plaintext code exists only in this function and in the provider request.
  */
@@ -20,11 +30,12 @@ import { DateTime, Effect, Option } from "effect"
 import type { Principal } from "../auth/principal.ts"
 import { forbidden, PaymentRequired, TooManyRequests } from "../errors.ts"
 import { sendThroughProvider, storeMessage } from "../messaging/dispatch.ts"
-import { OtpLedger, VerificationRepository } from "../messaging/messaging-repositories.ts"
+import { OtpLedger, OtpReservationRepository, VerificationRepository } from "../messaging/messaging-repositories.ts"
+import type { OtpReservation } from "../messaging/otp-reservation.ts"
 import { MessagingSettings } from "../messaging/messaging-settings.ts"
 import { generateOtpCode, OtpCodeHasher } from "../messaging/otp-code.ts"
 import { startVerification, supersede } from "../messaging/otp-verification.ts"
-import { recipientOfContact, recipientOfNumber } from "../messaging/recipient.ts"
+import { digitsOf, recipientOfContact, recipientOfNumber } from "../messaging/recipient.ts"
 import { validateSendOtpInput } from "../messaging/send-input.ts"
 import { DEFAULT_CODE_EXPIRATION_MINUTES } from "../messaging/template.ts"
 import { Transactor } from "../transactor.ts"
@@ -47,40 +58,84 @@ export const sendOtp = Effect.fn("sendOtp")(function*(principal: Principal, broa
   const accountId = principal.accountId
   const target = input.recipient
   const field = target._tag === "Number" ? "to" : "contact_id"
-  // A contact_id is checked before anything is charged; a new number's contact is made in the transaction.
+  // A contact_id is checked before anything is charged; a new number's contact is made once the send happened.
   const known = target._tag === "Contact" ? yield* recipientOfContact(accountId, target.contactId) : undefined
   const settings = yield* MessagingSettings
   const transactor = yield* Transactor
+  const ledger = yield* OtpLedger
+  const reservations = yield* OtpReservationRepository
+  // The cooldown key: a `to`'s digits need no contact, which is only found or made once the send happened.
+  const digits = target._tag === "Number" ? digitsOf(target.to) : known!.digits
 
-  return yield* transactor.transaction(Effect.gen(function*() {
-    const ledger = yield* OtpLedger
+  const reservation = yield* transactor.transaction(Effect.gen(function*() {
     if (!(yield* ledger.chargeCredit(accountId))) return yield* new PaymentRequired({ message: NO_OTP_CREDITS })
-    const recipient = target._tag === "Number" ? yield* recipientOfNumber(accountId, target.to) : known!
     const now = yield* DateTime.now
-    const cooling = yield* ledger.claimCooldown(accountId, recipient.digits, now, settings.otpCooldown)
+    const cooling = yield* ledger.claimCooldown(accountId, digits, now, settings.otpCooldown)
     if (Option.isSome(cooling)) return yield* new TooManyRequests({ message: OTP_COOLDOWN, retryAfter: cooling.value })
-
-    const managed = input.code === undefined
-    const code = input.code ?? (yield* generateOtpCode)
-    const messageId = yield* sendThroughProvider(broadcast, recipient, field, { code })
-    const message = yield* storeMessage(broadcast, recipient, messageId, true)
-    if (!managed) return { message, broadcast, verification: undefined }
-
-    const verifications = yield* VerificationRepository
-    for (const live of yield* verifications.listLive(accountId, broadcast.id, recipient.number)) {
-      yield* verifications.update(supersede(live, now))
-    }
-    const id = yield* newRecordId
-    const verification = startVerification({
-      id,
+    const reservation: OtpReservation = {
+      id: yield* newRecordId,
       account_id: accountId,
-      broadcast_id: broadcast.id,
-      contact_id: recipient.contactId,
-      to: recipient.number,
-      code_hash: yield* OtpCodeHasher.use((hasher) => hasher.hash(id, code)),
-      lifetimeMinutes: broadcast.template.code_expiration_minutes ?? DEFAULT_CODE_EXPIRATION_MINUTES
-    }, now)
-    yield* verifications.insert(verification)
-    return { message, broadcast, verification }
+      recipient: digits,
+      status: "open",
+      created_at: now,
+      updated_at: now
+    }
+    yield* reservations.open(reservation)
+    return reservation
   }))
+  const sentAt = reservation.created_at
+
+  const managed = input.code === undefined
+  const code = input.code ?? (yield* generateOtpCode)
+
+  /** Rejected or unavailable: the send did not happen, so neither its credit nor its cooldown stays. */
+  const release = transactor.transaction(Effect.gen(function*() {
+    yield* reservations.release(accountId, reservation.id, yield* DateTime.now)
+    yield* ledger.releaseCooldown(accountId, digits, sentAt)
+  }))
+
+  const store = (messageId: string) =>
+    transactor.transaction(Effect.gen(function*() {
+      const now = yield* DateTime.now
+      if (!(yield* reservations.settle(accountId, reservation.id, now))) {
+        // Only when this transaction came later than OTP_RESERVATION_SAFE_AFTER: the send goes uncharged.
+        yield* Effect.logWarning("an OTP send was stored after its reservation had been refunded").pipe(
+          Effect.annotateLogs({ reservation_id: reservation.id })
+        )
+      }
+      const recipient = target._tag === "Number" ? yield* recipientOfNumber(accountId, target.to) : known!
+      const message = yield* storeMessage(broadcast, recipient, messageId, true)
+      if (!managed) return { message, broadcast, verification: undefined }
+
+      // Sends to one recipient store their verifications one at a time; a send whose outcome is
+      // stored after a newer send's (possible only with a cooldown shorter than a provider call)
+      // must not supersede the newer code, so its own starts superseded.
+      yield* ledger.lockRecipient(accountId, digits)
+      const verifications = yield* VerificationRepository
+      const live = yield* verifications.listLive(accountId, broadcast.id, recipient.number)
+      for (const older of live.filter((v) => !DateTime.isGreaterThan(v.created_at, sentAt))) {
+        yield* verifications.update(supersede(older, now))
+      }
+      const id = yield* newRecordId
+      const started = startVerification({
+        id,
+        account_id: accountId,
+        broadcast_id: broadcast.id,
+        contact_id: recipient.contactId,
+        to: recipient.number,
+        code_hash: yield* OtpCodeHasher.use((hasher) => hasher.hash(id, code)),
+        lifetimeMinutes: broadcast.template.code_expiration_minutes ?? DEFAULT_CODE_EXPIRATION_MINUTES
+      }, sentAt)
+      const newer = live.some((v) => DateTime.isGreaterThan(v.created_at, sentAt))
+      const verification = newer ? supersede(started, now) : started
+      yield* verifications.insert(verification)
+      return { message, broadcast, verification }
+    }))
+
+  return yield* Effect.uninterruptibleMask((restore) =>
+    restore(sendThroughProvider(broadcast, { digits }, field, { code })).pipe(
+      Effect.tapError(() => release),
+      Effect.flatMap(store)
+    )
+  )
 })

@@ -12,6 +12,7 @@ import _0005_properties from "./0005_properties.ts"
 import _0006_webhooks from "./0006_webhooks.ts"
 import _0007_deliveries from "./0007_deliveries.ts"
 import _0008_messaging from "./0008_messaging.ts"
+import _0009_otp_reservations from "./0009_otp_reservations.ts"
 
 export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0001_init": _0001_init,
@@ -21,5 +22,6 @@ export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0005_properties": _0005_properties,
   "0006_webhooks": _0006_webhooks,
   "0007_deliveries": _0007_deliveries,
-  "0008_messaging": _0008_messaging
+  "0008_messaging": _0008_messaging,
+  "0009_otp_reservations": _0009_otp_reservations
 })

@@ -1,22 +1,28 @@
-/** The messaging repositories on PostgreSQL (migration 0008). */
+/** The messaging repositories on PostgreSQL (migrations 0008 and 0009). */
 import { Layer } from "effect"
 import { BroadcastRepositoryPg } from "./broadcast-repository-pg.ts"
 import { MessageRepositoryPg } from "./message-repository-pg.ts"
 import { OtpLedgerPg } from "./otp-ledger-pg.ts"
+import { OtpReservationRepositoryPg } from "./otp-reservation-repository-pg.ts"
 import { PlatformRepositoryPg } from "./platform-repository-pg.ts"
 import { VerificationRepositoryPg } from "./verification-repository-pg.ts"
 
 export { BroadcastRepositoryPg } from "./broadcast-repository-pg.ts"
 export { MessageRepositoryPg } from "./message-repository-pg.ts"
 export { OtpLedgerPg } from "./otp-ledger-pg.ts"
+export { OtpReservationRepositoryPg } from "./otp-reservation-repository-pg.ts"
 export { PlatformRepositoryPg } from "./platform-repository-pg.ts"
 export { VerificationRepositoryPg } from "./verification-repository-pg.ts"
 
-/** PlatformRepository, BroadcastRepository, MessageRepository, VerificationRepository and OtpLedger. */
+/**
+ * PlatformRepository, BroadcastRepository, MessageRepository, VerificationRepository, OtpLedger and
+ * OtpReservationRepository.
+ */
 export const MessagingRepositoriesPg = Layer.mergeAll(
   PlatformRepositoryPg,
   BroadcastRepositoryPg,
   MessageRepositoryPg,
   VerificationRepositoryPg,
-  OtpLedgerPg
+  OtpLedgerPg,
+  OtpReservationRepositoryPg
 )

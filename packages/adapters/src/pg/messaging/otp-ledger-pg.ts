@@ -13,6 +13,10 @@ import { nowParam } from "../rows.ts"
  * - `claimCooldown`: one upsert on `otp_cooldowns (account_id, recipient)` that only moves
  *   `last_sent_at` when the previous send is at least `cooldown` old; no row back means the
  *   cooldown holds, and the remaining time is read from the existing row.
+ * - `releaseCooldown`: deletes the recipient's row only while it still holds that claim's time
+ *   (a later claim has a later time). Deleting is the same as restoring the previous time, which
+ *   was at least a cooldown old when the claim was made.
+ * - `lockRecipient`: `SELECT ... FOR UPDATE` on the recipient's row.
  */
 export const OtpLedgerPg: Layer.Layer<OtpLedger, never, SqlClient.SqlClient> = Layer.effect(
   OtpLedger,
@@ -47,7 +51,16 @@ export const OtpLedgerPg: Layer.Layer<OtpLedger, never, SqlClient.SqlClient> = L
           const last = row === undefined ? DateTime.toEpochMillis(now) : new Date(row.last_sent_at).getTime()
           const remainingMs = last + Duration.toMillis(cooldown) - DateTime.toEpochMillis(now)
           return Option.some(Math.max(1, Math.ceil(remainingMs / 1000)))
-        }).pipe(Effect.orDie)
+        }).pipe(Effect.orDie),
+      releaseCooldown: (accountId, recipient, claimedAt) =>
+        sql`
+          DELETE FROM otp_cooldowns
+          WHERE account_id = ${accountId} AND recipient = ${recipient} AND last_sent_at = ${DateTime.toDateUtc(claimedAt)}
+        `.pipe(Effect.asVoid, Effect.orDie),
+      lockRecipient: (accountId, recipient) =>
+        sql`
+          SELECT recipient FROM otp_cooldowns WHERE account_id = ${accountId} AND recipient = ${recipient} FOR UPDATE
+        `.pipe(Effect.asVoid, Effect.orDie)
     })
   })
 )

@@ -1,0 +1,28 @@
+/**
+ * 0009: OTP reservations (spec §4.2 rule 9, §8 OTP credits; core messaging/otp-reservation.ts).
+ *
+ * A row per send-otp that charged a credit: `open` from the charge until the send's outcome is
+ * stored, then `settled` (the send happened, the credit stays spent) or `released` (the credit was
+ * given back: the provider refused, or the sweeper found it left open by a stopped process).
+ * The partial index is the sweeper's: open rows by age, across accounts. The key leads with
+ * `account_id` like every other (ARCHITECTURE "Data and scale").
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+
+export default Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+
+  yield* sql`
+    CREATE TABLE otp_reservations (
+      account_id bigint NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+      id text NOT NULL CHECK (id ~ '^[0-9a-f]{24}$'),
+      recipient text NOT NULL,
+      status text NOT NULL CHECK (status IN ('open', 'settled', 'released')),
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL,
+      PRIMARY KEY (account_id, id)
+    )
+  `
+  yield* sql`CREATE INDEX otp_reservations_open_idx ON otp_reservations (created_at) WHERE status = 'open'`
+})
