@@ -15,20 +15,10 @@ import {
   type WebhookRequest,
   type WebhookResponse
 } from "@wasl/core"
-import {
-  MailerJsonLines,
-  MigrationsLive,
-  PasswordHasherScrypt,
-  QueueSignalsPg,
-  ServicesPg,
-  TestDatabase
-} from "@wasl/adapters"
 import { Deferred, Duration, Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql"
-import * as Fs from "node:fs"
-import * as Os from "node:os"
-import * as Path from "node:path"
 import { runDeliveryWorker } from "../src/index.ts"
+import { SHORT_POLICY, until, workerServices } from "./support.ts"
 
 /** What the endpoint does: answer at once with `status`, or hang until `release` completes. */
 const endpoint = {
@@ -47,16 +37,9 @@ const HeldTransport = Layer.succeed(WebhookTransport, WebhookTransport.of({
     })
 }))
 
-const mailFile = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-worker-test-")), "mail.jsonl")
 
-const services = Layer.mergeAll(HeldTransport, SecretBox.layerAesGcm(new Uint8Array(32).fill(9)), MailerJsonLines(mailFile), QueueSignalsPg).pipe(
-  Layer.provideMerge(ServicesPg),
-  Layer.provideMerge(PasswordHasherScrypt),
-  Layer.provideMerge(MigrationsLive),
-  Layer.provideMerge(TestDatabase.pglite)
-)
+const services = workerServices(HeldTransport)
 
-const SHORT = { schedule: [0, 400, 400, 400, 400, 400].map(Duration.millis), timeout: Duration.seconds(5) }
 
 const setup = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -79,11 +62,6 @@ const setup = Effect.gen(function*() {
 const appendDeal = (accountId: number, name: string) =>
   Outbox.use((outbox) => outbox.append([{ accountId, name: "deal-created", payload: { properties: { deal_name: name } } }]))
 
-/** Waits (real time) until `check` holds. */
-const until = <R>(check: Effect.Effect<boolean, never, R>, what: string, timeout = Duration.seconds(10)) =>
-  Effect.gen(function*() {
-    while (!(yield* check)) yield* Effect.sleep(Duration.millis(20))
-  }).pipe(Effect.timeoutOrElse({ duration: timeout, orElse: () => Effect.die(new Error(`not within the time: ${what}`)) }))
 
 const statuses = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   sql<{ status: string; attempts: number; leased: boolean }>`
@@ -97,7 +75,7 @@ describe("runDeliveryWorker", () => {
       const scope = yield* Scope.make()
       // A poll far longer than the test: what happens is driven by NOTIFY and due times.
       yield* Scope.provide(
-        Effect.provideService(runDeliveryWorker({ pollInterval: Duration.minutes(5) }), DeliveryPolicy, SHORT),
+        Effect.provideService(runDeliveryWorker({ pollInterval: Duration.minutes(5) }), DeliveryPolicy, SHORT_POLICY),
         scope
       )
 

@@ -5,42 +5,20 @@
  * fresh open reservation and a settled one are left alone.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { DeliveryPolicy, SecretBox, WebhookTransport } from "@wasl/core"
-import {
-  MailerJsonLines,
-  MigrationsLive,
-  PasswordHasherScrypt,
-  QueueSignalsPg,
-  ServicesPg,
-  TestDatabase
-} from "@wasl/adapters"
+import { DeliveryPolicy, WebhookTransport } from "@wasl/core"
 import { Duration, Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql"
-import * as Fs from "node:fs"
-import * as Os from "node:os"
-import * as Path from "node:path"
 import { runDeliveryWorker } from "../src/index.ts"
+import { SHORT_POLICY, until, workerServices } from "./support.ts"
 
 const NoWebhooks = Layer.succeed(WebhookTransport, WebhookTransport.of({
   post: () => Effect.die(new Error("no webhook is sent in this test"))
 }))
 
-const mailFile = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-otp-sweep-test-")), "mail.jsonl")
 
-const services = Layer.mergeAll(NoWebhooks, SecretBox.layerAesGcm(new Uint8Array(32).fill(9)), MailerJsonLines(mailFile), QueueSignalsPg).pipe(
-  Layer.provideMerge(ServicesPg),
-  Layer.provideMerge(PasswordHasherScrypt),
-  Layer.provideMerge(MigrationsLive),
-  Layer.provideMerge(TestDatabase.pglite)
-)
+const services = workerServices(NoWebhooks)
 
-const POLICY = { schedule: [0, 400, 400, 400, 400, 400].map(Duration.millis), timeout: Duration.seconds(5) }
 
-/** Waits (real time) until `check` holds. */
-const until = <R>(check: Effect.Effect<boolean, never, R>, what: string, timeout = Duration.seconds(10)) =>
-  Effect.gen(function*() {
-    while (!(yield* check)) yield* Effect.sleep(Duration.millis(20))
-  }).pipe(Effect.timeoutOrElse({ duration: timeout, orElse: () => Effect.die(new Error(`not within the time: ${what}`)) }))
 
 describe("runDeliveryWorker: OTP reservation sweep", () => {
   it.live("refunds a reservation left open past the safe time, and leaves fresh and settled ones", () =>
@@ -72,7 +50,7 @@ describe("runDeliveryWorker: OTP reservation sweep", () => {
         Effect.provideService(
           runDeliveryWorker({ pollInterval: Duration.minutes(5), otpSweepInterval: Duration.millis(100) }),
           DeliveryPolicy,
-          POLICY
+          SHORT_POLICY
         ),
         scope
       )

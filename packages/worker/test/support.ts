@@ -1,0 +1,35 @@
+/** What the worker's tests share: its services on a fresh PGlite database, a short retry policy, waiting. */
+import { SecretBox, type WebhookTransport } from "@wasl/core"
+import {
+  MailerJsonLines,
+  MigrationsLive,
+  PasswordHasherScrypt,
+  QueueSignalsPg,
+  ServicesPg,
+  TestDatabase
+} from "@wasl/adapters"
+import { Duration, Effect, Layer } from "effect"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+
+/** Every port the worker runs on, with `transport` for webhooks and mail written to a scratch file. */
+export const workerServices = (transport: Layer.Layer<WebhookTransport>) => {
+  const mailFile = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-worker-test-")), "mail.jsonl")
+  return Layer.mergeAll(transport, SecretBox.layerAesGcm(new Uint8Array(32).fill(9)), MailerJsonLines(mailFile), QueueSignalsPg)
+    .pipe(
+      Layer.provideMerge(ServicesPg),
+      Layer.provideMerge(PasswordHasherScrypt),
+      Layer.provideMerge(MigrationsLive),
+      Layer.provideMerge(TestDatabase.pglite)
+    )
+}
+
+/** Six attempts 400 ms apart, 5 s each: retries a test can wait for. */
+export const SHORT_POLICY = { schedule: [0, 400, 400, 400, 400, 400].map(Duration.millis), timeout: Duration.seconds(5) }
+
+/** Waits (real time) until `check` holds. */
+export const until = <R>(check: Effect.Effect<boolean, never, R>, what: string, timeout = Duration.seconds(10)) =>
+  Effect.gen(function*() {
+    while (!(yield* check)) yield* Effect.sleep(Duration.millis(20))
+  }).pipe(Effect.timeoutOrElse({ duration: timeout, orElse: () => Effect.die(new Error(`not within the time: ${what}`)) }))
