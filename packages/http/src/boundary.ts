@@ -31,6 +31,24 @@ const isJson = (contentType: string | undefined) =>
 const isMultipart = (request: HttpServerRequest.HttpServerRequest) =>
   /^multipart\/form-data\s*;/i.test(request.headers["content-type"] ?? "") && MULTIPART_PATH.test(pathOf(request.url))
 
+/**
+ * PostgreSQL text cannot hold U+0000, so a NUL anywhere in the query or in a JSON body would fail
+ * at the database: it is refused up front, as a 422 on `query` or `body`. A JSON body spells it
+ * `\u0000` (a raw NUL byte is not JSON); an even run of backslashes before it is a literal text.
+ */
+const NUL_MESSAGE = "The request must not contain NUL characters."
+const JSON_NUL = /(?:^|[^\\])(?:\\\\)*\\u0000/i
+
+const carriesNul = (request: HttpServerRequest.HttpServerRequest, withBody: boolean) => {
+  if (/%00/.test(request.url) || request.url.includes("\u0000")) return Effect.succeed("query" as const)
+  if (!withBody) return Effect.succeed(undefined)
+  // The body is read once and cached; a failure to read it (too large) is left to the route to report.
+  return request.text.pipe(
+    Effect.map((text) => (JSON_NUL.test(text) || text.includes("\u0000") ? "body" as const : undefined)),
+    Effect.orElseSucceed(() => undefined)
+  )
+}
+
 const pathOf = (url: string) => {
   const q = url.indexOf("?")
   return q === -1 ? url : url.slice(0, q)
@@ -99,7 +117,12 @@ export const makeBoundary = (routes: RouteTable) =>
             ? Effect.succeed(responses.unsupportedMediaType())
             : Number(request.headers["content-length"] ?? 0) > limit
             ? Effect.succeed(responses.payloadTooLarge())
-            : Effect.provideService(app, HttpIncomingMessage.MaxBodySize, ByteSize.bytes(limit))
+            : Effect.provideService(
+              Effect.flatMap(carriesNul(request, hasBody(request) && !multipart), (nul) =>
+                nul === undefined ? app : Effect.succeed(responses.validation({ [nul]: [NUL_MESSAGE] }))),
+              HttpIncomingMessage.MaxBodySize,
+              ByteSize.bytes(limit)
+            )
           const response = yield* guarded.pipe(
             Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.interrupt : render(request, cause))
           )

@@ -1,0 +1,99 @@
+/**
+ * Malformed input never reaches a 500 (decisions §1): odd query shapes, out-of-range values,
+ * oversized strings, prototype keys and NUL characters (PostgreSQL text cannot hold U+0000, so the
+ * boundary answers 422 on `query` or `body` before anything is stored).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
+
+const filters = (value: unknown) => `complex_filters=${encodeURIComponent(JSON.stringify(value))}`
+
+const QUERIES = [
+  "complex_filters[0][value][][]=x",
+  "complex_filters[0][or][0][or][0][property]=amount",
+  "per_page=1e3",
+  "page=99999999999999999999",
+  "order[]=x",
+  "direction[]=asc",
+  "search[a]=b",
+  filters([{ property: "amount", operator: "between", value: [1] }]),
+  filters([{ property: "close_date", operator: "gt", value: "not a date" }]),
+  filters([{ property: "amount", operator: "in", value: Array(200).fill(1) }]),
+  filters([{ property: "contact_ids", operator: "in", value: ["zz"] }]),
+  filters({ a: 1 }),
+  "complex_filters=%5B%7B%22property%22%3A%22amount%22%2C%22operator%22%3A%22gt%22%2C%22value%22%3A1e400%7D%5D",
+  "search=" + encodeURIComponent("%_\\'\""),
+  "search=" + "a".repeat(5000)
+]
+
+const BODIES: ReadonlyArray<string> = [
+  JSON.stringify({ deal_name: { a: 1 } }),
+  JSON.stringify({ deal_name: "x", amount: "1e400" }),
+  JSON.stringify({ deal_name: "x", close_date: "2026-13-45" }),
+  JSON.stringify({ deal_name: "x", close_date: { $date: { $numberLong: "99999999999999999999" } } }),
+  JSON.stringify({ deal_name: "x".repeat(100_000) }),
+  "{\"__proto__\":{\"a\":1},\"deal_name\":\"x\"}",
+  JSON.stringify({ deal_name: "x", deal_stage: ["closed_won"] }),
+  JSON.stringify({ constructor: "x" })
+]
+
+describe.each(DATABASES)("malformed input on %s", (database) => {
+  let server: TestServer
+  let token: string
+  let deal: string
+
+  beforeAll(async () => {
+    server = await startTestServer(database)
+    token = (await server.bootstrap({ email: "malformed@example.test", password: "pw" })).token
+    deal = (await server.request("POST", "/api/deals", { token, body: { deal_name: "x" } })).body.data.properties._id
+  })
+  afterAll(async () => {
+    await server?.close()
+  })
+
+  it("list queries of odd shapes answer 200 or 422, never 500", async () => {
+    for (const query of QUERIES) {
+      for (const path of ["/api/deals", "/api/contacts", `/api/deals/${deal}/notes`]) {
+        const reply = await server.request("GET", `${path}?${query}`, { token })
+        expect([200, 422], `${path}?${query.slice(0, 80)}`).toContain(reply.status)
+      }
+    }
+  })
+
+  it("bodies of odd shapes answer 2xx or 422, never 500", async () => {
+    for (const raw of BODIES) {
+      for (
+        const [method, path] of [
+          ["POST", "/api/deals"],
+          ["PUT", `/api/deals/${deal}`],
+          ["POST", `/api/deals/${deal}/attach-contacts`],
+          ["POST", `/api/deals/${deal}/notes`],
+          ["POST", "/api/deals/properties"]
+        ] as const
+      ) {
+        const reply = await server.request(method, path, { token, raw })
+        expect(reply.status, `${method} ${path} ${raw.slice(0, 80)}`).toBeLessThan(500)
+      }
+    }
+  })
+
+  it("a NUL character in the body or the query is a 422 and stores nothing", async () => {
+    const before = (await server.query("SELECT count(*)::int AS n FROM deals"))[0].n
+    const body = await server.request("POST", "/api/deals", { token, raw: "{\"deal_name\":\"a\\u0000b\"}" })
+    expect(body.status).toBe(422)
+    expect(body.body).toEqual({
+      message: "The request must not contain NUL characters.",
+      errors: { body: ["The request must not contain NUL characters."] }
+    })
+    const update = await server.request("PUT", `/api/deals/${deal}`, { token, raw: "{\"deal_name\":\"\\u0000\"}" })
+    expect(update.status).toBe(422)
+    const query = await server.request("GET", "/api/deals?search=a%00b", { token })
+    expect(query.status).toBe(422)
+    expect(Object.keys(query.body.errors)).toEqual(["query"])
+    expect((await server.query("SELECT count(*)::int AS n FROM deals"))[0].n).toBe(before)
+    // An escaped backslash followed by "u0000" is literal text, not a NUL.
+    const literal = await server.request("POST", "/api/deals", { token, raw: "{\"deal_name\":\"a\\\\u0000\"}" })
+    expect(literal.status).toBe(201)
+    expect(literal.body.data.properties.deal_name).toBe("a\\u0000")
+  })
+})
