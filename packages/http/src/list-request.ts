@@ -5,7 +5,7 @@
  */
 import { Effect, Schema } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { paginationBody } from "@wasl/core"
+import { type Page, paginationBody } from "@wasl/core"
 
 export interface ListRequest {
   readonly query: ReadonlyArray<readonly [string, string]>
@@ -26,18 +26,8 @@ export const listRequest: Effect.Effect<ListRequest, never, HttpServerRequest.Ht
 )
 
 /** The Laravel paginator body of a page (decisions §4) for the request it answers. */
-export const paginated = <T>(
-  request: ListRequest,
-  page: { readonly items: ReadonlyArray<T>; readonly total: number; readonly page: number; readonly perPage: number }
-) =>
-  paginationBody({
-    items: page.items,
-    total: page.total,
-    page: page.page,
-    perPage: page.perPage,
-    path: request.path,
-    query: request.query
-  })
+export const paginated = <T>(request: ListRequest, page: Page<T>) =>
+  paginationBody({ ...page, path: request.path, query: request.query })
 
 const PaginationLink = Schema.Struct({ url: Schema.NullOr(Schema.String), label: Schema.String, active: Schema.Boolean })
 

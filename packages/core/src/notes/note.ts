@@ -8,11 +8,7 @@ import { ValidationFailed } from "../errors.ts"
 import { cleanInput, codePointLength, ownValue } from "../records/body-input.ts"
 import { ObjectKindSchema } from "../records/object-kind.ts"
 import { LaravelMessage } from "../records/validation-messages.ts"
-import { formatWireTimestamp } from "../wire/timestamp.ts"
-
-const WireTimestampString = Schema.String.annotate({
-  description: "ISO 8601 UTC with microseconds, e.g. 2026-11-21T17:24:05.123456Z"
-})
+import { formatWireTimestamp, WireTimestampString } from "../wire/timestamp.ts"
 
 export interface Note {
   readonly _id: string

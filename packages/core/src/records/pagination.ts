@@ -57,14 +57,15 @@ export interface PaginationBody<T> {
   }
 }
 
-export interface PaginationInput<T> {
-  /** The records of this page (at most perPage of them). */
+/** A page of a list as a use-case answers it: its items, the exact total, and where it lies. */
+export interface Page<T> extends PageParams {
+  /** The records of this page (at most perPage of them; `page` may lie past the last page). */
   readonly items: ReadonlyArray<T>
   /** The number of records over all pages. */
   readonly total: number
-  /** The current page, ≥ 1 (it may lie past the last page). */
-  readonly page: number
-  readonly perPage: number
+}
+
+export interface PaginationInput<T> extends Page<T> {
   /** The absolute URL of the list without its query, e.g. `https://host/api/deals`. */
   readonly path: string
   /** The request's query; carried into every page URL with `page` replaced. */

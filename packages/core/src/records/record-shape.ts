@@ -20,7 +20,7 @@
  */
 import { DateTime, Option, Schema } from "effect"
 import type { ObjectKind } from "../auth/permission.ts"
-import { formatWireTimestamp, MongoDate, MongoDateObject, parseDateInput } from "../wire/timestamp.ts"
+import { formatWireTimestamp, MongoDate, MongoDateObject, parseDateInput, WireTimestampString } from "../wire/timestamp.ts"
 import { BUILTIN_PROPERTIES, definitionsOf } from "./builtin-properties.ts"
 import type { PropertyDefinition } from "./property-definition.ts"
 import type { PropertyType } from "./property-type.ts"
@@ -66,9 +66,6 @@ const jsonOf = (type: PropertyType): JsonSchema => {
   }
 }
 
-const WireTimestampString = Schema.String.annotate({
-  description: "ISO 8601 UTC with microseconds, e.g. 2026-11-21T17:24:05.123456Z"
-})
 
 /** The `properties` object of a kind: the fixed keys and built-ins typed, custom values open. */
 const propertiesSchema = (kind: ObjectKind) => {

@@ -11,7 +11,7 @@ import type { Principal } from "../auth/principal.ts"
 import { NotFound } from "../errors.ts"
 import { type Note, noteJson, type NoteJson, validateNoteBody } from "../notes/note.ts"
 import { NoteRepository, type NoteRef, type NoteScope } from "../notes/note-repository.ts"
-import { parsePageParams } from "../records/pagination.ts"
+import { type Page, parsePageParams } from "../records/pagination.ts"
 import type { QueryInput } from "../records/query-string.ts"
 import { Transactor } from "../transactor.ts"
 import { newRecordId } from "../wire/record-id.ts"
@@ -29,13 +29,6 @@ const recordScope = (principal: Principal, kind: ObjectKind, recordId: string) =
 const noteRef = (scope: NoteScope, noteId: string) =>
   isRecordId(noteId) ? Effect.succeed({ ...scope, noteId } satisfies NoteRef) : Effect.fail(new NotFound())
 
-export interface NoteListPage {
-  readonly items: ReadonlyArray<NoteJson>
-  readonly total: number
-  readonly page: number
-  readonly perPage: number
-}
-
 /** `GET /api/{kind}/{_id}/notes`. */
 export const listNotes = Effect.fn("listNotes")(function*(
   principal: Principal,
@@ -47,7 +40,7 @@ export const listNotes = Effect.fn("listNotes")(function*(
   const scope = yield* recordScope(principal, kind, recordId)
   const params = yield* parsePageParams(query)
   const page = yield* NoteRepository.use((repo) => repo.list(scope, params))
-  return { items: page.rows.map(noteJson), total: page.total, ...params } satisfies NoteListPage
+  return { items: page.rows.map(noteJson), total: page.total, ...params } satisfies Page<NoteJson>
 })
 
 /** `POST /api/{kind}/{_id}/notes` `{ body }`. */

@@ -17,7 +17,7 @@ import { RecordRepository, type RecordLinkName } from "../records/record-reposit
 import type { RecordJson } from "../records/record-shape.ts"
 import { Transactor } from "../transactor.ts"
 import { authorize } from "./authenticate.ts"
-import { appendRecordUpdated, customOf, findRecord, shapeOf } from "./record-lookup.ts"
+import { appendRecordsUpdated, currentShapes, customOf, findRecord } from "./record-lookup.ts"
 
 interface LinkSpec {
   readonly from: ObjectKind
@@ -61,8 +61,8 @@ const applyLinks = (accountId: number, change: LinkChange) =>
       ? [spec.fromDerives, spec.toDerives]
       : [spec.toDerives, spec.fromDerives]
     const [pathKind, otherKind] = change.side === "from" ? [spec.from, spec.to] : [spec.to, spec.from]
-    if (pathDerives) yield* appendRecordUpdated(accountId, pathKind, change.pathId)
-    if (otherDerives) yield* Effect.forEach(changedOthers, (id) => appendRecordUpdated(accountId, otherKind, id))
+    if (pathDerives) yield* appendRecordsUpdated(accountId, pathKind, [change.pathId])
+    if (otherDerives) yield* appendRecordsUpdated(accountId, otherKind, changedOthers)
   })
 
 /** Runs a link call: permission, the path record (404), then `body` in one transaction. */
@@ -83,13 +83,7 @@ const linkCall = <A, E, R>(
 
 /** The record's REST shape now (inside the transaction, after the change). */
 const currentShape = (accountId: number, kind: ObjectKind, id: string) =>
-  Effect.gen(function*() {
-    const custom = yield* customOf(accountId, kind)
-    return shapeOf(kind, yield* Effect.orDie(findRecord(accountId, kind, id, custom)), custom)
-  })
-
-const currentShapes = (accountId: number, kind: ObjectKind, ids: ReadonlyArray<string>) =>
-  Effect.forEach(ids, (id) => currentShape(accountId, kind, id))
+  Effect.map(currentShapes(accountId, kind, [id]), (shapes) => shapes[0]!)
 
 /** `POST /api/deals/{_id}/attach-contacts` `{ contact_ids }`: the deal with its linked contacts. */
 export const attachDealContacts = Effect.fn("attachDealContacts")(function*(principal: Principal, dealId: string, body: unknown) {

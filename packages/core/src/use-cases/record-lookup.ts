@@ -46,10 +46,15 @@ export const appendEvent = (
   payload: unknown
 ) => Outbox.use((outbox) => outbox.append([{ accountId, name: eventName(kind, subject, action), payload }]))
 
-/** Reads a record of the account (it must exist) and queues its `-updated` event with its shape now. */
-export const appendRecordUpdated = (accountId: number, kind: ObjectKind, id: string) =>
+/** The REST shapes now of records of the account that must exist, the kind's definitions read once. */
+export const currentShapes = (accountId: number, kind: ObjectKind, ids: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const custom = yield* customOf(accountId, kind)
-    const found = yield* Effect.orDie(findRecord(accountId, kind, id, custom))
-    yield* appendEvent(accountId, kind, "record", "updated", shapeOf(kind, found, custom))
+    return yield* Effect.forEach(ids, (id) =>
+      Effect.map(Effect.orDie(findRecord(accountId, kind, id, custom)), (found) => shapeOf(kind, found, custom)))
   })
+
+/** Queues the `-updated` event of each of these records of the account, with its shape now. */
+export const appendRecordsUpdated = (accountId: number, kind: ObjectKind, ids: ReadonlyArray<string>) =>
+  Effect.flatMap(currentShapes(accountId, kind, ids), (shapes) =>
+    Effect.forEach(shapes, (shape) => appendEvent(accountId, kind, "record", "updated", shape), { discard: true }))

@@ -21,6 +21,7 @@ import type { Principal } from "../auth/principal.ts"
 import { NotFound } from "../errors.ts"
 import type { Outbox } from "../events/outbox.ts"
 import { parseRecordListQuery } from "../records/list-query.ts"
+import type { Page } from "../records/pagination.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
 import type { QueryInput } from "../records/query-string.ts"
 import { RecordRepository } from "../records/record-repository.ts"
@@ -91,14 +92,6 @@ export const deleteRecord = Effect.fn("deleteRecord")(function*(principal: Princ
   }))
 })
 
-/** A page of a list (decisions §4): the records in their REST shape and the exact total. */
-export interface RecordListPage {
-  readonly items: ReadonlyArray<RecordJson>
-  readonly total: number
-  readonly page: number
-  readonly perPage: number
-}
-
 /** `GET /api/{kind}`: validates the query (one 422 with every bad key) and reads the page. */
 export const listRecords = Effect.fn("listRecords")(function*(principal: Principal, kind: ObjectKind, query: QueryInput) {
   yield* authorize(principal, `${kind}-index`)
@@ -110,7 +103,7 @@ export const listRecords = Effect.fn("listRecords")(function*(principal: Princip
     total: result.total,
     page: params.page,
     perPage: params.perPage
-  } satisfies RecordListPage
+  } satisfies Page<RecordJson>
 })
 
 /** The services the record use-cases need (for layer wiring). */

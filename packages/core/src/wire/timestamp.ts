@@ -55,6 +55,11 @@ export const WireTimestamp = Schema.String.pipe(
   })
 ).annotate({ identifier: "WireTimestamp", description: "ISO 8601 UTC with microseconds, e.g. 2026-11-21T17:24:05.123456Z" })
 
+/** A wire timestamp already written as text (a REST shape built by hand), for schemas and OpenAPI. */
+export const WireTimestampString = Schema.String.annotate({
+  description: "ISO 8601 UTC with microseconds, e.g. 2026-11-21T17:24:05.123456Z"
+})
+
 /** The `{ $date: { $numberLong: "<epoch ms>" } }` object form. */
 export const MongoDateObject = Schema.Struct({
   $date: Schema.Struct({ $numberLong: Schema.String.check(Schema.isPattern(/^-?\d{1,16}$/)) })
