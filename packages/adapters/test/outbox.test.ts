@@ -11,7 +11,7 @@ import { MigrationsLive } from "../src/db/database.ts"
 import { postgresTestEnabled, TestDatabase } from "../src/db/test-database.ts"
 import { RepositoriesMemory } from "../src/memory/index.ts"
 import { RepositoriesPg } from "../src/pg/index.ts"
-import { outboxContract, outboxNotifyContract } from "./outbox.contract.ts"
+import { outboxContract, outboxNotifyContract } from "../src/testing/index.ts"
 
 const memory = RepositoriesMemory.pipe(Layer.provide(SecureRandom.layerWebCrypto))
 

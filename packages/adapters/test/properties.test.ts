@@ -10,7 +10,7 @@ import { MigrationsLive } from "../src/db/database.ts"
 import { postgresTestEnabled, TestDatabase } from "../src/db/test-database.ts"
 import { RepositoriesMemory } from "../src/memory/index.ts"
 import { RepositoriesPg } from "../src/pg/index.ts"
-import { propertiesContract } from "./properties.contract.ts"
+import { propertiesContract } from "../src/testing/index.ts"
 
 const memory = RepositoriesMemory.pipe(Layer.provide(SecureRandom.layerWebCrypto))
 

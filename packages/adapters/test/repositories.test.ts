@@ -11,7 +11,7 @@ import { postgresTestEnabled, TestDatabase } from "../src/db/test-database.ts"
 import { MemoryStore, type NotificationRow, type PreferenceRow, RepositoriesMemory } from "../src/memory/index.ts"
 import { updateStore } from "../src/memory/store.ts"
 import { RepositoriesPg } from "../src/pg/index.ts"
-import { NotificationSeed, repositoriesContract } from "./repositories.contract.ts"
+import { NotificationSeed, repositoriesContract } from "../src/testing/index.ts"
 
 const NotificationSeedMemory = Layer.effect(
   NotificationSeed,

@@ -7,11 +7,9 @@
  * clock far in the future, and completing it). Tests of one layer run one after the other.
  */
 import { assert, layer } from "@effect/vitest"
-import { PgClient } from "@effect/sql-pg"
 import { AccountRepository, type EventName, type NewOutboxEvent, Outbox, type OutboxEvent, Transactor } from "@wasl/core"
-import { Cause, DateTime, Duration, Effect, Exit, type Layer, Option, Queue } from "effect"
+import { Cause, DateTime, Duration, Effect, Exit, type Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { OUTBOX_CHANNEL } from "../src/pg/outbox-pg.ts"
 
 export type OutboxContractServices = Outbox | Transactor | AccountRepository
 
@@ -39,12 +37,14 @@ const drain = Effect.gen(function*() {
 /** Everything claimable now (with a long lease), which is then left leased. */
 const claimAll = Effect.flatMap(Outbox, (outbox) => outbox.claim(10_000, Duration.hours(1)))
 
-const newAccount = Effect.flatMap(AccountRepository, (accounts) =>
+/** A fresh account for the events of one test. */
+export const newAccount = Effect.flatMap(AccountRepository, (accounts) =>
   accounts.create({ name: "Outbox", plan: "business", webhookLimit: null, otpCredits: 0 }).pipe(
     Effect.map((account) => account.id)
   ))
 
-const contactCreated = (accountId: number, n: number): NewOutboxEvent => ({
+/** The n-th `contact-created` event of the account. */
+export const contactCreated = (accountId: number, n: number): NewOutboxEvent => ({
   accountId,
   name: "contact-created",
   payload: { contact: n, properties: { firstname: `Ada ${n}` }, channels: [] }
@@ -299,55 +299,4 @@ export const outboxContract = <E>(name: string, implementation: Layer.Layer<Outb
           assert.deepStrictEqual(positions, [...positions].sort((a, b) => a - b))
         }
       }))
-  })
-
-/**
- * `NOTIFY wasl_outbox`: on a database, a `PgClient.listen` subscriber hears about appended events
- * when their transaction commits, never before and never for a rolled-back one; `release` wakes it
- * too.
- */
-export const outboxNotifyContract = <E>(
-  name: string,
-  implementation: Layer.Layer<OutboxContractServices | PgClient.PgClient, E>
-) =>
-  layer(implementation, { excludeTestServices: true, timeout: Duration.seconds(60) })(name, (it) => {
-    it.effect("NOTIFY wasl_outbox reaches a listener after commit, not before, not after rollback", () =>
-      Effect.gen(function*() {
-        const pg = yield* PgClient.PgClient
-        const outbox = yield* Outbox
-        const transactor = yield* Transactor
-        const accountId = yield* newAccount
-        const queue = yield* pg.listen(OUTBOX_CHANNEL)
-        const quiet = Effect.andThen(Effect.sleep(Duration.millis(300)), Queue.poll(queue))
-        const next = Queue.take(queue).pipe(Effect.timeout(Duration.seconds(5)))
-
-        // Rolled back: nothing.
-        yield* transactor.transaction(Effect.andThen(outbox.append([contactCreated(accountId, 1)]), Effect.fail("no")))
-          .pipe(Effect.ignore)
-        assert.isTrue(Option.isNone(yield* quiet))
-
-        // Committed: one notification per transaction, and only at the commit.
-        yield* transactor.transaction(Effect.gen(function*() {
-          yield* outbox.append([contactCreated(accountId, 2)])
-          yield* outbox.append([contactCreated(accountId, 3), contactCreated(accountId, 4)])
-          assert.isTrue(Option.isNone(yield* quiet), "not before the commit")
-        }))
-        const notification = yield* next
-        assert.strictEqual(notification.channel, OUTBOX_CHANNEL)
-        assert.strictEqual(notification.payload, "")
-        assert.isTrue(Option.isNone(yield* quiet))
-
-        // Outside a transaction: at once.
-        yield* outbox.append([contactCreated(accountId, 5)])
-        yield* next
-
-        // A release wakes the listeners; a claim or a complete does not.
-        const claimed = yield* outbox.claim(100, Duration.hours(1))
-        assert.strictEqual(claimed.length, 4)
-        assert.isTrue(Option.isNone(yield* quiet))
-        yield* outbox.release(claimed.slice(0, 1))
-        yield* next
-        yield* outbox.complete(claimed)
-        assert.isTrue(Option.isNone(yield* quiet))
-      }).pipe(Effect.scoped))
   })

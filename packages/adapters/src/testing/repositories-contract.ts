@@ -23,7 +23,7 @@ import {
 } from "@wasl/core"
 import { Cause, Context, DateTime, Duration, Effect, Exit, Fiber, type Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
-import { EMAIL_TAKEN, InsufficientOtpCredits } from "../src/repository-semantics.ts"
+import { EMAIL_TAKEN, InsufficientOtpCredits } from "../repository-semantics.ts"
 
 /** Test-only writes for the tables the NotificationRepository port only reads. */
 export class NotificationSeed extends Context.Service<NotificationSeed, {

@@ -1,0 +1,9 @@
+/**
+ * Contract suites for Wasl's ports, runnable by anyone against their own adapter, and fresh
+ * test databases (embedded PGlite, or PostgreSQL) for adapters that need one.
+ */
+export * from "./outbox-contract.ts"
+export * from "./outbox-notify-contract.ts"
+export * from "./properties-contract.ts"
+export * from "./repositories-contract.ts"
+export * from "../db/test-database.ts"
