@@ -1,52 +1,48 @@
-/** Configuration, read once at the edge (ARCHITECTURE rule 9). Every variable is in the README. */
-import { Config, Duration, Option } from "effect"
+/**
+ * Configuration, read once at the edge (ARCHITECTURE rule 9): every environment variable of the
+ * README, turned into the options of the library's deployment layers.
+ */
+import { Config, Duration, Option, Redacted } from "effect"
+import { DEFAULT_DATA_DIR, type WaslOptions } from "@wasl/adapters"
 
+const optional = <A>(config: Config.Config<A>) => Config.map(Config.option(config), Option.getOrUndefined)
+
+/** `DATABASE_URL` and `WASL_DATA_DIR`: a PostgreSQL server, else the embedded database under the data directory. */
 export const DatabaseConfig = Config.all({
-  /** A PostgreSQL server; without it the embedded database under `dataDir` is used. */
-  databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
-  dataDir: Config.String("WASL_DATA_DIR").pipe(Config.withDefault("./.wasl-data"))
+  databaseUrl: optional(Config.Redacted("DATABASE_URL")),
+  dataDir: Config.String("WASL_DATA_DIR").pipe(Config.withDefault(DEFAULT_DATA_DIR))
 })
 export type DatabaseConfig = Config.Success<typeof DatabaseConfig>
 
+/** `PORT` and `HOST` of the HTTP server. */
 export const ServerConfig = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(3000)),
   host: Config.String("HOST").pipe(Config.withDefault("0.0.0.0"))
 })
 
-export const isEmbedded = (config: DatabaseConfig) => Option.isNone(config.databaseUrl)
-
-/** Webhook network rules (decisions §6): development and test switches only. */
-export const WebhookNetworkConfig = Config.all({
-  /** `true` lifts the private/loopback address rule (local receivers in development and tests). */
-  allowPrivate: Config.Boolean("WASL_WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
-  /** A PEM file of extra trusted CAs (a local receiver with its own certificate). */
-  caFile: Config.option(Config.String("WASL_WEBHOOK_CA_FILE"))
-})
-export type WebhookNetworkConfig = Config.Success<typeof WebhookNetworkConfig>
-
-/** Outgoing mail (decisions §8): SMTP when WASL_SMTP_URL is set, else JSON lines in WASL_MAIL_OUTBOX. */
-export const MailConfig = Config.all({
-  smtpUrl: Config.option(Config.Redacted("WASL_SMTP_URL")),
-  from: Config.String("WASL_MAIL_FROM").pipe(Config.withDefault("wasl@localhost")),
-  outbox: Config.option(Config.String("WASL_MAIL_OUTBOX")),
-  dataDir: Config.String("WASL_DATA_DIR").pipe(Config.withDefault("./.wasl-data"))
-})
-export type MailConfig = Config.Success<typeof MailConfig>
-
-/** Messaging (decisions §7): the sandbox provider's outbox, the Cloud API base URL, the OTP cooldown. */
-export const MessagingConfig = Config.all({
-  sandboxOutbox: Config.option(Config.String("WASL_SANDBOX_OUTBOX")),
-  graphUrl: Config.option(Config.String("WASL_WHATSAPP_GRAPH_URL")),
-  otpCooldown: Config.Duration("WASL_OTP_COOLDOWN").pipe(Config.withDefault(Duration.seconds(60))),
-  dataDir: Config.String("WASL_DATA_DIR").pipe(Config.withDefault("./.wasl-data"))
-})
-export type MessagingConfig = Config.Success<typeof MessagingConfig>
-
-/** Webhook delivery (decisions §6): retry delays and the per-attempt timeout, as text parsed by core. */
-export const DeliveryConfig = Config.all({
-  /** Six comma-separated durations: the delay before each attempt. */
-  retryDelays: Config.String("WASL_RETRY_DELAYS").pipe(Config.withDefault("0s,5m,30m,1h,3h,1d")),
-  /** The timeout of one attempt (`30s`, `500ms`, ...). */
-  timeout: Config.String("WASL_DELIVERY_TIMEOUT").pipe(Config.withDefault("30s"))
-})
-export type DeliveryConfig = Config.Success<typeof DeliveryConfig>
+/** Every deployment setting: where the data is, the server key, webhooks, mail and messaging. */
+export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: string | undefined }> = Config.all({
+  database: DatabaseConfig,
+  secretKey: optional(Config.Redacted("WASL_SECRET_KEY")),
+  allowPrivateAddresses: Config.Boolean("WASL_WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
+  caFile: optional(Config.String("WASL_WEBHOOK_CA_FILE")),
+  retryDelays: optional(Config.String("WASL_RETRY_DELAYS")),
+  timeout: optional(Config.String("WASL_DELIVERY_TIMEOUT")),
+  smtpUrl: optional(Config.Redacted("WASL_SMTP_URL")),
+  from: optional(Config.String("WASL_MAIL_FROM")),
+  outbox: optional(Config.String("WASL_MAIL_OUTBOX")),
+  sandboxOutbox: optional(Config.String("WASL_SANDBOX_OUTBOX")),
+  whatsappGraphUrl: optional(Config.String("WASL_WHATSAPP_GRAPH_URL")),
+  otpCooldown: optional(Config.Duration("WASL_OTP_COOLDOWN"))
+}).pipe(Config.map((c) => ({
+  databaseUrl: c.database.databaseUrl === undefined ? undefined : Redacted.value(c.database.databaseUrl),
+  dataDir: c.database.dataDir,
+  secretKey: c.secretKey,
+  webhooks: { allowPrivateAddresses: c.allowPrivateAddresses, caFile: c.caFile, retryDelays: c.retryDelays, timeout: c.timeout },
+  mail: { smtpUrl: c.smtpUrl, from: c.from, outbox: c.outbox },
+  messaging: {
+    sandboxOutbox: c.sandboxOutbox,
+    whatsappGraphUrl: c.whatsappGraphUrl,
+    otpCooldown: c.otpCooldown === undefined ? undefined : Duration.fromInputUnsafe(c.otpCooldown)
+  }
+})))

@@ -1,14 +1,12 @@
 /** The service's ports over the configured database: what every app process runs on. */
-import { Layer, Option, Redacted } from "effect"
-import { DatabaseLive, MigrationsLive, PasswordHasherScrypt, ServicesPg } from "@wasl/adapters"
-import type { DatabaseConfig } from "./config.ts"
-import { WebhookServicesLive } from "./webhook-services.ts"
-import { MessagingServicesLive } from "./messaging-services.ts"
+import { Effect, Layer, Redacted } from "effect"
+import { DatabaseLive, MigrationsLive, PasswordHasherScrypt, ServicesPg, WaslEmbedded, WaslPostgres } from "@wasl/adapters"
+import { type DatabaseConfig, WaslConfig } from "./config.ts"
 
 /** The database client for the configuration: `DATABASE_URL`, else the embedded one under `WASL_DATA_DIR`. */
 export const DatabaseFromConfig = (config: DatabaseConfig) =>
   DatabaseLive({
-    databaseUrl: Option.getOrUndefined(Option.map(config.databaseUrl, Redacted.value)),
+    databaseUrl: config.databaseUrl === undefined ? undefined : Redacted.value(config.databaseUrl),
     dataDir: config.dataDir
   })
 
@@ -23,12 +21,8 @@ export const AppRepositoriesLive = (config: DatabaseConfig) =>
     Layer.provideMerge(DatabaseFromConfig(config))
   )
 
-/** Every port, on a migrated database. */
-export const AppServicesLive = (config: DatabaseConfig) =>
-  ServicesPg.pipe(
-    Layer.provideMerge(WebhookServicesLive),
-    Layer.provideMerge(MessagingServicesLive),
-    Layer.provideMerge(PasswordHasherScrypt),
-    Layer.provideMerge(MigrationsLive),
-    Layer.provideMerge(DatabaseFromConfig(config))
-  )
+/** Every port, on the configured database: `WaslPostgres` with `DATABASE_URL`, else `WaslEmbedded`. */
+export const AppServicesLive = Layer.unwrap(Effect.gen(function*() {
+  const { databaseUrl, ...options } = yield* WaslConfig
+  return databaseUrl === undefined ? WaslEmbedded.layer(options) : WaslPostgres.layer({ ...options, url: databaseUrl })
+}))

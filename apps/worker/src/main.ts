@@ -4,10 +4,8 @@
  * Migrates on start like the server. SIGTERM/SIGINT stop it gracefully: attempts in flight are
  * released for another worker, nothing is lost.
  */
-import { Effect, Layer } from "effect"
-import { AppServicesLive, DatabaseConfig, runService } from "@wasl/app-server"
-import { DeliveryWorkerLive } from "./delivery-worker-live.ts"
+import { Layer } from "effect"
+import { AppServicesLive, runService } from "@wasl/app-server"
+import { DeliveryWorkerLive } from "@wasl/worker"
 
-runService(Layer.unwrap(Effect.gen(function*() {
-  return DeliveryWorkerLive().pipe(Layer.provide(AppServicesLive(yield* DatabaseConfig)))
-})))
+runService(DeliveryWorkerLive().pipe(Layer.provide(AppServicesLive)))

@@ -59,6 +59,15 @@ const isBodyTooLarge = (u: unknown): boolean => {
   return reason?._tag === "RequestParseError" && reason.reason === "BodyTooLarge"
 }
 
+/** The 404 or 405 (with its Allow header) of a request no route serves. */
+const notFoundResponse = (routes: RouteTable, request: HttpServerRequest.HttpServerRequest) => {
+  const allowed = routes.methodsFor(pathOf(request.url))
+  return allowed.length === 0 ? responses.notFound() : responses.methodNotAllowed(allowed)
+}
+
+const isRouteNotFound = (error: unknown): boolean =>
+  (error as { reason?: { _tag?: string } } | undefined)?.reason?._tag === "RouteNotFound"
+
 const renderFailure = (
   routes: RouteTable,
   request: HttpServerRequest.HttpServerRequest,
@@ -69,10 +78,7 @@ const renderFailure = (
     const defect = Cause.findDefect(cause)
     const error = Option.isSome(failure) ? failure.value : Result.isSuccess(defect) ? defect.success : undefined
     if (error !== undefined) {
-      if ((error as { reason?: { _tag?: string } }).reason?._tag === "RouteNotFound") {
-        const allowed = routes.methodsFor(pathOf(request.url))
-        return allowed.length === 0 ? responses.notFound() : responses.methodNotAllowed(allowed)
-      }
+      if (isRouteNotFound(error)) return notFoundResponse(routes, request)
       if (isBodyTooLarge(error) || HttpApiError.HttpApiPayloadTooLarge.is(error)) return responses.payloadTooLarge()
       if (HttpApiError.HttpApiSchemaError.is(error) && error.kind !== "Body" && error.kind !== "ResponseHeaders") {
         const issue = error.cause.issue
@@ -94,6 +100,35 @@ const renderFailure = (
     return responses.serverError(traceId)
   })
 
+/** The request's id: the caller's `X-Request-Id` when it is a sane token, else a fresh uuid. */
+const requestIdOf = (request: HttpServerRequest.HttpServerRequest, random: SecureRandom.SecureRandom["Service"]) => {
+  const incoming = request.headers["x-request-id"]
+  return incoming !== undefined && REQUEST_ID.test(incoming) ? Effect.succeed(incoming) : random.uuidV4()
+}
+
+/** One access log line for the answered request, and its `X-Request-Id` header. */
+const logged = (
+  request: HttpServerRequest.HttpServerRequest,
+  requestId: string,
+  started: number,
+  response: HttpServerResponse.HttpServerResponse
+) =>
+  Effect.gen(function*() {
+    yield* Effect.logInfo("request").pipe(Effect.annotateLogs({
+      method: request.method,
+      path: pathOf(request.url),
+      status: response.status,
+      duration_ms: (yield* Clock.currentTimeMillis) - started,
+      request_id: requestId
+    }))
+    return HttpServerResponse.setHeader(response, "x-request-id", requestId)
+  })
+
+/**
+ * Wasl's boundary around each of its routes: request ids and the access log line, body limits and
+ * content types, and the rendering of every failure that escapes a handler. Route-scoped, so a
+ * host that mounts Wasl's routes beside its own keeps its own error handling for those.
+ */
 export const makeBoundary = (routes: RouteTable) =>
   HttpRouter.middleware<{ handles: unknown }>()(
     Effect.gen(function*() {
@@ -109,8 +144,7 @@ export const makeBoundary = (routes: RouteTable) =>
         Effect.gen(function*() {
           const request = yield* HttpServerRequest.HttpServerRequest
           const started = yield* Clock.currentTimeMillis
-          const incoming = request.headers["x-request-id"]
-          const requestId = incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : yield* random.uuidV4()
+          const requestId = yield* requestIdOf(request, random)
           const multipart = isMultipart(request)
           const limit = multipart ? MULTIPART_BODY_LIMIT : JSON_BODY_LIMIT
           const guarded = hasBody(request) && !multipart && !isJson(request.headers["content-type"])
@@ -126,14 +160,32 @@ export const makeBoundary = (routes: RouteTable) =>
           const response = yield* guarded.pipe(
             Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.interrupt : render(request, cause))
           )
-          yield* Effect.logInfo("request").pipe(Effect.annotateLogs({
-            method: request.method,
-            path: pathOf(request.url),
-            status: response.status,
-            duration_ms: (yield* Clock.currentTimeMillis) - started,
-            request_id: requestId
-          }))
-          return HttpServerResponse.setHeader(response, "x-request-id", requestId)
+          return yield* logged(request, requestId, started, response)
+        })
+    })
+  )
+
+/**
+ * For when Wasl is the whole application: a request that no route serves answers 404
+ * `{"message":"Not found."}`, or 405 with an `Allow` header when the path exists with other
+ * methods, logged like the rest. Global, so it sees requests before any route matches.
+ */
+export const makeNotFound = (routes: RouteTable) =>
+  HttpRouter.middleware<{ handles: unknown }>()(
+    Effect.gen(function*() {
+      const random = yield* SecureRandom.SecureRandom
+      return (app): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
+        Effect.catchCause(app, (cause) => {
+          const failure = Cause.findErrorOption(cause)
+          // Anything else belongs to the routes' own boundary (or the host's): passed on as it is.
+          if (Option.isNone(failure) || !isRouteNotFound(failure.value)) {
+            return Effect.failCause(cause as Cause.Cause<Types.unhandled>)
+          }
+          return Effect.gen(function*() {
+            const request = yield* HttpServerRequest.HttpServerRequest
+            const started = yield* Clock.currentTimeMillis
+            return yield* logged(request, yield* requestIdOf(request, random), started, notFoundResponse(routes, request))
+          })
         })
     }),
     { global: true }

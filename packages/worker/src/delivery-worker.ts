@@ -38,7 +38,7 @@ import {
   sendPendingEmails,
   sweepOtpReservations
 } from "@wasl/core"
-import { Cause, Clock, DateTime, Duration, Effect, FiberSet, Latch, Option, Queue } from "effect"
+import { Cause, Clock, DateTime, Duration, Effect, FiberSet, Latch, Layer, Option, Queue } from "effect"
 
 export interface DeliveryWorkerOptions {
   /** Outbox events per fan-out transaction. Default 200. */
@@ -227,3 +227,11 @@ export const runDeliveryWorker = (options: DeliveryWorkerOptions = {}) =>
     )
     yield* Effect.logInfo("Wasl delivery worker started")
   })
+
+/**
+ * The delivery worker for the life of the layer: merge it into a host's application (beside
+ * Wasl's routes, or alone) over a Wasl services layer. Closing the layer's scope (SIGTERM)
+ * stops the loops and releases the deliveries in flight for another worker.
+ */
+export const DeliveryWorkerLive = (options: DeliveryWorkerOptions = {}) =>
+  Layer.effectDiscard(runDeliveryWorker(options))

@@ -9,7 +9,7 @@ import { SqlClient } from "effect/sql"
 import { createServer } from "node:http"
 import { MigrationsLive, PasswordHasherFast, postgresTestEnabled, ServicesPg, TestDatabase } from "@wasl/adapters"
 import { bootstrapAccount } from "@wasl/core"
-import { serveHttpApp } from "@wasl/http"
+import { serveWasl } from "@wasl/http"
 import { type Client, makeClient } from "./client.ts"
 import { type FakeWebhookTransport, webhookTestServices, type WebhookServiceOptions } from "./webhook-services.ts"
 import { messagingTestServices, type MessagingServiceOptions } from "./messaging-services.ts"
@@ -59,7 +59,7 @@ export const startTestServer = async (
     Layer.provideMerge(MigrationsLive),
     Layer.provideMerge(database === "pglite" ? TestDatabase.pglite : TestDatabase.postgres)
   )
-  const app = serveHttpApp.pipe(
+  const app = serveWasl.pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(services),
     Layer.provide(Logger.layer([capture]))

@@ -1,1 +1,0 @@
-export * from "./delivery-worker-live.ts"

@@ -1,0 +1,79 @@
+/**
+ * The ports beyond storage for a deployment on Node, from its options: randomness and hashing,
+ * the secrets under the server key, the webhook network (URL guard and HTTPS transport), mail,
+ * WhatsApp sending and the messaging settings, and the delivery policy.
+ */
+import { Effect, Layer, Redacted } from "effect"
+import { SecureRandom } from "effect/crypto"
+import {
+  DEFAULT_OTP_COOLDOWN,
+  DeliveryPolicy,
+  type DeliveryPolicyShape,
+  type Mailer,
+  type MessagingProvider,
+  MessagingSettings,
+  OtpCodeHasher,
+  type PasswordHasher,
+  SecretBox,
+  ServerKeys,
+  type TokenHasher,
+  type WebhookTransport,
+  type WebhookUrlGuard
+} from "@wasl/core"
+import { join } from "node:path"
+import { MailerJsonLines } from "../mail/mailer-json-lines.ts"
+import { MailerSmtp } from "../mail/mailer-smtp.ts"
+import { MessagingProviderLive } from "../messaging/messaging-provider-live.ts"
+import { PasswordHasherScrypt } from "../password-hasher-scrypt.ts"
+import { TokenHasherNode } from "../token-hasher-node.ts"
+import { WebhookTransportHttp } from "../webhooks/webhook-transport-http.ts"
+import { WebhookUrlGuardDns } from "../webhooks/webhook-url-guard-dns.ts"
+import { DEFAULT_DATA_DIR, type MailOptions, type WaslOptions } from "./options.ts"
+
+/** What `nodeServices` provides. */
+export type NodeServices =
+  | SecureRandom.SecureRandom
+  | PasswordHasher
+  | TokenHasher
+  | SecretBox
+  | OtpCodeHasher
+  | WebhookUrlGuard
+  | WebhookTransport
+  | Mailer
+  | MessagingProvider
+  | MessagingSettings
+
+/** SMTP when a server is configured, else JSON lines in the outbox file. */
+export const mailerOf = (mail: MailOptions, dataDir: string): Layer.Layer<Mailer> => {
+  const from = mail.from ?? "wasl@localhost"
+  return mail.smtpUrl !== undefined && mail.smtpUrl !== ""
+    ? MailerSmtp({ url: Redacted.isRedacted(mail.smtpUrl) ? Redacted.value(mail.smtpUrl) : mail.smtpUrl, from })
+    : MailerJsonLines(mail.outbox ?? join(dataDir, "mail-outbox.jsonl"))
+}
+
+/** The ports beyond storage, over the master key (already checked) and the delivery policy (already parsed). */
+export const nodeServices = (
+  options: WaslOptions,
+  master: Uint8Array,
+  policy: DeliveryPolicyShape
+): Layer.Layer<NodeServices> => {
+  const dataDir = options.dataDir ?? DEFAULT_DATA_DIR
+  const allowPrivate = options.webhooks?.allowPrivateAddresses === true
+  const keys = ServerKeys.layer(master).pipe(Layer.orDie)
+  const keyed = Layer.unwrap(Effect.map(ServerKeys, (keys) =>
+    Layer.mergeAll(SecretBox.layerAesGcm(keys.key("secret-box")), OtpCodeHasher.layerHmacSha256(keys.key("otp-code")))))
+  return Layer.mergeAll(
+    keyed.pipe(Layer.provide(keys)),
+    WebhookUrlGuardDns({ allowPrivate }),
+    WebhookTransportHttp({ allowPrivate, caFile: options.webhooks?.caFile }),
+    mailerOf(options.mail ?? {}, dataDir),
+    MessagingProviderLive({
+      sandboxOutbox: options.messaging?.sandboxOutbox ?? join(dataDir, "sandbox-outbox.jsonl"),
+      graphUrl: options.messaging?.whatsappGraphUrl
+    }),
+    Layer.succeed(MessagingSettings, MessagingSettings.of({ otpCooldown: options.messaging?.otpCooldown ?? DEFAULT_OTP_COOLDOWN })),
+    Layer.succeed(DeliveryPolicy, policy),
+    PasswordHasherScrypt,
+    TokenHasherNode
+  ).pipe(Layer.provideMerge(SecureRandom.layerWebCrypto))
+}

@@ -1,0 +1,101 @@
+/**
+ * The settings of a Wasl deployment, as a library user passes them to the deployment layers
+ * (`WaslPostgres`, `WaslEmbedded`). Each field is the typed form of one environment variable
+ * the Wasl service reads (named beside it); every field has the service's default.
+ */
+import { Duration, Effect, Option, Redacted, Result, Schema } from "effect"
+import {
+  DEFAULT_DELIVERY_TIMEOUT,
+  DEFAULT_RETRY_SCHEDULE,
+  DELIVERY_ATTEMPTS,
+  type DeliveryPolicyShape,
+  parseDurationText,
+  parseRetrySchedule,
+  type RetrySchedule,
+  type ServerKeyInput
+} from "@wasl/core"
+
+/** Where the local files go when `dataDir` is not given (relative to the working directory). */
+export const DEFAULT_DATA_DIR = "./.wasl-data"
+
+/** Webhook delivery and network settings. */
+export interface WebhookOptions {
+  /** `WASL_WEBHOOK_ALLOW_PRIVATE`: let webhook URLs reach loopback/private addresses (development and tests only). Default false. */
+  readonly allowPrivateAddresses?: boolean | undefined
+  /** `WASL_WEBHOOK_CA_FILE`: a PEM file of extra CAs to trust for webhook endpoints. */
+  readonly caFile?: string | undefined
+  /** `WASL_RETRY_DELAYS`: the delay before each of a delivery's attempts, as text (`0s,5m,30m,1h,3h,1d`) or durations. */
+  readonly retryDelays?: string | RetrySchedule | undefined
+  /** `WASL_DELIVERY_TIMEOUT`: the timeout of one attempt, as text (`30s`) or a duration. Default 30 s. */
+  readonly timeout?: string | Duration.Duration | undefined
+}
+
+/** Outgoing mail: an SMTP server, else JSON lines in a file. */
+export interface MailOptions {
+  /** `WASL_SMTP_URL`: `smtp://[user:pass@]host:port` (STARTTLS when offered) or `smtps://...`. */
+  readonly smtpUrl?: string | Redacted.Redacted<string> | undefined
+  /** `WASL_MAIL_FROM`: the sender address. Default `wasl@localhost`. */
+  readonly from?: string | undefined
+  /** `WASL_MAIL_OUTBOX`: without an SMTP server, each mail is appended here. Default `<dataDir>/mail-outbox.jsonl`. */
+  readonly outbox?: string | undefined
+}
+
+/** WhatsApp sending and one-time passwords. */
+export interface MessagingOptions {
+  /** `WASL_SANDBOX_OUTBOX`: where the `sandbox` provider appends each request. Default `<dataDir>/sandbox-outbox.jsonl`. */
+  readonly sandboxOutbox?: string | undefined
+  /** `WASL_WHATSAPP_GRAPH_URL`: base URL of the WhatsApp Cloud API. Default `https://graph.facebook.com/v21.0`. */
+  readonly whatsappGraphUrl?: string | undefined
+  /** `WASL_OTP_COOLDOWN`: how long after an accepted OTP send the same recipient gets 429. Default 60 s. */
+  readonly otpCooldown?: Duration.Duration | undefined
+}
+
+/** The settings every deployment shape shares. */
+export interface WaslOptions {
+  /** `WASL_DATA_DIR`: local files (the key file, the outboxes; the embedded database). Default `./.wasl-data`. */
+  readonly dataDir?: string | undefined
+  /**
+   * `WASL_SECRET_KEY`: the server key, 32 bytes or 64 hexadecimal characters. Webhook secrets
+   * are sealed and OTP codes hashed under keys derived from it, so every process sharing a
+   * database needs the same one. Default: the key file `<dataDir>/secret.key`, created once.
+   */
+  readonly secretKey?: ServerKeyInput | undefined
+  readonly webhooks?: WebhookOptions | undefined
+  readonly mail?: MailOptions | undefined
+  readonly messaging?: MessagingOptions | undefined
+  /** Connections in the database pool. Default 10. */
+  readonly maxConnections?: number | undefined
+}
+
+/** A setting that cannot be used; the message names it and the accepted form. */
+export class WaslConfigError extends Schema.TaggedError<WaslConfigError>()("WaslConfigError", {
+  message: Schema.String
+}) {}
+
+/** The delivery policy of the options: the retry schedule and the attempt timeout. */
+export const deliveryPolicyOf = (options: WebhookOptions = {}): Effect.Effect<DeliveryPolicyShape, WaslConfigError> =>
+  Effect.gen(function*() {
+    const delays = options.retryDelays
+    const schedule = delays === undefined
+      ? DEFAULT_RETRY_SCHEDULE
+      : typeof delays === "string"
+      ? yield* Effect.fromResult(
+        Result.mapError(parseRetrySchedule(delays), (problem) => new WaslConfigError({ message: `WASL_RETRY_DELAYS: ${problem}` }))
+      )
+      : delays.length === DELIVERY_ATTEMPTS
+      ? delays
+      : yield* Effect.fail(
+        new WaslConfigError({ message: `retryDelays: expected ${DELIVERY_ATTEMPTS} delays, received ${delays.length}` })
+      )
+    const text = options.timeout
+    const timeout = text === undefined
+      ? DEFAULT_DELIVERY_TIMEOUT
+      : typeof text === "string"
+      ? yield* Option.match(parseDurationText(text), {
+        onNone: () =>
+          Effect.fail(new WaslConfigError({ message: `WASL_DELIVERY_TIMEOUT: expected a duration such as 30s, received "${text}"` })),
+        onSome: Effect.succeed
+      })
+      : text
+    return { schedule, timeout }
+  })

@@ -1,0 +1,82 @@
+/**
+ * The ports Wasl runs on, named as groups: what an adapter set must provide. `@wasl/adapters`
+ * provides all of them in one layer per deployment shape (PostgreSQL, embedded PGlite, memory).
+ */
+import type { SecureRandom } from "effect/crypto"
+import type { AccountRepository } from "./account/account-repository.ts"
+import type { NotificationRepository } from "./account/notification-repository.ts"
+import type { TeamRepository } from "./account/team-repository.ts"
+import type { UserRepository } from "./account/user-repository.ts"
+import type { PasswordHasher } from "./auth/password-hasher.ts"
+import type { SecretBox } from "./auth/secret-box.ts"
+import type { SessionRepository } from "./auth/session-repository.ts"
+import type { TokenHasher } from "./auth/token-hasher.ts"
+import type { TokenRepository } from "./auth/token-repository.ts"
+import type { Outbox } from "./events/outbox.ts"
+import type { QueueSignals } from "./events/queue-signals.ts"
+import type { Mailer } from "./mail/mailer.ts"
+import type { MessagingProvider } from "./messaging/messaging-provider.ts"
+import type {
+  BroadcastRepository,
+  MessageRepository,
+  OtpLedger,
+  OtpReservationRepository,
+  PlatformRepository,
+  VerificationRepository
+} from "./messaging/messaging-repositories.ts"
+import type { MessagingSettings } from "./messaging/messaging-settings.ts"
+import type { OtpCodeHasher } from "./messaging/otp-code.ts"
+import type { NoteRepository } from "./notes/note-repository.ts"
+import type { PropertyGroupRepository } from "./records/property-group-repository.ts"
+import type { PropertyRepository } from "./records/property-repository.ts"
+import type { PropertyValueStore } from "./records/property-value-store.ts"
+import type { RecordRepository } from "./records/record-repository.ts"
+import type { Transactor } from "./transactor.ts"
+import type { DeliveryRepository } from "./webhooks/delivery-repository.ts"
+import type { WebhookRepository } from "./webhooks/webhook-repository.ts"
+import type { WebhookTransport } from "./webhooks/webhook-transport.ts"
+import type { WebhookUrlGuard } from "./webhooks/webhook-url.ts"
+
+/** The storage ports: every repository, the outbox and the transactor that makes writes atomic. */
+export type WaslRepositories =
+  | AccountRepository
+  | UserRepository
+  | TeamRepository
+  | NotificationRepository
+  | TokenRepository
+  | SessionRepository
+  | Transactor
+  | Outbox
+  | PropertyRepository
+  | PropertyGroupRepository
+  | PropertyValueStore
+  | RecordRepository
+  | NoteRepository
+  | WebhookRepository
+  | DeliveryRepository
+  | PlatformRepository
+  | BroadcastRepository
+  | MessageRepository
+  | VerificationRepository
+  | OtpLedger
+  | OtpReservationRepository
+
+/**
+ * Every port the use-cases, the HTTP handlers and the delivery worker need: the storage ports,
+ * the worker's wake-up signals, hashing and secrets, and the ports through which Wasl reaches the
+ * outside world (webhook endpoints, mail, WhatsApp). `DeliveryPolicy` is not listed: it has a
+ * default (the spec's retry schedule and timeout) that a deployment may override.
+ */
+export type WaslServices =
+  | WaslRepositories
+  | QueueSignals
+  | PasswordHasher
+  | TokenHasher
+  | SecureRandom.SecureRandom
+  | SecretBox
+  | OtpCodeHasher
+  | WebhookUrlGuard
+  | WebhookTransport
+  | Mailer
+  | MessagingProvider
+  | MessagingSettings
