@@ -1,4 +1,8 @@
-/** In-memory twins of the PG repositories, for unit tests: same semantics, one shared store. */
+/**
+ * In-memory twins of the PG repositories, for unit tests and all-memory deployments: same
+ * semantics, one shared store. Also the memory messaging provider (`MessagingProviderMemory`, with
+ * the `SentMessages` it fills) and the messaging settings layer (`MessagingSettingsLayer`).
+ */
 import { Layer } from "effect"
 import { AccountRepositoryMemory } from "./account-repository-memory.ts"
 import { NotificationRepositoryMemory } from "./notification-repository-memory.ts"
@@ -34,10 +38,13 @@ export { UserRepositoryMemory } from "./user-repository-memory.ts"
 export { WebhookRepositoryMemory } from "./webhook-repository-memory.ts"
 export { BroadcastRepositoryMemory } from "./broadcast-repository-memory.ts"
 export { MessageRepositoryMemory } from "./message-repository-memory.ts"
+export * from "./messaging-provider-memory.ts"
+export * from "./messaging-settings-layer.ts"
 export * from "./messaging-tables.ts"
 export { OtpLedgerMemory } from "./otp-ledger-memory.ts"
 export { OtpReservationRepositoryMemory } from "./otp-reservation-repository-memory.ts"
 export { PlatformRepositoryMemory } from "./platform-repository-memory.ts"
+export { SANDBOX_UNDELIVERABLE_PREFIX } from "./sandbox-outcome.ts"
 export { VerificationRepositoryMemory } from "./verification-repository-memory.ts"
 
 /**

@@ -1,4 +1,7 @@
-import { Context, type Duration } from "effect"
+import { Context, Duration } from "effect"
+
+/** The OTP cooldown when the deployment does not set one (decisions §7). */
+export const DEFAULT_OTP_COOLDOWN: Duration.Duration = Duration.seconds(60)
 
 /** Deployment settings of messaging, read at the edge (ARCHITECTURE rule 9, decisions §7). */
 export class MessagingSettings extends Context.Service<MessagingSettings, {
