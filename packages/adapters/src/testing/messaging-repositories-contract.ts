@@ -137,6 +137,19 @@ const verification = (broadcast: Broadcast, overrides: Partial<Verification> = {
   ...overrides
 })
 
+/** A fresh account with a broadcast, and `row` of that broadcast stored through `insert`. */
+const storedIn = <T, R>(row: (broadcast: Broadcast) => T, insert: (row: T) => Effect.Effect<void, never, R>) =>
+  Effect.gen(function*() {
+    const id = yield* accountWithCredits(0)
+    const broadcast = yield* newBroadcast(id)
+    const stored = row(broadcast)
+    yield* insert(stored)
+    return { id, broadcast, stored }
+  })
+
+const storedMessage = storedIn(message, (m) => MessageRepository.use((repo) => repo.insert(m)))
+const storedVerification = storedIn(verification, (v) => VerificationRepository.use((repo) => repo.insert(v)))
+
 export const messagingRepositoriesContract = <E>(
   name: string,
   implementation: Layer.Layer<MessagingRepositoriesContractServices, E>
@@ -248,10 +261,7 @@ export const messagingRepositoriesContract = <E>(
       it.effect("reads a message back as stored, in its account only", () =>
         Effect.gen(function*() {
           const repo = yield* MessageRepository
-          const id = yield* accountWithCredits(0)
-          const broadcast = yield* newBroadcast(id)
-          const sent = message(broadcast)
-          yield* repo.insert(sent)
+          const { id, stored: sent } = yield* storedMessage
           expect(yield* repo.findById(id, sent._id)).toEqual(Option.some(sent))
           const other = yield* accountWithCredits(0)
           expect(yield* repo.findById(other, sent._id)).toEqual(Option.none())
@@ -261,10 +271,7 @@ export const messagingRepositoriesContract = <E>(
       it.effect("refuses, as defects, a second message with the same id and one on another account's broadcast", () =>
         Effect.gen(function*() {
           const repo = yield* MessageRepository
-          const id = yield* accountWithCredits(0)
-          const broadcast = yield* newBroadcast(id)
-          const sent = message(broadcast)
-          yield* repo.insert(sent)
+          const { id, broadcast, stored: sent } = yield* storedMessage
           const twice = yield* Effect.exit(repo.insert({ ...sent, body: "another body" }))
           expect(Exit.hasDies(twice)).toBe(true)
           expect(yield* repo.findById(id, sent._id)).toEqual(Option.some(sent))
@@ -281,10 +288,7 @@ export const messagingRepositoriesContract = <E>(
         Effect.gen(function*() {
           const repo = yield* VerificationRepository
           const transactor = yield* Transactor
-          const id = yield* accountWithCredits(0)
-          const broadcast = yield* newBroadcast(id)
-          const v = verification(broadcast)
-          yield* repo.insert(v)
+          const { id, stored: v } = yield* storedVerification
           expect(yield* repo.findById(id, v.id)).toEqual(Option.some(v))
           expect(yield* transactor.transaction(repo.findById(id, v.id, { forUpdate: true }))).toEqual(Option.some(v))
           const other = yield* accountWithCredits(0)
@@ -329,10 +333,7 @@ export const messagingRepositoriesContract = <E>(
       it.effect("updates status, attempts and updated_at only, and only in the verification's account", () =>
         Effect.gen(function*() {
           const repo = yield* VerificationRepository
-          const id = yield* accountWithCredits(0)
-          const broadcast = yield* newBroadcast(id)
-          const v = verification(broadcast)
-          yield* repo.insert(v)
+          const { id, stored: v } = yield* storedVerification
           const later = plusMillis(T0, 30_000)
           yield* repo.update({
             ...v,
@@ -357,10 +358,7 @@ export const messagingRepositoriesContract = <E>(
         Effect.gen(function*() {
           const repo = yield* VerificationRepository
           const transactor = yield* Transactor
-          const id = yield* accountWithCredits(0)
-          const broadcast = yield* newBroadcast(id)
-          const v = verification(broadcast)
-          yield* repo.insert(v)
+          const { id, stored: v } = yield* storedVerification
           const attempt = transactor.transaction(Effect.gen(function*() {
             const current = Option.getOrThrow(yield* repo.findById(id, v.id, { forUpdate: true }))
             // Long enough for the others to read the row, were it not locked.
