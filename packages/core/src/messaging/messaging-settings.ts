@@ -1,6 +1,6 @@
 import { Context, Duration } from "effect"
 
-/** The OTP cooldown when the deployment does not set one (decisions §7). */
+/** How long after an accepted OTP send the same recipient of the account must wait: 60 seconds. */
 export const DEFAULT_OTP_COOLDOWN: Duration.Duration = Duration.seconds(60)
 
 /** Deployment settings of messaging, read at the edge (ARCHITECTURE rule 9, decisions §7). */
