@@ -1,4 +1,8 @@
-/** In-memory twins of the PG repositories, for unit tests: same semantics, one shared store. */
+/**
+ * In-memory twins of the PG repositories, for unit tests and all-memory deployments: same
+ * semantics, one shared store. Also the memory messaging provider (`MessagingProviderMemory`, with
+ * the `SentMessages` it fills) and the messaging settings layer (`MessagingSettingsLayer`).
+ */
 import { Layer } from "effect"
 import { AccountRepositoryMemory } from "./account-repository-memory.ts"
 import { NotificationRepositoryMemory } from "./notification-repository-memory.ts"
@@ -13,6 +17,12 @@ import { TransactorMemory } from "./transactor-memory.ts"
 import { UserRepositoryMemory } from "./user-repository-memory.ts"
 import { WebhookRepositoryMemory } from "./webhook-repository-memory.ts"
 import { PropertyValueStoreMemory } from "./property-value-store-memory.ts"
+import { BroadcastRepositoryMemory } from "./broadcast-repository-memory.ts"
+import { MessageRepositoryMemory } from "./message-repository-memory.ts"
+import { OtpLedgerMemory } from "./otp-ledger-memory.ts"
+import { OtpReservationRepositoryMemory } from "./otp-reservation-repository-memory.ts"
+import { PlatformRepositoryMemory } from "./platform-repository-memory.ts"
+import { VerificationRepositoryMemory } from "./verification-repository-memory.ts"
 
 export { AccountRepositoryMemory } from "./account-repository-memory.ts"
 export { NotificationRepositoryMemory } from "./notification-repository-memory.ts"
@@ -26,6 +36,16 @@ export { TokenRepositoryMemory } from "./token-repository-memory.ts"
 export { TransactorMemory } from "./transactor-memory.ts"
 export { UserRepositoryMemory } from "./user-repository-memory.ts"
 export { WebhookRepositoryMemory } from "./webhook-repository-memory.ts"
+export { BroadcastRepositoryMemory } from "./broadcast-repository-memory.ts"
+export { MessageRepositoryMemory } from "./message-repository-memory.ts"
+export * from "./messaging-provider-memory.ts"
+export * from "./messaging-settings-layer.ts"
+export * from "./messaging-tables.ts"
+export { OtpLedgerMemory } from "./otp-ledger-memory.ts"
+export { OtpReservationRepositoryMemory } from "./otp-reservation-repository-memory.ts"
+export { PlatformRepositoryMemory } from "./platform-repository-memory.ts"
+export { SANDBOX_UNDELIVERABLE_PREFIX } from "./sandbox-outcome.ts"
+export { VerificationRepositoryMemory } from "./verification-repository-memory.ts"
 
 /**
  * Every repository port and the Transactor over one fresh store (each build of
@@ -46,5 +66,11 @@ export const RepositoriesMemory = Layer.mergeAll(
   PropertyRepositoryMemory,
   PropertyGroupRepositoryMemory,
   PropertyValueStoreMemory,
-  WebhookRepositoryMemory
+  WebhookRepositoryMemory,
+  PlatformRepositoryMemory,
+  BroadcastRepositoryMemory,
+  MessageRepositoryMemory,
+  VerificationRepositoryMemory,
+  OtpLedgerMemory,
+  OtpReservationRepositoryMemory
 ).pipe(Layer.provideMerge(MemoryStore.layer))

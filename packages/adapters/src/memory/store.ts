@@ -27,6 +27,7 @@ import type {
   User
 } from "@wasl/core"
 import { Context, type DateTime, Effect, Layer, Ref, Result, Semaphore } from "effect"
+import { emptyMessagingTables, type MessagingTables } from "./messaging-tables.ts"
 
 export interface MembershipRow {
   readonly accountId: number
@@ -137,6 +138,8 @@ export interface MemoryState {
   /** Custom property groups, oldest first (property-group-repository-memory.ts). */
   readonly propertyGroups: ReadonlyArray<PropertyGroupDefinition>
   readonly webhooks: WebhookTable
+  /** Sending numbers, broadcasts, messages and the OTP tables (messaging-tables.ts). */
+  readonly messaging: MessagingTables
 }
 
 export const emptyMemoryState: MemoryState = {
@@ -154,7 +157,8 @@ export const emptyMemoryState: MemoryState = {
   outbox: [],
   properties: [],
   propertyGroups: [],
-  webhooks: { nextId: 1, nextEventId: 1, rows: [] }
+  webhooks: { nextId: 1, nextEventId: 1, rows: [] },
+  messaging: emptyMessagingTables
 }
 
 export const membershipKey = (accountId: number, userId: number) => `${accountId}:${userId}`

@@ -2,9 +2,10 @@
  * The MessagingProvider of a running service: each send goes to the adapter of its sending
  * number's provider (`sandbox` or `whatsapp_cloud`), and the messaging settings.
  */
-import { MessagingProvider, MessagingSettings, OtpCodeHasher } from "@wasl/core"
+import { MessagingProvider } from "@wasl/core"
 import { type Duration, Effect, Layer } from "effect"
 import { SecureRandom } from "effect/crypto"
+import { MessagingSettingsLayer } from "../memory/messaging-settings-layer.ts"
 import { makeSandboxProvider } from "./messaging-provider-sandbox.ts"
 import { DEFAULT_GRAPH_URL, makeWhatsAppCloudProvider } from "./messaging-provider-whatsapp-cloud.ts"
 
@@ -39,6 +40,5 @@ export const MessagingProviderLive = (config: Pick<MessagingConfig, "sandboxOutb
 export const MessagingLive = (config: MessagingConfig) =>
   Layer.mergeAll(
     MessagingProviderLive(config),
-    Layer.succeed(MessagingSettings, MessagingSettings.of({ otpCooldown: config.otpCooldown })),
-    OtpCodeHasher.layerHmacSha256(config.otpCodeKey)
+    MessagingSettingsLayer({ otpCooldown: config.otpCooldown, otpCodeKey: config.otpCodeKey })
   ).pipe(Layer.provide(SecureRandom.layerWebCrypto))

@@ -5,14 +5,12 @@
  * the outbox file (`WASL_SANDBOX_OUTBOX`). Rejected requests are written too, marked so, since a
  * real provider sees them as well.
  */
-import { type ProviderOutcome, type ProviderRequest, toHex } from "@wasl/core"
+import type { ProviderOutcome, ProviderRequest } from "@wasl/core"
 import { DateTime, Effect } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { appendFile, mkdir } from "node:fs/promises"
 import { dirname } from "node:path"
-
-/** Numbers the sandbox refuses: their digits start with this. */
-export const SANDBOX_UNDELIVERABLE_PREFIX = "999"
+import { sandboxOutcome } from "../memory/sandbox-outcome.ts"
 
 export const makeSandboxProvider = (outboxPath: string) =>
   Effect.gen(function*() {
@@ -20,12 +18,11 @@ export const makeSandboxProvider = (outboxPath: string) =>
     yield* Effect.promise(() => mkdir(dirname(outboxPath), { recursive: true }))
     return (request: ProviderRequest): Effect.Effect<ProviderOutcome> =>
       Effect.gen(function*() {
-        const rejected = request.to.startsWith(SANDBOX_UNDELIVERABLE_PREFIX)
-        const messageId = `wamid.sandbox.${toHex(yield* random.randomBytes(12))}`
+        const outcome = yield* sandboxOutcome(random, request.to)
         const line = {
           at: DateTime.formatIso(yield* DateTime.now),
-          outcome: rejected ? "rejected" : "accepted",
-          message_id: rejected ? null : messageId,
+          outcome: outcome._tag === "Accepted" ? "accepted" : "rejected",
+          message_id: outcome._tag === "Accepted" ? outcome.messageId : null,
           from: request.platform.displayPhoneNumber,
           to: request.to,
           template: request.template,
@@ -39,8 +36,6 @@ export const makeSandboxProvider = (outboxPath: string) =>
           }
         }
         yield* Effect.promise(() => appendFile(outboxPath, JSON.stringify(line) + "\n", "utf8"))
-        return rejected
-          ? { _tag: "Rejected", reason: "The sandbox does not deliver to numbers starting with 999." }
-          : { _tag: "Accepted", messageId }
+        return outcome
       })
   })

@@ -4,7 +4,7 @@
  * OTP reservations (credits charged for sends whose outcome is not yet stored).
  * Every method takes the account and never sees another account's rows.
  */
-import { Context, type DateTime, type Duration, type Effect, type Option } from "effect"
+import { Context, DateTime, Duration, type Effect, type Option } from "effect"
 import type { Broadcast, BroadcastInput, BroadcastStatus } from "./broadcast.ts"
 import type { Message } from "./message.ts"
 import type { OtpReservation } from "./otp-reservation.ts"
@@ -85,6 +85,15 @@ export class OtpLedger extends Context.Service<OtpLedger, {
    */
   readonly lockRecipient: (accountId: number, recipient: string) => Effect.Effect<void>
 }>()("@wasl/core/OtpLedger") {}
+
+/**
+ * What `OtpLedger.claimCooldown` answers when a send to the recipient was marked at `lastSentAt`,
+ * less than `cooldown` before `now`: the whole seconds until the cooldown ends, at least 1.
+ */
+export const cooldownSecondsLeft = (lastSentAt: DateTime.Utc, now: DateTime.Utc, cooldown: Duration.Duration): number => {
+  const remainingMs = DateTime.toEpochMillis(lastSentAt) + Duration.toMillis(cooldown) - DateTime.toEpochMillis(now)
+  return Math.max(1, Math.ceil(remainingMs / 1000))
+}
 
 export class OtpReservationRepository extends Context.Service<OtpReservationRepository, {
   /** Records a credit just charged for `reservation`'s send, `open`. */

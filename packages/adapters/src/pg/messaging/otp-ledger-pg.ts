@@ -1,5 +1,5 @@
-import { OtpLedger } from "@wasl/core"
-import { DateTime, Duration, Effect, Layer, Option } from "effect"
+import { cooldownSecondsLeft, OtpLedger } from "@wasl/core"
+import { DateTime, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { nowParam } from "../rows.ts"
 
@@ -48,9 +48,9 @@ export const OtpLedgerPg: Layer.Layer<OtpLedger, never, SqlClient.SqlClient> = L
           const [row] = yield* sql<{ readonly last_sent_at: string | Date }>`
             SELECT last_sent_at FROM otp_cooldowns WHERE account_id = ${accountId} AND recipient = ${recipient}
           `
-          const last = row === undefined ? DateTime.toEpochMillis(now) : new Date(row.last_sent_at).getTime()
-          const remainingMs = last + Duration.toMillis(cooldown) - DateTime.toEpochMillis(now)
-          return Option.some(Math.max(1, Math.ceil(remainingMs / 1000)))
+          // No row: a release deleted it between the two statements; answer as for a claim made just now.
+          const last = row === undefined ? now : DateTime.makeUnsafe(new Date(row.last_sent_at))
+          return Option.some(cooldownSecondsLeft(last, now, cooldown))
         }).pipe(Effect.orDie),
       releaseCooldown: (accountId, recipient, claimedAt) =>
         sql`

@@ -1,0 +1,372 @@
+/**
+ * The contract of the messaging stores — `PlatformRepository`, `BroadcastRepository`,
+ * `MessageRepository` and `VerificationRepository` — over every implementation (memory, PGlite,
+ * PostgreSQL). One describe block per port.
+ *
+ * - Sending numbers: stored with the sealed access token exactly as given (the store never sees
+ *   the plaintext), stamped with the Clock's time, listed oldest first, in their account only.
+ * - Broadcasts: stored with their template in one step and read back with the template and the
+ *   sending number embedded, oldest first, in their account only; a sending number of another
+ *   account is refused (a defect) and nothing is stored.
+ * - Messages: read back as stored, in their account only; a second message with the same id, or
+ *   one pointing at another account's broadcast, is refused (a defect).
+ * - Verifications: read back as stored, in their account only; a recipient's live codes of a
+ *   broadcast listed by creation time then id; an update writes status, attempts and updated_at
+ *   only; read `forUpdate`, concurrent attempts are counted one after another.
+ *
+ * Every test makes its own accounts and never assumes an empty store.
+ */
+import { describe, expect, layer } from "@effect/vitest"
+import {
+  type AccountRepository,
+  type Broadcast,
+  type BroadcastInput,
+  BroadcastRepository,
+  type Message,
+  MessageRepository,
+  type Platform,
+  PlatformRepository,
+  type TemplateDefinition,
+  Transactor,
+  type Verification,
+  VerificationRepository
+} from "@wasl/core"
+import { DateTime, Duration, Effect, Exit, type Layer, Option } from "effect"
+import { accountWithCredits, atTime, freshRecordId, plusMillis } from "./otp-fixtures.ts"
+
+export type MessagingRepositoriesContractServices =
+  | PlatformRepository
+  | BroadcastRepository
+  | MessageRepository
+  | VerificationRepository
+  | AccountRepository
+  | Transactor
+
+const T0 = DateTime.makeUnsafe("2031-02-03T04:05:06.789Z")
+
+const sandboxNumber = (name = "Support line") => ({
+  name,
+  display_phone_number: "+966 11 000 0000",
+  provider: "sandbox" as const,
+  phone_id: null,
+  waba_id: null,
+  sealed_access_token: null
+})
+
+const cloudNumber = {
+  name: "Cloud line",
+  display_phone_number: "+966110000001",
+  provider: "whatsapp_cloud" as const,
+  phone_id: "1234567890",
+  waba_id: "9876543210",
+  sealed_access_token: "v1.bm9uY2U.c2VhbGVkLXRva2Vu"
+}
+
+const utilityTemplate: TemplateDefinition = {
+  name: "order_update",
+  category: "UTILITY",
+  header: { format: "TEXT", text: "Your order" },
+  body: "Order {{1}} has shipped.",
+  footer: "Reply STOP to opt out",
+  buttons: [
+    { type: "URL", text: "Track", url: "https://example.com/track" },
+    { type: "PHONE_NUMBER", text: "Call us", phone_number: "+966110000000" },
+    { type: "COPY_CODE", text: "Copy offer" }
+  ],
+  code_expiration_minutes: null
+}
+
+const otpTemplate: TemplateDefinition = {
+  name: "login_code",
+  category: "AUTHENTICATION",
+  header: null,
+  body: "Your code is {{1}}.",
+  footer: null,
+  buttons: [{ type: "OTP", text: "Copy code" }],
+  code_expiration_minutes: 10
+}
+
+const broadcastInput = (platform: Platform, template: TemplateDefinition, name = "Broadcast"): BroadcastInput => ({
+  name,
+  language: "en_US",
+  platform_id: platform.id,
+  template
+})
+
+const newPlatform = (accountId: number, name?: string) =>
+  PlatformRepository.use((repo) => repo.insert(accountId, sandboxNumber(name)))
+
+const newBroadcast = (accountId: number, template = otpTemplate) =>
+  Effect.gen(function*() {
+    const platform = yield* newPlatform(accountId)
+    return yield* BroadcastRepository.use((repo) =>
+      repo.insert(accountId, broadcastInput(platform, template), platform, "APPROVED")
+    )
+  })
+
+const message = (broadcast: Broadcast, at: DateTime.Utc = T0): Message => ({
+  _id: freshRecordId(),
+  account_id: broadcast.account_id,
+  provider_message_id: `wamid.sandbox.${freshRecordId()}`,
+  contact_id: freshRecordId(),
+  broadcast_id: broadcast.id,
+  platform_id: broadcast.platform.id,
+  platform_third_party_id: "966110000000",
+  sender_third_party_id: "966110000000",
+  receiver_third_party_id: "966500000001",
+  status: "sent",
+  body: "Your code is ******.",
+  created_at: at,
+  updated_at: at
+})
+
+const HASH = "ab".repeat(32)
+
+const verification = (broadcast: Broadcast, overrides: Partial<Verification> = {}): Verification => ({
+  id: freshRecordId(),
+  account_id: broadcast.account_id,
+  broadcast_id: broadcast.id,
+  contact_id: freshRecordId(),
+  to: "+966500000001",
+  code_hash: HASH,
+  status: "live",
+  attempts: 0,
+  expires_at: plusMillis(T0, 600_000),
+  created_at: T0,
+  updated_at: T0,
+  ...overrides
+})
+
+/** A fresh account with a broadcast, and `row` of that broadcast stored through `insert`. */
+const storedIn = <T, R>(row: (broadcast: Broadcast) => T, insert: (row: T) => Effect.Effect<void, never, R>) =>
+  Effect.gen(function*() {
+    const id = yield* accountWithCredits(0)
+    const broadcast = yield* newBroadcast(id)
+    const stored = row(broadcast)
+    yield* insert(stored)
+    return { id, broadcast, stored }
+  })
+
+const storedMessage = storedIn(message, (m) => MessageRepository.use((repo) => repo.insert(m)))
+const storedVerification = storedIn(verification, (v) => VerificationRepository.use((repo) => repo.insert(v)))
+
+export const messagingRepositoriesContract = <E>(
+  name: string,
+  implementation: Layer.Layer<MessagingRepositoriesContractServices, E>
+) =>
+  layer(implementation, { excludeTestServices: true, timeout: Duration.seconds(60) })(name, (it) => {
+    describe("PlatformRepository", () => {
+      it.effect("stores a sending number with its sealed token as given, stamped with the Clock's time", () =>
+        Effect.gen(function*() {
+          const repo = yield* PlatformRepository
+          const id = yield* accountWithCredits(0)
+          const platform = yield* atTime(T0, repo.insert(id, cloudNumber))
+          expect(platform.id).toBeGreaterThan(0)
+          expect(platform).toEqual({ ...cloudNumber, id: platform.id, account_id: id, created_at: T0, updated_at: T0 })
+          expect(DateTime.formatIso(platform.created_at)).toBe("2031-02-03T04:05:06.789Z")
+          expect(yield* repo.findById(id, platform.id)).toEqual(Option.some(platform))
+          const plain = yield* repo.insert(id, sandboxNumber())
+          expect(plain.sealed_access_token).toBeNull()
+          expect(plain.phone_id).toBeNull()
+          expect(plain.provider).toBe("sandbox")
+        }))
+
+      it.effect("lists an account's sending numbers oldest first, and finds them in their account only", () =>
+        Effect.gen(function*() {
+          const repo = yield* PlatformRepository
+          const id = yield* accountWithCredits(0)
+          const other = yield* accountWithCredits(0)
+          const first = yield* newPlatform(id, "first")
+          const foreign = yield* newPlatform(other, "foreign")
+          const second = yield* newPlatform(id, "second")
+          expect(foreign.id).toBeGreaterThan(first.id)
+          expect(second.id).toBeGreaterThan(foreign.id)
+          expect(yield* repo.list(id)).toEqual([first, second])
+          expect(yield* repo.list(other)).toEqual([foreign])
+          expect(yield* repo.findById(id, foreign.id)).toEqual(Option.none())
+          expect(yield* repo.findById(other, foreign.id)).toEqual(Option.some(foreign))
+          expect(yield* repo.findById(id, 987_654_321)).toEqual(Option.none())
+          expect(yield* repo.list(yield* accountWithCredits(0))).toEqual([])
+        }))
+    })
+
+    describe("BroadcastRepository", () => {
+      it.effect("stores a broadcast with its template, and reads it back with template and sending number", () =>
+        Effect.gen(function*() {
+          const repo = yield* BroadcastRepository
+          const id = yield* accountWithCredits(0)
+          const platform = yield* atTime(T0, PlatformRepository.use((platforms) => platforms.insert(id, cloudNumber)))
+          const later = plusMillis(T0, 1_000)
+          const broadcast = yield* atTime(
+            later,
+            repo.insert(id, broadcastInput(platform, utilityTemplate, "Shipping"), platform, "APPROVED")
+          )
+          expect(broadcast).toEqual({
+            id: broadcast.id,
+            account_id: id,
+            name: "Shipping",
+            language: "en_US",
+            status: "APPROVED",
+            reason: null,
+            created_at: later,
+            updated_at: later,
+            platform,
+            template: {
+              ...utilityTemplate,
+              id: broadcast.template.id,
+              external_id: null,
+              created_at: later,
+              updated_at: later
+            }
+          })
+          expect(broadcast.id).toBeGreaterThan(0)
+          expect(broadcast.template.id).toBeGreaterThan(0)
+          expect(yield* repo.findById(id, broadcast.id)).toEqual(Option.some(broadcast))
+
+          const otp = yield* repo.insert(id, broadcastInput(platform, otpTemplate, "Login"), platform, "PENDING")
+          expect(otp.status).toBe("PENDING")
+          expect(otp.template).toMatchObject({ ...otpTemplate, external_id: null })
+          expect(otp.template.id).not.toBe(broadcast.template.id)
+        }))
+
+      it.effect("lists an account's broadcasts oldest first, and finds them in their account only", () =>
+        Effect.gen(function*() {
+          const repo = yield* BroadcastRepository
+          const id = yield* accountWithCredits(0)
+          const other = yield* accountWithCredits(0)
+          const first = yield* newBroadcast(id)
+          const foreign = yield* newBroadcast(other)
+          const second = yield* newBroadcast(id, utilityTemplate)
+          expect(second.id).toBeGreaterThan(first.id)
+          expect(yield* repo.list(id)).toEqual([first, second])
+          expect(yield* repo.list(other)).toEqual([foreign])
+          expect(yield* repo.findById(id, foreign.id)).toEqual(Option.none())
+          expect(yield* repo.findById(id, 987_654_321)).toEqual(Option.none())
+        }))
+
+      it.effect("refuses a sending number of another account, as a defect, and stores nothing", () =>
+        Effect.gen(function*() {
+          const repo = yield* BroadcastRepository
+          const id = yield* accountWithCredits(0)
+          const other = yield* accountWithCredits(0)
+          const foreign = yield* newPlatform(other)
+          const exit = yield* Effect.exit(repo.insert(id, broadcastInput(foreign, otpTemplate), foreign, "APPROVED"))
+          expect(Exit.hasDies(exit)).toBe(true)
+          expect(yield* repo.list(id)).toEqual([])
+          expect(yield* repo.list(other)).toEqual([])
+        }))
+    })
+
+    describe("MessageRepository", () => {
+      it.effect("reads a message back as stored, in its account only", () =>
+        Effect.gen(function*() {
+          const repo = yield* MessageRepository
+          const { id, stored: sent } = yield* storedMessage
+          expect(yield* repo.findById(id, sent._id)).toEqual(Option.some(sent))
+          const other = yield* accountWithCredits(0)
+          expect(yield* repo.findById(other, sent._id)).toEqual(Option.none())
+          expect(yield* repo.findById(id, freshRecordId())).toEqual(Option.none())
+        }))
+
+      it.effect("refuses, as defects, a second message with the same id and one on another account's broadcast", () =>
+        Effect.gen(function*() {
+          const repo = yield* MessageRepository
+          const { id, broadcast, stored: sent } = yield* storedMessage
+          const twice = yield* Effect.exit(repo.insert({ ...sent, body: "another body" }))
+          expect(Exit.hasDies(twice)).toBe(true)
+          expect(yield* repo.findById(id, sent._id)).toEqual(Option.some(sent))
+
+          const other = yield* accountWithCredits(0)
+          const stray = { ...message(broadcast), account_id: other }
+          expect(Exit.hasDies(yield* Effect.exit(repo.insert(stray)))).toBe(true)
+          expect(yield* repo.findById(other, stray._id)).toEqual(Option.none())
+        }))
+    })
+
+    describe("VerificationRepository", () => {
+      it.effect("reads a verification back as stored, in its account only, also for update", () =>
+        Effect.gen(function*() {
+          const repo = yield* VerificationRepository
+          const transactor = yield* Transactor
+          const { id, stored: v } = yield* storedVerification
+          expect(yield* repo.findById(id, v.id)).toEqual(Option.some(v))
+          expect(yield* transactor.transaction(repo.findById(id, v.id, { forUpdate: true }))).toEqual(Option.some(v))
+          const other = yield* accountWithCredits(0)
+          expect(yield* repo.findById(other, v.id)).toEqual(Option.none())
+          expect(yield* repo.findById(other, v.id, { forUpdate: true })).toEqual(Option.none())
+          expect(yield* repo.findById(id, freshRecordId())).toEqual(Option.none())
+        }))
+
+      it.effect("lists a recipient's live codes of a broadcast by creation time, then id", () =>
+        Effect.gen(function*() {
+          const repo = yield* VerificationRepository
+          const id = yield* accountWithCredits(0)
+          const broadcast = yield* newBroadcast(id)
+          const otherBroadcast = yield* newBroadcast(id)
+          const at = (ms: number) => plusMillis(T0, ms)
+          // Two with the same creation time, stored with the greater id first.
+          const [low, high] = [freshRecordId(), freshRecordId()].sort()
+          const tiedHigh = verification(broadcast, { id: high!, created_at: at(2_000) })
+          const tiedLow = verification(broadcast, { id: low!, created_at: at(2_000) })
+          const newest = verification(broadcast, { created_at: at(5_000) })
+          const oldest = verification(broadcast, { created_at: at(1_000) })
+          const stored = [
+            newest,
+            tiedHigh,
+            oldest,
+            tiedLow,
+            verification(broadcast, { status: "approved" }),
+            verification(broadcast, { status: "failed" }),
+            verification(broadcast, { status: "expired" }),
+            verification(broadcast, { status: "max_attempts_reached", attempts: 5 }),
+            verification(broadcast, { to: "+966500000002" }),
+            verification(broadcast, { to: "966500000001" }),
+            verification(otherBroadcast)
+          ]
+          for (const v of stored) yield* repo.insert(v)
+          expect(yield* repo.listLive(id, broadcast.id, "+966500000001")).toEqual([oldest, tiedLow, tiedHigh, newest])
+          const other = yield* accountWithCredits(0)
+          expect(yield* repo.listLive(other, broadcast.id, "+966500000001")).toEqual([])
+          expect(yield* repo.listLive(id, 987_654_321, "+966500000001")).toEqual([])
+        }))
+
+      it.effect("updates status, attempts and updated_at only, and only in the verification's account", () =>
+        Effect.gen(function*() {
+          const repo = yield* VerificationRepository
+          const { id, stored: v } = yield* storedVerification
+          const later = plusMillis(T0, 30_000)
+          yield* repo.update({
+            ...v,
+            status: "max_attempts_reached",
+            attempts: 5,
+            updated_at: later,
+            code_hash: "cd".repeat(32),
+            expires_at: later,
+            created_at: later,
+            to: "+966599999999"
+          })
+          const updated: Verification = { ...v, status: "max_attempts_reached", attempts: 5, updated_at: later }
+          expect(yield* repo.findById(id, v.id)).toEqual(Option.some(updated))
+
+          const other = yield* accountWithCredits(0)
+          yield* repo.update({ ...v, account_id: other, status: "approved" })
+          yield* repo.update({ ...v, id: freshRecordId(), status: "approved" })
+          expect(yield* repo.findById(id, v.id)).toEqual(Option.some(updated))
+        }))
+
+      it.effect("counts concurrent attempts one after another when read for update", () =>
+        Effect.gen(function*() {
+          const repo = yield* VerificationRepository
+          const transactor = yield* Transactor
+          const { id, stored: v } = yield* storedVerification
+          const attempt = transactor.transaction(Effect.gen(function*() {
+            const current = Option.getOrThrow(yield* repo.findById(id, v.id, { forUpdate: true }))
+            // Long enough for the others to read the row, were it not locked.
+            yield* Effect.sleep(Duration.millis(10))
+            yield* repo.update({ ...current, attempts: current.attempts + 1 })
+          }))
+          yield* Effect.all(Array.from({ length: 5 }, () => attempt), { concurrency: "unbounded" })
+          expect(Option.getOrThrow(yield* repo.findById(id, v.id)).attempts).toBe(5)
+        }))
+    })
+  })
