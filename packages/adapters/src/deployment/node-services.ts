@@ -11,8 +11,8 @@ import {
   type DeliveryPolicyShape,
   type Mailer,
   type MessagingProvider,
-  MessagingSettings,
-  OtpCodeHasher,
+  type MessagingSettings,
+  type OtpCodeHasher,
   type PasswordHasher,
   SecretBox,
   ServerKeys,
@@ -23,7 +23,7 @@ import {
 import { join } from "node:path"
 import { MailerJsonLines } from "../mail/mailer-json-lines.ts"
 import { MailerSmtp } from "../mail/mailer-smtp.ts"
-import { MessagingProviderLive } from "../messaging/messaging-provider-live.ts"
+import { MessagingLive } from "../messaging/messaging-provider-live.ts"
 import { PasswordHasherScrypt } from "../password-hasher-scrypt.ts"
 import { TokenHasherNode } from "../token-hasher-node.ts"
 import { WebhookTransportHttp } from "../webhooks/webhook-transport-http.ts"
@@ -61,17 +61,20 @@ export const nodeServices = (
   const allowPrivate = options.webhooks?.allowPrivateAddresses === true
   const keys = ServerKeys.layer(master).pipe(Layer.orDie)
   const keyed = Layer.unwrap(Effect.map(ServerKeys, (keys) =>
-    Layer.mergeAll(SecretBox.layerAesGcm(keys.key("secret-box")), OtpCodeHasher.layerHmacSha256(keys.key("otp-code")))))
+    Layer.mergeAll(
+      SecretBox.layerAesGcm(keys.key("secret-box")),
+      MessagingLive({
+        sandboxOutbox: options.messaging?.sandboxOutbox ?? join(dataDir, "sandbox-outbox.jsonl"),
+        graphUrl: options.messaging?.whatsappGraphUrl,
+        otpCooldown: options.messaging?.otpCooldown ?? DEFAULT_OTP_COOLDOWN,
+        otpCodeKey: keys.key("otp-code")
+      })
+    )))
   return Layer.mergeAll(
     keyed.pipe(Layer.provide(keys)),
     WebhookUrlGuardDns({ allowPrivate }),
     WebhookTransportHttp({ allowPrivate, caFile: options.webhooks?.caFile }),
     mailerOf(options.mail ?? {}, dataDir),
-    MessagingProviderLive({
-      sandboxOutbox: options.messaging?.sandboxOutbox ?? join(dataDir, "sandbox-outbox.jsonl"),
-      graphUrl: options.messaging?.whatsappGraphUrl
-    }),
-    Layer.succeed(MessagingSettings, MessagingSettings.of({ otpCooldown: options.messaging?.otpCooldown ?? DEFAULT_OTP_COOLDOWN })),
     Layer.succeed(DeliveryPolicy, policy),
     PasswordHasherScrypt,
     TokenHasherNode
