@@ -98,6 +98,7 @@ const compare = (all: OtpModelState, observed: ReadonlyArray<Verification>, nowM
     d.field(`verification ${i + 1}: attempts remaining`, attemptsRemaining(v), Math.max(0, MAX_VERIFY_ATTEMPTS - m.attempts))
     d.field(`verification ${i + 1}: expires_at`, DateTime.toEpochMillis(v.expires_at), m.expiresAt)
     d.rule(`never more than ${MAX_VERIFY_ATTEMPTS} wrong codes`, v.attempts <= MAX_VERIFY_ATTEMPTS)
+    d.rule("an ended verification never becomes live again", m.status === "live" || v.status !== "live")
   })
   d.rule(
     "at most one live code per recipient and template",
