@@ -35,7 +35,7 @@ import {
   type NewDelivery
 } from "../webhooks/delivery-repository.ts"
 import { attemptHeaders, deliveryBody, type DeliverySigner, openSigner } from "../webhooks/delivery-request.ts"
-import { type AttemptOutcome, attemptFinished, cancelled, isSuccessStatus, queued } from "../webhooks/delivery-state.ts"
+import { type AttemptOutcome, attemptFinished, attemptSucceeded, cancelled, isSuccessStatus, queued } from "../webhooks/delivery-state.ts"
 import { canDeliver, deliveryExhausted } from "../webhooks/webhook-state.ts"
 import { type WebhookResponse, WebhookTransport } from "../webhooks/webhook-transport.ts"
 import { notifyWebhookDeactivated } from "./webhook-deactivated-notice.ts"
@@ -182,7 +182,7 @@ export const sendAttempt = Effect.fnUntraced(function*(delivery: ClaimedDelivery
         )
     )
   const finishedAt = yield* DateTime.now
-  const succeeded = response._tag === "Answered" && isSuccessStatus(response.status)
+  const succeeded = attemptSucceeded(response)
   const next = yield* orDie(attemptFinished(delivery.state, succeeded, finishedAt, policy.schedule))
   return {
     delivery,

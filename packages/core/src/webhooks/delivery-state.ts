@@ -19,6 +19,7 @@
  * A finished delivery (`succeeded` or `failed`) accepts no further transition.
  */
 import { DateTime, Duration, Option, Result, Schema } from "effect"
+import type { WebhookResponse } from "./webhook-transport.ts"
 
 /** Attempts per delivery (spec §8). */
 export const DELIVERY_ATTEMPTS = 6
@@ -60,6 +61,10 @@ export class DeliveryFinished extends Schema.TaggedError<DeliveryFinished>()("De
 
 /** Spec §6.3: any 2xx status is a success; everything else is a failed attempt. */
 export const isSuccessStatus = (status: number): boolean => status >= 200 && status <= 299
+
+/** Whether an attempt succeeded: the endpoint answered with a 2xx (a timeout or failed connection never does). */
+export const attemptSucceeded = (response: WebhookResponse): boolean =>
+  response._tag === "Answered" && isSuccessStatus(response.status)
 
 /** A new delivery, queued at `now`: pending, its first attempt due after `schedule[0]`. */
 export const queued = (now: DateTime.Utc, schedule: RetrySchedule = DEFAULT_RETRY_SCHEDULE): DeliveryState => ({

@@ -1,11 +1,11 @@
 /**
  * The managed-OTP state machine (spec §3.3, §4.2 rules 3 and 6, §8 one live code; decisions §7
- * five attempts and the 410 statuses): pure transitions, driven by TestClock, checked against a
- * small model over random event sequences.
+ * five attempts and the 410 statuses): pure transitions, driven by TestClock, checked against the
+ * testing kit's reference model over random sequences of sends, verifies and clock steps.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { DateTime, Duration, Effect, Schema } from "effect"
-import { TestClock } from "effect/testing"
+import { DateTime, Effect } from "effect"
+import * as fc from "fast-check"
 import {
   attemptsRemaining,
   effectiveStatus,
@@ -14,14 +14,19 @@ import {
   startVerification,
   supersede,
   type Verification,
-  type VerificationStatus,
   verify
 } from "../../src/index.ts"
+import {
+  advanceToExpiry,
+  advanceToLastLiveInstant,
+  otpCommands,
+  otpModelSetup,
+  withTestClock
+} from "../../src/testing/index.ts"
 
 const START = DateTime.makeUnsafe("2026-11-21T10:00:00.000Z")
 
-const onTestClock = <A, E>(effect: Effect.Effect<A, E>) =>
-  Effect.andThen(TestClock.setTime(DateTime.toEpochMillis(START)), effect).pipe(Effect.provide(TestClock.layer()))
+const onTestClock = <A, E>(effect: Effect.Effect<A, E>) => withTestClock(effect, START)
 
 const start = (lifetimeMinutes: number) =>
   Effect.map(DateTime.now, (now) =>
@@ -34,28 +39,6 @@ const start = (lifetimeMinutes: number) =>
       code_hash: "0".repeat(64),
       lifetimeMinutes
     }, now))
-
-const Seconds = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 120 }))
-// Small integers weight the draws: a guess is right one time in six, and a newer send (supersede)
-// happens one time in six, so runs reach the fifth wrong code as well as every other end state.
-const OneInSix = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 5 }))
-const Event = Schema.Union([
-  Schema.Struct({ _tag: Schema.Literal("Advance"), seconds: Seconds }),
-  Schema.Struct({ _tag: Schema.Literal("Verify"), guess: OneInSix }),
-  Schema.Struct({ _tag: Schema.Literal("Supersede"), chance: OneInSix })
-])
-const Events = Schema.Array(Event).check(Schema.isMaxLength(40))
-const Lifetime = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10 }))
-
-/** The rules, written as plainly as possible. */
-interface Model {
-  status: VerificationStatus
-  attempts: number
-  readonly expiresAtMs: number
-}
-
-const modelStatus = (m: Model, nowMs: number): VerificationStatus =>
-  m.status === "live" && nowMs >= m.expiresAtMs ? "expired" : m.status
 
 describe("managed OTP verification state machine", () => {
   it.effect("starts live with 5 attempts, expiring lifetime minutes after the send", () =>
@@ -70,10 +53,11 @@ describe("managed OTP verification state machine", () => {
   it.effect("is live until the last millisecond and expired from expires_at on", () =>
     onTestClock(Effect.gen(function*() {
       const v = yield* start(5)
-      yield* TestClock.adjust(Duration.millis(5 * 60_000 - 1))
+      const last = yield* advanceToLastLiveInstant(v)
+      assert.strictEqual(DateTime.toEpochMillis(last) - DateTime.toEpochMillis(START), 5 * 60_000 - 1)
       assert.strictEqual(effectiveStatus(v, yield* DateTime.now), "live")
       assert.strictEqual(verify(v, true, yield* DateTime.now)._tag, "Approved")
-      yield* TestClock.adjust(Duration.millis(1))
+      yield* advanceToExpiry(v)
       const late = verify(v, true, yield* DateTime.now)
       assert.strictEqual(late._tag, "NotLive")
       assert.strictEqual(late.next.status, "expired")
@@ -104,53 +88,7 @@ describe("managed OTP verification state machine", () => {
       assert.strictEqual(supersede(approved, now).status, "approved")
     })))
 
-  it.effect.prop("follows the model over any sequence of verifies, supersedes and time", [Lifetime, Events], ([lifetime, events]) =>
-    onTestClock(Effect.gen(function*() {
-      let v = yield* start(lifetime)
-      const model: Model = {
-        status: "live",
-        attempts: 0,
-        expiresAtMs: DateTime.toEpochMillis(START) + lifetime * 60_000
-      }
-      for (const event of events) {
-        if (event._tag === "Advance") {
-          yield* TestClock.adjust(Duration.seconds(event.seconds))
-          continue
-        }
-        const now = yield* DateTime.now
-        const nowMs = DateTime.toEpochMillis(now)
-        const before = modelStatus(model, nowMs)
-        const ended = v.status !== "live"
-        if (event._tag === "Supersede") {
-          if (event.chance !== 0) continue
-          v = supersede(v, now)
-          model.status = before === "live" ? "failed" : before
-        } else {
-          const right = event.guess === 0
-          const result = verify(v, right, now)
-          if (before !== "live") {
-            assert.strictEqual(result._tag, "NotLive")
-            if (result._tag === "NotLive") assert.strictEqual(result.status, before)
-            model.status = before
-          } else if (right) {
-            assert.strictEqual(result._tag, "Approved")
-            model.status = "approved"
-          } else {
-            model.attempts += 1
-            if (model.attempts >= MAX_VERIFY_ATTEMPTS) model.status = "max_attempts_reached"
-            assert.strictEqual(result._tag, "WrongCode")
-            if (result._tag === "WrongCode") assert.strictEqual(result.attemptsRemaining, MAX_VERIFY_ATTEMPTS - model.attempts)
-          }
-          v = result.next
-        }
-        assert.strictEqual(v.status, model.status)
-        assert.strictEqual(v.attempts, model.attempts)
-        assert.isAtMost(v.attempts, MAX_VERIFY_ATTEMPTS)
-        // An ended verification never changes again.
-        if (ended) assert.notStrictEqual(v.status, "live")
-        // Time and ids never move.
-        assert.strictEqual(DateTime.toEpochMillis(v.expires_at), model.expiresAtMs)
-        assert.strictEqual(effectiveStatus(v, now), modelStatus(model, nowMs))
-      }
-    })))
+  it("follows the model over any sequence of sends, verifies and time", () => {
+    fc.assert(fc.property(otpCommands(), (cmds) => fc.modelRun(otpModelSetup, cmds)), { numRuns: 300 })
+  })
 })

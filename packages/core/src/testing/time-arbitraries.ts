@@ -1,0 +1,26 @@
+/** Arbitraries of time: instants, and steps of a clock. */
+import { DateTime } from "effect"
+import * as fc from "fast-check"
+
+/** An instant between 2000 and 2100, to the millisecond. */
+export const instant: fc.Arbitrary<DateTime.Utc> = fc
+  .integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2100, 0, 1) })
+  .map((millis) => DateTime.makeUnsafe(millis))
+
+/**
+ * How far a clock moves in one step, in milliseconds, up to `maxMillis`: not at all, by a few
+ * milliseconds, by whole seconds (so that runs land exactly on due times and expiries, which fall on
+ * whole seconds or minutes), or anywhere in the range, one time in four each.
+ *
+ * @example
+ * ```ts
+ * otpCommands({ advance: clockStep(2 * 60_000) }) // steps of at most two minutes
+ * ```
+ */
+export const clockStep = (maxMillis: number): fc.Arbitrary<number> =>
+  fc.oneof(
+    fc.constant(0),
+    fc.integer({ min: 0, max: Math.min(maxMillis, 1000) }),
+    fc.integer({ min: 0, max: Math.floor(maxMillis / 1000) }).map((seconds) => seconds * 1000),
+    fc.integer({ min: 0, max: maxMillis })
+  )
