@@ -1,10 +1,15 @@
-/** In-memory twins of the PG repositories, for unit tests: same semantics, one shared store. */
+/**
+ * In-memory twins of the PG repositories (same semantics, one shared store), and the outgoing
+ * ports of an all-in-memory deployment: webhook receivers, transport and URL guard, and a mailer.
+ */
 import { Layer } from "effect"
 import { AccountRepositoryMemory } from "./account-repository-memory.ts"
+import { DeliveryRepositoryMemory } from "./delivery-repository-memory.ts"
 import { NotificationRepositoryMemory } from "./notification-repository-memory.ts"
 import { OutboxMemory } from "./outbox-memory.ts"
 import { PropertyGroupRepositoryMemory } from "./property-group-repository-memory.ts"
 import { PropertyRepositoryMemory } from "./property-repository-memory.ts"
+import { QueueSignalsMemory } from "./queue-signals-memory.ts"
 import { SessionRepositoryMemory } from "./session-repository-memory.ts"
 import { MemoryStore } from "./store.ts"
 import { TeamRepositoryMemory } from "./team-repository-memory.ts"
@@ -15,10 +20,15 @@ import { WebhookRepositoryMemory } from "./webhook-repository-memory.ts"
 import { PropertyValueStoreMemory } from "./property-value-store-memory.ts"
 
 export { AccountRepositoryMemory } from "./account-repository-memory.ts"
+export { afterCommit } from "./after-commit.ts"
+export { DeliveryRepositoryMemory } from "./delivery-repository-memory.ts"
+export * from "./mailer-memory.ts"
+export * from "./memory-receivers.ts"
 export { NotificationRepositoryMemory } from "./notification-repository-memory.ts"
 export { OutboxMemory } from "./outbox-memory.ts"
 export { PropertyGroupRepositoryMemory } from "./property-group-repository-memory.ts"
 export { PropertyRepositoryMemory } from "./property-repository-memory.ts"
+export { QueueSignalsMemory } from "./queue-signals-memory.ts"
 export { SessionRepositoryMemory } from "./session-repository-memory.ts"
 export * from "./store.ts"
 export { TeamRepositoryMemory } from "./team-repository-memory.ts"
@@ -26,14 +36,17 @@ export { TokenRepositoryMemory } from "./token-repository-memory.ts"
 export { TransactorMemory } from "./transactor-memory.ts"
 export { UserRepositoryMemory } from "./user-repository-memory.ts"
 export { WebhookRepositoryMemory } from "./webhook-repository-memory.ts"
+export { WebhookTransportMemory } from "./webhook-transport-memory.ts"
+export * from "./webhook-url-guard-memory.ts"
 
-/**
- * Every repository port and the Transactor over one fresh store (each build of
- * this layer is a new, empty database). Also exposes `MemoryStore`, so tests
- * can seed or inspect rows. Needs `SecureRandom` for subscription ids.
- */
 export { PropertyValueStoreMemory } from "./property-value-store-memory.ts"
 
+/**
+ * Every repository port, the Transactor and the store's QueueSignals over one
+ * fresh store (each build of this layer is a new, empty database). Also exposes
+ * `MemoryStore`, so tests can seed or inspect rows. Needs `SecureRandom` for
+ * subscription ids.
+ */
 export const RepositoriesMemory = Layer.mergeAll(
   AccountRepositoryMemory,
   UserRepositoryMemory,
@@ -46,5 +59,7 @@ export const RepositoriesMemory = Layer.mergeAll(
   PropertyRepositoryMemory,
   PropertyGroupRepositoryMemory,
   PropertyValueStoreMemory,
-  WebhookRepositoryMemory
+  WebhookRepositoryMemory,
+  DeliveryRepositoryMemory,
+  QueueSignalsMemory
 ).pipe(Layer.provideMerge(MemoryStore.layer))
