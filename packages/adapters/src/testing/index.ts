@@ -2,6 +2,7 @@
  * Contract suites for Wasl's ports, runnable by anyone against their own adapter, and fresh
  * test databases (embedded PGlite, or PostgreSQL) for adapters that need one.
  */
+export * from "./delivery-repository-contract.ts"
 export * from "./outbox-contract.ts"
 export * from "./outbox-notify-contract.ts"
 export * from "./properties-contract.ts"
