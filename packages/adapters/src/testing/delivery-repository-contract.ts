@@ -79,19 +79,24 @@ const newAccount = Effect.flatMap(AccountRepository, (accounts) =>
     Effect.map((account) => account.id)
   ))
 
-const DELIVERING: WebhookState = { isValidated: true, isActive: true, consecutiveFailures: 0, lastFailureAt: null }
+/** Validated and active, no failures: a webhook that is sent to. */
+export const DELIVERING_WEBHOOK: WebhookState = { isValidated: true, isActive: true, consecutiveFailures: 0, lastFailureAt: null }
 
-/** A webhook of the account, subscribed to `events`, in `state` (validated and active by default); its id. */
+/**
+ * A webhook of the account, subscribed to `events`, in `state` (validated and active by default),
+ * with `secretSealed` as its sealed secret (by default a text no SecretBox opens); its id.
+ */
 export const newWebhook = (
   accountId: number,
   url: string,
   events: ReadonlyArray<EventName>,
-  state: WebhookState = DELIVERING
+  state: WebhookState = DELIVERING_WEBHOOK,
+  secretSealed = `sealed:${url}`
 ) =>
   Effect.gen(function*() {
     const webhooks = yield* WebhookRepository
     const now = yield* DateTime.now
-    const stored = yield* webhooks.insert({ accountId, url, secretSealed: `sealed:${url}`, events, now })
+    const stored = yield* webhooks.insert({ accountId, url, secretSealed, events, now })
     yield* webhooks.update(accountId, stored.id, { url, state, now })
     return stored.id
   })
@@ -259,9 +264,9 @@ export const deliveryRepositoryContract = <E>(name: string, implementation: Laye
         const both = yield* newWebhook(a, "https://subs.example/both", ["deal-created", "contact-created"])
         const deal = yield* newWebhook(a, "https://subs.example/deal", ["deal-created"])
         yield* newWebhook(a, "https://subs.example/contact", ["contact-created"])
-        yield* newWebhook(a, "https://subs.example/new", ["deal-created"], { ...DELIVERING, isValidated: false, isActive: false })
-        yield* newWebhook(a, "https://subs.example/unvalidated", ["deal-created"], { ...DELIVERING, isValidated: false })
-        yield* newWebhook(a, "https://subs.example/off", ["deal-created"], { ...DELIVERING, isActive: false })
+        yield* newWebhook(a, "https://subs.example/new", ["deal-created"], { ...DELIVERING_WEBHOOK, isValidated: false, isActive: false })
+        yield* newWebhook(a, "https://subs.example/unvalidated", ["deal-created"], { ...DELIVERING_WEBHOOK, isValidated: false })
+        yield* newWebhook(a, "https://subs.example/off", ["deal-created"], { ...DELIVERING_WEBHOOK, isActive: false })
         const otherAccount = yield* newWebhook(b, "https://subs.example/b", ["deal-created", "ticket-deleted"])
 
         assert.deepStrictEqual(yield* repo.subscribers([]), [])
@@ -307,7 +312,7 @@ export const deliveryRepositoryContract = <E>(name: string, implementation: Laye
               body: rows[1]!.body,
               state: pendingAt(later(1)),
               claimedUntil: later(45),
-              webhook: { url, secretSealed: `sealed:${url}`, state: DELIVERING }
+              webhook: { url, secretSealed: `sealed:${url}`, state: DELIVERING_WEBHOOK }
             })
             // The rest of what is due; the one due at +10 s is not yet.
             assert.deepStrictEqual(idsOf(yield* repo.claimDue(10, LEASE)), [rows[0]!.id])
@@ -455,7 +460,7 @@ export const deliveryRepositoryContract = <E>(name: string, implementation: Laye
         const lastFailureAt = later(60)
         yield* transactor.transaction(Effect.gen(function*() {
           const target = Option.getOrThrow(yield* repo.lockWebhook(accountId, hook))
-          assert.deepStrictEqual(target.state, DELIVERING)
+          assert.deepStrictEqual(target.state, DELIVERING_WEBHOOK)
           // `isValidated` is not the worker's: it stays as it is.
           yield* repo.saveWebhookHealth(accountId, hook, {
             isValidated: false,
@@ -478,7 +483,7 @@ export const deliveryRepositoryContract = <E>(name: string, implementation: Laye
         yield* drainDeliveries
         const repo = yield* DeliveryRepository
         const accountId = yield* newAccount
-        const failing: WebhookState = { ...DELIVERING, consecutiveFailures: 2, lastFailureAt: T0 }
+        const failing: WebhookState = { ...DELIVERING_WEBHOOK, consecutiveFailures: 2, lastFailureAt: T0 }
         const hook = yield* newWebhook(accountId, "https://flaky.example/a", ["deal-created"], failing)
         const paused = yield* newWebhook(accountId, "https://flaky.example/b", ["deal-created"], failing)
         const rows = [delivery(accountId, hook, { due: later(1) }), delivery(accountId, paused, { due: later(2) })]
@@ -552,8 +557,8 @@ export const deliveryRepositoryContract = <E>(name: string, implementation: Laye
         assert.isTrue(Option.isNone(yield* repo.findBody(intruder, hook, row.id)))
         assert.isFalse(yield* repo.webhookExists(intruder, hook))
         assert.isTrue(Option.isNone(yield* repo.lockWebhook(intruder, hook)))
-        yield* repo.saveWebhookHealth(intruder, hook, { ...DELIVERING, isActive: false, consecutiveFailures: 9 })
-        assert.deepStrictEqual(yield* failuresOf(accountId, hook), DELIVERING)
+        yield* repo.saveWebhookHealth(intruder, hook, { ...DELIVERING_WEBHOOK, isActive: false, consecutiveFailures: 9 })
+        assert.deepStrictEqual(yield* failuresOf(accountId, hook), DELIVERING_WEBHOOK)
 
         yield* at(
           T0,
@@ -585,7 +590,7 @@ export const deliveryRepositoryContract = <E>(name: string, implementation: Laye
               yield* repo.insert([delivery(accountId, hook, { due: later(2) })])
               const [claimed] = yield* repo.claimDue(10, LEASE)
               yield* repo.recordAttempts([record(claimed!, { status: "succeeded", attempts: 1, nextAttemptAt: null }, attempt(1, 200, later(5)))])
-              yield* repo.saveWebhookHealth(accountId, hook, { ...DELIVERING, isActive: false, consecutiveFailures: 3 })
+              yield* repo.saveWebhookHealth(accountId, hook, { ...DELIVERING_WEBHOOK, isActive: false, consecutiveFailures: 3 })
               return yield* Effect.fail("rolled back" as const)
             })))
             assert.strictEqual(error, "rolled back")
@@ -593,7 +598,7 @@ export const deliveryRepositoryContract = <E>(name: string, implementation: Laye
             assert.deepStrictEqual(idsOf(log.items), [kept.id])
             assert.strictEqual(log.items[0]!.status, "pending")
             assert.deepStrictEqual(log.items[0]!.attempts, [])
-            assert.deepStrictEqual(yield* failuresOf(accountId, hook), DELIVERING)
+            assert.deepStrictEqual(yield* failuresOf(accountId, hook), DELIVERING_WEBHOOK)
             // Not leased either: the claim was rolled back with the rest.
             assert.deepStrictEqual(idsOf(yield* repo.claimDue(10, LEASE)), [kept.id])
           })
