@@ -15,11 +15,7 @@ import {
 import { DateTime, Duration, Effect, Layer, Option } from "effect"
 import { signalAfterCommit } from "./after-commit.ts"
 import { type DeliveryRow, deliveryKey, MemoryStore, type MemoryState, readStore, updateStore } from "./store.ts"
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-/** The text PostgreSQL would store: it cannot hold NUL, which DeliveryRepositoryPg replaces. */
-const storableText = (text: string | null): string | null => (text === null ? null : text.replace(/\u0000/g, "\uFFFD"))
+import { storableText, UUID_TEXT } from "../repository-semantics.ts"
 
 const millis = DateTime.toEpochMillis
 
@@ -47,7 +43,7 @@ const checkState = (state: DeliveryState, id: string): void => {
 }
 
 const checkUuid = (value: string, column: string): void => {
-  if (!UUID.test(value)) throw new Error(`invalid input syntax for type uuid: "${value}" (deliveries.${column})`)
+  if (!UUID_TEXT.test(value)) throw new Error(`invalid input syntax for type uuid: "${value}" (deliveries.${column})`)
 }
 
 /** A `delivery_attempts` row as PostgreSQL keeps it; its primary key and CHECKs refused as defects. */
@@ -196,7 +192,7 @@ export const DeliveryRepositoryMemory: Layer.Layer<DeliveryRepository, never, Me
 
     const recordAttempts = (records: ReadonlyArray<AttemptRecord>) =>
       Effect.gen(function*() {
-        const valid = records.filter((r) => UUID.test(r.lease.id))
+        const valid = records.filter((r) => UUID_TEXT.test(r.lease.id))
         if (valid.length === 0) return new Set<string>() as ReadonlySet<string>
         const now = yield* DateTime.now
         return yield* updateStore(store, (state) => {
@@ -240,7 +236,7 @@ export const DeliveryRepositoryMemory: Layer.Layer<DeliveryRepository, never, Me
       updateStore(store, (state) => {
         const rows = new Map(state.deliveries)
         for (const lease of leases) {
-          if (!UUID.test(lease.id)) continue
+          if (!UUID_TEXT.test(lease.id)) continue
           const key = deliveryKey(lease.accountId, lease.id)
           const row = rows.get(key)
           if (row?.claimedUntil != null && millis(row.claimedUntil) === millis(lease.claimedUntil)) {
@@ -289,7 +285,7 @@ export const DeliveryRepositoryMemory: Layer.Layer<DeliveryRepository, never, Me
       })
 
     const findBody = (accountId: number, webhookId: number, deliveryId: string) =>
-      UUID.test(deliveryId)
+      UUID_TEXT.test(deliveryId)
         ? readStore(store, (state) => {
           const row = state.deliveries.get(deliveryKey(accountId, deliveryId))
           return row === undefined || row.webhookId !== webhookId

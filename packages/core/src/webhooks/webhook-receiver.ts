@@ -10,9 +10,8 @@
  * answered 200 with `{"signature": "sha256=" + HMAC-SHA256(secret, challenge)}`; an accepted
  * delivery is answered 200 (the receiver then dedupes on `X-Wasl-Delivery`).
  */
-import { DateTime, Effect, Predicate } from "effect"
-import { ownValue } from "../records/body-input.ts"
-import { challengeAnswer, VALIDATION_EVENT, verifyDelivery, WEBHOOK_HEADERS } from "./signature.ts"
+import { DateTime, Effect } from "effect"
+import { challengeAnswer, jsonStringField, VALIDATION_EVENT, verifyDelivery, WEBHOOK_HEADERS } from "./signature.ts"
 
 /** How far a request's timestamp may be from the receiver's clock, either way (spec §6.4: 300 s). */
 export const RECEIVER_TOLERANCE_SECONDS = 300
@@ -44,17 +43,6 @@ export const headerValue = (headers: Readonly<Record<string, string>>, name: str
 
 const rejected = (reason: string): ReceiverVerdict => ({ _tag: "Rejected", reason })
 
-/** The `challenge` of a validation body, if it is a JSON object holding a string one. */
-const challengeOf = (body: string): string | undefined => {
-  try {
-    const parsed: unknown = JSON.parse(body)
-    const challenge = Predicate.isObject(parsed) && !Array.isArray(parsed) ? ownValue(parsed, "challenge") : undefined
-    return typeof challenge === "string" ? challenge : undefined
-  } catch {
-    return undefined
-  }
-}
-
 /** Checks a request with the webhook's `secret` at the receiver's time `now`. */
 export const verifyWebhookRequest = (
   secret: string,
@@ -73,7 +61,7 @@ export const verifyWebhookRequest = (
     }
     const event = headerValue(request.headers, WEBHOOK_HEADERS.event) ?? ""
     if (event === VALIDATION_EVENT) {
-      const challenge = challengeOf(request.body)
+      const challenge = jsonStringField(request.body, "challenge")
       return challenge === undefined ? rejected("The challenge is missing.") : { _tag: "Challenge", challenge }
     }
     return { _tag: "Delivery", event, deliveryId: headerValue(request.headers, WEBHOOK_HEADERS.delivery) ?? "" }
