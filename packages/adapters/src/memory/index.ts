@@ -30,6 +30,7 @@ export { PropertyGroupRepositoryMemory } from "./property-group-repository-memor
 export { PropertyRepositoryMemory } from "./property-repository-memory.ts"
 export { QueueSignalsMemory } from "./queue-signals-memory.ts"
 export { SessionRepositoryMemory } from "./session-repository-memory.ts"
+export type { MemorySignalHub } from "./signal-hub.ts"
 export * from "./store.ts"
 export { TeamRepositoryMemory } from "./team-repository-memory.ts"
 export { TokenRepositoryMemory } from "./token-repository-memory.ts"
