@@ -20,3 +20,9 @@ export class InsufficientOtpCredits extends Error {
     this.amount = amount
   }
 }
+
+/** A UUID as PostgreSQL's `uuid` type reads it (any case); anything else matches no row. */
+export const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** Text as a PostgreSQL `text` column can hold it: NUL, which it cannot, becomes U+FFFD. */
+export const storableText = (text: string | null): string | null => (text === null ? null : text.replace(/\u0000/g, "\uFFFD"))

@@ -1,6 +1,7 @@
 import { type ClaimedOutboxEvent, type NewOutboxEvent, Outbox, type OutboxEvent, type OutboxEventKey } from "@wasl/core"
 import { Clock, DateTime, Duration, Effect, Layer } from "effect"
 import { SecureRandom } from "effect/crypto"
+import { signalAfterCommit } from "./after-commit.ts"
 import { MemoryStore, updateStore } from "./store.ts"
 
 /** The CHECK on `outbox_events.name` (migration 0003): the 72 event names of spec §6.2. */
@@ -23,7 +24,8 @@ const keyOf = (event: OutboxEventKey) => `${event.accountId}:${event.id.toLowerC
  * store update, and a `TransactorMemory` transaction that fails restores its snapshot, so its
  * appended events are gone as on PostgreSQL. Claims are serialised by the store, hence never
  * overlap. Same constraints as the table (existing account, event name, JSON object payload),
- * refused as defects.
+ * refused as defects. Appending (once its transaction commits) and releasing wake the `outbox`
+ * listeners of `QueueSignalsMemory`, as the table's NOTIFY does.
  */
 export const OutboxMemory: Layer.Layer<Outbox, never, MemoryStore | SecureRandom.SecureRandom> = Layer.effect(
   Outbox,
@@ -47,7 +49,7 @@ export const OutboxMemory: Layer.Layer<Outbox, never, MemoryStore | SecureRandom
             attempts: 0
           })
         }
-        return yield* updateStore(store, (state) => {
+        const appended = yield* updateStore(store, (state) => {
           for (const row of rows) {
             if (!state.accounts.has(row.accountId)) {
               throw new Error(
@@ -60,6 +62,8 @@ export const OutboxMemory: Layer.Layer<Outbox, never, MemoryStore | SecureRandom
           }
           return [rows, { ...state, outbox: [...state.outbox, ...rows] }] as const
         })
+        yield* signalAfterCommit(store, "outbox")
+        return appended
       })
 
     const claim = (limit: number, leaseFor: Duration.Input) =>
@@ -95,13 +99,16 @@ export const OutboxMemory: Layer.Layer<Outbox, never, MemoryStore | SecureRandom
 
     const release = (events: ReadonlyArray<OutboxEventKey>) => {
       const keys = new Set(events.map(keyOf))
-      return updateStore(store, (state) => [
-        undefined,
-        {
+      return updateStore(store, (state) => {
+        const released = state.outbox.some((event) => keys.has(keyOf(event)))
+        return [released, {
           ...state,
           outbox: state.outbox.map((event) => keys.has(keyOf(event)) ? { ...event, claimedUntil: null } : event)
-        }
-      ] as const)
+        }] as const
+      }).pipe(
+        // Like OutboxPg: a release that found an event wakes the claimers, so it is taken again at once.
+        Effect.flatMap((released) => released ? signalAfterCommit(store, "outbox") : Effect.void)
+      )
     }
 
     return Outbox.of({ append, claim, complete, release })

@@ -15,6 +15,9 @@
  */
 import type {
   Account,
+  DeliveryAttempt,
+  DeliveryStatus,
+  EventName,
   NotificationName,
   OutboxEvent,
   Permission,
@@ -28,6 +31,7 @@ import type {
 } from "@wasl/core"
 import { Context, type DateTime, Effect, Layer, Ref, Result, Semaphore } from "effect"
 import { emptyMessagingTables, type MessagingTables } from "./messaging-tables.ts"
+import { makeSignalHub, type MemorySignalHub } from "./signal-hub.ts"
 
 export interface MembershipRow {
   readonly accountId: number
@@ -102,6 +106,25 @@ export interface WebhookTable {
   readonly rows: ReadonlyArray<StoredWebhook>
 }
 
+/** A row of the `deliveries` table with its attempts (delivery-repository-memory.ts). */
+export interface DeliveryRow {
+  readonly accountId: number
+  /** A UUID, lowercase (as PostgreSQL's `uuid` gives it back). */
+  readonly id: string
+  readonly webhookId: number
+  readonly eventId: string | null
+  readonly event: EventName
+  readonly body: string
+  readonly status: DeliveryStatus
+  readonly attempts: number
+  readonly nextAttemptAt: DateTime.Utc | null
+  readonly claimedUntil: DateTime.Utc | null
+  readonly createdAt: DateTime.Utc
+  readonly updatedAt: DateTime.Utc
+  /** The `delivery_attempts` rows, by number. */
+  readonly attemptLog: ReadonlyArray<DeliveryAttempt>
+}
+
 export interface UserRow {
   readonly user: User
   readonly passwordHash: string
@@ -140,6 +163,8 @@ export interface MemoryState {
   readonly webhooks: WebhookTable
   /** Sending numbers, broadcasts, messages and the OTP tables (messaging-tables.ts). */
   readonly messaging: MessagingTables
+  /** Keyed by `deliveryKey(accountId, id)`, in insertion order. */
+  readonly deliveries: ReadonlyMap<string, DeliveryRow>
 }
 
 export const emptyMemoryState: MemoryState = {
@@ -158,10 +183,13 @@ export const emptyMemoryState: MemoryState = {
   properties: [],
   propertyGroups: [],
   webhooks: { nextId: 1, nextEventId: 1, rows: [] },
-  messaging: emptyMessagingTables
+  messaging: emptyMessagingTables,
+  deliveries: new Map()
 }
 
 export const membershipKey = (accountId: number, userId: number) => `${accountId}:${userId}`
+
+export const deliveryKey = (accountId: number, id: string) => `${accountId}:${id.toLowerCase()}`
 
 /** Copy-on-write helpers: the state is never mutated in place. */
 export const mapSet = <K, V>(map: ReadonlyMap<K, V>, key: K, value: V): ReadonlyMap<K, V> =>
@@ -186,6 +214,8 @@ export interface MemoryStoreService {
   readonly ref: Ref.Ref<MemoryState>
   /** Held by a running transaction; single operations outside one wait for it. */
   readonly lock: Semaphore.Semaphore
+  /** Work-queue wake-ups, sent after commit (QueueSignalsMemory). */
+  readonly signals: MemorySignalHub
 }
 
 export class MemoryStore extends Context.Service<MemoryStore, MemoryStoreService>()("@wasl/adapters/MemoryStore") {
@@ -193,7 +223,11 @@ export class MemoryStore extends Context.Service<MemoryStore, MemoryStoreService
   static readonly layer: Layer.Layer<MemoryStore> = Layer.effect(
     MemoryStore,
     Effect.gen(function*() {
-      return MemoryStore.of({ ref: yield* Ref.make(emptyMemoryState), lock: yield* Semaphore.make(1) })
+      return MemoryStore.of({
+        ref: yield* Ref.make(emptyMemoryState),
+        lock: yield* Semaphore.make(1),
+        signals: makeSignalHub()
+      })
     })
   )
 }

@@ -21,7 +21,10 @@ const withRows = (state: MemoryState, rows: ReadonlyArray<StoredWebhook>, nextEv
   webhooks: { ...state.webhooks, rows, nextEventId }
 })
 
-/** Webhooks in the memory store: same semantics as WebhookRepositoryPg (transactions are serialised). */
+/**
+ * Webhooks in the memory store: same semantics as WebhookRepositoryPg (transactions are
+ * serialised); deleting one deletes its deliveries, as the foreign key's cascade does.
+ */
 export const WebhookRepositoryMemory: Layer.Layer<WebhookRepository, never, MemoryStore> = Layer.effect(
   WebhookRepository,
   Effect.gen(function*() {
@@ -77,7 +80,10 @@ export const WebhookRepositoryMemory: Layer.Layer<WebhookRepository, never, Memo
       delete: (accountId, id) =>
         updateStore(store, (state) => {
           const rows = state.webhooks.rows.filter((w) => !(w.accountId === accountId && w.id === id))
-          return [rows.length !== state.webhooks.rows.length, withRows(state, rows)] as const
+          if (rows.length === state.webhooks.rows.length) return [false, state] as const
+          // ON DELETE CASCADE (migration 0007): the webhook's deliveries and their attempts go with it.
+          const deliveries = new Map([...state.deliveries].filter(([, d]) => d.webhookId !== id))
+          return [true, { ...withRows(state, rows), deliveries }] as const
         })
     })
   })

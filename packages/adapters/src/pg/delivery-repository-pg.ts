@@ -14,19 +14,15 @@ import { Array as Arr, DateTime, Duration, Effect, Layer, Option, Schema } from 
 import { SqlClient } from "effect/sql"
 import { DbInt, DbTimestamp, decodeFirst, decodeRows } from "./rows.ts"
 import { WebhookTargetRow, webhookStateOf } from "./webhook-target-row.ts"
+import { storableText, UUID_TEXT } from "../repository-semantics.ts"
 
 /** The channel `deliveries` NOTIFYs after each insert (migration 0007). */
 export const DELIVERIES_CHANNEL = "wasl_deliveries"
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Rows per INSERT (11 parameters each, far below the 65,535 limit). */
 const INSERT_BATCH = 500
 /** Records per `recordAttempts` statement (13 parameters each). */
 const RECORD_BATCH = 1000
-
-/** PostgreSQL text cannot hold NUL; a receiver's answer may. */
-const storableText = (text: string | null): string | null => (text === null ? null : text.replace(/\u0000/g, "\uFFFD"))
 
 const ClaimRow = Schema.Struct({
   account_id: DbInt,
@@ -186,7 +182,7 @@ export const DeliveryRepositoryPg: Layer.Layer<DeliveryRepository, never, SqlCli
     const recordAttempts = (records: ReadonlyArray<AttemptRecord>) =>
       Effect.gen(function*() {
         const recorded = new Set<string>()
-        const valid = records.filter((r) => UUID.test(r.lease.id))
+        const valid = records.filter((r) => UUID_TEXT.test(r.lease.id))
         if (valid.length === 0) return recorded
         const now = DateTime.toDateUtc(yield* DateTime.now)
         for (const chunk of Arr.chunksOf(valid, RECORD_BATCH)) {
@@ -235,7 +231,7 @@ export const DeliveryRepositoryPg: Layer.Layer<DeliveryRepository, never, SqlCli
 
     const release = (leases: ReadonlyArray<DeliveryLease>) =>
       Effect.forEach(
-        Arr.chunksOf(leases.filter((l) => UUID.test(l.id)), INSERT_BATCH),
+        Arr.chunksOf(leases.filter((l) => UUID_TEXT.test(l.id)), INSERT_BATCH),
         (chunk) =>
           sql`
             UPDATE deliveries d SET claimed_until = NULL
@@ -311,7 +307,7 @@ export const DeliveryRepositoryPg: Layer.Layer<DeliveryRepository, never, SqlCli
       }).pipe(Effect.orDie)
 
     const findBody = (accountId: number, webhookId: number, deliveryId: string) =>
-      UUID.test(deliveryId)
+      UUID_TEXT.test(deliveryId)
         ? sql`
           SELECT event, body FROM deliveries
           WHERE account_id = ${accountId} AND webhook_id = ${webhookId} AND id = ${deliveryId}::uuid

@@ -10,6 +10,7 @@ import { Array as Arr, Clock, DateTime, Duration, Effect, Layer, Schema } from "
 import { SecureRandom } from "effect/crypto"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbTimestamp, decodeRows } from "./rows.ts"
+import { UUID_TEXT } from "../repository-semantics.ts"
 
 /** The channel `outbox_events` NOTIFYs after each insert (migration 0003) and after `release`. */
 export const OUTBOX_CHANNEL = "wasl_outbox"
@@ -25,8 +26,6 @@ const EventRow = Schema.Struct({
 })
 
 const decodeEvents = decodeRows(EventRow)
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Keys per statement of `complete`/`release` (two parameters each, far below the 65,535 limit). */
 const KEY_BATCH = 1000
@@ -69,7 +68,7 @@ export const OutboxPg: Layer.Layer<Outbox, never, SqlClient.SqlClient | SecureRa
       f: (keys: ReadonlyArray<OutboxEventKey>) => Effect.Effect<unknown, unknown>
     ) =>
       Effect.forEach(
-        Arr.chunksOf(events.filter((event) => UUID.test(event.id)), KEY_BATCH),
+        Arr.chunksOf(events.filter((event) => UUID_TEXT.test(event.id)), KEY_BATCH),
         f,
         { discard: true }
       ).pipe(Effect.orDie)

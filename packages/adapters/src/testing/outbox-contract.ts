@@ -25,7 +25,7 @@ const at = <A, E, R>(time: DateTime.Utc, effect: Effect.Effect<A, E, R>) =>
   Effect.andThen(TestClock.setTime(DateTime.toEpochMillis(time)), effect).pipe(Effect.provide(TestClock.layer()))
 
 /** Empties the outbox: every lease has run out in 2200. */
-const drain = Effect.gen(function*() {
+export const drainOutbox = Effect.gen(function*() {
   const outbox = yield* Outbox
   while (true) {
     const claimed = yield* at(FAR_FUTURE, outbox.claim(500, Duration.millis(1)))
@@ -56,7 +56,7 @@ export const outboxContract = <E>(name: string, implementation: Layer.Layer<Outb
   layer(implementation, { excludeTestServices: true, timeout: Duration.seconds(60) })(name, (it) => {
     it.effect("append inside a transaction that fails leaves no event", () =>
       Effect.gen(function*() {
-        yield* drain
+        yield* drainOutbox
         const outbox = yield* Outbox
         const transactor = yield* Transactor
         const accountId = yield* newAccount
@@ -80,7 +80,7 @@ export const outboxContract = <E>(name: string, implementation: Layer.Layer<Outb
 
     it.effect("append inside a committed transaction: the event is there and claimable, as appended", () =>
       Effect.gen(function*() {
-        yield* drain
+        yield* drainOutbox
         const outbox = yield* Outbox
         const transactor = yield* Transactor
         const accountId = yield* newAccount
@@ -123,7 +123,7 @@ export const outboxContract = <E>(name: string, implementation: Layer.Layer<Outb
 
     it.effect("append outside a transaction commits at once; an empty append does nothing", () =>
       Effect.gen(function*() {
-        yield* drain
+        yield* drainOutbox
         const outbox = yield* Outbox
         const accountId = yield* newAccount
         assert.deepStrictEqual(yield* outbox.append([]), [])
@@ -133,7 +133,7 @@ export const outboxContract = <E>(name: string, implementation: Layer.Layer<Outb
 
     it.effect("occurredAtMicros keeps the clock's microseconds through the database", () =>
       Effect.gen(function*() {
-        yield* drain
+        yield* drainOutbox
         const outbox = yield* Outbox
         const accountId = yield* newAccount
         const before = Date.now() * 1000
@@ -153,7 +153,7 @@ export const outboxContract = <E>(name: string, implementation: Layer.Layer<Outb
 
     it.effect("claims oldest first with a lease; a second claim gets other events; expired leases come back", () =>
       Effect.gen(function*() {
-        yield* drain
+        yield* drainOutbox
         const outbox = yield* Outbox
         const accountId = yield* newAccount
         const lease = Duration.seconds(30)
@@ -208,7 +208,7 @@ export const outboxContract = <E>(name: string, implementation: Layer.Layer<Outb
 
     it.effect("release makes events claimable at once; complete removes; unknown events are ignored", () =>
       Effect.gen(function*() {
-        yield* drain
+        yield* drainOutbox
         const outbox = yield* Outbox
         const accountId = yield* newAccount
         const appended = yield* outbox.append([1, 2, 3].map((n) => contactCreated(accountId, n)))
@@ -239,7 +239,7 @@ export const outboxContract = <E>(name: string, implementation: Layer.Layer<Outb
 
     it.effect("refuses, as a defect and atomically, an unknown account, a bad name or a non-object payload", () =>
       Effect.gen(function*() {
-        yield* drain
+        yield* drainOutbox
         const outbox = yield* Outbox
         const accountId = yield* newAccount
         const good = contactCreated(accountId, 1)
@@ -268,7 +268,7 @@ export const outboxContract = <E>(name: string, implementation: Layer.Layer<Outb
 
     it.effect("concurrent claimers never get the same event: 200 events, 4 claim loops, each claimed once", () =>
       Effect.gen(function*() {
-        yield* drain
+        yield* drainOutbox
         const outbox = yield* Outbox
         const accountId = yield* newAccount
         const appended: Array<OutboxEvent> = []

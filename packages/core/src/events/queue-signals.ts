@@ -11,6 +11,11 @@ import { Context, type Effect, type Scope } from "effect"
 export type WorkQueue = "outbox" | "deliveries"
 
 export class QueueSignals extends Context.Service<QueueSignals, {
-  /** Runs `onSignal` on every signal of `queue` until the scope closes. */
+  /**
+   * Runs `onSignal` once as soon as the subscription listens (work queued before it is for that
+   * first run's claim to find), then on every signal of `queue` — signals that come while it runs
+   * may fold into one more run — until the scope closes. A transaction's signals go out when it
+   * commits, never when it rolls back. Never fails the caller.
+   */
   readonly subscribe: (queue: WorkQueue, onSignal: Effect.Effect<void>) => Effect.Effect<void, never, Scope.Scope>
 }>()("@wasl/core/QueueSignals") {}

@@ -28,7 +28,16 @@ import { cleanInput, isBlankInput, ownValue } from "../records/body-input.ts"
 import { LaravelMessage } from "../records/validation-messages.ts"
 import { Transactor } from "../transactor.ts"
 import { randomAlphanumeric } from "../wire/random-string.ts"
-import { challengeAnswer, constantTimeEqual, eventTime, newChallenge, signDelivery, VALIDATION_EVENT, WEBHOOK_HEADERS } from "../webhooks/signature.ts"
+import {
+  challengeAnswer,
+  constantTimeEqual,
+  eventTime,
+  jsonStringField,
+  newChallenge,
+  signDelivery,
+  VALIDATION_EVENT,
+  WEBHOOK_HEADERS
+} from "../webhooks/signature.ts"
 import { type StoredWebhook, WEBHOOK_SECRET_LENGTH, webhookView } from "../webhooks/webhook.ts"
 import { validateWebhookBody, type WebhookInput } from "../webhooks/webhook-body.ts"
 import { WebhookRepository } from "../webhooks/webhook-repository.ts"
@@ -161,17 +170,6 @@ const challengeRequest = (url: string, secret: string, challenge: string) =>
     }
   })
 
-/** The `signature` of a JSON answer body, if it is one. */
-const answeredSignature = (body: string): string | undefined => {
-  try {
-    const parsed: unknown = JSON.parse(body)
-    const signature = Predicate.isObject(parsed) && !Array.isArray(parsed) ? ownValue(parsed, "signature") : undefined
-    return typeof signature === "string" ? signature : undefined
-  } catch {
-    return undefined
-  }
-}
-
 /** `POST /api/account/webhooks/{id}/validate`. */
 export const validateWebhook = Effect.fn("validateWebhook")(function*(principal: Principal, id: number) {
   yield* authorize(principal, "webhook-update")
@@ -182,7 +180,7 @@ export const validateWebhook = Effect.fn("validateWebhook")(function*(principal:
   const response = yield* WebhookTransport.use((transport) => transport.post(request))
   const expected = yield* challengeAnswer(secret, challenge)
   const answer = response._tag === "Answered" && response.status >= 200 && response.status < 300
-    ? answeredSignature(response.body)
+    ? jsonStringField(response.body, "signature")
     : undefined
   if (answer === undefined || !constantTimeEqual(answer, expected)) {
     yield* Effect.logInfo("webhook validation failed").pipe(Effect.annotateLogs({

@@ -7,8 +7,9 @@
  * - The challenge answer is `sha256=` + HMAC-SHA256(secret, challenge).
  * Known answers: /work/shared/spec/signature-vectors.json (tested in core).
  */
-import { Effect } from "effect"
+import { Effect, Predicate } from "effect"
 import { SecureRandom } from "effect/crypto"
+import { ownValue } from "../records/body-input.ts"
 import { toHex, utf8 } from "../wire/hex.ts"
 
 /** The header names of a delivery and of the challenge (decisions: prefix `X-Wasl`). */
@@ -68,3 +69,17 @@ export const verifyDelivery = (secret: string, timestamp: string, body: string, 
 
 /** The `time` key of a delivery or challenge body: Unix seconds with the fraction (spec §6.3). */
 export const eventTime = (epochMillis: number): number => epochMillis / 1000
+
+/**
+ * The string at `key` of a JSON object text (the challenge of a validation request, the
+ * `signature` of its answer); undefined when the text is not such an object.
+ */
+export const jsonStringField = (text: string, key: string): string | undefined => {
+  try {
+    const parsed: unknown = JSON.parse(text)
+    const value = Predicate.isObject(parsed) && !Array.isArray(parsed) ? ownValue(parsed, key) : undefined
+    return typeof value === "string" ? value : undefined
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,32 @@
+import type { WorkQueue } from "@wasl/core"
+import { Context, Effect } from "effect"
+import type { MemoryStoreService } from "./store.ts"
+
+/** The effects a running transaction on `store` runs once it commits. */
+interface CommitActions {
+  readonly store: MemoryStoreService
+  readonly actions: Array<Effect.Effect<void>>
+}
+
+/** The after-commit list of the transaction the current fiber runs in (set by `TransactorMemory`). */
+export const CurrentCommitActions = Context.Reference<CommitActions | undefined>(
+  "@wasl/adapters/CurrentCommitActions",
+  { defaultValue: () => undefined }
+)
+
+/**
+ * Runs `effect` when the store's current transaction commits — never if it rolls back — or at once
+ * outside a transaction: the timing of PostgreSQL's NOTIFY, which the memory queues imitate so a
+ * woken worker never looks for rows that are not committed yet.
+ */
+export const afterCommit = (store: MemoryStoreService, effect: Effect.Effect<void>): Effect.Effect<void> =>
+  Effect.flatMap(CurrentCommitActions, (pending) =>
+    pending !== undefined && pending.store === store
+      ? Effect.sync(() => {
+        pending.actions.push(effect)
+      })
+      : effect)
+
+/** Wakes the listeners of `queue` once the current transaction commits (at once outside one). */
+export const signalAfterCommit = (store: MemoryStoreService, queue: WorkQueue): Effect.Effect<void> =>
+  afterCommit(store, Effect.sync(() => store.signals.signal(queue)))
