@@ -32,13 +32,15 @@ const tarballs = Path.join(work, "tarballs")
 Fs.mkdirSync(tarballs)
 
 // 1. Build and pack ---------------------------------------------------------------------------
-step("build the packages")
-run(npm, ["run", "--silent", "build"], root)
 const packed = new Map<string, string>()
-for (const dir of Fs.readdirSync(Path.join(root, "packages"))) {
-  const [info] = JSON.parse(run(npm, ["pack", "--json", "--pack-destination", tarballs], Path.join(root, "packages", dir)))
-  packed.set(info.name, Path.join(tarballs, info.filename))
-  console.log(`  ${info.filename}: ${(info.size / 1024).toFixed(1)} KiB packed, ${(info.unpackedSize / 1024).toFixed(1)} KiB unpacked, ${info.entryCount} files`)
+const buildAndPack = () => {
+  step("build the packages")
+  run(npm, ["run", "--silent", "build"], root)
+  for (const dir of Fs.readdirSync(Path.join(root, "packages"))) {
+    const [info] = JSON.parse(run(npm, ["pack", "--json", "--pack-destination", tarballs], Path.join(root, "packages", dir)))
+    packed.set(info.name, Path.join(tarballs, info.filename))
+    console.log(`  ${info.filename}: ${(info.size / 1024).toFixed(1)} KiB packed, ${(info.unpackedSize / 1024).toFixed(1)} KiB unpacked, ${info.entryCount} files`)
+  }
 }
 
 // 2. Install an example from the tarballs ----------------------------------------------------------
@@ -154,6 +156,7 @@ const examples: Record<string, () => void | Promise<void>> = {
 // `npm run examples -- deno` runs one; no names run them all.
 const chosen = process.argv.slice(2).length === 0 ? Object.keys(examples) : process.argv.slice(2)
 try {
+  buildAndPack()
   for (const name of chosen) {
     const example = examples[name]
     if (example === undefined) throw new Error(`no example named ${name}; known: ${Object.keys(examples).join(", ")}`)
@@ -162,6 +165,8 @@ try {
   Fs.rmSync(work, { recursive: true, force: true })
   console.log(`\n✔ ran ${chosen.join(", ")}`)
 } catch (error) {
-  console.error(`\n✘ ${error instanceof Error ? error.message : String(error)}\n(work directory kept: ${work})`)
+  const detail = (error as { stdout?: unknown }).stdout
+  console.error(`\n✘ ${error instanceof Error ? error.message : String(error)}${typeof detail === "string" ? `\n${detail}` : ""}`)
+  console.error(`(work directory kept: ${work})`)
   process.exitCode = 1
 }
