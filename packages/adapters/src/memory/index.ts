@@ -13,6 +13,8 @@ import { TransactorMemory } from "./transactor-memory.ts"
 import { UserRepositoryMemory } from "./user-repository-memory.ts"
 import { WebhookRepositoryMemory } from "./webhook-repository-memory.ts"
 import { PropertyValueStoreMemory } from "./property-value-store-memory.ts"
+import { NoteRepositoryMemory } from "./note-repository-memory.ts"
+import { RecordRepositoryMemory } from "./record-repository-memory.ts"
 
 export { AccountRepositoryMemory } from "./account-repository-memory.ts"
 export { NotificationRepositoryMemory } from "./notification-repository-memory.ts"
@@ -27,13 +29,16 @@ export { TransactorMemory } from "./transactor-memory.ts"
 export { UserRepositoryMemory } from "./user-repository-memory.ts"
 export { WebhookRepositoryMemory } from "./webhook-repository-memory.ts"
 
+export { PropertyValueStoreMemory } from "./property-value-store-memory.ts"
+export { NoteRepositoryMemory } from "./note-repository-memory.ts"
+export { RecordRepositoryMemory } from "./record-repository-memory.ts"
+export * from "./record-tables.ts"
+
 /**
  * Every repository port and the Transactor over one fresh store (each build of
  * this layer is a new, empty database). Also exposes `MemoryStore`, so tests
  * can seed or inspect rows. Needs `SecureRandom` for subscription ids.
  */
-export { PropertyValueStoreMemory } from "./property-value-store-memory.ts"
-
 export const RepositoriesMemory = Layer.mergeAll(
   AccountRepositoryMemory,
   UserRepositoryMemory,
@@ -46,5 +51,7 @@ export const RepositoriesMemory = Layer.mergeAll(
   PropertyRepositoryMemory,
   PropertyGroupRepositoryMemory,
   PropertyValueStoreMemory,
-  WebhookRepositoryMemory
+  WebhookRepositoryMemory,
+  RecordRepositoryMemory,
+  NoteRepositoryMemory
 ).pipe(Layer.provideMerge(MemoryStore.layer))

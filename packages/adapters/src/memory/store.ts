@@ -26,7 +26,8 @@ import type {
   Subscription,
   User
 } from "@wasl/core"
-import { Context, type DateTime, Effect, Layer, Ref, Result, Semaphore } from "effect"
+import { Context, type DateTime, Effect, HashMap, Layer, Ref, Result, Semaphore } from "effect"
+import type { LinkTable, NoteTable, RecordTable } from "./record-tables.ts"
 
 export interface MembershipRow {
   readonly accountId: number
@@ -137,6 +138,12 @@ export interface MemoryState {
   /** Custom property groups, oldest first (property-group-repository-memory.ts). */
   readonly propertyGroups: ReadonlyArray<PropertyGroupDefinition>
   readonly webhooks: WebhookTable
+  /** Records of the six kinds, by account and kind (record-tables.ts). */
+  readonly records: RecordTable
+  /** Links between records, by account, oldest first. */
+  readonly recordLinks: LinkTable
+  /** Notes of records, by account. */
+  readonly notes: NoteTable
 }
 
 export const emptyMemoryState: MemoryState = {
@@ -154,7 +161,10 @@ export const emptyMemoryState: MemoryState = {
   outbox: [],
   properties: [],
   propertyGroups: [],
-  webhooks: { nextId: 1, nextEventId: 1, rows: [] }
+  webhooks: { nextId: 1, nextEventId: 1, rows: [] },
+  records: HashMap.empty(),
+  recordLinks: HashMap.empty(),
+  notes: HashMap.empty()
 }
 
 export const membershipKey = (accountId: number, userId: number) => `${accountId}:${userId}`
