@@ -380,6 +380,11 @@ export const recordListContract = <E>(name: string, implementation: Layer.Layer<
             assert.deepStrictEqual(idsOf(result.rows), positions.map((i) => ids[i]!), `${kind} ${order} ${direction}`)
           }
         }
+        // A date compares by calendar day.
+        const dueOn = (c: Condition) => Effect.map(lister(accountId, "invoice", [])({ filters: [c] }), (r) => idsOf(r.rows))
+        assert.deepStrictEqual(yield* dueOn(cond("due_date", "date", "eq", day("2026-03-05T18:00:00Z"))), [invoices[0]!])
+        assert.deepStrictEqual(yield* dueOn(cond("due_date", "date", "gt", day("2026-03-04"))), [invoices[0]!])
+        assert.deepStrictEqual(yield* dueOn(cond("due_date", "date", "lte", day("2026-03-04T23:59:59Z"))), [invoices[2]!])
       }))
 
     it.effect("pages partition the order, with the exact total on every page and nothing past the last", () =>

@@ -17,6 +17,7 @@
 import { assert, layer } from "@effect/vitest"
 import {
   type AccountRepository,
+  type Condition,
   type Note,
   NoteRepository,
   RecordRepository,
@@ -27,6 +28,7 @@ import { Cause, DateTime, Duration, Effect, Exit, type Layer, Option } from "eff
 import {
   atTime,
   comparable,
+  condition,
   customProperty,
   freshId,
   freshIds,
@@ -186,6 +188,19 @@ export const recordRepositoryContract = <E>(
         // An empty patch changes only updated_at.
         const touched = yield* atTime(T2, repo.update({ accountId, kind: "deal", id, custom, patch: {} }))
         assert.deepStrictEqual(found(touched), { ...expected, updated_at: T2 })
+        // Lists filter on the values as patched.
+        const total = (c: Condition) =>
+          Effect.map(
+            repo.list({ accountId, kind: "deal", custom, filters: [c], search: undefined, order: "created_at", direction: "desc", page: 1, perPage: 15 }),
+            (page) => page.total
+          )
+        assert.strictEqual(yield* total(condition("tags", "multi_select", "contains", "a")), 0)
+        assert.strictEqual(yield* total(condition("tags", "multi_select", "contains", "c")), 1)
+        assert.strictEqual(yield* total(condition("score", "number", "is_empty")), 1)
+        assert.strictEqual(yield* total(condition("amount", "number", "is_empty")), 1)
+        assert.strictEqual(yield* total(condition("note", "textarea", "eq", "FIRST")), 0)
+        assert.strictEqual(yield* total(condition("note", "textarea", "eq", "Second")), 1)
+        assert.strictEqual(yield* total(condition("next_steps", "textarea", "eq", "call")), 1)
       }))
 
     it.effect("get, update and delete find nothing of another account or kind, or of an unknown id", () =>
