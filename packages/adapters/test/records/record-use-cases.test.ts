@@ -10,6 +10,7 @@ import {
   createRecord,
   deleteRecord,
   getRecord,
+  listRecords,
   type Permission,
   type Principal,
   RecordRepository,
@@ -188,6 +189,36 @@ describe.each(USE_CASE_VARIANTS)("record use-cases on $name", ({ enabled, layer:
           // The link is gone with the deal: a new deal with its id has no contacts.
           yield* repo.insert({ accountId: principal.accountId, kind: "deal", id: dealId, custom: [], values: { deal_name: "D" } })
           assert.deepStrictEqual(((yield* getRecord(principal, "deal", dealId)) as { contacts: unknown }).contacts, [])
+        }))
+
+      it.effect("lists: the query string read into filters, search, order and page; every bad key in one 422", () =>
+        Effect.gen(function*() {
+          const principal = yield* newPrincipal()
+          const other = yield* newPrincipal()
+          const [small, big, none] = [
+            yield* createRecord(principal, "deal", { deal_name: "Small deal", amount: 5 }),
+            yield* createRecord(principal, "deal", { deal_name: "Big deal", amount: 500 }),
+            yield* createRecord(principal, "deal", { deal_name: "No amount" })
+          ]
+          yield* createRecord(other, "deal", { deal_name: "Their deal", amount: 50 })
+          const page = yield* listRecords(principal, "deal", [
+            ["complex_filters[0][property]", "amount"],
+            ["complex_filters[0][operator]", "gte"],
+            ["complex_filters[0][value]", "1"],
+            ["search", "DEAL"],
+            ["order", "amount"],
+            ["direction", "asc"],
+            ["per_page", "1"],
+            ["page", "2"]
+          ])
+          assert.deepStrictEqual(page, { items: [big], total: 2, page: 2, perPage: 1 })
+          const all = yield* listRecords(principal, "deal", { order: "amount", direction: "desc" })
+          assert.deepStrictEqual(all.items, [big, small, none])
+          const bad = yield* Effect.flip(listRecords(principal, "deal", { order: "colour", per_page: "0", direction: "up" }))
+          assert.strictEqual(bad._tag, "ValidationFailed")
+          if (bad._tag === "ValidationFailed") assert.deepStrictEqual(Object.keys(bad.errors).sort(), ["direction", "order", "per_page"])
+          const reader: Principal = { ...principal, permissions: new Set<Permission>(["deal-show"]) }
+          assert.strictEqual((yield* Effect.flip(listRecords(reader, "deal", {})))._tag, "Forbidden")
         }))
 
       it.effect("another account's id, an unknown id and a malformed id are NotFound", () =>
