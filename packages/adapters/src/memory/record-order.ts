@@ -65,7 +65,7 @@ const setKey = (elements: ReadonlyArray<string>): string =>
   firstCodePoints([...new Set(elements.map(foldCase))].sort(compareCodePoints).join("\u0001"), TEXT_KEY_LENGTH)
 
 /** What a key is made from: the property's type, and whether it is a built-in single_select. */
-interface OrderSpec {
+export interface OrderSpec {
   readonly type: PropertyType | "record_ids" | "timestamp"
   readonly asIs: boolean
 }

@@ -13,10 +13,11 @@ import {
   type PropertyDefinition,
   PropertyValueStore,
   RecordRepository,
+  type RecordListParams,
   type StoredValue
 } from "@wasl/core"
 import { Duration, Effect, type Layer, Option } from "effect"
-import { asRecordId, condition as cond, customProperty, freshIds, idsOf, newAccountId } from "./record-contract-support.ts"
+import { asRecordId, condition as cond, customProperty, freshIds, idsOf, listInput, newAccountId } from "./record-contract-support.ts"
 
 export type PropertyValueStoreContractServices = PropertyValueStore | RecordRepository | AccountRepository
 
@@ -81,19 +82,9 @@ export const propertyValueStoreContract = <E>(
         assert.strictEqual(yield* valueOf(theirs, asText, their!), "12", "another account's value is left as it was")
         assert.deepStrictEqual(sorted(yield* store.valuesOf(mine, "deal", asText._id)), sorted([9, 12]))
 
-        const list = (params: { readonly filters?: ReturnType<typeof cond>[]; readonly order?: string }) =>
+        const list = (params: Partial<RecordListParams>) =>
           RecordRepository.use((repo) =>
-            repo.list({
-              accountId: mine,
-              kind: "deal",
-              custom: [asNumber],
-              filters: params.filters ?? [],
-              search: undefined,
-              order: params.order ?? "created_at",
-              direction: "asc",
-              page: 1,
-              perPage: 15
-            })
+            repo.list(listInput(mine, "deal", [asNumber], { direction: "asc", ...params }))
           )
         assert.deepStrictEqual(idsOf((yield* list({ filters: [cond("score", "number", "gt", 10)] })).rows), [twelve!])
         // Numerically (as text "12" < "9"); the cleared value is no value now: last, by id.
@@ -111,17 +102,7 @@ export const propertyValueStoreContract = <E>(
         yield* store.convert(accountId, asText, [{ from: "low", to: "low" }, { from: "high", to: "high" }])
         assert.strictEqual(yield* valueOf(accountId, asText, low!), "low")
         const found = yield* RecordRepository.use((repo) =>
-          repo.list({
-            accountId,
-            kind: "deal",
-            custom: [asText],
-            filters: [cond("level", "string", "contains", "IG")],
-            search: undefined,
-            order: "level",
-            direction: "desc",
-            page: 1,
-            perPage: 15
-          })
+          repo.list(listInput(accountId, "deal", [asText], { filters: [cond("level", "string", "contains", "IG")], order: "level" }))
         )
         assert.deepStrictEqual(idsOf(found.rows), [high!])
       }))
@@ -140,17 +121,7 @@ export const propertyValueStoreContract = <E>(
         assert.isUndefined(yield* valueOf(mine, tags, two!))
         assert.deepStrictEqual(yield* valueOf(theirs, tags, their!), ["b"])
         const filtered = yield* RecordRepository.use((repo) =>
-          repo.list({
-            accountId: mine,
-            kind: "deal",
-            custom: [tags],
-            filters: [cond("tags", "multi_select", "is_not_empty")],
-            search: undefined,
-            order: "tags",
-            direction: "asc",
-            page: 1,
-            perPage: 15
-          })
+          repo.list(listInput(mine, "deal", [tags], { filters: [cond("tags", "multi_select", "is_not_empty")], order: "tags" }))
         )
         assert.strictEqual(filtered.total, 0)
       }))

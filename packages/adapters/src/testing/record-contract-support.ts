@@ -12,6 +12,8 @@ import {
   type PropertyDefinition,
   type PropertyType,
   RecordId,
+  type RecordListInput,
+  type RecordListParams,
   type RecordWithDerived
 } from "@wasl/core"
 import { DateTime, Effect } from "effect"
@@ -94,3 +96,22 @@ export const sortedIds = (ids: ReadonlyArray<string>): Array<string> => [...ids]
 
 /** `RecordId` for a plain string (a property id the value store takes). */
 export const asRecordId = (id: string): RecordId => RecordId.make(id)
+
+/** A list of every record of the kind on one page (up to 100), newest first, unless `params` say otherwise. */
+export const listInput = (
+  accountId: number,
+  kind: ObjectKind,
+  custom: ReadonlyArray<PropertyDefinition>,
+  params: Partial<RecordListParams> = {}
+): RecordListInput => ({
+  accountId,
+  kind,
+  custom,
+  filters: [],
+  search: undefined,
+  order: "created_at",
+  direction: "desc",
+  page: 1,
+  perPage: 100,
+  ...params
+})

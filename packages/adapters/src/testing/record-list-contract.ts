@@ -24,7 +24,7 @@ import {
   type ObjectKind,
   type PropertyDefinition,
   RecordRepository,
-  type RecordListInput,
+  type RecordListParams,
   type StoredValues
 } from "@wasl/core"
 import { DateTime, Duration, Effect, type Layer } from "effect"
@@ -35,6 +35,7 @@ import {
   freshId,
   freshIds,
   idsOf,
+  listInput,
   newAccountId,
   sortedIds
 } from "./record-contract-support.ts"
@@ -49,21 +50,18 @@ const day = (iso: string) => coerceInstant(iso, "date")!
 
 /** The list of the account's records of a kind: every record on one page, newest first, unless told. */
 const lister = (accountId: number, kind: ObjectKind, custom: ReadonlyArray<PropertyDefinition>) =>
-(params: Partial<Omit<RecordListInput, "accountId" | "kind" | "custom">> = {}) =>
-  RecordRepository.use((repo) =>
-    repo.list({
-      accountId,
-      kind,
-      custom,
-      filters: [],
-      search: undefined,
-      order: "created_at",
-      direction: "desc",
-      page: 1,
-      perPage: 100,
-      ...params
-    })
-  )
+(params: Partial<RecordListParams> = {}) => RecordRepository.use((repo) => repo.list(listInput(accountId, kind, custom, params)))
+
+/** Custom deal properties of every type. */
+const dealProperties = (accountId: number) => ({
+  tags: customProperty(accountId, "deal", "tags", "multi_select", ["red", "blue", "green", "Red"]),
+  note: customProperty(accountId, "deal", "note", "textarea"),
+  score: customProperty(accountId, "deal", "score", "number"),
+  vip: customProperty(accountId, "deal", "vip", "boolean"),
+  due: customProperty(accountId, "deal", "due", "date"),
+  seen: customProperty(accountId, "deal", "seen", "datetime"),
+  tier: customProperty(accountId, "deal", "tier", "single_select", ["Gold", "silver"])
+})
 
 /** Inserts records of a kind, their ids in ascending order. */
 const insertAll = (
@@ -132,12 +130,7 @@ export const recordListContract = <E>(name: string, implementation: Layer.Layer<
     it.effect("filters: every operator on built-in and custom values, no value failing every comparison, or-groups", () =>
       Effect.gen(function*() {
         const accountId = yield* newAccountId
-        const tags = customProperty(accountId, "deal", "tags", "multi_select", ["red", "blue", "green"])
-        const note = customProperty(accountId, "deal", "note", "textarea")
-        const score = customProperty(accountId, "deal", "score", "number")
-        const vip = customProperty(accountId, "deal", "vip", "boolean")
-        const due = customProperty(accountId, "deal", "due", "date")
-        const tier = customProperty(accountId, "deal", "tier", "single_select", ["Gold", "silver"])
+        const { tags, note, score, vip, due, tier } = dealProperties(accountId)
         const custom = [tags, note, score, vip, due, tier]
         const [A, B, C] = yield* atTime(
           T0,
@@ -268,13 +261,7 @@ export const recordListContract = <E>(name: string, implementation: Layer.Layer<
       Effect.gen(function*() {
         const repo = yield* RecordRepository
         const accountId = yield* newAccountId
-        const tags = customProperty(accountId, "deal", "tags", "multi_select", ["red", "blue", "Red"])
-        const vip = customProperty(accountId, "deal", "vip", "boolean")
-        const note = customProperty(accountId, "deal", "note", "textarea")
-        const score = customProperty(accountId, "deal", "score", "number")
-        const due = customProperty(accountId, "deal", "due", "date")
-        const seen = customProperty(accountId, "deal", "seen", "datetime")
-        const tier = customProperty(accountId, "deal", "tier", "single_select", ["Gold", "silver"])
+        const { tags, vip, note, score, due, seen, tier } = dealProperties(accountId)
         const custom = [tags, vip, note, score, due, seen, tier]
         const ids = freshIds(7)
         const records: ReadonlyArray<StoredValues> = [

@@ -33,6 +33,7 @@ import {
   freshId,
   freshIds,
   idsOf,
+  listInput,
   newAccountId
 } from "./record-contract-support.ts"
 
@@ -191,7 +192,7 @@ export const recordRepositoryContract = <E>(
         // Lists filter on the values as patched.
         const total = (c: Condition) =>
           Effect.map(
-            repo.list({ accountId, kind: "deal", custom, filters: [c], search: undefined, order: "created_at", direction: "desc", page: 1, perPage: 15 }),
+            repo.list(listInput(accountId, "deal", custom, { filters: [c] })),
             (page) => page.total
           )
         assert.strictEqual(yield* total(condition("tags", "multi_select", "contains", "a")), 0)
@@ -284,17 +285,7 @@ export const recordRepositoryContract = <E>(
         assert.deepStrictEqual(contact.derived.dealIds, [d1!, d2!])
         // Summaries are read when the deal is: they show the contact as it is now.
         yield* repo.update({ accountId, kind: "contact", id: c3!, custom: [], patch: { firstname: "Cyd" } })
-        const listed = yield* repo.list({
-          accountId,
-          kind: "deal",
-          custom: [],
-          filters: [],
-          search: undefined,
-          order: "deal_name",
-          direction: "asc",
-          page: 1,
-          perPage: 15
-        })
+        const listed = yield* repo.list(listInput(accountId, "deal", [], { order: "deal_name", direction: "asc" }))
         const firstnames = listed.rows.map((r) => r.derived.contacts?.map((c) => "firstname" in c ? c.firstname : undefined))
         assert.deepStrictEqual(firstnames, [["Cyd", "Ada", "Bo"], ["Ada"]])
 
@@ -402,17 +393,7 @@ export const recordRepositoryContract = <E>(
         assert.strictEqual(deal.record.values.deal_name, "Kept")
         assert.deepStrictEqual(deal.derived.contacts, [])
         assert.deepStrictEqual(yield* repo.existing(accountId, "contact", [contact]), [contact])
-        const all = yield* repo.list({
-          accountId,
-          kind: "deal",
-          custom: [],
-          filters: [],
-          search: undefined,
-          order: "created_at",
-          direction: "desc",
-          page: 1,
-          perPage: 15
-        })
+        const all = yield* repo.list(listInput(accountId, "deal", []))
         assert.deepStrictEqual([idsOf(all.rows), all.total], [[kept], 1])
       }))
   })

@@ -15,28 +15,33 @@ import { assert, layer } from "@effect/vitest"
 import {
   AccountRepository,
   type ComplexFilters,
-  type Condition,
   convertValuesForDefinition,
-  type FilterNode,
   type FilterScalar,
   type FilterValueType,
-  operatorsFor,
   type PropertyDefinition,
   type PropertyType,
   PropertyValueStore,
   RecordRepository,
   type RecordLinkName,
+  type RecordListParams,
   type RecordWithDerived,
   type StoredValue
 } from "@wasl/core"
 import { type Context, DateTime, Effect, Exit, Layer } from "effect"
-import { SecureRandom } from "effect/crypto"
 import fc from "fast-check"
-import { MigrationsLive } from "../../src/db/database.ts"
 import { TestDatabase } from "../../src/db/test-database.ts"
-import { RepositoriesMemory } from "../../src/memory/index.ts"
-import { RepositoriesPg } from "../../src/pg/index.ts"
-import { atTime, comparable, customProperty } from "../../src/testing/record-contract-support.ts"
+import { repositoriesInMemory, repositoriesOn } from "../repository-layers.ts"
+import { atTime, comparable, customProperty, listInput } from "../../src/testing/record-contract-support.ts"
+import {
+  conditionArb,
+  DATES,
+  DATETIMES,
+  filterTextArb,
+  nodeArb,
+  NUMBERS,
+  type TestProperty,
+  valueArb
+} from "./record-arbitraries.ts"
 
 type Services = RecordRepository | PropertyValueStore | AccountRepository
 
@@ -47,10 +52,7 @@ type Services = RecordRepository | PropertyValueStore | AccountRepository
 type Kind = "contact" | "deal" | "ticket" | "invoice"
 const KINDS: ReadonlyArray<Kind> = ["contact", "deal", "ticket", "invoice"]
 
-interface Prop {
-  readonly name: string
-  readonly type: FilterValueType
-  readonly options?: ReadonlyArray<string>
+interface Prop extends TestProperty {
   /** Written by inserts and updates (false: derived). */
   readonly writable: boolean
 }
@@ -175,40 +177,6 @@ const INSTANTS = ["2026-02-01T10:00:00.000Z", "2026-02-01T10:00:00.001Z", "2026-
 // Values
 // -----------------------------------------------------------------------------------------------
 
-/** Texts whose case folding PostgreSQL's lower() and JavaScript agree on, LIKE metacharacters, long ones. */
-const TEXTS = ["alpha", "Alpha", "ALPHA beta", "béta", "BÉTA", "50%_off", "a\\b", "x_y", "ωmega", "ΩMEGA", "ｚ", "\u{20000}", "deal 1"]
-const LONG = ["x".repeat(300) + "A", "X".repeat(300) + "b", "x".repeat(254) + "B"]
-const ALPHABET = ["a", "A", "b", "B", "%", "_", "\\", " ", "é", "É", "ω", "Ω"]
-const FRAGMENTS = ["a", "al", "%", "_", "\\", "é", "É", "ta", "ω", "0%", "ha", "BETA", "x".repeat(20), "1"]
-const NUMBERS = [-2, -1.5, 0, 0.5, 1, 2, 12, 100, 1e21]
-const DATETIMES = ["2025-12-31T23:59:59.999000Z", "2026-01-05T00:00:00.000000Z", "2026-01-05T12:30:00.001000Z"]
-const DATES = ["2026-01-04", "2026-01-05", "2026-01-06"]
-
-const textArb = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(...TEXTS) },
-  { weight: 1, arbitrary: fc.constantFrom(...LONG) },
-  { weight: 3, arbitrary: fc.string({ unit: fc.constantFrom(...ALPHABET), minLength: 1, maxLength: 5 }) }
-)
-
-const valueArb = (p: Prop): fc.Arbitrary<StoredValue> => {
-  switch (p.type) {
-    case "number":
-      return fc.constantFrom(...NUMBERS)
-    case "boolean":
-      return fc.boolean()
-    case "datetime":
-      return fc.constantFrom(...DATETIMES)
-    case "date":
-      return fc.constantFrom(...DATES)
-    case "single_select":
-      return fc.constantFrom(...p.options!)
-    case "multi_select":
-      return fc.uniqueArray(fc.constantFrom(...p.options!), { minLength: 1, maxLength: 3 })
-    default:
-      return textArb
-  }
-}
-
 /** A flex value for each type; the one of the property's type when written is used. */
 const flexValueArb: fc.Arbitrary<Readonly<Record<PropertyType, StoredValue>>> = fc.record({
   string: fc.constantFrom("12", "0", "true", "low", "High", "2026-01-05", "a b"),
@@ -235,7 +203,7 @@ const valuesArb = (kind: Kind, clearing: boolean) =>
 // Queries (the shapes the core's parser produces)
 // -----------------------------------------------------------------------------------------------
 
-const scalarArb = (kind: Kind, p: Prop): fc.Arbitrary<FilterScalar> => {
+const scalarArb = (kind: Kind, p: TestProperty): fc.Arbitrary<FilterScalar> => {
   switch (p.type) {
     case "number":
       return fc.constantFrom(...NUMBERS, 3)
@@ -251,41 +219,11 @@ const scalarArb = (kind: Kind, p: Prop): fc.Arbitrary<FilterScalar> => {
     case "record_ids":
       return fc.constantFrom(...POOL.contact)
     default:
-      return fc.oneof(fc.constantFrom(...TEXTS), fc.constantFrom(...FRAGMENTS))
+      return filterTextArb
   }
 }
 
-const conditionArb = (kind: Kind): fc.Arbitrary<Condition> =>
-  fc.constantFrom(...FILTERABLE(kind)).chain((p) =>
-    fc.constantFrom(...operatorsFor(p.type)).chain((operator): fc.Arbitrary<Condition> => {
-      const base = { _tag: "Condition", property: p.name, type: p.type } as const
-      const scalar = scalarArb(kind, p)
-      switch (operator) {
-        case "is_empty":
-        case "is_not_empty":
-          return fc.constant({ ...base, operator })
-        case "in":
-        case "not_in":
-          return fc.array(scalar, { minLength: 1, maxLength: 3 }).map((value) => ({ ...base, operator, value }))
-        case "between":
-          return fc.tuple(scalar, scalar).map((value) => ({ ...base, operator, value }))
-        default:
-          return scalar.map((value) => ({ ...base, operator, value }))
-      }
-    })
-  )
-
-const nodeArb = (kind: Kind): fc.Arbitrary<FilterNode> =>
-  fc.oneof(
-    { weight: 3, arbitrary: conditionArb(kind) },
-    {
-      weight: 1,
-      arbitrary: fc.array(conditionArb(kind), { minLength: 1, maxLength: 3 }).map((conditions) => ({
-        _tag: "Or" as const,
-        conditions
-      }))
-    }
-  )
+const conditionOn = (kind: Kind) => conditionArb(FILTERABLE(kind), (p) => scalarArb(kind, p))
 
 /** Deals and contacts most, so that lists have records to order. */
 const kindArb: fc.Arbitrary<Kind> = fc.oneof(
@@ -300,13 +238,13 @@ const queryArb = kindArb.chain((kind) =>
     kind: fc.constant(kind),
     filters: fc.oneof(
       { weight: 1, arbitrary: fc.constant([]) },
-      { weight: 1, arbitrary: fc.array(nodeArb(kind), { minLength: 1, maxLength: 2 }) }
+      { weight: 1, arbitrary: fc.array(nodeArb(conditionOn(kind)), { minLength: 1, maxLength: 2 }) }
     ),
     /** Deals: a presence condition on the flex property, under its type when the list runs. */
     flexPresence: fc.constantFrom(undefined, "is_empty" as const, "is_not_empty" as const),
     search: fc.oneof(
       { weight: 4, arbitrary: fc.constant(undefined) },
-      { weight: 1, arbitrary: fc.oneof(fc.constantFrom(...TEXTS), fc.constantFrom(...FRAGMENTS)) }
+      { weight: 1, arbitrary: filterTextArb }
     ),
     order: fc.constantFrom(...ORDERABLE(kind)),
     direction: fc.constantFrom("asc" as const, "desc" as const),
@@ -352,7 +290,6 @@ const operationArb = fc.oneof(
 )
 
 type Operation = typeof operationArb extends fc.Arbitrary<infer A> ? A : never
-type Query = Extract<Operation, { op: "list" }>["query"]
 
 // -----------------------------------------------------------------------------------------------
 // Running one scenario on both sides
@@ -417,17 +354,12 @@ const runScenario = (pg: Context.Context<Services>, memory: Context.Context<Serv
       kind !== "deal" || flex.definition === undefined || value === undefined
         ? values
         : { ...values, [FLEX_NAME]: value === null ? null : value[flex.definition.type] }
-    const recordsOf = (kind: Kind, order: string, direction: "asc" | "desc", extra: Partial<Pick<Query, "filters" | "search" | "page" | "perPage">> = {}) => ({
-      kind,
-      custom: customOf(kind),
-      filters: [] as ComplexFilters,
-      search: undefined,
-      order,
-      direction,
-      page: 1,
-      perPage: 100,
-      ...extra
-    })
+    /** A list of the kind on each side, with the definitions of now. */
+    const listOf = (kind: Kind, params: Partial<RecordListParams>) => {
+      const input = (accountId: number) => listInput(accountId, kind, customOf(kind), params)
+      const page = (accountId: number) => RecordRepository.use((repo) => repo.list(input(accountId)))
+      return (label: string) => agree(label, page, (p) => ({ total: p.total, rows: p.rows.map(shape) }))
+    }
 
     const operations: ReadonlyArray<Operation> = [...scenario.seed, ...scenario.operations]
     for (const [i, operation] of operations.entries()) {
@@ -507,16 +439,14 @@ const runScenario = (pg: Context.Context<Services>, memory: Context.Context<Serv
             ? [{ _tag: "Condition", property: FLEX_NAME, type: flex.definition.type, operator: q.flexPresence }]
             : []
           if (q.order === FLEX_NAME && flex.definition === undefined) break
-          const input = recordsOf(q.kind, q.order, q.direction, {
+          yield* listOf(q.kind, {
             filters: [...q.filters, ...flexFilter],
             search: q.search,
+            order: q.order,
+            direction: q.direction,
             page: q.page,
             perPage: q.perPage
-          })
-          yield* agree(label, (accountId) => RecordRepository.use((repo) => repo.list({ accountId, ...input })), (page) => ({
-            total: page.total,
-            rows: page.rows.map(shape)
-          }))
+          })(label)
           break
         }
       }
@@ -525,38 +455,21 @@ const runScenario = (pg: Context.Context<Services>, memory: Context.Context<Serv
     // Whole lists in a few orders, everything both ways by creation, and which ids exist.
     for (const { kind, order, direction } of scenario.orderings) {
       if (order === FLEX_NAME && flex.definition === undefined) continue
-      const input = recordsOf(kind, order, direction)
-      yield* agree(`all ${kind} by ${order} ${direction}`, (accountId) => RecordRepository.use((repo) => repo.list({ accountId, ...input })), (page) => ({
-        total: page.total,
-        rows: page.rows.map(shape)
-      }))
+      yield* listOf(kind, { order, direction })(`all ${kind} by ${order} ${direction}`)
     }
     for (const kind of KINDS) {
-      for (const direction of ["asc", "desc"] as const) {
-        const input = recordsOf(kind, "created_at", direction)
-        yield* agree(`all ${kind} ${direction}`, (accountId) => RecordRepository.use((repo) => repo.list({ accountId, ...input })), (page) => ({
-          total: page.total,
-          rows: page.rows.map(shape)
-        }))
-      }
+      for (const direction of ["asc", "desc"] as const) yield* listOf(kind, { direction })(`all ${kind} ${direction}`)
       yield* agree(`existing ${kind}`, (accountId) => RecordRepository.use((repo) => repo.existing(accountId, kind, POOL[kind])))
     }
   })
 
 
-const onPglite = RepositoriesPg.pipe(
-  Layer.provideMerge(MigrationsLive),
-  Layer.provide(SecureRandom.layerWebCrypto),
-  Layer.provide(TestDatabase.pglite)
-)
-const memory = RepositoriesMemory.pipe(Layer.provide(SecureRandom.layerWebCrypto))
-
-layer(onPglite, { excludeTestServices: true, timeout: "300 seconds" })("records in memory and on PGlite", (it) => {
+layer(repositoriesOn(TestDatabase.pglite), { excludeTestServices: true, timeout: "300 seconds" })("records in memory and on PGlite", (it) => {
   it.effect("the same operations give the same records, in the same order, with the same totals", () =>
     Effect.gen(function*() {
       const pg = yield* Effect.context<Services>()
       const check = (scenario: Scenario) =>
-        Effect.runPromise(Effect.scoped(Effect.flatMap(Layer.build(memory), (mem) => runScenario(pg, mem, scenario))))
+        Effect.runPromise(Effect.scoped(Effect.flatMap(Layer.build(repositoriesInMemory), (memory) => runScenario(pg, memory, scenario))))
       yield* Effect.promise(() => fc.assert(fc.asyncProperty(scenarioArb, check), { numRuns: 40 }))
     }), 300_000)
 })

@@ -3,13 +3,8 @@
  * PGlite, and on PostgreSQL when TEST_DATABASE_URL (or DATABASE_URL) is set.
  */
 import { describe } from "@effect/vitest"
-import { Layer } from "effect"
-import { SecureRandom } from "effect/crypto"
-import type { SqlClient } from "effect/sql"
-import { MigrationsLive } from "../../src/db/database.ts"
+import type { Layer } from "effect"
 import { postgresTestEnabled, TestDatabase } from "../../src/db/test-database.ts"
-import { RepositoriesMemory } from "../../src/memory/index.ts"
-import { RepositoriesPg } from "../../src/pg/index.ts"
 import {
   noteRepositoryContract,
   type NoteRepositoryContractServices,
@@ -19,15 +14,7 @@ import {
   recordRepositoryContract,
   type RecordRepositoryContractServices
 } from "../../src/testing/index.ts"
-
-const memory = RepositoriesMemory.pipe(Layer.provide(SecureRandom.layerWebCrypto))
-
-const onDatabase = <E>(database: Layer.Layer<SqlClient.SqlClient, E>) =>
-  RepositoriesPg.pipe(
-    Layer.provideMerge(MigrationsLive),
-    Layer.provide(SecureRandom.layerWebCrypto),
-    Layer.provide(database)
-  )
+import { repositoriesInMemory, repositoriesOn } from "../repository-layers.ts"
 
 type Services = RecordRepositoryContractServices | NoteRepositoryContractServices | PropertyValueStoreContractServices
 
@@ -38,10 +25,10 @@ const suites = <E>(name: string, implementation: Layer.Layer<Services, E>) => {
   propertyValueStoreContract(`property values ${name}`, implementation)
 }
 
-suites("in memory", memory)
+suites("in memory", repositoriesInMemory)
 
-suites("on PGlite", onDatabase(TestDatabase.pglite))
+suites("on PGlite", repositoriesOn(TestDatabase.pglite))
 
 describe.runIf(postgresTestEnabled())("on PostgreSQL", () => {
-  suites("on PostgreSQL", onDatabase(TestDatabase.postgres))
+  suites("on PostgreSQL", repositoriesOn(TestDatabase.postgres))
 })

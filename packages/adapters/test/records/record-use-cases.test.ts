@@ -18,24 +18,13 @@ import {
   updateRecord
 } from "@wasl/core"
 import { Effect } from "effect"
+import { listInput } from "../../src/testing/record-contract-support.ts"
 import { claimEvents, newPrincipal, propertiesOf, USE_CASE_VARIANTS } from "./use-case-support.ts"
 
 /** The ids of the account's deals. */
 const dealIdsOf = (accountId: number) =>
   Effect.map(
-    RecordRepository.use((repo) =>
-      repo.list({
-        accountId,
-        kind: "deal",
-        custom: [],
-        filters: [],
-        search: undefined,
-        order: "created_at",
-        direction: "desc",
-        page: 1,
-        perPage: 100
-      })
-    ),
+    RecordRepository.use((repo) => repo.list(listInput(accountId, "deal", []))),
     (page) => page.rows.map((row) => row.record._id)
   )
 
