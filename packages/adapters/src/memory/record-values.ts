@@ -50,10 +50,15 @@ const RECORD_ID = /^[0-9a-f]{24}$/
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 const DATETIME_FORM = /^\d{4}-\d{2}-\d{2}T/
 
+/** A name a custom property cannot take: a built-in's, a timestamp's, a deal's `contact_ids` link filter. */
+const shadowed = (kind: ObjectKind, name: string): boolean =>
+  BUILTIN_PROPERTIES[kind].some((b) => b.internal_name === name) || name === "created_at" || name === "updated_at" ||
+  (kind === "deal" && name === "contact_ids")
+
 /**
  * The account's custom definitions of the kind, as the store reads them (built-ins and other
- * kinds' definitions are ignored). One whose name is a built-in's, or whose id is no record id,
- * is a defect: the core never makes one.
+ * kinds' definitions are ignored). One whose name is a built-in's (or a timestamp's, or the deal
+ * link filter's), or whose id is no record id, is a defect: the core never makes one.
  */
 export const customOfKind = (
   kind: ObjectKind,
@@ -61,9 +66,7 @@ export const customOfKind = (
 ): ReadonlyArray<PropertyDefinition> => {
   const custom = definitions.filter((d) => !d.builtin && d.kind === kind)
   for (const d of custom) {
-    if (BUILTIN_PROPERTIES[kind].some((b) => b.internal_name === d.internal_name)) {
-      defect(`custom property "${d.internal_name}" of ${kind} shadows a built-in`)
-    }
+    if (shadowed(kind, d.internal_name)) defect(`custom property "${d.internal_name}" of ${kind} shadows a built-in`)
     if (!RECORD_ID.test(d._id)) defect(`custom property id "${d._id}" is not 24 hex`)
   }
   return custom

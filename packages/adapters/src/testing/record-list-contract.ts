@@ -374,6 +374,38 @@ export const recordListContract = <E>(name: string, implementation: Layer.Layer<
         assert.deepStrictEqual(yield* dueOn(cond("due_date", "date", "lte", day("2026-03-04T23:59:59Z"))), [invoices[2]!])
       }))
 
+    it.effect("sets order on their first 255 characters too: sets equal that far tie, by _id", () =>
+      Effect.gen(function*() {
+        const repo = yield* RecordRepository
+        const accountId = yield* newAccountId
+        const { tags } = dealProperties(accountId)
+        const long = "x".repeat(300)
+        // Uncut, b's set would sort first; cut, the two tie.
+        const [a, b] = yield* insertAll(accountId, "deal", [tags], [{ deal_name: "a", tags: [long + "b"] }, {
+          deal_name: "b",
+          tags: [long + "a"]
+        }])
+        const byTags = (direction: "asc" | "desc") =>
+          Effect.map(lister(accountId, "deal", [tags])({ order: "tags", direction }), (r) => idsOf(r.rows))
+        assert.deepStrictEqual(yield* byTags("asc"), [a!, b!])
+        assert.deepStrictEqual(yield* byTags("desc"), [b!, a!])
+
+        // deal_ids: ten shared deals (250 characters with their separators), then one that differs
+        // only after the 255th character.
+        const hex = (prefix: string, n: number) => prefix + n.toString(16).padStart(24 - prefix.length, "0")
+        const deals = Array.from({ length: 12 }, (_, i) => hex("dd", i))
+        for (const id of deals) yield* repo.insert({ accountId, kind: "deal", id, custom: [], values: { deal_name: id } })
+        const [q, p] = [hex("cc", 1), hex("cc", 2)]
+        for (const id of [q, p]) yield* repo.insert({ accountId, kind: "contact", id, custom: [], values: {} })
+        for (const [contact, last] of [[p, deals[10]!], [q, deals[11]!]] as const) {
+          for (const deal of [...deals.slice(0, 10), last]) yield* repo.link({ accountId, link: "deal_contact", from: deal, to: contact })
+        }
+        const byDeals = (direction: "asc" | "desc") =>
+          Effect.map(lister(accountId, "contact", [])({ order: "deal_ids", direction }), (r) => idsOf(r.rows))
+        assert.deepStrictEqual(yield* byDeals("asc"), [q, p])
+        assert.deepStrictEqual(yield* byDeals("desc"), [p, q])
+      }))
+
     it.effect("pages partition the order, with the exact total on every page and nothing past the last", () =>
       Effect.gen(function*() {
         const accountId = yield* newAccountId
