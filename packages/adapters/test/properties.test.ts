@@ -3,28 +3,14 @@
  * PGlite, and on PostgreSQL when TEST_DATABASE_URL (or DATABASE_URL) is set.
  */
 import { describe } from "@effect/vitest"
-import { Layer } from "effect"
-import { SecureRandom } from "effect/crypto"
-import type { SqlClient } from "effect/sql"
-import { MigrationsLive } from "../src/db/database.ts"
 import { postgresTestEnabled, TestDatabase } from "../src/db/test-database.ts"
-import { RepositoriesMemory } from "../src/memory/index.ts"
-import { RepositoriesPg } from "../src/pg/index.ts"
 import { propertiesContract } from "../src/testing/index.ts"
+import { repositoriesInMemory, repositoriesOn } from "./repository-layers.ts"
 
-const memory = RepositoriesMemory.pipe(Layer.provide(SecureRandom.layerWebCrypto))
+propertiesContract("property repositories in memory", repositoriesInMemory)
 
-const onDatabase = <E>(database: Layer.Layer<SqlClient.SqlClient, E>) =>
-  RepositoriesPg.pipe(
-    Layer.provideMerge(MigrationsLive),
-    Layer.provide(SecureRandom.layerWebCrypto),
-    Layer.provide(database)
-  )
-
-propertiesContract("property repositories in memory", memory)
-
-propertiesContract("property repositories on PGlite", onDatabase(TestDatabase.pglite))
+propertiesContract("property repositories on PGlite", repositoriesOn(TestDatabase.pglite))
 
 describe.runIf(postgresTestEnabled())("on PostgreSQL", () => {
-  propertiesContract("property repositories on PostgreSQL", onDatabase(TestDatabase.postgres))
+  propertiesContract("property repositories on PostgreSQL", repositoriesOn(TestDatabase.postgres))
 })

@@ -21,6 +21,8 @@ import { OtpLedgerMemory } from "./otp-ledger-memory.ts"
 import { OtpReservationRepositoryMemory } from "./otp-reservation-repository-memory.ts"
 import { PlatformRepositoryMemory } from "./platform-repository-memory.ts"
 import { VerificationRepositoryMemory } from "./verification-repository-memory.ts"
+import { NoteRepositoryMemory } from "./note-repository-memory.ts"
+import { RecordRepositoryMemory } from "./record-repository-memory.ts"
 
 /**
  * Every repository port, the Transactor and the store's QueueSignals over one
@@ -48,5 +50,7 @@ export const RepositoriesMemory = Layer.mergeAll(
   OtpLedgerMemory,
   OtpReservationRepositoryMemory,
   DeliveryRepositoryMemory,
-  QueueSignalsMemory
+  QueueSignalsMemory,
+  RecordRepositoryMemory,
+  NoteRepositoryMemory
 ).pipe(Layer.provideMerge(MemoryStore.layer))

@@ -29,9 +29,10 @@ import type {
   Subscription,
   User
 } from "@wasl/core"
-import { Context, type DateTime, Effect, Layer, Ref, Result, Semaphore } from "effect"
+import { Context, type DateTime, Effect, HashMap, Layer, Ref, Result, Semaphore } from "effect"
 import { emptyMessagingTables, type MessagingTables } from "./messaging-tables.ts"
 import { makeSignalHub, type MemorySignalHub } from "./signal-hub.ts"
+import type { LinkTable, NoteTable, RecordTable } from "./record-tables.ts"
 
 export interface MembershipRow {
   readonly accountId: number
@@ -165,6 +166,12 @@ export interface MemoryState {
   readonly messaging: MessagingTables
   /** Keyed by `deliveryKey(accountId, id)`, in insertion order. */
   readonly deliveries: ReadonlyMap<string, DeliveryRow>
+  /** Records of the six kinds, by account and kind (record-tables.ts). */
+  readonly records: RecordTable
+  /** Links between records, by account, oldest first. */
+  readonly recordLinks: LinkTable
+  /** Notes of records, by account. */
+  readonly notes: NoteTable
 }
 
 export const emptyMemoryState: MemoryState = {
@@ -184,7 +191,10 @@ export const emptyMemoryState: MemoryState = {
   propertyGroups: [],
   webhooks: { nextId: 1, nextEventId: 1, rows: [] },
   messaging: emptyMessagingTables,
-  deliveries: new Map()
+  deliveries: new Map(),
+  records: HashMap.empty(),
+  recordLinks: HashMap.empty(),
+  notes: HashMap.empty()
 }
 
 export const membershipKey = (accountId: number, userId: number) => `${accountId}:${userId}`

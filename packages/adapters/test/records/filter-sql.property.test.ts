@@ -15,13 +15,10 @@ import { assert, describe, layer } from "@effect/vitest"
 import {
   coerceInstant,
   type ComplexFilters,
-  type Condition,
-  type FilterNode,
   type FilterScalar,
   type FilterValueType,
   foldCase,
-  matchesFilters,
-  operatorsFor
+  matchesFilters
 } from "@wasl/core"
 import { DateTime, Effect } from "effect"
 import { SqlClient } from "effect/sql"
@@ -30,6 +27,16 @@ import { TestDatabase } from "../../src/db/test-database.ts"
 import { type RecordInputValue, RecordStorePg } from "../../src/pg/records/record-store-pg.ts"
 import type { CustomProperty } from "../../src/pg/records/storage.ts"
 import { expectedOrder, newAccount, newId, type OrderType, sortKey, storeOn } from "./fixtures.ts"
+import {
+  conditionArb,
+  DATES,
+  DATETIMES,
+  filterTextArb,
+  nodeArb,
+  NUMBERS,
+  type TestProperty,
+  valueArb
+} from "./record-arbitraries.ts"
 
 // -----------------------------------------------------------------------------------------------
 // The properties
@@ -50,12 +57,6 @@ const CUSTOM: ReadonlyArray<CustomProperty> = [
   { id: "c00000000000000000000010", internal_name: "c_multi", type: "multi_select" },
   { id: "c00000000000000000000011", internal_name: "c_email", type: "email" }
 ]
-
-interface TestProperty {
-  readonly name: string
-  readonly type: FilterValueType
-  readonly options?: ReadonlyArray<string>
-}
 
 /** Properties a record body sets. */
 const WRITABLE: ReadonlyArray<TestProperty> = [
@@ -103,68 +104,13 @@ const UNKNOWN_CONTACT = "0c00000000000000000000ff"
 // Values
 // -----------------------------------------------------------------------------------------------
 
-/** Texts with case, accents, LIKE metacharacters, Greek and Arabic (lower() agrees with JS here). */
-const TEXTS = [
-  "alpha",
-  "Alpha",
-  "ALPHA beta",
-  "beta",
-  "béta",
-  "BÉTA",
-  "50%_off",
-  "50% off",
-  "a\\b",
-  "x_y",
-  "ωmega",
-  "ΩMEGA",
-  "عربي",
-  "deal",
-  "Deal 1",
-  "deal_1"
-]
-const ALPHABET = ["a", "A", "b", "B", "%", "_", "\\", " ", "é", "É", "ω", "Ω"]
-const FRAGMENTS = ["a", "al", "%", "_", "\\", "é", "É", "ta", "ω", "Ω", "0%", "ha", "Alpha", "BETA", "deal", "L_", "1"]
-
-const NUMBERS = [-2, -1.5, -0, 0, 0.5, 1, 2, 3, 100, 1e21]
-const DATETIMES = [
-  "2025-12-31T23:59:59.999000Z",
-  "2026-01-05T00:00:00.000000Z",
-  "2026-01-05T12:30:00.000000Z",
-  "2026-01-05T12:30:00.001000Z",
-  "2026-01-06T00:00:00.000000Z"
-]
-const DATES = ["2026-01-04", "2026-01-05", "2026-01-06"]
 /** created_at / updated_at of the records: few, so that ties happen. */
 const AT = ["2026-02-01T10:00:00.000000Z", "2026-02-01T10:00:00.001000Z", "2026-02-02T00:00:00.000000Z"]
-
-const textArb = fc.oneof(
-  fc.constantFrom(...TEXTS),
-  fc.string({ unit: fc.constantFrom(...ALPHABET), minLength: 1, maxLength: 5 })
-)
-
-const valueArb = (p: TestProperty): fc.Arbitrary<RecordInputValue> => {
-  switch (p.type) {
-    case "number":
-      return fc.constantFrom(...NUMBERS)
-    case "boolean":
-      return fc.boolean()
-    case "datetime":
-      return fc.constantFrom(...DATETIMES)
-    case "date":
-      return fc.constantFrom(...DATES)
-    case "single_select":
-      return fc.constantFrom(...p.options!)
-    case "multi_select":
-      return fc.array(fc.constantFrom(...p.options!), { minLength: 1, maxLength: 3 })
-    default:
-      return textArb
-  }
-}
 
 /** A property's value or one of the forms of "no value". */
 const slotArb = (p: TestProperty): fc.Arbitrary<RecordInputValue> =>
   fc.oneof(
-    { weight: 2, arbitrary: valueArb(p) },
+    { weight: 2, arbitrary: valueArb(p) as fc.Arbitrary<RecordInputValue> },
     { weight: 1, arbitrary: fc.constantFrom<RecordInputValue>(undefined, null, "", []) }
   )
 
@@ -203,40 +149,15 @@ const scalarArb = (p: TestProperty): fc.Arbitrary<FilterScalar> => {
     case "record_ids":
       return fc.constantFrom(...CONTACTS, UNKNOWN_CONTACT)
     default:
-      return fc.oneof(fc.constantFrom(...TEXTS), fc.constantFrom(...FRAGMENTS))
+      return filterTextArb
   }
 }
 
-const conditionArb: fc.Arbitrary<Condition> = fc.constantFrom(...FILTERABLE).chain((p) =>
-  fc.constantFrom(...operatorsFor(p.type)).chain((operator): fc.Arbitrary<Condition> => {
-    const base = { _tag: "Condition", property: p.name, type: p.type } as const
-    const scalar = scalarArb(p)
-    switch (operator) {
-      case "is_empty":
-      case "is_not_empty":
-        return fc.constant({ ...base, operator })
-      case "in":
-      case "not_in":
-        return fc.array(scalar, { minLength: 1, maxLength: 3 }).map((value) => ({ ...base, operator, value }))
-      case "between":
-        return fc.tuple(scalar, scalar).map((value) => ({ ...base, operator, value }))
-      default:
-        return scalar.map((value) => ({ ...base, operator, value }))
-    }
-  })
-)
-
-const nodeArb: fc.Arbitrary<FilterNode> = fc.oneof(
-  { weight: 3, arbitrary: conditionArb },
-  {
-    weight: 1,
-    arbitrary: fc.array(conditionArb, { minLength: 1, maxLength: 3 }).map((conditions) => ({ _tag: "Or" as const, conditions }))
-  }
-)
+const filterNodeArb = nodeArb(conditionArb(FILTERABLE, scalarArb))
 
 const filtersArb: fc.Arbitrary<ComplexFilters> = fc.oneof(
-  { weight: 3, arbitrary: fc.array(nodeArb, { maxLength: 2 }) },
-  { weight: 1, arbitrary: fc.array(nodeArb, { minLength: 3, maxLength: 4 }) }
+  { weight: 3, arbitrary: fc.array(filterNodeArb, { maxLength: 2 }) },
+  { weight: 1, arbitrary: fc.array(filterNodeArb, { minLength: 3, maxLength: 4 }) }
 )
 
 const orderingArb = fc.record({
@@ -252,7 +173,7 @@ const queryArb = fc.record({
   filters: filtersArb,
   search: fc.oneof(
     { weight: 3, arbitrary: fc.constant(undefined) },
-    { weight: 1, arbitrary: fc.constantFrom(...TEXTS, ...FRAGMENTS) }
+    { weight: 1, arbitrary: filterTextArb }
   )
 })
 

@@ -1,73 +1,36 @@
 /**
- * The record use-cases (create, get, update, delete) over the PostgreSQL repositories: REST shapes,
- * validation, permissions, account isolation, and their outbox events (decisions §3, spec §6.2).
+ * The record use-cases (create, get, update, delete) over memory, PGlite and PostgreSQL: REST
+ * shapes, validation, permissions, account isolation, and their outbox events (decisions §3,
+ * spec §6.2).
  */
 import { assert, describe, layer } from "@effect/vitest"
 import {
-  bootstrapAccount,
   BUILTIN_GROUPS,
   createProperty,
   createRecord,
   deleteRecord,
   getRecord,
-  Outbox,
-  PERMISSIONS,
+  listRecords,
   type Permission,
   type Principal,
-  type RecordJson,
+  RecordRepository,
   Transactor,
   updateRecord
 } from "@wasl/core"
-import { Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
-import { MigrationsLive } from "../../src/db/database.ts"
-import { TestDatabase } from "../../src/db/test-database.ts"
-import { PasswordHasherFast } from "../../src/password-hasher-scrypt.ts"
-import { RecordStorePg } from "../../src/pg/records/record-store-pg.ts"
-import { ServicesPg } from "../../src/services-pg.ts"
+import { Effect } from "effect"
+import { listInput } from "../../src/testing/record-contract-support.ts"
+import { claimEvents, newPrincipal, propertiesOf, USE_CASE_VARIANTS } from "./use-case-support.ts"
 
-let counter = 0
-
-/** A fresh account and a principal in it holding `permissions` (all by default). */
-const newPrincipal = (permissions: ReadonlyArray<Permission> = PERMISSIONS) =>
-  Effect.gen(function*() {
-    counter += 1
-    const created = yield* bootstrapAccount({
-      account: `Records ${counter}`,
-      email: `records-${counter}-${Date.now()}@example.com`,
-      password: "correct horse battery staple",
-      plan: "business",
-      otpCredits: 0
-    })
-    const principal: Principal = {
-      kind: "session",
-      accountId: created.account_id,
-      userId: created.user_id,
-      permissions: new Set(permissions),
-      abilities: null,
-      tokenId: null,
-      sessionId: null
-    }
-    return principal
-  })
-
-/** The account's queued events, claimed (so each call sees only events queued since the last). */
-const claimEvents = (accountId: number) =>
+/** The ids of the account's deals. */
+const dealIdsOf = (accountId: number) =>
   Effect.map(
-    Outbox.use((outbox) => outbox.claim(100, "1 minute")),
-    (events) => events.filter((e) => e.accountId === accountId).map((e) => ({ name: e.name, payload: e.payload }))
+    RecordRepository.use((repo) => repo.list(listInput(accountId, "deal", []))),
+    (page) => page.rows.map((row) => row.record._id)
   )
 
-const propertiesOf = (json: RecordJson) => json.properties as Record<string, unknown>
-
-describe.each(TestDatabase.variants)("record use-cases on $name", ({ enabled, layer: database }) => {
+describe.each(USE_CASE_VARIANTS)("record use-cases on $name", ({ enabled, layer: services }) => {
   describe.runIf(enabled)("", () => {
-    const live = Layer.mergeAll(ServicesPg, RecordStorePg.layer).pipe(
-      Layer.provideMerge(PasswordHasherFast),
-      Layer.provideMerge(MigrationsLive),
-      Layer.provideMerge(database)
-    )
-    layer(live, { excludeTestServices: true, timeout: "120 seconds" })((it) => {
+    layer(services, { excludeTestServices: true, timeout: "120 seconds" })((it) => {
       it.effect("creates a deal: the REST shape, $date close_date, forcast_amount, the created event", () =>
         Effect.gen(function*() {
           const principal = yield* newPrincipal()
@@ -140,9 +103,7 @@ describe.each(TestDatabase.variants)("record use-cases on $name", ({ enabled, la
           const unknown = yield* Effect.flip(createRecord(principal, "deal", { deal_name: "D", colour: "red" }))
           assert.strictEqual(unknown._tag, "ValidationFailed")
           if (unknown._tag === "ValidationFailed") assert.deepStrictEqual(Object.keys(unknown.errors), ["colour"])
-          const sql = yield* SqlClient.SqlClient
-          const rows = yield* sql`SELECT id FROM deals WHERE account_id = ${principal.accountId}::int8`
-          assert.strictEqual(rows.length, 0)
+          assert.deepStrictEqual(yield* dealIdsOf(principal.accountId), [])
           assert.deepStrictEqual(yield* claimEvents(principal.accountId), [])
         }))
 
@@ -197,9 +158,9 @@ describe.each(TestDatabase.variants)("record use-cases on $name", ({ enabled, la
           const deal = yield* createRecord(principal, "deal", { deal_name: "D" })
           const contactId = propertiesOf(contact)._id as string
           const dealId = propertiesOf(deal)._id as string
-          const store = yield* RecordStorePg
+          const repo = yield* RecordRepository
           assert.isTrue(
-            yield* store.link({ accountId: principal.accountId, link: "deal_contact", from: dealId, to: contactId })
+            yield* repo.link({ accountId: principal.accountId, link: "deal_contact", from: dealId, to: contactId })
           )
           const linked = yield* getRecord(principal, "deal", dealId)
           assert.deepStrictEqual((linked as { contacts: unknown }).contacts, [
@@ -213,10 +174,40 @@ describe.each(TestDatabase.variants)("record use-cases on $name", ({ enabled, la
             (yield* claimEvents(principal.accountId)).map((e) => e.name),
             ["deal-deleted"]
           )
-          const sql = yield* SqlClient.SqlClient
-          const links = yield* sql`SELECT 1 FROM deal_contacts WHERE account_id = ${principal.accountId}::int8`
-          assert.strictEqual(links.length, 0)
           assert.deepStrictEqual(propertiesOf(yield* getRecord(principal, "contact", contactId)).deal_ids, [])
+          // The link is gone with the deal: a new deal with its id has no contacts.
+          yield* repo.insert({ accountId: principal.accountId, kind: "deal", id: dealId, custom: [], values: { deal_name: "D" } })
+          assert.deepStrictEqual(((yield* getRecord(principal, "deal", dealId)) as { contacts: unknown }).contacts, [])
+        }))
+
+      it.effect("lists: the query string read into filters, search, order and page; every bad key in one 422", () =>
+        Effect.gen(function*() {
+          const principal = yield* newPrincipal()
+          const other = yield* newPrincipal()
+          const [small, big, none] = [
+            yield* createRecord(principal, "deal", { deal_name: "Small deal", amount: 5 }),
+            yield* createRecord(principal, "deal", { deal_name: "Big deal", amount: 500 }),
+            yield* createRecord(principal, "deal", { deal_name: "No amount" })
+          ]
+          yield* createRecord(other, "deal", { deal_name: "Their deal", amount: 50 })
+          const page = yield* listRecords(principal, "deal", [
+            ["complex_filters[0][property]", "amount"],
+            ["complex_filters[0][operator]", "gte"],
+            ["complex_filters[0][value]", "1"],
+            ["search", "DEAL"],
+            ["order", "amount"],
+            ["direction", "asc"],
+            ["per_page", "1"],
+            ["page", "2"]
+          ])
+          assert.deepStrictEqual(page, { items: [big], total: 2, page: 2, perPage: 1 })
+          const all = yield* listRecords(principal, "deal", { order: "amount", direction: "desc" })
+          assert.deepStrictEqual(all.items, [big, small, none])
+          const bad = yield* Effect.flip(listRecords(principal, "deal", { order: "colour", per_page: "0", direction: "up" }))
+          assert.strictEqual(bad._tag, "ValidationFailed")
+          if (bad._tag === "ValidationFailed") assert.deepStrictEqual(Object.keys(bad.errors).sort(), ["direction", "order", "per_page"])
+          const reader: Principal = { ...principal, permissions: new Set<Permission>(["deal-show"]) }
+          assert.strictEqual((yield* Effect.flip(listRecords(reader, "deal", {})))._tag, "Forbidden")
         }))
 
       it.effect("another account's id, an unknown id and a malformed id are NotFound", () =>
@@ -247,9 +238,7 @@ describe.each(TestDatabase.variants)("record use-cases on $name", ({ enabled, la
             return yield* Effect.fail("abort" as const)
           })))
           assert.strictEqual(failed, "abort")
-          const sql = yield* SqlClient.SqlClient
-          const rows = yield* sql`SELECT id FROM deals WHERE account_id = ${principal.accountId}::int8`
-          assert.strictEqual(rows.length, 0)
+          assert.deepStrictEqual(yield* dealIdsOf(principal.accountId), [])
           assert.deepStrictEqual(yield* claimEvents(principal.accountId), [])
         }))
     })

@@ -1,0 +1,74 @@
+/**
+ * What the record use-case tests share: every service the use-cases need over memory, PGlite and
+ * PostgreSQL (the last when TEST_DATABASE_URL, or DATABASE_URL, is set), a fresh principal, and the
+ * events an account queued.
+ */
+import { bootstrapAccount, Outbox, PERMISSIONS, type Permission, type Principal, type QueueSignals, type RecordJson } from "@wasl/core"
+import { Effect, Layer } from "effect"
+import { SecureRandom } from "effect/crypto"
+import { MigrationsLive } from "../../src/db/database.ts"
+import { TestDatabase } from "../../src/db/test-database.ts"
+import { type MemoryStore, RepositoriesMemory } from "../../src/memory/index.ts"
+import { PasswordHasherFast } from "../../src/password-hasher-scrypt.ts"
+import { ServicesPg } from "../../src/services-pg.ts"
+import { TokenHasherNode } from "../../src/token-hasher-node.ts"
+
+const memory = Layer.mergeAll(RepositoriesMemory, TokenHasherNode).pipe(
+  Layer.provideMerge(PasswordHasherFast),
+  Layer.provideMerge(SecureRandom.layerWebCrypto)
+)
+
+const onDatabase = (database: (typeof TestDatabase.variants)[number]["layer"]) =>
+  ServicesPg.pipe(Layer.provideMerge(PasswordHasherFast), Layer.provideMerge(MigrationsLive), Layer.provide(database))
+
+/** What every variant provides: the memory one's services (all ports), less its store and its signals. */
+export type UseCaseServices = Exclude<Layer.Success<typeof memory>, MemoryStore | QueueSignals>
+
+export interface UseCaseVariant {
+  readonly name: string
+  readonly enabled: boolean
+  readonly layer: Layer.Layer<UseCaseServices, unknown>
+}
+
+/** The services of the use-cases on each implementation, for `describe.each` + `describe.runIf(enabled)`. */
+export const USE_CASE_VARIANTS: ReadonlyArray<UseCaseVariant> = [
+  { name: "memory", enabled: true, layer: memory },
+  ...TestDatabase.variants.map((variant) => ({ name: variant.name, enabled: variant.enabled, layer: onDatabase(variant.layer) }))
+]
+
+let counter = 0
+
+/** A fresh account and a principal in it holding `permissions` (all by default). */
+export const newPrincipal = (permissions: ReadonlyArray<Permission> = PERMISSIONS) =>
+  Effect.gen(function*() {
+    counter += 1
+    const created = yield* bootstrapAccount({
+      account: `Records ${counter}`,
+      email: `records-${counter}-${Date.now()}@example.com`,
+      password: "correct horse battery staple",
+      plan: "business",
+      otpCredits: 0
+    })
+    const principal: Principal = {
+      kind: "session",
+      accountId: created.account_id,
+      userId: created.user_id,
+      permissions: new Set(permissions),
+      abilities: null,
+      tokenId: null,
+      sessionId: null
+    }
+    return principal
+  })
+
+/** The account's queued events, claimed (so each call sees only events queued since the last). */
+export const claimEvents = (accountId: number) =>
+  Effect.map(
+    Outbox.use((outbox) => outbox.claim(100, "1 minute")),
+    (events) => events.filter((e) => e.accountId === accountId).map((e) => ({ name: e.name, payload: e.payload }))
+  )
+
+export const propertiesOf = (json: RecordJson) => json.properties as Record<string, unknown>
+
+/** The `_id` of a record's REST shape. */
+export const idOf = (json: RecordJson) => propertiesOf(json)._id as string
