@@ -81,6 +81,8 @@ const embedMemory = () => {
 
 const deno = () => {
   const dir = install("deno")
+  step("deno: deno check main.ts (the installed declarations, read by Deno)")
+  run(bin("deno"), ["check", "main.ts"], dir, { NO_COLOR: "1" })
   step("deno: deno run main.ts (the embed-memory example)")
   const output = run(bin("deno"), ["run", "--allow-env", "--allow-read", "--allow-sys", "main.ts"], dir, { NO_COLOR: "1" })
   console.log(output)

@@ -1,6 +1,6 @@
 /**
- * The worker's loops (`runDeliveryWorker`) on the all-memory ports (`RepositoriesMemory` with its
- * QueueSignals, `WebhookTransportMemory` to `MemoryReceivers`, `MailerMemory`) under `TestClock`,
+ * The worker's loops (`runDeliveryWorker`) on the all-memory ports (`WaslMemory`: the store with
+ * its QueueSignals, the transport to `MemoryReceivers`, the `MemoryMailbox`) under `TestClock`,
  * with the spec's retry schedule (immediately, 5 min, 30 min, 1 h, 3 h, 1 day): deterministic, and
  * no real time passes.
  *
@@ -18,45 +18,17 @@ import {
   bootstrapAccount,
   DeliveryRepository,
   Outbox,
-  OtpReservationRepository,
   SecretBox,
   type WebhookResponse,
   WebhookRepository
 } from "@wasl/core"
-import {
-  MailerMemory,
-  MemoryMailbox,
-  MemoryReceivers,
-  PasswordHasherScrypt,
-  RepositoriesMemory,
-  TokenHasherNode,
-  WebhookTransportMemory
-} from "@wasl/adapters"
-import { DateTime, Duration, Effect, Exit, Layer, Option, Scope } from "effect"
-import { SecureRandom } from "effect/crypto"
+import { MemoryMailbox, MemoryReceivers, WaslMemory } from "@wasl/adapters/memory"
+import { DateTime, Duration, Effect, Exit, Option, Scope } from "effect"
 import { TestClock } from "effect/testing"
 import { runDeliveryWorker } from "../src/index.ts"
 
-/** No OTP sends happen here: the sweep finds nothing. */
-const NoOtpReservations = Layer.succeed(
-  OtpReservationRepository,
-  OtpReservationRepository.of({
-    open: () => Effect.die(new Error("no OTP sends in this test")),
-    settle: () => Effect.succeed(false),
-    release: () => Effect.succeed(false),
-    releaseStale: () => Effect.succeed(0),
-    findById: () => Effect.succeedNone
-  })
-)
-
-const services = Layer.mergeAll(
-  WebhookTransportMemory.pipe(Layer.provideMerge(MemoryReceivers.layer)),
-  MailerMemory,
-  SecretBox.layerAesGcm(new Uint8Array(32).fill(5)),
-  NoOtpReservations,
-  PasswordHasherScrypt,
-  TokenHasherNode
-).pipe(Layer.provideMerge(RepositoriesMemory), Layer.provideMerge(SecureRandom.layerWebCrypto))
+/** Every port in memory: the receivers, the mailbox and the store included. */
+const services = WaslMemory.layer({ secretKey: new Uint8Array(32).fill(5) })
 
 const T0 = DateTime.makeUnsafe("2033-03-03T10:00:00.000Z")
 const SECRET = "memory-worker-secret-0123456789a"

@@ -1,0 +1,1 @@
+../embed-memory/main.ts
