@@ -1,19 +1,20 @@
 /**
- * The built-in properties and groups of every kind. They are constants: the
- * same definitions, with the same `_id`s (property-definition.ts), in every account, listed by the
- * properties endpoints with `account_id: null` and `made_by: null`, never changed or deleted.
+ * The built-in properties and groups of every kind. They are constants: the same definitions,
+ * with the same `_id`s (property-definition.ts), in every account, listed by the properties
+ * endpoints with `account_id: null` and `made_by: null`, never changed or deleted.
  *
  * Types chosen where the API's documentation leaves room:
  * - free texts are `string`, longer prose (`next_steps`, ticket `desc`, product `description`)
  *   `textarea`; contact `gender`, `languages`, `preferred_language`, `relation_stage` and the
- *   sources stay `string` as the spec shows them (no closed option lists are given);
- * - `birthdate`, `close_date` and the message times are `datetime` (spec: "timestamp"); invoice
- *   `due_date` is a `date`;
- * - `timezone` (spec: number), money and counts are `number`; `created_by` is a read-only number;
- * - derived values: contact `fullname` (read-only string) and `deal_ids`
- *   (read-only `multi_select` without options: a set of deal ids, which filters then compare as a
- *   set), ticket `contacts_count` and `deals_count` (read-only numbers). They are computed when a
- *   record is shown (record-shape.ts), never validated or stored from a body.
+ *   sources stay `string` as the API documentation shows them (no closed option lists are given);
+ * - `birthdate`, `close_date` and the message times are `datetime` (documented as "timestamp");
+ *   invoice `due_date` is a `date`;
+ * - `timezone` (documented as a number), money and counts are `number`; `created_by` is a
+ *   read-only number;
+ * - derived values: contact `fullname` (read-only string) and `deal_ids` (read-only
+ *   `multi_select` without options: a set of deal ids, which filters then compare as a set),
+ *   ticket `contacts_count` and `deals_count` (read-only numbers). They are computed when a record
+ *   is shown (record-shape.ts), never validated or stored from a body.
  */
 import type { ObjectKind } from "../auth/permission.ts"
 import { OBJECT_KINDS } from "../auth/permission.ts"

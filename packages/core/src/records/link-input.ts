@@ -1,8 +1,8 @@
 /**
- * The bodies of the link endpoints: `{ <key>: string[] }` to attach,
- * `{ <key>: string }` to detach, validated like Laravel's `required|array` / `required|string`
- * plus `exists` in the account: an id the account has no record of the kind with (another
- * account's included) is a 422 on its key (`contact_ids.1`, `deal_id`), never a 404.
+ * The bodies of the link endpoints: `{ <key>: string[] }` to attach, `{ <key>: string }` to detach,
+ * validated like Laravel's `required|array` / `required|string` plus `exists` in the account: an id
+ * the account has no record of the kind with (another account's included) is a 422 on its key
+ * (`contact_ids.1`, `deal_id`), never a 404.
  */
 import { Effect } from "effect"
 import type { ObjectKind } from "../auth/permission.ts"

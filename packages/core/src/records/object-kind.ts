@@ -7,7 +7,9 @@ import { Option, Schema } from "effect"
 import { OBJECT_KINDS, type ObjectKind } from "../auth/permission.ts"
 
 /** An object kind (`contact`, `company`, `deal`, `ticket`, `invoice`, `product`) as a Schema. */
-export const ObjectKindSchema: Schema.Literals<typeof OBJECT_KINDS> = Schema.Literals(OBJECT_KINDS).annotate({ identifier: "ObjectKind" })
+export const ObjectKindSchema: Schema.Literals<typeof OBJECT_KINDS> = Schema.Literals(OBJECT_KINDS).annotate({
+  identifier: "ObjectKind"
+})
 
 // ---------------------------------------------------------------------------------------------
 // Path segments
@@ -18,7 +20,9 @@ export const OBJECT_PATHS = ["contacts", "companies", "deals", "tickets", "invoi
 /** The path segment of a kind's endpoints (`contacts`, `companies`, ...). */
 export type ObjectPath = typeof OBJECT_PATHS[number]
 /** A kind's path segment as a Schema. */
-export const ObjectPath: Schema.Literals<typeof OBJECT_PATHS> = Schema.Literals(OBJECT_PATHS).annotate({ identifier: "ObjectPath" })
+export const ObjectPath: Schema.Literals<typeof OBJECT_PATHS> = Schema.Literals(OBJECT_PATHS).annotate({
+  identifier: "ObjectPath"
+})
 
 /** contacts → contact, companies → company, ... */
 export const KIND_OF_PATH: { readonly [P in ObjectPath]: ObjectKind } = {

@@ -1,7 +1,8 @@
 /**
- * Lists: the page parameters and the body Laravel's length-aware paginator writes through an API resource collection — `data`, `links` and `meta`
- * as `LengthAwarePaginator::toArray()` (Laravel 10/11, `onEachSide = 3`) produces them, with the
- * request's query carried into every page URL (`withQueryString()`).
+ * Lists: the page parameters and the body Laravel's length-aware paginator writes through an API
+ * resource collection — `data`, `links` and `meta` as `LengthAwarePaginator::toArray()` (Laravel
+ * 10/11, `onEachSide = 3`) produces them, with the request's query carried into every page URL
+ * (`withQueryString()`).
  */
 import { Effect } from "effect"
 import { ValidationFailed } from "../errors.ts"

@@ -37,10 +37,11 @@ export interface PropertyGroupRepositoryShape {
 }
 
 /** @ignore */
-export const PropertyGroupRepositoryBase: Context.ServiceClass<PropertyGroupRepository, "@wasl/core/PropertyGroupRepository", PropertyGroupRepositoryShape> = Context.Service<
+export const PropertyGroupRepositoryBase: Context.ServiceClass<
   PropertyGroupRepository,
+  "@wasl/core/PropertyGroupRepository",
   PropertyGroupRepositoryShape
->()("@wasl/core/PropertyGroupRepository")
+> = Context.Service<PropertyGroupRepository, PropertyGroupRepositoryShape>()("@wasl/core/PropertyGroupRepository")
 
 /**
  * The account's custom property groups, per object kind (each kind's built-in group is a

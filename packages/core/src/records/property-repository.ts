@@ -45,10 +45,11 @@ export interface PropertyRepositoryShape {
 }
 
 /** @ignore */
-export const PropertyRepositoryBase: Context.ServiceClass<PropertyRepository, "@wasl/core/PropertyRepository", PropertyRepositoryShape> = Context.Service<
+export const PropertyRepositoryBase: Context.ServiceClass<
   PropertyRepository,
+  "@wasl/core/PropertyRepository",
   PropertyRepositoryShape
->()("@wasl/core/PropertyRepository")
+> = Context.Service<PropertyRepository, PropertyRepositoryShape>()("@wasl/core/PropertyRepository")
 
 /**
  * The account's custom property definitions, per object kind (built-ins are constants, never

@@ -36,10 +36,11 @@ export interface PropertyValueStoreShape {
 }
 
 /** @ignore */
-export const PropertyValueStoreBase: Context.ServiceClass<PropertyValueStore, "@wasl/core/PropertyValueStore", PropertyValueStoreShape> = Context.Service<
+export const PropertyValueStoreBase: Context.ServiceClass<
   PropertyValueStore,
+  "@wasl/core/PropertyValueStore",
   PropertyValueStoreShape
->()("@wasl/core/PropertyValueStore")
+> = Context.Service<PropertyValueStore, PropertyValueStoreShape>()("@wasl/core/PropertyValueStore")
 
 /**
  * The values records hold for one custom property: read them, convert them when the property's

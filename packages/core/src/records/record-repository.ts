@@ -120,10 +120,11 @@ export interface RecordRepositoryShape {
 }
 
 /** @ignore */
-export const RecordRepositoryBase: Context.ServiceClass<RecordRepository, "@wasl/core/RecordRepository", RecordRepositoryShape> = Context.Service<
+export const RecordRepositoryBase: Context.ServiceClass<
   RecordRepository,
+  "@wasl/core/RecordRepository",
   RecordRepositoryShape
->()("@wasl/core/RecordRepository")
+> = Context.Service<RecordRepository, RecordRepositoryShape>()("@wasl/core/RecordRepository")
 
 /**
  * The records of the six object kinds and the links between them, per account: a record of

@@ -1,6 +1,6 @@
 /**
- * The REST shape of a record, which webhook bodies reuse: deal `{ properties, contacts }`, contact `{ properties, channels }`, every other kind
- * `{ properties }`.
+ * The REST shape of a record, which webhook bodies reuse: deal `{ properties, contacts }`, contact
+ * `{ properties, channels }`, every other kind `{ properties }`.
  *
  * `properties`, key order: `_id`, `account_id`, every built-in property in definition order (null
  * when it has no value), the custom properties of the kind that have a value (definition order;

@@ -1,7 +1,7 @@
 /**
- * The delivery settings a deployment may change: the retry delays
- * (`WASL_RETRY_DELAYS`) and the per-attempt timeout (`WASL_DELIVERY_TIMEOUT`). A reference with
- * the spec's values as its default, so only the edge that reads configuration provides it.
+ * The delivery settings a deployment may change: the retry delays (`WASL_RETRY_DELAYS`) and the
+ * per-attempt timeout (`WASL_DELIVERY_TIMEOUT`). A reference with the standard values as its
+ * default, so only the edge that reads configuration provides it.
  */
 import { Context, Duration } from "effect"
 import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from "./delivery-state.ts"
@@ -27,6 +27,7 @@ export interface DeliveryPolicyShape {
  * const run = Effect.provideService(program, DeliveryPolicy, quick)
  * ```
  */
-export const DeliveryPolicy: Context.Reference<DeliveryPolicyShape> = Context.Reference<DeliveryPolicyShape>("@wasl/core/DeliveryPolicy", {
-  defaultValue: () => ({ schedule: DEFAULT_RETRY_SCHEDULE, timeout: DEFAULT_DELIVERY_TIMEOUT })
-})
+export const DeliveryPolicy: Context.Reference<DeliveryPolicyShape> = Context.Reference<DeliveryPolicyShape>(
+  "@wasl/core/DeliveryPolicy",
+  { defaultValue: () => ({ schedule: DEFAULT_RETRY_SCHEDULE, timeout: DEFAULT_DELIVERY_TIMEOUT }) }
+)

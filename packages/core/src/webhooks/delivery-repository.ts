@@ -1,6 +1,6 @@
 /**
- * The delivery queue: deliveries, their attempts, and the
- * webhook columns the worker owns (`is_active`, `consecutive_failures`, `last_failure_at`).
+ * The delivery queue: deliveries, their attempts, and the webhook columns the worker owns
+ * (`is_active`, `consecutive_failures`, `last_failure_at`).
  *
  * Queue semantics, like the outbox's (events/outbox.ts): `claimDue` leases due pending deliveries
  * (never the same one to two claimers while its lease holds; on PostgreSQL `FOR UPDATE SKIP
@@ -185,10 +185,11 @@ export interface DeliveryRepositoryShape {
 }
 
 /** @ignore */
-export const DeliveryRepositoryBase: Context.ServiceClass<DeliveryRepository, "@wasl/core/DeliveryRepository", DeliveryRepositoryShape> = Context.Service<
+export const DeliveryRepositoryBase: Context.ServiceClass<
   DeliveryRepository,
+  "@wasl/core/DeliveryRepository",
   DeliveryRepositoryShape
->()("@wasl/core/DeliveryRepository")
+> = Context.Service<DeliveryRepository, DeliveryRepositoryShape>()("@wasl/core/DeliveryRepository")
 
 /**
  * The delivery queue: deliveries, their attempts and the webhook health the worker keeps. Due

@@ -25,13 +25,9 @@ import type { WebhookResponse } from "./webhook-transport.ts"
 export const DELIVERY_ATTEMPTS = 6
 
 /** A delivery's status as a Schema. */
-export const DeliveryStatus: Schema.Literals<readonly ["pending", "succeeded", "failed"]> = Schema.Literals([
-  "pending",
-  "succeeded",
-  "failed"
-]).annotate({
-  identifier: "DeliveryStatus"
-})
+export const DeliveryStatus: Schema.Literals<readonly ["pending", "succeeded", "failed"]> = Schema.Literals(
+  ["pending", "succeeded", "failed"]
+).annotate({ identifier: "DeliveryStatus" })
 /**
  * `pending` while attempts remain to be made; `succeeded` after a 2xx; `failed` after the last
  * attempt failed or when the delivery was cancelled. Only `pending` changes.

@@ -1,6 +1,7 @@
 /**
- * The receiving end of a webhook: what an endpoint must do with Wasl's requests. Wasl itself never receives webhooks; this is for the in-memory receivers of
- * `@wasl/adapters/memory`, for tests, and for anyone writing a receiver in TypeScript.
+ * The receiving end of a webhook: what an endpoint must do with Wasl's requests. Wasl itself
+ * never receives webhooks; this is for the in-memory receivers of `@wasl/adapters/memory`, for
+ * tests, and for anyone writing a receiver in TypeScript.
  *
  * A request is accepted only when its `X-Wasl-Signature` is HMAC-SHA256(secret, `<timestamp>:<raw
  * body>`) for its `X-Wasl-Timestamp`, compared in constant time, and that timestamp is within

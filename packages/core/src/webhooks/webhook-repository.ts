@@ -1,7 +1,7 @@
 /**
  * Stored webhooks and their subscriptions. Every method takes the account and never sees another
- * account's webhook: a foreign id is simply not found.
- * Webhook writes are not outbox events (only records, properties, groups and notes are).
+ * account's webhook: a foreign id is simply not found. Webhook writes are not outbox events (only
+ * records, properties, groups and notes are).
  */
 import { Context, type DateTime, type Effect, type Option } from "effect"
 import type { EventName } from "../records/object-kind.ts"
@@ -62,10 +62,11 @@ export interface WebhookRepositoryShape {
 }
 
 /** @ignore */
-export const WebhookRepositoryBase: Context.ServiceClass<WebhookRepository, "@wasl/core/WebhookRepository", WebhookRepositoryShape> = Context.Service<
+export const WebhookRepositoryBase: Context.ServiceClass<
   WebhookRepository,
+  "@wasl/core/WebhookRepository",
   WebhookRepositoryShape
->()("@wasl/core/WebhookRepository")
+> = Context.Service<WebhookRepository, WebhookRepositoryShape>()("@wasl/core/WebhookRepository")
 
 /** The stored webhooks and their subscriptions, per account: another account's are never seen. */
 export class WebhookRepository extends WebhookRepositoryBase {}

@@ -1,9 +1,8 @@
 /**
  * The port through which webhook requests leave the service: the validation challenge and every
- * delivery attempt. The adapter (`WebhookTransportHttp`)
- * owns the network rules: https only, the address actually dialled checked against
- * address-policy.ts, no redirects followed, the timeout. It never fails: every way a request can
- * go wrong is a `Failed` answer the caller records.
+ * delivery attempt. The adapter (`WebhookTransportHttp`) owns the network rules: https only, the
+ * address actually dialled checked against address-policy.ts, no redirects followed, the timeout.
+ * It never fails: every way a request can go wrong is a `Failed` answer the caller records.
  */
 import { Context, type Duration, type Effect } from "effect"
 
@@ -41,10 +40,11 @@ export interface WebhookTransportShape {
 }
 
 /** @ignore */
-export const WebhookTransportBase: Context.ServiceClass<WebhookTransport, "@wasl/core/WebhookTransport", WebhookTransportShape> = Context.Service<
+export const WebhookTransportBase: Context.ServiceClass<
   WebhookTransport,
+  "@wasl/core/WebhookTransport",
   WebhookTransportShape
->()("@wasl/core/WebhookTransport")
+> = Context.Service<WebhookTransport, WebhookTransportShape>()("@wasl/core/WebhookTransport")
 
 /** Sends webhook requests: validation challenges and delivery attempts. */
 export class WebhookTransport extends WebhookTransportBase {}

@@ -72,10 +72,11 @@ export interface WebhookUrlGuardShape {
 }
 
 /** @ignore */
-export const WebhookUrlGuardBase: Context.ServiceClass<WebhookUrlGuard, "@wasl/core/WebhookUrlGuard", WebhookUrlGuardShape> = Context.Service<
+export const WebhookUrlGuardBase: Context.ServiceClass<
   WebhookUrlGuard,
+  "@wasl/core/WebhookUrlGuard",
   WebhookUrlGuardShape
->()("@wasl/core/WebhookUrlGuard")
+> = Context.Service<WebhookUrlGuard, WebhookUrlGuardShape>()("@wasl/core/WebhookUrlGuard")
 
 /** Checks a webhook URL before it is stored: its syntax, then the addresses its host resolves to. */
 export class WebhookUrlGuard extends WebhookUrlGuardBase {}
