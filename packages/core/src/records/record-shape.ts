@@ -143,32 +143,20 @@ export const DealJson: Schema.Struct<{
   contacts: Schema.Array(Schema.Union([ContactSummaryJson, ContactJson]))
 }).annotate({ identifier: "Deal" })
 
-const propertiesOnly = (
-  kind: ObjectKind,
-  identifier: string
-): Schema.Struct<{ readonly properties: RecordPropertiesSchema }> =>
+/** The schema of a record shown as its `properties` alone (companies, tickets, invoices, products). */
+export type PlainRecordSchema = Schema.Struct<{ readonly properties: RecordPropertiesSchema }>
+
+const propertiesOnly = (kind: ObjectKind, identifier: string): PlainRecordSchema =>
   Schema.Struct({ properties: propertiesSchema(kind) }).annotate({ identifier })
 
 /** A ticket as shown: `{ properties }`. */
-export const TicketJson: Schema.Struct<{ readonly properties: RecordPropertiesSchema }> = propertiesOnly(
-  "ticket",
-  "Ticket"
-)
+export const TicketJson: PlainRecordSchema = propertiesOnly("ticket", "Ticket")
 /** A company as shown: `{ properties }`. */
-export const CompanyJson: Schema.Struct<{ readonly properties: RecordPropertiesSchema }> = propertiesOnly(
-  "company",
-  "Company"
-)
+export const CompanyJson: PlainRecordSchema = propertiesOnly("company", "Company")
 /** An invoice as shown: `{ properties }`. */
-export const InvoiceJson: Schema.Struct<{ readonly properties: RecordPropertiesSchema }> = propertiesOnly(
-  "invoice",
-  "Invoice"
-)
+export const InvoiceJson: PlainRecordSchema = propertiesOnly("invoice", "Invoice")
 /** A product as shown: `{ properties }`. */
-export const ProductJson: Schema.Struct<{ readonly properties: RecordPropertiesSchema }> = propertiesOnly(
-  "product",
-  "Product"
-)
+export const ProductJson: PlainRecordSchema = propertiesOnly("product", "Product")
 
 /** The record schema of each kind (JSON as sent: its Type and Encoded are the same). */
 export const RECORD_JSON: { readonly [K in ObjectKind]: Schema.Codec<unknown, unknown> } = {
