@@ -1,9 +1,8 @@
 /**
- * Broadcasts (spec §2.8, decisions §7): one template registered in the account, sent from one
- * sending number. `{id}` of `/api/broadcasts/{id}/send` and `/send-otp` is the broadcast's id. On
- * the sandbox provider a new broadcast is APPROVED at once; on whatsapp_cloud it is APPROVED too
- * (the template is assumed to exist at Meta under its name and language — Wasl does not submit
- * templates for review).
+ * Broadcasts: one template registered in the account, sent from one sending number. `{id}` of
+ * `/api/broadcasts/{id}/send` and `/send-otp` is the broadcast's id. On the sandbox provider a new
+ * broadcast is APPROVED at once; on whatsapp_cloud it is APPROVED too (the template is assumed to
+ * exist at Meta under its name and language — Wasl does not submit templates for review).
  */
 import { type DateTime, Effect, Schema } from "effect"
 import type { ValidationFailed } from "../errors.ts"
@@ -11,44 +10,89 @@ import { formatWireTimestamp } from "../wire/timestamp.ts"
 import { type Platform, PlatformJson, platformJson } from "./platform.ts"
 import { failIfAny, parseTemplate, type TemplateDefinition } from "./template.ts"
 
+/** The review statuses of a broadcast's template. */
 export const BROADCAST_STATUSES = ["APPROVED", "PENDING", "REJECTED"] as const
+/** A broadcast's review status (a new broadcast is APPROVED at once). */
 export type BroadcastStatus = typeof BROADCAST_STATUSES[number]
 
-/** The type names of the records a broadcast points at (spec §2.8 template_type, platform_type). */
+/** The `template_type` of a broadcast: the kind of record its template is. */
 export const TEMPLATE_TYPE = "whatsapp_template"
+/** The `platform_type` of a broadcast and a message: the kind of record its platform is. */
 export const PLATFORM_TYPE = "whatsapp_platform"
 
+/** A broadcast's template as stored. */
 export interface Template extends TemplateDefinition {
+  /** The template's id. */
   readonly id: number
+  /** Its id at the provider, when known. */
   readonly external_id: string | null
+  /** When it was created. */
   readonly created_at: DateTime.Utc
+  /** When it was last changed. */
   readonly updated_at: DateTime.Utc
 }
 
+/** A broadcast as stored: its template and the platform it sends from. */
 export interface Broadcast {
+  /** The broadcast's id (the `{id}` of its send endpoints). */
   readonly id: number
+  /** The account it belongs to. */
   readonly account_id: number
+  /** Its name. */
   readonly name: string
+  /** The template's language code (`en`, `en_US`, `ar`, ...). */
   readonly language: string
+  /** Its review status. */
   readonly status: BroadcastStatus
+  /** Why it was rejected; null otherwise. */
   readonly reason: string | null
+  /** The template it sends. */
   readonly template: Template
+  /** The sending number. */
   readonly platform: Platform
+  /** When it was created. */
   readonly created_at: DateTime.Utc
+  /** When it was last changed. */
   readonly updated_at: DateTime.Utc
 }
 
+/** A validated broadcast create body. */
 export interface BroadcastInput {
+  /** Its name. */
   readonly name: string
+  /** The template's language code. */
   readonly language: string
+  /** The sending number's id (checked to be the account's by the use-case). */
   readonly platform_id: number
+  /** The template. */
   readonly template: TemplateDefinition
 }
 
 const NullableString = Schema.NullOr(Schema.String)
 const Part = (type: string) => Schema.Struct({ text: NullableString, type: Schema.Literal(type) })
 
-export const TemplateJson = Schema.Struct({
+/** A template as the broadcast endpoints show it: body, header and footer as components. */
+export const TemplateJson: Schema.Struct<{
+  readonly id: Schema.Number
+  readonly name: Schema.String
+  readonly category: Schema.String
+  readonly external_id: Schema.NullOr<Schema.String>
+  readonly header: Schema.NullOr<
+    Schema.Struct<{
+      readonly format: Schema.String
+      readonly text: Schema.NullOr<Schema.String>
+      readonly type: Schema.Literal<"HEADER">
+    }>
+  >
+  readonly body: Schema.Struct<{ readonly text: Schema.NullOr<Schema.String>; readonly type: Schema.Literal<string> }>
+  readonly footer: Schema.NullOr<
+    Schema.Struct<{ readonly text: Schema.NullOr<Schema.String>; readonly type: Schema.Literal<string> }>
+  >
+  readonly buttons: Schema.NullOr<Schema.$Array<Schema.$Record<Schema.String, Schema.String>>>
+  readonly code_expiration_minutes: Schema.NullOr<Schema.Number>
+  readonly created_at: Schema.String
+  readonly updated_at: Schema.String
+}> = Schema.Struct({
   id: Schema.Number,
   name: Schema.String,
   category: Schema.String,
@@ -61,9 +105,28 @@ export const TemplateJson = Schema.Struct({
   created_at: Schema.String,
   updated_at: Schema.String
 }).annotate({ identifier: "Template" })
+/** A template in its wire shape (see the `TemplateJson` schema). */
 export type TemplateJson = typeof TemplateJson.Type
 
-export const BroadcastJson = Schema.Struct({
+/** A broadcast as the broadcast endpoints return it, its template and platform embedded. */
+export const BroadcastJson: Schema.Struct<{
+  readonly id: Schema.Number
+  readonly name: Schema.String
+  readonly language: Schema.String
+  readonly account_id: Schema.Number
+  readonly template_type: Schema.String
+  readonly template_id: Schema.Number
+  readonly platform_type: Schema.String
+  readonly platform_id: Schema.Number
+  readonly status: Schema.String
+  readonly reason: Schema.NullOr<Schema.String>
+  /** The platform's provider. */
+  readonly provider: Schema.String
+  readonly created_at: Schema.String
+  readonly updated_at: Schema.String
+  readonly template: typeof TemplateJson
+  readonly platform: typeof PlatformJson
+}> = Schema.Struct({
   id: Schema.Number,
   name: Schema.String,
   language: Schema.String,
@@ -80,8 +143,10 @@ export const BroadcastJson = Schema.Struct({
   template: TemplateJson,
   platform: PlatformJson
 }).annotate({ identifier: "Broadcast" })
+/** A broadcast in its wire shape (see the `BroadcastJson` schema). */
 export type BroadcastJson = typeof BroadcastJson.Type
 
+/** The wire shape of a stored template. */
 export const templateJson = (t: Template): TemplateJson => ({
   id: t.id,
   name: t.name,
@@ -96,6 +161,7 @@ export const templateJson = (t: Template): TemplateJson => ({
   updated_at: formatWireTimestamp(t.updated_at)
 })
 
+/** The wire shape of a stored broadcast, its template and platform embedded. */
 export const broadcastJson = (b: Broadcast): BroadcastJson => ({
   id: b.id,
   name: b.name,
@@ -119,7 +185,10 @@ const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 /** BCP 47-ish template language codes as WhatsApp names them (`en`, `en_US`, `ar`, `pt_BR`). */
 const LANGUAGE = /^[a-z]{2,3}(_[A-Z]{2})?$/
 
-/** `POST /api/broadcasts` body (decisions §7): `{ name, language, platform_id, template }`. */
+/**
+ * Validates a `POST /api/broadcasts` body: `{ name, language, platform_id, template }`. Fails with
+ * ValidationFailed listing every failing key (`template.*` for the template's).
+ */
 export const validateBroadcastCreate = (body: unknown): Effect.Effect<BroadcastInput, ValidationFailed> =>
   Effect.gen(function*() {
     const errors: Record<string, Array<string>> = {}

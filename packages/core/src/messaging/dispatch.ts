@@ -1,6 +1,6 @@
 /**
- * What every send shares (spec §4.1, §4.2, decisions §7): the provider request for a broadcast, the
- * provider's answer turned into the send's outcome, and the stored message.
+ * What every send shares: the provider request for a broadcast, the provider's answer turned into
+ * the send's outcome, and the stored message.
  */
 import { DateTime, Effect, Option } from "effect"
 import type { SecureRandom } from "effect/crypto"
@@ -14,7 +14,7 @@ import { MessagingProvider, type ProviderRequest } from "./messaging-provider.ts
 import type { Recipient } from "./recipient.ts"
 import { MASKED_CODE, renderBody } from "./template.ts"
 
-/** The message of the 422 a provider rejection answers with (decisions §7). */
+/** The message of the 422 a provider rejection answers with. */
 export const UNDELIVERABLE = "The message could not be delivered to this recipient."
 
 /**
@@ -59,7 +59,7 @@ export const sendThroughProvider = (
     }
   })
 
-/** Stores the sent message; a code appears in its body only as `******` (spec §4.2 rule 5). */
+/** Stores the sent message; a code appears in its body only as `******`. */
 export const storeMessage = (
   broadcast: Broadcast,
   recipient: Recipient,

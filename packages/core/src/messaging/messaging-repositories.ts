@@ -1,8 +1,8 @@
 /**
- * The stores behind messaging (ARCHITECTURE rules 3 and 8): sending numbers, broadcasts with their
- * template, sent messages, managed-OTP verifications, the OTP ledger (credits and cooldowns) and the
- * OTP reservations (credits charged for sends whose outcome is not yet stored).
- * Every method takes the account and never sees another account's rows.
+ * The stores behind messaging: sending numbers, broadcasts with their template, sent messages,
+ * managed-OTP verifications, the OTP ledger (credits and cooldowns) and the OTP reservations
+ * (credits charged for sends whose outcome is not yet stored). Every method takes the account and
+ * never sees another account's rows.
  */
 import { Context, DateTime, Duration, type Effect, type Option } from "effect"
 import type { Broadcast, BroadcastInput, BroadcastStatus } from "./broadcast.ts"
@@ -11,7 +11,8 @@ import type { OtpReservation } from "./otp-reservation.ts"
 import type { Verification } from "./otp-verification.ts"
 import type { Platform, PlatformInput } from "./platform.ts"
 
-export class PlatformRepository extends Context.Service<PlatformRepository, {
+/** What the PlatformRepository port offers (implement this to write an adapter). */
+export interface PlatformRepositoryShape {
   /** Stores a sending number (`sealed_access_token` already sealed); created_at = updated_at = now. */
   readonly insert: (
     accountId: number,
@@ -19,10 +20,22 @@ export class PlatformRepository extends Context.Service<PlatformRepository, {
   ) => Effect.Effect<Platform>
   /** The account's sending numbers, oldest first. */
   readonly list: (accountId: number) => Effect.Effect<ReadonlyArray<Platform>>
+  /** The account's sending number with that id, or none. */
   readonly findById: (accountId: number, id: number) => Effect.Effect<Option.Option<Platform>>
-}>()("@wasl/core/PlatformRepository") {}
+}
 
-export class BroadcastRepository extends Context.Service<BroadcastRepository, {
+/** @ignore */
+export const PlatformRepositoryBase: Context.ServiceClass<
+  PlatformRepository,
+  "@wasl/core/PlatformRepository",
+  PlatformRepositoryShape
+> = Context.Service<PlatformRepository, PlatformRepositoryShape>()("@wasl/core/PlatformRepository")
+
+/** The account's sending numbers (platforms). */
+export class PlatformRepository extends PlatformRepositoryBase {}
+
+/** What the BroadcastRepository port offers (implement this to write an adapter). */
+export interface BroadcastRepositoryShape {
   /** Stores the broadcast and its template together; the platform must be the account's. */
   readonly insert: (
     accountId: number,
@@ -32,19 +45,45 @@ export class BroadcastRepository extends Context.Service<BroadcastRepository, {
   ) => Effect.Effect<Broadcast>
   /** The account's broadcasts, oldest first, with template and platform. */
   readonly list: (accountId: number) => Effect.Effect<ReadonlyArray<Broadcast>>
+  /** The account's broadcast with that id (with template and platform), or none. */
   readonly findById: (accountId: number, id: number) => Effect.Effect<Option.Option<Broadcast>>
-}>()("@wasl/core/BroadcastRepository") {}
+}
 
-export class MessageRepository extends Context.Service<MessageRepository, {
+/** @ignore */
+export const BroadcastRepositoryBase: Context.ServiceClass<
+  BroadcastRepository,
+  "@wasl/core/BroadcastRepository",
+  BroadcastRepositoryShape
+> = Context.Service<BroadcastRepository, BroadcastRepositoryShape>()("@wasl/core/BroadcastRepository")
+
+/** The account's broadcasts, each with its template and sending number. */
+export class BroadcastRepository extends BroadcastRepositoryBase {}
+
+/** What the MessageRepository port offers (implement this to write an adapter). */
+export interface MessageRepositoryShape {
+  /** Stores a sent message. */
   readonly insert: (message: Message) => Effect.Effect<void>
+  /** The account's message with that `_id`, or none. */
   readonly findById: (accountId: number, id: string) => Effect.Effect<Option.Option<Message>>
-}>()("@wasl/core/MessageRepository") {}
+}
 
-export class VerificationRepository extends Context.Service<VerificationRepository, {
+/** @ignore */
+export const MessageRepositoryBase: Context.ServiceClass<
+  MessageRepository,
+  "@wasl/core/MessageRepository",
+  MessageRepositoryShape
+> = Context.Service<MessageRepository, MessageRepositoryShape>()("@wasl/core/MessageRepository")
+
+/** The messages the account sent. */
+export class MessageRepository extends MessageRepositoryBase {}
+
+/** What the VerificationRepository port offers (implement this to write an adapter). */
+export interface VerificationRepositoryShape {
+  /** Stores a new verification. */
   readonly insert: (verification: Verification) => Effect.Effect<void>
   /**
-   * The verification; with `forUpdate` its row stays locked until the caller's transaction ends,
-   * so concurrent verify attempts are counted one after another.
+   * The account's verification with that id, or none; with `forUpdate` its row stays locked until
+   * the caller's transaction ends, so concurrent verify attempts are counted one after another.
    */
   readonly findById: (
     accountId: number,
@@ -55,9 +94,20 @@ export class VerificationRepository extends Context.Service<VerificationReposito
   readonly listLive: (accountId: number, broadcastId: number, to: string) => Effect.Effect<ReadonlyArray<Verification>>
   /** Writes status, attempts and updated_at of the stored verification. */
   readonly update: (verification: Verification) => Effect.Effect<void>
-}>()("@wasl/core/VerificationRepository") {}
+}
 
-export class OtpLedger extends Context.Service<OtpLedger, {
+/** @ignore */
+export const VerificationRepositoryBase: Context.ServiceClass<
+  VerificationRepository,
+  "@wasl/core/VerificationRepository",
+  VerificationRepositoryShape
+> = Context.Service<VerificationRepository, VerificationRepositoryShape>()("@wasl/core/VerificationRepository")
+
+/** The account's managed one-time-password verifications. */
+export class VerificationRepository extends VerificationRepositoryBase {}
+
+/** What the OtpLedger port offers (implement this to write an adapter). */
+export interface OtpLedgerShape {
   /**
    * Takes one OTP credit from the account, atomically: false (and nothing changes) when the balance
    * is 0. Inside a transaction the account row stays locked until it ends, so concurrent charges
@@ -84,7 +134,14 @@ export class OtpLedger extends Context.Service<OtpLedger, {
    * of sends to one recipient are stored one after another (one live code per recipient).
    */
   readonly lockRecipient: (accountId: number, recipient: string) => Effect.Effect<void>
-}>()("@wasl/core/OtpLedger") {}
+}
+
+/** @ignore */
+export const OtpLedgerBase: Context.ServiceClass<OtpLedger, "@wasl/core/OtpLedger", OtpLedgerShape> =
+  Context.Service<OtpLedger, OtpLedgerShape>()("@wasl/core/OtpLedger")
+
+/** The accounts' OTP credits and the per-recipient send cooldowns. */
+export class OtpLedger extends OtpLedgerBase {}
 
 /**
  * What `OtpLedger.claimCooldown` answers when a send to the recipient was marked at `lastSentAt`,
@@ -95,7 +152,8 @@ export const cooldownSecondsLeft = (lastSentAt: DateTime.Utc, now: DateTime.Utc,
   return Math.max(1, Math.ceil(remainingMs / 1000))
 }
 
-export class OtpReservationRepository extends Context.Service<OtpReservationRepository, {
+/** What the OtpReservationRepository port offers (implement this to write an adapter). */
+export interface OtpReservationRepositoryShape {
   /** Records a credit just charged for `reservation`'s send, `open`. */
   readonly open: (reservation: OtpReservation) => Effect.Effect<void>
   /**
@@ -114,5 +172,19 @@ export class OtpReservationRepository extends Context.Service<OtpReservationRepo
    * (`FOR UPDATE SKIP LOCKED`), so any number of workers can run it. Returns how many it released.
    */
   readonly releaseStale: (openedBy: DateTime.Utc, limit: number, now: DateTime.Utc) => Effect.Effect<number>
+  /** The account's reservation with that id, or none. */
   readonly findById: (accountId: number, id: string) => Effect.Effect<Option.Option<OtpReservation>>
-}>()("@wasl/core/OtpReservationRepository") {}
+}
+
+/** @ignore */
+export const OtpReservationRepositoryBase: Context.ServiceClass<
+  OtpReservationRepository,
+  "@wasl/core/OtpReservationRepository",
+  OtpReservationRepositoryShape
+> = Context.Service<OtpReservationRepository, OtpReservationRepositoryShape>()("@wasl/core/OtpReservationRepository")
+
+/**
+ * The OTP credits charged for sends whose outcome is not stored yet: opened before the provider
+ * call, then settled or released (refunded), by the send or by the sweeper.
+ */
+export class OtpReservationRepository extends OtpReservationRepositoryBase {}

@@ -1,5 +1,5 @@
 /**
- * One-time-password codes (spec §4.2, §8, decisions §7).
+ * One-time-password codes.
  *
  * - A managed code is 6 decimal digits drawn from the CSPRNG port (`SecureRandom`) by rejection
  *   sampling, so every code is equally likely.
@@ -11,6 +11,7 @@ import { Context, Effect, Layer } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { toHex, utf8 } from "../wire/hex.ts"
 
+/** The digits of a managed code. */
 export const MANAGED_CODE_DIGITS = 6
 
 const RANGE = 10 ** MANAGED_CODE_DIGITS
@@ -35,14 +36,25 @@ const constantTimeEqual = (a: string, b: string): boolean => {
   return diff === 0
 }
 
-export class OtpCodeHasher extends Context.Service<OtpCodeHasher, {
+/** What the OtpCodeHasher port offers. */
+export interface OtpCodeHasherShape {
   /** HMAC-SHA256(key, verificationId + code), lowercase hex. */
   readonly hash: (verificationId: string, code: string) => Effect.Effect<string>
   /** Whether `code` hashes to `stored`, compared in constant time. */
   readonly matches: (verificationId: string, code: string, stored: string) => Effect.Effect<boolean>
-}>()("@wasl/core/OtpCodeHasher") {
-  /** Web Crypto HMAC-SHA256 under `key` (at least 32 bytes: the server's "otp-code" subkey). */
-  static readonly layerHmacSha256 = (key: Uint8Array) =>
+}
+
+/** @ignore */
+export const OtpCodeHasherBase: Context.ServiceClass<OtpCodeHasher, "@wasl/core/OtpCodeHasher", OtpCodeHasherShape> =
+  Context.Service<OtpCodeHasher, OtpCodeHasherShape>()("@wasl/core/OtpCodeHasher")
+
+/** Hashes one-time codes with the server's key, so that a stored code cannot be read back. */
+export class OtpCodeHasher extends OtpCodeHasherBase {
+  /**
+   * Web Crypto HMAC-SHA256 under `key` (at least 32 bytes: the server's "otp-code" subkey); a
+   * shorter key is a defect.
+   */
+  static readonly layerHmacSha256: (key: Uint8Array) => Layer.Layer<OtpCodeHasher> = (key: Uint8Array) =>
     Layer.effect(
       OtpCodeHasher,
       Effect.gen(function*() {

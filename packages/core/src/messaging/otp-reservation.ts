@@ -1,6 +1,6 @@
 /**
- * An OTP reservation (spec §4.2 rule 9, §8 OTP credits): the credit a send-otp charged before it
- * called the provider, kept durably until the send's outcome is stored.
+ * An OTP reservation: the credit a send-otp charged before it called the provider, kept durably
+ * until the send's outcome is stored.
  *
  * send-otp runs in two short transactions with the provider call between them, so no database
  * connection or account row lock is held while the provider answers (up to its timeout):
@@ -20,17 +20,25 @@
  */
 import { type DateTime, Duration } from "effect"
 
+/**
+ * Where a reservation stands: `open` until the send's outcome is stored, then `settled` (the
+ * credit is kept) or `released` (the credit given back).
+ */
 export type OtpReservationStatus = "open" | "settled" | "released"
 
+/** The credit a send-otp charged, held until the send's outcome is stored. */
 export interface OtpReservation {
   /** A record id (24 lowercase hex). */
   readonly id: string
+  /** The account charged. */
   readonly account_id: number
   /** The recipient's digits: the key of the cooldown claim the send made. */
   readonly recipient: string
+  /** Open, settled or released. */
   readonly status: OtpReservationStatus
   /** When the credit was charged and the cooldown claimed (the send time). */
   readonly created_at: DateTime.Utc
+  /** When it was last changed. */
   readonly updated_at: DateTime.Utc
 }
 
@@ -39,4 +47,4 @@ export interface OtpReservation {
  * longest provider call (the Cloud API adapter gives up after 15 s) plus the second transaction,
  * so a send still running is never refunded under it.
  */
-export const OTP_RESERVATION_SAFE_AFTER = Duration.minutes(2)
+export const OTP_RESERVATION_SAFE_AFTER: Duration.Duration = Duration.minutes(2)

@@ -1,5 +1,5 @@
 /**
- * Sending numbers (spec §2.8 platform, decisions §7): a WhatsApp business number registered in the
+ * Sending numbers (platforms): a WhatsApp business number registered in the
  * account, sending through a provider. The provider's access token is write-only: it is stored
  * sealed (SecretBox) and never rendered.
  */
@@ -8,37 +8,82 @@ import type { ValidationFailed } from "../errors.ts"
 import { formatWireTimestamp } from "../wire/timestamp.ts"
 import { failIfAny } from "./template.ts"
 
+/** The providers a platform can send through. */
 export const PROVIDER_NAMES = ["sandbox", "whatsapp_cloud"] as const
+/**
+ * A platform's provider: `sandbox` (messages are recorded, nothing leaves the service) or
+ * `whatsapp_cloud` (Meta's WhatsApp Cloud API).
+ */
 export type ProviderName = typeof PROVIDER_NAMES[number]
 
+/** A sending number as stored. */
 export interface Platform {
+  /** The platform's id. */
   readonly id: number
+  /** The account it belongs to. */
   readonly account_id: number
+  /** Its display name. */
   readonly name: string
+  /** The phone number recipients see. */
   readonly display_phone_number: string
+  /** The provider it sends through. */
   readonly provider: ProviderName
+  /** The provider's phone number id (WhatsApp Cloud); null for the sandbox. */
   readonly phone_id: string | null
+  /** The WhatsApp Business Account id, when given. */
   readonly waba_id: string | null
   /** The access token sealed with SecretBox; null when none was given. */
   readonly sealed_access_token: string | null
+  /** When it was registered. */
   readonly created_at: DateTime.Utc
+  /** When it was last changed. */
   readonly updated_at: DateTime.Utc
 }
 
 /** What a create stores (before the ids and times). */
 export interface PlatformInput {
+  /** Its display name. */
   readonly name: string
+  /** The phone number recipients see. */
   readonly display_phone_number: string
+  /** The provider it sends through (`sandbox` when the body names none). */
   readonly provider: ProviderName
+  /** The provider's phone number id (required for WhatsApp Cloud). */
   readonly phone_id: string | null
+  /** The WhatsApp Business Account id. */
   readonly waba_id: string | null
+  /** The provider's access token in clear (required for WhatsApp Cloud); sealed before it is stored. */
   readonly access_token: string | null
 }
 
 const NullableString = Schema.NullOr(Schema.String)
 
-/** The wire shape (spec §2.8), plus `provider`; never the access token. */
-export const PlatformJson = Schema.Struct({
+/**
+ * A platform as the platform endpoints return it (the WhatsApp business profile fields the
+ * service does not hold are null), plus `provider`; never the access token.
+ */
+export const PlatformJson: Schema.Struct<{
+  readonly id: Schema.Number
+  readonly name: Schema.String
+  readonly verified_name: Schema.NullOr<Schema.String>
+  readonly code_verification_status: Schema.NullOr<Schema.String>
+  readonly display_phone_number: Schema.String
+  readonly quality_rating: Schema.NullOr<Schema.String>
+  readonly phone_id: Schema.NullOr<Schema.String>
+  readonly waba_id: Schema.NullOr<Schema.String>
+  readonly about: Schema.NullOr<Schema.String>
+  readonly address: Schema.NullOr<Schema.String>
+  readonly description: Schema.NullOr<Schema.String>
+  readonly email: Schema.NullOr<Schema.String>
+  readonly profile_picture: Schema.NullOr<Schema.String>
+  readonly vertical: Schema.NullOr<Schema.String>
+  readonly websites: Schema.NullOr<Schema.$Array<Schema.String>>
+  readonly image: Schema.NullOr<Schema.String>
+  readonly provider: Schema.String
+  readonly account_id: Schema.Number
+  readonly created_at: Schema.String
+  readonly updated_at: Schema.String
+}> = Schema.Struct({
   id: Schema.Number,
   name: Schema.String,
   verified_name: NullableString,
@@ -60,8 +105,10 @@ export const PlatformJson = Schema.Struct({
   created_at: Schema.String,
   updated_at: Schema.String
 }).annotate({ identifier: "Platform" })
+/** A platform in its wire shape (see the `PlatformJson` schema). */
 export type PlatformJson = typeof PlatformJson.Type
 
+/** The wire shape of a stored platform (a sandbox platform shows as verified, quality GREEN). */
 export const platformJson = (p: Platform): PlatformJson => ({
   id: p.id,
   name: p.name,

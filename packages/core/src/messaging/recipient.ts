@@ -1,6 +1,5 @@
 /**
- * Who a message goes to: a contact of the account and the messaging number to reach it by
- * (spec §4.1, §4.2 rule 7, decisions §7).
+ * Who a message goes to: a contact of the account and the messaging number to reach it by.
  *
  * - By `contact_id`: the account's contact, reached at its whatsapp_number, else its phone.
  * - By `to`: the account's oldest contact whose whatsapp_number or phone is that number (with or
@@ -19,7 +18,9 @@ import { recordJson } from "../records/record-shape.ts"
 import { validateRecordCreate } from "../records/value-validation.ts"
 import { newRecordId, RecordId } from "../wire/record-id.ts"
 
+/** Who a message goes to. */
 export interface Recipient {
+  /** The contact's record id. */
   readonly contactId: string
   /** The number as the contact holds it (or as given in `to`), e.g. `+966500000001`. */
   readonly number: string
@@ -27,13 +28,14 @@ export interface Recipient {
   readonly digits: string
 }
 
-/** `to` of send-otp: 6 to 20 digits with an optional leading `+` (spec §4.2, §8). */
-export const RECIPIENT_NUMBER = /^\+?[0-9]{6,20}$/
+/** `to` of send-otp: 6 to 20 digits with an optional leading `+`. */
+export const RECIPIENT_NUMBER: RegExp = /^\+?[0-9]{6,20}$/
 
+/** The 422 message on `contact_id` when the contact has neither a whatsapp_number nor a phone. */
 export const CONTACT_HAS_NO_NUMBER = "The selected contact has no whatsapp_number or phone."
 
 /** The digits of a number: what the channel is addressed with and the cooldown is keyed on. */
-export const digitsOf = (number: string) => number.replace(/[^0-9]/g, "")
+export const digitsOf = (number: string): string => number.replace(/[^0-9]/g, "")
 
 const isRecordId = Schema.is(RecordId)
 

@@ -1,6 +1,6 @@
 /**
- * The bodies of the send endpoints (spec §4.1, §4.2, §7, §8), validated by hand so every key gets
- * Laravel's message and every failure is reported at once.
+ * The bodies of the send endpoints, validated by hand so every key gets Laravel's message and every
+ * failure is reported at once.
  */
 import { Effect } from "effect"
 import type { ValidationFailed } from "../errors.ts"
@@ -19,20 +19,28 @@ const absent = (u: unknown) => u === undefined || u === null || u === ""
 // send (spec §4.1)
 // ---------------------------------------------------------------------------------------------
 
-/** `header.file` limits (spec §4.1, §8): at most 10 MB (10,240 KiB, Laravel's `max:10240`). */
-export const HEADER_FILE_MAX_BYTES = 10 * 1024 * 1024
+/** The largest `header.file`: 10 MB (10,240 KiB, Laravel's `max:10240`). */
+export const HEADER_FILE_MAX_BYTES: number = 10 * 1024 * 1024
+/** The media types a `header.file` may have. */
 export const HEADER_FILE_TYPES = ["application/pdf", "image/jpeg", "image/jpg", "image/png", "video/mp4"] as const
 
 /** An uploaded file, as the HTTP layer read it. */
 export interface UploadedFile {
+  /** The file's name as uploaded. */
   readonly filename: string
+  /** Its media type as uploaded. */
   readonly contentType: string
+  /** Its content. */
   readonly bytes: Uint8Array
 }
 
+/** A validated send body. */
 export interface SendInput {
+  /** The contact to send to. */
   readonly contactId: string
+  /** For a template with an offer-code button: the button's index and the code to copy. */
   readonly offerCode?: { readonly index: number; readonly code: string }
+  /** For a template with a media header: the file to show. */
   readonly headerMedia?: HeaderMedia
 }
 
@@ -148,7 +156,9 @@ export const validateSendInput = (
 // send-otp (spec §4.2)
 // ---------------------------------------------------------------------------------------------
 
+/** A validated send-otp body. */
 export interface SendOtpInput {
+  /** Who to send to: a contact of the account, or a number (its contact found or created). */
   readonly recipient: { readonly _tag: "Contact"; readonly contactId: string } | { readonly _tag: "Number"; readonly to: string }
   /** The caller's own code (relay mode); none for managed mode. */
   readonly code: string | undefined
@@ -156,7 +166,10 @@ export interface SendOtpInput {
 
 const RELAY_CODE = /^[A-Za-z0-9]+$/
 
-/** `contact_id` xor `to` (both is a 422, rule 1), `to` 6–20 digits, `code` 4–15 letters and digits. */
+/**
+ * Validates a send-otp body: `contact_id` xor `to` (neither or both is a 422), `to` 6–20 digits
+ * with an optional `+`, `code` (relay mode) 4–15 letters and digits.
+ */
 export const validateSendOtpInput = (body: unknown): Effect.Effect<SendOtpInput, ValidationFailed> =>
   Effect.gen(function*() {
     const errors: Errors = {}

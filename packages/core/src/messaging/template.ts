@@ -1,48 +1,69 @@
 /**
- * Message templates (spec §2.8, decisions §7): what a broadcast sends. A template has a category
- * (AUTHENTICATION templates carry one-time passwords and go only through send-otp, spec §4.2), a
- * body, optionally a header (text or media), a footer and buttons. A COPY_CODE button is an offer
- * code, whose value the caller supplies on send (spec §4.1); an OTP button copies the code of an
- * authentication template.
+ * Message templates: what a broadcast sends. A template has a category (AUTHENTICATION templates
+ * carry one-time passwords and go only through send-otp), a body, optionally a header (text or
+ * media), a footer and buttons. A COPY_CODE button is an offer code, whose value the caller
+ * supplies on send; an OTP button copies the code of an authentication template.
  */
 import { Effect } from "effect"
 import { ValidationFailed } from "../errors.ts"
 
+/** The categories of a template. */
 export const TEMPLATE_CATEGORIES = ["UTILITY", "MARKETING", "AUTHENTICATION"] as const
+/** A template's category: AUTHENTICATION templates carry one-time passwords (send-otp only). */
 export type TemplateCategory = typeof TEMPLATE_CATEGORIES[number]
 
+/** The formats of a template header. */
 export const HEADER_FORMATS = ["TEXT", "IMAGE", "DOCUMENT", "VIDEO"] as const
+/** A header's format: TEXT, or a media format whose file the sender supplies on send. */
 export type HeaderFormat = typeof HEADER_FORMATS[number]
 
+/** The types of a template button. */
 export const BUTTON_TYPES = ["QUICK_REPLY", "URL", "PHONE_NUMBER", "COPY_CODE", "OTP"] as const
+/**
+ * A button's type: QUICK_REPLY, URL, PHONE_NUMBER, COPY_CODE (an offer code supplied on send, not
+ * in AUTHENTICATION templates) or OTP (copies the code; AUTHENTICATION templates only).
+ */
 export type ButtonType = typeof BUTTON_TYPES[number]
 
+/** A template's header. */
 export interface TemplateHeader {
+  /** Text or a media format. */
   readonly format: HeaderFormat
   /** The text of a TEXT header; null for media headers. */
   readonly text: string | null
 }
 
+/** One button of a template. */
 export interface TemplateButton {
+  /** What the button does. */
   readonly type: ButtonType
+  /** Its label (at most 25 characters). */
   readonly text: string
+  /** A URL button's target. */
   readonly url?: string
+  /** A PHONE_NUMBER button's number. */
   readonly phone_number?: string
 }
 
 /** A template as the account defined it. */
 export interface TemplateDefinition {
+  /** Its name: lowercase letters, digits and underscores. */
   readonly name: string
+  /** Its category. */
   readonly category: TemplateCategory
+  /** Its header, if any. */
   readonly header: TemplateHeader | null
+  /** Its text (an AUTHENTICATION body holds the code placeholder `{{1}}`). */
   readonly body: string
+  /** Its footer, if any. */
   readonly footer: string | null
+  /** Its buttons, if any. */
   readonly buttons: ReadonlyArray<TemplateButton> | null
-  /** AUTHENTICATION only: how long a managed code lives (spec §4.2 rule 6); null means 5 minutes. */
+  /** AUTHENTICATION only: how long a managed code lives, in minutes; null means 5 minutes. */
   readonly code_expiration_minutes: number | null
 }
 
-/** The managed-code lifetime when the template does not set one (spec §4.2 rule 6, §8). */
+/** The managed-code lifetime in minutes when the template does not set one. */
 export const DEFAULT_CODE_EXPIRATION_MINUTES = 5
 /** The bounds WhatsApp accepts for code_expiration_minutes. */
 export const MAX_CODE_EXPIRATION_MINUTES = 90
@@ -53,10 +74,10 @@ const MAX_SHORT_TEXT = 60
 const MAX_BUTTON_TEXT = 25
 const MAX_BUTTONS = 10
 
-/** The media header formats: a send needs `header.file` for them (spec §4.1). */
+/** Whether the header is a media one: a send needs `header.file` for it. */
 export const isMediaHeader = (header: TemplateHeader | null): boolean => header !== null && header.format !== "TEXT"
 
-/** The position of the template's offer-code (COPY_CODE) button, if it has one (spec §4.1). */
+/** The position of the template's offer-code (COPY_CODE) button, if it has one. */
 export const offerCodeButtonIndex = (template: TemplateDefinition): number | undefined => {
   const index = (template.buttons ?? []).findIndex((b) => b.type === "COPY_CODE")
   return index === -1 ? undefined : index
@@ -64,7 +85,7 @@ export const offerCodeButtonIndex = (template: TemplateDefinition): number | und
 
 /** The one-time-password placeholder of an authentication template's body. */
 export const CODE_PLACEHOLDER = "{{1}}"
-/** How a code is shown wherever it is stored (spec §4.2 rule 5, decisions §7). */
+/** How a one-time code is shown wherever it is stored: it is never stored in clear. */
 export const MASKED_CODE = "******"
 
 /** The body as the recipient reads it, with `{{1}}` replaced by `code` (pass MASKED_CODE to store it). */
@@ -171,8 +192,11 @@ const parseButtons = (errors: Errors, raw: unknown, category: TemplateCategory |
   return buttons
 }
 
-/** Validates the `template` object of a broadcast create body (decisions §7); keys `template.*`. */
-export const parseTemplate = (raw: unknown, errors: Errors): TemplateDefinition | null => {
+/**
+ * Validates the `template` object of a broadcast create body, adding Laravel-style messages to
+ * `errors` under keys `template.*`; null when it is not valid.
+ */
+export const parseTemplate = (raw: unknown, errors: Record<string, Array<string>>): TemplateDefinition | null => {
   if (!isObject(raw)) {
     add(errors, "template", raw === undefined || raw === null ? "The template field is required." : "The template field must be an object.")
     return null
@@ -214,5 +238,5 @@ export const parseTemplate = (raw: unknown, errors: Errors): TemplateDefinition 
 }
 
 /** Fails with every collected error, first key first. */
-export const failIfAny = (errors: Errors): Effect.Effect<void, ValidationFailed> =>
+export const failIfAny = (errors: Record<string, Array<string>>): Effect.Effect<void, ValidationFailed> =>
   Object.keys(errors).length === 0 ? Effect.void : Effect.fail(new ValidationFailed({ errors }))

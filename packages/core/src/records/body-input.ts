@@ -55,16 +55,19 @@ export const codePointLength = (s: string): number => {
 export class ErrorBag {
   readonly #errors = new Map<string, Array<string>>()
 
+  /** Records a message under a key (a message already there is not repeated). */
   add(key: string, message: string): void {
     const list = this.#errors.get(key)
     if (list === undefined) this.#errors.set(key, [message])
     else if (!list.includes(message)) list.push(message)
   }
 
+  /** Whether the key has a message. */
   has(key: string): boolean {
     return this.#errors.has(key)
   }
 
+  /** Whether no message was recorded: the body is valid. */
   get isEmpty(): boolean {
     return this.#errors.size === 0
   }
@@ -74,6 +77,7 @@ export class ErrorBag {
     return Object.fromEntries(this.#errors)
   }
 
+  /** The messages as the 422 failure. */
   toFailure(): ValidationFailed {
     return new ValidationFailed({ errors: this.errors })
   }

@@ -1,19 +1,20 @@
 /**
- * The built-in properties and groups of every kind (decisions §3, §5). They are constants: the
- * same definitions, with the same `_id`s (property-definition.ts), in every account, listed by the
- * properties endpoints with `account_id: null` and `made_by: null`, never changed or deleted.
+ * The built-in properties and groups of every kind. They are constants: the same definitions,
+ * with the same `_id`s (property-definition.ts), in every account, listed by the properties
+ * endpoints with `account_id: null` and `made_by: null`, never changed or deleted.
  *
- * Types chosen where decisions §3 and spec §2.2–2.4 leave room:
+ * Types chosen where the API's documentation leaves room:
  * - free texts are `string`, longer prose (`next_steps`, ticket `desc`, product `description`)
  *   `textarea`; contact `gender`, `languages`, `preferred_language`, `relation_stage` and the
- *   sources stay `string` as the spec shows them (no closed option lists are given);
- * - `birthdate`, `close_date` and the message times are `datetime` (spec: "timestamp"); invoice
- *   `due_date` is a `date`;
- * - `timezone` (spec: number), money and counts are `number`; `created_by` is a read-only number;
- * - derived values (decisions §3): contact `fullname` (read-only string) and `deal_ids`
- *   (read-only `multi_select` without options: a set of deal ids, which filters then compare as a
- *   set), ticket `contacts_count` and `deals_count` (read-only numbers). They are computed when a
- *   record is shown (record-shape.ts), never validated or stored from a body.
+ *   sources stay `string` as the API documentation shows them (no closed option lists are given);
+ * - `birthdate`, `close_date` and the message times are `datetime` (documented as "timestamp");
+ *   invoice `due_date` is a `date`;
+ * - `timezone` (documented as a number), money and counts are `number`; `created_by` is a
+ *   read-only number;
+ * - derived values: contact `fullname` (read-only string) and `deal_ids` (read-only
+ *   `multi_select` without options: a set of deal ids, which filters then compare as a set),
+ *   ticket `contacts_count` and `deals_count` (read-only numbers). They are computed when a record
+ *   is shown (record-shape.ts), never validated or stored from a body.
  */
 import type { ObjectKind } from "../auth/permission.ts"
 import { OBJECT_KINDS } from "../auth/permission.ts"
@@ -93,6 +94,7 @@ interface Spec {
 
 const option = (internal_name: string, en: string, ar: string): EnumOption => ({ en, ar, internal_name })
 
+/** The options of a deal's `deal_stage`, from `appointment_scheduled` to `closed_won` / `closed_lost`. */
 export const DEAL_STAGE_OPTIONS: ReadonlyArray<EnumOption> = [
   option("appointment_scheduled", "Appointment scheduled", "تم تحديد موعد"),
   option("qualified_to_buy", "Qualified to buy", "مؤهل للشراء"),
@@ -103,6 +105,7 @@ export const DEAL_STAGE_OPTIONS: ReadonlyArray<EnumOption> = [
   option("closed_lost", "Closed lost", "مغلقة - خاسرة")
 ]
 
+/** The options of a ticket's `category`. */
 export const TICKET_CATEGORY_OPTIONS: ReadonlyArray<EnumOption> = [
   option("general_inquiry", "General inquiry", "استفسار عام"),
   option("billing_issue", "Billing issue", "مشكلة في الفوترة"),
@@ -110,6 +113,7 @@ export const TICKET_CATEGORY_OPTIONS: ReadonlyArray<EnumOption> = [
   option("feature_request", "Feature request", "طلب ميزة")
 ]
 
+/** The options of a ticket's `source` (`source_manual`, `source_email`, ...). */
 export const TICKET_SOURCE_OPTIONS: ReadonlyArray<EnumOption> = [
   option("source_manual", "Manual", "يدوي"),
   option("source_email", "Email", "البريد الإلكتروني"),
@@ -118,6 +122,7 @@ export const TICKET_SOURCE_OPTIONS: ReadonlyArray<EnumOption> = [
   option("source_form", "Form", "النموذج")
 ]
 
+/** The options of an invoice's `status`: draft, sent, paid, void. */
 export const INVOICE_STATUS_OPTIONS: ReadonlyArray<EnumOption> = [
   option("draft", "Draft", "مسودة"),
   option("sent", "Sent", "مرسلة"),
@@ -242,7 +247,7 @@ export const findBuiltinProperty = (kind: ObjectKind, internalName: string): Pro
   BUILTIN_PROPERTIES[kind].find((p) => p.internal_name === internalName)
 
 /**
- * Input names that stand for another property (decisions §3): a deal's `forcast_amount` is
+ * Input names that stand for another property: a deal's `forcast_amount` is
  * accepted as `forecast_amount`, and shown beside it.
  */
 export const PROPERTY_SYNONYMS: { readonly [K in ObjectKind]: Readonly<Record<string, string>> } = byKind(

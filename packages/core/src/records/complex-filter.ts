@@ -1,5 +1,5 @@
 /**
- * The `complex_filters` language of list queries (decisions §4).
+ * The `complex_filters` language of list queries.
  *
  * A filter is a list of nodes that must all hold; a node is a condition
  * `{ property, operator, value }` or one level of `{ or: [conditions] }`. It arrives either as a
@@ -25,6 +25,7 @@ import { LaravelMessage } from "./validation-messages.ts"
 // The AST
 // ---------------------------------------------------------------------------------------------
 
+/** Every operator of the filter language (see `operatorsFor` for the ones each type accepts). */
 export const FILTER_OPERATORS = [
   "eq",
   "neq",
@@ -42,6 +43,7 @@ export const FILTER_OPERATORS = [
   "is_empty",
   "is_not_empty"
 ] as const
+/** A filter operator (`eq`, `gt`, `between`, `in`, `contains`, `is_empty`, ...). */
 export type FilterOperator = typeof FILTER_OPERATORS[number]
 
 /** Operators taking one value. */
@@ -72,34 +74,56 @@ export type FilterValueType = PropertyType | "record_ids"
  */
 export type FilterScalar = string | number | boolean | DateTime.Utc
 
-interface ConditionBase {
+/** What every condition holds: the property it reads and the type it compares under. */
+export interface ConditionBase {
+  /** Marks a condition (an or-group is `Or`). */
   readonly _tag: "Condition"
+  /** The internal_name of the property the condition reads. */
   readonly property: string
+  /** The type its values are coerced to and compared under. */
   readonly type: FilterValueType
 }
+/**
+ * A condition with one value: `eq`, `neq`, the orderings `gt`, `gte`, `lt`, `lte`, and the
+ * substring tests `contains`, `not_contains`, `starts_with`, `ends_with`.
+ */
 export interface ScalarCondition extends ConditionBase {
+  /** The comparison. */
   readonly operator: ScalarOperator
+  /** The value the record's value is compared with. */
   readonly value: FilterScalar
 }
+/** `between [low, high]`: holds when low ≤ value ≤ high, both bounds included. */
 export interface RangeCondition extends ConditionBase {
+  /** Always `between`. */
   readonly operator: "between"
+  /** The low and high bounds. */
   readonly value: readonly [FilterScalar, FilterScalar]
 }
+/** `in` / `not_in`: the record's value equals one / none of the list. */
 export interface ListCondition extends ConditionBase {
+  /** `in` or `not_in`. */
   readonly operator: ListOperator
+  /** The values (at most `MAX_FILTER_LIST_LENGTH`). */
   readonly value: ReadonlyArray<FilterScalar>
 }
+/** `is_empty` / `is_not_empty`: the record has no value / has one (absent, null, "" and [] are none). */
 export interface PresenceCondition extends ConditionBase {
+  /** `is_empty` or `is_not_empty`. */
   readonly operator: PresenceOperator
 }
+/** One validated condition `{ property, operator, value }`, its value coerced to the property's type. */
 export type Condition = ScalarCondition | RangeCondition | ListCondition | PresenceCondition
 
 /** Holds when any of its conditions holds. */
 export interface OrGroup {
+  /** Marks an or-group. */
   readonly _tag: "Or"
+  /** Its conditions (or-groups do not nest). */
   readonly conditions: ReadonlyArray<Condition>
 }
 
+/** One entry of a filter list: a condition, or an or-group of conditions. */
 export type FilterNode = Condition | OrGroup
 /** All nodes must hold; an empty list holds for every record. */
 export type ComplexFilters = ReadonlyArray<FilterNode>
@@ -192,8 +216,8 @@ export const coerceBoolean = (raw: unknown): boolean | undefined => {
 }
 
 /**
- * An instant from any date input of decisions §1 (ISO 8601 string, epoch milliseconds as a number
- * or a string of digits, the `$date` object) or a DateTime. For `date` properties the instant is
+ * An instant from any date input (an ISO 8601 string, epoch milliseconds as a number or a string
+ * of digits, the `{ $date: { $numberLong } }` object) or a DateTime. For `date` properties the instant is
  * truncated to its UTC day, so date comparisons are by calendar day.
  */
 export const coerceInstant = (raw: unknown, type: "date" | "datetime"): DateTime.Utc | undefined => {
@@ -246,6 +270,7 @@ const coerceScalar = (type: FilterValueType, raw: unknown, options: ReadonlyArra
 // Parsing
 // ---------------------------------------------------------------------------------------------
 
+/** Options of `parseComplexFilters` and `validateComplexFilters`. */
 export interface ParseFilterOptions {
   /** The kind being listed; `deal` enables the `contact_ids` link filter. */
   readonly kind?: ObjectKind | undefined

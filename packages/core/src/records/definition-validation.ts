@@ -1,6 +1,5 @@
 /**
- * Validation of property and property-group bodies (spec §4.7, §4.8; decisions §5), and the
- * internal_name a new group gets.
+ * Validation of property and property-group bodies, and the internal_name a new group gets.
  *
  * Rules, as a Laravel form request would write them (all failures reported together, one message
  * per key: the first rule that fails; keys in dot notation; strings trimmed and "" read as null
@@ -16,7 +15,7 @@
  * | enum | for single_select / multi_select: required_if, list, min:1; enum.N: array; enum.N.en / enum.N.ar: required_without the other, string, max:255; enum.N.internal_name: required, string, the internal_name regex, distinct. Other types: prohibited | same |
  *
  * An option given with one label only gets the other filled with it, so the stored EnumOption
- * always carries both `en` and `ar` (spec §2.5). Unknown body keys are ignored, as Laravel does.
+ * always carries both `en` and `ar`. Unknown body keys are ignored, as Laravel does.
  * Group bodies: `name` and `desc` as above.
  */
 import { Effect, Predicate } from "effect"
@@ -43,9 +42,13 @@ const RECORD_ID_PATTERN = /^[0-9a-f]{24}$/
 
 /** A validated property body (create and update). */
 export interface PropertyInput {
+  /** The property's type. */
   readonly type: PropertyType
+  /** Its display name (at least one of `ar`, `en`). */
   readonly name: LocalizedText
+  /** Its description; null when none was given. */
   readonly desc: LocalizedText | null
+  /** The group it goes in. */
   readonly group_id: RecordId
   /** The options of a select type; null for the other types. */
   readonly enum: ReadonlyArray<EnumOption> | null
@@ -53,11 +56,13 @@ export interface PropertyInput {
 
 /** A validated create body. */
 export interface PropertyCreateInput extends PropertyInput {
+  /** The new property's internal_name, free among the kind's properties and reserved names. */
   readonly internal_name: string
 }
 
 /** What the use-case knows of the kind in the account. */
 export interface PropertyBodyContext {
+  /** The object kind the property belongs to. */
   readonly kind: ObjectKind
   /** The internal_names of the account's custom properties of the kind (built-ins are always taken). */
   readonly takenInternalNames?: ReadonlyArray<string> | undefined
@@ -67,7 +72,9 @@ export interface PropertyBodyContext {
 
 /** A validated group body (create and update). */
 export interface GroupInput {
+  /** The group's display name (at least one of `ar`, `en`). */
   readonly name: LocalizedText
+  /** Its description; null when none was given. */
   readonly desc: LocalizedText | null
 }
 
@@ -294,7 +301,7 @@ export const snakeCaseName = (text: string): string =>
     .replace(/_+$/, "")
 
 /**
- * The internal_name of a new group (decisions §5): the snake_case of `name.en`, else of `name.ar`,
+ * The internal_name of a new group: the snake_case of `name.en`, else of `name.ar`,
  * else `group`; made unique among `taken` (the kind's group internal_names in the account,
  * built-in included) with a numeric suffix: `sales`, `sales_2`, `sales_3`, ... An update keeps
  * the name it was given.

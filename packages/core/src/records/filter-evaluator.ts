@@ -17,10 +17,11 @@
  *   value, a client writes `{ or: [ { …neq… }, { …is_empty } ] }`.
  * - A present value is read as the condition's type: text and single_select take strings;
  *   number takes a finite number or a decimal string; boolean takes true/false, 1/0, "true",
- *   "false", "1", "0"; date/datetime take a DateTime or any date input of decisions §1 (a `date`
- *   is truncated to its UTC day, so dates compare by calendar day); multi_select and record_ids
- *   take an array of strings (a lone string counts as a one-element array, non-string elements
- *   are ignored). A present value that cannot be read so matches nothing but `is_not_empty`.
+ *   "false", "1", "0"; date/datetime take a DateTime or any date input (ISO 8601,
+ *   epoch milliseconds, the `{ $date: { $numberLong } }` object; a `date` is truncated to its UTC
+ *   day, so dates compare by calendar day); multi_select and record_ids take an array of strings
+ *   (a lone string counts as a one-element array, non-string elements are ignored). A present
+ *   value that cannot be read so matches nothing but `is_not_empty`.
  * - Strings compare case-insensitively everywhere (equality, lists, substring tests), after
  *   `foldCase` (JavaScript's locale-independent `toLowerCase`). Numbers compare numerically,
  *   booleans by identity, instants by epoch millisecond.

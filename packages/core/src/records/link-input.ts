@@ -1,8 +1,8 @@
 /**
- * The bodies of the link endpoints (spec 4.3, 4.4; decisions §5): `{ <key>: string[] }` to attach,
- * `{ <key>: string }` to detach, validated like Laravel's `required|array` / `required|string`
- * plus `exists` in the account: an id the account has no record of the kind with (another
- * account's included) is a 422 on its key (`contact_ids.1`, `deal_id`), never a 404.
+ * The bodies of the link endpoints: `{ <key>: string[] }` to attach, `{ <key>: string }` to detach,
+ * validated like Laravel's `required|array` / `required|string` plus `exists` in the account: an id
+ * the account has no record of the kind with (another account's included) is a 422 on its key
+ * (`contact_ids.1`, `deal_id`), never a 404.
  */
 import { Effect } from "effect"
 import type { ObjectKind } from "../auth/permission.ts"
@@ -13,7 +13,7 @@ import { RecordRepository } from "./record-repository.ts"
 import { LaravelMessage } from "./validation-messages.ts"
 
 /** How many ids one attach call may carry (the same bound as a filter's `in` list). */
-export const MAX_ATTACH_IDS = MAX_FILTER_LIST_LENGTH
+export const MAX_ATTACH_IDS: typeof MAX_FILTER_LIST_LENGTH = MAX_FILTER_LIST_LENGTH
 
 const objectBody = (input: unknown): object =>
   typeof input === "object" && input !== null && !Array.isArray(input) ? input : {}
@@ -28,8 +28,17 @@ const missingOf = (accountId: number, kind: ObjectKind, ids: ReadonlyArray<strin
     }
   )
 
-/** `<key>: required|array|max:100`, `<key>.*: string|exists`: the distinct ids, in order. */
-export const validateIdList = (accountId: number, kind: ObjectKind, key: string, input: unknown) =>
+/**
+ * `<key>: required|array|max:100`, `<key>.*: string|exists`: the distinct ids, in order. Fails
+ * with ValidationFailed on `<key>` or `<key>.<index>` (an id the account has no record of the
+ * kind with is "The selected ... is invalid.").
+ */
+export const validateIdList = (
+  accountId: number,
+  kind: ObjectKind,
+  key: string,
+  input: unknown
+): Effect.Effect<Array<string>, ValidationFailed, RecordRepository> =>
   Effect.gen(function*() {
     const value = ownValue(objectBody(cleanInput(input)), key)
     const fail = (message: string) => Effect.fail(new ValidationFailed({ errors: { [key]: [message] } }))
@@ -50,8 +59,13 @@ export const validateIdList = (accountId: number, kind: ObjectKind, key: string,
     return [...new Set(strings)]
   })
 
-/** `<key>: required|string|exists`: the id. */
-export const validateId = (accountId: number, kind: ObjectKind, key: string, input: unknown) =>
+/** `<key>: required|string|exists`: the id. Fails with ValidationFailed on `<key>`. */
+export const validateId = (
+  accountId: number,
+  kind: ObjectKind,
+  key: string,
+  input: unknown
+): Effect.Effect<string, ValidationFailed, RecordRepository> =>
   Effect.gen(function*() {
     const value = ownValue(objectBody(cleanInput(input)), key)
     const fail = (message: string) => Effect.fail(new ValidationFailed({ errors: { [key]: [message] } }))

@@ -1,5 +1,5 @@
 /**
- * The query of `GET /api/{kind}` (decisions §4): page, per_page, search, order, direction and
+ * The query of `GET /api/{kind}`: page, per_page, search, order, direction and
  * complex_filters, read the way Laravel reads a query string (PHP nesting, trimmed strings, empty
  * means absent) and validated together, so one 422 lists every bad key at once.
  */
@@ -13,22 +13,33 @@ import type { PropertyDefinition } from "./property-definition.ts"
 import { cleanLikeLaravel, parsePhpQuery, type QueryInput } from "./query-string.ts"
 import { LaravelMessage } from "./validation-messages.ts"
 
+/** The directions a list may be ordered in. */
 export const ORDER_DIRECTIONS = ["asc", "desc"] as const
+/** Ascending or descending. */
 export type OrderDirection = typeof ORDER_DIRECTIONS[number]
 
 /** What a list asks for, validated against the kind's properties. */
 export interface RecordListParams {
+  /** The page number, from 1. */
   readonly page: number
+  /** The page size, from 1 to 100. */
   readonly perPage: number
-  /** A non-blank substring of the kind's name property (decisions §4), or none. */
+  /**
+   * A non-blank text to look for, or none: a record matches when any of the kind's search
+   * properties (`SEARCH_PROPERTIES`) contains it, ignoring case.
+   */
   readonly search: string | undefined
   /** The internal_name to order by (a synonym resolved): a property of the kind, created_at or updated_at. */
   readonly order: string
+  /** The order's direction. */
   readonly direction: OrderDirection
+  /** The validated `complex_filters` (empty: no filter). */
   readonly filters: ComplexFilters
 }
 
+/** What a list is ordered by when the query names nothing. */
 export const DEFAULT_ORDER = "created_at"
+/** The direction of a list's order when the query names none: newest first. */
 export const DEFAULT_DIRECTION: OrderDirection = "desc"
 
 /** The names a list may order by: every property of the kind (derived ones too) and the timestamps. */

@@ -7,6 +7,10 @@ import { displayAttribute } from "./validation-messages.ts"
 
 const field = (key: string) => `The ${displayAttribute(key)} field`
 
+/**
+ * More validation messages by rule, each taking the dot key it is reported under (see
+ * `LaravelMessage` for the common ones).
+ */
 export const LaravelMessageMore = {
   /** `max` on a string. */
   maxString: (key: string, max: number) => `${field(key)} must not be greater than ${max} characters.`,

@@ -1,13 +1,15 @@
 /**
- * The six object kinds of the records API (decisions §3): their path segments, the property a
- * list's `search` looks in (decisions §4), the properties a create must carry, and the 72 webhook
- * event names with their body keys (spec §6.2, §6.3).
+ * The six object kinds of the records API: their path segments, the properties a list's `search`
+ * looks in, the properties a create must carry, and the 72 webhook event names with the key each
+ * event's body holds its object under.
  */
 import { Option, Schema } from "effect"
 import { OBJECT_KINDS, type ObjectKind } from "../auth/permission.ts"
 
-/** A kind as a Schema (the type `ObjectKind` and the tuple `OBJECT_KINDS` live in permission.ts). */
-export const ObjectKindSchema = Schema.Literals(OBJECT_KINDS).annotate({ identifier: "ObjectKind" })
+/** An object kind (`contact`, `company`, `deal`, `ticket`, `invoice`, `product`) as a Schema. */
+export const ObjectKindSchema: Schema.Literals<typeof OBJECT_KINDS> = Schema.Literals(OBJECT_KINDS).annotate({
+  identifier: "ObjectKind"
+})
 
 // ---------------------------------------------------------------------------------------------
 // Path segments
@@ -15,8 +17,12 @@ export const ObjectKindSchema = Schema.Literals(OBJECT_KINDS).annotate({ identif
 
 /** The path segments of `/api/{kind}`, in the order of OBJECT_KINDS. */
 export const OBJECT_PATHS = ["contacts", "companies", "deals", "tickets", "invoices", "products"] as const
+/** The path segment of a kind's endpoints (`contacts`, `companies`, ...). */
 export type ObjectPath = typeof OBJECT_PATHS[number]
-export const ObjectPath = Schema.Literals(OBJECT_PATHS).annotate({ identifier: "ObjectPath" })
+/** A kind's path segment as a Schema. */
+export const ObjectPath: Schema.Literals<typeof OBJECT_PATHS> = Schema.Literals(OBJECT_PATHS).annotate({
+  identifier: "ObjectPath"
+})
 
 /** contacts → contact, companies → company, ... */
 export const KIND_OF_PATH: { readonly [P in ObjectPath]: ObjectKind } = {
@@ -38,9 +44,11 @@ export const PATH_OF_KIND: { readonly [K in ObjectKind]: ObjectPath } = {
   product: "products"
 }
 
+/** Whether a path segment is one of the six kinds' (`deals`: yes, `deal`: no). */
 export const isObjectPath = (segment: string): segment is ObjectPath =>
   (OBJECT_PATHS as ReadonlyArray<string>).includes(segment)
 
+/** Whether a name is one of the six object kinds (`deal`: yes, `deals`: no). */
 export const isObjectKind = (name: string): name is ObjectKind => (OBJECT_KINDS as ReadonlyArray<string>).includes(name)
 
 /** The kind a path segment names (`deals` → `deal`); none for any other segment. */
@@ -62,8 +70,8 @@ export const NAME_PROPERTY: { readonly [K in ObjectKind]: string } = {
 }
 
 /**
- * The properties `search` matches, case-insensitive substring, any of them (decisions §4): the
- * name property, and for contacts also email, phone and whatsapp_number.
+ * The properties a list's `search` matches (a case-insensitive substring of any of them): the name
+ * property, and for contacts also email, phone and whatsapp_number.
  */
 export const SEARCH_PROPERTIES: { readonly [K in ObjectKind]: ReadonlyArray<string> } = {
   contact: ["fullname", "email", "phone", "whatsapp_number"],
@@ -75,8 +83,8 @@ export const SEARCH_PROPERTIES: { readonly [K in ObjectKind]: ReadonlyArray<stri
 }
 
 /**
- * The built-in properties a create must carry (decisions §3) and an update may not clear. Contacts
- * have none: a contact can be created empty (e.g. from an incoming message) and filled later.
+ * The built-in properties a create must carry and an update may not clear. Contacts have none: a
+ * contact can be created empty (e.g. from an incoming message) and filled later.
  */
 export const REQUIRED_ON_CREATE: { readonly [K in ObjectKind]: ReadonlyArray<string> } = {
   contact: [],
@@ -91,7 +99,10 @@ export const REQUIRED_ON_CREATE: { readonly [K in ObjectKind]: ReadonlyArray<str
 // Events (spec §6.2, §6.3)
 // ---------------------------------------------------------------------------------------------
 
-/** The 12 suffixes of spec §6.2, in its order. */
+/**
+ * The 12 event suffixes: a record's `created`, `updated`, `deleted`, then the same three for its
+ * kind's custom properties, property groups and notes.
+ */
 export const EVENT_SUFFIXES = [
   "created",
   "updated",
@@ -106,15 +117,20 @@ export const EVENT_SUFFIXES = [
   "note-updated",
   "note-deleted"
 ] as const
+/** An event suffix (`created`, ..., `note-deleted`). */
 export type EventSuffix = typeof EVENT_SUFFIXES[number]
 
 /** What an event is about: the record itself, a custom property, a property group or a note. */
 export const EVENT_SUBJECTS = ["record", "property", "property_group", "note"] as const
+/** What an event is about (`record`, `property`, `property_group`, `note`). */
 export type EventSubject = typeof EVENT_SUBJECTS[number]
 
+/** What happened to the subject of an event. */
 export const EVENT_ACTIONS = ["created", "updated", "deleted"] as const
+/** What happened to the subject of an event (`created`, `updated`, `deleted`). */
 export type EventAction = typeof EVENT_ACTIONS[number]
 
+/** An event name as a template type: a kind, a dash, a suffix (`deal-note-created`). */
 export type EventNameString = `${ObjectKind}-${EventSuffix}`
 
 /** All 72 event names, kind by kind (`contact-created`, ..., `product-note-deleted`). */
@@ -122,10 +138,12 @@ export const EVENT_NAMES: ReadonlyArray<EventNameString> = OBJECT_KINDS.flatMap(
   EVENT_SUFFIXES.map((suffix) => `${kind}-${suffix}` as const)
 )
 
-export const EventName = Schema.Literals(EVENT_NAMES).annotate({
+/** One of the 72 event names as a Schema (`contact-created`, ..., `product-note-deleted`). */
+export const EventName: Schema.Literals<typeof EVENT_NAMES> = Schema.Literals(EVENT_NAMES).annotate({
   identifier: "EventName",
   description: "An object kind (contact, company, deal, ticket, invoice, product) and one of the 12 event suffixes"
 })
+/** One of the 72 event names (`contact-created`, ..., `product-note-deleted`). */
 export type EventName = typeof EventName.Type
 
 const SUBJECT_SUFFIX: { readonly [S in EventSubject]: string } = {
@@ -146,9 +164,13 @@ const SUBJECT_KEY: { readonly [S in EventSubject]: string } = {
 export const eventName = (kind: ObjectKind, subject: EventSubject, action: EventAction): EventName =>
   `${kind}${SUBJECT_SUFFIX[subject]}-${action}` as EventName
 
+/** An event name taken apart: `deal-property-group-updated` is deal, property_group, updated. */
 export interface ParsedEventName {
+  /** The object kind the event belongs to. */
   readonly kind: ObjectKind
+  /** What the event is about: the record, a property, a property group or a note. */
   readonly subject: EventSubject
+  /** What happened to it. */
   readonly action: EventAction
 }
 
@@ -165,9 +187,9 @@ export const parseEventName = (name: EventName): ParsedEventName => {
 }
 
 /**
- * The key of the affected record in a delivery body (spec §6.3): the object name for record
- * events (`deal`), followed by `_property`, `_property_group` or `_note` for the others
- * (`deal_property`, `contact_property_group`, `ticket_note`).
+ * The key under which a webhook body holds the affected object: the kind for record events
+ * (`deal`), followed by `_property`, `_property_group` or `_note` for the others (`deal_property`,
+ * `contact_property_group`, `ticket_note`).
  */
 export const eventObjectKey = (name: EventName): string => {
   const { kind, subject } = parseEventName(name)

@@ -1,8 +1,8 @@
 /**
- * Lists (decisions §4, interface spec §2.11): the page parameters and the body Laravel's
- * length-aware paginator writes through an API resource collection — `data`, `links` and `meta`
- * as `LengthAwarePaginator::toArray()` (Laravel 10/11, `onEachSide = 3`) produces them, with the
- * request's query carried into every page URL (`withQueryString()`).
+ * Lists: the page parameters and the body Laravel's length-aware paginator writes through an API
+ * resource collection — `data`, `links` and `meta` as `LengthAwarePaginator::toArray()` (Laravel
+ * 10/11, `onEachSide = 3`) produces them, with the request's query carried into every page URL
+ * (`withQueryString()`).
  */
 import { Effect } from "effect"
 import { ValidationFailed } from "../errors.ts"
@@ -17,34 +17,54 @@ import {
 } from "./query-string.ts"
 import { LaravelMessage } from "./validation-messages.ts"
 
+/** The page a list shows when the query names none. */
 export const DEFAULT_PAGE = 1
+/** The page size of a list when the query names none. */
 export const DEFAULT_PER_PAGE = 15
+/** The largest `per_page` a list accepts. */
 export const MAX_PER_PAGE = 100
 /** The paginator's `onEachSide`: pages shown either side of the current one in `meta.links`. */
 export const PAGINATION_ON_EACH_SIDE = 3
 
+/** The label of the "previous page" entry of `meta.links` (HTML-escaped, as Laravel writes it). */
 export const PREVIOUS_LABEL = "&laquo; Previous"
+/** The label of the "next page" entry of `meta.links` (HTML-escaped, as Laravel writes it). */
 export const NEXT_LABEL = "Next &raquo;"
 
+/** Which page of a list to show, and how many items a page holds. */
 export interface PageParams {
+  /** The page number, from 1. */
   readonly page: number
+  /** The page size, from 1 to `MAX_PER_PAGE`. */
   readonly perPage: number
 }
 
+/** One entry of a list body's `meta.links`: a page number, `...`, or the previous / next link. */
 export interface PaginationLink {
+  /** The page's URL; null for `...` and for a previous / next link that leads nowhere. */
   readonly url: string | null
+  /** The text shown: a page number, `...`, `PREVIOUS_LABEL` or `NEXT_LABEL`. */
   readonly label: string
+  /** Whether this is the current page. */
   readonly active: boolean
 }
 
+/** The JSON body of a list response, as Laravel's paginated API resource collection writes it. */
 export interface PaginationBody<T> {
+  /** The items of the page. */
   readonly data: ReadonlyArray<T>
+  /** The URLs of the first, last, previous and next pages (null when there is none). */
   readonly links: {
     readonly first: string
     readonly last: string
     readonly prev: string | null
     readonly next: string | null
   }
+  /**
+   * Where the page lies: its number, the 1-based positions of its first and last items (`from`,
+   * `to`, null when empty), the last page, the page links, the list's URL, the page size and the
+   * total number of items.
+   */
   readonly meta: {
     readonly current_page: number
     readonly from: number | null
@@ -65,6 +85,7 @@ export interface Page<T> extends PageParams {
   readonly total: number
 }
 
+/** What `paginationBody` needs: a page, the list's URL and the request's query. */
 export interface PaginationInput<T> extends Page<T> {
   /** The absolute URL of the list without its query, e.g. `https://host/api/deals`. */
   readonly path: string
@@ -114,7 +135,7 @@ const integerRule = (key: string, value: string | PhpArray, max: number): Array<
 }
 
 /**
- * `page` and `per_page` of a list query (decisions §4): `page` an integer ≥ 1, default 1;
+ * `page` and `per_page` of a list query: `page` an integer ≥ 1, default 1;
  * `per_page` an integer from 1 to 100, default 15. The query is read as Laravel reads it (PHP
  * nesting, then TrimStrings and ConvertEmptyStringsToNull), so an empty or blank value means the
  * default (the rules are `nullable`). Failures carry Laravel's messages under `page` / `per_page`,
@@ -176,6 +197,10 @@ const range = (start: number, end: number): Array<number> => {
   return pages
 }
 
+/**
+ * The page numbers a paginator shows, in up to three runs: the first pages, a slider around the
+ * current page, the last pages (null: that run is not shown).
+ */
 export type UrlWindow = {
   readonly first: ReadonlyArray<number> | null
   readonly slider: ReadonlyArray<number> | null
@@ -183,7 +208,11 @@ export type UrlWindow = {
 }
 
 /** `UrlWindow::get`, with page numbers in place of the URL maps. */
-export const urlWindow = (currentPage: number, lastPage: number, onEachSide = PAGINATION_ON_EACH_SIDE): UrlWindow => {
+export const urlWindow = (
+  currentPage: number,
+  lastPage: number,
+  onEachSide: number = PAGINATION_ON_EACH_SIDE
+): UrlWindow => {
   if (lastPage < onEachSide * 2 + 8) return { first: range(1, lastPage), slider: null, last: null }
   const window = onEachSide + 4
   if (!(lastPage > 1)) return { first: null, slider: null, last: null }
@@ -203,7 +232,7 @@ export const urlWindow = (currentPage: number, lastPage: number, onEachSide = PA
 export const paginationElements = (
   currentPage: number,
   lastPage: number,
-  onEachSide = PAGINATION_ON_EACH_SIDE
+  onEachSide: number = PAGINATION_ON_EACH_SIDE
 ): ReadonlyArray<ReadonlyArray<number> | "..."> => {
   const w = urlWindow(currentPage, lastPage, onEachSide)
   // array_filter drops the nulls (and would drop empty ranges; none occur).
@@ -213,7 +242,7 @@ export const paginationElements = (
 }
 
 /**
- * The list body of decisions §4 for one page. `prev` points at page - 1 whenever page > 1 (even
+ * The JSON body of a list response for one page. `prev` points at page - 1 whenever page > 1 (even
  * past the last page, as Laravel does); `next` exists while page < last_page; `from`/`to` are the
  * 1-based positions of the page's first and last item, null when the page holds none.
  */

@@ -1,11 +1,11 @@
 /**
- * Property definitions (spec §2.5) and property groups (spec §2.6), in their wire shape and as the
- * domain model the records engine works with.
+ * Property definitions and property groups, in their wire shape and as the domain model the
+ * records engine works with.
  *
  * Wire shape. `Property` and `PropertyGroup` are the `data` of the properties endpoints, minus the
  * embedded `user` (creating user), `group` (the Group record) and `account` objects: the HTTP layer
  * adds those, since core does not load users or accounts here. `desc` is an object with `ar`
- * and/or `en` when set and an empty array `[]` when not (spec §2.6, the same for properties).
+ * and/or `en` when set and an empty array `[]` when not (the same for properties and groups).
  * `enum` is present only for single_select and multi_select. Built-ins carry `account_id` and
  * `made_by` null.
  *
@@ -34,21 +34,31 @@ import { type FilterableProperty, PropertyType } from "./property-type.ts"
 // Shared pieces
 // ---------------------------------------------------------------------------------------------
 
-/** The pattern of a property's internal_name (decisions §5). */
-export const INTERNAL_NAME_PATTERN = /^[a-z][a-z0-9_]{0,62}$/
+/**
+ * The pattern of a property's internal_name: a lowercase letter, then up to 62 lowercase letters,
+ * digits or underscores.
+ */
+export const INTERNAL_NAME_PATTERN: RegExp = /^[a-z][a-z0-9_]{0,62}$/
 
 /** A display text per language: `ar` and/or `en` (at least one, checked at input). */
-export const LocalizedText = Schema.Struct({
+export const LocalizedText: Schema.Struct<{
+  readonly ar: Schema.optionalKey<Schema.String>
+  readonly en: Schema.optionalKey<Schema.String>
+}> = Schema.Struct({
   ar: Schema.optionalKey(Schema.String),
   en: Schema.optionalKey(Schema.String)
 }).annotate({ identifier: "LocalizedText", description: "Display texts keyed by language code (ar, en)" })
+/** Display texts keyed by language: `{ ar?: string, en?: string }`. */
 export type LocalizedText = typeof LocalizedText.Type
 
 /**
  * An optional description: `null` in the domain; on the wire the object, or `[]` when absent (what
  * PHP's json_encode writes for an empty array).
  */
-export const WireDescription = Schema.Union([LocalizedText, Schema.Tuple([])]).pipe(
+export const WireDescription: Schema.decodeTo<
+  Schema.NullOr<typeof LocalizedText>,
+  Schema.Union<readonly [typeof LocalizedText, Schema.Tuple<readonly []>]>
+> = Schema.Union([LocalizedText, Schema.Tuple([])]).pipe(
   Schema.decodeTo(Schema.NullOr(LocalizedText), {
     decode: SchemaGetter.transform((wire: LocalizedText | readonly []): LocalizedText | null =>
       Array.isArray(wire) ? null : wire as LocalizedText
@@ -57,12 +67,17 @@ export const WireDescription = Schema.Union([LocalizedText, Schema.Tuple([])]).p
   })
 ).annotate({ identifier: "Description", description: "Display texts keyed by language code; [] when absent" })
 
-/** One option of a select property (spec §2.5). */
-export const EnumOption = Schema.Struct({
+/** One option of a select property: its labels and the internal_name values are stored as. */
+export const EnumOption: Schema.Struct<{
+  readonly en: Schema.String
+  readonly ar: Schema.String
+  readonly internal_name: Schema.String
+}> = Schema.Struct({
   en: Schema.String,
   ar: Schema.String,
   internal_name: Schema.String
 }).annotate({ identifier: "EnumOption" })
+/** One option of a select property: `{ en, ar, internal_name }`. */
 export type EnumOption = typeof EnumOption.Type
 
 /** Whether a type carries options (`enum`). */
@@ -88,23 +103,55 @@ const propertyFields = {
 }
 
 /**
- * A property definition as the properties endpoints return it (spec §2.5), without the embedded
- * `user`, `group` and `account` objects the HTTP layer adds.
+ * A property definition as the properties endpoints return it, without the embedded `user`,
+ * `group` and `account` objects the HTTP layer adds.
  */
-export const Property = Schema.Struct(propertyFields).annotate({ identifier: "Property" })
+export const Property: Schema.Struct<{
+  /** The property's id (a built-in's is the same in every account). */
+  readonly _id: typeof RecordId
+  readonly type: typeof PropertyType
+  /** Its display name. */
+  readonly name: typeof LocalizedText
+  readonly desc: typeof WireDescription
+  /** The key its values are stored, shown and filtered under. */
+  readonly internal_name: Schema.String
+  /** The property group it belongs to. */
+  readonly group_id: typeof RecordId
+  /** The options of a select property (absent for other types). */
+  readonly enum: Schema.optionalKey<Schema.$Array<typeof EnumOption>>
+  /** The owning account; null for a built-in. */
+  readonly account_id: Schema.NullOr<typeof AccountId>
+  /** The user who created it; null for a built-in. */
+  readonly made_by: Schema.NullOr<typeof UserId>
+  readonly created_at: typeof WireTimestamp
+  readonly updated_at: typeof WireTimestamp
+}> = Schema.Struct(propertyFields).annotate({ identifier: "Property" })
+/** A property definition in its wire shape (see `Property`). */
 export type Property = typeof Property.Type
 
 /** A property definition with what the engine needs beyond the wire fields. */
-export const PropertyDefinition = Schema.Struct({
+export const PropertyDefinition: Schema.Struct<
+  typeof Property.fields & {
+    /** The object kind the property belongs to. */
+    readonly kind: typeof ObjectKindSchema
+    /** One of the built-ins every account has: readable by everyone, never changed or deleted. */
+    readonly builtin: Schema.Boolean
+    /** Set by the service only (derived values, created_by); a body carrying it is refused. */
+    readonly readOnly: Schema.Boolean
+    /** Must have a value on create and may not be cleared (the kind's name property). */
+    readonly required: Schema.Boolean
+  }
+> = Schema.Struct({
   ...propertyFields,
   kind: ObjectKindSchema,
-  /** One of decisions §3's built-ins: readable by everyone, never changed or deleted. */
   builtin: Schema.Boolean,
-  /** Set by the service only (derived values, created_by); a body carrying it is refused. */
   readOnly: Schema.Boolean,
-  /** Must have a value on create and may not be cleared (the kind's name property). */
   required: Schema.Boolean
 }).annotate({ identifier: "PropertyDefinition" })
+/**
+ * A property definition as the records engine works with it: the wire fields plus `kind`,
+ * `builtin`, `readOnly` and `required`.
+ */
 export type PropertyDefinition = typeof PropertyDefinition.Type
 
 /** The wire form of a definition (timestamps as strings, `desc` `[]` when absent). */
@@ -138,17 +185,42 @@ const groupFields = {
   updated_at: WireTimestamp
 }
 
-/** A property group as the groups endpoints return it (spec §2.6), without `user` and `account`. */
-export const PropertyGroup = Schema.Struct(groupFields).annotate({ identifier: "PropertyGroup" })
+/** A property group as the groups endpoints return it, without `user` and `account`. */
+export const PropertyGroup: Schema.Struct<{
+  /** The group's id (a built-in's is the same in every account). */
+  readonly _id: typeof RecordId
+  /** Its display name. */
+  readonly name: typeof LocalizedText
+  readonly desc: typeof WireDescription
+  /** Its unique name within the kind. */
+  readonly internal_name: Schema.String
+  /** The owning account; null for a built-in. */
+  readonly account_id: Schema.NullOr<typeof AccountId>
+  /** The user who created it; null for a built-in. */
+  readonly made_by: Schema.NullOr<typeof UserId>
+  readonly created_at: typeof WireTimestamp
+  readonly updated_at: typeof WireTimestamp
+}> = Schema.Struct(groupFields).annotate({ identifier: "PropertyGroup" })
+/** A property group in its wire shape (see `PropertyGroup`). */
 export type PropertyGroup = typeof PropertyGroup.Type
 
-export const PropertyGroupDefinition = Schema.Struct({
+/** A property group with what the engine needs beyond the wire fields. */
+export const PropertyGroupDefinition: Schema.Struct<
+  typeof PropertyGroup.fields & {
+    /** The object kind the group belongs to. */
+    readonly kind: typeof ObjectKindSchema
+    /** The kind's built-in group: readable by everyone, never changed or deleted. */
+    readonly builtin: Schema.Boolean
+  }
+> = Schema.Struct({
   ...groupFields,
   kind: ObjectKindSchema,
   builtin: Schema.Boolean
 }).annotate({ identifier: "PropertyGroupDefinition" })
+/** A property group as the records engine works with it: the wire fields plus `kind` and `builtin`. */
 export type PropertyGroupDefinition = typeof PropertyGroupDefinition.Type
 
+/** The wire form of a group (timestamps as strings, `desc` `[]` when absent). */
 export const encodePropertyGroup: (group: PropertyGroup) => typeof PropertyGroup.Encoded = Schema.encodeSync(
   PropertyGroup
 )

@@ -1,9 +1,9 @@
 /**
- * The account's custom property definitions (spec §2.5, decisions §5), per object kind.
+ * The account's custom property definitions, per object kind.
  *
  * Built-ins are not stored: they are the constants of builtin-properties.ts, merged in by the
  * use-cases (use-cases/properties.ts). Every method takes the account and the kind, and never sees
- * a definition of another account or kind (ARCHITECTURE rule 8): a foreign id is simply not found.
+ * a definition of another account or kind: a foreign id is simply not found.
  *
  * Stored definitions have `builtin`, `readOnly` and `required` false and a non-null `account_id`.
  * `list` returns them oldest first (`created_at`, then `_id`).
@@ -14,9 +14,11 @@ import type { ValidationFailed } from "../errors.ts"
 import type { RecordId } from "../wire/record-id.ts"
 import type { PropertyDefinition } from "./property-definition.ts"
 
-export class PropertyRepository extends Context.Service<PropertyRepository, {
+/** What the PropertyRepository port offers (implement this to write an adapter). */
+export interface PropertyRepositoryShape {
   /** The account's custom properties of the kind, oldest first. */
   readonly list: (accountId: number, kind: ObjectKind) => Effect.Effect<ReadonlyArray<PropertyDefinition>>
+  /** The account's custom property of the kind with that id, or none. */
   readonly findById: (
     accountId: number,
     kind: ObjectKind,
@@ -40,4 +42,17 @@ export class PropertyRepository extends Context.Service<PropertyRepository, {
   readonly countInGroup: (accountId: number, kind: ObjectKind, groupId: RecordId) => Effect.Effect<number>
   /** The internal_names of the account's custom properties of the kind. */
   readonly internalNames: (accountId: number, kind: ObjectKind) => Effect.Effect<ReadonlyArray<string>>
-}>()("@wasl/core/PropertyRepository") {}
+}
+
+/** @ignore */
+export const PropertyRepositoryBase: Context.ServiceClass<
+  PropertyRepository,
+  "@wasl/core/PropertyRepository",
+  PropertyRepositoryShape
+> = Context.Service<PropertyRepository, PropertyRepositoryShape>()("@wasl/core/PropertyRepository")
+
+/**
+ * The account's custom property definitions, per object kind (built-ins are constants, never
+ * stored). Every method is per account and kind: a foreign id is not found.
+ */
+export class PropertyRepository extends PropertyRepositoryBase {}

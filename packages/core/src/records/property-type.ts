@@ -1,9 +1,10 @@
 /**
- * Property types (decisions §5) and the little a filter needs to know about a property. The full
- * property definition model lives elsewhere; this stays small and independent of it.
+ * Property types and the little a filter needs to know about a property. The full property
+ * definition model lives in property-definition.ts; this stays small and independent of it.
  */
 import { Schema } from "effect"
 
+/** The eleven types a property can have. */
 export const PROPERTY_TYPES = [
   "string",
   "textarea",
@@ -18,18 +19,32 @@ export const PROPERTY_TYPES = [
   "url"
 ] as const
 
-export const PropertyType = Schema.Literals(PROPERTY_TYPES)
+/** A property's type as a Schema. */
+export const PropertyType: Schema.Literals<typeof PROPERTY_TYPES> = Schema.Literals(PROPERTY_TYPES)
+/**
+ * A property's type: free text (`string`, `textarea`, `email`, `phone`, `url`), `number`,
+ * `boolean`, `date`, `datetime`, or a select (`single_select`, `multi_select`) with options.
+ */
 export type PropertyType = typeof PropertyType.Type
 
 /** Types whose values are free text (compared case-insensitively, with substring tests). */
-export const TEXT_PROPERTY_TYPES = ["string", "textarea", "email", "phone", "url"] as const satisfies ReadonlyArray<PropertyType>
+export const TEXT_PROPERTY_TYPES: readonly ["string", "textarea", "email", "phone", "url"] = [
+  "string",
+  "textarea",
+  "email",
+  "phone",
+  "url"
+] as const satisfies ReadonlyArray<PropertyType>
 
+/** Whether values of the type are free text (see `TEXT_PROPERTY_TYPES`). */
 export const isTextPropertyType = (type: PropertyType): boolean =>
   (TEXT_PROPERTY_TYPES as ReadonlyArray<PropertyType>).includes(type)
 
 /** What a filter needs: the name, the type, and for selects the allowed option values. */
 export interface FilterableProperty {
+  /** The name a filter uses for the property. */
   readonly internal_name: string
+  /** Its type, which decides the operators and values a filter may use. */
   readonly type: PropertyType
   /** The option values of a single_select / multi_select; absent: any value is accepted. */
   readonly options?: ReadonlyArray<string> | undefined

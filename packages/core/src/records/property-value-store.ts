@@ -1,7 +1,7 @@
 /**
  * The values records hold for one custom property, as a change of that property needs them:
- * - a change of type or options is checked against them (decisions §5: "A type change that
- *   existing values cannot satisfy → 422"; `convertValuesForDefinition` in value-validation.ts),
+ * - a change of type or options is checked against them (a change the existing values cannot
+ *   satisfy is refused with a 422; `convertValuesForDefinition` in value-validation.ts),
  *   and once accepted, each value is rewritten into the new definition's form (and re-indexed for
  *   filters and ordering);
  * - a deleted property's values leave the records.
@@ -15,11 +15,14 @@ import type { StoredValue } from "./value-validation.ts"
 
 /** A distinct stored value and what it becomes (null: the value is cleared). */
 export interface ValueConversion {
+  /** A value records hold now. */
   readonly from: StoredValue
+  /** What it becomes; null clears it. */
   readonly to: StoredValue | null
 }
 
-export class PropertyValueStore extends Context.Service<PropertyValueStore, {
+/** What the PropertyValueStore port offers (implement this to write an adapter). */
+export interface PropertyValueStoreShape {
   /** The distinct values the account's records of the kind hold for the custom property (no "no value"s). */
   readonly valuesOf: (accountId: number, kind: ObjectKind, propertyId: RecordId) => Effect.Effect<ReadonlyArray<StoredValue>>
   /** Rewrites the property's values as `conversions` say, then re-indexes them under `property`'s (new) type. */
@@ -30,4 +33,17 @@ export class PropertyValueStore extends Context.Service<PropertyValueStore, {
   ) => Effect.Effect<void>
   /** Removes the property's values from every record of the account. */
   readonly drop: (accountId: number, property: PropertyDefinition) => Effect.Effect<void>
-}>()("@wasl/core/PropertyValueStore") {}
+}
+
+/** @ignore */
+export const PropertyValueStoreBase: Context.ServiceClass<
+  PropertyValueStore,
+  "@wasl/core/PropertyValueStore",
+  PropertyValueStoreShape
+> = Context.Service<PropertyValueStore, PropertyValueStoreShape>()("@wasl/core/PropertyValueStore")
+
+/**
+ * The values records hold for one custom property: read them, convert them when the property's
+ * type or options change, drop them when it is deleted.
+ */
+export class PropertyValueStore extends PropertyValueStoreBase {}

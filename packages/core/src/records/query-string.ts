@@ -1,5 +1,5 @@
 /**
- * URL queries the way PHP and Laravel see them (decisions §4).
+ * URL queries the way PHP and Laravel see them.
  *
  * The list endpoints take bracket notation (`complex_filters[0][property]=amount`) and echo the
  * query back in pagination links "exactly as Laravel writes them". Both depend on how PHP turns
@@ -20,6 +20,7 @@ export type QueryInput =
 
 /** A PHP array: ordered keys; integer keys are held as their canonical decimal text. */
 export interface PhpArray {
+  /** The entries in PHP's order. */
   readonly entries: Map<string, PhpValue>
   /** PHP's nNextFreeElement: the key `[]` appends under (undefined: no integer key yet, so 0). */
   nextFree: bigint | undefined
@@ -41,6 +42,7 @@ export const phpIntegerKey = (key: string): bigint | undefined => {
   return n > INT64_MAX || n < INT64_MIN ? undefined : n
 }
 
+/** A new empty PHP array. */
 export const emptyPhpArray = (): PhpArray => ({ entries: new Map(), nextFree: undefined })
 
 /** `$array[$key] = $value`: an existing key keeps its position. */

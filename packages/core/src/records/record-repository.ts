@@ -1,10 +1,10 @@
 /**
- * The records of the six object kinds (decisions §3): insert, patch, delete and get, per account
+ * The records of the six object kinds: insert, patch, delete and get, per account
  * and kind. Values go in and come out in the stored form of value-validation.ts (`StoredValues`,
  * by internal_name), already validated by the use-cases.
  *
- * Every method takes the account and never sees a record of another account (ARCHITECTURE
- * rule 8): a foreign id is simply not found. `custom` is the account's custom property
+ * Every method takes the account and never sees a record of another account: a foreign id
+ * is simply not found. `custom` is the account's custom property
  * definitions of the kind (the store needs their ids and types to hold their values).
  *
  * Reads return the record with the data its REST shape derives from links and channels
@@ -21,38 +21,55 @@ import type { RecordPatch, StoredValues } from "./value-validation.ts"
 
 /** A record as read: its stored values and what its shape derives from links. */
 export interface RecordWithDerived {
+  /** The stored record. */
   readonly record: StoredRecord
+  /** What its REST shape derives from links and channels. */
   readonly derived: DerivedData
 }
 
+/** Which record: the account, the kind and the id. */
 export interface RecordRef {
+  /** The account the record belongs to. */
   readonly accountId: number
+  /** The record's object kind. */
   readonly kind: ObjectKind
+  /** The record's id. */
   readonly id: string
 }
 
+/** A new record to store. */
 export interface RecordInsertInput extends RecordRef {
+  /** The account's custom property definitions of the kind. */
   readonly custom: ReadonlyArray<PropertyDefinition>
   /** The values to store (validated; no nulls). created_at = updated_at = now. */
   readonly values: StoredValues
 }
 
+/** A change to a stored record. */
 export interface RecordUpdateInput extends RecordRef {
+  /** The account's custom property definitions of the kind. */
   readonly custom: ReadonlyArray<PropertyDefinition>
   /** Only the names given change; null clears. updated_at = now. */
   readonly patch: RecordPatch
 }
 
+/** Which record to read. */
 export interface RecordGetInput extends RecordRef {
+  /** The account's custom property definitions of the kind. */
   readonly custom: ReadonlyArray<PropertyDefinition>
 }
 
+/** Which page of which records to list. */
 export interface RecordListInput extends RecordListParams {
+  /** The account whose records are listed. */
   readonly accountId: number
+  /** The object kind listed. */
   readonly kind: ObjectKind
+  /** The account's custom property definitions of the kind. */
   readonly custom: ReadonlyArray<PropertyDefinition>
 }
 
+/** One page of a list. */
 export interface RecordPage {
   /** The records of the page, in order. */
   readonly rows: ReadonlyArray<RecordWithDerived>
@@ -61,13 +78,16 @@ export interface RecordPage {
 }
 
 /**
- * The three links of decisions §5, named from their first side: a deal's contacts, a ticket's
+ * The three links between records, named from their first side: a deal's contacts, a ticket's
  * contacts, a ticket's deals.
  */
 export type RecordLinkName = "deal_contact" | "ticket_contact" | "ticket_deal"
 
+/** One link between two records of an account. */
 export interface RecordLinkInput {
+  /** The account both records belong to. */
   readonly accountId: number
+  /** Which link. */
   readonly link: RecordLinkName
   /** The first side's id (the deal, the ticket). */
   readonly from: string
@@ -75,7 +95,8 @@ export interface RecordLinkInput {
   readonly to: string
 }
 
-export class RecordRepository extends Context.Service<RecordRepository, {
+/** What the RecordRepository port offers (implement this to write an adapter). */
+export interface RecordRepositoryShape {
   /** Stores a new record (the id is the caller's, a fresh record id); returns it as stored. */
   readonly insert: (input: RecordInsertInput) => Effect.Effect<RecordWithDerived>
   /** Applies a patch; `None` when the account has no such record of the kind. */
@@ -84,7 +105,11 @@ export class RecordRepository extends Context.Service<RecordRepository, {
   readonly delete: (ref: RecordRef) => Effect.Effect<boolean>
   /** The record; `None` when the account has no such record of the kind. */
   readonly get: (input: RecordGetInput) => Effect.Effect<Option.Option<RecordWithDerived>>
-  /** A page of the kind's records matching the filters and search, in order (decisions §4). */
+  /**
+   * A page of the kind's records matching the filters and the search, with the exact total.
+   * Ordered by the `order` property's value, then by `_id`, both in the direction asked for;
+   * records without a value come last in either direction.
+   */
   readonly list: (input: RecordListInput) => Effect.Effect<RecordPage>
   /** Of `ids`, those the account has a record of the kind with (each once, in the given order). */
   readonly existing: (accountId: number, kind: ObjectKind, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
@@ -92,4 +117,17 @@ export class RecordRepository extends Context.Service<RecordRepository, {
   readonly link: (input: RecordLinkInput) => Effect.Effect<boolean>
   /** Unlinks; false when they were not linked. */
   readonly unlink: (input: RecordLinkInput) => Effect.Effect<boolean>
-}>()("@wasl/core/RecordRepository") {}
+}
+
+/** @ignore */
+export const RecordRepositoryBase: Context.ServiceClass<
+  RecordRepository,
+  "@wasl/core/RecordRepository",
+  RecordRepositoryShape
+> = Context.Service<RecordRepository, RecordRepositoryShape>()("@wasl/core/RecordRepository")
+
+/**
+ * The records of the six object kinds and the links between them, per account: a record of
+ * another account is never seen.
+ */
+export class RecordRepository extends RecordRepositoryBase {}

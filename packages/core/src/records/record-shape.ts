@@ -1,13 +1,12 @@
 /**
- * The REST shape of a record (decisions §3, spec §2.2–2.4), which webhook bodies reuse (spec §6.3):
- * deal `{ properties, contacts }`, contact `{ properties, channels }`, every other kind
- * `{ properties }`.
+ * The REST shape of a record, which webhook bodies reuse: deal `{ properties, contacts }`, contact
+ * `{ properties, channels }`, every other kind `{ properties }`.
  *
  * `properties`, key order: `_id`, `account_id`, every built-in property in definition order (null
  * when it has no value), the custom properties of the kind that have a value (definition order;
  * those without one are omitted), `created_at`, `updated_at`. Stored values are already JSON (dates
  * `YYYY-MM-DD`, datetimes wire timestamps); on top of them:
- * - deal `close_date` is written as `{ $date: { $numberLong: "<epoch ms>" } }` (decisions §1), and
+ * - deal `close_date` is written as `{ $date: { $numberLong: "<epoch ms>" } }`, and
  *   `forcast_amount` follows `forecast_amount` with the same value;
  * - contact `fullname` is derived: firstname, middlename, lastname, those with a value, joined by
  *   single spaces (null when none has one); `deal_ids` comes from the links (`[]` without any);
@@ -16,7 +15,7 @@
  *
  * Deal `contacts` entries are what the caller passes: summaries `{ _id, account_id, firstname,
  * lastname }` (`contactSummary`) in list and attach responses, full contact shapes in the
- * detach-contact response (spec §2.2).
+ * detach-contact response.
  */
 import { DateTime, Option, Schema } from "effect"
 import type { ObjectKind } from "../auth/permission.ts"
@@ -32,17 +31,25 @@ import type { StoredValue, StoredValues } from "./value-validation.ts"
 
 /** A record as stored: its values and bookkeeping. */
 export interface StoredRecord {
+  /** The record's id. */
   readonly _id: string
+  /** The account it belongs to. */
   readonly account_id: number
+  /** Its property values by internal_name (only those that have one). */
   readonly values: StoredValues
+  /** When it was created. */
   readonly created_at: DateTime.Utc
+  /** When it was last changed. */
   readonly updated_at: DateTime.Utc
 }
 
-/** A contact's messaging channel entry. */
+/** A contact's messaging channel entry: the contact's id on one messaging platform. */
 export interface ContactChannel {
+  /** The platform's id at its provider (e.g. a WhatsApp phone number id). */
   readonly platform_third_party_id: string
+  /** The contact's id on that platform (e.g. its WhatsApp number). */
   readonly contact_third_party_id: string
+  /** When the channel was recorded. */
   readonly created_at: DateTime.Utc
 }
 
@@ -67,8 +74,17 @@ const jsonOf = (type: PropertyType): JsonSchema => {
 }
 
 
+/**
+ * The schema of a kind's `properties` object: the fixed keys and built-in properties typed, any
+ * other key (a custom property's value) open.
+ */
+export type RecordPropertiesSchema = Schema.StructWithRest<
+  Schema.Struct<Record<string, Schema.Codec<unknown, unknown>>>,
+  readonly [Schema.$Record<Schema.String, Schema.Unknown>]
+>
+
 /** The `properties` object of a kind: the fixed keys and built-ins typed, custom values open. */
-const propertiesSchema = (kind: ObjectKind) => {
+const propertiesSchema = (kind: ObjectKind): RecordPropertiesSchema => {
   const fields: Record<string, JsonSchema> = { _id: Schema.String, account_id: Schema.Int }
   for (const p of BUILTIN_PROPERTIES[kind]) {
     fields[p.internal_name] = kind === "deal" && p.internal_name === "close_date"
@@ -83,41 +99,67 @@ const propertiesSchema = (kind: ObjectKind) => {
   })
 }
 
-export const ContactChannelJson = Schema.Struct({
+/** A contact's channel entry as shown: `created_at` is a `$date` object. */
+export const ContactChannelJson: Schema.Struct<{
+  readonly platform_third_party_id: Schema.String
+  readonly contact_third_party_id: Schema.String
+  readonly created_at: typeof MongoDateObject
+}> = Schema.Struct({
   platform_third_party_id: Schema.String,
   contact_third_party_id: Schema.String,
   created_at: MongoDateObject
 }).annotate({ identifier: "ContactChannel" })
 
 /** A linked contact in a deal's list and attach responses. */
-export const ContactSummaryJson = Schema.Struct({
+export const ContactSummaryJson: Schema.Struct<{
+  readonly _id: Schema.String
+  readonly account_id: Schema.Int
+  readonly firstname: Schema.NullOr<Schema.String>
+  readonly lastname: Schema.NullOr<Schema.String>
+}> = Schema.Struct({
   _id: Schema.String,
   account_id: Schema.Int,
   firstname: Schema.NullOr(Schema.String),
   lastname: Schema.NullOr(Schema.String)
 }).annotate({ identifier: "ContactSummary" })
+/** A linked contact in a deal's list and attach responses: `{ _id, account_id, firstname, lastname }`. */
 export type ContactSummaryJson = typeof ContactSummaryJson.Type
 
-export const ContactJson = Schema.Struct({
+/** A contact as shown: `{ properties, channels }`. */
+export const ContactJson: Schema.Struct<{
+  readonly properties: RecordPropertiesSchema
+  readonly channels: Schema.$Array<typeof ContactChannelJson>
+}> = Schema.Struct({
   properties: propertiesSchema("contact"),
   channels: Schema.Array(ContactChannelJson)
 }).annotate({ identifier: "Contact" })
 
-export const DealJson = Schema.Struct({
+/** A deal as shown: `{ properties, contacts }`, the contacts as summaries or full contact shapes. */
+export const DealJson: Schema.Struct<{
+  readonly properties: RecordPropertiesSchema
+  readonly contacts: Schema.$Array<Schema.Union<readonly [typeof ContactSummaryJson, typeof ContactJson]>>
+}> = Schema.Struct({
   properties: propertiesSchema("deal"),
   contacts: Schema.Array(Schema.Union([ContactSummaryJson, ContactJson]))
 }).annotate({ identifier: "Deal" })
 
-const propertiesOnly = (kind: ObjectKind, identifier: string) =>
+/** The schema of a record shown as its `properties` alone (companies, tickets, invoices, products). */
+export type PlainRecordSchema = Schema.Struct<{ readonly properties: RecordPropertiesSchema }>
+
+const propertiesOnly = (kind: ObjectKind, identifier: string): PlainRecordSchema =>
   Schema.Struct({ properties: propertiesSchema(kind) }).annotate({ identifier })
 
-export const TicketJson = propertiesOnly("ticket", "Ticket")
-export const CompanyJson = propertiesOnly("company", "Company")
-export const InvoiceJson = propertiesOnly("invoice", "Invoice")
-export const ProductJson = propertiesOnly("product", "Product")
+/** A ticket as shown: `{ properties }`. */
+export const TicketJson: PlainRecordSchema = propertiesOnly("ticket", "Ticket")
+/** A company as shown: `{ properties }`. */
+export const CompanyJson: PlainRecordSchema = propertiesOnly("company", "Company")
+/** An invoice as shown: `{ properties }`. */
+export const InvoiceJson: PlainRecordSchema = propertiesOnly("invoice", "Invoice")
+/** A product as shown: `{ properties }`. */
+export const ProductJson: PlainRecordSchema = propertiesOnly("product", "Product")
 
-/** The record schema of each kind. */
-export const RECORD_JSON: { readonly [K in ObjectKind]: JsonSchema } = {
+/** The record schema of each kind (JSON as sent: its Type and Encoded are the same). */
+export const RECORD_JSON: { readonly [K in ObjectKind]: Schema.Codec<unknown, unknown> } = {
   contact: ContactJson,
   company: CompanyJson,
   deal: DealJson,
@@ -132,24 +174,38 @@ export const RECORD_JSON: { readonly [K in ObjectKind]: JsonSchema } = {
 
 /** A `properties` object: fixed keys, then property values (see the module comment). */
 export interface RecordProperties {
+  /** The record's id. */
   readonly _id: string
+  /** The account it belongs to. */
   readonly account_id: number
+  /** When it was created, as a wire timestamp. */
   readonly created_at: string
+  /** When it was last changed, as a wire timestamp. */
   readonly updated_at: string
+  /** A property value, by internal_name. */
   readonly [key: string]: unknown
 }
 
+/** A contact as shown: its properties and its messaging channels. */
 export interface ContactRecordJson {
+  /** The record's `properties` object. */
   readonly properties: RecordProperties
+  /** Its messaging channels. */
   readonly channels: ReadonlyArray<typeof ContactChannelJson.Type>
 }
+/** A deal as shown: its properties and its linked contacts. */
 export interface DealRecordJson {
+  /** The record's `properties` object. */
   readonly properties: RecordProperties
+  /** The linked contacts, as summaries or full contact shapes. */
   readonly contacts: ReadonlyArray<ContactSummaryJson | ContactRecordJson>
 }
+/** A company, ticket, invoice or product as shown: its properties alone. */
 export interface PlainRecordJson {
+  /** The record's `properties` object. */
   readonly properties: RecordProperties
 }
+/** A record of any kind as the REST API and webhook bodies show it. */
 export type RecordJson = ContactRecordJson | DealRecordJson | PlainRecordJson
 
 /** What a record shows beyond its stored values, from its links and channels. */
@@ -160,8 +216,9 @@ export interface DerivedData {
   readonly channels?: ReadonlyArray<ContactChannel> | undefined
   /** Contact: the ids of its linked deals. */
   readonly dealIds?: ReadonlyArray<string> | undefined
-  /** Ticket: how many contacts / deals are linked. */
+  /** Ticket: how many contacts are linked. */
   readonly contactsCount?: number | null | undefined
+  /** Ticket: how many deals are linked. */
   readonly dealsCount?: number | null | undefined
 }
 

@@ -1,6 +1,6 @@
 /**
  * Laravel 10/11's English validation messages (lang/en/validation.php), for 422 bodies keyed by
- * dot path (decisions §1). The attribute is shown as Laravel shows it by default: underscores
+ * dot path. The attribute is shown as Laravel shows it by default: underscores
  * become spaces, dots and indices stay (`complex_filters.0.value` → `complex filters.0.value`).
  */
 
@@ -9,8 +9,14 @@ export const displayAttribute = (key: string): string => key.replaceAll("_", " "
 
 const field = (key: string) => `The ${displayAttribute(key)} field`
 
+/**
+ * Laravel's English validation messages by rule, each taking the dot key it is reported under:
+ * `LaravelMessage.required("name")` is "The name field is required.".
+ */
 export const LaravelMessage = {
+  /** `required`. */
   required: (key: string) => `${field(key)} is required.`,
+  /** `prohibited`. */
   prohibited: (key: string) => `${field(key)} is prohibited.`,
   /** The `in` rule (a value outside the allowed set). */
   selectedInvalid: (key: string) => `The selected ${displayAttribute(key)} is invalid.`,

@@ -1,5 +1,5 @@
 /**
- * Validation of record bodies (decisions §3): a flat map internal_name → value checked against the
+ * Validation of record bodies: a flat map internal_name → value checked against the
  * kind's definitions (built-in and custom), normalised to the stored form.
  *
  * Body. Strings are trimmed and "" read as null first (Laravel's middleware, body-input.ts). Every
@@ -11,7 +11,7 @@
  *   let through and ignored, so a body may echo `"fullname": null`;
  * - create: a required property (the kind's name property, REQUIRED_ON_CREATE) absent or empty →
  *   "The <key> field is required."; update: the same when it is sent empty (it cannot be cleared);
- * - deal `forcast_amount` is read as `forecast_amount` (decisions §3); sent together they must
+ * - deal `forcast_amount` is read as `forecast_amount`; sent together they must
  *   agree, else "The forcast amount field must match forecast amount.".
  *
  * `null` (or "", or [] for a multi_select) clears a value: a create leaves it out, an update
@@ -23,7 +23,7 @@
  * - number: a finite number, or a numeric string (`"12.5"`, `"-3"`, `"1e3"`, as Laravel's
  *   `numeric` accepts) stored as the number; -0 is 0.
  * - boolean: true/false, 1/0, "true"/"false", "1"/"0" → true/false.
- * - date: any date input of decisions §1 (ISO 8601 string, epoch milliseconds, the `$date`
+ * - date: any date input (ISO 8601 string, epoch milliseconds, the `{ $date: { $numberLong } }`
  *   object) → its UTC day, stored `YYYY-MM-DD`.
  * - datetime: the same inputs → the instant, stored as a wire timestamp
  *   (`2026-11-21T17:24:05.123000Z`). Dates and datetimes must fall in the years 0000–9999.
@@ -33,7 +33,7 @@
  * - email: at most 254 characters, `local@domain` with a dot-atom local part (≤ 64) and a domain
  *   of at least two DNS labels whose last begins with a letter. Kept as written.
  * - phone: an optional leading `+`, digits, and the separators space, `-`, `.`, `(`, `)`; 6 to 20
- *   digits (the recipient rule of spec §8). Stored compact: the `+` if given, then the digits
+ *   digits (the rule message recipients follow too). Stored compact: the `+` if given, then the digits
  *   (`+966 50-123 4567` → `+966501234567`), so search and messaging see one form.
  * - url: an absolute `http` or `https` URL with a host, no whitespace, at most 2,048 characters.
  *   Kept as written.
@@ -56,11 +56,18 @@ import { LaravelMessage } from "./validation-messages.ts"
 // ---------------------------------------------------------------------------------------------
 
 /** One stored property value. */
-export const StoredValue = Schema.Union([Schema.String, Schema.Finite, Schema.Boolean, Schema.Array(Schema.String)])
+export const StoredValue: Schema.Union<
+  readonly [Schema.String, Schema.Finite, Schema.Boolean, Schema.$Array<Schema.String>]
+> = Schema.Union([Schema.String, Schema.Finite, Schema.Boolean, Schema.Array(Schema.String)])
+/** One stored property value: a string, a finite number, a boolean or a list of strings. */
 export type StoredValue = typeof StoredValue.Type
 
 /** A record's stored property values: internal_name → value; a property without a value is absent. */
-export const StoredValues = Schema.Record(Schema.String, StoredValue).annotate({ identifier: "StoredValues" })
+export const StoredValues: Schema.$Record<Schema.String, typeof StoredValue> = Schema.Record(
+  Schema.String,
+  StoredValue
+).annotate({ identifier: "StoredValues" })
+/** A record's stored property values: internal_name → value; a property without a value is absent. */
 export type StoredValues = Readonly<Record<string, StoredValue>>
 
 /** What an update changes: a new value, or null to clear it. */
@@ -80,10 +87,15 @@ export const applyRecordPatch = (values: StoredValues, patch: RecordPatch): Stor
 // One value
 // ---------------------------------------------------------------------------------------------
 
+/** The longest string or textarea value, in characters (code points). */
 export const MAX_TEXT_LENGTH = 65_535
+/** The longest email value, in characters. */
 export const MAX_EMAIL_LENGTH = 254
+/** The longest url value, in characters. */
 export const MAX_URL_LENGTH = 2_048
+/** The fewest digits a phone value has. */
 export const MIN_PHONE_DIGITS = 6
+/** The most digits a phone value has. */
 export const MAX_PHONE_DIGITS = 20
 
 /** 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z: four-digit years only. */
@@ -122,7 +134,7 @@ export const normalizePhone = (s: string): string | undefined => {
   return (s.startsWith("+") ? "+" : "") + digits
 }
 
-/** An instant from any date input of decisions §1, within the years 0000–9999. */
+/** An instant from any date input (see the module comment), within the years 0000–9999. */
 const instantOf = (raw: unknown): DateTime.Utc | undefined => {
   const instant = Option.getOrUndefined(parseDateInput(raw))
   if (instant === undefined) return undefined
@@ -314,7 +326,7 @@ const asInputFor = (definition: PropertyDefinition, value: StoredValue): unknown
 
 /**
  * The stored values of a property under its changed definition `next` (a new type or option
- * list, decisions §5: "a type change that existing values cannot satisfy → 422"). Each value is
+ * list: a change the existing values cannot satisfy is refused with a 422). Each value is
  * read as input for the new definition (see `asInputFor`); if any does not fit, the change fails
  * on `type` when the type changed, else on `enum`. The converted values come back in order.
  */

@@ -1,5 +1,5 @@
 /**
- * Which network addresses a webhook may reach (decisions §6): the SSRF rule, pure so that the
+ * Which network addresses a webhook may reach: the rule against server-side request forgery, pure so that the
  * create/update check (WebhookUrlGuard) and the connection-time check of the address actually
  * dialled (WebhookTransportHttp's lookup) share one definition.
  *
@@ -8,12 +8,20 @@
  * (IPv4-mapped ::ffff:0:0/96 and IPv4-compatible ::/96 are refused outright; NAT64 64:ff9b::/96
  * and 6to4 2002::/16 are judged by the IPv4 address they wrap). Text that is not an address
  * is refused (fail closed).
+ *
+ * @module
  */
 
+/** Whether a webhook may connect to an address, and if not, why. */
 export type AddressVerdict =
   | { readonly allowed: true }
   | { readonly allowed: false; readonly reason: ForbiddenReason }
 
+/**
+ * Why an address is refused: not an address (`invalid`), or the special-purpose block it lies in
+ * (`loopback`, `private`, `metadata` for cloud metadata services, `cgnat`, ...); `not-global` is
+ * an IPv6 address outside global unicast.
+ */
 export type ForbiddenReason =
   | "invalid"
   | "unspecified"
@@ -30,6 +38,7 @@ export type ForbiddenReason =
   | "ipv4-mapped"
   | "not-global"
 
+/** An IP address as bytes: 4 for IPv4, 16 for IPv6. */
 export type ParsedAddress =
   | { readonly version: 4; readonly bytes: ReadonlyArray<number> }
   | { readonly version: 6; readonly bytes: ReadonlyArray<number> }

@@ -1,6 +1,6 @@
 /**
- * The delivery queue (spec §3.2, §6.3; decisions §6): deliveries, their attempts, and the
- * webhook columns the worker owns (`is_active`, `consecutive_failures`, `last_failure_at`).
+ * The delivery queue: deliveries, their attempts, and the webhook columns the worker owns
+ * (`is_active`, `consecutive_failures`, `last_failure_at`).
  *
  * Queue semantics, like the outbox's (events/outbox.ts): `claimDue` leases due pending deliveries
  * (never the same one to two claimers while its lease holds; on PostgreSQL `FOR UPDATE SKIP
@@ -10,8 +10,8 @@
  * lease ends (at-least-once; the receiver dedupes on the delivery id). Deleting a webhook deletes
  * its deliveries (they stop at once; an attempt in flight then records nothing).
  *
- * Every method takes the account where it addresses one delivery or webhook (ARCHITECTURE rule
- * 8); `claimDue`, `nextDueAt` and `subscribers` work across accounts, as draining does.
+ * Every method takes the account where it addresses one delivery or webhook, and never sees
+ * another account's; `claimDue`, `nextDueAt` and `subscribers` work across accounts, as draining does.
  */
 import { Context, type DateTime, type Duration, type Effect, type Option } from "effect"
 import type { EventName } from "../records/object-kind.ts"
@@ -20,10 +20,13 @@ import type { WebhookState } from "./webhook-state.ts"
 
 /** One delivery to write. */
 export interface NewDelivery {
+  /** The account of the webhook. */
   readonly accountId: number
   /** A UUID (v4): the `X-Wasl-Delivery` header of every attempt. */
   readonly id: string
+  /** The webhook it goes to. */
   readonly webhookId: number
+  /** The event it delivers. */
   readonly event: EventName
   /** The body, serialised once (delivery-request.ts). */
   readonly body: string
@@ -32,27 +35,39 @@ export interface NewDelivery {
    * webhook): inserting a second is a no-op, which makes fan-out idempotent.
    */
   readonly eventId: string | null
+  /** Its state: `queued(createdAt)` for a new delivery. */
   readonly state: DeliveryState
+  /** When it was queued. */
   readonly createdAt: DateTime.Utc
 }
 
 /** The webhook a claimed delivery goes to, as it was at claim time. */
 export interface DeliveryTarget {
+  /** The endpoint's URL. */
   readonly url: string
   /** The secret sealed with `SecretBox`. */
   readonly secretSealed: string
+  /** The webhook's state (whether it still delivers). */
   readonly state: WebhookState
 }
 
 /** A delivery handed out by `claimDue`, leased until `claimedUntil`. */
 export interface ClaimedDelivery {
+  /** The account of the webhook. */
   readonly accountId: number
+  /** The delivery's id. */
   readonly id: string
+  /** The webhook it goes to. */
   readonly webhookId: number
+  /** The event it delivers. */
   readonly event: EventName
+  /** The body to send, as serialised when it was queued. */
   readonly body: string
+  /** Its state (pending, due). */
   readonly state: DeliveryState
+  /** The end of the lease: its result is recorded only while the lease holds. */
   readonly claimedUntil: DateTime.Utc
+  /** The webhook as it was at claim time. */
   readonly webhook: DeliveryTarget
 }
 
@@ -60,9 +75,11 @@ export interface ClaimedDelivery {
 export interface DeliveryAttempt {
   /** 1 to DELIVERY_ATTEMPTS. */
   readonly number: number
+  /** When it finished. */
   readonly at: DateTime.Utc
   /** The answer's status; null when there was none (timeout, refused address, TLS error ...). */
   readonly statusCode: number | null
+  /** How long it took, in milliseconds. */
   readonly durationMillis: number
   /** Why the attempt failed without an answer, or why an answer is a failure (a redirect). */
   readonly error: string | null
@@ -72,17 +89,25 @@ export interface DeliveryAttempt {
 
 /** A delivery as the delivery log shows it. */
 export interface DeliveryView {
+  /** The delivery's id. */
   readonly id: string
+  /** The event it delivers. */
   readonly event: EventName
+  /** Pending, succeeded or failed. */
   readonly status: DeliveryStatus
+  /** Its attempts so far, first first. */
   readonly attempts: ReadonlyArray<DeliveryAttempt>
+  /** When the next attempt is due; null once finished. */
   readonly nextAttemptAt: DateTime.Utc | null
+  /** When it was queued. */
   readonly createdAt: DateTime.Utc
 }
 
 /** One delivery's result for `recordAttempts`. */
 export interface AttemptRecord {
+  /** The delivery and the lease its claimer holds. */
   readonly lease: DeliveryLease
+  /** Its new state. */
   readonly state: DeliveryState
   /** The attempt made; null for a delivery cancelled without one. */
   readonly attempt: DeliveryAttempt | null
@@ -92,18 +117,26 @@ export interface AttemptRecord {
 
 /** The key of one claimed delivery, with the lease that fences its result. */
 export interface DeliveryLease {
+  /** The account of the delivery. */
   readonly accountId: number
+  /** The delivery's id. */
   readonly id: string
+  /** The end of the lease as `claimDue` handed it out. */
   readonly claimedUntil: DateTime.Utc
 }
 
+/** A webhook that receives an event of its account. */
 export interface DeliverySubscription {
+  /** The account. */
   readonly accountId: number
+  /** The webhook: subscribed to the event, validated and active. */
   readonly webhookId: number
+  /** The event. */
   readonly event: EventName
 }
 
-export class DeliveryRepository extends Context.Service<DeliveryRepository, {
+/** What the DeliveryRepository port offers (implement this to write an adapter). */
+export interface DeliveryRepositoryShape {
   /**
    * The webhooks that receive each given (account, event): subscribed, validated and active.
    * Joins the caller's transaction.
@@ -149,4 +182,18 @@ export class DeliveryRepository extends Context.Service<DeliveryRepository, {
     webhookId: number,
     deliveryId: string
   ) => Effect.Effect<Option.Option<{ readonly event: EventName; readonly body: string }>>
-}>()("@wasl/core/DeliveryRepository") {}
+}
+
+/** @ignore */
+export const DeliveryRepositoryBase: Context.ServiceClass<
+  DeliveryRepository,
+  "@wasl/core/DeliveryRepository",
+  DeliveryRepositoryShape
+> = Context.Service<DeliveryRepository, DeliveryRepositoryShape>()("@wasl/core/DeliveryRepository")
+
+/**
+ * The delivery queue: deliveries, their attempts and the webhook health the worker keeps. Due
+ * deliveries are leased to one claimer at a time, and a result is recorded only under the lease
+ * it was claimed with.
+ */
+export class DeliveryRepository extends DeliveryRepositoryBase {}

@@ -1,5 +1,5 @@
 /**
- * What a delivery sends (spec §6.3, §6.4; decisions §6).
+ * What a delivery sends.
  *
  * - The body `{"time":<seconds.micro>,"event":"<name>","<object key>":<record>}` is serialised
  *   ONCE, when the delivery is queued, and stored as text: every attempt sends, and signs, exactly
@@ -25,7 +25,9 @@ export const formatEventTime = (micros: number): string => {
   return `${whole}.${String(fraction).padStart(6, "0")}`
 }
 
+/** The event a delivery body is made of. */
 export interface DeliveryEvent {
+  /** The event's name. */
   readonly name: EventName
   /** When the event was queued (the outbox's `occurredAtMicros`). */
   readonly occurredAtMicros: number
@@ -50,9 +52,11 @@ export const deliveryBody = (event: DeliveryEvent): string => {
  * key imported once, since a worker signs many attempts with the same secret.
  */
 export interface DeliverySigner {
+  /** The `X-Wasl-Signature` value of an attempt: `sha256=<hex>` over `<timestamp>:<body>`. */
   readonly sign: (timestamp: string, body: string) => Effect.Effect<string>
 }
 
+/** A signer for the (opened) secret, its HMAC key imported once. */
 export const deliverySigner = (secret: string): Effect.Effect<DeliverySigner> =>
   Effect.map(
     Effect.promise(() =>
@@ -67,12 +71,17 @@ export const deliverySigner = (secret: string): Effect.Effect<DeliverySigner> =>
     })
   )
 
+/** What the headers of one attempt are made of. */
 export interface AttemptHeadersInput {
+  /** The event's name (`X-Wasl-Event`). */
   readonly event: string
+  /** The delivery's UUID (`X-Wasl-Delivery`), the same on every attempt. */
   readonly deliveryId: string
   /** The attempt's time, Unix seconds (whole). */
   readonly timestampSeconds: number
+  /** The body the signature covers. */
   readonly body: string
+  /** Signs with the webhook's secret. */
   readonly signer: DeliverySigner
 }
 
@@ -94,7 +103,9 @@ export const attemptHeaders = (input: AttemptHeadersInput): Effect.Effect<Record
  * recently used out), so a worker opens and imports each webhook's secret once rather than per
  * attempt. A secret that does not open (the server key changed) is remembered as none too.
  */
-export const makeSignerCache = (capacity = 1000) =>
+export const makeSignerCache = (
+  capacity: number = 1000
+): Effect.Effect<(sealed: string) => Effect.Effect<Option.Option<DeliverySigner>>, never, SecretBox> =>
   Effect.gen(function*() {
     const box = yield* SecretBox
     const cache = new Map<string, Option.Option<DeliverySigner>>()

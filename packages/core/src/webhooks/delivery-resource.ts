@@ -1,5 +1,5 @@
 /**
- * A delivery as the delivery log answers it (decisions §6): `id` (uuid), `event`, `status`
+ * A delivery as the delivery log answers it: `id` (uuid), `event`, `status`
  * (pending | succeeded | failed), `attempts` [{ number, at, status_code, duration_ms, error,
  * response }], `next_attempt_at`, and `created_at`. `response` is the start of the endpoint's
  * answer (at most 4 KiB), kept for debugging an endpoint; `error` says why an attempt failed
@@ -11,7 +11,21 @@ import { WireTimestamp } from "../wire/timestamp.ts"
 import type { DeliveryView } from "./delivery-repository.ts"
 import { DeliveryStatus } from "./delivery-state.ts"
 
-export const DeliveryAttemptResource = Schema.Struct({
+/** One attempt of a delivery, as the delivery log shows it. */
+export const DeliveryAttemptResource: Schema.Struct<{
+  /** 1 for the first attempt, and so on. */
+  readonly number: Schema.Int
+  /** When it finished. */
+  readonly at: typeof WireTimestamp
+  /** The endpoint's status; null when it did not answer. */
+  readonly status_code: Schema.NullOr<Schema.Int>
+  /** How long it took, in milliseconds. */
+  readonly duration_ms: Schema.Int
+  /** Why it failed without an answer, or why an answer is a failure; null otherwise. */
+  readonly error: Schema.NullOr<Schema.String>
+  /** The start of the endpoint's answer (at most 4 KiB); null without one. */
+  readonly response: Schema.NullOr<Schema.String>
+}> = Schema.Struct({
   number: Schema.Int,
   at: WireTimestamp,
   status_code: Schema.NullOr(Schema.Int),
@@ -20,7 +34,19 @@ export const DeliveryAttemptResource = Schema.Struct({
   response: Schema.NullOr(Schema.String)
 }).annotate({ identifier: "DeliveryAttempt" })
 
-export const DeliveryResource = Schema.Struct({
+/** A delivery as the delivery log shows it. */
+export const DeliveryResource: Schema.Struct<{
+  /** The delivery's id (a uuid). */
+  readonly id: Schema.String
+  /** The event delivered. */
+  readonly event: typeof EventName
+  readonly status: typeof DeliveryStatus
+  /** Its attempts so far, first first. */
+  readonly attempts: Schema.$Array<typeof DeliveryAttemptResource>
+  /** When the next attempt is due; null once finished. */
+  readonly next_attempt_at: Schema.NullOr<typeof WireTimestamp>
+  readonly created_at: typeof WireTimestamp
+}> = Schema.Struct({
   id: Schema.String,
   event: EventName,
   status: DeliveryStatus,
@@ -28,8 +54,10 @@ export const DeliveryResource = Schema.Struct({
   next_attempt_at: Schema.NullOr(WireTimestamp),
   created_at: WireTimestamp
 }).annotate({ identifier: "Delivery" })
+/** A delivery as the delivery log shows it (see the `DeliveryResource` schema). */
 export type DeliveryResource = typeof DeliveryResource.Type
 
+/** The delivery log's shape of a delivery as the repository reads it. */
 export const toDeliveryResource = (view: DeliveryView): DeliveryResource => ({
   id: view.id,
   event: view.event,

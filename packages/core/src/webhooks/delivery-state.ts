@@ -1,5 +1,5 @@
 /**
- * The delivery state machine (spec §3.2, §6.3; decisions §6): data plus pure transitions.
+ * The delivery state machine: data plus pure transitions.
  *
  * A delivery is one event (or one redelivery) on its way to one webhook. It has up to
  * `DELIVERY_ATTEMPTS` (6) attempts. The retry schedule holds one delay per attempt: attempt 1 is
@@ -18,19 +18,25 @@
  *
  * A finished delivery (`succeeded` or `failed`) accepts no further transition.
  */
-import { DateTime, Duration, Option, Result, Schema } from "effect"
+import { type Cause, DateTime, Duration, Option, Result, Schema } from "effect"
 import type { WebhookResponse } from "./webhook-transport.ts"
 
-/** Attempts per delivery (spec §8). */
+/** Attempts per delivery. */
 export const DELIVERY_ATTEMPTS = 6
 
-export const DeliveryStatus = Schema.Literals(["pending", "succeeded", "failed"]).annotate({
-  identifier: "DeliveryStatus"
-})
+/** A delivery's status as a Schema. */
+export const DeliveryStatus: Schema.Literals<readonly ["pending", "succeeded", "failed"]> = Schema.Literals(
+  ["pending", "succeeded", "failed"]
+).annotate({ identifier: "DeliveryStatus" })
+/**
+ * `pending` while attempts remain to be made; `succeeded` after a 2xx; `failed` after the last
+ * attempt failed or when the delivery was cancelled. Only `pending` changes.
+ */
 export type DeliveryStatus = typeof DeliveryStatus.Type
 
 /** Where a delivery stands. */
 export interface DeliveryState {
+  /** Pending, succeeded or failed. */
   readonly status: DeliveryStatus
   /** Attempts made so far (0 to DELIVERY_ATTEMPTS). */
   readonly attempts: number
@@ -41,7 +47,7 @@ export interface DeliveryState {
 /** One delay per attempt: `delays[0]` before attempt 1, `delays[n]` after a failed attempt n. */
 export type RetrySchedule = ReadonlyArray<Duration.Duration>
 
-/** The schedule of spec §6.3: immediately, 5 min, 30 min, 1 h, 3 h, 1 day. */
+/** The default schedule: immediately, then 5 min, 30 min, 1 h, 3 h, 1 day after each failure. */
 export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = [
   Duration.zero,
   Duration.minutes(5),
@@ -51,22 +57,35 @@ export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = [
   Duration.days(1)
 ]
 
-/** How a finished attempt left the delivery. */
+/**
+ * How a finished attempt left the delivery: `Succeeded` (a 2xx: the delivery is over),
+ * `Retrying` (failed, another attempt is scheduled) or `Exhausted` (failed, and it was the last).
+ */
 export type AttemptOutcome = "Succeeded" | "Retrying" | "Exhausted"
 
-/** A transition asked of a delivery that is already finished. */
-export class DeliveryFinished extends Schema.TaggedError<DeliveryFinished>()("DeliveryFinished", {
+/** @ignore */
+export const DeliveryFinishedBase: Schema.Class<
+  DeliveryFinished,
+  Schema.TaggedStruct<"DeliveryFinished", { readonly status: typeof DeliveryStatus }>,
+  Cause.YieldableError
+> = Schema.TaggedError<DeliveryFinished>()("DeliveryFinished", {
   status: DeliveryStatus
-}) {}
+})
 
-/** Spec §6.3: any 2xx status is a success; everything else is a failed attempt. */
+/** A transition asked of a delivery that is already finished; `status` is where it finished. */
+export class DeliveryFinished extends DeliveryFinishedBase {}
+
+/** Any 2xx status is a success; everything else is a failed attempt. */
 export const isSuccessStatus = (status: number): boolean => status >= 200 && status <= 299
 
 /** Whether an attempt succeeded: the endpoint answered with a 2xx (a timeout or failed connection never does). */
 export const attemptSucceeded = (response: WebhookResponse): boolean =>
   response._tag === "Answered" && isSuccessStatus(response.status)
 
-/** A new delivery, queued at `now`: pending, its first attempt due after `schedule[0]`. */
+/**
+ * A new delivery, queued at `now`: `pending`, no attempts, the first attempt due at
+ * `now + schedule[0]` (`now` itself with the default schedule).
+ */
 export const queued = (now: DateTime.Utc, schedule: RetrySchedule = DEFAULT_RETRY_SCHEDULE): DeliveryState => ({
   status: "pending",
   attempts: 0,
@@ -78,8 +97,15 @@ const delayBefore = (schedule: RetrySchedule, attempt: number): Duration.Duratio
   schedule[attempt - 1] ?? Duration.zero
 
 /**
- * An attempt finished at `now`, successfully (2xx) or not. Attempts of a pending delivery only;
- * the number of attempts a delivery gets is `schedule.length` (DELIVERY_ATTEMPTS by default).
+ * An attempt finished at `now`, successfully (2xx) or not. `attempts` goes up by one, then:
+ * - succeeded → `succeeded`, no next attempt; outcome `Succeeded`;
+ * - failed, and attempts has reached `schedule.length` (DELIVERY_ATTEMPTS by default) → `failed`,
+ *   no next attempt; outcome `Exhausted`;
+ * - failed otherwise → still `pending`, the next attempt due at `now + schedule[attempts]`;
+ *   outcome `Retrying`.
+ *
+ * Fails with DeliveryFinished on a delivery that is not pending (nothing changes). Whether the
+ * attempt was due is not checked here.
  */
 export const attemptFinished = (
   state: DeliveryState,
@@ -101,13 +127,17 @@ export const attemptFinished = (
   })
 }
 
-/** The webhook stopped delivering before the delivery finished: failed, no attempt, no failure counted. */
+/**
+ * The webhook stopped delivering (unvalidated, switched off, deactivated) before the delivery
+ * finished: `failed` with its attempts unchanged and no next attempt. It does not count as a
+ * failure of the webhook. Fails with DeliveryFinished on a delivery that is not pending.
+ */
 export const cancelled = (state: DeliveryState): Result.Result<DeliveryState, DeliveryFinished> =>
   state.status !== "pending"
     ? Result.fail(new DeliveryFinished({ status: state.status }))
     : Result.succeed({ status: "failed", attempts: state.attempts, nextAttemptAt: null })
 
-/** Is the delivery's next attempt due at `now`? */
+/** Whether the delivery is pending and its next attempt is due at `now` (due time ≤ now). */
 export const isDue = (state: DeliveryState, now: DateTime.Utc): boolean =>
   state.status === "pending" && state.nextAttemptAt !== null &&
   DateTime.toEpochMillis(state.nextAttemptAt) <= DateTime.toEpochMillis(now)
@@ -132,8 +162,8 @@ export const parseDurationText = (text: string): Option.Option<Duration.Duration
 }
 
 /**
- * `0s,5m,30m,1h,3h,1d` → the schedule. Exactly DELIVERY_ATTEMPTS delays (spec §8: 6 attempts
- * per delivery; tests shorten the delays, never the count). Fails with a message naming the text.
+ * `0s,5m,30m,1h,3h,1d` → the schedule. Exactly DELIVERY_ATTEMPTS delays (6 attempts per
+ * delivery; tests shorten the delays, never the count). Fails with a message naming the text.
  */
 export const parseRetrySchedule = (text: string): Result.Result<RetrySchedule, string> => {
   const parts = text.split(",")

@@ -1,18 +1,17 @@
 /**
- * Webhook signatures (spec §6.4) and the validation challenge (decisions §6), with Web Crypto
- * only so core stays portable.
+ * Webhook signatures and the validation challenge, with Web Crypto only so core stays portable.
  *
  * - A delivery is signed with HMAC-SHA256(secret, `<timestamp>:<raw body>`), written
  *   `sha256=<lowercase hex>`. The body is hashed as the exact UTF-8 bytes sent.
  * - The challenge answer is `sha256=` + HMAC-SHA256(secret, challenge).
- * Known answers: /work/shared/spec/signature-vectors.json (tested in core).
+ * Known answers (test vectors) are checked by the core test suite.
  */
 import { Effect, Predicate } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { ownValue } from "../records/body-input.ts"
 import { toHex, utf8 } from "../wire/hex.ts"
 
-/** The header names of a delivery and of the challenge (decisions: prefix `X-Wasl`). */
+/** The header names of a delivery and of the challenge, all prefixed `X-Wasl`. */
 export const WEBHOOK_HEADERS = {
   event: "X-Wasl-Event",
   delivery: "X-Wasl-Delivery",
@@ -20,6 +19,7 @@ export const WEBHOOK_HEADERS = {
   signature: "X-Wasl-Signature"
 } as const
 
+/** What every signature and challenge answer begins with, before the lowercase hex HMAC. */
 export const SIGNATURE_PREFIX = "sha256="
 
 /** The event name the validation challenge carries. */
@@ -51,7 +51,8 @@ export const newChallenge: Effect.Effect<string, never, SecureRandom.SecureRando
 })
 
 /**
- * Compares two strings in time independent of where they differ (spec §6.4 rule 3). The length is
+ * Compares two strings in time independent of where they differ, so that a signature check
+ * does not tell an attacker how much of a guess was right. The length is
  * not secret (every signature has the same length), so unequal lengths answer at once.
  */
 export const constantTimeEqual = (a: string, b: string): boolean => {
@@ -67,7 +68,7 @@ export const constantTimeEqual = (a: string, b: string): boolean => {
 export const verifyDelivery = (secret: string, timestamp: string, body: string, signature: string): Effect.Effect<boolean> =>
   Effect.map(signDelivery(secret, timestamp, body), (expected) => constantTimeEqual(expected, signature))
 
-/** The `time` key of a delivery or challenge body: Unix seconds with the fraction (spec §6.3). */
+/** The `time` key of a delivery or challenge body: Unix seconds with the fraction. */
 export const eventTime = (epochMillis: number): number => epochMillis / 1000
 
 /**

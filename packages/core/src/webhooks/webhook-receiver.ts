@@ -1,7 +1,7 @@
 /**
- * The receiving end of a webhook: what an endpoint must do with Wasl's requests (spec §6.4,
- * decisions §6). Wasl itself never receives webhooks; this is for the in-memory receivers of
- * `@wasl/adapters/memory`, for tests, and for anyone writing a receiver in TypeScript.
+ * The receiving end of a webhook: what an endpoint must do with Wasl's requests. Wasl itself
+ * never receives webhooks; this is for the in-memory receivers of `@wasl/adapters/memory`, for
+ * tests, and for anyone writing a receiver in TypeScript.
  *
  * A request is accepted only when its `X-Wasl-Signature` is HMAC-SHA256(secret, `<timestamp>:<raw
  * body>`) for its `X-Wasl-Timestamp`, compared in constant time, and that timestamp is within
@@ -13,16 +13,21 @@
 import { DateTime, Effect } from "effect"
 import { challengeAnswer, jsonStringField, VALIDATION_EVENT, verifyDelivery, WEBHOOK_HEADERS } from "./signature.ts"
 
-/** How far a request's timestamp may be from the receiver's clock, either way (spec §6.4: 300 s). */
+/** How far a request's timestamp may be from the receiver's clock, either way: 300 s. */
 export const RECEIVER_TOLERANCE_SECONDS = 300
 
 /** A request as a receiver sees it: its headers (any case) and its raw body. */
 export interface ReceivedRequest {
+  /** The request's headers, by name (any case). */
   readonly headers: Readonly<Record<string, string>>
+  /** The raw body, exactly as received. */
   readonly body: string
 }
 
-/** What a receiver makes of a request. */
+/**
+ * What a receiver makes of a request: a verified delivery (its event and delivery id), a verified
+ * validation challenge, or a rejection with its reason.
+ */
 export type ReceiverVerdict =
   | { readonly _tag: "Delivery"; readonly event: string; readonly deliveryId: string }
   | { readonly _tag: "Challenge"; readonly challenge: string }
@@ -30,7 +35,9 @@ export type ReceiverVerdict =
 
 /** The answer a correct receiver sends. */
 export interface ReceiverAnswer {
+  /** The HTTP status: 200 or 401. */
   readonly status: number
+  /** The JSON body (empty for an accepted delivery). */
   readonly body: string
 }
 
@@ -43,7 +50,16 @@ export const headerValue = (headers: Readonly<Record<string, string>>, name: str
 
 const rejected = (reason: string): ReceiverVerdict => ({ _tag: "Rejected", reason })
 
-/** Checks a request with the webhook's `secret` at the receiver's time `now`. */
+/**
+ * Checks a request with the webhook's `secret` at the receiver's time `now`: the signature
+ * headers present, the timestamp within `RECEIVER_TOLERANCE_SECONDS`, the signature right.
+ *
+ * @example
+ * ```ts
+ * const verdict = yield* verifyWebhookRequest(secret, { headers, body }, yield* DateTime.now)
+ * if (verdict._tag === "Delivery") yield* handle(verdict.event, verdict.deliveryId, body)
+ * ```
+ */
 export const verifyWebhookRequest = (
   secret: string,
   request: ReceivedRequest,
@@ -67,7 +83,16 @@ export const verifyWebhookRequest = (
     return { _tag: "Delivery", event, deliveryId: headerValue(request.headers, WEBHOOK_HEADERS.delivery) ?? "" }
   })
 
-/** The answer of a correct receiver: 401 unless verified; a challenge's signature; 200 for a delivery. */
+/**
+ * The answer of a correct receiver: 401 unless verified; 200 with `{"signature": ...}` for a
+ * validation challenge; 200 with an empty body for a delivery.
+ *
+ * @example
+ * ```ts
+ * const { status, body } = yield* answerWebhookRequest(secret, { headers, body: raw }, yield* DateTime.now)
+ * return new Response(body, { status, headers: { "Content-Type": "application/json" } })
+ * ```
+ */
 export const answerWebhookRequest = (
   secret: string,
   request: ReceivedRequest,

@@ -1,5 +1,5 @@
 /**
- * The webhook URL rule of decisions §6, split in two: the pure part here (https, a valid host
+ * The webhook URL rule, split in two: the pure part here (https, a valid host
  * that is not an IP literal, at most 2,048 characters) and the resolving part behind the
  * `WebhookUrlGuard` port (every address the host resolves to must be allowed by
  * address-policy.ts, unless the deployment allows private addresses).
@@ -7,10 +7,28 @@
 import { Context, type Effect } from "effect"
 import { isIpLiteral } from "./address-policy.ts"
 
+/** The longest webhook URL, in characters. */
 export const MAX_WEBHOOK_URL_LENGTH = 2048
 
 /** The 422 messages on `URL`. */
-export const WebhookUrlMessage = {
+export const WebhookUrlMessage: {
+  /** The URL is absent or blank. */
+  readonly required: string
+  /** The URL is not a string. */
+  readonly string: string
+  /** The URL is longer than `MAX_WEBHOOK_URL_LENGTH`. */
+  readonly max: string
+  /** The URL does not parse, has credentials, or its host is no valid DNS name. */
+  readonly invalid: string
+  /** The URL is not https. */
+  readonly https: string
+  /** The host is an IP address. */
+  readonly ipLiteral: string
+  /** The host does not resolve. */
+  readonly unresolvable: string
+  /** The host resolves to an address a webhook may not reach. */
+  readonly forbidden: string
+} = {
   required: "The URL field is required.",
   string: "The URL field must be a string.",
   max: `The URL field must not be greater than ${MAX_WEBHOOK_URL_LENGTH} characters.`,
@@ -41,9 +59,24 @@ export const checkWebhookUrlSyntax = (url: string): { readonly ok: true; readonl
   return { ok: true, url: parsed }
 }
 
-/** Checks a webhook URL at create and update; `Refused` carries the 422 message for `URL`. */
+/** The result of checking a webhook URL: allowed, or refused with the 422 message for `URL`. */
 export type UrlCheck = { readonly _tag: "Allowed" } | { readonly _tag: "Refused"; readonly message: string }
 
-export class WebhookUrlGuard extends Context.Service<WebhookUrlGuard, {
+/** What the WebhookUrlGuard port offers (implement this to write an adapter). */
+export interface WebhookUrlGuardShape {
+  /**
+   * Checks a webhook URL at create and update: its syntax (`checkWebhookUrlSyntax`), then every
+   * address its host resolves to (`classifyAddress`), unless the deployment allows private ones.
+   */
   readonly check: (url: string) => Effect.Effect<UrlCheck>
-}>()("@wasl/core/WebhookUrlGuard") {}
+}
+
+/** @ignore */
+export const WebhookUrlGuardBase: Context.ServiceClass<
+  WebhookUrlGuard,
+  "@wasl/core/WebhookUrlGuard",
+  WebhookUrlGuardShape
+> = Context.Service<WebhookUrlGuard, WebhookUrlGuardShape>()("@wasl/core/WebhookUrlGuard")
+
+/** Checks a webhook URL before it is stored: its syntax, then the addresses its host resolves to. */
+export class WebhookUrlGuard extends WebhookUrlGuardBase {}
