@@ -23,6 +23,8 @@ export const DEFAULT_DATA_DIR = "./.wasl-data"
  *
  * @example
  * ```ts
+ * import type { WebhookOptions } from "@wasl/adapters"
+ *
  * const webhooks: WebhookOptions = { retryDelays: "0s,1m,5m,30m,2h,12h", timeout: "10s" }
  * ```
  */
