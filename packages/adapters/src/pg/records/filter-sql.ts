@@ -1,5 +1,5 @@
 /**
- * The list query of decisions §4 compiled to SQL over the schema of migration 0004: the parsed
+ * The record list query compiled to SQL over the schema of migration 0004: the parsed
  * `complex_filters` AST of @wasl/core, `search`, `order` / `direction` and the page, to one
  * statement returning the page's rows and the exact total.
  *
