@@ -62,7 +62,6 @@
  */
 import { PGlite, type PGliteOptions } from "@electric-sql/pglite"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
-import type { PgConnection } from "@effect/sql-pg"
 import { type Cause, Context, Effect, Layer, Queue, Schema, Scope } from "effect"
 import type { SqlError } from "effect/sql/SqlError"
 import { randomBytes } from "node:crypto"
@@ -281,8 +280,18 @@ export const acquireDataDirLock = (
 // wire server
 // -----------------------------------------------------------------------------
 
-/** A NOTIFY seen in PGlite's protocol output. Same shape as `@effect/sql-pg`'s. */
-export type Notification = PgConnection.Notification
+/**
+ * A NOTIFY seen in PGlite's protocol output: the shape of `@effect/sql-pg`'s
+ * `PgConnection.Notification`, so that the embedded server's queues serve `PgClient.listen`.
+ */
+export interface Notification {
+  /** The notifying backend's process id (0 for a direct PGlite call). */
+  readonly processId: number
+  /** The channel notified. */
+  readonly channel: string
+  /** The payload, `""` when none. */
+  readonly payload: string
+}
 
 const READY_FOR_QUERY = 0x5a // 'Z'
 const NOTIFICATION_RESPONSE = 0x41 // 'A'

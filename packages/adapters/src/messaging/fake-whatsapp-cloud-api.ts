@@ -101,7 +101,8 @@ export const startFakeCloudApi = async (expectedToken: string): Promise<FakeClou
       return send(401, errorBody(190, "Invalid OAuth access token."))
     }
     if (req.method === "POST" && /^\/v[0-9.]+\/[0-9]+\/media$/.test(path)) {
-      const form = await new Response(raw, { headers: { "content-type": contentType ?? "" } }).formData()
+      // A copy on an ArrayBuffer of its own: Deno's `BodyInit` refuses a Buffer, whose memory may be shared.
+      const form = await new Response(new Uint8Array(raw), { headers: { "content-type": contentType ?? "" } }).formData()
       const fields: Record<string, string> = {}
       let file: { name: string; type: string; size: number } | undefined
       for (const [k, v] of form) {
