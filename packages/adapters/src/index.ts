@@ -1,3 +1,42 @@
+/**
+ * Adapters for the ports of `@wasl/core`, and one layer per deployment shape that gives every
+ * port the use-cases, the HTTP handlers (`@wasl/http`) and the delivery worker (`@wasl/worker`)
+ * need:
+ *
+ * - `WaslPostgres.layer({ url })`: PostgreSQL (14 or newer), migrated when the layer is built;
+ *   `WaslPostgres.layerClient()` runs on your own `PgClient` (made with `waslPgClientOptions`);
+ * - `WaslEmbedded.layer({ dataDir })`: the embedded PostgreSQL (PGlite) in a directory, no server;
+ * - `WaslMemory.layer()` (from `@wasl/adapters/memory`): everything in memory.
+ *
+ * The parts they are made of are here too, for hosts that compose their own layers: the
+ * PostgreSQL repositories (`RepositoriesPg`, `AccountRepositoryPg`, ...) and their migrations
+ * (`MigrationsLive`), the database clients (`DatabaseLive`), the webhook HTTPS transport and its
+ * address guard (`WebhookTransportHttp`, `WebhookUrlGuardDns`), mail over SMTP or to a file
+ * (`MailerSmtp`, `MailerJsonLines`), the WhatsApp Cloud and sandbox providers
+ * (`MessagingProviderLive`), password and token hashing (`PasswordHasherScrypt`,
+ * `TokenHasherNode`). A few exports are internal plumbing shared between the adapters' files (the
+ * record store's SQL compiler, row helpers); their documentation says so.
+ *
+ * These adapters use Node's modules (`node:crypto`, `node:fs`, `node:net`, ...); the memory
+ * adapters of `@wasl/adapters/memory` need nothing but `effect` and `@wasl/core`.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { ensureFirstAccount } from "@wasl/core"
+ * import { WaslPostgres } from "@wasl/adapters"
+ *
+ * const Wasl = WaslPostgres.layer({
+ *   url: "postgres://wasl:secret@db.example:5432/wasl",
+ *   secretKey: process.env.WASL_SECRET_KEY
+ * })
+ *
+ * // Migrates the database, then makes a first account on an empty one.
+ * Effect.runPromise(ensureFirstAccount().pipe(Effect.provide(Wasl)))
+ * ```
+ *
+ * @module
+ */
 export * from "./db/database.ts"
 export * from "./db/embedded-postgres.ts"
 export { migrations } from "./db/migrations/index.ts"

@@ -1,5 +1,5 @@
 /**
- * PasswordHasher over Node's scrypt (decisions §2: a memory-hard hash).
+ * PasswordHasher over Node's scrypt (a memory-hard hash).
  *
  * Encoded form: `scrypt$N$r$p$saltB64$hashB64` (standard base64), so the
  * parameters travel with each hash and can be raised later without breaking
@@ -9,12 +9,17 @@ import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
 import { PasswordHasher } from "@wasl/core"
 import { Effect, Layer } from "effect"
 
+/** The parameters of a scrypt hash; each hash carries its own, so they can be raised later. */
 export interface ScryptParams {
   /** CPU/memory cost, a power of two. */
   readonly N: number
+  /** Block size. */
   readonly r: number
+  /** Parallelisation. */
   readonly p: number
+  /** Bytes of random salt per hash. */
   readonly saltBytes: number
+  /** Bytes of derived key. */
   readonly keyBytes: number
 }
 
@@ -75,6 +80,11 @@ const parse = (encoded: string): ParsedHash | undefined => {
   return { N, r: R, p: P, salt: saltBytes, key: keyBytes }
 }
 
+/**
+ * A `PasswordHasher` that hashes with `params`, encoded as `scrypt$N$r$p$saltB64$hashB64`, and
+ * verifies any such hash under the parameters it carries (a malformed hash, or one whose
+ * parameters are out of bounds, does not match).
+ */
 export const makePasswordHasherScrypt = (params: ScryptParams): PasswordHasher["Service"] =>
   PasswordHasher.of({
     hash: (password) =>
@@ -94,7 +104,10 @@ export const makePasswordHasherScrypt = (params: ScryptParams): PasswordHasher["
     }
   })
 
-/** The production hasher: scrypt N=2^15, r=8, p=1, 16-byte salt, 64-byte key. */
+/**
+ * The production hasher: scrypt N=2^15, r=8, p=1, 16-byte salt, 64-byte key, on `node:crypto`
+ * (also in Deno and Bun). Hashes are encoded `scrypt$N$r$p$saltB64$hashB64`.
+ */
 export const PasswordHasherScrypt: Layer.Layer<PasswordHasher> = Layer.sync(
   PasswordHasher,
   () => makePasswordHasherScrypt(SCRYPT_PARAMS)

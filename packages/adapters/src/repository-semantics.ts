@@ -11,8 +11,11 @@ export const EMAIL_TAKEN = "The email has already been taken."
  * than the balance (core's `addOtpCredits` use-case only adds positive amounts).
  */
 export class InsufficientOtpCredits extends Error {
+  /** The account whose balance was too low. */
   readonly accountId: number
+  /** The (negative) amount that was refused. */
   readonly amount: number
+  /** The defect for `amount` refused on `accountId`. */
   constructor(accountId: number, amount: number) {
     super(`Account ${accountId} does not hold enough OTP credits to add ${amount}.`)
     this.name = "InsufficientOtpCredits"
@@ -22,7 +25,7 @@ export class InsufficientOtpCredits extends Error {
 }
 
 /** A UUID as PostgreSQL's `uuid` type reads it (any case); anything else matches no row. */
-export const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+export const UUID_TEXT: RegExp = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Text as a PostgreSQL `text` column can hold it: NUL, which it cannot, becomes U+FFFD. */
 export const storableText = (text: string | null): string | null => (text === null ? null : text.replace(/\u0000/g, "\uFFFD"))

@@ -9,7 +9,11 @@ import { TokenHasher } from "@wasl/core"
 
 const sha256Hex = (secret: string) => createHash("sha256").update(secret, "utf8").digest("hex")
 
-export const TokenHasherNode = Layer.succeed(
+/**
+ * `TokenHasher` on `node:crypto`: the SHA-256 hex of a secret, compared in constant time; the same
+ * hashes as core's Web Crypto layer, computed synchronously.
+ */
+export const TokenHasherNode: Layer.Layer<TokenHasher> = Layer.succeed(
   TokenHasher,
   TokenHasher.of({
     hash: (secret) => Effect.sync(() => sha256Hex(secret)),

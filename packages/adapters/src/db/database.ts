@@ -161,8 +161,11 @@ const makeTypes = (): PgTypes.Registry => {
 /** The codec registry every Wasl client uses (see the table at the top of this file). */
 export const pgTypes: PgTypes.Registry = makeTypes()
 
-/** Client options shared by every Wasl database client (server, worker, CLI, tests). */
-export const pgClientOptions = {
+/**
+ * Client options shared by every Wasl database client (server, worker, CLI, tests): Wasl's value
+ * codecs (`pgTypes`) and its application name. Spread them into the options of a `PgClient`.
+ */
+export const pgClientOptions: { types: PgTypes.Registry; applicationName: string } = {
   types: pgTypes,
   applicationName: "wasl"
 } satisfies Partial<PgClient.PgPoolConfig>
@@ -171,7 +174,7 @@ export const pgClientOptions = {
 // clients
 // -----------------------------------------------------------------------------
 
-/** The embedded database's directory when `WASL_DATA_DIR` is not set (relative to the cwd). */
+/** The embedded database's directory when `WASL_DATA_DIR` is not set (relative to the working directory). */
 export const defaultDataDir = "./.wasl-data"
 
 /** Options of `DatabaseLive`. */
@@ -235,7 +238,7 @@ const withEmbeddedListen = (client: PgClient.PgClient, embedded: EmbeddedPostgre
 
 /**
  * A `PgClient` on the embedded server, with LISTEN working through the notification tap.
- * Used by `DatabaseLive` and `TestDatabase`.
+ * Used by `DatabaseLive` and `TestDatabase`; internal plumbing of the embedded database.
  */
 export const makeEmbeddedPgClient = (
   embedded: EmbeddedPostgresService,
@@ -290,10 +293,15 @@ export const migrationsTable = "wasl_migrations"
 
 /**
  * Runs the pending migrations (in one transaction, under `LOCK TABLE`, so concurrent starts are
- * safe) and returns the ones applied. `PgMigrator.make({})` is `@effect/sql-pg`'s migrator without
- * the `pg_dump` schema dump, which would otherwise require child-process/file-system services.
+ * safe) and returns the ones applied, as `[id, name]`. `PgMigrator.make({})` is `@effect/sql-pg`'s
+ * migrator without the `pg_dump` schema dump, which would otherwise require child-process/file-system
+ * services.
  */
-export const runMigrations = PgMigrator.make({})({ loader: migrations, table: migrationsTable })
+export const runMigrations: Effect.Effect<
+  ReadonlyArray<readonly [id: number, name: string]>,
+  PgMigrator.MigrationError | SqlError,
+  SqlClient
+> = PgMigrator.make({})({ loader: migrations, table: migrationsTable })
 
 /** Runs the migrations when the layer is built. */
 export const MigrationsLive: Layer.Layer<never, PgMigrator.MigrationError | SqlError, SqlClient> = Layer.effectDiscard(

@@ -62,8 +62,7 @@
  */
 import { PGlite, type PGliteOptions } from "@electric-sql/pglite"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
-import type { PgConnection } from "@effect/sql-pg"
-import { Context, Effect, Layer, Queue, Schema, Scope } from "effect"
+import { type Cause, Context, Effect, Layer, Queue, Schema, Scope } from "effect"
 import type { SqlError } from "effect/sql/SqlError"
 import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
@@ -75,30 +74,61 @@ import * as Path from "node:path"
 // errors
 // -----------------------------------------------------------------------------
 
-/** The data directory is held by another process (or by an earlier open in this one). */
-export class DatabaseLockedError extends Schema.TaggedError<DatabaseLockedError>()("DatabaseLockedError", {
+/** @ignore */
+export const DatabaseLockedErrorBase: Schema.Class<
+  DatabaseLockedError,
+  Schema.TaggedStruct<"DatabaseLockedError", {
+    readonly dataDir: Schema.String
+    readonly lockFile: Schema.String
+    readonly pid: Schema.NullOr<Schema.Number>
+    readonly message: Schema.String
+  }>,
+  Cause.YieldableError
+> = Schema.TaggedError<DatabaseLockedError>()("DatabaseLockedError", {
   dataDir: Schema.String,
   lockFile: Schema.String,
   /** The holder's pid, `null` when the lock file could not be read. */
   pid: Schema.NullOr(Schema.Number),
   message: Schema.String
-}) {}
+})
 
-/** The embedded database could not be started (data directory, PGlite or its wire server). */
-export class EmbeddedPostgresError extends Schema.TaggedError<EmbeddedPostgresError>()("EmbeddedPostgresError", {
+/**
+ * The data directory is held by another process (or by an earlier open in this one): one process
+ * at a time opens an embedded database. `lockFile` names the lock, `pid` its holder (`null` when
+ * the lock file could not be read). A lock left by a process that no longer runs is taken over
+ * instead.
+ */
+export class DatabaseLockedError extends DatabaseLockedErrorBase {}
+
+/** @ignore */
+export const EmbeddedPostgresErrorBase: Schema.Class<
+  EmbeddedPostgresError,
+  Schema.TaggedStruct<"EmbeddedPostgresError", {
+    readonly dataDir: Schema.String
+    readonly message: Schema.String
+    readonly cause: Schema.Defect
+  }>,
+  Cause.YieldableError
+> = Schema.TaggedError<EmbeddedPostgresError>()("EmbeddedPostgresError", {
   dataDir: Schema.String,
   message: Schema.String,
   cause: Schema.Defect()
-}) {}
+})
+
+/**
+ * The embedded database could not be started (data directory, PGlite or its wire server); the
+ * message says which and why, `cause` holds the underlying error.
+ */
+export class EmbeddedPostgresError extends EmbeddedPostgresErrorBase {}
 
 // -----------------------------------------------------------------------------
 // lock
 // -----------------------------------------------------------------------------
 
-/** The lock file of a data directory. */
+/** The lock file of a data directory. Internal plumbing of the embedded database. */
 export const dataDirLockPath = (dataDir: string): string => Path.join(Path.resolve(dataDir), "wasl.lock")
 
-/** PGlite's PGDATA inside a data directory. */
+/** PGlite's PGDATA inside a data directory. Internal plumbing of the embedded database. */
 export const pgDataPath = (dataDir: string): string => Path.join(Path.resolve(dataDir), "pgdata")
 
 interface LockContent {
@@ -198,7 +228,8 @@ const releaseLock = (lockFile: string, token: string): void => {
 
 /**
  * Takes the exclusive lock of a data directory (creating the directory if needed) for the life
- * of the scope. Fails with `DatabaseLockedError` when a live process holds it.
+ * of the scope. Fails with `DatabaseLockedError` when a live process holds it. Internal plumbing
+ * of the embedded database.
  */
 export const acquireDataDirLock = (
   dataDir: string
@@ -249,8 +280,18 @@ export const acquireDataDirLock = (
 // wire server
 // -----------------------------------------------------------------------------
 
-/** A NOTIFY seen in PGlite's protocol output. Same shape as `@effect/sql-pg`'s. */
-export type Notification = PgConnection.Notification
+/**
+ * A NOTIFY seen in PGlite's protocol output: the shape of `@effect/sql-pg`'s
+ * `PgConnection.Notification`, so that the embedded server's queues serve `PgClient.listen`.
+ */
+export interface Notification {
+  /** The notifying backend's process id (0 for a direct PGlite call). */
+  readonly processId: number
+  /** The channel notified. */
+  readonly channel: string
+  /** The payload, `""` when none. */
+  readonly payload: string
+}
 
 const READY_FOR_QUERY = 0x5a // 'Z'
 const NOTIFICATION_RESPONSE = 0x41 // 'A'
@@ -260,12 +301,13 @@ const IDLE = 0x49 // 'I': ReadyForQuery status outside a transaction
 /**
  * Scans a stream of backend messages (in chunks, split anywhere) for `NotificationResponse`
  * ('A': int32 length, int32 pid, cstring channel, cstring payload) and the transaction status of
- * `ReadyForQuery` ('Z': 'I' idle, 'T' in a transaction, 'E' in a failed transaction).
+ * `ReadyForQuery` ('Z': 'I' idle, 'T' in a transaction, 'E' in a failed transaction). Internal
+ * plumbing of the embedded server; the returned function takes each chunk.
  */
 export const makeBackendScanner = (handlers: {
   readonly onNotification: (notification: Notification) => void
   readonly onReadyForQuery: (status: number) => void
-}) => {
+}): (chunk: Uint8Array) => void => {
   const header = new Uint8Array(5)
   let headerFill = 0
   let remaining = 0
@@ -519,6 +561,7 @@ const serveWire = (options: {
 // service
 // -----------------------------------------------------------------------------
 
+/** Options of `EmbeddedPostgres.layer` and `makeEmbeddedPostgres`. */
 export interface EmbeddedPostgresOptions {
   /** The data directory (`WASL_DATA_DIR`, app default `./.wasl-data`). Created if missing. */
   readonly dataDir: string
@@ -535,11 +578,17 @@ export interface EmbeddedPostgresOptions {
   readonly initialDataDir?: Blob | undefined
 }
 
+/** A running embedded server: where it listens and how to reach it. */
 export interface EmbeddedPostgresService {
+  /** The data directory, resolved. */
   readonly dataDir: string
+  /** The loopback address it listens on. */
   readonly host: string
+  /** The port it listens on. */
   readonly port: number
+  /** The database name (`postgres`). */
   readonly database: string
+  /** The user name (`postgres`; any is accepted). */
   readonly username: string
   /** `postgres://postgres@127.0.0.1:<port>/postgres` */
   readonly url: string
@@ -556,9 +605,19 @@ export interface EmbeddedPostgresService {
   readonly subscribe: (channel: string) => Effect.Effect<Queue.Dequeue<Notification, SqlError>, never, Scope.Scope>
 }
 
-export class EmbeddedPostgres extends Context.Service<EmbeddedPostgres, EmbeddedPostgresService>()(
-  "@wasl/adapters/db/EmbeddedPostgres"
-) {
+/** @ignore */
+export const EmbeddedPostgresBase: Context.ServiceClass<
+  EmbeddedPostgres,
+  "@wasl/adapters/db/EmbeddedPostgres",
+  EmbeddedPostgresService
+> = Context.Service<EmbeddedPostgres, EmbeddedPostgresService>()("@wasl/adapters/db/EmbeddedPostgres")
+
+/**
+ * The embedded PostgreSQL (PGlite) served on a loopback port, for a client of your own (any
+ * PostgreSQL driver can connect to `url`). `WaslEmbedded` starts one itself: use this only to run
+ * the embedded server without Wasl's layers.
+ */
+export class EmbeddedPostgres extends EmbeddedPostgresBase {
   /** The embedded server as a layer; stops and unlocks when the layer is released. */
   static readonly layer = (
     options: EmbeddedPostgresOptions
@@ -579,7 +638,9 @@ const startError = (dataDir: string, what: string) => (cause: unknown) =>
  * Locks `dataDir`, opens PGlite on `<dataDir>/pgdata` and serves it on a loopback port, for the
  * life of the scope. Closing the scope closes the server (and its connections), PGlite, and unlocks.
  */
-export const makeEmbeddedPostgres = Effect.fnUntraced(function*(
+export const makeEmbeddedPostgres: (
+  options: EmbeddedPostgresOptions
+) => Effect.Effect<EmbeddedPostgresService, DatabaseLockedError | EmbeddedPostgresError, Scope.Scope> = Effect.fnUntraced(function*(
   options: EmbeddedPostgresOptions
 ): Effect.fn.Return<EmbeddedPostgresService, DatabaseLockedError | EmbeddedPostgresError, Scope.Scope> {
   const dataDir = Path.resolve(options.dataDir)

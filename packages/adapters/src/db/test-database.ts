@@ -9,25 +9,14 @@
  *   once per machine), so a start costs ~0.5 s instead of ~2.5 s.
  * - `TestDatabase.layer`: `postgres` when a URL is set, else `pglite`.
  *
- * Run a suite on both databases:
- *
- * ```ts
- * describe.each(TestDatabase.variants)("contacts on $name", ({ enabled, layer: database }) => {
- *   describe.runIf(enabled)("", () => {
- *     layer(MigrationsLive.pipe(Layer.provideMerge(database)), { excludeTestServices: true })((it) => {
- *       it.effect("...", () => ...)
- *     })
- *   })
- * })
- * ```
- *
- * None of the layers run migrations: provide `MigrationsLive` on top (as above).
+ * None of the layers run migrations: provide `MigrationsLive` on top (see the example on
+ * `TestDatabase`).
  *
  * @module
  */
 import { PGlite } from "@electric-sql/pglite"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer, Redacted, type Scope } from "effect"
 import { Reactivity } from "effect/reactivity"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
@@ -37,7 +26,12 @@ import { createRequire } from "node:module"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { makeEmbeddedPgClient, pgClientOptions } from "./database.ts"
-import { type DatabaseLockedError, type EmbeddedPostgresError, makeEmbeddedPostgres } from "./embedded-postgres.ts"
+import {
+  type DatabaseLockedError,
+  type EmbeddedPostgresError,
+  type EmbeddedPostgresService,
+  makeEmbeddedPostgres
+} from "./embedded-postgres.ts"
 
 /** The PostgreSQL server tests run on: `TEST_DATABASE_URL`, else `DATABASE_URL`, else none. */
 export const testPostgresUrl = (): string | undefined =>
@@ -46,7 +40,11 @@ export const testPostgresUrl = (): string | undefined =>
 /** Whether the PostgreSQL variant can run (a URL is set). Use with `describe.runIf`. */
 export const postgresTestEnabled = (): boolean => testPostgresUrl() !== undefined
 
-type TestDatabaseLayer = Layer.Layer<
+/**
+ * A fresh test database as a layer: `PgClient` and `SqlClient` on a database of its own, dropped
+ * when the layer is released. Not migrated: provide `MigrationsLive` on top.
+ */
+export type TestDatabaseLayer = Layer.Layer<
   PgClient.PgClient | SqlClient,
   SqlError | DatabaseLockedError | EmbeddedPostgresError
 >
@@ -62,8 +60,15 @@ const withMaintenanceClient = <A>(url: string, f: (sql: PgClient.PgClient) => Ef
     Effect.provide(Reactivity.layer)
   )
 
-/** Creates `wasl_test_<random>` on the server of `url` for the scope; yields its URL. */
-export const makePostgresTestDatabase = Effect.fnUntraced(function*(url: string) {
+/**
+ * Creates `wasl_test_<random>` on the server of `url` for the scope (dropped when it closes);
+ * yields its name and URL. The building block of `TestDatabase.postgres`.
+ */
+export const makePostgresTestDatabase: (
+  url: string
+) => Effect.Effect<{ readonly name: string; readonly url: string }, SqlError, Scope.Scope> = Effect.fnUntraced(function*(
+  url: string
+) {
   const name = `wasl_test_${randomBytes(6).toString("hex")}`
   yield* Effect.acquireRelease(
     withMaintenanceClient(url, (sql) => sql`CREATE DATABASE ${sql(name)}`.raw),
@@ -126,8 +131,15 @@ const makeTempDir = Effect.acquireRelease(
   (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
 )
 
-/** A fresh embedded server on a temporary directory for the scope. */
-export const makePgliteTestDatabase = Effect.gen(function*() {
+/**
+ * A fresh embedded server on a temporary directory for the scope (removed when it closes). The
+ * building block of `TestDatabase.pglite`.
+ */
+export const makePgliteTestDatabase: Effect.Effect<
+  EmbeddedPostgresService,
+  DatabaseLockedError | EmbeddedPostgresError,
+  Scope.Scope
+> = Effect.gen(function*() {
   const dir = yield* makeTempDir
   const template = yield* Effect.promise(() => loadTemplate().catch(() => undefined))
   return yield* makeEmbeddedPostgres({ dataDir: dir, initialDataDir: template }).pipe(
@@ -150,13 +162,44 @@ const pgliteLayer: TestDatabaseLayer = PgClient.layerFrom(
 // API
 // -----------------------------------------------------------------------------
 
+/** One of the databases a suite can run on, for `describe.each(TestDatabase.variants)`. */
 export interface TestDatabaseVariant {
+  /** `pglite` (embedded) or `postgres` (the server of `TEST_DATABASE_URL`). */
   readonly name: "pglite" | "postgres"
   /** Whether this variant can run here (PGlite always; PostgreSQL when a URL is set). */
   readonly enabled: boolean
+  /** A fresh database of this variant. */
   readonly layer: TestDatabaseLayer
 }
 
+/**
+ * Fresh databases for tests: each build of one of these layers is a database of its own (embedded
+ * PGlite in a temporary directory, or a new database on the PostgreSQL server of
+ * `TEST_DATABASE_URL`, else `DATABASE_URL`), dropped when the layer is released. None is migrated:
+ * provide `MigrationsLive` on top.
+ *
+ * @example Run a suite on both databases (PostgreSQL only when a URL is set)
+ * ```ts
+ * import { describe, layer } from "@effect/vitest"
+ * import { Effect, Layer } from "effect"
+ * import { SqlClient } from "effect/sql"
+ * import { MigrationsLive } from "@wasl/adapters"
+ * import { TestDatabase } from "@wasl/adapters/testing"
+ *
+ * describe.each(TestDatabase.variants)("contacts on $name", ({ enabled, layer: database }) => {
+ *   describe.runIf(enabled)("", () => {
+ *     layer(MigrationsLive.pipe(Layer.provideMerge(database)), { excludeTestServices: true })((it) => {
+ *       it.effect("finds no contact in a fresh database", () =>
+ *         Effect.gen(function*() {
+ *           const sql = yield* SqlClient.SqlClient
+ *           const rows = yield* sql`SELECT count(*) AS n FROM contacts`
+ *           console.log(rows)
+ *         }))
+ *     })
+ *   })
+ * })
+ * ```
+ */
 export const TestDatabase: {
   /** A fresh embedded PGlite database (temporary directory). */
   readonly pglite: TestDatabaseLayer

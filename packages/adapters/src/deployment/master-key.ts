@@ -36,7 +36,12 @@ const keyFromFile = (dataDir: string): Effect.Effect<Uint8Array, ServerKeyError>
     )
   )
 
-/** The 32-byte master key: `secretKey` when given (and well-formed), else the key file in `dataDir`. */
+/**
+ * The 32-byte master key: `secretKey` when given (and well-formed), else the key file in `dataDir`
+ * (created on first use). Fails with `ServerKeyError` when the key is malformed or the file cannot
+ * be used. A building block of `WaslPostgres` and `WaslEmbedded`, exported for hosts that compose
+ * their own layers.
+ */
 export const masterKey = (
   secretKey: ServerKeyInput | undefined,
   dataDir: string

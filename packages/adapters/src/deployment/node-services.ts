@@ -30,7 +30,7 @@ import { WebhookTransportHttp } from "../webhooks/webhook-transport-http.ts"
 import { WebhookUrlGuardDns } from "../webhooks/webhook-url-guard-dns.ts"
 import { DEFAULT_DATA_DIR, type MailOptions, type WaslOptions } from "./options.ts"
 
-/** What `nodeServices` provides. */
+/** What `nodeServices` provides: every port of `WaslServices` that is not storage. */
 export type NodeServices =
   | SecureRandom.SecureRandom
   | PasswordHasher
@@ -51,7 +51,11 @@ export const mailerOf = (mail: MailOptions, dataDir: string): Layer.Layer<Mailer
     : MailerJsonLines(mail.outbox ?? join(dataDir, "mail-outbox.jsonl"))
 }
 
-/** The ports beyond storage, over the master key (already checked) and the delivery policy (already parsed). */
+/**
+ * The ports beyond storage, over the master key (already checked) and the delivery policy (already
+ * parsed). A building block of `WaslPostgres` and `WaslEmbedded`, exported for hosts that compose
+ * their own layers around another storage.
+ */
 export const nodeServices = (
   options: WaslOptions,
   master: Uint8Array,

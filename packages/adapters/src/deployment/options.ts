@@ -3,7 +3,7 @@
  * (`WaslPostgres`, `WaslEmbedded`). Each field is the typed form of one environment variable
  * the Wasl service reads (named beside it); every field has the service's default.
  */
-import { Duration, Effect, Option, Redacted, Result, Schema } from "effect"
+import { type Cause, Duration, Effect, Option, Redacted, Result, Schema } from "effect"
 import {
   DEFAULT_DELIVERY_TIMEOUT,
   DEFAULT_RETRY_SCHEDULE,
@@ -18,7 +18,16 @@ import {
 /** Where the local files go when `dataDir` is not given (relative to the working directory). */
 export const DEFAULT_DATA_DIR = "./.wasl-data"
 
-/** Webhook delivery and network settings. */
+/**
+ * Webhook delivery and network settings.
+ *
+ * @example
+ * ```ts
+ * import type { WebhookOptions } from "@wasl/adapters"
+ *
+ * const webhooks: WebhookOptions = { retryDelays: "0s,1m,5m,30m,2h,12h", timeout: "10s" }
+ * ```
+ */
 export interface WebhookOptions {
   /** `WASL_WEBHOOK_ALLOW_PRIVATE`: let webhook URLs reach loopback/private addresses (development and tests only). Default false. */
   readonly allowPrivateAddresses?: boolean | undefined
@@ -50,7 +59,24 @@ export interface MessagingOptions {
   readonly otpCooldown?: Duration.Duration | undefined
 }
 
-/** The settings every deployment shape shares. */
+/**
+ * The settings every deployment shape shares (`WaslPostgres`, `WaslEmbedded`). Every field is
+ * optional: a first start needs none of them.
+ *
+ * @example
+ * ```ts
+ * import { Duration, Redacted } from "effect"
+ * import { type WaslOptions, WaslPostgres } from "@wasl/adapters"
+ *
+ * const options: WaslOptions = {
+ *   secretKey: Redacted.make(process.env.WASL_SECRET_KEY!),
+ *   webhooks: { timeout: "10s" },
+ *   mail: { smtpUrl: "smtps://wasl:secret@mail.example:465", from: "crm@example.com" },
+ *   messaging: { otpCooldown: Duration.seconds(90) }
+ * }
+ * const Wasl = WaslPostgres.layer({ ...options, url: "postgres://wasl@db.example/wasl" })
+ * ```
+ */
 export interface WaslOptions {
   /** `WASL_DATA_DIR`: local files (the key file, the outboxes; the embedded database). Default `./.wasl-data`. */
   readonly dataDir?: string | undefined
@@ -60,19 +86,38 @@ export interface WaslOptions {
    * database needs the same one. Default: the key file `<dataDir>/secret.key`, created once.
    */
   readonly secretKey?: ServerKeyInput | undefined
+  /** Webhook deliveries: retry delays, attempt timeout, private addresses, extra CAs. */
   readonly webhooks?: WebhookOptions | undefined
+  /** Outgoing mail: an SMTP server, else JSON lines in a file. */
   readonly mail?: MailOptions | undefined
+  /** WhatsApp sending and one-time passwords. */
   readonly messaging?: MessagingOptions | undefined
   /** Connections in the database pool. Default 10. */
   readonly maxConnections?: number | undefined
 }
 
-/** A setting that cannot be used; the message names it and the accepted form. */
-export class WaslConfigError extends Schema.TaggedError<WaslConfigError>()("WaslConfigError", {
+/** @ignore */
+export const WaslConfigErrorBase: Schema.Class<
+  WaslConfigError,
+  Schema.TaggedStruct<"WaslConfigError", { readonly message: Schema.String }>,
+  Cause.YieldableError
+> = Schema.TaggedError<WaslConfigError>()("WaslConfigError", {
   message: Schema.String
-}) {}
+})
 
-/** The delivery policy of the options: the retry schedule and the attempt timeout. */
+/**
+ * A setting that cannot be used (a retry schedule or a timeout that does not parse, a host
+ * `PgClient` not made with `waslPgClientOptions`); the message names the setting and the accepted
+ * form. Building a deployment layer fails with it.
+ */
+export class WaslConfigError extends WaslConfigErrorBase {}
+
+/**
+ * The delivery policy of the options: the retry schedule and the attempt timeout, each parsed from
+ * text when given as text. Fails with `WaslConfigError` when one does not parse or the schedule
+ * does not have one delay per attempt. Internal plumbing of the deployment layers (`WaslPostgres`,
+ * `WaslEmbedded`, `WaslMemory`); exported for them.
+ */
 export const deliveryPolicyOf = (options: WebhookOptions = {}): Effect.Effect<DeliveryPolicyShape, WaslConfigError> =>
   Effect.gen(function*() {
     const delays = options.retryDelays

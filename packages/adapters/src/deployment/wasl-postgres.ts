@@ -25,7 +25,11 @@ import { masterKey } from "./master-key.ts"
 import { nodeServices } from "./node-services.ts"
 import { DEFAULT_DATA_DIR, deliveryPolicyOf, WaslConfigError, type WaslOptions } from "./options.ts"
 
-/** Why a Wasl layer could not be built: the database, the migrations, the key or a setting. */
+/**
+ * Why a Wasl layer could not be built: the database (`SqlError`; `DatabaseLockedError` and
+ * `EmbeddedPostgresError` for the embedded one), the migrations, the server key or a setting
+ * (`WaslConfigError`).
+ */
 export type WaslStartupError =
   | SqlError
   | PgMigrator.MigrationError
@@ -34,7 +38,10 @@ export type WaslStartupError =
   | ServerKeyError
   | WaslConfigError
 
-/** The database client a Wasl layer runs on, which it also provides. */
+/**
+ * The database client a Wasl layer runs on, which it also provides: the host can run its own
+ * queries and transactions on the same database.
+ */
 export type WaslDatabase = PgClient.PgClient | SqlClient
 
 /** Options of `WaslPostgres.layer`. */
@@ -88,11 +95,61 @@ const checkHostClient = Effect.gen(function*() {
   }
 })
 
-/** Wasl on a PostgreSQL server. */
+/**
+ * Wasl on a PostgreSQL server (14 or newer): every port the use-cases of `@wasl/core`, the HTTP
+ * handlers of `@wasl/http` and the delivery worker of `@wasl/worker` need (`WaslServices`), and the
+ * database client it runs on (`WaslDatabase`). Building the layer runs the pending migrations
+ * (safe when several processes start at once), reads or creates the server key, and fails with a
+ * `WaslStartupError` when the database, the key or a setting cannot be used.
+ *
+ * Every process sharing the database needs the same server key (`secretKey`): without one, each
+ * machine would make its own key file and could not open the others' sealed webhook secrets (a
+ * warning is logged).
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { bootstrapAccount } from "@wasl/core"
+ * import { WaslPostgres } from "@wasl/adapters"
+ *
+ * const Wasl = WaslPostgres.layer({
+ *   url: "postgres://wasl:secret@db.example:5432/wasl",
+ *   secretKey: process.env.WASL_SECRET_KEY
+ * })
+ *
+ * const program = Effect.gen(function*() {
+ *   const { token } = yield* bootstrapAccount({
+ *     account: "Acme",
+ *     email: "owner@acme.test",
+ *     password: "correct horse battery",
+ *     plan: "business",
+ *     otpCredits: 0
+ *   })
+ *   console.log(`API token: ${token}`)
+ * })
+ *
+ * Effect.runPromise(program.pipe(Effect.provide(Wasl)))
+ * ```
+ *
+ * @example Sharing the host's client, so that a host transaction around a use-case is one transaction
+ * ```ts
+ * import { PgClient } from "@effect/sql-pg"
+ * import { Layer, Redacted } from "effect"
+ * import { WaslPostgres, waslPgClientOptions } from "@wasl/adapters"
+ *
+ * const HostDatabase = PgClient.layer({ ...waslPgClientOptions, url: Redacted.make("postgres://app@db.example/app") })
+ * const Wasl = WaslPostgres.layerClient({ secretKey: process.env.WASL_SECRET_KEY }).pipe(
+ *   Layer.provideMerge(HostDatabase)
+ * )
+ * ```
+ */
 export const WaslPostgres: {
-  /** Every port on the server at `options.url`, with a pool of its own. */
+  /** Every port on the server at `options.url`, with a pool of its own (`maxConnections`, default 10). */
   readonly layer: (options: WaslPostgresOptions) => Layer.Layer<WaslServices | WaslDatabase, WaslStartupError>
-  /** Every port on the host's `PgClient` (made with `waslPgClientOptions`). */
+  /**
+   * Every port on the host's `PgClient`, which must be made with `waslPgClientOptions` and without
+   * name transforms (else the layer fails with `WaslConfigError`).
+   */
   readonly layerClient: (options?: WaslOptions) => Layer.Layer<WaslServices | WaslDatabase, WaslStartupError, WaslDatabase>
 } = {
   layer: (options) => onDatabase(options, PostgresClientLive(options.url, options), true),
@@ -100,7 +157,30 @@ export const WaslPostgres: {
     onDatabase(options, Layer.effectContext(Effect.andThen(checkHostClient, Effect.context<WaslDatabase>())), true)
 }
 
-/** Wasl on the embedded PostgreSQL (PGlite) kept in a data directory. */
+/**
+ * Wasl on the embedded PostgreSQL (PGlite, PostgreSQL compiled to WebAssembly and run in-process)
+ * kept in a data directory: no database server to run, the same SQL and migrations as
+ * `WaslPostgres`. The directory holds the database, the server key file (`secret.key`: keep it in
+ * backups beside the data, sealed webhook secrets cannot be read without it) and the local mail and
+ * sandbox outboxes.
+ *
+ * One process holds the directory at a time: building the layer while another process (or an
+ * earlier build in this one) holds it fails with `DatabaseLockedError`. Queries run one after
+ * another on the single embedded session, which suits one service with modest traffic; move to
+ * `WaslPostgres` to scale out.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { ensureFirstAccount } from "@wasl/core"
+ * import { WaslEmbedded } from "@wasl/adapters"
+ *
+ * const Wasl = WaslEmbedded.layer({ dataDir: "./.wasl-data" })
+ *
+ * // On an empty database: a first account and its owner's API token.
+ * Effect.runPromise(ensureFirstAccount().pipe(Effect.provide(Wasl)))
+ * ```
+ */
 export const WaslEmbedded: {
   /** Every port on the embedded database in `options.dataDir` (default `./.wasl-data`). */
   readonly layer: (options?: WaslEmbeddedOptions) => Layer.Layer<WaslServices | WaslDatabase, WaslStartupError>

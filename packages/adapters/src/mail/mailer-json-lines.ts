@@ -1,12 +1,15 @@
-/**
- * `Mailer` without an SMTP server (decisions §8): each mail is appended as one JSON line
- * `{ to, subject, text, sent_at }` to a file (WASL_MAIL_OUTBOX, default under the data directory).
- */
+/** `MailerJsonLines`: mail to a file. */
 import { MailError, Mailer } from "@wasl/core"
 import { DateTime, Effect, Layer } from "effect"
 import { appendFile, mkdir } from "node:fs/promises"
 import { dirname } from "node:path"
 
+/**
+ * `Mailer` without an SMTP server: each mail is appended as one JSON line
+ * `{ to, subject, text, sent_at }` to the file at `path` (`WASL_MAIL_OUTBOX`, default under the
+ * data directory), created (mode 0600) with its directory when missing. Fails with `MailError`
+ * when the file cannot be written.
+ */
 export const MailerJsonLines = (path: string): Layer.Layer<Mailer> =>
   Layer.succeed(
     Mailer,

@@ -1,19 +1,18 @@
-/**
- * `Mailer` over SMTP (WASL_SMTP_URL, decisions §8): a minimal client on node:net / node:tls, one
- * connection per mail (notices are rare). `smtps://` is TLS from the start; `smtp://` upgrades
- * with STARTTLS when the server offers it. Credentials in the URL are sent with AUTH PLAIN, only
- * over TLS. Header values with line breaks are refused (header injection).
- */
+/** `MailerSmtp`: mail over SMTP. */
 import { type Mail, MailError, Mailer } from "@wasl/core"
 import { Effect, Layer } from "effect"
 import { connect as netConnect, type Socket } from "node:net"
 import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from "node:tls"
 
+/** Options of `MailerSmtp`. */
 export interface SmtpOptions {
+  /** `smtp://[user:pass@]host:port` (STARTTLS when offered) or `smtps://...` (TLS from the start). */
   readonly url: string
+  /** The sender address. */
   readonly from: string
   /** Extra TLS options (a test CA). */
   readonly tls?: ConnectionOptions
+  /** How long the connection may stay idle before it is dropped, in milliseconds. Default 30,000. */
   readonly timeoutMillis?: number
 }
 
@@ -122,6 +121,14 @@ const sendMail = async (options: SmtpOptions, mail: Mail): Promise<void> => {
   }
 }
 
+/**
+ * `Mailer` over SMTP (`WASL_SMTP_URL`): a minimal client on node:net / node:tls, one
+ * connection per mail (notices are rare). `smtps://` is TLS from the start; `smtp://` upgrades
+ * with STARTTLS when the server offers it. Credentials in the URL are sent with AUTH PLAIN, only
+ * over TLS. Header values with line breaks are refused (header injection).
+ *
+ * Sending fails with `MailError` (the server's refusal or the connection's failure as its message).
+ */
 export const MailerSmtp = (options: SmtpOptions): Layer.Layer<Mailer> =>
   Layer.succeed(
     Mailer,

@@ -4,6 +4,12 @@ import { SecureRandom } from "effect/crypto"
 import { InsufficientOtpCredits } from "../repository-semantics.ts"
 import { mapSet, MemoryStore, modifyStore, readStore, updateStore } from "./store.ts"
 
+/**
+ * Accounts and their subscription in the memory store; the twin of `AccountRepositoryPg`: a
+ * negative `addOtpCredits` larger than the balance changes nothing and dies with
+ * `InsufficientOtpCredits`; an unknown account fails `NotFound`. Needs `SecureRandom` for
+ * subscription ids.
+ */
 export const AccountRepositoryMemory: Layer.Layer<AccountRepository, never, MemoryStore | SecureRandom.SecureRandom> =
   Layer.effect(
     AccountRepository,

@@ -1,8 +1,44 @@
 /**
- * In-memory twins of the PG repositories (same semantics, one shared store), the outgoing
- * ports of an all-in-memory deployment (webhook receivers, transport and URL guard, a mailer),
- * the memory messaging provider (`MessagingProviderMemory`, with the `SentMessages` it fills) and
- * the messaging settings layer (`MessagingSettingsLayer`).
+ * Wasl in memory: `WaslMemory`, one layer with every port over one in-memory store, and the parts
+ * it is made of.
+ *
+ * - `WaslMemory.layer()`: the whole deployment; what tests, trials and embedders use.
+ * - What a test looks at instead of a database and a network: `MemoryStore` (the rows),
+ *   `MemoryReceivers` (the webhook endpoints and every request sent to them), `MemoryMailbox`
+ *   (the mails) and `SentMessages` (the WhatsApp messages, codes included).
+ * - The in-memory twin of every port (`AccountRepositoryMemory`, `OutboxMemory`,
+ *   `WebhookTransportMemory`, `MailerMemory`, ...), with the semantics of the PostgreSQL adapters
+ *   to the letter: the same contract suites (`@wasl/adapters/testing`) pass on both.
+ *   `RepositoriesMemory` merges the storage ports over one fresh store.
+ * - The store's rows and helpers (`MemoryState`, `readStore`, `updateStore`, ...): internal
+ *   plumbing shared by the memory adapters, exported for tests that seed or inspect rows the ports
+ *   do not reach.
+ *
+ * Everything here imports only `effect` and `@wasl/core`, and runs on Node, Deno and Bun.
+ *
+ * @example
+ * ```ts
+ * import { assert, it } from "@effect/vitest"
+ * import { Effect } from "effect"
+ * import { bootstrapAccount } from "@wasl/core"
+ * import { MemoryStore, readStore, WaslMemory } from "@wasl/adapters/memory"
+ *
+ * it.effect("bootstraps an account", () =>
+ *   Effect.gen(function*() {
+ *     const { account_id } = yield* bootstrapAccount({
+ *       account: "Acme",
+ *       email: "owner@acme.test",
+ *       password: "correct horse battery",
+ *       plan: "business",
+ *       otpCredits: 0
+ *     })
+ *     const store = yield* MemoryStore
+ *     const stored = yield* readStore(store, (state) => state.accounts.get(account_id))
+ *     assert.strictEqual(stored?.name, "Acme")
+ *   }).pipe(Effect.provide(WaslMemory.layer())))
+ * ```
+ *
+ * @module
  */
 export { AccountRepositoryMemory } from "./account-repository-memory.ts"
 export { afterCommit } from "./after-commit.ts"
@@ -37,6 +73,8 @@ export { WebhookTransportMemory } from "./webhook-transport-memory.ts"
 export * from "./webhook-url-guard-memory.ts"
 export { RepositoriesMemory } from "./repositories-memory.ts"
 export * from "./wasl-memory.ts"
+// The options and the error of `WaslMemory.layer`, shared with the PostgreSQL deployment layers.
+export { WaslConfigError, WaslConfigErrorBase, type WebhookOptions } from "../deployment/options.ts"
 export { NoteRepositoryMemory } from "./note-repository-memory.ts"
 export { RecordRepositoryMemory } from "./record-repository-memory.ts"
 export * from "./record-tables.ts"

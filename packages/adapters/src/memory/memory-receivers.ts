@@ -6,11 +6,15 @@ export type ScriptedAnswer = WebhookResponse | ((request: WebhookRequest) => Eff
 
 /** One request `WebhookTransportMemory` sent, when, and how it was answered. */
 export interface SentRequest {
+  /** When it was sent (the Clock's time). */
   readonly at: DateTime.Utc
+  /** The request: URL, headers (signature included) and body. */
   readonly request: WebhookRequest
+  /** Its answer as the transport reported it (a refused connection and a timeout are `Failed`). */
   readonly response: WebhookResponse
 }
 
+/** What `MemoryReceivers` offers: the receivers, the scripted answers and the log of requests. */
 export interface MemoryReceiversService {
   /**
    * A receiver at `url` that holds `secret` and answers as a correct endpoint does (core's
@@ -22,6 +26,7 @@ export interface MemoryReceiversService {
   readonly unregister: (url: string) => Effect.Effect<void>
   /** Every request to `url` gets `answer` instead, registered receiver or not, until `unscript`. */
   readonly script: (url: string, answer: ScriptedAnswer) => Effect.Effect<void>
+  /** `url` answers as before its script again (its receiver, or a refused connection). */
   readonly unscript: (url: string) => Effect.Effect<void>
   /** What `url` answers `request` now: its script, else its receiver, else a refused connection. */
   readonly respond: (request: WebhookRequest) => Effect.Effect<WebhookResponse>
@@ -43,15 +48,35 @@ const refused = (url: string): WebhookResponse => {
   return { _tag: "Failed", error: `Connection refused by ${host}.`, durationMillis: 0 }
 }
 
+/** @ignore */
+export const MemoryReceiversBase: Context.ServiceClass<MemoryReceivers, "@wasl/adapters/MemoryReceivers", MemoryReceiversService> =
+  Context.Service<MemoryReceivers, MemoryReceiversService>()("@wasl/adapters/MemoryReceivers")
+
 /**
- * The endpoints an all-in-memory deployment can reach: a registry of receivers (`url → secret`),
- * answers scripted per URL for tests, and the log of every request sent. A URL with neither
- * refuses the connection, as an address with nothing listening does. `WebhookTransportMemory`
- * sends through it. Not part of the store: what was sent stays sent when a transaction rolls back.
+ * The webhook endpoints an all-in-memory deployment can reach: a registry of receivers
+ * (`url → secret`), answers scripted per URL for tests, and the log of every request sent. A URL
+ * with neither refuses the connection, as an address with nothing listening does.
+ * `WebhookTransportMemory` sends through it; `WaslMemory.layer` provides it. Not part of the
+ * store: what was sent stays sent when a transaction rolls back.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { MemoryReceivers } from "@wasl/adapters/memory"
+ *
+ * const receiver = Effect.gen(function*() {
+ *   const receivers = yield* MemoryReceivers
+ *   // A correct endpoint: it answers the validation challenge and accepts signed deliveries.
+ *   yield* receivers.register("https://hooks.acme.test/wasl", "the webhook's secret")
+ *   // An endpoint that is down: every request gets a 503.
+ *   yield* receivers.script("https://down.acme.test/wasl", { _tag: "Answered", status: 503, body: "", durationMillis: 0 })
+ *   // ... run the deliveries, then wait for the first two requests and read them.
+ *   const sent = yield* receivers.awaitSent(2)
+ *   return sent.map(({ request, response }) => [request.url, response._tag])
+ * })
+ * ```
  */
-export class MemoryReceivers extends Context.Service<MemoryReceivers, MemoryReceiversService>()(
-  "@wasl/adapters/MemoryReceivers"
-) {
+export class MemoryReceivers extends MemoryReceiversBase {
   /** No receivers, no scripts, an empty log. */
   static readonly layer: Layer.Layer<MemoryReceivers> = Layer.sync(MemoryReceivers, () => {
     const secrets = new Map<string, string>()

@@ -14,11 +14,14 @@ import { sandboxOutcome } from "./sandbox-outcome.ts"
 export interface SentMessage {
   /** When it was given (the Clock's time). */
   readonly at: DateTime.Utc
+  /** The request: sending number, recipient (digits only), template, and the code if any. */
   readonly request: ProviderRequest
+  /** How the provider answered: accepted with a message id, or rejected. */
   readonly outcome: ProviderOutcome
 }
 
-export class SentMessages extends Context.Service<SentMessages, {
+/** What `SentMessages` offers. */
+export interface SentMessagesShape {
   /** Every request so far, oldest first. */
   readonly all: Effect.Effect<ReadonlyArray<SentMessage>>
   /**
@@ -28,9 +31,37 @@ export class SentMessages extends Context.Service<SentMessages, {
   readonly lastCodeTo: (number: string) => Effect.Effect<Option.Option<string>>
   /** Forgets every request. */
   readonly clear: Effect.Effect<void>
-}>()("@wasl/adapters/SentMessages") {}
+}
 
-/** The MessagingProvider and the `SentMessages` it fills; each build starts empty. */
+/** @ignore */
+export const SentMessagesBase: Context.ServiceClass<SentMessages, "@wasl/adapters/SentMessages", SentMessagesShape> =
+  Context.Service<SentMessages, SentMessagesShape>()("@wasl/adapters/SentMessages")
+
+/**
+ * The WhatsApp messages `MessagingProviderMemory` was asked to send, oldest first, the plaintext
+ * codes included: what the recipient's phone would have shown. `WaslMemory.layer` and
+ * `MessagingProviderMemory` provide it. Every number is accepted but those whose digits start with
+ * `999` (`SANDBOX_UNDELIVERABLE_PREFIX`), which are rejected, as the `sandbox` provider does.
+ *
+ * @example
+ * ```ts
+ * import { Effect, Option } from "effect"
+ * import { SentMessages } from "@wasl/adapters/memory"
+ *
+ * // After an OTP send to +966 50 123 4567: the code to type into the verify form.
+ * const code = Effect.flatMap(
+ *   SentMessages.use((sent) => sent.lastCodeTo("+966 50 123 4567")),
+ *   Option.match({ onNone: () => Effect.die("no code was sent"), onSome: Effect.succeed })
+ * )
+ * ```
+ */
+export class SentMessages extends SentMessagesBase {}
+
+/**
+ * `MessagingProvider` without a network, and the `SentMessages` it fills; each build starts empty.
+ * It answers like the `sandbox` provider for every sending number. Needs `SecureRandom` for the
+ * message ids.
+ */
 export const MessagingProviderMemory: Layer.Layer<MessagingProvider | SentMessages, never, SecureRandom.SecureRandom> =
   Layer.effectContext(Effect.gen(function*() {
     const random = yield* SecureRandom.SecureRandom

@@ -2,6 +2,7 @@ import { DEFAULT_OTP_COOLDOWN, MessagingSettings, OtpCodeHasher } from "@wasl/co
 import { Duration, Effect, Layer } from "effect"
 import { SecureRandom } from "effect/crypto"
 
+/** Options of `MessagingSettingsLayer`; each has a default. */
 export interface MessagingSettingsOptions {
   /** Per account and recipient; default 60 seconds. */
   readonly otpCooldown?: Duration.Input | undefined
@@ -13,7 +14,10 @@ export interface MessagingSettingsOptions {
   readonly otpCodeKey?: Uint8Array | undefined
 }
 
-/** `MessagingSettings` and the `OtpCodeHasher`, from options: the deployment's side of messaging. */
+/**
+ * `MessagingSettings` and the `OtpCodeHasher`, from options: the deployment's side of messaging.
+ * Needs `SecureRandom` (for the default key). Used by every deployment layer, memory or not.
+ */
 export const MessagingSettingsLayer = (
   options: MessagingSettingsOptions = {}
 ): Layer.Layer<MessagingSettings | OtpCodeHasher, never, SecureRandom.SecureRandom> =>

@@ -8,32 +8,49 @@ import type { BroadcastStatus, Message, OtpReservation, Platform, Template, Veri
 import type { DateTime } from "effect"
 import type { MemoryState } from "./store.ts"
 
+/** A message template, with the account it belongs to. */
 export interface TemplateRow extends Template {
+  /** The account of the template. */
   readonly account_id: number
 }
 
+/** A broadcast as stored: its template and sending number by id. */
 export interface BroadcastRow {
+  /** The broadcast id (one sequence across accounts). */
   readonly id: number
+  /** The account of the broadcast. */
   readonly account_id: number
+  /** The broadcast's name. */
   readonly name: string
+  /** The template's language code. */
   readonly language: string
+  /** The template sent. */
   readonly template_id: number
+  /** The sending number. */
   readonly platform_id: number
+  /** Where the broadcast is in its life. */
   readonly status: BroadcastStatus
+  /** Why it stopped, when it did. */
   readonly reason: string | null
+  /** When it was made (the Clock's time). */
   readonly created_at: DateTime.Utc
+  /** When it last changed. */
   readonly updated_at: DateTime.Utc
 }
 
+/** The messaging tables of `MemoryState`: sending numbers, broadcasts, messages and the OTP tables. */
 export interface MessagingTables {
   /** Next id of each bigserial table: one sequence per table, across accounts. */
   readonly sequences: { readonly platforms: number; readonly templates: number; readonly broadcasts: number }
   /** By id (a Map keeps insertion order, which is id order). */
   readonly platforms: ReadonlyMap<number, Platform>
+  /** Templates by id. */
   readonly templates: ReadonlyMap<number, TemplateRow>
+  /** Broadcasts by id. */
   readonly broadcasts: ReadonlyMap<number, BroadcastRow>
   /** By `accountKey(account_id, id)`. */
   readonly messages: ReadonlyMap<string, Message>
+  /** OTP verifications, by `accountKey(account_id, id)`. */
   readonly verifications: ReadonlyMap<string, Verification>
   /** The last accepted send, by `accountKey(account_id, recipient)`. */
   readonly cooldowns: ReadonlyMap<string, DateTime.Utc>
@@ -41,6 +58,7 @@ export interface MessagingTables {
   readonly reservations: ReadonlyMap<string, OtpReservation>
 }
 
+/** Messaging tables with no rows, every sequence at 1. */
 export const emptyMessagingTables: MessagingTables = {
   sequences: { platforms: 1, templates: 1, broadcasts: 1 },
   platforms: new Map(),
@@ -52,20 +70,23 @@ export const emptyMessagingTables: MessagingTables = {
   reservations: new Map()
 }
 
-/** The key of a row whose primary key is (account_id, key). */
+/** The key of a row whose primary key is (account_id, key). Internal plumbing of the memory adapters. */
 export const accountKey = (accountId: number, key: string): string => `${accountId}:${key}`
 
-/** The state with its messaging tables replaced. */
+/** The state with its messaging tables replaced. Internal plumbing of the memory adapters. */
 export const withMessaging = (state: MemoryState, messaging: MessagingTables): MemoryState => ({ ...state, messaging })
 
-/** `REFERENCES accounts (id)`. */
+/** `REFERENCES accounts (id)`: a missing account is thrown, as the database refuses the row. Internal plumbing. */
 export const requireAccount = (state: MemoryState, accountId: number, table: string): void => {
   if (!state.accounts.has(accountId)) {
     throw new Error(`insert or update on table "${table}" violates foreign key constraint: account ${accountId}`)
   }
 }
 
-/** `FOREIGN KEY (account_id, broadcast_id) REFERENCES broadcasts (account_id, id)`. */
+/**
+ * `FOREIGN KEY (account_id, broadcast_id) REFERENCES broadcasts (account_id, id)`: a broadcast of
+ * another account, or none, is thrown. Internal plumbing of the memory adapters.
+ */
 export const requireBroadcast = (state: MemoryState, accountId: number, broadcastId: number, table: string): void => {
   if (state.messaging.broadcasts.get(broadcastId)?.account_id !== accountId) {
     throw new Error(
@@ -76,8 +97,11 @@ export const requireBroadcast = (state: MemoryState, accountId: number, broadcas
 
 const RECORD_ID = /^[0-9a-f]{24}$/
 
-/** The checks of a table keyed by (account_id, record id): the id's form and the key's uniqueness. */
-export const requireNewRecordKey = (rows: ReadonlyMap<string, unknown>, accountId: number, id: string, table: string) => {
+/**
+ * The checks of a table keyed by (account_id, record id): the id's form and the key's uniqueness,
+ * thrown as the database's check and key refuse the row. Internal plumbing of the memory adapters.
+ */
+export const requireNewRecordKey = (rows: ReadonlyMap<string, unknown>, accountId: number, id: string, table: string): void => {
   if (!RECORD_ID.test(id)) throw new Error(`new row for relation "${table}" violates check constraint: id = ${id}`)
   if (rows.has(accountKey(accountId, id))) {
     throw new Error(`duplicate key value violates unique constraint "${table}_pkey": (${accountId}, ${id})`)

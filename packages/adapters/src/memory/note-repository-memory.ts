@@ -20,6 +20,7 @@ const find = (state: MemoryState, ref: NoteRef): Note | undefined =>
     onSome: (note) => note.object_type === ref.kind && note.record_id === ref.recordId ? note : undefined
   })
 
+/** Notes of records in the memory store; the twin of `NoteRepositoryPg`. */
 export const NoteRepositoryMemory: Layer.Layer<NoteRepository, never, MemoryStore> = Layer.effect(
   NoteRepository,
   Effect.gen(function*() {

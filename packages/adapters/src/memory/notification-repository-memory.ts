@@ -11,6 +11,7 @@ import {
   updateStore
 } from "./store.ts"
 
+/** A preference row as the API's `NotificationPreference`. Internal plumbing of the memory adapters. */
 export const toPreference = (row: PreferenceRow): NotificationPreference => ({
   name: row.name,
   stored: row.stored,
@@ -40,6 +41,7 @@ const toNotification = (row: NotificationRow): Notification => ({
 const ownStored = (state: MemoryState, accountId: number, userId: number) =>
   state.notifications.filter((row) => row.accountId === accountId && row.userId === userId && isStored(row))
 
+/** Notification preferences, notifications and their mail queue in the memory store; the twin of `NotificationRepositoryPg`. */
 export const NotificationRepositoryMemory: Layer.Layer<NotificationRepository, never, MemoryStore> = Layer.effect(
   NotificationRepository,
   Effect.gen(function*() {

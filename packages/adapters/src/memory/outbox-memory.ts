@@ -4,7 +4,7 @@ import { SecureRandom } from "effect/crypto"
 import { signalAfterCommit } from "./after-commit.ts"
 import { MemoryStore, updateStore } from "./store.ts"
 
-/** The CHECK on `outbox_events.name` (migration 0003): the 72 event names of spec §6.2. */
+/** The CHECK on `outbox_events.name` (migration 0003): the 72 webhook event names. */
 const EVENT_NAME =
   /^(contact|company|deal|ticket|invoice|product)-(property-group-|property-|note-)?(created|updated|deleted)$/
 

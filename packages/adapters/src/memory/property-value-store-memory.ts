@@ -19,6 +19,7 @@ const withValue = (row: MemoryRecordRow, propertyId: string, value: StoredValue 
   return { ...row, custom: value === null || value === undefined ? custom : { ...custom, [propertyId]: value } }
 }
 
+/** The values records hold for a custom property, in the memory store; the twin of `PropertyValueStorePg`. */
 export const PropertyValueStoreMemory: Layer.Layer<PropertyValueStore, never, MemoryStore> = Layer.effect(
   PropertyValueStore,
   Effect.gen(function*() {

@@ -40,6 +40,7 @@ const push = (map: Map<string, Array<MemoryLinkRow>>, key: string, row: MemoryLi
   else rows.push(row)
 }
 
+/** The index of an account's links (oldest first, as given). */
 export const indexLinks = (links: ReadonlyArray<MemoryLinkRow>): LinkIndex => {
   const forward = new Map<string, Array<MemoryLinkRow>>()
   const backward = new Map<string, Array<MemoryLinkRow>>()

@@ -1,5 +1,5 @@
 /**
- * A page of a record list (decisions §4) over an account's records of one kind, as PostgreSQL's
+ * A page of a record list over an account's records of one kind, as PostgreSQL's
  * list statement gives it (filter-sql.ts):
  *
  * - `complex_filters` are the core's reference evaluator (`matchesFilters`, filter-evaluator.ts),

@@ -1,5 +1,5 @@
 /**
- * The order of a record list (decisions §4), key for key as PostgreSQL's list statement sorts
+ * The order of a record list, key for key as PostgreSQL's list statement sorts
  * (filter-sql.ts, migration 0004):
  *
  * - by the value of the ordered property, then by `_id`, both in the direction; records without a

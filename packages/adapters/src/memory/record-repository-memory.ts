@@ -39,6 +39,7 @@ const contextOf = (state: MemoryState, accountId: number): DerivationContext => 
 const readRow = (state: MemoryState, row: MemoryRecordRow, definitions: ReadonlyArray<PropertyDefinition>): RecordWithDerived =>
   recordWithDerived(row, customOfKind(row.kind, definitions), contextOf(state, row.accountId))
 
+/** Records of the six kinds, their links and derived data in the memory store; the twin of `RecordRepositoryPg`. */
 export const RecordRepositoryMemory: Layer.Layer<RecordRepository, never, MemoryStore> = Layer.effect(
   RecordRepository,
   Effect.gen(function*() {

@@ -10,14 +10,19 @@
  * What PostgreSQL's keys enforce, these functions do: a record id is unique per account and kind
  * (a taken one is a defect), a link joins two records of one account (`LINK_KINDS`) at most once,
  * and deleting a record takes its links with it (the foreign keys' `ON DELETE CASCADE`).
+ *
+ * Internal plumbing of the memory adapters, exported for tests that seed or inspect records.
  */
 import type { Note, ObjectKind, RecordLinkName, StoredValue } from "@wasl/core"
 import { type DateTime, HashMap, Option } from "effect"
 
 /** A record as held: the memory form of a row of its kind's table. */
 export interface MemoryRecordRow {
+  /** The account of the record. */
   readonly accountId: number
+  /** The record's kind (contact, deal, ...). */
   readonly kind: ObjectKind
+  /** The record id (24 hex), unique per account and kind. */
   readonly id: string
   /** Built-in values by internal_name, in their stored form (derived ones are never held). */
   readonly builtin: Readonly<Record<string, StoredValue>>
@@ -26,15 +31,21 @@ export interface MemoryRecordRow {
    * definition, so a deleted property's values can never be misread as another's.
    */
   readonly custom: Readonly<Record<string, StoredValue>>
+  /** When the record was made. */
   readonly createdAt: DateTime.Utc
+  /** When the record last changed. */
   readonly updatedAt: DateTime.Utc
 }
 
 /** A link from the first side's record (the deal, the ticket) to the second's. */
 export interface MemoryLinkRow {
+  /** Which link (`deal_contact`, `ticket_contact`, `ticket_deal`). */
   readonly link: RecordLinkName
+  /** The first side's record id. */
   readonly from: string
+  /** The second side's record id. */
   readonly to: string
+  /** When the link was made (links list oldest first). */
   readonly createdAt: DateTime.Utc
 }
 
@@ -62,6 +73,7 @@ const tableKey = (accountId: number, kind: ObjectKind) => `${accountId}:${kind}`
 export const recordRowsOf = (table: RecordTable, accountId: number, kind: ObjectKind): HashMap.HashMap<string, MemoryRecordRow> =>
   Option.getOrElse(HashMap.get(table, tableKey(accountId, kind)), () => HashMap.empty<string, MemoryRecordRow>())
 
+/** The account's record of the kind with the id, if any. */
 export const findRecordRow = (table: RecordTable, accountId: number, kind: ObjectKind, id: string): MemoryRecordRow | undefined =>
   Option.getOrUndefined(HashMap.get(recordRowsOf(table, accountId, kind), id))
 
@@ -77,6 +89,7 @@ export const insertRecordRow = (table: RecordTable, row: MemoryRecordRow): Recor
   return putRecordRow(table, row)
 }
 
+/** The table without the record (no links or notes are touched: see `removeLinksOfRecord`). */
 export const removeRecordRow = (table: RecordTable, accountId: number, kind: ObjectKind, id: string): RecordTable =>
   HashMap.set(table, tableKey(accountId, kind), HashMap.remove(recordRowsOf(table, accountId, kind), id))
 
@@ -92,12 +105,14 @@ export const mapRecordRows = (
 // Links
 // -----------------------------------------------------------------------------------------------
 
+/** The account's links, oldest first. */
 export const recordLinksOf = (links: LinkTable, accountId: number): ReadonlyArray<MemoryLinkRow> =>
   Option.getOrElse(HashMap.get(links, accountId), () => [])
 
 const sameLink = (a: Pick<MemoryLinkRow, "link" | "from" | "to">, b: Pick<MemoryLinkRow, "link" | "from" | "to">) =>
   a.link === b.link && a.from === b.from && a.to === b.to
 
+/** Whether the account has the link. */
 export const hasRecordLink = (links: LinkTable, accountId: number, link: Pick<MemoryLinkRow, "link" | "from" | "to">): boolean =>
   recordLinksOf(links, accountId).some((row) => sameLink(row, link))
 
@@ -105,6 +120,7 @@ export const hasRecordLink = (links: LinkTable, accountId: number, link: Pick<Me
 export const addRecordLink = (links: LinkTable, accountId: number, row: MemoryLinkRow): LinkTable =>
   HashMap.set(links, accountId, [...recordLinksOf(links, accountId), row])
 
+/** The table without the account's link (unchanged when there was none). */
 export const removeRecordLink = (links: LinkTable, accountId: number, link: Pick<MemoryLinkRow, "link" | "from" | "to">): LinkTable =>
   HashMap.set(links, accountId, recordLinksOf(links, accountId).filter((row) => !sameLink(row, link)))
 
@@ -122,6 +138,7 @@ export const removeLinksOfRecord = (links: LinkTable, accountId: number, kind: O
 // Notes
 // -----------------------------------------------------------------------------------------------
 
+/** The account's notes, by id. */
 export const notesOfAccount = (notes: NoteTable, accountId: number): HashMap.HashMap<string, Note> =>
   Option.getOrElse(HashMap.get(notes, accountId), () => HashMap.empty<string, Note>())
 
@@ -129,9 +146,11 @@ export const notesOfAccount = (notes: NoteTable, accountId: number): HashMap.Has
 export const notesOfRecord = (notes: NoteTable, accountId: number, kind: ObjectKind, recordId: string): Array<Note> =>
   [...HashMap.values(notesOfAccount(notes, accountId))].filter((n) => n.object_type === kind && n.record_id === recordId)
 
+/** Stores a note, new or replacing the one with its id. */
 export const putNoteRow = (notes: NoteTable, note: Note): NoteTable =>
   HashMap.set(notes, note.account_id, HashMap.set(notesOfAccount(notes, note.account_id), note._id, note))
 
+/** The table without the account's note (unchanged when there was none). */
 export const removeNoteRow = (notes: NoteTable, accountId: number, noteId: string): NoteTable =>
   HashMap.set(notes, accountId, HashMap.remove(notesOfAccount(notes, accountId), noteId))
 

@@ -39,6 +39,7 @@ export type WriteValue = StoredValue | null | undefined
 /** How a value of a type is held: every text-like type (selects included) is text. */
 export type ValueStorage = "text" | "number" | "boolean" | "datetime" | "date"
 
+/** How values of `type` are held. */
 export const storageOf = (type: PropertyType): ValueStorage =>
   type === "number" || type === "boolean" || type === "date" || type === "datetime" ? type : "text"
 

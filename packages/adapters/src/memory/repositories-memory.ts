@@ -1,5 +1,7 @@
 /** Every storage port in memory, over one store. */
+import type { QueueSignals, WaslRepositories } from "@wasl/core"
 import { Layer } from "effect"
+import type { SecureRandom } from "effect/crypto"
 import { AccountRepositoryMemory } from "./account-repository-memory.ts"
 import { DeliveryRepositoryMemory } from "./delivery-repository-memory.ts"
 import { NotificationRepositoryMemory } from "./notification-repository-memory.ts"
@@ -30,7 +32,11 @@ import { RecordRepositoryMemory } from "./record-repository-memory.ts"
  * `MemoryStore`, so tests can seed or inspect rows. Needs `SecureRandom` for
  * subscription ids.
  */
-export const RepositoriesMemory = Layer.mergeAll(
+export const RepositoriesMemory: Layer.Layer<
+  WaslRepositories | QueueSignals | MemoryStore,
+  never,
+  SecureRandom.SecureRandom
+> = Layer.mergeAll(
   AccountRepositoryMemory,
   UserRepositoryMemory,
   TeamRepositoryMemory,

@@ -1,5 +1,5 @@
 /**
- * How the `sandbox` provider answers (decisions §7), shared by the file-writing sandbox and the
+ * How the `sandbox` provider answers, shared by the file-writing sandbox and the
  * memory provider: every number is accepted except those whose digits begin with 999, which are
  * undeliverable; an accepted message gets the id `wamid.sandbox.<24 hex digits>`.
  */

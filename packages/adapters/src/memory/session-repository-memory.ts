@@ -2,6 +2,7 @@ import { SessionRepository } from "@wasl/core"
 import { Effect, Layer, Option } from "effect"
 import { mapDelete, mapSet, MemoryStore, readStore, requireMembership, updateStore } from "./store.ts"
 
+/** First-party sessions in the memory store, keyed by the hash of the cookie value; the twin of `SessionRepositoryPg`. */
 export const SessionRepositoryMemory: Layer.Layer<SessionRepository, never, MemoryStore> = Layer.effect(
   SessionRepository,
   Effect.gen(function*() {

@@ -12,6 +12,7 @@ export interface MemorySignalHub {
   readonly listen: (queue: WorkQueue, wake: () => void) => () => void
 }
 
+/** A hub with no listeners. Internal plumbing of `MemoryStore`. */
 export const makeSignalHub = (): MemorySignalHub => {
   const listeners: { readonly [Q in WorkQueue]: Set<() => void> } = { outbox: new Set(), deliveries: new Set() }
   return {

@@ -1,5 +1,5 @@
 /**
- * The in-memory database behind the `*Memory` twins: one immutable state
+ * The in-memory database behind the `*Memory` twins (`MemoryStore`): one immutable state
  * object in a `Ref`, replaced wholesale by each write.
  *
  * Concurrency model, mirroring PostgreSQL's observable behaviour:
@@ -34,74 +34,127 @@ import { emptyMessagingTables, type MessagingTables } from "./messaging-tables.t
 import { makeSignalHub, type MemorySignalHub } from "./signal-hub.ts"
 import type { LinkTable, NoteTable, RecordTable } from "./record-tables.ts"
 
+/** A user's membership of an account (the `account_user` row) with the member's own settings. */
 export interface MembershipRow {
+  /** The account. */
   readonly accountId: number
+  /** The member. */
   readonly userId: number
+  /** A suspended member cannot sign in to the account. */
   readonly status: "active" | "suspended"
+  /** When the member last used the account; null: never. */
   readonly lastUsed: DateTime.Utc | null
+  /** The member's IANA time zone. */
   readonly timeZone: string
+  /** The member's calendar; null: the account's. */
   readonly calendar: string | null
+  /** Whether the member reads times on a 12-hour clock. */
   readonly hour12: boolean
+  /** The member's locale; null: the account's. */
   readonly locale: string | null
+  /** The member's currency; null: the account's. */
   readonly currency: string | null
+  /** When the row was created (the Clock's time). */
   readonly createdAt: DateTime.Utc
+  /** When the row last changed. */
   readonly updatedAt: DateTime.Utc
 }
 
+/** A team of an account, with the permissions its members get. */
 export interface TeamRow {
+  /** The team id (one sequence across accounts). */
   readonly id: number
+  /** The account the team belongs to. */
   readonly accountId: number
+  /** The team's name. */
   readonly name: string
+  /** The team's description, if any. */
   readonly description: string | null
+  /** The user who made the team; null when unknown. */
   readonly madeBy: number | null
+  /** What the team's members may do. */
   readonly permissions: ReadonlyArray<Permission>
+  /** When the row was created. */
   readonly createdAt: DateTime.Utc
+  /** When the row last changed. */
   readonly updatedAt: DateTime.Utc
 }
 
+/** A user's membership of a team (the `team_user` pivot row). */
 export interface TeamUserRow {
+  /** The account of the team and of the member. */
   readonly accountId: number
+  /** The team. */
   readonly teamId: number
+  /** The member. */
   readonly userId: number
+  /** When the member joined the team. */
   readonly createdAt: DateTime.Utc
+  /** When the row last changed. */
   readonly updatedAt: DateTime.Utc
 }
 
+/** A member's choice of channels for one kind of notification. */
 export interface PreferenceRow {
+  /** The preference id (one sequence across accounts). */
   readonly id: number
+  /** The account of the membership. */
   readonly accountId: number
+  /** The member. */
   readonly userId: number
+  /** The kind of notification. */
   readonly name: NotificationName
+  /** Kept in the member's notification list. */
   readonly stored: boolean
+  /** Shown as a popup in the app. */
   readonly popup: boolean
+  /** Shown as a browser notification. */
   readonly browser: boolean
+  /** Sent by mail. */
   readonly email: boolean
+  /** When the row was created. */
   readonly createdAt: DateTime.Utc
+  /** When the row last changed. */
   readonly updatedAt: DateTime.Utc
 }
 
+/** A notification of a member, with its channels and the mail queued for it. */
 export interface NotificationRow {
+  /** The notification id (one sequence across accounts). */
   readonly id: number
+  /** The account of the membership. */
   readonly accountId: number
+  /** The member notified. */
   readonly userId: number
+  /** The kind of notification (a notification name). */
   readonly type: string
+  /** The notification's data, as the API shows it. */
   readonly data: unknown
+  /** When the member read it; null: unread. */
   readonly readAt: DateTime.Utc | null
+  /** When it was made. */
   readonly createdAt: DateTime.Utc
   /** Channel flags (absent on rows seeded before they existed: stored, popup and browser on). */
   readonly stored?: boolean
+  /** Shown as a popup (absent: on). */
   readonly popup?: boolean
+  /** Shown as a browser notification (absent: on). */
   readonly browser?: boolean
+  /** When the row last changed (absent: `createdAt`). */
   readonly updatedAt?: DateTime.Utc
   /** The queued mail, if the email channel was on. */
   readonly email?: { readonly subject: string; readonly text: string } | null
+  /** When its mail was sent; null or absent: not yet. */
   readonly emailedAt?: DateTime.Utc | null
+  /** How many times sending its mail was tried. */
   readonly emailAttempts?: number
 }
 
 /** Webhooks and their subscriptions (webhook-repository-memory.ts). */
 export interface WebhookTable {
+  /** The next webhook id (one sequence across accounts). */
   readonly nextId: number
+  /** The next id of a webhook's event subscription. */
   readonly nextEventId: number
   /** By id. */
   readonly rows: ReadonlyArray<StoredWebhook>
@@ -109,51 +162,84 @@ export interface WebhookTable {
 
 /** A row of the `deliveries` table with its attempts (delivery-repository-memory.ts). */
 export interface DeliveryRow {
+  /** The account of the webhook. */
   readonly accountId: number
   /** A UUID, lowercase (as PostgreSQL's `uuid` gives it back). */
   readonly id: string
+  /** The webhook delivered to. */
   readonly webhookId: number
+  /** The outbox event it delivers; null for a redelivery asked by hand. */
   readonly eventId: string | null
+  /** The event's name. */
   readonly event: EventName
+  /** The JSON body sent. */
   readonly body: string
+  /** `pending` (attempts left), `succeeded` or `failed`. */
   readonly status: DeliveryStatus
+  /** Attempts made so far. */
   readonly attempts: number
+  /** When the next attempt is due; null when none is. */
   readonly nextAttemptAt: DateTime.Utc | null
+  /** The end of the current claim's lease; null when unclaimed. */
   readonly claimedUntil: DateTime.Utc | null
+  /** When the delivery was queued. */
   readonly createdAt: DateTime.Utc
+  /** When the row last changed. */
   readonly updatedAt: DateTime.Utc
   /** The `delivery_attempts` rows, by number. */
   readonly attemptLog: ReadonlyArray<DeliveryAttempt>
 }
 
+/** A user with the hash of their password. */
 export interface UserRow {
+  /** The user as the API shows it. */
   readonly user: User
+  /** The encoded password hash (`PasswordHasher`'s form). */
   readonly passwordHash: string
 }
 
 /** Next value of each table's sequence (auto-increment ids start at 1, like bigserial). */
 export interface Sequences {
+  /** Next account id. */
   readonly accounts: number
+  /** Next user id. */
   readonly users: number
+  /** Next team id. */
   readonly teams: number
+  /** Next API token id. */
   readonly tokens: number
+  /** Next notification preference id. */
   readonly preferences: number
+  /** Next notification id. */
   readonly notifications: number
 }
 
+/**
+ * Every table of the memory store, as one immutable value: what `MemoryStore` holds and each write
+ * replaces. Tests read it with `readStore` and seed rows the ports do not write with `updateStore`.
+ */
 export interface MemoryState {
+  /** The next id of each sequence. */
   readonly sequences: Sequences
+  /** Accounts by id. */
   readonly accounts: ReadonlyMap<number, Account>
   /** Keyed by account id: one subscription per account. */
   readonly subscriptions: ReadonlyMap<number, Subscription>
+  /** Users by id. */
   readonly users: ReadonlyMap<number, UserRow>
   /** Keyed by `membershipKey(accountId, userId)`. */
   readonly memberships: ReadonlyMap<string, MembershipRow>
+  /** Teams by id. */
   readonly teams: ReadonlyMap<number, TeamRow>
+  /** Team memberships. */
   readonly teamUsers: ReadonlyArray<TeamUserRow>
+  /** Notification preferences, oldest first. */
   readonly preferences: ReadonlyArray<PreferenceRow>
+  /** Notifications, oldest first. */
   readonly notifications: ReadonlyArray<NotificationRow>
+  /** API tokens by id, with their secret's hash. */
   readonly tokens: ReadonlyMap<number, StoredToken>
+  /** Sessions by the hash of their id. */
   readonly sessions: ReadonlyMap<string, StoredSession>
   /** Pending outbox events, oldest first (outbox-memory.ts). */
   readonly outbox: ReadonlyArray<OutboxEvent>
@@ -161,6 +247,7 @@ export interface MemoryState {
   readonly properties: ReadonlyArray<PropertyDefinition>
   /** Custom property groups, oldest first (property-group-repository-memory.ts). */
   readonly propertyGroups: ReadonlyArray<PropertyGroupDefinition>
+  /** Webhooks and their event subscriptions. */
   readonly webhooks: WebhookTable
   /** Sending numbers, broadcasts, messages and the OTP tables (messaging-tables.ts). */
   readonly messaging: MessagingTables
@@ -174,6 +261,7 @@ export interface MemoryState {
   readonly notes: NoteTable
 }
 
+/** The state of a fresh store: every table empty, every sequence at 1. */
 export const emptyMemoryState: MemoryState = {
   sequences: { accounts: 1, users: 1, teams: 1, tokens: 1, preferences: 1, notifications: 1 },
   accounts: new Map(),
@@ -197,21 +285,31 @@ export const emptyMemoryState: MemoryState = {
   notes: HashMap.empty()
 }
 
-export const membershipKey = (accountId: number, userId: number) => `${accountId}:${userId}`
+/** The key of a membership in `MemoryState.memberships`. */
+export const membershipKey = (accountId: number, userId: number): string => `${accountId}:${userId}`
 
-export const deliveryKey = (accountId: number, id: string) => `${accountId}:${id.toLowerCase()}`
+/** The key of a delivery in `MemoryState.deliveries` (its id compared without regard to case). */
+export const deliveryKey = (accountId: number, id: string): string => `${accountId}:${id.toLowerCase()}`
 
-/** Copy-on-write helpers: the state is never mutated in place. */
+/**
+ * A copy of `map` with `key` set: the state is never mutated in place. A helper of the memory
+ * adapters, exported for tests that seed rows.
+ */
 export const mapSet = <K, V>(map: ReadonlyMap<K, V>, key: K, value: V): ReadonlyMap<K, V> =>
   new Map(map).set(key, value)
 
+/** A copy of `map` without `key` (copy-on-write, as `mapSet`). */
 export const mapDelete = <K, V>(map: ReadonlyMap<K, V>, key: K): ReadonlyMap<K, V> => {
   const next = new Map(map)
   next.delete(key)
   return next
 }
 
-/** The foreign key every account-owned row of a user carries: (account_id, user_id) → account_user. */
+/**
+ * The foreign key every account-owned row of a user carries: (account_id, user_id) → account_user;
+ * a missing membership is thrown, as the database refuses the row. Internal plumbing of the
+ * memory adapters.
+ */
 export const requireMembership = (state: MemoryState, accountId: number, userId: number, table: string): void => {
   if (!state.memberships.has(membershipKey(accountId, userId))) {
     throw new Error(
@@ -220,7 +318,9 @@ export const requireMembership = (state: MemoryState, accountId: number, userId:
   }
 }
 
+/** What `MemoryStore` holds: the state, its lock and its wake-up signals. */
 export interface MemoryStoreService {
+  /** The current state; read it with `readStore`, change it with `updateStore`/`modifyStore`. */
   readonly ref: Ref.Ref<MemoryState>
   /** Held by a running transaction; single operations outside one wait for it. */
   readonly lock: Semaphore.Semaphore
@@ -228,7 +328,28 @@ export interface MemoryStoreService {
   readonly signals: MemorySignalHub
 }
 
-export class MemoryStore extends Context.Service<MemoryStore, MemoryStoreService>()("@wasl/adapters/MemoryStore") {
+/** @ignore */
+export const MemoryStoreBase: Context.ServiceClass<MemoryStore, "@wasl/adapters/MemoryStore", MemoryStoreService> =
+  Context.Service<MemoryStore, MemoryStoreService>()("@wasl/adapters/MemoryStore")
+
+/**
+ * The in-memory database every memory adapter of a deployment shares, so that `TransactorMemory`
+ * rolls all of them back together. `WaslMemory.layer` and `RepositoriesMemory` provide it; each
+ * build is a new, empty store. Every operation is atomic; a transaction holds the store's lock
+ * for its whole duration, so transactions run one after another, and restores the state it started
+ * from when it fails or is interrupted.
+ *
+ * Tests read rows with `readStore` and seed the rows no port writes with `updateStore`.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { MemoryStore, readStore } from "@wasl/adapters/memory"
+ *
+ * const accountCount = Effect.flatMap(MemoryStore, (store) => readStore(store, (state) => state.accounts.size))
+ * ```
+ */
+export class MemoryStore extends MemoryStoreBase {
   /** A fresh, empty store. */
   static readonly layer: Layer.Layer<MemoryStore> = Layer.effect(
     MemoryStore,
@@ -242,13 +363,18 @@ export class MemoryStore extends Context.Service<MemoryStore, MemoryStoreService
   )
 }
 
-/** The store whose transaction the current fiber runs in, if any. */
-export const CurrentMemoryTransaction = Context.Reference<MemoryStoreService | undefined>(
+/** The store whose transaction the current fiber runs in, if any. Internal plumbing of `TransactorMemory`. */
+export const CurrentMemoryTransaction: Context.Reference<MemoryStoreService | undefined> = Context.Reference<
+  MemoryStoreService | undefined
+>(
   "@wasl/adapters/CurrentMemoryTransaction",
   { defaultValue: () => undefined }
 )
 
-/** Runs `effect` holding the store's lock, unless the fiber already runs in a transaction on this store. */
+/**
+ * Runs `effect` holding the store's lock, unless the fiber already runs in a transaction on this
+ * store. Internal plumbing of the memory adapters.
+ */
 export const withStoreLock = <A, E, R>(
   store: MemoryStoreService,
   effect: Effect.Effect<A, E, R>
@@ -278,11 +404,14 @@ export const modifyStore = <A, E = never>(
     )
   )
 
-/** A read of a consistent state. */
+/** A read of a consistent state (it waits for a running transaction to end). */
 export const readStore = <A>(store: MemoryStoreService, f: (state: MemoryState) => A): Effect.Effect<A> =>
   withStoreLock(store, Effect.map(Ref.get(store.ref), f))
 
-/** Shorthand for an infallible write. */
+/**
+ * An infallible write: `f` returns the result with the next state. A thrown error is a defect
+ * and leaves the state unchanged.
+ */
 export const updateStore = <A>(
   store: MemoryStoreService,
   f: (state: MemoryState) => readonly [A, MemoryState]

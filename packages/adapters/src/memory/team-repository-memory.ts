@@ -14,6 +14,7 @@ const toTeam = (team: TeamRow, pivot: TeamUserRow): Team => ({
   permissions: team.permissions
 })
 
+/** Teams and their members in the memory store; the twin of `TeamRepositoryPg`. */
 export const TeamRepositoryMemory: Layer.Layer<TeamRepository, never, MemoryStore> = Layer.effect(
   TeamRepository,
   Effect.gen(function*() {

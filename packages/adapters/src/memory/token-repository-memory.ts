@@ -2,6 +2,7 @@ import { type ApiToken, type StoredToken, TokenRepository } from "@wasl/core"
 import { DateTime, Effect, Layer, Option } from "effect"
 import { mapDelete, mapSet, MemoryStore, readStore, requireMembership, updateStore } from "./store.ts"
 
+/** API tokens in the memory store (only the secret's hash is kept); the twin of `TokenRepositoryPg`. */
 export const TokenRepositoryMemory: Layer.Layer<TokenRepository, never, MemoryStore> = Layer.effect(
   TokenRepository,
   Effect.gen(function*() {

@@ -3,6 +3,7 @@ import { DateTime, Effect, Layer, Option, Result } from "effect"
 import { EMAIL_TAKEN } from "../repository-semantics.ts"
 import { mapSet, membershipKey, type MembershipRow, MemoryStore, modifyStore, readStore, updateStore } from "./store.ts"
 
+/** A membership row as the API's `Membership`. Internal plumbing of the memory adapters. */
 export const toMembership = (row: MembershipRow): Membership => ({
   user_id: row.userId,
   account_id: row.accountId,
@@ -30,6 +31,10 @@ const byMostRecentlyUsed = (a: MembershipRow, b: MembershipRow): number => {
   return a.accountId - b.accountId
 }
 
+/**
+ * Users and memberships in the memory store; the twin of `UserRepositoryPg`: a taken e-mail
+ * (compared without regard to case) is a `ValidationFailed` on `email`.
+ */
 export const UserRepositoryMemory: Layer.Layer<UserRepository, never, MemoryStore> = Layer.effect(
   UserRepository,
   Effect.gen(function*() {

@@ -1,6 +1,7 @@
 import { checkWebhookUrlSyntax, type UrlCheck, WebhookUrlGuard, WebhookUrlMessage } from "@wasl/core"
 import { Effect, Layer } from "effect"
 
+/** Options of `WebhookUrlGuardMemory`. */
 export interface WebhookUrlGuardMemoryOptions {
   /**
    * Hosts refused as if they resolved to a forbidden address (for tests of the 422); compared

@@ -1,31 +1,31 @@
-/**
- * (Test support, like db/test-database.ts: used by the adapter and HTTP suites.)
- * A local stand-in for the WhatsApp Cloud API (Graph API): `POST /<version>/<phone_id>/messages`
- * and `POST /<version>/<phone_id>/media`. It checks each request the way the API documents it
- * (bearer token, JSON body with messaging_product "whatsapp", recipient digits, type "template",
- * template name and language code, well-formed components; multipart media with
- * messaging_product, type and file) and answers like the API: `{ messaging_product, contacts,
- * messages: [{ id }] }`, `{ id }` for media, or `{ error: { message, type, code, fbtrace_id } }`
- * with status 400. A test can script an error per recipient, and hold the answer to a recipient
- * until it lets go (a slow provider).
- */
+/** A local stand-in for the WhatsApp Cloud API, documented on `startFakeCloudApi`. */
 import { createServer, type IncomingMessage, type Server } from "node:http"
 
+/** One request the fake Cloud API received. */
 export interface RecordedCall {
+  /** The request path, e.g. `/v21.0/<phone_id>/messages`. */
   readonly path: string
+  /** The `authorization` header, if any. */
   readonly authorization: string | undefined
+  /** The `content-type` header, if any. */
   readonly contentType: string | undefined
+  /** The parsed JSON body of a messages call. */
   readonly json?: any
+  /** The fields and the file of a multipart media upload. */
   readonly form?: { readonly fields: Record<string, string>; readonly file?: { name: string; type: string; size: number } }
 }
 
+/** A running fake Cloud API (`startFakeCloudApi`). */
 export interface FakeCloudApi {
+  /** Its base URL with the API version, to give as the graph URL. */
   readonly url: string
+  /** Every request received, in order. */
   readonly calls: Array<RecordedCall>
   /** `to` → [http status, error code]; a code of undefined answers that status with no JSON. */
   readonly failures: Map<string, readonly [number, number | undefined]>
   /** `to` → a promise the answer to that recipient waits for (the request is recorded at once). */
   readonly holds: Map<string, Promise<unknown>>
+  /** Stops the server. */
   readonly close: () => Promise<void>
 }
 
@@ -69,6 +69,19 @@ const errorBody = (code: number, message: string) => ({
   error: { message, type: "OAuthException", code, fbtrace_id: "AbCdEf123" }
 })
 
+/**
+ * A local stand-in for the WhatsApp Cloud API (Graph API): `POST /<version>/<phone_id>/messages`
+ * and `POST /<version>/<phone_id>/media`. It checks each request the way the API documents it
+ * (bearer token, JSON body with messaging_product "whatsapp", recipient digits, type "template",
+ * template name and language code, well-formed components; multipart media with
+ * messaging_product, type and file) and answers like the API: `{ messaging_product, contacts,
+ * messages: [{ id }] }`, `{ id }` for media, or `{ error: { message, type, code, fbtrace_id } }`
+ * with status 400. A test can script an error per recipient, and hold the answer to a recipient
+ * until it lets go (a slow provider).
+ *
+ * Test support (Node only), used by Wasl's adapter and HTTP suites: it listens on a free loopback
+ * port and accepts the bearer token `expectedToken` only.
+ */
 export const startFakeCloudApi = async (expectedToken: string): Promise<FakeCloudApi> => {
   const calls: Array<RecordedCall> = []
   const failures = new Map<string, readonly [number, number | undefined]>()
@@ -88,7 +101,8 @@ export const startFakeCloudApi = async (expectedToken: string): Promise<FakeClou
       return send(401, errorBody(190, "Invalid OAuth access token."))
     }
     if (req.method === "POST" && /^\/v[0-9.]+\/[0-9]+\/media$/.test(path)) {
-      const form = await new Response(raw, { headers: { "content-type": contentType ?? "" } }).formData()
+      // A copy on an ArrayBuffer of its own: Deno's `BodyInit` refuses a Buffer, whose memory may be shared.
+      const form = await new Response(new Uint8Array(raw), { headers: { "content-type": contentType ?? "" } }).formData()
       const fields: Record<string, string> = {}
       let file: { name: string; type: string; size: number } | undefined
       for (const [k, v] of form) {

@@ -2,13 +2,14 @@
  * The MessagingProvider of a running service: each send goes to the adapter of its sending
  * number's provider (`sandbox` or `whatsapp_cloud`), and the messaging settings.
  */
-import { MessagingProvider } from "@wasl/core"
+import { MessagingProvider, type MessagingSettings, type OtpCodeHasher } from "@wasl/core"
 import { type Duration, Effect, Layer } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { MessagingSettingsLayer } from "../memory/messaging-settings-layer.ts"
 import { makeSandboxProvider } from "./messaging-provider-sandbox.ts"
 import { DEFAULT_GRAPH_URL, makeWhatsAppCloudProvider } from "./messaging-provider-whatsapp-cloud.ts"
 
+/** The messaging settings of a running service, each from its environment variable. */
 export interface MessagingConfig {
   /** `WASL_SANDBOX_OUTBOX`: the sandbox provider's JSON-lines file. */
   readonly sandboxOutbox: string
@@ -20,6 +21,11 @@ export interface MessagingConfig {
   readonly otpCodeKey: Uint8Array
 }
 
+/**
+ * The `MessagingProvider` of a running service: each send goes to the adapter of its sending
+ * number's provider — `whatsapp_cloud` to the WhatsApp Cloud API at `graphUrl`, `sandbox` to the
+ * JSON-lines file `sandboxOutbox`. Needs `SecureRandom` (the sandbox's message ids).
+ */
 export const MessagingProviderLive = (config: Pick<MessagingConfig, "sandboxOutbox" | "graphUrl">): Layer.Layer<
   MessagingProvider,
   never,
@@ -37,7 +43,7 @@ export const MessagingProviderLive = (config: Pick<MessagingConfig, "sandboxOutb
   )
 
 /** Provider, settings and the OTP code hasher, from the deployment's configuration. */
-export const MessagingLive = (config: MessagingConfig) =>
+export const MessagingLive = (config: MessagingConfig): Layer.Layer<MessagingProvider | MessagingSettings | OtpCodeHasher> =>
   Layer.mergeAll(
     MessagingProviderLive(config),
     MessagingSettingsLayer({ otpCooldown: config.otpCooldown, otpCodeKey: config.otpCodeKey })

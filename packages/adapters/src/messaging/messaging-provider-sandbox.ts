@@ -1,10 +1,4 @@
-/**
- * The `sandbox` provider (decisions §7): stands in for the recipient's phone. It accepts every
- * number except those whose digits begin with 999 (undeliverable), and appends each request it is
- * given — recipient, template and parameters, the plaintext code included — as one JSON line to
- * the outbox file (`WASL_SANDBOX_OUTBOX`). Rejected requests are written too, marked so, since a
- * real provider sees them as well.
- */
+/** The `sandbox` provider, documented on `makeSandboxProvider`. */
 import type { ProviderOutcome, ProviderRequest } from "@wasl/core"
 import { DateTime, Effect } from "effect"
 import { SecureRandom } from "effect/crypto"
@@ -12,7 +6,16 @@ import { appendFile, mkdir } from "node:fs/promises"
 import { dirname } from "node:path"
 import { sandboxOutcome } from "../memory/sandbox-outcome.ts"
 
-export const makeSandboxProvider = (outboxPath: string) =>
+/**
+ * The `sandbox` provider: stands in for the recipient's phone. It accepts every number except
+ * those whose digits begin with 999 (undeliverable), and appends each request it is given —
+ * recipient, template and parameters, the plaintext code included — as one JSON line to the outbox
+ * file (`WASL_SANDBOX_OUTBOX`). Rejected requests are written too, marked so, since a real
+ * provider sees them as well. Yields the send function; `MessagingProviderLive` uses it.
+ */
+export const makeSandboxProvider = (
+  outboxPath: string
+): Effect.Effect<(request: ProviderRequest) => Effect.Effect<ProviderOutcome>, never, SecureRandom.SecureRandom> =>
   Effect.gen(function*() {
     const random = yield* SecureRandom.SecureRandom
     yield* Effect.promise(() => mkdir(dirname(outboxPath), { recursive: true }))

@@ -1,23 +1,8 @@
-/**
- * The `whatsapp_cloud` provider: the WhatsApp Cloud API's messages call,
- * `POST {graph}/{phone_id}/messages` with the sending number's bearer token and a `template`
- * message (name, language code, components):
- *
- * - an authentication template carries the code twice, as the body's `{{1}}` text parameter and as
- *   the text parameter of its copy-code button (a `url` sub-type button at index 0);
- * - an offer code is a `copy_code` button parameter of type `coupon_code` at the button's index;
- * - a media header file is first uploaded (`POST {graph}/{phone_id}/media`, multipart), then sent
- *   as the header's image / document / video parameter by the returned media id.
- *
- * Cloud API errors (`{ error: { code, message } }`) map to the port's outcomes: codes that mean the
- * recipient or the request cannot succeed (e.g. 131026 undeliverable, 100 invalid parameter,
- * 132000/132001 template mismatch) are rejections; throttling (130429, 131048, 131056), Meta-side
- * failures and credential problems (190, 10, 200) are "unavailable" with a Retry-After, as are
- * network failures and timeouts. Neither the token nor the code ever goes into an outcome's text.
- */
+/** The `whatsapp_cloud` provider, documented on `makeWhatsAppCloudProvider`. */
 import type { HeaderMedia, ProviderOutcome, ProviderRequest } from "@wasl/core"
 import { Duration, Effect } from "effect"
 
+/** The WhatsApp Cloud API's base URL when `WASL_WHATSAPP_GRAPH_URL` is not set. */
 export const DEFAULT_GRAPH_URL = "https://graph.facebook.com/v21.0"
 const REQUEST_TIMEOUT = Duration.seconds(15)
 
@@ -81,8 +66,26 @@ export const cloudComponents = (request: ProviderRequest, mediaId: string | unde
   return components
 }
 
+/** The JSON body of the Cloud API's messages call: a template message to one recipient. */
+export interface CloudMessageBody {
+  /** Always `whatsapp`. */
+  readonly messaging_product: string
+  /** Always `individual`. */
+  readonly recipient_type: string
+  /** The recipient's digits. */
+  readonly to: string
+  /** Always `template`. */
+  readonly type: string
+  /** The template: its name, language and components (none when it has no parameters). */
+  readonly template: {
+    readonly name: string
+    readonly language: { readonly code: string }
+    readonly components?: Array<unknown>
+  }
+}
+
 /** The JSON body of `POST /{phone_id}/messages`. */
-export const cloudMessageBody = (request: ProviderRequest, mediaId: string | undefined) => {
+export const cloudMessageBody = (request: ProviderRequest, mediaId: string | undefined): CloudMessageBody => {
   const components = cloudComponents(request, mediaId)
   return {
     messaging_product: "whatsapp",
@@ -124,7 +127,26 @@ const failureOf = (answer: Answer): ProviderOutcome => {
   return classifyCloudError(answer.status, typeof code === "number" ? code : undefined)
 }
 
-export const makeWhatsAppCloudProvider = (graphUrl: string) => {
+/**
+ * The `whatsapp_cloud` provider: the WhatsApp Cloud API's messages call,
+ * `POST {graph}/{phone_id}/messages` with the sending number's bearer token and a `template`
+ * message (name, language code, components):
+ *
+ * - an authentication template carries the code twice, as the body's `{{1}}` text parameter and as
+ *   the text parameter of its copy-code button (a `url` sub-type button at index 0);
+ * - an offer code is a `copy_code` button parameter of type `coupon_code` at the button's index;
+ * - a media header file is first uploaded (`POST {graph}/{phone_id}/media`, multipart), then sent
+ *   as the header's image / document / video parameter by the returned media id.
+ *
+ * Cloud API errors (`{ error: { code, message } }`) map to the port's outcomes: codes that mean the
+ * recipient or the request cannot succeed (e.g. 131026 undeliverable, 100 invalid parameter,
+ * 132000/132001 template mismatch) are rejections; throttling (130429, 131048, 131056), Meta-side
+ * failures and credential problems (190, 10, 200) are "unavailable" with a Retry-After, as are
+ * network failures and timeouts. Neither the token nor the code ever goes into an outcome's text.
+ *
+ * Returns the send function for the Cloud API at `graphUrl`; `MessagingProviderLive` uses it.
+ */
+export const makeWhatsAppCloudProvider = (graphUrl: string): (request: ProviderRequest) => Effect.Effect<ProviderOutcome> => {
   const base = graphUrl.replace(/\/+$/, "")
   return (request: ProviderRequest): Effect.Effect<ProviderOutcome> =>
     Effect.gen(function*() {

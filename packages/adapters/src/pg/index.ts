@@ -1,5 +1,8 @@
 /** The PostgreSQL repositories: every port of the foundation over one `SqlClient`. */
+import type { WaslRepositories } from "@wasl/core"
 import { Layer } from "effect"
+import type { SecureRandom } from "effect/crypto"
+import type { SqlClient } from "effect/sql/SqlClient"
 import { AccountRepositoryPg } from "./account-repository-pg.ts"
 import { NotificationRepositoryPg } from "./notification-repository-pg.ts"
 import { OutboxPg } from "./outbox-pg.ts"
@@ -28,12 +31,6 @@ export { TokenRepositoryPg } from "./token-repository-pg.ts"
 export { TransactorPg } from "./transactor-pg.ts"
 export { UserRepositoryPg } from "./user-repository-pg.ts"
 
-/**
- * AccountRepository, UserRepository, TeamRepository, NotificationRepository,
- * TokenRepository, SessionRepository, Transactor, Outbox, PropertyRepository and
- * PropertyGroupRepository on PostgreSQL. Needs
- * `SqlClient` (migrated) and `SecureRandom` (subscription ids).
- */
 export { PropertyValueStorePg } from "./property-value-store-pg.ts"
 export { RecordRepositoryPg } from "./record-repository-pg.ts"
 export { WebhookRepositoryPg } from "./webhook-repository-pg.ts"
@@ -42,7 +39,12 @@ export { QueueSignalsPg } from "./queue-signals-pg.ts"
 export { NoteRepositoryPg } from "./note-repository-pg.ts"
 export * from "./messaging/index.ts"
 
-export const RepositoriesPg = Layer.mergeAll(
+/**
+ * Every storage port on PostgreSQL (`WaslRepositories`: the repositories, the outbox, the delivery
+ * queue and the Transactor), over one `SqlClient` (migrated). Needs `SecureRandom` (subscription
+ * ids). The queues' wake-ups (`QueueSignalsPg`) are a separate layer: they need a `PgClient`.
+ */
+export const RepositoriesPg: Layer.Layer<WaslRepositories, never, SecureRandom.SecureRandom | SqlClient> = Layer.mergeAll(
   AccountRepositoryPg,
   UserRepositoryPg,
   TeamRepositoryPg,

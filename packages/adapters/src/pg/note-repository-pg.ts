@@ -29,6 +29,10 @@ const toNote = (row: typeof NoteRow.Type): Note => ({
 const decodeAll = decodeRows(NoteRow)
 const decodeOne = decodeFirst(NoteRow)
 
+/**
+ * Notes of records on PostgreSQL (table `notes`): a record's notes list newest first
+ * (`created_at`, then id), and every statement filters on the account, kind and record.
+ */
 export const NoteRepositoryPg: Layer.Layer<NoteRepository, never, SqlClient.SqlClient> = Layer.effect(
   NoteRepository,
   Effect.gen(function*() {

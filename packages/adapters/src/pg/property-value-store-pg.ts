@@ -14,7 +14,11 @@ const scopeOf = (accountId: number, property: PropertyDefinition) => ({
   property: { id: property._id, internal_name: property.internal_name, type: property.type }
 })
 
-export const PropertyValueStorePg = Layer.effect(
+/**
+ * `PropertyValueStore` on PostgreSQL (`SqlClient`, migrated): the values records hold for a custom
+ * property, converted in one statement when its type changes; provides its own `RecordStorePg`.
+ */
+export const PropertyValueStorePg: Layer.Layer<PropertyValueStore, never, SqlClient.SqlClient> = Layer.effect(
   PropertyValueStore,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

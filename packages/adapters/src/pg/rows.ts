@@ -9,7 +9,7 @@ import { formatSqlDateTime, parseDateInput } from "@wasl/core"
 import { DateTime, Effect, Option, Schema, SchemaGetter, SchemaIssue } from "effect"
 
 /** int2/int4/int8 (number, bigint or numeric text) → a safe integer. */
-export const DbInt = Schema.Union([Schema.Number, Schema.BigInt, Schema.String]).pipe(
+export const DbInt: Schema.decodeTo<Schema.Int, Schema.Union<readonly [Schema.Number, Schema.BigInt, Schema.String]>> = Schema.Union([Schema.Number, Schema.BigInt, Schema.String]).pipe(
   Schema.decodeTo(Schema.Int, {
     decode: SchemaGetter.transformEffect((value: number | bigint | string) => {
       const n = Number(value)
@@ -25,7 +25,7 @@ const toUtc = (value: string | Date): Option.Option<DateTime.Utc> =>
   typeof value === "string" ? parseDateInput(value) : DateTime.make(value).pipe(Option.map(DateTime.toUtc))
 
 /** timestamptz (ISO string or Date) → `DateTime.Utc`. */
-export const DbTimestamp = Schema.Union([Schema.String, Schema.Date]).pipe(
+export const DbTimestamp: Schema.decodeTo<Schema.DateTimeUtc, Schema.Union<readonly [Schema.String, Schema.Date]>> = Schema.Union([Schema.String, Schema.Date]).pipe(
   Schema.decodeTo(Schema.DateTimeUtc, {
     decode: SchemaGetter.transformEffect((value: string | Date) =>
       Option.match(toUtc(value), {
@@ -37,8 +37,8 @@ export const DbTimestamp = Schema.Union([Schema.String, Schema.Date]).pipe(
   })
 )
 
-/** timestamptz → `YYYY-MM-DD HH:MM:SS` (the pivot's `last_used`, spec §2.9). */
-export const DbSqlDateTime = DbTimestamp.pipe(
+/** timestamptz → `YYYY-MM-DD HH:MM:SS` (the form of a membership's `last_used` in the API). */
+export const DbSqlDateTime: Schema.decodeTo<Schema.String, typeof DbTimestamp> = DbTimestamp.pipe(
   Schema.decodeTo(Schema.String, {
     decode: SchemaGetter.transform(formatSqlDateTime),
     encode: SchemaGetter.transform((s: string) => DateTime.makeUnsafe(`${s.replace(" ", "T")}Z`))
@@ -46,17 +46,21 @@ export const DbSqlDateTime = DbTimestamp.pipe(
 )
 
 /** Decodes every row with `schema`; a row that does not decode is a defect (the schema and the table disagree). */
-export const decodeRows = <S extends Schema.Codec<unknown, unknown, never, never>>(schema: S) => {
+export const decodeRows = <S extends Schema.Codec<unknown, unknown, never, never>>(
+  schema: S
+): (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<S["Type"]>> => {
   const decode = Schema.decodeUnknownEffect(Schema.Array(schema))
   return (rows: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<S["Type"]>> => Effect.orDie(decode(rows))
 }
 
 /** Decodes the first row, if any. */
-export const decodeFirst = <S extends Schema.Codec<unknown, unknown, never, never>>(schema: S) => {
+export const decodeFirst = <S extends Schema.Codec<unknown, unknown, never, never>>(
+  schema: S
+): (rows: ReadonlyArray<unknown>) => Effect.Effect<Option.Option<S["Type"]>> => {
   const decode = Schema.decodeUnknownEffect(schema)
   return (rows: ReadonlyArray<unknown>): Effect.Effect<Option.Option<S["Type"]>> =>
     rows.length === 0 ? Effect.succeedNone : Effect.asSome(Effect.orDie(decode(rows[0])))
 }
 
 /** "now" as a timestamptz parameter, from Effect's Clock (so `TestClock` drives stored times). */
-export const nowParam = Effect.map(DateTime.now, (now) => ({ now, param: DateTime.toDateUtc(now) }))
+export const nowParam: Effect.Effect<{ readonly now: DateTime.Utc; readonly param: Date }> = Effect.map(DateTime.now, (now) => ({ now, param: DateTime.toDateUtc(now) }))

@@ -28,7 +28,7 @@ const decodeStoredToken = decodeFirst(StoredTokenRow)
  * API tokens on PostgreSQL: only the SHA-256 of the secret is stored. A token
  * belongs to a membership (foreign key to account_user), so it goes when the
  * user leaves the account. `findById` and `touch` are by id alone: the bearer
- * carries only the token id (decisions §2).
+ * carries only the token id.
  */
 export const TokenRepositoryPg: Layer.Layer<TokenRepository, never, SqlClient.SqlClient> = Layer.effect(
   TokenRepository,

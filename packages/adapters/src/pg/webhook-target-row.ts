@@ -7,7 +7,15 @@ import type { WebhookState } from "@wasl/core"
 import { Schema } from "effect"
 import { DbInt, DbTimestamp } from "./rows.ts"
 
-export const WebhookTargetRow = Schema.Struct({
+/** The delivery columns of a `webhooks` row, decoded. */
+export const WebhookTargetRow: Schema.Struct<{
+  readonly url: Schema.String
+  readonly secret_sealed: Schema.String
+  readonly is_validated: Schema.Boolean
+  readonly is_active: Schema.Boolean
+  readonly consecutive_failures: typeof DbInt
+  readonly last_failure_at: Schema.NullOr<typeof DbTimestamp>
+}> = Schema.Struct({
   url: Schema.String,
   secret_sealed: Schema.String,
   is_validated: Schema.Boolean,
@@ -15,6 +23,7 @@ export const WebhookTargetRow = Schema.Struct({
   consecutive_failures: DbInt,
   last_failure_at: Schema.NullOr(DbTimestamp)
 })
+/** The delivery columns of a `webhooks` row. */
 export type WebhookTargetRow = typeof WebhookTargetRow.Type
 
 /** The health columns as the state machine's `WebhookState`. */

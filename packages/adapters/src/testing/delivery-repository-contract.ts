@@ -1,28 +1,4 @@
-/**
- * The contract of the delivery queue (`DeliveryRepository`): the same tests over every
- * implementation (memory, PGlite, PostgreSQL, or yours). It checks, through the ports only
- * (`AccountRepository` and `WebhookRepository` make the accounts and webhooks):
- *
- * - `insert` and the delivery log: listed newest first then by id, paged, with the total; the body
- *   and event found again; at most one delivery per (account, event, webhook), a repeat skipped in
- *   the same batch or a later one (fan-out is idempotent), while redeliveries (no event) repeat;
- *   the table's constraints (an existing account and webhook, UUID ids, a consistent state)
- *   refused as defects;
- * - `subscribers`: the validated and active webhooks subscribed to each (account, event), by id;
- * - `claimDue`: due pending deliveries, earliest first, up to the limit, leased until now + lease
- *   (now from Effect's `Clock`: `TestClock` drives every lease here); a leased delivery is
- *   invisible to other claimers until its lease runs out or is released; concurrent claimers never
- *   share one; `nextDueAt` is the earliest unleased pending delivery;
- * - `recordAttempts`: stores state and attempt and ends the lease, only for the current lease (a
- *   late result is dropped); a success clears its webhook's failure count; six failed attempts
- *   exhaust; a cancellation is recorded without an attempt and without a failure;
- * - the webhook's health (`lockWebhook`, `saveWebhookHealth`, `webhookExists`);
- * - deleting a webhook deletes its deliveries (an attempt in flight then records nothing);
- * - tenancy: another account's keys reach nothing; a rolled-back transaction leaves nothing.
- *
- * The queue is claimed across accounts, so every test first drains it (claims everything with the
- * clock far in the future and records it failed); tests of one layer run one after the other.
- */
+/** The contract suite of `DeliveryRepository` (documented on `deliveryRepositoryContract`), and its helpers. */
 import { assert, layer } from "@effect/vitest"
 import {
   AccountRepository,
@@ -40,6 +16,7 @@ import {
 import { DateTime, Duration, Effect, Exit, type Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 
+/** What the layer under `deliveryRepositoryContract` provides. */
 export type DeliveryContractServices = DeliveryRepository | WebhookRepository | AccountRepository | Transactor
 
 const T0 = DateTime.makeUnsafe("2032-04-05T06:07:08.901Z")
@@ -56,8 +33,11 @@ const uuid = (): string => globalThis.crypto.randomUUID()
 
 const leaseOf = (d: ClaimedDelivery) => ({ accountId: d.accountId, id: d.id, claimedUntil: d.claimedUntil })
 
-/** Ends every pending delivery (failed, no attempt): the queue is then empty for this test. */
-export const drainDeliveries = at(
+/**
+ * Ends every pending delivery (failed, no attempt): the queue is then empty for this test. It sets
+ * a `TestClock` of its own far in the future, so every lease has run out.
+ */
+export const drainDeliveries: Effect.Effect<void, never, DeliveryRepository> = at(
   FAR_FUTURE,
   Effect.gen(function*() {
     const repo = yield* DeliveryRepository
@@ -92,7 +72,7 @@ export const newWebhook = (
   events: ReadonlyArray<EventName>,
   state: WebhookState = DELIVERING_WEBHOOK,
   secretSealed = `sealed:${url}`
-) =>
+): Effect.Effect<number, never, WebhookRepository> =>
   Effect.gen(function*() {
     const webhooks = yield* WebhookRepository
     const now = yield* DateTime.now
@@ -152,7 +132,41 @@ const failuresOf = (accountId: number, webhookId: number) =>
     (found) => Option.getOrThrow(found).state
   )
 
-export const deliveryRepositoryContract = <E>(name: string, implementation: Layer.Layer<DeliveryContractServices, E>) =>
+/**
+ * The contract of the delivery queue (`DeliveryRepository`): the same tests over every
+ * implementation (memory, PGlite, PostgreSQL, or yours). It checks, through the ports only
+ * (`AccountRepository` and `WebhookRepository` make the accounts and webhooks):
+ *
+ * - `insert` and the delivery log: listed newest first then by id, paged, with the total; the body
+ *   and event found again; at most one delivery per (account, event, webhook), a repeat skipped in
+ *   the same batch or a later one (fan-out is idempotent), while redeliveries (no event) repeat;
+ *   the table's constraints (an existing account and webhook, UUID ids, a consistent state)
+ *   refused as defects;
+ * - `subscribers`: the validated and active webhooks subscribed to each (account, event), by id;
+ * - `claimDue`: due pending deliveries, earliest first, up to the limit, leased until now + lease
+ *   (now from Effect's `Clock`: `TestClock` drives every lease here); a leased delivery is
+ *   invisible to other claimers until its lease runs out or is released; concurrent claimers never
+ *   share one; `nextDueAt` is the earliest unleased pending delivery;
+ * - `recordAttempts`: stores state and attempt and ends the lease, only for the current lease (a
+ *   late result is dropped); a success clears its webhook's failure count; six failed attempts
+ *   exhaust; a cancellation is recorded without an attempt and without a failure;
+ * - the webhook's health (`lockWebhook`, `saveWebhookHealth`, `webhookExists`);
+ * - deleting a webhook deletes its deliveries (an attempt in flight then records nothing);
+ * - tenancy: another account's keys reach nothing; a rolled-back transaction leaves nothing.
+ *
+ * The queue is claimed across accounts, so every test first drains it (`drainDeliveries`: claims
+ * everything with the clock far in the future and records it failed): run the suite on a database
+ * no other process is using. Tests of one layer run one after the other.
+ *
+ * Call it at the top level of a vitest test file (it uses `@effect/vitest`): it declares one
+ * `describe` block named `name`, whose tests share one build of `implementation` and run without
+ * Effect's test services (each test that needs a `TestClock` provides its own).
+ *
+ * @param name The name of the `describe` block (e.g. the adapter's).
+ * @param implementation Provides `DeliveryRepository` (under test), `WebhookRepository`,
+ *   `AccountRepository` and `Transactor`.
+ */
+export const deliveryRepositoryContract = <E>(name: string, implementation: Layer.Layer<DeliveryContractServices, E>): void =>
   layer(implementation, { excludeTestServices: true, timeout: Duration.seconds(60) })(name, (it) => {
     it.effect("insert and the log: newest first then by id, paged, with the total; the body found again", () =>
       Effect.gen(function*() {

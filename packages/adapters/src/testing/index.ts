@@ -1,6 +1,48 @@
 /**
- * Contract suites for Wasl's ports, runnable by anyone against their own adapter, and fresh
- * test databases (embedded PGlite, or PostgreSQL) for adapters that need one.
+ * The contract suites of Wasl's ports, and fresh test databases. A suite is the same list of
+ * tests Wasl runs over its own adapters (in memory, on PGlite and on PostgreSQL): run it against
+ * your adapter of a port to know it behaves as Wasl's use-cases expect. Each suite tests through
+ * the ports only (using `AccountRepository` and the like to make its accounts), makes its own
+ * accounts and never assumes an empty database; the suites that claim a queue across accounts
+ * (outbox, deliveries, OTP reservations) want a database no other process is using.
+ *
+ * Each suite is a function `(name, implementation)` to call at the top level of a vitest test file:
+ * it declares a `describe` block whose tests share one build of `implementation`, a layer that
+ * provides the port under test and the few other ports the suite uses (its `...ContractServices`
+ * type lists them). The suites need `vitest` and `@effect/vitest` (optional peer dependencies of
+ * this package).
+ *
+ * - `repositoriesContract`: accounts, users, teams, notifications, tokens, sessions, transactions;
+ * - `propertiesContract`, `propertyValueStoreContract`: custom property definitions and values;
+ * - `recordRepositoryContract`, `recordListContract`, `noteRepositoryContract`: records, their
+ *   lists (search, filters, ordering, pages) and notes;
+ * - `outboxContract`, `outboxNotifyContract`, `deliveryRepositoryContract`, `queueSignalsContract`:
+ *   the event outbox, the webhook delivery queue, and the wake-ups between them;
+ * - `messagingRepositoriesContract`, `otpLedgerContract`, `otpReservationContract`: WhatsApp sending
+ *   numbers, broadcasts, messages and one-time passwords.
+ *
+ * `TestDatabase` gives each build of a layer a database of its own: embedded PGlite in a temporary
+ * directory, or a new database on the PostgreSQL server of `TEST_DATABASE_URL`.
+ *
+ * @example Your adapter of the `Outbox` port, beside Wasl's own account and transaction adapters, on a fresh database
+ * ```ts
+ * // outbox.test.ts
+ * import { Layer } from "effect"
+ * import { SecureRandom } from "effect/crypto"
+ * import { AccountRepositoryPg, MigrationsLive, TransactorPg } from "@wasl/adapters"
+ * import { outboxContract, TestDatabase } from "@wasl/adapters/testing"
+ * import { MyOutbox } from "./my-outbox.ts" // your adapter: a Layer<Outbox, never, SqlClient>
+ *
+ * const implementation = Layer.mergeAll(MyOutbox, AccountRepositoryPg, TransactorPg).pipe(
+ *   Layer.provideMerge(MigrationsLive),
+ *   Layer.provideMerge(TestDatabase.layer),
+ *   Layer.provide(SecureRandom.layerWebCrypto)
+ * )
+ *
+ * outboxContract("MyOutbox", implementation)
+ * ```
+ *
+ * @module
  */
 export * from "./messaging-repositories-contract.ts"
 export * from "./otp-ledger-contract.ts"
@@ -12,6 +54,15 @@ export * from "./properties-contract.ts"
 export * from "./queue-signals-contract.ts"
 export * from "./repositories-contract.ts"
 export * from "../db/test-database.ts"
+// What a test database's layer can fail with, and the embedded server `makePgliteTestDatabase` gives.
+export {
+  DatabaseLockedError,
+  DatabaseLockedErrorBase,
+  EmbeddedPostgresError,
+  EmbeddedPostgresErrorBase,
+  type EmbeddedPostgresService,
+  type Notification
+} from "../db/embedded-postgres.ts"
 export * from "./note-repository-contract.ts"
 export * from "./property-value-store-contract.ts"
 export * from "./record-list-contract.ts"

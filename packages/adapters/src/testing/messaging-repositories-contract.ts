@@ -1,21 +1,4 @@
-/**
- * The contract of the messaging stores — `PlatformRepository`, `BroadcastRepository`,
- * `MessageRepository` and `VerificationRepository` — over every implementation (memory, PGlite,
- * PostgreSQL). One describe block per port.
- *
- * - Sending numbers: stored with the sealed access token exactly as given (the store never sees
- *   the plaintext), stamped with the Clock's time, listed oldest first, in their account only.
- * - Broadcasts: stored with their template in one step and read back with the template and the
- *   sending number embedded, oldest first, in their account only; a sending number of another
- *   account is refused (a defect) and nothing is stored.
- * - Messages: read back as stored, in their account only; a second message with the same id, or
- *   one pointing at another account's broadcast, is refused (a defect).
- * - Verifications: read back as stored, in their account only; a recipient's live codes of a
- *   broadcast listed by creation time then id; an update writes status, attempts and updated_at
- *   only; read `forUpdate`, concurrent attempts are counted one after another.
- *
- * Every test makes its own accounts and never assumes an empty store.
- */
+/** The contract suite of the messaging stores (documented on `messagingRepositoriesContract`). */
 import { describe, expect, layer } from "@effect/vitest"
 import {
   type AccountRepository,
@@ -34,6 +17,7 @@ import {
 import { DateTime, Duration, Effect, Exit, type Layer, Option } from "effect"
 import { accountWithCredits, atTime, freshRecordId, plusMillis } from "./otp-fixtures.ts"
 
+/** What the layer under `messagingRepositoriesContract` provides. */
 export type MessagingRepositoriesContractServices =
   | PlatformRepository
   | BroadcastRepository
@@ -150,10 +134,36 @@ const storedIn = <T, R>(row: (broadcast: Broadcast) => T, insert: (row: T) => Ef
 const storedMessage = storedIn(message, (m) => MessageRepository.use((repo) => repo.insert(m)))
 const storedVerification = storedIn(verification, (v) => VerificationRepository.use((repo) => repo.insert(v)))
 
+/**
+ * The contract of the messaging stores — `PlatformRepository`, `BroadcastRepository`,
+ * `MessageRepository` and `VerificationRepository` — over every implementation (memory, PGlite,
+ * PostgreSQL, or yours). One describe block per port.
+ *
+ * - Sending numbers: stored with the sealed access token exactly as given (the store never sees
+ *   the plaintext), stamped with the Clock's time, listed oldest first, in their account only.
+ * - Broadcasts: stored with their template in one step and read back with the template and the
+ *   sending number embedded, oldest first, in their account only; a sending number of another
+ *   account is refused (a defect) and nothing is stored.
+ * - Messages: read back as stored, in their account only; a second message with the same id, or
+ *   one pointing at another account's broadcast, is refused (a defect).
+ * - Verifications: read back as stored, in their account only; a recipient's live codes of a
+ *   broadcast listed by creation time then id; an update writes status, attempts and updated_at
+ *   only; read `forUpdate`, concurrent attempts are counted one after another.
+ *
+ * Every test makes its own accounts and never assumes an empty store: the suite can share a
+ * database with others.
+ *
+ * Call it at the top level of a vitest test file (it uses `@effect/vitest`): it declares one
+ * `describe` block named `name`, whose tests share one build of `implementation` and run without
+ * Effect's test services (each test that needs a `TestClock` provides its own).
+ *
+ * @param name The name of the `describe` block (e.g. the adapter's).
+ * @param implementation Provides the four ports under test, `AccountRepository` and `Transactor`.
+ */
 export const messagingRepositoriesContract = <E>(
   name: string,
   implementation: Layer.Layer<MessagingRepositoriesContractServices, E>
-) =>
+): void =>
   layer(implementation, { excludeTestServices: true, timeout: Duration.seconds(60) })(name, (it) => {
     describe("PlatformRepository", () => {
       it.effect("stores a sending number with its sealed token as given, stamped with the Clock's time", () =>

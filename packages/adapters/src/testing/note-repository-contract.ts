@@ -1,12 +1,4 @@
-/**
- * The contract of `NoteRepository` over every implementation (memory, PGlite, PostgreSQL): notes
- * are stored as given; a record's notes list newest first (`created_at`, then `_id`, both
- * descending) in pages with the exact total; get, update and delete reach a note only through its
- * account, kind and record; a taken note id is a defect; a failed transaction leaves none of its
- * writes.
- *
- * Each test makes its own accounts, so the suite can share a database with others.
- */
+/** The contract suite of `NoteRepository` (documented on `noteRepositoryContract`). */
 import { assert, layer } from "@effect/vitest"
 import {
   type AccountRepository,
@@ -20,6 +12,7 @@ import {
 import { Cause, DateTime, Duration, Effect, Exit, type Layer, Option } from "effect"
 import { freshId, freshIds, newAccountId } from "./record-contract-support.ts"
 
+/** What the layer under `noteRepositoryContract` provides. */
 export type NoteRepositoryContractServices = NoteRepository | AccountRepository | UserRepository | Transactor
 
 class Boom extends Error {}
@@ -56,7 +49,24 @@ const refOf = (n: Note): NoteRef => ({ accountId: n.account_id, kind: n.object_t
 
 const comparable = (n: Note) => ({ ...n, created_at: DateTime.formatIso(n.created_at), updated_at: DateTime.formatIso(n.updated_at) })
 
-export const noteRepositoryContract = <E>(name: string, implementation: Layer.Layer<NoteRepositoryContractServices, E>) =>
+/**
+ * The contract of `NoteRepository` over every implementation (memory, PGlite, PostgreSQL, or
+ * yours): notes are stored as given; a record's notes list newest first (`created_at`, then `_id`,
+ * both descending) in pages with the exact total; get, update and delete reach a note only through
+ * its account, kind and record; a taken note id is a defect; a failed transaction leaves none of
+ * its writes.
+ *
+ * Each test makes its own accounts, so the suite can share a database with others.
+ *
+ * Call it at the top level of a vitest test file (it uses `@effect/vitest`): it declares one
+ * `describe` block named `name`, whose tests share one build of `implementation` and run without
+ * Effect's test services (each test that needs a `TestClock` provides its own).
+ *
+ * @param name The name of the `describe` block (e.g. the adapter's).
+ * @param implementation Provides `NoteRepository` (under test), `AccountRepository` and
+ *   `UserRepository` (to make accounts and authors) and `Transactor`.
+ */
+export const noteRepositoryContract = <E>(name: string, implementation: Layer.Layer<NoteRepositoryContractServices, E>): void =>
   layer(implementation, { excludeTestServices: true, timeout: Duration.seconds(60) })(name, (it) => {
     it.effect("stores a note as given and reads it back", () =>
       Effect.gen(function*() {

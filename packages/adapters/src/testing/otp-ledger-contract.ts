@@ -1,5 +1,19 @@
+/** The contract suite of `OtpLedger` (documented on `otpLedgerContract`). */
+import { expect, layer } from "@effect/vitest"
+import { type AccountRepository, OtpLedger, Transactor } from "@wasl/core"
+import { DateTime, Duration, Effect, type Layer, Option } from "effect"
+import { accountOf, accountWithCredits, atTime, creditsOf, plusMillis } from "./otp-fixtures.ts"
+
+/** What the layer under `otpLedgerContract` provides. */
+export type OtpLedgerContractServices = OtpLedger | AccountRepository | Transactor
+
+const T0 = DateTime.makeUnsafe("2031-02-03T04:05:06.000Z")
+const MINUTE = Duration.seconds(60)
+const plus = (ms: number) => plusMillis(T0, ms)
+
 /**
- * The `OtpLedger` contract: the same tests over every implementation (memory, PGlite, PostgreSQL).
+ * The `OtpLedger` contract: the same tests over every implementation (memory, PGlite,
+ * PostgreSQL, or yours).
  *
  * - Credits are taken one at a time and never below zero, also when charges race, inside
  *   transactions or not; a charge stamps the account with the Clock's time.
@@ -11,19 +25,15 @@
  *   that take it run one after another.
  *
  * Every test makes its own accounts and never assumes an empty store.
+ *
+ * Call it at the top level of a vitest test file (it uses `@effect/vitest`): it declares one
+ * `describe` block named `name`, whose tests share one build of `implementation` and run without
+ * Effect's test services (each test that needs a `TestClock` provides its own).
+ *
+ * @param name The name of the `describe` block (e.g. the adapter's).
+ * @param implementation Provides `OtpLedger` (under test), `AccountRepository` and `Transactor`.
  */
-import { expect, layer } from "@effect/vitest"
-import { type AccountRepository, OtpLedger, Transactor } from "@wasl/core"
-import { DateTime, Duration, Effect, type Layer, Option } from "effect"
-import { accountOf, accountWithCredits, atTime, creditsOf, plusMillis } from "./otp-fixtures.ts"
-
-export type OtpLedgerContractServices = OtpLedger | AccountRepository | Transactor
-
-const T0 = DateTime.makeUnsafe("2031-02-03T04:05:06.000Z")
-const MINUTE = Duration.seconds(60)
-const plus = (ms: number) => plusMillis(T0, ms)
-
-export const otpLedgerContract = <E>(name: string, implementation: Layer.Layer<OtpLedgerContractServices, E>) =>
+export const otpLedgerContract = <E>(name: string, implementation: Layer.Layer<OtpLedgerContractServices, E>): void =>
   layer(implementation, { excludeTestServices: true, timeout: Duration.seconds(60) })(name, (it) => {
     it.effect("takes one credit per charge and refuses at zero, leaving the balance at zero", () =>
       Effect.gen(function*() {

@@ -1,17 +1,4 @@
-/**
- * The `OtpReservationRepository` contract: the same tests over every implementation (memory,
- * PGlite, PostgreSQL).
- *
- * - A reservation reads back as opened, in its own account only.
- * - It is settled or released exactly once, also when settle, release and sweeps race for it; a
- *   release gives its credit back to its account exactly once and stamps both with `now`.
- * - The sweep (`releaseStale`) releases and refunds the open reservations opened at or before its
- *   cutoff, oldest first, at most `limit` of them, in every account and to the right account, and
- *   leaves newer, settled and released ones alone; racing sweeps refund each reservation once.
- *
- * The sweep works across accounts, so the sweep tests start by releasing every open reservation
- * in the store (as a sweep far in the future would): run the suite on a test database.
- */
+/** The contract suite of `OtpReservationRepository` (documented on `otpReservationContract`). */
 import { expect, layer } from "@effect/vitest"
 import {
   type AccountRepository,
@@ -23,6 +10,7 @@ import {
 import { DateTime, Duration, Effect, type Layer, Option } from "effect"
 import { accountOf, accountWithCredits, creditsOf, freshRecordId, plusMillis } from "./otp-fixtures.ts"
 
+/** What the layer under `otpReservationContract` provides. */
 export type OtpReservationContractServices = OtpReservationRepository | OtpLedger | AccountRepository
 
 const at = (iso: string) => DateTime.makeUnsafe(iso)
@@ -60,10 +48,32 @@ const drain = Effect.gen(function*() {
   }
 })
 
+/**
+ * The `OtpReservationRepository` contract: the same tests over every implementation (memory,
+ * PGlite, PostgreSQL, or yours).
+ *
+ * - A reservation reads back as opened, in its own account only.
+ * - It is settled or released exactly once, also when settle, release and sweeps race for it; a
+ *   release gives its credit back to its account exactly once and stamps both with `now`.
+ * - The sweep (`releaseStale`) releases and refunds the open reservations opened at or before its
+ *   cutoff, oldest first, at most `limit` of them, in every account and to the right account, and
+ *   leaves newer, settled and released ones alone; racing sweeps refund each reservation once.
+ *
+ * The sweep works across accounts, so the sweep tests start by releasing every open reservation
+ * in the store (as a sweep far in the future would): run the suite on a test database.
+ *
+ * Call it at the top level of a vitest test file (it uses `@effect/vitest`): it declares one
+ * `describe` block named `name`, whose tests share one build of `implementation` and run without
+ * Effect's test services (each test that needs a `TestClock` provides its own).
+ *
+ * @param name The name of the `describe` block (e.g. the adapter's).
+ * @param implementation Provides `OtpReservationRepository` (under test), `OtpLedger` (to open
+ *   reservations) and `AccountRepository`.
+ */
 export const otpReservationContract = <E>(
   name: string,
   implementation: Layer.Layer<OtpReservationContractServices, E>
-) =>
+): void =>
   layer(implementation, { excludeTestServices: true, timeout: Duration.seconds(60) })(name, (it) => {
     it.effect("reads a reservation back as opened, in its own account only", () =>
       Effect.gen(function*() {

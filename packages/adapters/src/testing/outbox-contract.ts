@@ -1,16 +1,10 @@
-/**
- * The outbox contract: the same tests over every implementation of the `Outbox` port (memory,
- * PGlite, PostgreSQL), plus the NOTIFY contract of the database ones.
- *
- * The outbox is drained across accounts, so unlike the repository contract these tests cannot
- * ignore each other's rows: every test starts by draining the outbox (claiming everything with the
- * clock far in the future, and completing it). Tests of one layer run one after the other.
- */
+/** The contract suite of `Outbox` (documented on `outboxContract`), and its helpers. */
 import { assert, layer } from "@effect/vitest"
 import { AccountRepository, type EventName, type NewOutboxEvent, Outbox, type OutboxEvent, Transactor } from "@wasl/core"
 import { Cause, DateTime, Duration, Effect, Exit, type Layer } from "effect"
 import { TestClock } from "effect/testing"
 
+/** What the layer under `outboxContract` provides. */
 export type OutboxContractServices = Outbox | Transactor | AccountRepository
 
 class Boom extends Error {}
@@ -24,8 +18,8 @@ const FAR_FUTURE = DateTime.makeUnsafe("2200-01-01T00:00:00Z")
 const at = <A, E, R>(time: DateTime.Utc, effect: Effect.Effect<A, E, R>) =>
   Effect.andThen(TestClock.setTime(DateTime.toEpochMillis(time)), effect).pipe(Effect.provide(TestClock.layer()))
 
-/** Empties the outbox: every lease has run out in 2200. */
-export const drainOutbox = Effect.gen(function*() {
+/** Empties the outbox (a `TestClock` of its own in 2200, when every lease has run out). */
+export const drainOutbox: Effect.Effect<void, never, Outbox> = Effect.gen(function*() {
   const outbox = yield* Outbox
   while (true) {
     const claimed = yield* at(FAR_FUTURE, outbox.claim(500, Duration.millis(1)))
@@ -37,13 +31,13 @@ export const drainOutbox = Effect.gen(function*() {
 /** Everything claimable now (with a long lease), which is then left leased. */
 const claimAll = Effect.flatMap(Outbox, (outbox) => outbox.claim(10_000, Duration.hours(1)))
 
-/** A fresh account for the events of one test. */
-export const newAccount = Effect.flatMap(AccountRepository, (accounts) =>
+/** A fresh account for the events of one test; its id. A helper of the outbox and signal suites. */
+export const newAccount: Effect.Effect<number, never, AccountRepository> = Effect.flatMap(AccountRepository, (accounts) =>
   accounts.create({ name: "Outbox", plan: "business", webhookLimit: null, otpCredits: 0 }).pipe(
     Effect.map((account) => account.id)
   ))
 
-/** The n-th `contact-created` event of the account. */
+/** The n-th `contact-created` event of the account. A helper of the outbox and signal suites. */
 export const contactCreated = (accountId: number, n: number): NewOutboxEvent => ({
   accountId,
   name: "contact-created",
@@ -52,7 +46,34 @@ export const contactCreated = (accountId: number, n: number): NewOutboxEvent => 
 
 const ids = (events: ReadonlyArray<OutboxEvent>) => events.map((event) => event.id)
 
-export const outboxContract = <E>(name: string, implementation: Layer.Layer<OutboxContractServices, E>) =>
+/**
+ * The outbox contract: the same tests over every implementation of the `Outbox` port (memory,
+ * PGlite, PostgreSQL, or yours):
+ *
+ * - an append commits with its transaction, leaves nothing when the transaction fails, and commits
+ *   at once outside one; events read back as appended, with the Clock's microseconds;
+ * - events are claimed oldest first with a lease (from the Clock); a second claim gets other
+ *   events; expired leases come back; `release` makes events claimable at once, `complete` removes
+ *   them, unknown events are ignored;
+ * - an unknown account, a bad event name or a payload that is not an object is refused as a
+ *   defect, atomically;
+ * - concurrent claimers never get the same event.
+ *
+ * `outboxNotifyContract` adds the NOTIFY contract of the database ones.
+ *
+ * The outbox is drained across accounts, so unlike the repository contract these tests cannot
+ * ignore each other's rows: every test starts by draining the outbox (`drainOutbox`: claiming
+ * everything with the clock far in the future, and completing it). Run the suite on a database no
+ * other process is using; tests of one layer run one after the other.
+ *
+ * Call it at the top level of a vitest test file (it uses `@effect/vitest`): it declares one
+ * `describe` block named `name`, whose tests share one build of `implementation` and run without
+ * Effect's test services (each test that needs a `TestClock` provides its own).
+ *
+ * @param name The name of the `describe` block (e.g. the adapter's).
+ * @param implementation Provides `Outbox` (under test), `Transactor` and `AccountRepository`.
+ */
+export const outboxContract = <E>(name: string, implementation: Layer.Layer<OutboxContractServices, E>): void =>
   layer(implementation, { excludeTestServices: true, timeout: Duration.seconds(60) })(name, (it) => {
     it.effect("append inside a transaction that fails leaves no event", () =>
       Effect.gen(function*() {

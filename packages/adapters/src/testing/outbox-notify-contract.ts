@@ -17,7 +17,7 @@ import { contactCreated, newAccount, type OutboxContractServices } from "./outbo
 export const outboxNotifyContract = <E>(
   name: string,
   implementation: Layer.Layer<OutboxContractServices | PgClient.PgClient, E>
-) =>
+): void =>
   layer(implementation, { excludeTestServices: true, timeout: Duration.seconds(60) })(name, (it) => {
     it.effect("NOTIFY wasl_outbox reaches a listener after commit, not before, not after rollback", () =>
       Effect.gen(function*() {

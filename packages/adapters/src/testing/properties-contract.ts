@@ -1,8 +1,4 @@
-/**
- * The contract of `PropertyRepository` and `PropertyGroupRepository` over every implementation
- * (memory, PGlite, PostgreSQL). Each test makes its own accounts, so the suites can share a
- * database.
- */
+/** The contract suite of `PropertyRepository` and `PropertyGroupRepository` (documented on `propertiesContract`). */
 import { assert, layer } from "@effect/vitest"
 import {
   AccountRepository,
@@ -16,6 +12,7 @@ import {
 } from "@wasl/core"
 import { Cause, DateTime, Duration, Effect, Exit, type Layer, Option } from "effect"
 
+/** What the layer under `propertiesContract` provides. */
 export type PropertiesContractServices =
   | PropertyRepository
   | PropertyGroupRepository
@@ -87,7 +84,24 @@ const group = (
   ...overrides
 })
 
-export const propertiesContract = <E>(name: string, implementation: Layer.Layer<PropertiesContractServices, E>) =>
+/**
+ * The contract of `PropertyRepository` and `PropertyGroupRepository` over every implementation
+ * (memory, PGlite, PostgreSQL, or yours): definitions and groups read back as given; an
+ * internal_name is unique per account and kind; update and delete change only what they name and
+ * never reach another account or kind; a group counts its properties; a failed transaction stores
+ * nothing.
+ *
+ * Each test makes its own accounts, so the suites can share a database.
+ *
+ * Call it at the top level of a vitest test file (it uses `@effect/vitest`): it declares one
+ * `describe` block named `name`, whose tests share one build of `implementation` and run without
+ * Effect's test services (each test that needs a `TestClock` provides its own).
+ *
+ * @param name The name of the `describe` block (e.g. the adapter's).
+ * @param implementation Provides the two ports under test, `AccountRepository`, `UserRepository`
+ *   and `Transactor`.
+ */
+export const propertiesContract = <E>(name: string, implementation: Layer.Layer<PropertiesContractServices, E>): void =>
   layer(implementation, { excludeTestServices: true, timeout: Duration.seconds(60) })(name, (it) => {
     // -------------------------------------------------------------------------
     // properties

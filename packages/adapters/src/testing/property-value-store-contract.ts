@@ -1,12 +1,4 @@
-/**
- * The contract of `PropertyValueStore` over every implementation (memory, PGlite, PostgreSQL),
- * through the records of `RecordRepository`: the distinct values one custom property holds in an
- * account's records of its kind; a conversion rewrites them (to null: clears them) and lists then
- * filter and order them under the property's new type; a dropped property's values leave the
- * records. Another account's records, even with the same property id, are never touched.
- *
- * Each test makes its own accounts, so the suite can share a database with others.
- */
+/** The contract suite of `PropertyValueStore` (documented on `propertyValueStoreContract`). */
 import { assert, layer } from "@effect/vitest"
 import {
   type AccountRepository,
@@ -19,6 +11,7 @@ import {
 import { Duration, Effect, type Layer, Option } from "effect"
 import { asRecordId, condition as cond, customProperty, freshIds, idsOf, listInput, newAccountId } from "./record-contract-support.ts"
 
+/** What the layer under `propertyValueStoreContract` provides. */
 export type PropertyValueStoreContractServices = PropertyValueStore | RecordRepository | AccountRepository
 
 /** Deals of the account holding these values of `property` (no value for undefined), ids ascending. */
@@ -46,10 +39,27 @@ const valueOf = (accountId: number, property: PropertyDefinition, id: string) =>
 
 const sorted = (values: ReadonlyArray<StoredValue>) => [...values].map((v) => JSON.stringify(v)).sort()
 
+/**
+ * The contract of `PropertyValueStore` over every implementation (memory, PGlite, PostgreSQL, or
+ * yours), through the records of `RecordRepository`: the distinct values one custom property holds
+ * in an account's records of its kind; a conversion rewrites them (to null: clears them) and lists
+ * then filter and order them under the property's new type; a dropped property's values leave the
+ * records. Another account's records, even with the same property id, are never touched.
+ *
+ * Each test makes its own accounts, so the suite can share a database with others.
+ *
+ * Call it at the top level of a vitest test file (it uses `@effect/vitest`): it declares one
+ * `describe` block named `name`, whose tests share one build of `implementation` and run without
+ * Effect's test services (each test that needs a `TestClock` provides its own).
+ *
+ * @param name The name of the `describe` block (e.g. the adapter's).
+ * @param implementation Provides `PropertyValueStore` (under test), `RecordRepository` (over the
+ *   same store) and `AccountRepository`.
+ */
 export const propertyValueStoreContract = <E>(
   name: string,
   implementation: Layer.Layer<PropertyValueStoreContractServices, E>
-) =>
+): void =>
   layer(implementation, { excludeTestServices: true, timeout: Duration.seconds(60) })(name, (it) => {
     it.effect("valuesOf: the distinct values of one property in the account's records of its kind", () =>
       Effect.gen(function*() {

@@ -1,18 +1,4 @@
-/**
- * The contract of `QueueSignals` with the queues that send them (memory, PGlite, PostgreSQL, or
- * yours): a subscription runs its effect once as soon as it listens, then
- *
- * - `outbox`: when an append commits — not before, and never for a rolled-back transaction (nor
- *   a failed nested one); at once for an append outside a transaction; when events are released;
- * - `deliveries`: when an insert of deliveries commits — not before, never after a rollback;
- *
- * and nothing once its scope has closed.
- *
- * Every check waits for signals rather than for time: a signal that should not come is shown
- * absent by the exact count once a later one has arrived (PostgreSQL delivers notifications in
- * commit order), and by the count after the scheduler has run every fiber that was ready (which is
- * all an in-process implementation needs).
- */
+/** The contract suite of `QueueSignals` (documented on `queueSignalsContract`). */
 import { assert, layer } from "@effect/vitest"
 import {
   AccountRepository,
@@ -28,6 +14,7 @@ import { DateTime, Duration, Effect, Exit, Latch, type Layer, Scope } from "effe
 import { newWebhook } from "./delivery-repository-contract.ts"
 import { contactCreated, newAccount } from "./outbox-contract.ts"
 
+/** What the layer under `queueSignalsContract` provides. */
 export type QueueSignalsContractServices =
   | QueueSignals
   | Outbox
@@ -73,7 +60,31 @@ const newDelivery = (accountId: number, webhookId: number): Effect.Effect<NewDel
     createdAt: now
   }))
 
-export const queueSignalsContract = <E>(name: string, implementation: Layer.Layer<QueueSignalsContractServices, E>) =>
+/**
+ * The contract of `QueueSignals` with the queues that send them (memory, PGlite, PostgreSQL, or
+ * yours): a subscription runs its effect once as soon as it listens, then
+ *
+ * - `outbox`: when an append commits — not before, and never for a rolled-back transaction (nor
+ *   a failed nested one); at once for an append outside a transaction; when events are released;
+ * - `deliveries`: when an insert of deliveries commits — not before, never after a rollback;
+ *
+ * and nothing once its scope has closed.
+ *
+ * Every check waits for signals rather than for time: a signal that should not come is shown
+ * absent by the exact count once a later one has arrived (PostgreSQL delivers notifications in
+ * commit order), and by the count after the scheduler has run every fiber that was ready (which is
+ * all an in-process implementation needs).
+ *
+ * Call it at the top level of a vitest test file (it uses `@effect/vitest`): it declares one
+ * `describe` block named `name`, whose tests share one build of `implementation` and run without
+ * Effect's test services (each test that needs a `TestClock` provides its own).
+ *
+ * @param name The name of the `describe` block (e.g. the adapter's).
+ * @param implementation Provides `QueueSignals` (under test) and, over the same store, `Outbox`
+ *   and `DeliveryRepository` (whose writes send the signals), `AccountRepository`,
+ *   `WebhookRepository` and `Transactor`.
+ */
+export const queueSignalsContract = <E>(name: string, implementation: Layer.Layer<QueueSignalsContractServices, E>): void =>
   layer(implementation, { excludeTestServices: true, timeout: Duration.seconds(60) })(name, (it) => {
     it.effect("outbox: a signal when an append commits, not before, not after a rollback; a release wakes", () =>
       Effect.gen(function*() {

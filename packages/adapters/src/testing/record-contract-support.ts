@@ -5,6 +5,8 @@
 import {
   AccountRepository,
   type Condition,
+  type ContactChannel,
+  type DerivedData,
   type FilterScalar,
   type FilterValueType,
   makeRecordId,
@@ -14,13 +16,14 @@ import {
   RecordId,
   type RecordListInput,
   type RecordListParams,
-  type RecordWithDerived
+  type RecordWithDerived,
+  type StoredRecord
 } from "@wasl/core"
 import { DateTime, Effect } from "effect"
 import { TestClock } from "effect/testing"
 
 /** A new account; its id. */
-export const newAccountId = Effect.flatMap(AccountRepository, (accounts) =>
+export const newAccountId: Effect.Effect<number, never, AccountRepository> = Effect.flatMap(AccountRepository, (accounts) =>
   accounts.create({ name: "Records", plan: "business", webhookLimit: null, otpCredits: 0 }).pipe(
     Effect.map((account) => account.id)
   ))
@@ -60,7 +63,7 @@ export const customProperty = (
 })
 
 /** Runs `effect` on a TestClock set to `iso`. */
-export const atTime = <A, E, R>(iso: string, effect: Effect.Effect<A, E, R>) =>
+export const atTime = <A, E, R>(iso: string, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, Exclude<R, TestClock.TestClock>> =>
   Effect.andThen(TestClock.setTime(Date.parse(iso)), effect).pipe(Effect.provide(TestClock.layer()))
 
 /** A condition as the core's parser produces it. */
@@ -74,8 +77,29 @@ export const condition = (
     ? { _tag: "Condition", property, type, operator }
     : { _tag: "Condition", property, type, operator, value }) as Condition
 
+/** A contact channel with its `created_at` as ISO text. */
+export type ComparableChannel = Omit<ContactChannel, "created_at"> & { readonly created_at: string }
+
+/** What `comparable` makes of a record. */
+export interface ComparableRecord {
+  /** The record id. */
+  readonly _id: string
+  /** The account of the record. */
+  readonly account_id: number
+  /** The values as read. */
+  readonly values: StoredRecord["values"]
+  /** `created_at` as ISO text. */
+  readonly created_at: string
+  /** `updated_at` as ISO text. */
+  readonly updated_at: string
+  /** The derived data, a contact's channels with their `created_at` as ISO text. */
+  readonly derived: Omit<DerivedData, "channels"> & {
+    readonly channels?: ReadonlyArray<ContactChannel | ComparableChannel> | undefined
+  }
+}
+
 /** A record as read, with its timestamps as ISO strings (comparable with `deepStrictEqual`). */
-export const comparable = (found: RecordWithDerived) => ({
+export const comparable = (found: RecordWithDerived): ComparableRecord => ({
   _id: found.record._id,
   account_id: found.record.account_id,
   values: found.record.values,
@@ -92,6 +116,7 @@ export const comparable = (found: RecordWithDerived) => ({
 /** The ids of a page's rows, in order. */
 export const idsOf = (rows: ReadonlyArray<RecordWithDerived>): Array<string> => rows.map((row) => row.record._id)
 
+/** The ids in ascending order. */
 export const sortedIds = (ids: ReadonlyArray<string>): Array<string> => [...ids].sort()
 
 /** `RecordId` for a plain string (a property id the value store takes). */

@@ -1,19 +1,4 @@
-/**
- * The contract of `RecordRepository.list` (decisions §4) over every implementation (memory,
- * PGlite, PostgreSQL):
- *
- * - `search`: a case-insensitive substring of the kind's name property (contacts: fullname,
- *   email, phone or whatsapp_number, never across two of them), taken literally (`%`, `_`);
- * - `complex_filters`: every operator on built-in, derived and custom properties of each type,
- *   or-groups, no value failing every comparison (the negative ones too), deals' `contact_ids`;
- * - ordering by built-in, derived and custom properties and the timestamps: case-insensitive
- *   code-point order for texts, records without a value last in either direction, ties by `_id`
- *   in the direction, texts compared on their first 255 characters;
- * - pages that partition the order, with the exact total on every page and none past the last;
- * - only the account's records, values and links.
- *
- * Each test makes its own accounts, so the suite can share a database with others.
- */
+/** The contract suite of `RecordRepository.list` (documented on `recordListContract`). */
 import { assert, layer } from "@effect/vitest"
 import {
   type AccountRepository,
@@ -40,6 +25,7 @@ import {
   sortedIds
 } from "./record-contract-support.ts"
 
+/** What the layer under `recordListContract` provides. */
 export type RecordListContractServices = RecordRepository | AccountRepository
 
 const T0 = "2031-02-03T04:05:06.789Z"
@@ -77,7 +63,30 @@ const insertAll = (
     return ids
   })
 
-export const recordListContract = <E>(name: string, implementation: Layer.Layer<RecordListContractServices, E>) =>
+/**
+ * The contract of `RecordRepository.list` over every implementation (memory, PGlite, PostgreSQL,
+ * or yours):
+ *
+ * - `search`: a case-insensitive substring of the kind's name property (contacts: fullname,
+ *   email, phone or whatsapp_number, never across two of them), taken literally (`%`, `_`);
+ * - `complex_filters`: every operator on built-in, derived and custom properties of each type,
+ *   or-groups, no value failing every comparison (the negative ones too), deals' `contact_ids`;
+ * - ordering by built-in, derived and custom properties and the timestamps: case-insensitive
+ *   code-point order for texts, records without a value last in either direction, ties by `_id`
+ *   in the direction, texts compared on their first 255 characters;
+ * - pages that partition the order, with the exact total on every page and none past the last;
+ * - only the account's records, values and links.
+ *
+ * Each test makes its own accounts, so the suite can share a database with others.
+ *
+ * Call it at the top level of a vitest test file (it uses `@effect/vitest`): it declares one
+ * `describe` block named `name`, whose tests share one build of `implementation` and run without
+ * Effect's test services (each test that needs a `TestClock` provides its own).
+ *
+ * @param name The name of the `describe` block (e.g. the adapter's).
+ * @param implementation Provides `RecordRepository` (under test) and `AccountRepository`.
+ */
+export const recordListContract = <E>(name: string, implementation: Layer.Layer<RecordListContractServices, E>): void =>
   layer(implementation, { excludeTestServices: true, timeout: Duration.seconds(120) })(name, (it) => {
     it.effect("search: a case-insensitive substring of each kind's name property, taken literally", () =>
       Effect.gen(function*() {

@@ -1,19 +1,4 @@
-/**
- * The contract of `RecordRepository` beyond lists (those are record-list-contract.ts), over every
- * implementation (memory, PGlite, PostgreSQL):
- *
- * - insert and get: values come back in their stored form, timestamps are the clock's, and each
- *   kind carries its derived data (deal contacts, contact deal ids and channels, ticket counts);
- *   reads show the custom values of the definitions given, by property id; a taken id is a defect;
- * - update applies a patch (null clears; updated_at moves, created_at stays); delete removes the
- *   record with its values, links and notes;
- * - the three links: idempotent, both sides must be the account's records of the link's kinds,
- *   and the derived data of both sides follows (deal contacts oldest link first, ties by id);
- * - `existing`; tenancy (another account's record is never read, changed, deleted or linked);
- * - a failed transaction leaves none of its writes.
- *
- * Each test makes its own accounts, so the suite can share a database with others.
- */
+/** The contract suite of `RecordRepository` beyond lists (documented on `recordRepositoryContract`). */
 import { assert, layer } from "@effect/vitest"
 import {
   type AccountRepository,
@@ -37,6 +22,7 @@ import {
   newAccountId
 } from "./record-contract-support.ts"
 
+/** What the layer under `recordRepositoryContract` provides. */
 export type RecordRepositoryContractServices = RecordRepository | NoteRepository | AccountRepository | Transactor
 
 class Boom extends Error {}
@@ -60,10 +46,34 @@ const noteOn = (accountId: number, kind: Note["object_type"], recordId: string):
     updated_at: now
   }))
 
+/**
+ * The contract of `RecordRepository` beyond lists (those are `recordListContract`'s), over every
+ * implementation (memory, PGlite, PostgreSQL, or yours):
+ *
+ * - insert and get: values come back in their stored form, timestamps are the clock's, and each
+ *   kind carries its derived data (deal contacts, contact deal ids and channels, ticket counts);
+ *   reads show the custom values of the definitions given, by property id; a taken id is a defect;
+ * - update applies a patch (null clears; updated_at moves, created_at stays); delete removes the
+ *   record with its values, links and notes;
+ * - the three links: idempotent, both sides must be the account's records of the link's kinds,
+ *   and the derived data of both sides follows (deal contacts oldest link first, ties by id);
+ * - `existing`; tenancy (another account's record is never read, changed, deleted or linked);
+ * - a failed transaction leaves none of its writes.
+ *
+ * Each test makes its own accounts, so the suite can share a database with others.
+ *
+ * Call it at the top level of a vitest test file (it uses `@effect/vitest`): it declares one
+ * `describe` block named `name`, whose tests share one build of `implementation` and run without
+ * Effect's test services (each test that needs a `TestClock` provides its own).
+ *
+ * @param name The name of the `describe` block (e.g. the adapter's).
+ * @param implementation Provides `RecordRepository` (under test), `NoteRepository` (a record's
+ *   notes go with it), `AccountRepository` and `Transactor`.
+ */
 export const recordRepositoryContract = <E>(
   name: string,
   implementation: Layer.Layer<RecordRepositoryContractServices, E>
-) =>
+): void =>
   layer(implementation, { excludeTestServices: true, timeout: Duration.seconds(120) })(name, (it) => {
     it.effect("insert stores the values in their stored form, with the clock's timestamps; get reads the same", () =>
       Effect.gen(function*() {

@@ -1,13 +1,4 @@
-/**
- * The repository contract: the same tests over every implementation of the
- * foundation's ports (memory, PGlite, PostgreSQL). Each implementation is a
- * Layer providing all the ports plus `NotificationSeed`, a test-only way to
- * write the rows the NotificationRepository port only reads.
- *
- * The layer is built once per implementation and shared by its tests, so
- * every test makes its own accounts and users (unique e-mails) and never
- * assumes an empty database.
- */
+/** The contract suite of the account, user, team, notification, token and session stores (documented on `repositoriesContract`). */
 import { assert, layer } from "@effect/vitest"
 import {
   AccountRepository,
@@ -25,8 +16,9 @@ import { Cause, Context, DateTime, Duration, Effect, Exit, Fiber, type Layer, Op
 import { TestClock } from "effect/testing"
 import { EMAIL_TAKEN, InsufficientOtpCredits } from "../repository-semantics.ts"
 
-/** Test-only writes for the tables the NotificationRepository port only reads. */
-export class NotificationSeed extends Context.Service<NotificationSeed, {
+/** What `NotificationSeed` offers: one write per table the `NotificationRepository` port only reads. */
+export interface NotificationSeedShape {
+  /** Stores a member's preference for one kind of notification. */
   readonly preference: (row: {
     readonly accountId: number
     readonly userId: number
@@ -36,14 +28,26 @@ export class NotificationSeed extends Context.Service<NotificationSeed, {
     readonly browser: boolean
     readonly email: boolean
   }) => Effect.Effect<void>
+  /** Stores a notification of a member (stored, with empty data), read or unread. */
   readonly notification: (row: {
     readonly accountId: number
     readonly userId: number
     readonly type: string
     readonly read: boolean
   }) => Effect.Effect<void>
-}>()("@wasl/adapters/test/NotificationSeed") {}
+}
 
+/** @ignore */
+export const NotificationSeedBase: Context.ServiceClass<NotificationSeed, "@wasl/adapters/test/NotificationSeed", NotificationSeedShape> =
+  Context.Service<NotificationSeed, NotificationSeedShape>()("@wasl/adapters/test/NotificationSeed")
+
+/**
+ * Test-only writes for the tables the `NotificationRepository` port only reads: the layer under
+ * `repositoriesContract` provides it, implemented over the same store as the ports.
+ */
+export class NotificationSeed extends NotificationSeedBase {}
+
+/** What the layer under `repositoriesContract` provides: the ports under test and `NotificationSeed`. */
 export type ContractServices =
   | AccountRepository
   | UserRepository
@@ -82,7 +86,35 @@ const newMember = Effect.gen(function*() {
 /** Let the clock move so consecutive writes get distinct timestamps. */
 const tick = Effect.sleep(Duration.millis(3))
 
-export const repositoriesContract = <E>(name: string, implementation: Layer.Layer<ContractServices, E>) =>
+/**
+ * The repository contract: the same tests over every implementation of the foundation's ports
+ * (memory, PGlite, PostgreSQL, or yours):
+ *
+ * - accounts: created with their subscription, timestamps from the Clock, counted; OTP credits
+ *   added atomically under concurrency and never taken below zero (a defect, balance unchanged);
+ *   plan and webhook limit set;
+ * - users: found by id and by e-mail without regard to case, a taken e-mail refused with
+ *   `ValidationFailed` on `email`; memberships added idempotently with their defaults and listed
+ *   most recently used first;
+ * - teams with their permissions and members; API tokens and sessions, scoped by account and user;
+ *   notification preferences and unread counts; another account's tokens and teams invisible;
+ * - transactions: a failure or a defect leaves none of the writes, a success commits, a typed
+ *   failure passes through, and a rollback does not undo concurrent work outside it.
+ *
+ * The layer also provides `NotificationSeed`, a test-only way to write the rows the
+ * `NotificationRepository` port only reads: implement it over your store.
+ *
+ * The layer is built once and shared by the tests, so every test makes its own accounts and users
+ * (unique e-mails) and never assumes an empty database.
+ *
+ * Call it at the top level of a vitest test file (it uses `@effect/vitest`): it declares one
+ * `describe` block named `name`, whose tests share one build of `implementation` and run without
+ * Effect's test services (each test that needs a `TestClock` provides its own).
+ *
+ * @param name The name of the `describe` block (e.g. the adapter's).
+ * @param implementation Provides the ports of `ContractServices`.
+ */
+export const repositoriesContract = <E>(name: string, implementation: Layer.Layer<ContractServices, E>): void =>
   layer(implementation, { excludeTestServices: true, timeout: Duration.seconds(60) })(name, (it) => {
     // -------------------------------------------------------------------------
     // accounts

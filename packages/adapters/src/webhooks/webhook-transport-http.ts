@@ -1,27 +1,4 @@
-/**
- * `WebhookTransport` over node:https (decisions §6, spec §6.3): how every validation challenge
- * and delivery attempt leaves the service.
- *
- * - https only; a host that is an IP literal is refused (the URL rule of create/update, kept
- *   here too because a request could be built from a stored URL that predates a rule change).
- * - SSRF at connection time: the socket's `lookup` resolves the name itself and refuses the
- *   connection when ANY address it resolves to is forbidden by core's address-policy.ts. The
- *   address checked is the one the socket then dials (the lookup hands exactly the checked
- *   addresses to the connect), so a DNS answer that changed since the URL was accepted (DNS
- *   rebinding) is caught. `allowPrivate` (`WASL_WEBHOOK_ALLOW_PRIVATE`) lifts the address rule
- *   for development and tests, never the IP-literal one.
- * - Redirects are never followed: a 3xx is answered as it is, and the caller counts it as a
- *   failed attempt.
- * - One deadline per request (`request.timeout`, 30 s by default): connect, TLS, sending and the
- *   answer all fall under it.
- * - Keep-alive: one `https.Agent` for the process reuses TLS connections per host (the reason
- *   deliveries to one endpoint cost a request, not a handshake). It is destroyed with the layer.
- * - Extra trust: `caFile` (`WASL_WEBHOOK_CA_FILE`) is added to Node's root certificates, for a
- *   local receiver with its own CA.
- * - It never fails: every way a request goes wrong is a `Failed` answer with a readable reason;
- *   only the first 4 KiB of an answer's body are kept, and at most 64 KiB are read before the
- *   connection is dropped, so a huge answer costs nothing.
- */
+/** `WebhookTransportHttp`: webhook requests over node:https. */
 import { WebhookTransport, type WebhookRequest, type WebhookResponse, classifyAddress, isIpLiteral } from "@wasl/core"
 import { Clock, Duration, Effect, Layer } from "effect"
 import * as Dns from "node:dns"
@@ -35,6 +12,7 @@ export const RESPONSE_EXCERPT_BYTES = 4096
 /** How much of an answer's body is read at all before the connection is dropped. */
 const RESPONSE_READ_LIMIT = 64 * 1024
 
+/** Options of `WebhookTransportHttp`; each has a default. */
 export interface WebhookTransportHttpOptions {
   /** Lift the address rule (loopback, private ...) for development and tests. Default false. */
   readonly allowPrivate?: boolean | undefined
@@ -54,7 +32,8 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Ar
 /**
  * A `net.LookupFunction` that resolves with `dns.lookup` and refuses when any address is
  * forbidden. It answers in the form asked for (`all` or a single address), with exactly the
- * addresses it checked, so the connection can only go to a checked address.
+ * addresses it checked, so the connection can only go to a checked address. Internal plumbing of
+ * `WebhookTransportHttp`.
  */
 export const guardedLookup = (allowPrivate: boolean): Net.LookupFunction =>
   ((hostname: string, options: Dns.LookupOptions, callback: LookupCallback) => {
@@ -184,7 +163,32 @@ const send = (agent: Https.Agent, lookup: Net.LookupFunction, request: WebhookRe
     }
   )
 
-/** The transport, its agent closed when the layer's scope ends. */
+/**
+ * `WebhookTransport` over node:https: how every validation challenge and delivery attempt leaves
+ * the service.
+ *
+ * - https only; a host that is an IP literal is refused (the URL rule of create/update, kept
+ *   here too because a request could be built from a stored URL that predates a rule change).
+ * - SSRF at connection time: the socket's `lookup` resolves the name itself and refuses the
+ *   connection when ANY address it resolves to is forbidden by core's address-policy.ts. The
+ *   address checked is the one the socket then dials (the lookup hands exactly the checked
+ *   addresses to the connect), so a DNS answer that changed since the URL was accepted (DNS
+ *   rebinding) is caught. `allowPrivate` (`WASL_WEBHOOK_ALLOW_PRIVATE`) lifts the address rule
+ *   for development and tests, never the IP-literal one.
+ * - Redirects are never followed: a 3xx is answered as it is, and the caller counts it as a
+ *   failed attempt.
+ * - One deadline per request (`request.timeout`, 30 s by default): connect, TLS, sending and the
+ *   answer all fall under it.
+ * - Keep-alive: one `https.Agent` for the process reuses TLS connections per host (the reason
+ *   deliveries to one endpoint cost a request, not a handshake). It is destroyed with the layer.
+ * - Extra trust: `caFile` (`WASL_WEBHOOK_CA_FILE`) is added to Node's root certificates, for a
+ *   local receiver with its own CA.
+ * - It never fails: every way a request goes wrong is a `Failed` answer with a readable reason;
+ *   only the first 4 KiB of an answer's body are kept, and at most 64 KiB are read before the
+ *   connection is dropped, so a huge answer costs nothing.
+ *
+ * The keep-alive agent is destroyed when the layer's scope ends.
+ */
 export const WebhookTransportHttp = (options: WebhookTransportHttpOptions = {}): Layer.Layer<WebhookTransport> =>
   Layer.effect(
     WebhookTransport,

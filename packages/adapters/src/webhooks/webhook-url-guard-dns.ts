@@ -1,16 +1,11 @@
-/**
- * `WebhookUrlGuard` over the system resolver (node:dns): the URL's syntax per core
- * (checkWebhookUrlSyntax), then EVERY address the host resolves to must be allowed by core's
- * address policy — one forbidden answer refuses the URL, since a later connection could get it.
- * `allowPrivate` (WASL_WEBHOOK_ALLOW_PRIVATE, decisions §6) lifts the address rule for development
- * and tests; the URL must still be https with a host name. The transport checks the address
- * actually dialled again at every connection (DNS rebinding).
- */
+/** `WebhookUrlGuardDns`: webhook URLs checked against the system resolver. */
 import { checkWebhookUrlSyntax, classifyAddress, type UrlCheck, WebhookUrlGuard, WebhookUrlMessage } from "@wasl/core"
 import { Duration, Effect, Layer } from "effect"
 import { lookup } from "node:dns/promises"
 
+/** Options of `WebhookUrlGuardDns`. */
 export interface WebhookUrlGuardOptions {
+  /** Lift the address rule (loopback, private ...) for development and tests. */
   readonly allowPrivate: boolean
   /** How long resolution may take before the URL counts as unresolvable. */
   readonly timeout?: Duration.Duration
@@ -19,6 +14,14 @@ export interface WebhookUrlGuardOptions {
 const ALLOWED: UrlCheck = { _tag: "Allowed" }
 const refused = (message: string): UrlCheck => ({ _tag: "Refused", message })
 
+/**
+ * `WebhookUrlGuard` over the system resolver (node:dns): the URL's syntax per core
+ * (checkWebhookUrlSyntax), then EVERY address the host resolves to must be allowed by core's
+ * address policy — one forbidden answer refuses the URL, since a later connection could get it.
+ * `allowPrivate` (`WASL_WEBHOOK_ALLOW_PRIVATE`) lifts the address rule for development
+ * and tests; the URL must still be https with a host name. The transport checks the address
+ * actually dialled again at every connection (DNS rebinding).
+ */
 export const WebhookUrlGuardDns = (options: WebhookUrlGuardOptions): Layer.Layer<WebhookUrlGuard> =>
   Layer.succeed(
     WebhookUrlGuard,

@@ -5,8 +5,11 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
 
-export default Effect.gen(function*() {
+const migration: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   yield* sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`
 })
+
+export default migration

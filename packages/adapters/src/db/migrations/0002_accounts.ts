@@ -21,8 +21,9 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
 
-export default Effect.gen(function*() {
+const migration: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
   yield* sql`
@@ -196,3 +197,5 @@ export default Effect.gen(function*() {
   yield* sql`CREATE INDEX sessions_id_hash_idx ON sessions (id_hash)`
   yield* sql`CREATE INDEX sessions_account_expires_idx ON sessions (account_id, expires_at)`
 })
+
+export default migration

@@ -20,8 +20,9 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
 
-export default Effect.gen(function*() {
+const migration: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
   yield* sql`
@@ -57,3 +58,5 @@ export default Effect.gen(function*() {
     FOR EACH STATEMENT EXECUTE FUNCTION outbox_events_notify()
   `
 })
+
+export default migration

@@ -90,6 +90,7 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
 
 type Index = "key" | "text" | false
 
@@ -227,7 +228,7 @@ const KINDS: ReadonlyArray<Kind> = [
 
 const KIND_CHECK = `kind IN (${KINDS.map((k) => `'${k.kind}'`).join(", ")})`
 
-export default Effect.gen(function*() {
+const migration: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const run = (statement: string) => sql.unsafe(statement).raw
 
@@ -426,3 +427,5 @@ export default Effect.gen(function*() {
   `)
   yield* run(`CREATE INDEX notes_record ON notes (account_id, object_type, record_id, created_at, id)`)
 })
+
+export default migration

@@ -22,12 +22,13 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
 
 const KINDS = `('contact', 'company', 'deal', 'ticket', 'invoice', 'product')`
 const TYPES =
   `('string', 'textarea', 'number', 'boolean', 'date', 'datetime', 'single_select', 'multi_select', 'email', 'phone', 'url')`
 
-export default Effect.gen(function*() {
+const migration: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const run = (statement: string) => sql.unsafe(statement).raw
 
@@ -70,3 +71,5 @@ export default Effect.gen(function*() {
   yield* run(`CREATE INDEX properties_created ON properties (account_id, kind, created_at, id)`)
   yield* run(`CREATE INDEX property_groups_created ON property_groups (account_id, kind, created_at, id)`)
 })
+
+export default migration

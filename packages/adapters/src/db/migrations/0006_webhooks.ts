@@ -17,8 +17,9 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
 
-export default Effect.gen(function*() {
+const migration: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
   yield* sql`
@@ -67,3 +68,5 @@ export default Effect.gen(function*() {
   `
   yield* sql`CREATE INDEX notifications_account_user_stored_idx ON notifications (account_id, user_id, id) WHERE stored`
 })
+
+export default migration

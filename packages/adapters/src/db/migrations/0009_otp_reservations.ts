@@ -9,8 +9,9 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
 
-export default Effect.gen(function*() {
+const migration: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
   yield* sql`
@@ -26,3 +27,5 @@ export default Effect.gen(function*() {
   `
   yield* sql`CREATE INDEX otp_reservations_open_idx ON otp_reservations (created_at) WHERE status = 'open'`
 })
+
+export default migration

@@ -14,6 +14,10 @@ import _0007_deliveries from "./0007_deliveries.ts"
 import _0008_messaging from "./0008_messaging.ts"
 import _0009_otp_reservations from "./0009_otp_reservations.ts"
 
+/**
+ * Wasl's migrations, in order, for `@effect/sql-pg`'s `PgMigrator` (`runMigrations` and
+ * `MigrationsLive` run them under the table `wasl_migrations`).
+ */
 export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0001_init": _0001_init,
   "0002_accounts": _0002_accounts,

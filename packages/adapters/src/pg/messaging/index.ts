@@ -1,5 +1,14 @@
 /** The messaging repositories on PostgreSQL (migrations 0008 and 0009). */
+import type {
+  BroadcastRepository,
+  MessageRepository,
+  OtpLedger,
+  OtpReservationRepository,
+  PlatformRepository,
+  VerificationRepository
+} from "@wasl/core"
 import { Layer } from "effect"
+import type { SqlClient } from "effect/sql/SqlClient"
 import { BroadcastRepositoryPg } from "./broadcast-repository-pg.ts"
 import { MessageRepositoryPg } from "./message-repository-pg.ts"
 import { OtpLedgerPg } from "./otp-ledger-pg.ts"
@@ -16,9 +25,13 @@ export { VerificationRepositoryPg } from "./verification-repository-pg.ts"
 
 /**
  * PlatformRepository, BroadcastRepository, MessageRepository, VerificationRepository, OtpLedger and
- * OtpReservationRepository.
+ * OtpReservationRepository on PostgreSQL, over one `SqlClient` (migrated).
  */
-export const MessagingRepositoriesPg = Layer.mergeAll(
+export const MessagingRepositoriesPg: Layer.Layer<
+  PlatformRepository | BroadcastRepository | MessageRepository | VerificationRepository | OtpLedger | OtpReservationRepository,
+  never,
+  SqlClient
+> = Layer.mergeAll(
   PlatformRepositoryPg,
   BroadcastRepositoryPg,
   MessageRepositoryPg,

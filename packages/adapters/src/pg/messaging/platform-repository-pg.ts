@@ -3,7 +3,19 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbTimestamp, decodeFirst, decodeRows, nowParam } from "../rows.ts"
 
-export const PlatformRow = Schema.Struct({
+/** A `platforms` row, decoded. */
+export const PlatformRow: Schema.Struct<{
+  readonly id: typeof DbInt
+  readonly account_id: typeof DbInt
+  readonly name: Schema.String
+  readonly display_phone_number: Schema.String
+  readonly provider: Schema.Literals<typeof PROVIDER_NAMES>
+  readonly phone_id: Schema.NullOr<Schema.String>
+  readonly waba_id: Schema.NullOr<Schema.String>
+  readonly sealed_access_token: Schema.NullOr<Schema.String>
+  readonly created_at: typeof DbTimestamp
+  readonly updated_at: typeof DbTimestamp
+}> = Schema.Struct({
   id: DbInt,
   account_id: DbInt,
   name: Schema.String,
@@ -16,6 +28,7 @@ export const PlatformRow = Schema.Struct({
   updated_at: DbTimestamp
 })
 
+/** The columns of `platforms`, in `PlatformRow`'s order. */
 export const PLATFORM_COLUMNS =
   "id, account_id, name, display_phone_number, provider, phone_id, waba_id, sealed_access_token, created_at, updated_at"
 

@@ -1,5 +1,5 @@
 /**
- * The list query of decisions §4 compiled to SQL over the schema of migration 0004: the parsed
+ * The record list query compiled to SQL over the schema of migration 0004: the parsed
  * `complex_filters` AST of @wasl/core, `search`, `order` / `direction` and the page, to one
  * statement returning the page's rows and the exact total.
  *
@@ -55,16 +55,20 @@ import {
 /** The SQL builder (`SqlClient` is one). */
 type Sql = SqlClient
 
+/** Ascending or descending. */
 export type OrderDirection = "asc" | "desc"
 
-/** One list request (decisions §4), already validated by the caller. */
+/** One list request, already validated by the caller. */
 export interface RecordListSpec {
+  /** The account whose records are listed. */
   readonly accountId: number
+  /** The parsed `complex_filters` (empty: none). */
   readonly filters: ComplexFilters
   /** A case-insensitive substring of the kind's name property; empty or absent: none. */
   readonly search?: string | undefined
   /** An internal_name of the kind (built-in or custom), or `created_at` / `updated_at`. */
   readonly order: string
+  /** The direction of `order` (and of the ties by id). */
   readonly direction: OrderDirection
   /** ≥ 1. */
   readonly page: number
@@ -320,7 +324,7 @@ const checkType = (condition: Condition, target: PropertyTarget): void => {
 }
 
 /** One condition over the record `r`, parenthesised. */
-export const compileCondition = (sql: Sql, mapping: RecordMapping, condition: Condition): Fragment => {
+export const compileCondition = (sql: SqlClient, mapping: RecordMapping, condition: Condition): Fragment => {
   const target = targetOf(mapping, condition.property)
   checkType(condition, target)
   const compiled = target._tag === "Column"
@@ -332,7 +336,7 @@ export const compileCondition = (sql: Sql, mapping: RecordMapping, condition: Co
 }
 
 /** The filter over `r` (a conjunction of its nodes; `1=1` when empty). */
-export const compileFilters = (sql: Sql, mapping: RecordMapping, filters: ComplexFilters): Fragment =>
+export const compileFilters = (sql: SqlClient, mapping: RecordMapping, filters: ComplexFilters): Fragment =>
   sql.and(filters.map((node) =>
     node._tag === "Or"
       ? node.conditions.length === 0
@@ -342,7 +346,7 @@ export const compileFilters = (sql: Sql, mapping: RecordMapping, filters: Comple
   ))
 
 /** `search` over `r`: the kind's name property (contacts: fullname, email, phone, whatsapp). */
-export const compileSearch = (sql: Sql, mapping: RecordMapping, search: string): Fragment => {
+export const compileSearch = (sql: SqlClient, mapping: RecordMapping, search: string): Fragment => {
   const spec = mapping.storage.search
   const pattern = sql`lower(${`%${escapeLike(search)}%`}::text)`
   const exact = spec.columns.map((name) => sql`lower(r.${sql(name)}) LIKE ${pattern}`)
@@ -352,7 +356,7 @@ export const compileSearch = (sql: Sql, mapping: RecordMapping, search: string):
 }
 
 /** The WHERE of a list: the account, the filter and the search. */
-export const compileWhere = (sql: Sql, mapping: RecordMapping, spec: RecordListSpec): Fragment => {
+export const compileWhere = (sql: SqlClient, mapping: RecordMapping, spec: RecordListSpec): Fragment => {
   const clauses: Array<Fragment> = [sql`r.account_id = ${spec.accountId}::int8`]
   if (spec.filters.length > 0) clauses.push(compileFilters(sql, mapping, spec.filters))
   if (spec.search !== undefined && spec.search !== "") clauses.push(compileSearch(sql, mapping, spec.search))
@@ -432,7 +436,7 @@ const orderKey = (sql: Sql, mapping: RecordMapping, order: string): OrderKey => 
 }
 
 /** The columns a list or a get returns for a record `r`. */
-export const selectColumns = (sql: Sql, mapping: RecordMapping, alias = "r"): Fragment =>
+export const selectColumns = (sql: SqlClient, mapping: RecordMapping, alias = "r"): Fragment =>
   sql.csv([
     sql`${sql(alias)}.id`,
     sql`${sql(alias)}.account_id`,
@@ -441,7 +445,7 @@ export const selectColumns = (sql: Sql, mapping: RecordMapping, alias = "r"): Fr
   ])
 
 /** `, <derived set values>` of the records `p` (contact `deal_ids`), or nothing. */
-export const selectLinkSets = (sql: Sql, mapping: RecordMapping, alias = "p"): Fragment => {
+export const selectLinkSets = (sql: SqlClient, mapping: RecordMapping, alias = "p"): Fragment => {
   const sets = mapping.storage.links.filter((l) => l.derived).map((l) =>
     sql`ARRAY(SELECT s.${sql(l.element)} FROM ${sql(l.table)} s WHERE s.account_id = ${sql(alias)}.account_id
         AND s.${sql(l.owner)} = ${sql(alias)}.id ORDER BY s.${sql(l.element)}) AS ${sql(l.name)}`
@@ -454,7 +458,7 @@ export const selectLinkSets = (sql: Sql, mapping: RecordMapping, alias = "p"): F
  * `firstname`, `lastname`), oldest link first, read in the same statement as the deal so that a
  * page of deals costs one round trip; nothing for the other kinds.
  */
-export const selectLinkedContacts = (sql: Sql, mapping: RecordMapping, alias = "p"): Fragment =>
+export const selectLinkedContacts = (sql: SqlClient, mapping: RecordMapping, alias = "p"): Fragment =>
   mapping.storage.kind !== "deal" ? sql`` : sql`, (
     SELECT coalesce(json_agg(json_build_object('_id', c.id, 'account_id', c.account_id,
              'firstname', nullif(c.firstname, ''), 'lastname', nullif(c.lastname, '')) ORDER BY dc.created_at, c.id), '[]'::json)
@@ -469,7 +473,7 @@ export const selectLinkedContacts = (sql: Sql, mapping: RecordMapping, alias = "
  * `total` is the per-account counter (`record_counts`) when there is neither filter nor search,
  * else `count(*)` of the same WHERE.
  */
-export const compileList = (sql: Sql, mapping: RecordMapping, spec: RecordListSpec): Statement<Record<string, unknown>> => {
+export const compileList = (sql: SqlClient, mapping: RecordMapping, spec: RecordListSpec): Statement<Record<string, unknown>> => {
   if (!(Number.isSafeInteger(spec.page) && spec.page >= 1)) defect(`page ${spec.page}`)
   if (!(Number.isSafeInteger(spec.perPage) && spec.perPage >= 1)) defect(`per_page ${spec.perPage}`)
   const table = sql(mapping.storage.table)

@@ -1,8 +1,8 @@
 /**
  * Records on PostgreSQL (migration 0004): insert, update, delete, get, list, link and unlink for
  * the six kinds, and the upkeep of a custom property's values when it is deleted or changes type.
- * A repository-level API for the storage of decisions §3–§5, not yet the core's port: values come
- * in already validated in the core's stored form and go out in it.
+ * A repository-level API under `RecordRepositoryPg` (and the records benchmark), not the core's
+ * port: values come in already validated in the core's stored form and go out in it.
  *
  * Values (`RecordValue`, the JSON form of @wasl/core value-validation.ts): strings (text, email,
  * phone, url, single_select; `YYYY-MM-DD` for a date; a wire timestamp for a datetime), finite
@@ -21,7 +21,7 @@
 import { formatWireTimestamp, type ObjectKind, parseDateInput } from "@wasl/core"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import type { Fragment } from "effect/sql/Statement"
+import type { Fragment, Statement } from "effect/sql/Statement"
 import { compileList, type OrderDirection, selectColumns, selectLinkedContacts, selectLinkSets } from "./filter-sql.ts"
 import type { ComplexFilters } from "@wasl/core"
 import {
@@ -44,8 +44,11 @@ export type RecordInputValue = RecordValue | DateTime.DateTime | null | undefine
 
 /** A record as stored. */
 export interface RecordRow {
+  /** The record id (24 hex). */
   readonly _id: string
+  /** The account of the record. */
   readonly account_id: number
+  /** The record's kind. */
   readonly kind: ObjectKind
   /** The built-in and custom values the record has (by internal_name), no derived ones. */
   readonly values: Readonly<Record<string, RecordValue>>
@@ -56,33 +59,47 @@ export interface RecordRow {
   readonly derived: Readonly<Record<string, RecordValue>>
   /** A deal's linked contacts as summaries, oldest link first (deals only). */
   readonly linkedContacts?: ReadonlyArray<LinkedContact>
+  /** When the record was made. */
   readonly created_at: DateTime.Utc
+  /** When the record last changed. */
   readonly updated_at: DateTime.Utc
 }
 
 /** A contact linked to a deal, as a deal's REST shape lists it. */
 export interface LinkedContact {
+  /** The contact's id. */
   readonly _id: string
+  /** The contact's account. */
   readonly account_id: number
+  /** The contact's first name, if any. */
   readonly firstname: string | null
+  /** The contact's last name, if any. */
   readonly lastname: string | null
 }
 
+/** Which record: account, kind and id. */
 export interface RecordKey {
+  /** The account of the record. */
   readonly accountId: number
+  /** The record's kind. */
   readonly kind: ObjectKind
+  /** The record id (24 hex). */
   readonly id: string
 }
 
+/** A new record: its key, its values and the custom properties they name. */
 export interface RecordInsert extends RecordKey {
   /** The kind's custom properties (those the values name, at least). */
   readonly custom: ReadonlyArray<CustomProperty>
+  /** The values by internal_name (no value: absent, null, `""` or `[]`). */
   readonly values: Readonly<Record<string, RecordInputValue>>
   /** created_at = updated_at; default: now (Effect's Clock). */
   readonly at?: DateTime.DateTime | undefined
 }
 
+/** A patch of a record's values. */
 export interface RecordUpdate extends RecordKey {
+  /** The kind's custom properties (those the values name, at least). */
   readonly custom: ReadonlyArray<CustomProperty>
   /** A patch: only the names given change; null (or "", []) clears. */
   readonly values: Readonly<Record<string, RecordInputValue>>
@@ -90,15 +107,23 @@ export interface RecordUpdate extends RecordKey {
   readonly at?: DateTime.DateTime | undefined
 }
 
+/** A record to read, with the custom properties whose values to show. */
 export interface RecordGet extends RecordKey {
+  /** The kind's custom properties to show the values of. */
   readonly custom: ReadonlyArray<CustomProperty>
 }
 
+/** A page of an account's records of a kind: filters, search, order and page. */
 export interface RecordListQuery {
+  /** The account whose records are listed. */
   readonly accountId: number
+  /** The kind listed. */
   readonly kind: ObjectKind
+  /** The kind's custom properties (to show, filter and order by). */
   readonly custom: ReadonlyArray<CustomProperty>
+  /** The parsed `complex_filters`; default none. */
   readonly filters?: ComplexFilters | undefined
+  /** A case-insensitive substring of the kind's name property; default none. */
   readonly search?: string | undefined
   /** Default `created_at`. */
   readonly order?: string | undefined
@@ -110,12 +135,17 @@ export interface RecordListQuery {
   readonly perPage?: number | undefined
 }
 
+/** A page of records and the exact total of the list. */
 export interface RecordListResult {
+  /** The page's records, in order. */
   readonly rows: ReadonlyArray<RecordRow>
+  /** How many records the whole list has. */
   readonly total: number
 }
 
+/** A link between two of an account's records. */
 export interface RecordLink {
+  /** The account of both records. */
   readonly accountId: number
   /** `deal_contact` (deal → contact), `ticket_contact`, `ticket_deal`. */
   readonly link: LinkName
@@ -123,6 +153,7 @@ export interface RecordLink {
   readonly from: string
   /** The id of the second kind's record. */
   readonly to: string
+  /** When the link was made; default: now (Effect's Clock). */
   readonly at?: DateTime.DateTime | undefined
 }
 
@@ -306,6 +337,7 @@ const decodeRecord = (mapping: RecordMapping, row: Record<string, unknown>): Rec
 // The service
 // -----------------------------------------------------------------------------------------------
 
+/** What `RecordStorePg` offers. SQL failures are defects. */
 export interface RecordStore {
   /** Inserts a new record (the id is the caller's); returns it as stored. A taken id is a defect. */
   readonly insert: (input: RecordInsert) => Effect.Effect<RecordRow>
@@ -313,8 +345,9 @@ export interface RecordStore {
   readonly update: (input: RecordUpdate) => Effect.Effect<Option.Option<RecordRow>>
   /** Deletes the record, its custom values, links and notes; false when there was none. */
   readonly delete: (key: RecordKey) => Effect.Effect<boolean>
+  /** The record, or none when the account has no such record. */
   readonly get: (input: RecordGet) => Effect.Effect<Option.Option<RecordRow>>
-  /** A page in order with the exact total (decisions §4). */
+  /** A page in order with the exact total. */
   readonly list: (input: RecordListQuery) => Effect.Effect<RecordListResult>
   /** Links two records of the account (idempotent); true only when the link is new (false when it
    * existed already or either record is not there). */
@@ -335,14 +368,18 @@ export interface RecordStore {
   readonly rebuildPropertyValues: (input: CustomPropertyScope) => Effect.Effect<number>
 }
 
+/** One custom property of an account's kind. */
 export interface CustomPropertyScope {
+  /** The account. */
   readonly accountId: number
+  /** The kind the property belongs to. */
   readonly kind: ObjectKind
+  /** The property. */
   readonly property: CustomProperty
 }
 
 /** The statement `list` runs for `input` (defaults filled in); the records benchmark sends it raw too. */
-export const listStatement = (sql: SqlClient.SqlClient, input: RecordListQuery) =>
+export const listStatement = (sql: SqlClient.SqlClient, input: RecordListQuery): Statement<Record<string, unknown>> =>
   compileList(sql, recordMapping(input.kind, input.custom), {
     accountId: input.accountId,
     filters: input.filters ?? [],
@@ -602,9 +639,15 @@ const make = Effect.gen(function*() {
   })
 })
 
+/** @ignore */
+export const RecordStorePgBase: Context.ServiceClass<RecordStorePg, "@wasl/adapters/RecordStorePg", RecordStore> =
+  Context.Service<RecordStorePg, RecordStore>()("@wasl/adapters/RecordStorePg")
+
 /**
- * The record store on PostgreSQL (`SqlClient`, migrated). `RecordStorePg.layer` provides it.
+ * The record store on PostgreSQL (`SqlClient`, migrated): the storage under `RecordRepositoryPg`
+ * and `PropertyValueStorePg`, exported for the records benchmark. `RecordStorePg.layer` provides it.
  */
-export class RecordStorePg extends Context.Service<RecordStorePg, RecordStore>()("@wasl/adapters/RecordStorePg") {
+export class RecordStorePg extends RecordStorePgBase {
+  /** The store over the `SqlClient`. */
   static readonly layer: Layer.Layer<RecordStorePg, never, SqlClient.SqlClient> = Layer.effect(RecordStorePg, make)
 }

@@ -39,6 +39,7 @@ export interface BuiltinColumn {
   readonly name: string
   /** The SQL column (whitelisted here). */
   readonly column: string
+  /** The property's type. */
   readonly type: PropertyType
   /** Written from the record's values (false: generated, counted or bookkeeping). */
   readonly writable: boolean
@@ -58,7 +59,9 @@ export interface BuiltinColumn {
  * (a derived built-in).
  */
 export interface LinkSet {
+  /** The property's internal_name (`contact_ids`, `deal_ids`). */
   readonly name: string
+  /** The link table. */
   readonly table: string
   /** The column holding the record's own id. */
   readonly owner: string
@@ -68,7 +71,7 @@ export interface LinkSet {
   readonly derived: boolean
 }
 
-/** Search (decisions §4): the trigram-indexed expression and the exact texts it stands for. */
+/** Search: the trigram-indexed expression and the exact texts it stands for. */
 export interface SearchSpec {
   /** The indexed expression, as in migration 0004 (a column or `lower(column)`). */
   readonly indexed: string
@@ -78,12 +81,17 @@ export interface SearchSpec {
   readonly generated: boolean
 }
 
+/** Where a kind's records are held: its table, columns, link sets and search. */
 export interface KindStorage {
+  /** The kind. */
   readonly kind: ObjectKind
+  /** Its table. */
   readonly table: string
   /** Built-in columns, `created_at` and `updated_at` included. */
   readonly columns: ReadonlyArray<BuiltinColumn>
+  /** The sets of linked ids a record of the kind has. */
   readonly links: ReadonlyArray<LinkSet>
+  /** How the kind is searched. */
   readonly search: SearchSpec
 }
 
@@ -209,8 +217,24 @@ export const KIND_STORAGE: { readonly [K in ObjectKind]: KindStorage } = {
   )
 }
 
-/** The link tables of decisions §5 and the kinds on their two sides. */
-export const LINKS = {
+/** The link tables between records and the kinds (and columns) on their two sides. */
+export const LINKS: {
+  readonly deal_contact: {
+    readonly table: "deal_contacts"
+    readonly from: readonly ["deal", "deal_id"]
+    readonly to: readonly ["contact", "contact_id"]
+  }
+  readonly ticket_contact: {
+    readonly table: "ticket_contacts"
+    readonly from: readonly ["ticket", "ticket_id"]
+    readonly to: readonly ["contact", "contact_id"]
+  }
+  readonly ticket_deal: {
+    readonly table: "ticket_deals"
+    readonly from: readonly ["ticket", "ticket_id"]
+    readonly to: readonly ["deal", "deal_id"]
+  }
+} = {
   deal_contact: { table: "deal_contacts", from: ["deal", "deal_id"], to: ["contact", "contact_id"] },
   ticket_contact: { table: "ticket_contacts", from: ["ticket", "ticket_id"], to: ["contact", "contact_id"] },
   ticket_deal: { table: "ticket_deals", from: ["ticket", "ticket_id"], to: ["deal", "deal_id"] }
@@ -224,6 +248,7 @@ interface LinkSpec {
   readonly to: readonly [ObjectKind, string]
 }
 
+/** The name of a link between records (`deal_contact`, `ticket_contact`, `ticket_deal`). */
 export type LinkName = keyof typeof LINKS
 
 // -----------------------------------------------------------------------------------------------
@@ -234,7 +259,9 @@ export type LinkName = keyof typeof LINKS
 export interface CustomProperty {
   /** The property definition's `_id` (24 hex): the key of its values. */
   readonly id: string
+  /** The property's name in bodies, filters and orders. */
   readonly internal_name: string
+  /** The property's type: how its values are held and compared. */
   readonly type: PropertyType
 }
 
@@ -244,9 +271,13 @@ export type PropertyTarget =
   | { readonly _tag: "Custom"; readonly property: CustomProperty }
   | { readonly _tag: "Link"; readonly link: LinkSet }
 
+/** A kind's storage with its account's custom properties: where each name is held. */
 export interface RecordMapping {
+  /** The kind's storage. */
   readonly storage: KindStorage
+  /** The account's custom properties of the kind. */
   readonly custom: ReadonlyArray<CustomProperty>
+  /** Every name of the kind (built-in, custom, link set) and where it is held. */
   readonly targets: ReadonlyMap<string, PropertyTarget>
 }
 
