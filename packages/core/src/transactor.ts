@@ -16,6 +16,6 @@ export const TransactorBase: Context.ServiceClass<Transactor, "@wasl/core/Transa
 
 /**
  * Runs an effect as one unit: all of its repository writes commit together or none do. Every write
- * commits with the outbox events it fires.
+ * commits with the outbox events it fires. Its operations: {@link TransactorShape}.
  */
 export class Transactor extends TransactorBase {}

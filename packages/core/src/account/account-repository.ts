@@ -38,5 +38,8 @@ export const AccountRepositoryBase: Context.ServiceClass<
   AccountRepositoryShape
 > = Context.Service<AccountRepository, AccountRepositoryShape>()("@wasl/core/AccountRepository")
 
-/** Accounts and their subscription. Every account has exactly one subscription. */
+/**
+ * Accounts and their subscription. Every account has exactly one subscription. Its operations:
+ * {@link AccountRepositoryShape}.
+ */
 export class AccountRepository extends AccountRepositoryBase {}

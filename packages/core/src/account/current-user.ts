@@ -7,7 +7,10 @@ import { NotificationPreference, Team, User } from "./user.ts"
 
 const { webhook_limit: _internal, ...accountFields } = Account.fields
 
-/** The current account as `GET /api/me` shows it: the account (without its webhook limit), the caller's membership and the subscription. */
+/**
+ * The current account as `GET /api/me` shows it: the account (without its webhook limit), the
+ * caller's membership and the subscription.
+ */
 export const AccountView: Schema.Struct<{
   readonly id: Schema.Int
   readonly name: Schema.String
@@ -31,7 +34,10 @@ export const AccountView: Schema.Struct<{
   subscription: Subscription
 }).annotate({ identifier: "CurrentAccount" })
 
-/** The body of `GET /api/me`: the user, the current account, preferences (defaults included), teams and unread count. */
+/**
+ * The body of `GET /api/me`: the user, the current account, the notification preferences
+ * (defaults included), the user's teams in the account and the unread notifications count.
+ */
 export const CurrentUser: Schema.Struct<{
   readonly id: Schema.Int
   readonly email: Schema.String

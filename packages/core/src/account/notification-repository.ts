@@ -91,5 +91,6 @@ export const NotificationRepositoryBase: Context.ServiceClass<
 /**
  * Notification preferences, notifications and their mail queue, per user in an account. Every
  * method takes the account: one account never sees another's rows.
+ * Its operations: {@link NotificationRepositoryShape}.
  */
 export class NotificationRepository extends NotificationRepositoryBase {}

@@ -33,5 +33,8 @@ export interface TeamRepositoryShape {
 export const TeamRepositoryBase: Context.ServiceClass<TeamRepository, "@wasl/core/TeamRepository", TeamRepositoryShape> =
   Context.Service<TeamRepository, TeamRepositoryShape>()("@wasl/core/TeamRepository")
 
-/** Teams carry permissions; users join teams within one account. */
+/**
+ * Teams carry permissions; users join teams within one account.
+ * Its operations: {@link TeamRepositoryShape}.
+ */
 export class TeamRepository extends TeamRepositoryBase {}

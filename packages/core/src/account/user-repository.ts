@@ -45,5 +45,8 @@ export interface UserRepositoryShape {
 export const UserRepositoryBase: Context.ServiceClass<UserRepository, "@wasl/core/UserRepository", UserRepositoryShape> =
   Context.Service<UserRepository, UserRepositoryShape>()("@wasl/core/UserRepository")
 
-/** Users (global, found by e-mail) and their memberships of accounts. */
+/**
+ * Users (global, found by e-mail) and their memberships of accounts.
+ * Its operations: {@link UserRepositoryShape}.
+ */
 export class UserRepository extends UserRepositoryBase {}

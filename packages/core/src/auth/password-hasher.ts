@@ -12,5 +12,8 @@ export interface PasswordHasherShape {
 export const PasswordHasherBase: Context.ServiceClass<PasswordHasher, "@wasl/core/PasswordHasher", PasswordHasherShape> =
   Context.Service<PasswordHasher, PasswordHasherShape>()("@wasl/core/PasswordHasher")
 
-/** A memory-hard password hash (scrypt or argon2id in the adapters). */
+/**
+ * A memory-hard password hash (scrypt or argon2id in the adapters).
+ * Its operations: {@link PasswordHasherShape}.
+ */
 export class PasswordHasher extends PasswordHasherBase {}

@@ -26,7 +26,7 @@ export const SecretBoxBase: Context.ServiceClass<SecretBox, "@wasl/core/SecretBo
 
 /**
  * Seals secrets for storage and opens them again (webhook secrets, sending-number access tokens).
- * What one key sealed, only the same key opens.
+ * What one key sealed, only the same key opens. Its operations: {@link SecretBoxShape}.
  */
 export class SecretBox extends SecretBoxBase {
   /**

@@ -72,7 +72,10 @@ export const ServerKeysBase: Context.ServiceClass<ServerKeys, "@wasl/core/Server
   ServerKeysShape
 >()("@wasl/core/ServerKeys")
 
-/** The purpose keys of this process, derived once from the master key. */
+/**
+ * The purpose keys of this process, derived once from the master key.
+ * Its operations: {@link ServerKeysShape}.
+ */
 export class ServerKeys extends ServerKeysBase {
   /**
    * The purpose keys of `master` (a malformed key fails the layer with {@link ServerKeyError}).

@@ -29,5 +29,8 @@ export const SessionRepositoryBase: Context.ServiceClass<
   SessionRepositoryShape
 > = Context.Service<SessionRepository, SessionRepositoryShape>()("@wasl/core/SessionRepository")
 
-/** First-party sessions behind the `wasl_session` cookie. */
+/**
+ * First-party sessions behind the `wasl_session` cookie.
+ * Its operations: {@link SessionRepositoryShape}.
+ */
 export class SessionRepository extends SessionRepositoryBase {}

@@ -15,7 +15,10 @@ export interface TokenHasherShape {
 export const TokenHasherBase: Context.ServiceClass<TokenHasher, "@wasl/core/TokenHasher", TokenHasherShape> = Context
   .Service<TokenHasher, TokenHasherShape>()("@wasl/core/TokenHasher")
 
-/** Hashes API-token and session secrets for storage and checks a secret against a stored hash. */
+/**
+ * Hashes API-token and session secrets for storage and checks a secret against a stored hash. Its
+ * operations: {@link TokenHasherShape}.
+ */
 export class TokenHasher extends TokenHasherBase {
   /** SHA-256 through Web Crypto: what every deployment uses. */
   static readonly layerWebCrypto: Layer.Layer<TokenHasher> = Layer.effect(

@@ -34,5 +34,8 @@ export interface TokenRepositoryShape {
 export const TokenRepositoryBase: Context.ServiceClass<TokenRepository, "@wasl/core/TokenRepository", TokenRepositoryShape> =
   Context.Service<TokenRepository, TokenRepositoryShape>()("@wasl/core/TokenRepository")
 
-/** API tokens; only a hash of the secret part is kept. */
+/**
+ * API tokens; only a hash of the secret part is kept.
+ * Its operations: {@link TokenRepositoryShape}.
+ */
 export class TokenRepository extends TokenRepositoryBase {}

@@ -106,5 +106,8 @@ export const OutboxBase: Context.ServiceClass<Outbox, "@wasl/core/Outbox", Outbo
   OutboxShape
 >()("@wasl/core/Outbox")
 
-/** The event outbox: written by use-cases inside their transaction, drained by the delivery worker. */
+/**
+ * The event outbox: written by use-cases inside their transaction, drained by the delivery worker.
+ * Its operations: {@link OutboxShape}.
+ */
 export class Outbox extends OutboxBase {}

@@ -27,6 +27,6 @@ export const QueueSignalsBase: Context.ServiceClass<QueueSignals, "@wasl/core/Qu
 
 /**
  * Wake-ups for the worker's queues: "something may be claimable now in this queue". A latency
- * optimisation only; the worker also polls.
+ * optimisation only; the worker also polls. Its operations: {@link QueueSignalsShape}.
  */
 export class QueueSignals extends QueueSignalsBase {}

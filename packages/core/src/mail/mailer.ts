@@ -37,5 +37,7 @@ export const MailerBase: Context.ServiceClass<Mailer, "@wasl/core/Mailer", Maile
   MailerShape
 >()("@wasl/core/Mailer")
 
-/** Sends the mails of notifications (the worker's mail loop). */
+/**
+ * Sends the mails of notifications (the worker's mail loop). Its operations: {@link MailerShape}.
+ */
 export class Mailer extends MailerBase {}

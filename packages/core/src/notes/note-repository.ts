@@ -51,5 +51,7 @@ export interface NoteRepositoryShape {
 export const NoteRepositoryBase: Context.ServiceClass<NoteRepository, "@wasl/core/NoteRepository", NoteRepositoryShape> =
   Context.Service<NoteRepository, NoteRepositoryShape>()("@wasl/core/NoteRepository")
 
-/** The notes of records. */
+/**
+ * The notes of records. Its operations: {@link NoteRepositoryShape}.
+ */
 export class NoteRepository extends NoteRepositoryBase {}

@@ -17,32 +17,35 @@ import { Unauthenticated } from "../errors.ts"
  */
 export const currentUser: (
   principal: Pick<Principal, "accountId" | "userId">
-) => Effect.Effect<CurrentUser, Unauthenticated, AccountRepository | NotificationRepository | TeamRepository | UserRepository> =
-  Effect.fn("currentUser")(function*(principal: Pick<Principal, "accountId" | "userId">) {
-    const { accountId, userId } = principal
-    const users = yield* UserRepository
-    const accounts = yield* AccountRepository
-    const notifications = yield* NotificationRepository
-    const [user, account, membership, teams, preferences, unread] = yield* Effect.all([
-      users.findById(userId),
-      accounts.findById(accountId),
-      users.findMembership(accountId, userId),
-      (yield* TeamRepository).listForUser(accountId, userId),
-      notifications.listPreferences(accountId, userId),
-      notifications.unreadCount(accountId, userId)
-    ], { concurrency: 1 })
-    if (Option.isNone(user) || Option.isNone(account) || Option.isNone(membership)) {
-      return yield* new Unauthenticated()
-    }
-    // Every account has its subscription; a missing one is a broken invariant.
-    const subscription = yield* Effect.orDie(accounts.subscription(accountId))
-    const { webhook_limit: _internal, ...accountView } = account.value
-    return {
-      ...user.value,
-      account: { ...accountView, pivot: membership.value, subscription },
-      notification_preferences: withDefaultPreferences(preferences),
-      teams,
-      unread_notifications_count: unread,
-      has2FA: false
-    } satisfies CurrentUser as CurrentUser
-  })
+) => Effect.Effect<
+  CurrentUser,
+  Unauthenticated,
+  AccountRepository | NotificationRepository | TeamRepository | UserRepository
+> = Effect.fn("currentUser")(function*(principal: Pick<Principal, "accountId" | "userId">) {
+  const { accountId, userId } = principal
+  const users = yield* UserRepository
+  const accounts = yield* AccountRepository
+  const notifications = yield* NotificationRepository
+  const [user, account, membership, teams, preferences, unread] = yield* Effect.all([
+    users.findById(userId),
+    accounts.findById(accountId),
+    users.findMembership(accountId, userId),
+    (yield* TeamRepository).listForUser(accountId, userId),
+    notifications.listPreferences(accountId, userId),
+    notifications.unreadCount(accountId, userId)
+  ], { concurrency: 1 })
+  if (Option.isNone(user) || Option.isNone(account) || Option.isNone(membership)) {
+    return yield* new Unauthenticated()
+  }
+  // Every account has its subscription; a missing one is a broken invariant.
+  const subscription = yield* Effect.orDie(accounts.subscription(accountId))
+  const { webhook_limit: _internal, ...accountView } = account.value
+  return {
+    ...user.value,
+    account: { ...accountView, pivot: membership.value, subscription },
+    notification_preferences: withDefaultPreferences(preferences),
+    teams,
+    unread_notifications_count: unread,
+    has2FA: false
+  } satisfies CurrentUser as CurrentUser
+})

@@ -80,13 +80,15 @@ const sameOptions = (a: ReadonlyArray<EnumOption> | undefined, b: ReadonlyArray<
 export const listProperties: (
   principal: Principal,
   kind: ObjectKind
-) => Effect.Effect<ReadonlyArray<PropertyDefinition>, Forbidden, PropertyRepository> = Effect.fn("listProperties")(
-  function*(principal: Principal, kind: ObjectKind) {
+) => Effect.Effect<
+  ReadonlyArray<PropertyDefinition>,
+  Forbidden,
+  PropertyRepository
+> = Effect.fn("listProperties")(function*(principal: Principal, kind: ObjectKind) {
   yield* authorizePropertyRead(principal, kind)
   const custom = yield* (yield* PropertyRepository).list(principal.accountId, kind)
-    return [...BUILTIN_PROPERTIES[kind], ...custom] as ReadonlyArray<PropertyDefinition>
-  }
-)
+  return [...BUILTIN_PROPERTIES[kind], ...custom] as ReadonlyArray<PropertyDefinition>
+})
 
 /**
  * `GET /api/{kind}/properties/{_id}`: one of the kind's properties, built-in or custom. Needs
@@ -97,12 +99,14 @@ export const getProperty: (
   principal: Principal,
   kind: ObjectKind,
   id: string
-) => Effect.Effect<PropertyDefinition, Forbidden | NotFound, PropertyRepository> = Effect.fn("getProperty")(
-  function*(principal: Principal, kind: ObjectKind, id: string) {
+) => Effect.Effect<
+  PropertyDefinition,
+  Forbidden | NotFound,
+  PropertyRepository
+> = Effect.fn("getProperty")(function*(principal: Principal, kind: ObjectKind, id: string) {
   yield* authorizePropertyRead(principal, kind)
-    return findBuiltin(kind, id) ?? (yield* findCustom(principal.accountId, kind, id))
-  }
-)
+  return findBuiltin(kind, id) ?? (yield* findCustom(principal.accountId, kind, id))
+})
 
 /**
  * `POST /api/{kind}/properties`: a custom property of the kind (`type`, `name`, `desc`,

@@ -8,7 +8,7 @@
  *   delete of a missing record is 404 before its body is looked at.
  * - Every write runs in one transaction with its outbox event (`<kind>-created`, `-updated`,
  *   `-deleted`; payload: the record's REST shape, `recordJson`; the deleted event carries the record
- *   as it was), so a failed write leaves no event (ARCHITECTURE rule 7). Deleting a record removes
+ *   as it was), so a failed write leaves no event. Deleting a record removes
  *   its links and notes; only the record's event fires.
  *
  * Each use-case returns the record's REST shape (for a delete: as it was); the HTTP layer wraps it
@@ -37,7 +37,8 @@ import { appendEvent, customOf, findRecord, orNotFound, shapeOf } from "./record
  * validated against the kind's built-in properties and the account's custom ones, and queues its
  * `<kind>-created` event in the same transaction. Needs `<kind>-create`.
  *
- * Answers the record's REST shape (`_id`, the property values, derived values, timestamps).
+ * Answers the record's REST shape: its `properties` (`_id`, `account_id`, the property values,
+ * derived ones included, and the timestamps), with a contact's `channels` and a deal's `contacts`.
  * Fails {@link Forbidden} without the permission, {@link ValidationFailed} with Laravel's messages
  * keyed by property (one entry per bad key) for an invalid body.
  *
@@ -50,7 +51,7 @@ import { appendEvent, customOf, findRecord, orNotFound, shapeOf } from "./record
  *   Effect.gen(function*() {
  *     const principal = yield* authenticateToken(bearer)
  *     const contact = yield* createRecord(principal, "contact", { firstname: "Jane", email: "jane@acme.test" })
- *     return contact._id
+ *     return contact.properties._id
  *   })
  * ```
  */
@@ -85,13 +86,15 @@ export const getRecord: (
   principal: Principal,
   kind: ObjectKind,
   id: string
-) => Effect.Effect<RecordJson, Forbidden | NotFound, PropertyRepository | RecordRepository> = Effect.fn("getRecord")(
-  function*(principal: Principal, kind: ObjectKind, id: string) {
+) => Effect.Effect<
+  RecordJson,
+  Forbidden | NotFound,
+  PropertyRepository | RecordRepository
+> = Effect.fn("getRecord")(function*(principal: Principal, kind: ObjectKind, id: string) {
   yield* authorize(principal, `${kind}-show`)
   const custom = yield* customOf(principal.accountId, kind)
-    return shapeOf(kind, yield* findRecord(principal.accountId, kind, id, custom), custom)
-  }
-)
+  return shapeOf(kind, yield* findRecord(principal.accountId, kind, id, custom), custom)
+})
 
 /**
  * `PUT /api/{kind}/{_id}`: a partial update (keys absent from `body` are kept), validated like a

@@ -78,7 +78,10 @@ export const login: (
   return { cookie, user }
 })
 
-/** Ends the session whose cookie hash is `sessionIdHash` (a principal's `sessionId`); nothing happens when there is none. */
+/**
+ * Logout: ends the session whose cookie hash is `sessionIdHash` (a session principal's
+ * `sessionId`); nothing happens when there is none.
+ */
 export const logout: (sessionIdHash: string) => Effect.Effect<void, never, SessionRepository> = Effect.fn("logout")(
   function*(sessionIdHash: string) {
     yield* (yield* SessionRepository).remove(sessionIdHash)

@@ -95,13 +95,15 @@ const saveChange = (stored: StoredWebhook, change: Parameters<WebhookRepository[
  */
 export const listWebhooks: (
   principal: Principal
-) => Effect.Effect<Array<Webhook>, Forbidden, SecretBox | WebhookRepository> = Effect.fn("listWebhooks")(
-  function*(principal: Principal) {
+) => Effect.Effect<
+  Array<Webhook>,
+  Forbidden,
+  SecretBox | WebhookRepository
+> = Effect.fn("listWebhooks")(function*(principal: Principal) {
   yield* authorize(principal, "webhook-index")
   const webhooks = yield* WebhookRepository.use((repo) => repo.list(principal.accountId))
-    return yield* Effect.forEach(webhooks, view)
-  }
-)
+  return yield* Effect.forEach(webhooks, view)
+})
 
 /**
  * `GET /api/account/webhooks/{id}`: the webhook with its secret and subscriptions. Needs
@@ -111,12 +113,14 @@ export const listWebhooks: (
 export const getWebhook: (
   principal: Principal,
   id: number
-) => Effect.Effect<Webhook, Forbidden | NotFound, SecretBox | WebhookRepository> = Effect.fn("getWebhook")(
-  function*(principal: Principal, id: number) {
+) => Effect.Effect<
+  Webhook,
+  Forbidden | NotFound,
+  SecretBox | WebhookRepository
+> = Effect.fn("getWebhook")(function*(principal: Principal, id: number) {
   yield* authorize(principal, "webhook-index")
-    return yield* view(yield* load(principal.accountId, id))
-  }
-)
+  return yield* view(yield* load(principal.accountId, id))
+})
 
 /**
  * `POST /api/account/webhooks` `{ URL, events }`: registers an endpoint for the listed events
@@ -220,14 +224,16 @@ export const updateWebhook: (
 export const deleteWebhook: (
   principal: Principal,
   id: number
-) => Effect.Effect<void, Forbidden | NotFound, WebhookRepository> = Effect.fn("deleteWebhook")(
-  function*(principal: Principal, id: number) {
+) => Effect.Effect<
+  void,
+  Forbidden | NotFound,
+  WebhookRepository
+> = Effect.fn("deleteWebhook")(function*(principal: Principal, id: number) {
   yield* authorize(principal, "webhook-delete")
   if (!isWebhookId(id)) return yield* new NotFound()
   const deleted = yield* WebhookRepository.use((repo) => repo.delete(principal.accountId, id))
-    if (!deleted) return yield* new NotFound()
-  }
-)
+  if (!deleted) return yield* new NotFound()
+})
 
 /** The challenge request, signed like a delivery. */
 const challengeRequest = (url: string, secret: string, challenge: string) =>
@@ -328,8 +334,11 @@ export const activateWebhook: (
   principal: Principal,
   id: number,
   body: unknown
-) => Effect.Effect<Webhook, Forbidden | NotFound | ValidationFailed, SecretBox | Transactor | WebhookRepository> =
-  Effect.fn("activateWebhook")(function*(principal: Principal, id: number, body: unknown) {
+) => Effect.Effect<
+  Webhook,
+  Forbidden | NotFound | ValidationFailed,
+  SecretBox | Transactor | WebhookRepository
+> = Effect.fn("activateWebhook")(function*(principal: Principal, id: number, body: unknown) {
   yield* authorize(principal, "webhook-update")
   yield* load(principal.accountId, id)
   const input = cleanInput(Predicate.isObject(body) && !Array.isArray(body) ? body : {}) as object

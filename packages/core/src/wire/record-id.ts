@@ -7,7 +7,9 @@ import { SecureRandom } from "effect/crypto"
 import { toHex } from "./hex.ts"
 
 /** A record id: 24 lowercase hexadecimal characters (a branded string). */
-export const RecordId: Schema.brand<Schema.String, "RecordId"> = Schema.String.check(Schema.isPattern(/^[0-9a-f]{24}$/)).pipe(Schema.brand("RecordId"))
+export const RecordId: Schema.brand<Schema.String, "RecordId"> = Schema.String.check(
+  Schema.isPattern(/^[0-9a-f]{24}$/)
+).pipe(Schema.brand("RecordId"))
 /** A record id: 24 lowercase hexadecimal characters. */
 export type RecordId = typeof RecordId.Type
 
