@@ -50,8 +50,12 @@ export interface FanOutResult {
 }
 
 /**
- * Claims up to `limit` outbox events and turns them into deliveries (see the module comment).
- * If the transaction fails the events are released, so they are retried at once.
+ * The worker's first step: claims up to `limit` outbox events (leased for `leaseFor`) and, in one
+ * transaction, writes one delivery per event and webhook subscribed to it that is validated and
+ * active, and completes the events. The delivery body is serialised here, once. An event fanned
+ * out twice (its lease ran out while a slow claimer still worked) gets no second delivery. If the
+ * transaction fails the events are released, so they are retried at once. Answers how many events
+ * and deliveries there were.
  */
 export const fanOutEvents: (
   limit: number,
@@ -248,7 +252,7 @@ export const recordAttempts: (
   return results
 })
 
-/** One attempt of one claimed delivery, sent and recorded (see the module comment). */
+/** One attempt of one claimed delivery: {@link sendAttempt} then {@link recordAttempts}; answers its result. */
 export const attemptDelivery = (
   delivery: ClaimedDelivery,
   signerFor: SignerLookup = openSigner

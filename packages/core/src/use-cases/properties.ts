@@ -39,7 +39,7 @@ export const BUILTIN_PROPERTY_READ_ONLY = "Built-in properties cannot be changed
 
 const isRecordId = Schema.is(RecordId)
 
-/** Reading a kind's properties or groups: `<kind>-index` or `property-manage`. */
+/** Reading a kind's properties or groups needs `<kind>-index` or `property-manage`: {@link Forbidden} otherwise. */
 export const authorizePropertyRead = (principal: Principal, kind: ObjectKind): Effect.Effect<void, Forbidden> =>
   allows(principal, `${kind}-index`) || allows(principal, "property-manage") ? Effect.void : Effect.fail(forbidden())
 

@@ -52,7 +52,7 @@ export const appendEvent = (
   payload: unknown
 ): Effect.Effect<ReadonlyArray<OutboxEvent>, never, Outbox> => Outbox.use((outbox) => outbox.append([{ accountId, name: eventName(kind, subject, action), payload }]))
 
-/** The REST shapes now of records of the account that must exist, the kind's definitions read once. */
+/** The REST shapes now of records of the account (each must exist: a missing one is a defect), the kind's definitions read once. */
 export const currentShapes = (
   accountId: number,
   kind: ObjectKind,
