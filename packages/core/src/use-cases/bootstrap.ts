@@ -41,6 +41,17 @@ export interface BootstrapResult {
   readonly token: string
 }
 
+/** The ports {@link bootstrapAccount} (and the first run) use. */
+export type BootstrapServices =
+  | AccountRepository
+  | PasswordHasher
+  | SecureRandom.SecureRandom
+  | TeamRepository
+  | TokenHasher
+  | TokenRepository
+  | Transactor
+  | UserRepository
+
 /**
  * Creates an account with its owner: the user (an active member), an Administrators team that
  * holds every permission with the owner in it, and an owner API token with every ability. Needs no
@@ -69,18 +80,7 @@ export interface BootstrapResult {
  */
 export const bootstrapAccount: (
   input: BootstrapInput
-) => Effect.Effect<
-  BootstrapResult,
-  ValidationFailed,
-  | AccountRepository
-  | PasswordHasher
-  | SecureRandom.SecureRandom
-  | TeamRepository
-  | TokenHasher
-  | TokenRepository
-  | Transactor
-  | UserRepository
-> = Effect.fn("bootstrapAccount")(function*(input: BootstrapInput) {
+) => Effect.Effect<BootstrapResult, ValidationFailed, BootstrapServices> = Effect.fn("bootstrapAccount")(function*(input: BootstrapInput) {
   // Hash outside the transaction: it is slow on purpose and needs no locks.
   const passwordHash = yield* (yield* PasswordHasher).hash(input.password)
   const accounts = yield* AccountRepository

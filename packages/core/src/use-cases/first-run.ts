@@ -4,16 +4,9 @@
  * once.
  */
 import { Effect, Option } from "effect"
-import type { SecureRandom } from "effect/crypto"
 import { AccountRepository } from "../account/account-repository.ts"
-import type { TeamRepository } from "../account/team-repository.ts"
-import type { UserRepository } from "../account/user-repository.ts"
-import type { PasswordHasher } from "../auth/password-hasher.ts"
-import type { TokenHasher } from "../auth/token-hasher.ts"
-import type { TokenRepository } from "../auth/token-repository.ts"
-import type { Transactor } from "../transactor.ts"
 import { randomAlphanumeric } from "../wire/random-string.ts"
-import { bootstrapAccount, type BootstrapResult } from "./bootstrap.ts"
+import { bootstrapAccount, type BootstrapResult, type BootstrapServices } from "./bootstrap.ts"
 
 /** The e-mail of the owner the first run creates. */
 export const FIRST_RUN_EMAIL = "admin@localhost"
@@ -43,18 +36,7 @@ export interface FirstAccount extends BootstrapResult {
  * })
  * ```
  */
-export const ensureFirstAccount: () => Effect.Effect<
-  Option.Option<FirstAccount>,
-  never,
-  | AccountRepository
-  | PasswordHasher
-  | SecureRandom.SecureRandom
-  | TeamRepository
-  | TokenHasher
-  | TokenRepository
-  | Transactor
-  | UserRepository
-> = Effect.fn("ensureFirstAccount")(function*() {
+export const ensureFirstAccount: () => Effect.Effect<Option.Option<FirstAccount>, never, BootstrapServices> = Effect.fn("ensureFirstAccount")(function*() {
   if ((yield* (yield* AccountRepository).count) > 0) return Option.none()
   const password = yield* randomAlphanumeric(PASSWORD_LENGTH)
   return yield* bootstrapAccount({

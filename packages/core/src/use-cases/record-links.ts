@@ -84,6 +84,22 @@ const linkCall = <A, E, R>(
     }))
   })
 
+/**
+ * A link use-case: it takes the caller, the `_id` of the record in the path and the request body,
+ * and runs in one transaction. It needs the update permission of the path record's kind (else
+ * {@link Forbidden}); the path record must be the account's (else {@link NotFound}), and so must
+ * the ids of the body (else {@link ValidationFailed} on their key).
+ */
+export type RecordLinkUseCase<A> = (
+  principal: Principal,
+  recordId: string,
+  body: unknown
+) => Effect.Effect<
+  A,
+  Forbidden | NotFound | ValidationFailed,
+  Outbox | PropertyRepository | RecordRepository | Transactor
+>
+
 /** The record's REST shape now (inside the transaction, after the change). */
 const currentShape = (accountId: number, kind: ObjectKind, id: string) =>
   Effect.map(currentShapes(accountId, kind, [id]), (shapes) => shapes[0]!)
@@ -95,15 +111,11 @@ const currentShape = (accountId: number, kind: ObjectKind, id: string) =>
  * have, {@link ValidationFailed} on `contact_ids` (or one of its entries) for ids that are not the
  * account's contacts.
  */
-export const attachDealContacts: (
+export const attachDealContacts: RecordLinkUseCase<RecordJson> = Effect.fn("attachDealContacts")(function*(
   principal: Principal,
   dealId: string,
   body: unknown
-) => Effect.Effect<
-  RecordJson,
-  Forbidden | NotFound | ValidationFailed,
-  Outbox | PropertyRepository | RecordRepository | Transactor
-> = Effect.fn("attachDealContacts")(function*(principal: Principal, dealId: string, body: unknown) {
+) {
   return yield* linkCall(principal, "deal", dealId, (accountId) =>
     Effect.gen(function*() {
       const ids = yield* validateIdList(accountId, "contact", "contact_ids", body)
@@ -117,15 +129,11 @@ export const attachDealContacts: (
  * Needs `deal-update`. Answers the deal with its remaining contacts as full contact records.
  * Fails {@link Forbidden}, {@link NotFound} (the deal) or {@link ValidationFailed} (`contact_id`).
  */
-export const detachDealContact: (
+export const detachDealContact: RecordLinkUseCase<RecordJson> = Effect.fn("detachDealContact")(function*(
   principal: Principal,
   dealId: string,
   body: unknown
-) => Effect.Effect<
-  RecordJson,
-  Forbidden | NotFound | ValidationFailed,
-  Outbox | PropertyRepository | RecordRepository | Transactor
-> = Effect.fn("detachDealContact")(function*(principal: Principal, dealId: string, body: unknown) {
+) {
   return yield* linkCall(principal, "deal", dealId, (accountId) =>
     Effect.gen(function*() {
       const id = yield* validateId(accountId, "contact", "contact_id", body)
@@ -142,15 +150,11 @@ export const detachDealContact: (
  * `deal-update`. Answers the deal. Fails {@link Forbidden}, {@link NotFound} (the deal) or
  * {@link ValidationFailed} (`ticket_ids`).
  */
-export const attachDealTickets: (
+export const attachDealTickets: RecordLinkUseCase<RecordJson> = Effect.fn("attachDealTickets")(function*(
   principal: Principal,
   dealId: string,
   body: unknown
-) => Effect.Effect<
-  RecordJson,
-  Forbidden | NotFound | ValidationFailed,
-  Outbox | PropertyRepository | RecordRepository | Transactor
-> = Effect.fn("attachDealTickets")(function*(principal: Principal, dealId: string, body: unknown) {
+) {
   return yield* linkCall(principal, "deal", dealId, (accountId) =>
     Effect.gen(function*() {
       const ids = yield* validateIdList(accountId, "ticket", "ticket_ids", body)
@@ -164,15 +168,11 @@ export const attachDealTickets: (
  * `deal-update`. Answers the deal. Fails {@link Forbidden}, {@link NotFound} (the deal) or
  * {@link ValidationFailed} (`ticket_id`).
  */
-export const detachDealTicket: (
+export const detachDealTicket: RecordLinkUseCase<RecordJson> = Effect.fn("detachDealTicket")(function*(
   principal: Principal,
   dealId: string,
   body: unknown
-) => Effect.Effect<
-  RecordJson,
-  Forbidden | NotFound | ValidationFailed,
-  Outbox | PropertyRepository | RecordRepository | Transactor
-> = Effect.fn("detachDealTicket")(function*(principal: Principal, dealId: string, body: unknown) {
+) {
   return yield* linkCall(principal, "deal", dealId, (accountId) =>
     Effect.gen(function*() {
       const id = yield* validateId(accountId, "ticket", "ticket_id", body)
@@ -186,15 +186,11 @@ export const detachDealTicket: (
  * Needs `ticket-update`. Answers the attached contacts. Fails {@link Forbidden},
  * {@link NotFound} (the ticket) or {@link ValidationFailed} (`contact_ids`).
  */
-export const attachTicketContacts: (
+export const attachTicketContacts: RecordLinkUseCase<Array<RecordJson>> = Effect.fn("attachTicketContacts")(function*(
   principal: Principal,
   ticketId: string,
   body: unknown
-) => Effect.Effect<
-  Array<RecordJson>,
-  Forbidden | NotFound | ValidationFailed,
-  Outbox | PropertyRepository | RecordRepository | Transactor
-> = Effect.fn("attachTicketContacts")(function*(principal: Principal, ticketId: string, body: unknown) {
+) {
   return yield* linkCall(principal, "ticket", ticketId, (accountId) =>
     Effect.gen(function*() {
       const ids = yield* validateIdList(accountId, "contact", "contact_ids", body)
@@ -208,15 +204,11 @@ export const attachTicketContacts: (
  * `ticket-update`. Answers the attached deals. Fails {@link Forbidden}, {@link NotFound} (the
  * ticket) or {@link ValidationFailed} (`deal_ids`).
  */
-export const attachTicketDeals: (
+export const attachTicketDeals: RecordLinkUseCase<Array<RecordJson>> = Effect.fn("attachTicketDeals")(function*(
   principal: Principal,
   ticketId: string,
   body: unknown
-) => Effect.Effect<
-  Array<RecordJson>,
-  Forbidden | NotFound | ValidationFailed,
-  Outbox | PropertyRepository | RecordRepository | Transactor
-> = Effect.fn("attachTicketDeals")(function*(principal: Principal, ticketId: string, body: unknown) {
+) {
   return yield* linkCall(principal, "ticket", ticketId, (accountId) =>
     Effect.gen(function*() {
       const ids = yield* validateIdList(accountId, "deal", "deal_ids", body)
@@ -230,15 +222,11 @@ export const attachTicketDeals: (
  * `ticket-update`. Answers the ticket (with its `deals_count`). Fails {@link Forbidden},
  * {@link NotFound} (the ticket) or {@link ValidationFailed} (`deal_id`).
  */
-export const detachTicketDeal: (
+export const detachTicketDeal: RecordLinkUseCase<RecordJson> = Effect.fn("detachTicketDeal")(function*(
   principal: Principal,
   ticketId: string,
   body: unknown
-) => Effect.Effect<
-  RecordJson,
-  Forbidden | NotFound | ValidationFailed,
-  Outbox | PropertyRepository | RecordRepository | Transactor
-> = Effect.fn("detachTicketDeal")(function*(principal: Principal, ticketId: string, body: unknown) {
+) {
   return yield* linkCall(principal, "ticket", ticketId, (accountId) =>
     Effect.gen(function*() {
       const id = yield* validateId(accountId, "deal", "deal_id", body)
@@ -253,15 +241,11 @@ export const detachTicketDeal: (
  * `ticket-update`. Answers the ticket. Fails {@link Forbidden}, {@link NotFound} (the ticket) or
  * {@link ValidationFailed} (`contact_id`, or `deal_id`).
  */
-export const detachTicketContact: (
+export const detachTicketContact: RecordLinkUseCase<RecordJson> = Effect.fn("detachTicketContact")(function*(
   principal: Principal,
   ticketId: string,
   body: unknown
-) => Effect.Effect<
-  RecordJson,
-  Forbidden | NotFound | ValidationFailed,
-  Outbox | PropertyRepository | RecordRepository | Transactor
-> = Effect.fn("detachTicketContact")(function*(principal: Principal, ticketId: string, body: unknown) {
+) {
   if (!bodyHas(body, "contact_id") && bodyHas(body, "deal_id")) return yield* detachTicketDeal(principal, ticketId, body)
   return yield* linkCall(principal, "ticket", ticketId, (accountId) =>
     Effect.gen(function*() {
