@@ -1,58 +1,125 @@
 /**
- * Domain failures. Each maps, in packages/http only, to one status and the
- * Laravel-style body of decisions §1.
+ * Domain failures. Each maps, in packages/http only, to one status and a Laravel-style body
+ * (`{ message }`, or `{ message, errors }` for a 422).
  */
+import type { Cause } from "effect"
 import { Schema } from "effect"
 
+/** @ignore */
+export const UnauthenticatedBase: Schema.Class<
+  Unauthenticated,
+  Schema.TaggedStruct<"Unauthenticated", {}>,
+  Cause.YieldableError
+> = Schema.TaggedError<Unauthenticated>()("Unauthenticated", {})
+
 /** 401: no or bad credentials. */
-export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()("Unauthenticated", {}) {}
+export class Unauthenticated extends UnauthenticatedBase {}
 
-/** 403: authenticated but not allowed. */
-export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {
+/** @ignore */
+export const ForbiddenBase: Schema.Class<
+  Forbidden,
+  Schema.TaggedStruct<"Forbidden", { readonly message: Schema.String }>,
+  Cause.YieldableError
+> = Schema.TaggedError<Forbidden>()("Forbidden", {
   message: Schema.String
-}) {}
+})
 
-export const forbidden = (message = "This action is unauthorized.") => new Forbidden({ message })
+/** 403: authenticated but not allowed; `message` says why. */
+export class Forbidden extends ForbiddenBase {}
+
+/** A {@link Forbidden} with Laravel's default message, or `message`. */
+export const forbidden = (message: string = "This action is unauthorized."): Forbidden => new Forbidden({ message })
+
+/** @ignore */
+export const NotFoundBase: Schema.Class<NotFound, Schema.TaggedStruct<"NotFound", {}>, Cause.YieldableError> = Schema
+  .TaggedError<NotFound>()("NotFound", {})
 
 /** 404: unknown, or belongs to another account (never revealed). */
-export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {}) {}
+export class NotFound extends NotFoundBase {}
+
+/** @ignore */
+export const ValidationFailedBase: Schema.Class<
+  ValidationFailed,
+  Schema.TaggedStruct<"ValidationFailed", {
+    readonly errors: Schema.$Record<Schema.String, Schema.$Array<Schema.String>>
+  }>,
+  Cause.YieldableError
+> = Schema.TaggedError<ValidationFailed>()("ValidationFailed", {
+  errors: Schema.Record(Schema.String, Schema.Array(Schema.String))
+})
 
 /** 422: field-keyed messages, keys in dot notation (`name.en`, `events.2`). */
-export class ValidationFailed extends Schema.TaggedError<ValidationFailed>()("ValidationFailed", {
-  errors: Schema.Record(Schema.String, Schema.Array(Schema.String))
-}) {
+export class ValidationFailed extends ValidationFailedBase {
+  /** The first message of the first field, or Laravel's generic "The given data was invalid.". */
   get firstMessage(): string {
     const first = Object.values(this.errors)[0]
     return first?.[0] ?? "The given data was invalid."
   }
 }
 
-export const invalid = (field: string, message: string) => new ValidationFailed({ errors: { [field]: [message] } })
+/** A {@link ValidationFailed} with one message on one field. */
+export const invalid = (field: string, message: string): ValidationFailed =>
+  new ValidationFailed({ errors: { [field]: [message] } })
+
+/** @ignore */
+export const PaymentRequiredBase: Schema.Class<
+  PaymentRequired,
+  Schema.TaggedStruct<"PaymentRequired", { readonly message: Schema.String }>,
+  Cause.YieldableError
+> = Schema.TaggedError<PaymentRequired>()("PaymentRequired", {
+  message: Schema.String
+})
 
 /** 402: the plan or the balance does not allow it. */
-export class PaymentRequired extends Schema.TaggedError<PaymentRequired>()("PaymentRequired", {
-  message: Schema.String
-}) {}
+export class PaymentRequired extends PaymentRequiredBase {}
+
+/** @ignore */
+export const TooManyRequestsBase: Schema.Class<
+  TooManyRequests,
+  Schema.TaggedStruct<"TooManyRequests", { readonly message: Schema.String; readonly retryAfter: Schema.Int }>,
+  Cause.YieldableError
+> = Schema.TaggedError<TooManyRequests>()("TooManyRequests", {
+  message: Schema.String,
+  retryAfter: Schema.Int
+})
 
 /** 429: try again after `retryAfter` seconds. */
-export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()("TooManyRequests", {
-  message: Schema.String,
-  retryAfter: Schema.Int
-}) {}
+export class TooManyRequests extends TooManyRequestsBase {}
 
-/** 410: the thing exists but can no longer be used (an OTP verification that is not live). */
-export class Gone extends Schema.TaggedError<Gone>()("Gone", {
+/** @ignore */
+export const GoneBase: Schema.Class<
+  Gone,
+  Schema.TaggedStruct<"Gone", { readonly message: Schema.String; readonly status: Schema.String }>,
+  Cause.YieldableError
+> = Schema.TaggedError<Gone>()("Gone", {
   message: Schema.String,
   status: Schema.String
-}) {}
+})
 
-/** 422 of OTP verify: a wrong code, with the attempts the verification has left (decisions §7). */
-export class InvalidOtpCode extends Schema.TaggedError<InvalidOtpCode>()("InvalidOtpCode", {
+/** 410: the thing exists but can no longer be used (an OTP verification that is not live; `status` says what it is). */
+export class Gone extends GoneBase {}
+
+/** @ignore */
+export const InvalidOtpCodeBase: Schema.Class<
+  InvalidOtpCode,
+  Schema.TaggedStruct<"InvalidOtpCode", { readonly attemptsRemaining: Schema.Int }>,
+  Cause.YieldableError
+> = Schema.TaggedError<InvalidOtpCode>()("InvalidOtpCode", {
   attemptsRemaining: Schema.Int
-}) {}
+})
 
-/** 503: a dependency (the messaging provider) failed for now; try again after `retryAfter` seconds. */
-export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", {
+/** 422 of OTP verify: a wrong code, with the attempts the verification has left. */
+export class InvalidOtpCode extends InvalidOtpCodeBase {}
+
+/** @ignore */
+export const ServiceUnavailableBase: Schema.Class<
+  ServiceUnavailable,
+  Schema.TaggedStruct<"ServiceUnavailable", { readonly message: Schema.String; readonly retryAfter: Schema.Int }>,
+  Cause.YieldableError
+> = Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", {
   message: Schema.String,
   retryAfter: Schema.Int
-}) {}
+})
+
+/** 503: a dependency (the messaging provider) failed for now; try again after `retryAfter` seconds. */
+export class ServiceUnavailable extends ServiceUnavailableBase {}

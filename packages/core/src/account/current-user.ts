@@ -1,17 +1,38 @@
-/** The body of `GET /api/me` (spec §2.9, decisions §8): the User with its current account. */
+/** The body of `GET /api/me`: the User with its current account. */
 import { Schema } from "effect"
 import { Account, Membership, Subscription } from "./account.ts"
 import { NotificationPreference, Team, User } from "./user.ts"
 
 const { webhook_limit: _internal, ...accountFields } = Account.fields
 
-export const AccountView = Schema.Struct({
+/**
+ * The current account as `GET /api/me` shows it: the account (without its webhook limit), the
+ * caller's membership and the subscription.
+ */
+export const AccountView: Schema.Struct<
+  Omit<typeof Account.fields, "webhook_limit"> & {
+    readonly pivot: typeof Membership
+    readonly subscription: typeof Subscription
+  }
+> = Schema.Struct({
   ...accountFields,
   pivot: Membership,
   subscription: Subscription
 }).annotate({ identifier: "CurrentAccount" })
 
-export const CurrentUser = Schema.Struct({
+/**
+ * The body of `GET /api/me`: the user, the current account, the notification preferences
+ * (defaults included), the user's teams in the account and the unread notifications count.
+ */
+export const CurrentUser: Schema.Struct<
+  typeof User.fields & {
+    readonly account: typeof AccountView
+    readonly notification_preferences: Schema.$Array<typeof NotificationPreference>
+    readonly teams: Schema.$Array<typeof Team>
+    readonly unread_notifications_count: Schema.Int
+    readonly has2FA: Schema.Boolean
+  }
+> = Schema.Struct({
   ...User.fields,
   account: AccountView,
   notification_preferences: Schema.Array(NotificationPreference),
@@ -19,4 +40,5 @@ export const CurrentUser = Schema.Struct({
   unread_notifications_count: Schema.Int,
   has2FA: Schema.Boolean
 }).annotate({ identifier: "CurrentUser" })
+/** The body of `GET /api/me`. */
 export type CurrentUser = typeof CurrentUser.Type

@@ -5,27 +5,35 @@ import type { NotificationChannels, NotificationName, NotificationPreference } f
 
 /** A member to notify, with the channels their preference for the notification enables. */
 export interface NotificationRecipient {
+  /** The member's user id. */
   readonly userId: number
+  /** Where a mail goes. */
   readonly email: string
-  readonly channels: typeof NotificationChannels.Type
+  /** The channels the member's preference for the notification enables. */
+  readonly channels: NotificationChannels
 }
 
+/** A notification to store for one user (and, when `email` is set, the mail to queue). */
 export interface NewNotification {
+  /** The account it happened in. */
   readonly accountId: number
+  /** The user told. */
   readonly userId: number
+  /** The notification's name. */
   readonly type: NotificationName
+  /** What the dashboard shows: the notification's details. */
   readonly data: Readonly<Record<string, unknown>>
-  readonly channels: typeof NotificationChannels.Type
+  /** The channels to use: `stored`, `popup`, `browser` are flags of the row; `email` queues a mail. */
+  readonly channels: NotificationChannels
   /** Rendered when queued, so the mail says what was true at that moment. */
   readonly email: { readonly subject: string; readonly text: string } | null
+  /** When it happened. */
   readonly now: DateTime.Utc
 }
 
-/**
- * Notification preferences, notifications and their mail queue, per user in an account. Every
- * method takes the account (ARCHITECTURE rule 8).
- */
-export class NotificationRepository extends Context.Service<NotificationRepository, {
+/** What the {@link NotificationRepository} port offers (implement this to write an adapter). */
+export interface NotificationRepositoryShape {
+  /** The user's stored preferences in the account (names never stored are left out). */
   readonly listPreferences: (accountId: number, userId: number) => Effect.Effect<ReadonlyArray<NotificationPreference>>
   /** Unread notifications the user can see (`stored` ones). */
   readonly unreadCount: (accountId: number, userId: number) => Effect.Effect<number>
@@ -34,7 +42,7 @@ export class NotificationRepository extends Context.Service<NotificationReposito
     accountId: number,
     userId: number,
     name: NotificationName,
-    channels: typeof NotificationChannels.Type,
+    channels: NotificationChannels,
     now: DateTime.Utc
   ) => Effect.Effect<NotificationPreference>
   /**
@@ -46,6 +54,7 @@ export class NotificationRepository extends Context.Service<NotificationReposito
     permission: Permission,
     name: NotificationName
   ) => Effect.Effect<ReadonlyArray<NotificationRecipient>>
+  /** Stores the notification and, when it has one, queues its mail. */
   readonly insert: (notification: NewNotification) => Effect.Effect<void>
   /** The user's stored notifications, newest first, one page. */
   readonly list: (
@@ -66,6 +75,22 @@ export class NotificationRepository extends Context.Service<NotificationReposito
    * are left alone.
    */
   readonly claimEmails: (limit: number, maxAttempts: number) => Effect.Effect<ReadonlyArray<PendingEmail>>
+  /** Marks the mail sent: it leaves the queue. */
   readonly emailSent: (email: PendingEmail, now: DateTime.Utc) => Effect.Effect<void>
+  /** Counts a failed attempt at the mail; it stays queued until `maxAttempts` is reached. */
   readonly emailFailed: (email: PendingEmail) => Effect.Effect<void>
-}>()("@wasl/core/NotificationRepository") {}
+}
+
+/** @ignore */
+export const NotificationRepositoryBase: Context.ServiceClass<
+  NotificationRepository,
+  "@wasl/core/NotificationRepository",
+  NotificationRepositoryShape
+> = Context.Service<NotificationRepository, NotificationRepositoryShape>()("@wasl/core/NotificationRepository")
+
+/**
+ * Notification preferences, notifications and their mail queue, per user in an account. Every
+ * method takes the account: one account never sees another's rows.
+ * Its operations: {@link NotificationRepositoryShape}.
+ */
+export class NotificationRepository extends NotificationRepositoryBase {}

@@ -1,7 +1,14 @@
-/** Plans and what they allow (decisions §2, spec §8). */
+/** Plans and what they allow. */
 import { Schema } from "effect"
 
-export const Plan = Schema.Literals(["free", "starter", "business", "custom"])
+/** An account's plan. Only `business` (5 webhooks) and `custom` (its own limit) include webhooks. */
+export const Plan: Schema.Literals<readonly ["free", "starter", "business", "custom"]> = Schema.Literals([
+  "free",
+  "starter",
+  "business",
+  "custom"
+])
+/** An account's plan: `free`, `starter`, `business` or `custom`. */
 export type Plan = typeof Plan.Type
 
 const BUSINESS_WEBHOOK_LIMIT = 5

@@ -1,12 +1,30 @@
-/** Permission names (decisions §2). A user holds the union of its teams' permissions in an account. */
+/** Permission names. A user holds the union of its teams' permissions in an account. */
 import { Schema } from "effect"
 
+/** The six kinds of record: contacts, companies, deals, tickets, invoices and products. */
 export const OBJECT_KINDS = ["contact", "company", "deal", "ticket", "invoice", "product"] as const
+/** A kind of record (`contact`, `company`, `deal`, `ticket`, `invoice`, `product`). */
 export type ObjectKind = typeof OBJECT_KINDS[number]
 
 const RECORD_ACTIONS = ["index", "show", "create", "update", "delete"] as const
 
-export const PERMISSIONS = [
+/** The permission on one action over the records of one kind, e.g. `deal-update`. */
+export type RecordPermission = `${ObjectKind}-${"index" | "show" | "create" | "update" | "delete"}`
+
+/** Every permission: webhooks, records of each kind, properties, messaging, tokens. */
+export const PERMISSIONS: readonly [
+  "webhook-index",
+  "webhook-create",
+  "webhook-update",
+  "webhook-delete",
+  ...Array<RecordPermission>,
+  "property-manage",
+  "broadcast-index",
+  "broadcast-manage",
+  "broadcast-send",
+  "broadcast-send-otp",
+  "token-manage"
+] = [
   "webhook-index",
   "webhook-create",
   "webhook-update",
@@ -20,9 +38,15 @@ export const PERMISSIONS = [
   "token-manage"
 ] as const
 
-export const Permission = Schema.Literals(PERMISSIONS)
+/** A permission name, one of {@link PERMISSIONS}. */
+export const Permission: Schema.Literals<typeof PERMISSIONS> = Schema.Literals(PERMISSIONS)
+/** A permission name, one of {@link PERMISSIONS}. */
 export type Permission = typeof Permission.Type
 
 /** A token ability: a permission name, or `*` for all of them. */
-export const Ability = Schema.Union([Permission, Schema.Literal("*")])
+export const Ability: Schema.Union<readonly [typeof Permission, Schema.Literal<"*">]> = Schema.Union([
+  Permission,
+  Schema.Literal("*")
+])
+/** A token ability: a permission name, or `*` for all of them. */
 export type Ability = typeof Ability.Type

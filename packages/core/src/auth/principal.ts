@@ -1,15 +1,24 @@
 /** Who is calling: a token or a first-party session, acting in one account. */
 import type { Ability, Permission } from "./permission.ts"
 
+/**
+ * Who is calling, as `authenticateToken` or `authenticateSession` found it: an API token or a
+ * first-party session, acting in one account. Every use-case that acts for a caller takes one.
+ */
 export interface Principal {
+  /** How the caller authenticated. */
   readonly kind: "token" | "session"
+  /** The account the caller acts in. */
   readonly accountId: number
+  /** The user behind the token or session. */
   readonly userId: number
   /** The union of the user's team permissions in the account. */
   readonly permissions: ReadonlySet<Permission>
   /** Token abilities; a session has none of its own (it acts with the user's permissions). */
   readonly abilities: ReadonlyArray<Ability> | null
+  /** The token's id; null for a session. */
   readonly tokenId: number | null
+  /** The hash of the session cookie; null for a token. */
   readonly sessionId: string | null
 }
 

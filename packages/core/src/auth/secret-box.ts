@@ -10,14 +10,43 @@ import { utf8 } from "../wire/hex.ts"
 const VERSION = "v1"
 const NONCE_BYTES = 12
 
-export class SecretBox extends Context.Service<SecretBox, {
+/** What the {@link SecretBox} port offers. */
+export interface SecretBoxShape {
   /** `v1.<nonce b64url>.<ciphertext+tag b64url>`; a fresh nonce every time. */
   readonly seal: (plaintext: string) => Effect.Effect<string>
   /** None when the box was not sealed with this key or was altered. */
   readonly open: (sealed: string) => Effect.Effect<Option.Option<string>>
-}>()("@wasl/core/SecretBox") {
-  /** `key` must be 32 bytes. */
-  static readonly layerAesGcm = (key: Uint8Array) =>
+}
+
+/** @ignore */
+export const SecretBoxBase: Context.ServiceClass<SecretBox, "@wasl/core/SecretBox", SecretBoxShape> = Context.Service<
+  SecretBox,
+  SecretBoxShape
+>()("@wasl/core/SecretBox")
+
+/**
+ * Seals secrets for storage and opens them again (webhook secrets, sending-number access tokens).
+ * What one key sealed, only the same key opens. Its operations: {@link SecretBoxShape}.
+ */
+export class SecretBox extends SecretBoxBase {
+  /**
+   * AES-256-GCM with `key`, which must be 32 bytes (the layer dies otherwise). Usually the
+   * `secret-box` purpose key of `ServerKeys`.
+   *
+   * @example
+   * ```ts
+   * import { Effect } from "effect"
+   * import { SecureRandom } from "effect/crypto"
+   * import { SecretBox } from "@wasl/core"
+   *
+   * const key = crypto.getRandomValues(new Uint8Array(32))
+   * const roundTrip = Effect.gen(function*() {
+   *   const box = yield* SecretBox
+   *   return yield* box.open(yield* box.seal("s3cret")) // Option.some("s3cret")
+   * }).pipe(Effect.provide(SecretBox.layerAesGcm(key)), Effect.provide(SecureRandom.layerWebCrypto))
+   * ```
+   */
+  static readonly layerAesGcm = (key: Uint8Array): Layer.Layer<SecretBox, never, SecureRandom.SecureRandom> =>
     Layer.effect(
       SecretBox,
       Effect.gen(function*() {

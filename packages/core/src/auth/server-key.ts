@@ -5,6 +5,7 @@
  * tokens (AES-256-GCM), `otp-code` hashes managed OTP codes (HMAC-SHA256). Every process sharing a
  * database must use the same master key, or none can open what another sealed.
  */
+import type { Cause } from "effect"
 import { Context, Effect, Layer, Redacted, Result, Schema } from "effect"
 import { Kdf } from "effect/crypto"
 import { Hex } from "effect/encoding"
@@ -15,10 +16,17 @@ export type KeyPurpose = "secret-box" | "otp-code"
 /** Every purpose, in the order the subkeys are derived. */
 export const KEY_PURPOSES: ReadonlyArray<KeyPurpose> = ["secret-box", "otp-code"]
 
-/** A master key that is not 32 bytes (or 64 hexadecimal characters). */
-export class ServerKeyError extends Schema.TaggedError<ServerKeyError>()("ServerKeyError", {
+/** @ignore */
+export const ServerKeyErrorBase: Schema.Class<
+  ServerKeyError,
+  Schema.TaggedStruct<"ServerKeyError", { readonly message: Schema.String }>,
+  Cause.YieldableError
+> = Schema.TaggedError<ServerKeyError>()("ServerKeyError", {
   message: Schema.String
-}) {}
+})
+
+/** A master key that is not 32 bytes (or 64 hexadecimal characters); `message` says which. */
+export class ServerKeyError extends ServerKeyErrorBase {}
 
 /** A master key as configuration gives it: 32 bytes, or 64 hexadecimal characters (redacted or not). */
 export type ServerKeyInput = Uint8Array | string | Redacted.Redacted<string>
@@ -58,14 +66,30 @@ export interface ServerKeysShape {
   readonly key: (purpose: KeyPurpose) => Uint8Array
 }
 
-const ServerKeysKey: Context.ServiceClass<ServerKeys, "@wasl/core/ServerKeys", ServerKeysShape> = Context.Service<
+/** @ignore */
+export const ServerKeysBase: Context.ServiceClass<ServerKeys, "@wasl/core/ServerKeys", ServerKeysShape> = Context.Service<
   ServerKeys,
   ServerKeysShape
 >()("@wasl/core/ServerKeys")
 
-/** The purpose keys of this process, derived once from the master key. */
-export class ServerKeys extends ServerKeysKey {
-  /** The purpose keys of `master` (a malformed key fails the layer with {@link ServerKeyError}). */
+/**
+ * The purpose keys of this process, derived once from the master key.
+ * Its operations: {@link ServerKeysShape}.
+ */
+export class ServerKeys extends ServerKeysBase {
+  /**
+   * The purpose keys of `master` (a malformed key fails the layer with {@link ServerKeyError}).
+   *
+   * @example
+   * ```ts
+   * import { Effect } from "effect"
+   * import { ServerKeys } from "@wasl/core"
+   *
+   * const otpKey = ServerKeys.use((keys) => Effect.succeed(keys.key("otp-code"))).pipe(
+   *   Effect.provide(ServerKeys.layer("00".repeat(32)))
+   * )
+   * ```
+   */
   static readonly layer = (master: ServerKeyInput): Layer.Layer<ServerKeys, ServerKeyError> =>
     Layer.effect(
       ServerKeys,

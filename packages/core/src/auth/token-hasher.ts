@@ -3,13 +3,25 @@ import { Context, Effect, Layer } from "effect"
 import { Digest, Mac } from "effect/crypto"
 import { utf8 } from "../wire/hex.ts"
 
-export class TokenHasher extends Context.Service<TokenHasher, {
+/** What the {@link TokenHasher} port offers. */
+export interface TokenHasherShape {
   /** Lowercase hex SHA-256 of the secret. */
   readonly hash: (secret: string) => Effect.Effect<string>
   /** Whether `secret` hashes to `expectedHash`, compared in constant time. */
   readonly matches: (secret: string, expectedHash: string) => Effect.Effect<boolean>
-}>()("@wasl/core/TokenHasher") {
-  static readonly layerWebCrypto = Layer.effect(
+}
+
+/** @ignore */
+export const TokenHasherBase: Context.ServiceClass<TokenHasher, "@wasl/core/TokenHasher", TokenHasherShape> = Context
+  .Service<TokenHasher, TokenHasherShape>()("@wasl/core/TokenHasher")
+
+/**
+ * Hashes API-token and session secrets for storage and checks a secret against a stored hash. Its
+ * operations: {@link TokenHasherShape}.
+ */
+export class TokenHasher extends TokenHasherBase {
+  /** SHA-256 through Web Crypto: what every deployment uses. */
+  static readonly layerWebCrypto: Layer.Layer<TokenHasher> = Layer.effect(
     TokenHasher,
     Effect.gen(function*() {
       const digest = yield* Digest.Digest

@@ -1,5 +1,5 @@
 /**
- * The event outbox (ARCHITECTURE rule 7, spec §6): every create/update/delete
+ * The event outbox: every create/update/delete
  * of a record, property, property group or note appends its event here in the
  * same transaction as the change, so the change and its events commit — or
  * roll back — together. The delivery worker drains the outbox into webhook
@@ -39,11 +39,12 @@ import type { EventName } from "../records/object-kind.ts"
 
 /** An event to record; `append` assigns its id and time. */
 export interface NewOutboxEvent {
+  /** The account the event happened in. */
   readonly accountId: number
-  /** One of the 72 event names of spec §6.2 (`contact-created`, `deal-note-deleted`, ...). */
+  /** One of the 72 event names (`contact-created`, `deal-note-deleted`, ...). */
   readonly name: EventName
   /**
-   * The affected record in its REST shape: the value of the delivery body's object key (spec §6.3).
+   * The affected record in its REST shape: the value of the delivery body's object key.
    * Must be a JSON object; it is stored as JSON text (key order kept) and read back parsed, so
    * anything `JSON.stringify` would drop or change (undefined fields, Dates) comes back as JSON.
    */
@@ -56,7 +57,7 @@ export interface OutboxEvent extends NewOutboxEvent {
   readonly id: string
   /**
    * When the event was queued, in Unix microseconds, from `Clock.currentTimeNanos`: the delivery
-   * body's `time` (spec §6.3, seconds with microseconds) is `occurredAtMicros / 1e6`. Every event of
+   * body's `time` (seconds with microseconds) is `occurredAtMicros / 1e6`. Every event of
    * one `append` shares it.
    */
   readonly occurredAtMicros: number
@@ -68,17 +69,20 @@ export interface OutboxEvent extends NewOutboxEvent {
 
 /** An event as `claim` hands it out: leased until `claimedUntil`. */
 export interface ClaimedOutboxEvent extends OutboxEvent {
+  /** End of the lease `claim` took. */
   readonly claimedUntil: DateTime.Utc
 }
 
 /** What `complete` and `release` need to identify an event (a claimed event will do). */
 export interface OutboxEventKey {
+  /** The event's account. */
   readonly accountId: number
+  /** The event's id. */
   readonly id: string
 }
 
-/** The event outbox: written by use-cases inside their transaction, drained by the delivery worker. */
-export class Outbox extends Context.Service<Outbox, {
+/** What the {@link Outbox} port offers (implement this to write an adapter). */
+export interface OutboxShape {
   /**
    * Records the events, in order, with one `occurredAtMicros` from the Clock. Joins the caller's
    * transaction (`Transactor.transaction`): the events commit with it or not at all. Outside a
@@ -94,4 +98,16 @@ export class Outbox extends Context.Service<Outbox, {
   readonly complete: (events: ReadonlyArray<OutboxEventKey>) => Effect.Effect<void>
   /** Ends the events' leases now, so they can be claimed again at once. */
   readonly release: (events: ReadonlyArray<OutboxEventKey>) => Effect.Effect<void>
-}>()("@wasl/core/Outbox") {}
+}
+
+/** @ignore */
+export const OutboxBase: Context.ServiceClass<Outbox, "@wasl/core/Outbox", OutboxShape> = Context.Service<
+  Outbox,
+  OutboxShape
+>()("@wasl/core/Outbox")
+
+/**
+ * The event outbox: written by use-cases inside their transaction, drained by the delivery worker.
+ * Its operations: {@link OutboxShape}.
+ */
+export class Outbox extends OutboxBase {}

@@ -1,29 +1,46 @@
 /**
- * A note on a record (decisions §5): `_id, body, object_type, record_id, account_id, made_by,
+ * A note on a record: `_id, body, object_type, record_id, account_id, made_by,
  * created_at, updated_at`, and the validation of its body.
  */
 import { type DateTime, Effect, Schema } from "effect"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { OBJECT_KINDS, ObjectKind } from "../auth/permission.ts"
 import { ValidationFailed } from "../errors.ts"
 import { cleanInput, codePointLength, ownValue } from "../records/body-input.ts"
 import { ObjectKindSchema } from "../records/object-kind.ts"
 import { LaravelMessage } from "../records/validation-messages.ts"
 import { formatWireTimestamp, WireTimestampString } from "../wire/timestamp.ts"
 
+/** A note on a record, as stored. */
 export interface Note {
+  /** The note's id (a record id). */
   readonly _id: string
+  /** The account of the record. */
   readonly account_id: number
+  /** The kind of the record. */
   readonly object_type: ObjectKind
+  /** The record's id. */
   readonly record_id: string
+  /** The text. */
   readonly body: string
   /** The user who wrote it; null once that user is gone. */
   readonly made_by: number | null
+  /** When it was written. */
   readonly created_at: DateTime.Utc
+  /** When it was last changed. */
   readonly updated_at: DateTime.Utc
 }
 
 /** A note as the API and the note events carry it. */
-export const NoteJson = Schema.Struct({
+export const NoteJson: Schema.Struct<{
+  readonly _id: Schema.String
+  readonly body: Schema.String
+  readonly object_type: Schema.Literals<typeof OBJECT_KINDS>
+  readonly record_id: Schema.String
+  readonly account_id: Schema.Number
+  readonly made_by: Schema.NullOr<Schema.Number>
+  readonly created_at: Schema.String
+  readonly updated_at: Schema.String
+}> = Schema.Struct({
   _id: Schema.String,
   body: Schema.String,
   object_type: ObjectKindSchema,
@@ -34,17 +51,27 @@ export const NoteJson = Schema.Struct({
   updated_at: WireTimestampString
 }).annotate({ identifier: "Note" })
 
+/** A note as the API and the note events carry it: {@link Note} with wire timestamps. */
 export interface NoteJson {
+  /** The note's id. */
   readonly _id: string
+  /** The text. */
   readonly body: string
+  /** The kind of the record. */
   readonly object_type: ObjectKind
+  /** The record's id. */
   readonly record_id: string
+  /** The account of the record. */
   readonly account_id: number
+  /** The user who wrote it; null once that user is gone. */
   readonly made_by: number | null
+  /** When it was written (`YYYY-MM-DDTHH:MM:SS.ffffffZ`). */
   readonly created_at: string
+  /** When it was last changed (`YYYY-MM-DDTHH:MM:SS.ffffffZ`). */
   readonly updated_at: string
 }
 
+/** The note in its REST shape. */
 export const noteJson = (note: Note): NoteJson => ({
   _id: note._id,
   body: note.body,

@@ -7,7 +7,7 @@ import { allows, type Principal } from "../auth/principal.ts"
 import { SessionRepository } from "../auth/session-repository.ts"
 import { TokenHasher } from "../auth/token-hasher.ts"
 import { TokenRepository } from "../auth/token-repository.ts"
-import { forbidden, Unauthenticated } from "../errors.ts"
+import { type Forbidden, forbidden, Unauthenticated } from "../errors.ts"
 
 const TOUCH_INTERVAL_MS = 60_000
 
@@ -18,8 +18,37 @@ const permissionsOf = Effect.fnUntraced(function*(accountId: number, userId: num
   return new Set<Permission>(grants.value)
 })
 
-/** `Authorization: Bearer <id>|<secret>`: SHA-256 of the secret compared in constant time. */
-export const authenticateToken = Effect.fn("authenticateToken")(function*(bearer: string) {
+/**
+ * The caller behind an API token: `bearer` is the value after `Authorization: Bearer`, i.e.
+ * `<id>|<secret>`. The SHA-256 of the secret is compared with the stored one in constant time
+ * (an unknown id takes as long). The token's last use is recorded, at most once a minute.
+ *
+ * Answers the {@link Principal} that acts in the token's account with the token's abilities and
+ * the user's team permissions. Fails {@link Unauthenticated} for a malformed, unknown or revoked
+ * token, or when the user is no longer an active member of the account.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { authenticateToken, bootstrapAccount, listRecords } from "@wasl/core"
+ * import { WaslMemory } from "@wasl/adapters/memory"
+ *
+ * const program = Effect.gen(function*() {
+ *   const { token } = yield* bootstrapAccount({
+ *     account: "Acme", email: "owner@acme.test", password: "correct horse battery", plan: "business", otpCredits: 0
+ *   })
+ *   const principal = yield* authenticateToken(token) // what an HTTP request's bearer token would give
+ *   return yield* listRecords(principal, "contact", {})
+ * })
+ *
+ * Effect.runPromise(program.pipe(Effect.provide(WaslMemory.layer())))
+ * ```
+ */
+export const authenticateToken: (
+  bearer: string
+) => Effect.Effect<Principal, Unauthenticated, TeamRepository | TokenHasher | TokenRepository> = Effect.fn(
+  "authenticateToken"
+)(function*(bearer: string) {
   const parts = parseBearer(bearer)
   if (parts === undefined) return yield* new Unauthenticated()
   const tokens = yield* TokenRepository
@@ -49,8 +78,18 @@ export const authenticateToken = Effect.fn("authenticateToken")(function*(bearer
   } satisfies Principal as Principal
 })
 
-/** The `wasl_session` cookie value. */
-export const authenticateSession = Effect.fn("authenticateSession")(function*(cookie: string) {
+/**
+ * The caller behind a first-party session: `cookie` is the value of the `wasl_session` cookie
+ * that `login` issued. Answers the {@link Principal} of the session's user in the session's
+ * account (a session has no abilities of its own: it acts with the user's permissions). Fails
+ * {@link Unauthenticated} for an unknown or expired session, or when the user is no longer an
+ * active member of the account.
+ */
+export const authenticateSession: (
+  cookie: string
+) => Effect.Effect<Principal, Unauthenticated, SessionRepository | TeamRepository | TokenHasher> = Effect.fn(
+  "authenticateSession"
+)(function*(cookie: string) {
   const hasher = yield* TokenHasher
   const idHash = yield* hasher.hash(cookie)
   const session = yield* (yield* SessionRepository).find(idHash)
@@ -72,10 +111,13 @@ export const authenticateSession = Effect.fn("authenticateSession")(function*(co
   } satisfies Principal as Principal
 })
 
-/** Fails 403 unless the principal may use `permission`. */
-export const authorize = (principal: Principal, permission: Permission) =>
+/**
+ * Succeeds when the principal may use `permission` (a token needs the ability, or `*`, and its
+ * user the permission; a session needs the permission); fails {@link Forbidden} otherwise.
+ */
+export const authorize = (principal: Principal, permission: Permission): Effect.Effect<void, Forbidden> =>
   allows(principal, permission) ? Effect.void : Effect.fail(forbidden())
 
-/** For actions only API tokens may take (send-otp, verify): sessions are refused. */
-export const requireToken = (principal: Principal) =>
+/** For actions only API tokens may take (send-otp, verify): fails {@link Forbidden} for a session. */
+export const requireToken = (principal: Principal): Effect.Effect<void, Forbidden> =>
   principal.kind === "token" ? Effect.void : Effect.fail(forbidden("This action requires an API token."))

@@ -1,24 +1,86 @@
 /** Creating an account with its owner, the Administrators team and an all-abilities token. */
 import { Effect } from "effect"
+import type { SecureRandom } from "effect/crypto"
 import { AccountRepository } from "../account/account-repository.ts"
 import type { Plan } from "../account/plan.ts"
 import { TeamRepository } from "../account/team-repository.ts"
 import { UserRepository } from "../account/user-repository.ts"
 import { PasswordHasher } from "../auth/password-hasher.ts"
 import { PERMISSIONS } from "../auth/permission.ts"
+import type { TokenHasher } from "../auth/token-hasher.ts"
+import type { TokenRepository } from "../auth/token-repository.ts"
+import type { ValidationFailed } from "../errors.ts"
 import { Transactor } from "../transactor.ts"
 import { issueToken } from "./tokens.ts"
 
+/** What {@link bootstrapAccount} needs: the account and its owner. */
 export interface BootstrapInput {
+  /** The account's name. */
   readonly account: string
+  /** The owner's login e-mail; its local part gives the owner's first and last name. */
   readonly email: string
+  /** The owner's password (stored hashed). */
   readonly password: string
+  /** The account's plan. */
   readonly plan: Plan
+  /** The OTP credits the account starts with. */
   readonly otpCredits: number
+  /** The webhook limit of a `custom` plan (none by default). */
   readonly webhookLimit?: number | null
 }
 
-export const bootstrapAccount = Effect.fn("bootstrapAccount")(function*(input: BootstrapInput) {
+/** What {@link bootstrapAccount} made. */
+export interface BootstrapResult {
+  /** The new account's id. */
+  readonly account_id: number
+  /** The owner's user id. */
+  readonly user_id: number
+  /** The id of the account's Administrators team. */
+  readonly team_id: number
+  /** The owner's API token (`<id>|<secret>`), shown only here: only its hash is stored. */
+  readonly token: string
+}
+
+/** The ports {@link bootstrapAccount} (and the first run) use. */
+export type BootstrapServices =
+  | AccountRepository
+  | PasswordHasher
+  | SecureRandom.SecureRandom
+  | TeamRepository
+  | TokenHasher
+  | TokenRepository
+  | Transactor
+  | UserRepository
+
+/**
+ * Creates an account with its owner: the user (an active member), an Administrators team that
+ * holds every permission with the owner in it, and an owner API token with every ability. Needs no
+ * principal: it is what an operator (or the first run) calls to give someone access.
+ *
+ * Everything is written in one transaction. Fails {@link ValidationFailed} on `email` when a user
+ * already has that address (nothing is created then).
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { bootstrapAccount } from "@wasl/core"
+ * import { WaslMemory } from "@wasl/adapters/memory"
+ *
+ * const created = await Effect.runPromise(
+ *   bootstrapAccount({
+ *     account: "Acme",
+ *     email: "jane.doe@acme.test",
+ *     password: "correct horse battery",
+ *     plan: "business",
+ *     otpCredits: 100
+ *   }).pipe(Effect.provide(WaslMemory.layer()))
+ * )
+ * console.log(created.token) // "1|…": the owner's bearer token (first name "jane", last name "doe")
+ * ```
+ */
+export const bootstrapAccount: (
+  input: BootstrapInput
+) => Effect.Effect<BootstrapResult, ValidationFailed, BootstrapServices> = Effect.fn("bootstrapAccount")(function*(input: BootstrapInput) {
   // Hash outside the transaction: it is slow on purpose and needs no locks.
   const passwordHash = yield* (yield* PasswordHasher).hash(input.password)
   const accounts = yield* AccountRepository

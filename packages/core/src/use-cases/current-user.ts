@@ -1,3 +1,4 @@
+/** The current user, as `GET /api/me` returns it. */
 import { Effect, Option } from "effect"
 import { AccountRepository } from "../account/account-repository.ts"
 import type { CurrentUser } from "../account/current-user.ts"
@@ -8,8 +9,19 @@ import { UserRepository } from "../account/user-repository.ts"
 import type { Principal } from "../auth/principal.ts"
 import { Unauthenticated } from "../errors.ts"
 
-/** Assemble the current user as `GET /api/me` returns it. */
-export const currentUser = Effect.fn("currentUser")(function*(principal: Pick<Principal, "accountId" | "userId">) {
+/**
+ * The caller as `GET /api/me` returns it: the user, the current account with the caller's
+ * membership and the subscription, the notification preferences (defaults included), the user's
+ * teams in the account and the unread notifications count. Any authenticated caller, for itself.
+ * Fails {@link Unauthenticated} when the user, the account or the membership is gone.
+ */
+export const currentUser: (
+  principal: Pick<Principal, "accountId" | "userId">
+) => Effect.Effect<
+  CurrentUser,
+  Unauthenticated,
+  AccountRepository | NotificationRepository | TeamRepository | UserRepository
+> = Effect.fn("currentUser")(function*(principal: Pick<Principal, "accountId" | "userId">) {
   const { accountId, userId } = principal
   const users = yield* UserRepository
   const accounts = yield* AccountRepository

@@ -1,5 +1,5 @@
 /**
- * The two steps of the delivery worker (spec §3.1, §3.2, §6; decisions §6), as use-cases over the
+ * The two steps of the delivery worker, as use-cases over the
  * ports; the loops that run them live in @wasl/worker.
  *
  * 1. `fanOutEvents`: claims outbox events and, in ONE transaction, writes one delivery per
@@ -22,6 +22,7 @@
  */
 import { DateTime, Duration, Effect, Option, Result } from "effect"
 import { SecureRandom } from "effect/crypto"
+import type { NotificationRepository } from "../account/notification-repository.ts"
 import type { SecretBox } from "../auth/secret-box.ts"
 import { Outbox } from "../events/outbox.ts"
 import { Transactor } from "../transactor.ts"
@@ -42,15 +43,28 @@ import { notifyWebhookDeactivated } from "./webhook-deactivated-notice.ts"
 
 /** What `fanOutEvents` did. */
 export interface FanOutResult {
+  /** How many outbox events were claimed (and completed). */
   readonly events: number
+  /** How many deliveries they were turned into. */
   readonly deliveries: number
 }
 
 /**
- * Claims up to `limit` outbox events and turns them into deliveries (see the module comment).
- * If the transaction fails the events are released, so they are retried at once.
+ * The worker's first step: claims up to `limit` outbox events (leased for `leaseFor`) and, in one
+ * transaction, writes one delivery per event and webhook subscribed to it that is validated and
+ * active, and completes the events. The delivery body is serialised here, once. An event fanned
+ * out twice (its lease ran out while a slow claimer still worked) gets no second delivery. If the
+ * transaction fails the events are released, so they are retried at once. Answers how many events
+ * and deliveries there were.
  */
-export const fanOutEvents = Effect.fn("fanOutEvents")(function*(limit: number, leaseFor: Duration.Input) {
+export const fanOutEvents: (
+  limit: number,
+  leaseFor: Duration.Input
+) => Effect.Effect<
+  FanOutResult,
+  never,
+  DeliveryRepository | Outbox | SecureRandom.SecureRandom | Transactor
+> = Effect.fn("fanOutEvents")(function*(limit: number, leaseFor: Duration.Input) {
   const outbox = yield* Outbox
   const events = yield* outbox.claim(limit, leaseFor)
   if (events.length === 0) return { events: 0, deliveries: 0 } satisfies FanOutResult
@@ -107,8 +121,11 @@ export type AttemptResult =
 
 /** An attempt made (or a cancellation decided), not yet recorded. */
 export interface PendingAttempt {
+  /** The delivery attempted. */
   readonly delivery: ClaimedDelivery
+  /** What `recordAttempts` writes: the delivery's next state and the attempt, fenced by the lease. */
   readonly record: AttemptRecord
+  /** How the attempt ended, or `Cancelled` when the webhook no longer delivers. */
   readonly outcome: AttemptOutcome | "Cancelled"
   /** When the attempt ended: `last_failure_at` if it exhausts the delivery. */
   readonly finishedAt: DateTime.Utc
@@ -150,7 +167,13 @@ const orDie = <A, E>(result: Result.Result<A, E>) => Result.match(result, { onSu
  */
 // Untraced: the worker runs this once per attempt, a thousand times a second at full load, and a
 // traced function captures a call-site stack and opens a span on every call.
-export const sendAttempt = Effect.fnUntraced(function*(delivery: ClaimedDelivery, signerFor: SignerLookup = openSigner) {
+export const sendAttempt: (
+  delivery: ClaimedDelivery,
+  signerFor?: SignerLookup
+) => Effect.Effect<PendingAttempt, never, SecretBox | WebhookTransport> = Effect.fnUntraced(function*(
+  delivery: ClaimedDelivery,
+  signerFor: SignerLookup = openSigner
+) {
   const policy = yield* DeliveryPolicy
   const lease = leaseOf(delivery)
   if (!canDeliver(delivery.webhook.state)) {
@@ -199,7 +222,11 @@ export const sendAttempt = Effect.fnUntraced(function*(delivery: ClaimedDelivery
  * run — so a switch-off and its notice commit together, once. Answers each attempt's result, in
  * order.
  */
-export const recordAttempts = Effect.fn("recordAttempts")(function*(pending: ReadonlyArray<PendingAttempt>) {
+export const recordAttempts: (
+  pending: ReadonlyArray<PendingAttempt>
+) => Effect.Effect<Array<AttemptResult>, never, DeliveryRepository | NotificationRepository | Transactor> = Effect.fn(
+  "recordAttempts"
+)(function*(pending: ReadonlyArray<PendingAttempt>) {
   const repo = yield* DeliveryRepository
   const transactor = yield* Transactor
   const simple = pending.filter((p) => p.outcome !== "Exhausted")
@@ -225,8 +252,15 @@ export const recordAttempts = Effect.fn("recordAttempts")(function*(pending: Rea
   return results
 })
 
-/** One attempt of one claimed delivery, sent and recorded (see the module comment). */
-export const attemptDelivery = (delivery: ClaimedDelivery, signerFor: SignerLookup = openSigner) =>
+/** One attempt of one claimed delivery: {@link sendAttempt} then {@link recordAttempts}; answers its result. */
+export const attemptDelivery = (
+  delivery: ClaimedDelivery,
+  signerFor: SignerLookup = openSigner
+): Effect.Effect<
+  AttemptResult,
+  never,
+  DeliveryRepository | NotificationRepository | SecretBox | Transactor | WebhookTransport
+> =>
   Effect.flatMap(sendAttempt(delivery, signerFor), (pending) => Effect.map(recordAttempts([pending]), (results) => results[0]!))
 
 /**

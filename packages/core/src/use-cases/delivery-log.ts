@@ -1,22 +1,22 @@
 /**
- * The delivery log of a webhook (decisions §6):
+ * The delivery log of a webhook:
  * - `listDeliveries`: `GET /api/account/webhooks/{id}/deliveries`, newest first, paginated;
  *   permission webhook-index.
  * - `redeliver`: `POST .../{id}/deliveries/{delivery_id}/redeliver` queues a fresh delivery (new
  *   uuid, attempts from 1) of the same body; permission webhook-update. It is queued whatever the
  *   webhook's state: the worker sends it only while the webhook is validated and active (else it
  *   is cancelled like any other), so a redelivery never bypasses the webhook state machine.
- * A webhook or delivery of another account is 404 (ARCHITECTURE rule 8).
+ * A webhook or delivery of another account is 404.
  */
 import { DateTime, Effect, Option } from "effect"
 import { SecureRandom } from "effect/crypto"
 import type { Principal } from "../auth/principal.ts"
-import { NotFound } from "../errors.ts"
-import { pageOffset, parsePageParams } from "../records/pagination.ts"
+import { type Forbidden, NotFound, type ValidationFailed } from "../errors.ts"
+import { type Page, pageOffset, parsePageParams } from "../records/pagination.ts"
 import type { QueryInput } from "../records/query-string.ts"
 import { DeliveryPolicy } from "../webhooks/delivery-policy.ts"
 import { DeliveryRepository, type DeliveryView } from "../webhooks/delivery-repository.ts"
-import { toDeliveryResource } from "../webhooks/delivery-resource.ts"
+import { type DeliveryResource, toDeliveryResource } from "../webhooks/delivery-resource.ts"
 import { queued } from "../webhooks/delivery-state.ts"
 import { authorize } from "./authenticate.ts"
 
@@ -27,8 +27,19 @@ const requireWebhook = (accountId: number, webhookId: number) =>
     (exists) => exists ? Effect.void : Effect.fail(new NotFound())
   )
 
-/** One page (`page`, `per_page` of the query) of the webhook's deliveries, newest first, and the total. */
-export const listDeliveries = Effect.fn("listDeliveries")(function*(
+/**
+ * `GET /api/account/webhooks/{id}/deliveries`: one page (`page`, `per_page` of `query`) of the
+ * webhook's deliveries, newest first, each with its status and attempts, and the total. Needs
+ * `webhook-index`. Fails {@link Forbidden} without it, {@link NotFound} for an id the account has
+ * no webhook of, {@link ValidationFailed} for a bad `page` or `per_page`.
+ */
+export const listDeliveries: (
+  principal: Principal,
+  webhookId: number,
+  query: QueryInput
+) => Effect.Effect<Page<DeliveryResource>, Forbidden | NotFound | ValidationFailed, DeliveryRepository> = Effect.fn(
+  "listDeliveries"
+)(function*(
   principal: Principal,
   webhookId: number,
   query: QueryInput
@@ -42,8 +53,20 @@ export const listDeliveries = Effect.fn("listDeliveries")(function*(
   return { items: items.map(toDeliveryResource), total, page: page.page, perPage: page.perPage }
 })
 
-/** Queues a new delivery of the same event and body; answers it as the log shows it. */
-export const redeliver = Effect.fn("redeliver")(function*(principal: Principal, webhookId: number, deliveryId: string) {
+/**
+ * `POST /api/account/webhooks/{id}/deliveries/{delivery_id}/redeliver`: queues a fresh delivery
+ * (new id, attempts from 1) of the same event and body. It is sent only while the webhook is
+ * validated and active (else it is cancelled like any other). Needs `webhook-update`. Answers the
+ * new delivery as the log shows it. Fails {@link Forbidden} without the permission,
+ * {@link NotFound} for a webhook or delivery the account does not have.
+ */
+export const redeliver: (
+  principal: Principal,
+  webhookId: number,
+  deliveryId: string
+) => Effect.Effect<DeliveryResource, Forbidden | NotFound, DeliveryRepository | SecureRandom.SecureRandom> = Effect.fn(
+  "redeliver"
+)(function*(principal: Principal, webhookId: number, deliveryId: string) {
   yield* authorize(principal, "webhook-update")
   yield* requireWebhook(principal.accountId, webhookId)
   const repo = yield* DeliveryRepository

@@ -1,25 +1,42 @@
 /**
- * Sending numbers and broadcasts (decisions §7): list, read and create. Permissions:
- * `broadcast-index` to read, `broadcast-manage` to create (decisions §2).
+ * Sending numbers (platforms) and broadcasts: list, read and create. Permissions:
+ * `broadcast-index` to read, `broadcast-manage` to create.
  */
 import { Effect, Option } from "effect"
 import type { Principal } from "../auth/principal.ts"
 import { SecretBox } from "../auth/secret-box.ts"
-import { invalid, NotFound } from "../errors.ts"
-import { validateBroadcastCreate } from "../messaging/broadcast.ts"
+import { type Forbidden, invalid, NotFound, type ValidationFailed } from "../errors.ts"
+import { type Broadcast, validateBroadcastCreate } from "../messaging/broadcast.ts"
 import { BroadcastRepository, PlatformRepository } from "../messaging/messaging-repositories.ts"
-import { validatePlatformCreate } from "../messaging/platform.ts"
+import { type Platform, validatePlatformCreate } from "../messaging/platform.ts"
 import { Transactor } from "../transactor.ts"
 import { authorize } from "./authenticate.ts"
 
-/** `GET /api/platforms`. */
-export const listPlatforms = Effect.fn("listPlatforms")(function*(principal: Principal) {
-  yield* authorize(principal, "broadcast-index")
-  return yield* PlatformRepository.use((repo) => repo.list(principal.accountId))
-})
+/**
+ * `GET /api/platforms`: the account's sending numbers (WhatsApp platforms). Needs
+ * `broadcast-index` (else {@link Forbidden}).
+ */
+export const listPlatforms: (
+  principal: Principal
+) => Effect.Effect<ReadonlyArray<Platform>, Forbidden, PlatformRepository> = Effect.fn("listPlatforms")(
+  function*(principal: Principal) {
+    yield* authorize(principal, "broadcast-index")
+    return yield* PlatformRepository.use((repo) => repo.list(principal.accountId))
+  }
+)
 
-/** `POST /api/platforms`: the access token is sealed before it is stored and never shown again. */
-export const createPlatform = Effect.fn("createPlatform")(function*(principal: Principal, body: unknown) {
+/**
+ * `POST /api/platforms`: adds a sending number to the account. Its provider access token is
+ * sealed by the `SecretBox` before it is stored, and never shown again. Needs `broadcast-manage`.
+ * Answers the platform. Fails {@link Forbidden} without the permission, {@link ValidationFailed}
+ * for an invalid body.
+ */
+export const createPlatform: (
+  principal: Principal,
+  body: unknown
+) => Effect.Effect<Platform, Forbidden | ValidationFailed, PlatformRepository | SecretBox> = Effect.fn(
+  "createPlatform"
+)(function*(principal: Principal, body: unknown) {
   yield* authorize(principal, "broadcast-manage")
   const input = yield* validatePlatformCreate(body)
   const sealed = input.access_token === null ? null : yield* SecretBox.use((box) => box.seal(input.access_token!))
@@ -27,26 +44,53 @@ export const createPlatform = Effect.fn("createPlatform")(function*(principal: P
   return yield* PlatformRepository.use((repo) => repo.insert(principal.accountId, { ...rest, sealed_access_token: sealed }))
 })
 
-/** `GET /api/broadcasts`. */
-export const listBroadcasts = Effect.fn("listBroadcasts")(function*(principal: Principal) {
-  yield* authorize(principal, "broadcast-index")
-  return yield* BroadcastRepository.use((repo) => repo.list(principal.accountId))
-})
+/**
+ * `GET /api/broadcasts`: the account's broadcasts (message templates on a sending number). Needs
+ * `broadcast-index` (else {@link Forbidden}).
+ */
+export const listBroadcasts: (
+  principal: Principal
+) => Effect.Effect<ReadonlyArray<Broadcast>, Forbidden, BroadcastRepository> = Effect.fn("listBroadcasts")(
+  function*(principal: Principal) {
+    yield* authorize(principal, "broadcast-index")
+    return yield* BroadcastRepository.use((repo) => repo.list(principal.accountId))
+  }
+)
 
-/** The account's broadcast `id` (any non-id text is simply not found). */
-export const findBroadcast = (accountId: number, id: number) =>
+/** The account's broadcast `id`, with no permission check; {@link NotFound} when the account has none such. */
+export const findBroadcast = (accountId: number, id: number): Effect.Effect<Broadcast, NotFound, BroadcastRepository> =>
   BroadcastRepository.use((repo) => repo.findById(accountId, id)).pipe(
     Effect.flatMap(Option.match({ onNone: () => Effect.fail(new NotFound()), onSome: Effect.succeed }))
   )
 
-/** `GET /api/broadcasts/{id}`. */
-export const getBroadcast = Effect.fn("getBroadcast")(function*(principal: Principal, id: number) {
-  yield* authorize(principal, "broadcast-index")
-  return yield* findBroadcast(principal.accountId, id)
-})
+/**
+ * `GET /api/broadcasts/{id}`: one of the account's broadcasts. Needs `broadcast-index`. Fails
+ * {@link Forbidden} without it, {@link NotFound} for an id the account has no broadcast of.
+ */
+export const getBroadcast: (
+  principal: Principal,
+  id: number
+) => Effect.Effect<Broadcast, Forbidden | NotFound, BroadcastRepository> = Effect.fn("getBroadcast")(
+  function*(principal: Principal, id: number) {
+    yield* authorize(principal, "broadcast-index")
+    return yield* findBroadcast(principal.accountId, id)
+  }
+)
 
-/** `POST /api/broadcasts`: the template and the broadcast, APPROVED at once (decisions §7). */
-export const createBroadcast = Effect.fn("createBroadcast")(function*(principal: Principal, body: unknown) {
+/**
+ * `POST /api/broadcasts`: a message template on one of the account's sending numbers, and its
+ * broadcast, approved at once. Needs `broadcast-manage`. Answers the broadcast. Fails
+ * {@link Forbidden} without the permission, {@link ValidationFailed} for an invalid body or a
+ * `platform_id` that is not one of the account's sending numbers.
+ */
+export const createBroadcast: (
+  principal: Principal,
+  body: unknown
+) => Effect.Effect<
+  Broadcast,
+  Forbidden | ValidationFailed,
+  BroadcastRepository | PlatformRepository | Transactor
+> = Effect.fn("createBroadcast")(function*(principal: Principal, body: unknown) {
   yield* authorize(principal, "broadcast-manage")
   const input = yield* validateBroadcastCreate(body)
   const transactor = yield* Transactor

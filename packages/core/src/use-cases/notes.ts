@@ -1,18 +1,22 @@
 /**
- * Notes of records, for every kind (decisions §5): list (paginated, newest first), create,
+ * Notes of records, for every kind: list (paginated, newest first), create,
  * update, delete. Reading needs `<kind>-show`, writing `<kind>-update` (a note changes what the
  * record shows). The record must be the account's (404 otherwise, before the body is looked at),
  * and so must the note, on that record. Each write queues its `<kind>-note-created|updated|deleted`
  * event (object key `<kind>_note`, payload the note) in the same transaction.
  */
 import { DateTime, Effect } from "effect"
+import type { SecureRandom } from "effect/crypto"
 import type { ObjectKind } from "../auth/permission.ts"
 import type { Principal } from "../auth/principal.ts"
-import { NotFound } from "../errors.ts"
+import { type Forbidden, NotFound, type ValidationFailed } from "../errors.ts"
+import type { Outbox } from "../events/outbox.ts"
 import { type Note, noteJson, type NoteJson, validateNoteBody } from "../notes/note.ts"
 import { NoteRepository, type NoteRef, type NoteScope } from "../notes/note-repository.ts"
 import { type Page, parsePageParams } from "../records/pagination.ts"
+import type { PropertyRepository } from "../records/property-repository.ts"
 import type { QueryInput } from "../records/query-string.ts"
+import type { RecordRepository } from "../records/record-repository.ts"
 import { Transactor } from "../transactor.ts"
 import { newRecordId } from "../wire/record-id.ts"
 import { authorize } from "./authenticate.ts"
@@ -29,8 +33,22 @@ const recordScope = (principal: Principal, kind: ObjectKind, recordId: string) =
 const noteRef = (scope: NoteScope, noteId: string) =>
   isRecordId(noteId) ? Effect.succeed({ ...scope, noteId } satisfies NoteRef) : Effect.fail(new NotFound())
 
-/** `GET /api/{kind}/{_id}/notes`. */
-export const listNotes = Effect.fn("listNotes")(function*(
+/**
+ * `GET /api/{kind}/{_id}/notes`: one page (`page`, `per_page` of `query`) of the record's notes,
+ * newest first, and their total. Needs `<kind>-show`. Fails {@link Forbidden} without it,
+ * {@link NotFound} for a record the account does not have, {@link ValidationFailed} for a bad
+ * `page` or `per_page`.
+ */
+export const listNotes: (
+  principal: Principal,
+  kind: ObjectKind,
+  recordId: string,
+  query: QueryInput
+) => Effect.Effect<
+  Page<NoteJson>,
+  Forbidden | NotFound | ValidationFailed,
+  NoteRepository | PropertyRepository | RecordRepository
+> = Effect.fn("listNotes")(function*(
   principal: Principal,
   kind: ObjectKind,
   recordId: string,
@@ -43,8 +61,23 @@ export const listNotes = Effect.fn("listNotes")(function*(
   return { items: page.rows.map(noteJson), total: page.total, ...params } satisfies Page<NoteJson>
 })
 
-/** `POST /api/{kind}/{_id}/notes` `{ body }`. */
-export const createNote = Effect.fn("createNote")(function*(
+/**
+ * `POST /api/{kind}/{_id}/notes` `{ body }`: adds a note by the caller to the record, with its
+ * `<kind>-note-created` event in the same transaction. Needs `<kind>-update` (a note changes what
+ * the record shows). Answers the note. Fails {@link Forbidden} without the permission,
+ * {@link NotFound} for a record the account does not have (before the body is looked at),
+ * {@link ValidationFailed} on `body` (required, a string of at most 65535 characters).
+ */
+export const createNote: (
+  principal: Principal,
+  kind: ObjectKind,
+  recordId: string,
+  input: unknown
+) => Effect.Effect<
+  NoteJson,
+  Forbidden | NotFound | ValidationFailed,
+  NoteRepository | Outbox | PropertyRepository | RecordRepository | SecureRandom.SecureRandom | Transactor
+> = Effect.fn("createNote")(function*(
   principal: Principal,
   kind: ObjectKind,
   recordId: string,
@@ -73,8 +106,23 @@ export const createNote = Effect.fn("createNote")(function*(
   }))
 })
 
-/** `PUT /api/{kind}/{_id}/notes/{note_id}` `{ body }`. */
-export const updateNote = Effect.fn("updateNote")(function*(
+/**
+ * `PUT /api/{kind}/{_id}/notes/{note_id}` `{ body }`: replaces the note's body, with its
+ * `<kind>-note-updated` event in the same transaction. Needs `<kind>-update`. Answers the note.
+ * Fails {@link Forbidden}, {@link NotFound} for a record or note the account does not have (the
+ * note must be of that record), {@link ValidationFailed} on `body`.
+ */
+export const updateNote: (
+  principal: Principal,
+  kind: ObjectKind,
+  recordId: string,
+  noteId: string,
+  input: unknown
+) => Effect.Effect<
+  NoteJson,
+  Forbidden | NotFound | ValidationFailed,
+  NoteRepository | Outbox | PropertyRepository | RecordRepository | Transactor
+> = Effect.fn("updateNote")(function*(
   principal: Principal,
   kind: ObjectKind,
   recordId: string,
@@ -95,8 +143,21 @@ export const updateNote = Effect.fn("updateNote")(function*(
   }))
 })
 
-/** `DELETE /api/{kind}/{_id}/notes/{note_id}`: the note as it was. */
-export const deleteNote = Effect.fn("deleteNote")(function*(
+/**
+ * `DELETE /api/{kind}/{_id}/notes/{note_id}`: removes the note, with its `<kind>-note-deleted`
+ * event in the same transaction. Needs `<kind>-update`. Answers the note as it was. Fails
+ * {@link Forbidden} or {@link NotFound} (record or note).
+ */
+export const deleteNote: (
+  principal: Principal,
+  kind: ObjectKind,
+  recordId: string,
+  noteId: string
+) => Effect.Effect<
+  NoteJson,
+  Forbidden | NotFound,
+  NoteRepository | Outbox | PropertyRepository | RecordRepository | Transactor
+> = Effect.fn("deleteNote")(function*(
   principal: Principal,
   kind: ObjectKind,
   recordId: string,

@@ -1,8 +1,8 @@
 /**
- * The caller's notifications and preferences (decisions §8), and the mail loop the worker runs.
+ * The caller's notifications and preferences, and the mail loop the worker runs.
  *
  * - `GET /api/notifications`: the caller's stored notifications in the current account, newest
- *   first, paginated like every list (decisions §4). Any authenticated caller, for itself.
+ *   first, paginated like every list. Any authenticated caller, for itself.
  * - `POST /api/notifications/{id}/read`: marks one read (idempotent); another user's or
  *   account's id is 404.
  * - `PUT /api/me/notification-preferences` `{ name, stored, popup, browser, email }`: all five
@@ -12,20 +12,34 @@
  *   MAX_EMAIL_ATTEMPTS.
  */
 import { DateTime, Effect, Option, Predicate } from "effect"
+import type { Notification } from "../account/notification.ts"
 import { NotificationRepository } from "../account/notification-repository.ts"
-import { NOTIFICATION_NAMES, type NotificationName } from "../account/user.ts"
+import { NOTIFICATION_NAMES, type NotificationName, type NotificationPreference } from "../account/user.ts"
 import type { Principal } from "../auth/principal.ts"
 import { ErrorBag, cleanInput, isBlankInput, ownValue } from "../records/body-input.ts"
-import { pageOffset, parsePageParams } from "../records/pagination.ts"
+import { type Page, pageOffset, parsePageParams } from "../records/pagination.ts"
 import type { QueryInput } from "../records/query-string.ts"
 import { LaravelMessage } from "../records/validation-messages.ts"
-import { NotFound } from "../errors.ts"
+import { NotFound, type ValidationFailed } from "../errors.ts"
 import { Mailer } from "../mail/mailer.ts"
 import { Transactor } from "../transactor.ts"
 
+/** How many times a notification's mail is tried before it is given up. */
 export const MAX_EMAIL_ATTEMPTS = 5
 
-export const listNotifications = Effect.fn("listNotifications")(function*(principal: Principal, query: QueryInput) {
+/**
+ * `GET /api/notifications`: one page (`page`, `per_page` of `query`) of the caller's stored
+ * notifications in the current account, newest first, and their total. Any authenticated caller,
+ * for itself. Fails {@link ValidationFailed} for a bad `page` or `per_page`.
+ */
+export const listNotifications: (
+  principal: Principal,
+  query: QueryInput
+) => Effect.Effect<
+  Page<Notification>,
+  ValidationFailed,
+  NotificationRepository
+> = Effect.fn("listNotifications")(function*(principal: Principal, query: QueryInput) {
   const page = yield* parsePageParams(query)
   const repo = yield* NotificationRepository
   const { items, total } = yield* repo.list(principal.accountId, principal.userId, {
@@ -35,7 +49,19 @@ export const listNotifications = Effect.fn("listNotifications")(function*(princi
   return { items, total, page: page.page, perPage: page.perPage }
 })
 
-export const markNotificationRead = Effect.fn("markNotificationRead")(function*(principal: Principal, id: number) {
+/**
+ * `POST /api/notifications/{id}/read`: marks one of the caller's notifications read (again is
+ * harmless: the first read time is kept). Answers the notification. Fails {@link NotFound} for an
+ * id that is not one of the caller's stored notifications in the account.
+ */
+export const markNotificationRead: (
+  principal: Principal,
+  id: number
+) => Effect.Effect<
+  Notification,
+  NotFound,
+  NotificationRepository
+> = Effect.fn("markNotificationRead")(function*(principal: Principal, id: number) {
   if (!Number.isSafeInteger(id) || id <= 0) return yield* new NotFound()
   const now = yield* DateTime.now
   const read = yield* NotificationRepository.use((repo) => repo.markRead(principal.accountId, principal.userId, id, now))
@@ -45,7 +71,18 @@ export const markNotificationRead = Effect.fn("markNotificationRead")(function*(
 
 const CHANNELS = ["stored", "popup", "browser", "email"] as const
 
-export const updateNotificationPreference = Effect.fn("updateNotificationPreference")(
+/**
+ * `PUT /api/me/notification-preferences` `{ name, stored, popup, browser, email }`: sets the
+ * caller's channels for one notification name in the account. All five keys are required; `name`
+ * is one of `NOTIFICATION_NAMES`, the channels booleans (`1`/`0` and `"1"`/`"0"` too). Answers the
+ * stored preference. Fails {@link ValidationFailed} with an entry per bad key.
+ */
+export const updateNotificationPreference: (
+  principal: Principal,
+  body: unknown
+) => Effect.Effect<NotificationPreference, ValidationFailed, NotificationRepository> = Effect.fn(
+  "updateNotificationPreference"
+)(
   function*(principal: Principal, body: unknown) {
     const input = cleanInput(Predicate.isObject(body) && !Array.isArray(body) ? body : {}) as object
     const bag = new ErrorBag()
@@ -75,8 +112,19 @@ export const updateNotificationPreference = Effect.fn("updateNotificationPrefere
   }
 )
 
-/** Sends up to `limit` queued mails; returns how many were sent. */
-export const sendPendingEmails = Effect.fn("sendPendingEmails")(function*(limit: number) {
+/**
+ * Sends up to `limit` queued notification mails through the `Mailer`, oldest first, and answers
+ * how many were sent. A failed send is logged and tried again by a later run, up to
+ * {@link MAX_EMAIL_ATTEMPTS} times. Any number of workers may run it at once: each mail is claimed
+ * by one of them.
+ */
+export const sendPendingEmails: (
+  limit: number
+) => Effect.Effect<
+  number,
+  never,
+  Mailer | NotificationRepository | Transactor
+> = Effect.fn("sendPendingEmails")(function*(limit: number) {
   const transactor = yield* Transactor
   return yield* transactor.transaction(Effect.gen(function*() {
     const repo = yield* NotificationRepository

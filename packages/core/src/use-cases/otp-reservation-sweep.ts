@@ -11,7 +11,9 @@ import { OTP_RESERVATION_SAFE_AFTER } from "../messaging/otp-reservation.ts"
  * Releases up to `limit` reservations opened at least `OTP_RESERVATION_SAFE_AFTER` ago and still
  * open, refunding their credits; returns how many (fewer than `limit`: none are left).
  */
-export const sweepOtpReservations = Effect.fn("sweepOtpReservations")(function*(limit: number) {
+export const sweepOtpReservations: (
+  limit: number
+) => Effect.Effect<number, never, OtpReservationRepository> = Effect.fn("sweepOtpReservations")(function*(limit: number) {
   const now = yield* DateTime.now
   const openedBy = DateTime.subtractDuration(now, OTP_RESERVATION_SAFE_AFTER)
   const released = yield* OtpReservationRepository.use((repo) => repo.releaseStale(openedBy, limit, now))

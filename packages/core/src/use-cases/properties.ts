@@ -1,16 +1,16 @@
 /**
- * Custom property definitions (spec §2.5, §4.7; decisions §5), per object kind and account.
+ * Custom property definitions, per object kind and account.
  *
  * - Reads (`listProperties`, `getProperty`) need `<kind>-index` or `property-manage`: whoever may
  *   list the kind's records may know its properties, and whoever manages properties may read them.
- *   Writes need `property-manage` (decisions §2).
+ *   Writes need `property-manage`.
  * - A kind's properties are its built-ins (builtin-properties.ts, `account_id` null, never
  *   stored) followed by the account's custom ones, oldest first. Built-ins can be read but not
  *   changed or deleted: 403.
  * - An id of another account, of another kind, or not of the record-id form is 404.
  * - Every write runs in one transaction with its outbox event (`<kind>-property-created`,
  *   `-updated`, `-deleted`; payload: the definition in its REST shape, `encodeProperty`), so a
- *   failed write leaves no event and a committed one always has its event (ARCHITECTURE rule 7).
+ *   failed write leaves no event and a committed one always has its event.
  * - A change of type or options is checked against the values records hold for the property
  *   (`PropertyValueStore`, `convertValuesForDefinition`): 422 on `type` (or `enum`) when one does
  *   not fit. The records store implements that port; deleting the values of a deleted property and
@@ -20,7 +20,7 @@ import { DateTime, Effect, Option, Schema } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { ObjectKind } from "../auth/permission.ts"
 import { allows, type Principal } from "../auth/principal.ts"
-import { forbidden, NotFound } from "../errors.ts"
+import { type Forbidden, forbidden, NotFound, type ValidationFailed } from "../errors.ts"
 import { Outbox } from "../events/outbox.ts"
 import { BUILTIN_GROUPS, BUILTIN_PROPERTIES } from "../records/builtin-properties.ts"
 import { validatePropertyCreate, validatePropertyUpdate } from "../records/definition-validation.ts"
@@ -39,8 +39,8 @@ export const BUILTIN_PROPERTY_READ_ONLY = "Built-in properties cannot be changed
 
 const isRecordId = Schema.is(RecordId)
 
-/** Reading a kind's properties or groups: `<kind>-index` or `property-manage`. */
-export const authorizePropertyRead = (principal: Principal, kind: ObjectKind) =>
+/** Reading a kind's properties or groups needs `<kind>-index` or `property-manage`: {@link Forbidden} otherwise. */
+export const authorizePropertyRead = (principal: Principal, kind: ObjectKind): Effect.Effect<void, Forbidden> =>
   allows(principal, `${kind}-index`) || allows(principal, "property-manage") ? Effect.void : Effect.fail(forbidden())
 
 const findBuiltin = (kind: ObjectKind, id: string): PropertyDefinition | undefined =>
@@ -73,21 +73,57 @@ const withOptions = <A extends object>(base: A, options: ReadonlyArray<EnumOptio
 const sameOptions = (a: ReadonlyArray<EnumOption> | undefined, b: ReadonlyArray<EnumOption> | undefined): boolean =>
   JSON.stringify((a ?? []).map((o) => o.internal_name)) === JSON.stringify((b ?? []).map((o) => o.internal_name))
 
-/** The kind's properties: its built-ins, then the account's custom ones, oldest first. */
-export const listProperties = Effect.fn("listProperties")(function*(principal: Principal, kind: ObjectKind) {
+/**
+ * `GET /api/{kind}/properties`: the kind's properties, its built-ins first, then the account's
+ * custom ones, oldest first. Needs `<kind>-index` or `property-manage` (else {@link Forbidden}).
+ */
+export const listProperties: (
+  principal: Principal,
+  kind: ObjectKind
+) => Effect.Effect<
+  ReadonlyArray<PropertyDefinition>,
+  Forbidden,
+  PropertyRepository
+> = Effect.fn("listProperties")(function*(principal: Principal, kind: ObjectKind) {
   yield* authorizePropertyRead(principal, kind)
   const custom = yield* (yield* PropertyRepository).list(principal.accountId, kind)
   return [...BUILTIN_PROPERTIES[kind], ...custom] as ReadonlyArray<PropertyDefinition>
 })
 
-/** One of the kind's properties, built-in or custom; NotFound otherwise. */
-export const getProperty = Effect.fn("getProperty")(function*(principal: Principal, kind: ObjectKind, id: string) {
+/**
+ * `GET /api/{kind}/properties/{_id}`: one of the kind's properties, built-in or custom. Needs
+ * `<kind>-index` or `property-manage` (else {@link Forbidden}). Fails {@link NotFound} for an id
+ * that is not one of the kind's properties in the account.
+ */
+export const getProperty: (
+  principal: Principal,
+  kind: ObjectKind,
+  id: string
+) => Effect.Effect<
+  PropertyDefinition,
+  Forbidden | NotFound,
+  PropertyRepository
+> = Effect.fn("getProperty")(function*(principal: Principal, kind: ObjectKind, id: string) {
   yield* authorizePropertyRead(principal, kind)
   return findBuiltin(kind, id) ?? (yield* findCustom(principal.accountId, kind, id))
 })
 
-/** `POST /api/{kind}/properties`: validates the body, stores the property and its created event. */
-export const createProperty = Effect.fn("createProperty")(function*(principal: Principal, kind: ObjectKind, body: unknown) {
+/**
+ * `POST /api/{kind}/properties`: a custom property of the kind (`type`, `name`, `desc`,
+ * `internal_name` unique in the kind, `group_id`, `enum` options of a select), with its
+ * `<kind>-property-created` event in the same transaction. Needs `property-manage`. Answers the
+ * definition. Fails {@link Forbidden} without the permission, {@link ValidationFailed} for an
+ * invalid body.
+ */
+export const createProperty: (
+  principal: Principal,
+  kind: ObjectKind,
+  body: unknown
+) => Effect.Effect<
+  PropertyDefinition,
+  Forbidden | ValidationFailed,
+  Outbox | PropertyGroupRepository | PropertyRepository | SecureRandom.SecureRandom | Transactor
+> = Effect.fn("createProperty")(function*(principal: Principal, kind: ObjectKind, body: unknown) {
   yield* authorize(principal, "property-manage")
   const transactor = yield* Transactor
   return yield* transactor.transaction(Effect.gen(function*() {
@@ -120,10 +156,24 @@ export const createProperty = Effect.fn("createProperty")(function*(principal: P
 })
 
 /**
- * `PUT /api/{kind}/properties/{_id}`: a built-in → 403; validates the body (internal_name kept),
- * checks a type or option change against the stored values, stores the change and its updated event.
+ * `PUT /api/{kind}/properties/{_id}`: changes a custom property (its internal_name is kept), with
+ * its `<kind>-property-updated` event in the same transaction. A change of type or options is
+ * checked against the values records hold, which are converted when it is accepted. Needs
+ * `property-manage`. Answers the definition. Fails {@link Forbidden} without the permission or for
+ * a built-in property, {@link NotFound} for an id the account has no custom property of,
+ * {@link ValidationFailed} for an invalid body or values that do not fit the new type (on `type`
+ * or `enum`).
  */
-export const updateProperty = Effect.fn("updateProperty")(function*(
+export const updateProperty: (
+  principal: Principal,
+  kind: ObjectKind,
+  id: string,
+  body: unknown
+) => Effect.Effect<
+  PropertyDefinition,
+  Forbidden | NotFound | ValidationFailed,
+  Outbox | PropertyGroupRepository | PropertyRepository | PropertyValueStore | Transactor
+> = Effect.fn("updateProperty")(function*(
   principal: Principal,
   kind: ObjectKind,
   id: string,
@@ -160,8 +210,21 @@ export const updateProperty = Effect.fn("updateProperty")(function*(
   }))
 })
 
-/** `DELETE /api/{kind}/properties/{_id}`: a built-in → 403; removes the property, with its deleted event. */
-export const deleteProperty = Effect.fn("deleteProperty")(function*(principal: Principal, kind: ObjectKind, id: string) {
+/**
+ * `DELETE /api/{kind}/properties/{_id}`: removes a custom property and the values records hold for
+ * it, with its `<kind>-property-deleted` event in the same transaction. Needs `property-manage`.
+ * Answers the definition as it was. Fails {@link Forbidden} without the permission or for a
+ * built-in property, {@link NotFound} for an id the account has no custom property of.
+ */
+export const deleteProperty: (
+  principal: Principal,
+  kind: ObjectKind,
+  id: string
+) => Effect.Effect<
+  PropertyDefinition,
+  Forbidden | NotFound,
+  Outbox | PropertyRepository | PropertyValueStore | Transactor
+> = Effect.fn("deleteProperty")(function*(principal: Principal, kind: ObjectKind, id: string) {
   yield* authorize(principal, "property-manage")
   if (findBuiltin(kind, id) !== undefined) return yield* Effect.fail(forbidden(BUILTIN_PROPERTY_READ_ONLY))
   const transactor = yield* Transactor

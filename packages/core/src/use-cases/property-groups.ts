@@ -1,5 +1,5 @@
 /**
- * Property groups (spec §2.6, §4.8; decisions §5), per object kind and account.
+ * Property groups, per object kind and account.
  *
  * - Reads need `<kind>-index` or `property-manage` (as properties); writes `property-manage`.
  * - A kind's groups are its built-in group (`account_id` null, never stored; 403 on any change)
@@ -12,9 +12,10 @@
  *   `-updated`, `-deleted`; payload: `encodePropertyGroup` of the group).
  */
 import { DateTime, Effect, Option, Schema } from "effect"
+import type { SecureRandom } from "effect/crypto"
 import type { ObjectKind } from "../auth/permission.ts"
 import type { Principal } from "../auth/principal.ts"
-import { forbidden, invalid, NotFound, type ValidationFailed } from "../errors.ts"
+import { type Forbidden, forbidden, invalid, NotFound, type ValidationFailed } from "../errors.ts"
 import { Outbox } from "../events/outbox.ts"
 import { BUILTIN_GROUP_NAMES, BUILTIN_GROUPS } from "../records/builtin-properties.ts"
 import { deriveGroupInternalName, validateGroupBody } from "../records/definition-validation.ts"
@@ -58,21 +59,53 @@ const appendEvent = (
 /** How many times a create re-derives the internal_name when a concurrent create took it first. */
 const INTERNAL_NAME_ATTEMPTS = 5
 
-/** The kind's groups: the built-in one, then the account's, oldest first. */
-export const listPropertyGroups = Effect.fn("listPropertyGroups")(function*(principal: Principal, kind: ObjectKind) {
+/**
+ * `GET /api/{kind}/properties/groups`: the kind's groups, the built-in one first, then the
+ * account's, oldest first. Needs `<kind>-index` or `property-manage` (else {@link Forbidden}).
+ */
+export const listPropertyGroups: (
+  principal: Principal,
+  kind: ObjectKind
+) => Effect.Effect<ReadonlyArray<PropertyGroupDefinition>, Forbidden, PropertyGroupRepository> = Effect.fn(
+  "listPropertyGroups"
+)(function*(principal: Principal, kind: ObjectKind) {
   yield* authorizePropertyRead(principal, kind)
   const custom = yield* (yield* PropertyGroupRepository).list(principal.accountId, kind)
   return [BUILTIN_GROUPS[kind], ...custom] as ReadonlyArray<PropertyGroupDefinition>
 })
 
-/** One of the kind's groups, built-in or custom; NotFound otherwise. */
-export const getPropertyGroup = Effect.fn("getPropertyGroup")(function*(principal: Principal, kind: ObjectKind, id: string) {
+/**
+ * `GET /api/{kind}/properties/groups/{_id}`: one of the kind's groups, built-in or custom. Needs
+ * `<kind>-index` or `property-manage` (else {@link Forbidden}). Fails {@link NotFound} for an id
+ * that is not one of the kind's groups in the account.
+ */
+export const getPropertyGroup: (
+  principal: Principal,
+  kind: ObjectKind,
+  id: string
+) => Effect.Effect<PropertyGroupDefinition, Forbidden | NotFound, PropertyGroupRepository> = Effect.fn(
+  "getPropertyGroup"
+)(function*(principal: Principal, kind: ObjectKind, id: string) {
   yield* authorizePropertyRead(principal, kind)
   return isBuiltinGroup(kind, id) ? BUILTIN_GROUPS[kind] : yield* findCustom(principal.accountId, kind, id)
 })
 
-/** `POST /api/{kind}/properties/groups`: validates, derives the internal_name, stores, with the created event. */
-export const createPropertyGroup = Effect.fn("createPropertyGroup")(function*(
+/**
+ * `POST /api/{kind}/properties/groups` `{ name, desc }`: a custom group of the kind, its
+ * internal_name derived from its name (snake_case, made unique in the kind), with its
+ * `<kind>-property-group-created` event in the same transaction. Needs `property-manage`. Answers
+ * the group. Fails {@link Forbidden} without the permission, {@link ValidationFailed} for an
+ * invalid body.
+ */
+export const createPropertyGroup: (
+  principal: Principal,
+  kind: ObjectKind,
+  body: unknown
+) => Effect.Effect<
+  PropertyGroupDefinition,
+  Forbidden | ValidationFailed,
+  Outbox | PropertyGroupRepository | SecureRandom.SecureRandom | Transactor
+> = Effect.fn("createPropertyGroup")(function*(
   principal: Principal,
   kind: ObjectKind,
   body: unknown
@@ -112,8 +145,23 @@ export const createPropertyGroup = Effect.fn("createPropertyGroup")(function*(
   }))
 })
 
-/** `PUT /api/{kind}/properties/groups/{_id}`: a built-in → 403; new name and desc, internal_name kept. */
-export const updatePropertyGroup = Effect.fn("updatePropertyGroup")(function*(
+/**
+ * `PUT /api/{kind}/properties/groups/{_id}` `{ name, desc }`: renames a custom group (its
+ * internal_name is kept), with its `<kind>-property-group-updated` event in the same transaction.
+ * Needs `property-manage`. Answers the group. Fails {@link Forbidden} without the permission or
+ * for the built-in group, {@link NotFound} for an id the account has no custom group of,
+ * {@link ValidationFailed} for an invalid body.
+ */
+export const updatePropertyGroup: (
+  principal: Principal,
+  kind: ObjectKind,
+  id: string,
+  body: unknown
+) => Effect.Effect<
+  PropertyGroupDefinition,
+  Forbidden | NotFound | ValidationFailed,
+  Outbox | PropertyGroupRepository | Transactor
+> = Effect.fn("updatePropertyGroup")(function*(
   principal: Principal,
   kind: ObjectKind,
   id: string,
@@ -132,8 +180,22 @@ export const updatePropertyGroup = Effect.fn("updatePropertyGroup")(function*(
   }))
 })
 
-/** `DELETE /api/{kind}/properties/groups/{_id}`: a built-in → 403; a group holding properties → 422. */
-export const deletePropertyGroup = Effect.fn("deletePropertyGroup")(function*(
+/**
+ * `DELETE /api/{kind}/properties/groups/{_id}`: removes an empty custom group, with its
+ * `<kind>-property-group-deleted` event in the same transaction. Needs `property-manage`. Answers
+ * the group as it was. Fails {@link Forbidden} without the permission or for the built-in group,
+ * {@link NotFound} for an id the account has no custom group of, {@link ValidationFailed} on `_id`
+ * ({@link GROUP_NOT_EMPTY}) while the group holds properties.
+ */
+export const deletePropertyGroup: (
+  principal: Principal,
+  kind: ObjectKind,
+  id: string
+) => Effect.Effect<
+  PropertyGroupDefinition,
+  Forbidden | NotFound | ValidationFailed,
+  Outbox | PropertyGroupRepository | PropertyRepository | Transactor
+> = Effect.fn("deletePropertyGroup")(function*(
   principal: Principal,
   kind: ObjectKind,
   id: string

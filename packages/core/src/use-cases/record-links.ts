@@ -1,5 +1,5 @@
 /**
- * Links between records (spec 4.3, 4.4; decisions §5): a deal's contacts, a ticket's contacts and
+ * Links between records: a deal's contacts, a ticket's contacts and
  * a ticket's deals, attached and detached from either side's path. Each call needs the update
  * permission of the record in its path, which must be the account's (404); the other side's ids
  * must be the account's too (422 on their key). Linking twice is idempotent.
@@ -12,7 +12,10 @@
 import { Effect } from "effect"
 import type { ObjectKind } from "../auth/permission.ts"
 import type { Principal } from "../auth/principal.ts"
+import type { Forbidden, NotFound, ValidationFailed } from "../errors.ts"
+import type { Outbox } from "../events/outbox.ts"
 import { bodyHas, validateId, validateIdList } from "../records/link-input.ts"
+import type { PropertyRepository } from "../records/property-repository.ts"
 import { RecordRepository, type RecordLinkName } from "../records/record-repository.ts"
 import type { RecordJson } from "../records/record-shape.ts"
 import { Transactor } from "../transactor.ts"
@@ -81,12 +84,38 @@ const linkCall = <A, E, R>(
     }))
   })
 
+/**
+ * A link use-case: it takes the caller, the `_id` of the record in the path and the request body,
+ * and runs in one transaction. It needs the update permission of the path record's kind (else
+ * {@link Forbidden}); the path record must be the account's (else {@link NotFound}), and so must
+ * the ids of the body (else {@link ValidationFailed} on their key).
+ */
+export type RecordLinkUseCase<A> = (
+  principal: Principal,
+  recordId: string,
+  body: unknown
+) => Effect.Effect<
+  A,
+  Forbidden | NotFound | ValidationFailed,
+  Outbox | PropertyRepository | RecordRepository | Transactor
+>
+
 /** The record's REST shape now (inside the transaction, after the change). */
 const currentShape = (accountId: number, kind: ObjectKind, id: string) =>
   Effect.map(currentShapes(accountId, kind, [id]), (shapes) => shapes[0]!)
 
-/** `POST /api/deals/{_id}/attach-contacts` `{ contact_ids }`: the deal with its linked contacts. */
-export const attachDealContacts = Effect.fn("attachDealContacts")(function*(principal: Principal, dealId: string, body: unknown) {
+/**
+ * `POST /api/deals/{_id}/attach-contacts` `{ contact_ids }`: links the contacts to the deal
+ * (linking twice changes nothing). Needs `deal-update`. Answers the deal with its linked contacts.
+ * Fails {@link Forbidden} without the permission, {@link NotFound} for a deal the account does not
+ * have, {@link ValidationFailed} on `contact_ids` (or one of its entries) for ids that are not the
+ * account's contacts.
+ */
+export const attachDealContacts: RecordLinkUseCase<RecordJson> = Effect.fn("attachDealContacts")(function*(
+  principal: Principal,
+  dealId: string,
+  body: unknown
+) {
   return yield* linkCall(principal, "deal", dealId, (accountId) =>
     Effect.gen(function*() {
       const ids = yield* validateIdList(accountId, "contact", "contact_ids", body)
@@ -96,10 +125,15 @@ export const attachDealContacts = Effect.fn("attachDealContacts")(function*(prin
 })
 
 /**
- * `POST /api/deals/{_id}/detach-contact` `{ contact_id }`: the deal, its remaining contacts as full
- * contact records (spec 2.2).
+ * `POST /api/deals/{_id}/detach-contact` `{ contact_id }`: unlinks the contact from the deal.
+ * Needs `deal-update`. Answers the deal with its remaining contacts as full contact records.
+ * Fails {@link Forbidden}, {@link NotFound} (the deal) or {@link ValidationFailed} (`contact_id`).
  */
-export const detachDealContact = Effect.fn("detachDealContact")(function*(principal: Principal, dealId: string, body: unknown) {
+export const detachDealContact: RecordLinkUseCase<RecordJson> = Effect.fn("detachDealContact")(function*(
+  principal: Principal,
+  dealId: string,
+  body: unknown
+) {
   return yield* linkCall(principal, "deal", dealId, (accountId) =>
     Effect.gen(function*() {
       const id = yield* validateId(accountId, "contact", "contact_id", body)
@@ -111,8 +145,16 @@ export const detachDealContact = Effect.fn("detachDealContact")(function*(princi
     }))
 })
 
-/** `POST /api/deals/{_id}/attach-tickets` `{ ticket_ids }`: the deal. */
-export const attachDealTickets = Effect.fn("attachDealTickets")(function*(principal: Principal, dealId: string, body: unknown) {
+/**
+ * `POST /api/deals/{_id}/attach-tickets` `{ ticket_ids }`: links the tickets to the deal. Needs
+ * `deal-update`. Answers the deal. Fails {@link Forbidden}, {@link NotFound} (the deal) or
+ * {@link ValidationFailed} (`ticket_ids`).
+ */
+export const attachDealTickets: RecordLinkUseCase<RecordJson> = Effect.fn("attachDealTickets")(function*(
+  principal: Principal,
+  dealId: string,
+  body: unknown
+) {
   return yield* linkCall(principal, "deal", dealId, (accountId) =>
     Effect.gen(function*() {
       const ids = yield* validateIdList(accountId, "ticket", "ticket_ids", body)
@@ -121,8 +163,16 @@ export const attachDealTickets = Effect.fn("attachDealTickets")(function*(princi
     }))
 })
 
-/** `POST /api/deals/{_id}/detach-ticket` `{ ticket_id }`: the deal. */
-export const detachDealTicket = Effect.fn("detachDealTicket")(function*(principal: Principal, dealId: string, body: unknown) {
+/**
+ * `POST /api/deals/{_id}/detach-ticket` `{ ticket_id }`: unlinks the ticket from the deal. Needs
+ * `deal-update`. Answers the deal. Fails {@link Forbidden}, {@link NotFound} (the deal) or
+ * {@link ValidationFailed} (`ticket_id`).
+ */
+export const detachDealTicket: RecordLinkUseCase<RecordJson> = Effect.fn("detachDealTicket")(function*(
+  principal: Principal,
+  dealId: string,
+  body: unknown
+) {
   return yield* linkCall(principal, "deal", dealId, (accountId) =>
     Effect.gen(function*() {
       const id = yield* validateId(accountId, "ticket", "ticket_id", body)
@@ -131,8 +181,12 @@ export const detachDealTicket = Effect.fn("detachDealTicket")(function*(principa
     }))
 })
 
-/** `POST /api/tickets/{_id}/attach-contacts` `{ contact_ids }`: the attached contacts. */
-export const attachTicketContacts = Effect.fn("attachTicketContacts")(function*(
+/**
+ * `POST /api/tickets/{_id}/attach-contacts` `{ contact_ids }`: links the contacts to the ticket.
+ * Needs `ticket-update`. Answers the attached contacts. Fails {@link Forbidden},
+ * {@link NotFound} (the ticket) or {@link ValidationFailed} (`contact_ids`).
+ */
+export const attachTicketContacts: RecordLinkUseCase<Array<RecordJson>> = Effect.fn("attachTicketContacts")(function*(
   principal: Principal,
   ticketId: string,
   body: unknown
@@ -145,8 +199,16 @@ export const attachTicketContacts = Effect.fn("attachTicketContacts")(function*(
     }))
 })
 
-/** `POST /api/tickets/{_id}/attach-deals` `{ deal_ids }`: the attached deals. */
-export const attachTicketDeals = Effect.fn("attachTicketDeals")(function*(principal: Principal, ticketId: string, body: unknown) {
+/**
+ * `POST /api/tickets/{_id}/attach-deals` `{ deal_ids }`: links the deals to the ticket. Needs
+ * `ticket-update`. Answers the attached deals. Fails {@link Forbidden}, {@link NotFound} (the
+ * ticket) or {@link ValidationFailed} (`deal_ids`).
+ */
+export const attachTicketDeals: RecordLinkUseCase<Array<RecordJson>> = Effect.fn("attachTicketDeals")(function*(
+  principal: Principal,
+  ticketId: string,
+  body: unknown
+) {
   return yield* linkCall(principal, "ticket", ticketId, (accountId) =>
     Effect.gen(function*() {
       const ids = yield* validateIdList(accountId, "deal", "deal_ids", body)
@@ -155,8 +217,16 @@ export const attachTicketDeals = Effect.fn("attachTicketDeals")(function*(princi
     }))
 })
 
-/** `POST /api/tickets/{_id}/detach-deal` `{ deal_id }`: the ticket (with deals_count). */
-export const detachTicketDeal = Effect.fn("detachTicketDeal")(function*(principal: Principal, ticketId: string, body: unknown) {
+/**
+ * `POST /api/tickets/{_id}/detach-deal` `{ deal_id }`: unlinks the deal from the ticket. Needs
+ * `ticket-update`. Answers the ticket (with its `deals_count`). Fails {@link Forbidden},
+ * {@link NotFound} (the ticket) or {@link ValidationFailed} (`deal_id`).
+ */
+export const detachTicketDeal: RecordLinkUseCase<RecordJson> = Effect.fn("detachTicketDeal")(function*(
+  principal: Principal,
+  ticketId: string,
+  body: unknown
+) {
   return yield* linkCall(principal, "ticket", ticketId, (accountId) =>
     Effect.gen(function*() {
       const id = yield* validateId(accountId, "deal", "deal_id", body)
@@ -166,10 +236,12 @@ export const detachTicketDeal = Effect.fn("detachTicketDeal")(function*(principa
 })
 
 /**
- * `POST /api/tickets/{_id}/detach-contact`: `{ contact_id }` detaches a contact; a body with
- * `deal_id` and no `contact_id` detaches a deal, as the spec lists on the same path (4.4).
+ * `POST /api/tickets/{_id}/detach-contact`: `{ contact_id }` unlinks a contact from the ticket; a
+ * body with `deal_id` and no `contact_id` unlinks a deal instead (both on the same path). Needs
+ * `ticket-update`. Answers the ticket. Fails {@link Forbidden}, {@link NotFound} (the ticket) or
+ * {@link ValidationFailed} (`contact_id`, or `deal_id`).
  */
-export const detachTicketContact = Effect.fn("detachTicketContact")(function*(
+export const detachTicketContact: RecordLinkUseCase<RecordJson> = Effect.fn("detachTicketContact")(function*(
   principal: Principal,
   ticketId: string,
   body: unknown

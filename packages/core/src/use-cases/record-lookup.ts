@@ -6,7 +6,7 @@
 import { Effect, Option, Schema } from "effect"
 import type { ObjectKind } from "../auth/permission.ts"
 import { NotFound } from "../errors.ts"
-import { Outbox } from "../events/outbox.ts"
+import { Outbox, type OutboxEvent } from "../events/outbox.ts"
 import { type EventAction, eventName, type EventSubject } from "../records/object-kind.ts"
 import type { PropertyDefinition } from "../records/property-definition.ts"
 import { PropertyRepository } from "../records/property-repository.ts"
@@ -14,16 +14,22 @@ import { RecordRepository, type RecordWithDerived } from "../records/record-repo
 import { type RecordJson, recordJson } from "../records/record-shape.ts"
 import { RecordId } from "../wire/record-id.ts"
 
-export const isRecordId = Schema.is(RecordId)
+/** Whether `input` has the form of a record id (24 lowercase hexadecimal characters). */
+export const isRecordId: <I>(input: I) => input is I & RecordId = Schema.is(RecordId)
 
 /** The account's custom property definitions of the kind. */
-export const customOf = (accountId: number, kind: ObjectKind) =>
+export const customOf = (
+  accountId: number,
+  kind: ObjectKind
+): Effect.Effect<ReadonlyArray<PropertyDefinition>, never, PropertyRepository> =>
   PropertyRepository.use((repo) => repo.list(accountId, kind))
 
+/** The record's REST shape, given the kind's custom definitions. */
 export const shapeOf = (kind: ObjectKind, found: RecordWithDerived, custom: ReadonlyArray<PropertyDefinition>): RecordJson =>
   recordJson(kind, found.record, custom, found.derived)
 
-export const orNotFound = <A>(option: Option.Option<A>) =>
+/** The value of a `Some`; {@link NotFound} for a `None`. */
+export const orNotFound = <A>(option: Option.Option<A>): Effect.Effect<A, NotFound> =>
   Option.match(option, { onNone: () => Effect.fail(new NotFound()), onSome: Effect.succeed })
 
 /** The stored record of the account and kind, or NotFound (a malformed id included). */
@@ -32,7 +38,7 @@ export const findRecord = (
   kind: ObjectKind,
   id: string,
   custom: ReadonlyArray<PropertyDefinition>
-) =>
+): Effect.Effect<RecordWithDerived, NotFound, RecordRepository> =>
   isRecordId(id)
     ? Effect.flatMap(RecordRepository.use((repo) => repo.get({ accountId, kind, id, custom })), orNotFound)
     : Effect.fail(new NotFound())
@@ -44,10 +50,14 @@ export const appendEvent = (
   subject: EventSubject,
   action: EventAction,
   payload: unknown
-) => Outbox.use((outbox) => outbox.append([{ accountId, name: eventName(kind, subject, action), payload }]))
+): Effect.Effect<ReadonlyArray<OutboxEvent>, never, Outbox> => Outbox.use((outbox) => outbox.append([{ accountId, name: eventName(kind, subject, action), payload }]))
 
-/** The REST shapes now of records of the account that must exist, the kind's definitions read once. */
-export const currentShapes = (accountId: number, kind: ObjectKind, ids: ReadonlyArray<string>) =>
+/** The REST shapes now of records of the account (each must exist: a missing one is a defect), the kind's definitions read once. */
+export const currentShapes = (
+  accountId: number,
+  kind: ObjectKind,
+  ids: ReadonlyArray<string>
+): Effect.Effect<Array<RecordJson>, never, PropertyRepository | RecordRepository> =>
   Effect.gen(function*() {
     const custom = yield* customOf(accountId, kind)
     return yield* Effect.forEach(ids, (id) =>
@@ -55,6 +65,10 @@ export const currentShapes = (accountId: number, kind: ObjectKind, ids: Readonly
   })
 
 /** Queues the `-updated` event of each of these records of the account, with its shape now. */
-export const appendRecordsUpdated = (accountId: number, kind: ObjectKind, ids: ReadonlyArray<string>) =>
+export const appendRecordsUpdated = (
+  accountId: number,
+  kind: ObjectKind,
+  ids: ReadonlyArray<string>
+): Effect.Effect<void, never, Outbox | PropertyRepository | RecordRepository> =>
   Effect.flatMap(currentShapes(accountId, kind, ids), (shapes) =>
     Effect.forEach(shapes, (shape) => appendEvent(accountId, kind, "record", "updated", shape), { discard: true }))

@@ -1,14 +1,14 @@
 /**
- * Records CRUD of the six object kinds (decisions §3, spec §6.2–6.3).
+ * Records CRUD of the six object kinds.
  *
- * - Permissions: `<kind>-create`, `<kind>-show`, `<kind>-update`, `<kind>-delete` (decisions §2).
+ * - Permissions: `<kind>-create`, `<kind>-show`, `<kind>-update`, `<kind>-delete`, `<kind>-index`.
  * - Bodies are validated against the kind's built-ins and the account's custom properties of the
  *   kind (value-validation.ts): 422 per key.
  * - An id of another account, of no record, or not of the record-id form is 404. An update or a
  *   delete of a missing record is 404 before its body is looked at.
  * - Every write runs in one transaction with its outbox event (`<kind>-created`, `-updated`,
  *   `-deleted`; payload: the record's REST shape, `recordJson`; the deleted event carries the record
- *   as it was), so a failed write leaves no event (ARCHITECTURE rule 7). Deleting a record removes
+ *   as it was), so a failed write leaves no event. Deleting a record removes
  *   its links and notes; only the record's event fires.
  *
  * Each use-case returns the record's REST shape (for a delete: as it was); the HTTP layer wraps it
@@ -18,7 +18,7 @@ import { Effect } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { ObjectKind } from "../auth/permission.ts"
 import type { Principal } from "../auth/principal.ts"
-import { NotFound } from "../errors.ts"
+import { type Forbidden, NotFound, type ValidationFailed } from "../errors.ts"
 import type { Outbox } from "../events/outbox.ts"
 import { parseRecordListQuery } from "../records/list-query.ts"
 import type { Page } from "../records/pagination.ts"
@@ -32,8 +32,38 @@ import { newRecordId } from "../wire/record-id.ts"
 import { authorize } from "./authenticate.ts"
 import { appendEvent, customOf, findRecord, orNotFound, shapeOf } from "./record-lookup.ts"
 
-/** `POST /api/{kind}`: validates the body, stores the record and its created event. */
-export const createRecord = Effect.fn("createRecord")(function*(principal: Principal, kind: ObjectKind, body: unknown) {
+/**
+ * `POST /api/{kind}`: creates a record of the kind from `body` (the JSON object of the request),
+ * validated against the kind's built-in properties and the account's custom ones, and queues its
+ * `<kind>-created` event in the same transaction. Needs `<kind>-create`.
+ *
+ * Answers the record's REST shape: its `properties` (`_id`, `account_id`, the property values,
+ * derived ones included, and the timestamps), with a contact's `channels` and a deal's `contacts`.
+ * Fails {@link Forbidden} without the permission, {@link ValidationFailed} with Laravel's messages
+ * keyed by property (one entry per bad key) for an invalid body.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { authenticateToken, createRecord } from "@wasl/core"
+ *
+ * const addContact = (bearer: string) =>
+ *   Effect.gen(function*() {
+ *     const principal = yield* authenticateToken(bearer)
+ *     const contact = yield* createRecord(principal, "contact", { firstname: "Jane", email: "jane@acme.test" })
+ *     return contact.properties._id
+ *   })
+ * ```
+ */
+export const createRecord: (
+  principal: Principal,
+  kind: ObjectKind,
+  body: unknown
+) => Effect.Effect<
+  RecordJson,
+  Forbidden | ValidationFailed,
+  Outbox | PropertyRepository | RecordRepository | SecureRandom.SecureRandom | Transactor
+> = Effect.fn("createRecord")(function*(principal: Principal, kind: ObjectKind, body: unknown) {
   yield* authorize(principal, `${kind}-create`)
   const transactor = yield* Transactor
   return yield* transactor.transaction(Effect.gen(function*() {
@@ -47,15 +77,42 @@ export const createRecord = Effect.fn("createRecord")(function*(principal: Princ
   }))
 })
 
-/** `GET /api/{kind}/{_id}`: the record; NotFound for an id the account has no record of. */
-export const getRecord = Effect.fn("getRecord")(function*(principal: Principal, kind: ObjectKind, id: string) {
+/**
+ * `GET /api/{kind}/{_id}`: the record's REST shape. Needs `<kind>-show` (else {@link Forbidden}).
+ * Fails {@link NotFound} for an id the account has no record of (another account's, or not of
+ * the record-id form).
+ */
+export const getRecord: (
+  principal: Principal,
+  kind: ObjectKind,
+  id: string
+) => Effect.Effect<
+  RecordJson,
+  Forbidden | NotFound,
+  PropertyRepository | RecordRepository
+> = Effect.fn("getRecord")(function*(principal: Principal, kind: ObjectKind, id: string) {
   yield* authorize(principal, `${kind}-show`)
   const custom = yield* customOf(principal.accountId, kind)
   return shapeOf(kind, yield* findRecord(principal.accountId, kind, id, custom), custom)
 })
 
-/** `PUT /api/{kind}/{_id}` (partial): validates the body, applies it, with the updated event. */
-export const updateRecord = Effect.fn("updateRecord")(function*(
+/**
+ * `PUT /api/{kind}/{_id}`: a partial update (keys absent from `body` are kept), validated like a
+ * create, with the `<kind>-updated` event in the same transaction. Needs `<kind>-update`. Answers
+ * the updated record's REST shape. Fails {@link Forbidden} without the permission,
+ * {@link NotFound} for a record the account does not have (before the body is looked at),
+ * {@link ValidationFailed} for an invalid body.
+ */
+export const updateRecord: (
+  principal: Principal,
+  kind: ObjectKind,
+  id: string,
+  body: unknown
+) => Effect.Effect<
+  RecordJson,
+  Forbidden | NotFound | ValidationFailed,
+  Outbox | PropertyRepository | RecordRepository | Transactor
+> = Effect.fn("updateRecord")(function*(
   principal: Principal,
   kind: ObjectKind,
   id: string,
@@ -76,8 +133,21 @@ export const updateRecord = Effect.fn("updateRecord")(function*(
   }))
 })
 
-/** `DELETE /api/{kind}/{_id}`: removes the record (its links and notes), with its deleted event. */
-export const deleteRecord = Effect.fn("deleteRecord")(function*(principal: Principal, kind: ObjectKind, id: string) {
+/**
+ * `DELETE /api/{kind}/{_id}`: removes the record with its links and notes, and queues its
+ * `<kind>-deleted` event (carrying the record as it was) in the same transaction. Needs
+ * `<kind>-delete`. Answers the record's REST shape as it was. Fails {@link Forbidden} without the
+ * permission, {@link NotFound} for a record the account does not have.
+ */
+export const deleteRecord: (
+  principal: Principal,
+  kind: ObjectKind,
+  id: string
+) => Effect.Effect<
+  RecordJson,
+  Forbidden | NotFound,
+  Outbox | PropertyRepository | RecordRepository | Transactor
+> = Effect.fn("deleteRecord")(function*(principal: Principal, kind: ObjectKind, id: string) {
   yield* authorize(principal, `${kind}-delete`)
   const transactor = yield* Transactor
   return yield* transactor.transaction(Effect.gen(function*() {
@@ -92,8 +162,41 @@ export const deleteRecord = Effect.fn("deleteRecord")(function*(principal: Princ
   }))
 })
 
-/** `GET /api/{kind}`: validates the query (one 422 with every bad key) and reads the page. */
-export const listRecords = Effect.fn("listRecords")(function*(principal: Principal, kind: ObjectKind, query: QueryInput) {
+/**
+ * `GET /api/{kind}`: one page of the account's records of the kind. `query` is the request's query
+ * string as pairs or an object (PHP-style nesting, e.g. `complex_filters[0][property]`): `page`,
+ * `per_page` (default 15, at most 100), `search` (in the kind's name property), `order` (a property
+ * or a timestamp, default `created_at`), `direction` (`asc` or `desc`, default `desc`) and
+ * `complex_filters`. Needs `<kind>-index`.
+ *
+ * Answers the page's records in their REST shape, the total over all pages, and the page and
+ * per-page used. Fails {@link Forbidden} without the permission, {@link ValidationFailed} with an
+ * entry for every bad key of the query at once.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { listRecords, type Principal } from "@wasl/core"
+ *
+ * // Deals above 100, largest first, 50 a page.
+ * const bigDeals = (principal: Principal) =>
+ *   listRecords(principal, "deal", {
+ *     per_page: "50",
+ *     order: "amount",
+ *     direction: "desc",
+ *     "complex_filters[0][property]": "amount",
+ *     "complex_filters[0][operator]": "gt",
+ *     "complex_filters[0][value]": "100"
+ *   }).pipe(Effect.map((page) => `${page.items.length} of ${page.total}`))
+ * ```
+ */
+export const listRecords: (
+  principal: Principal,
+  kind: ObjectKind,
+  query: QueryInput
+) => Effect.Effect<Page<RecordJson>, Forbidden | ValidationFailed, PropertyRepository | RecordRepository> = Effect.fn(
+  "listRecords"
+)(function*(principal: Principal, kind: ObjectKind, query: QueryInput) {
   yield* authorize(principal, `${kind}-index`)
   const custom = yield* customOf(principal.accountId, kind)
   const params = yield* parseRecordListQuery(kind, query, custom)

@@ -1,5 +1,5 @@
 /**
- * `POST /api/broadcasts/{id}/send-otp` (spec §3.3, §4.2, §7, §8; decisions §7).
+ * `POST /api/broadcasts/{id}/send-otp`.
  *
  * Checks, in order: an API token (sessions are refused, 403) with `broadcast-send-otp` (403); the
  * broadcast exists in the account (404) and is an approved AUTHENTICATION template (403); the body
@@ -27,27 +27,120 @@
  * The plaintext code exists only in this function and in the provider request.
  */
 import { DateTime, Effect, Option } from "effect"
+import type { SecureRandom } from "effect/crypto"
 import type { Principal } from "../auth/principal.ts"
-import { forbidden, PaymentRequired, TooManyRequests } from "../errors.ts"
+import type { SecretBox } from "../auth/secret-box.ts"
+import {
+  type Forbidden,
+  forbidden,
+  type NotFound,
+  PaymentRequired,
+  type ServiceUnavailable,
+  TooManyRequests,
+  type ValidationFailed
+} from "../errors.ts"
+import type { Outbox } from "../events/outbox.ts"
+import type { Broadcast } from "../messaging/broadcast.ts"
 import { sendThroughProvider, storeMessage } from "../messaging/dispatch.ts"
-import { OtpLedger, OtpReservationRepository, VerificationRepository } from "../messaging/messaging-repositories.ts"
+import type { Message } from "../messaging/message.ts"
+import type { MessagingProvider } from "../messaging/messaging-provider.ts"
+import {
+  type BroadcastRepository,
+  type MessageRepository,
+  OtpLedger,
+  OtpReservationRepository,
+  VerificationRepository
+} from "../messaging/messaging-repositories.ts"
 import type { OtpReservation } from "../messaging/otp-reservation.ts"
 import { MessagingSettings } from "../messaging/messaging-settings.ts"
 import { generateOtpCode, OtpCodeHasher } from "../messaging/otp-code.ts"
-import { startVerification, supersede } from "../messaging/otp-verification.ts"
+import { startVerification, supersede, type Verification } from "../messaging/otp-verification.ts"
 import { digitsOf, recipientOfContact, recipientOfNumber } from "../messaging/recipient.ts"
 import { validateSendOtpInput } from "../messaging/send-input.ts"
 import { DEFAULT_CODE_EXPIRATION_MINUTES } from "../messaging/template.ts"
+import type { PropertyRepository } from "../records/property-repository.ts"
+import type { RecordRepository } from "../records/record-repository.ts"
 import { Transactor } from "../transactor.ts"
 import { newRecordId } from "../wire/record-id.ts"
 import { authorize, requireToken } from "./authenticate.ts"
 import { findBroadcast } from "./messaging.ts"
 
+/** The 403 message of a send-otp with a broadcast that is not an approved authentication template. */
 export const NOT_AN_AUTHENTICATION_TEMPLATE = "The template is not an approved authentication template."
+/** The 402 message of a send-otp on an account without OTP credits. */
 export const NO_OTP_CREDITS = "The account has no OTP credits left."
+/** The 429 message of a send-otp to a recipient still in its cooldown. */
 export const OTP_COOLDOWN = "A code was already sent to this recipient. Try again later."
 
-export const sendOtp = Effect.fn("sendOtp")(function*(principal: Principal, broadcastId: number, body: unknown) {
+/** What {@link sendOtp} answers. */
+export interface OtpSent {
+  /** The message, as stored. */
+  readonly message: Message
+  /** The broadcast sent. */
+  readonly broadcast: Broadcast
+  /** Managed mode (no `code` given): the verification that checks the code; relay mode: none. */
+  readonly verification: Verification | undefined
+}
+
+/**
+ * `POST /api/broadcasts/{id}/send-otp` `{ to | contact_id, code? }`: sends a one-time code with
+ * the broadcast's authentication template, to a number (`to`, 6 to 20 digits, an optional `+`) or
+ * to a contact of the account (`contact_id`). Without `code` Wasl makes a 6-digit code and keeps
+ * its hash in a verification (managed mode: check it with `verifyCode`); with `code` (4 to 15
+ * letters and digits) it sends that code and keeps nothing of it (relay mode). Each accepted send
+ * costs one OTP credit; a recipient then waits a cooldown before the next. A send to a new number
+ * creates its contact. Only an API token with `broadcast-send-otp` may send (a session may not).
+ *
+ * Answers the message, the broadcast and, in managed mode, the verification. Fails
+ * {@link Forbidden} for a session, without the permission, or for a broadcast that is not an
+ * approved authentication template ({@link NOT_AN_AUTHENTICATION_TEMPLATE}); {@link NotFound} for
+ * a broadcast the account does not have; {@link ValidationFailed} for an invalid body, a contact
+ * without a number, or a rejection by the provider; {@link PaymentRequired} without credits
+ * ({@link NO_OTP_CREDITS}); {@link TooManyRequests} during the cooldown ({@link OTP_COOLDOWN},
+ * `retryAfter` seconds); {@link ServiceUnavailable} when the provider cannot be reached for now. A
+ * send that fails after the credit was taken gives it back, and its cooldown.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { type Principal, sendOtp, verifyCode } from "@wasl/core"
+ *
+ * // Managed mode: Wasl makes the code and sends it; keep the verification's id for the check.
+ * const sendCode = (principal: Principal, broadcastId: number) =>
+ *   sendOtp(principal, broadcastId, { to: "+966500000000" }).pipe(
+ *     Effect.map(({ verification }) => verification!.id)
+ *   )
+ *
+ * // The code the user typed: true when it matches, false (with attempts left) when it does not.
+ * const checkCode = (principal: Principal, verificationId: string, code: string) =>
+ *   verifyCode(principal, verificationId, { code }).pipe(
+ *     Effect.as(true),
+ *     Effect.catchTag("InvalidOtpCode", () => Effect.succeed(false))
+ *   )
+ * ```
+ */
+export const sendOtp: (
+  principal: Principal,
+  broadcastId: number,
+  body: unknown
+) => Effect.Effect<
+  OtpSent,
+  Forbidden | NotFound | PaymentRequired | ServiceUnavailable | TooManyRequests | ValidationFailed,
+  | BroadcastRepository
+  | MessageRepository
+  | MessagingProvider
+  | MessagingSettings
+  | OtpCodeHasher
+  | OtpLedger
+  | OtpReservationRepository
+  | Outbox
+  | PropertyRepository
+  | RecordRepository
+  | SecretBox
+  | SecureRandom.SecureRandom
+  | Transactor
+  | VerificationRepository
+> = Effect.fn("sendOtp")(function*(principal: Principal, broadcastId: number, body: unknown) {
   yield* requireToken(principal)
   yield* authorize(principal, "broadcast-send-otp")
   const broadcast = yield* findBroadcast(principal.accountId, broadcastId)

@@ -1,22 +1,68 @@
 /**
- * `POST /api/broadcasts/{id}/send` (spec §4.1, decisions §7): a non-authentication template to one
+ * `POST /api/broadcasts/{id}/send`: a non-authentication template to one
  * contact, with its header file and offer code when the template has them. Needs
  * `broadcast-send`. Sends cost no OTP credit. A provider rejection is a 422 on contact_id and stores
  * nothing.
  */
 import { Effect } from "effect"
+import type { SecureRandom } from "effect/crypto"
 import type { Principal } from "../auth/principal.ts"
-import { forbidden } from "../errors.ts"
+import type { SecretBox } from "../auth/secret-box.ts"
+import { type Forbidden, forbidden, type NotFound, type ServiceUnavailable, type ValidationFailed } from "../errors.ts"
+import type { Broadcast } from "../messaging/broadcast.ts"
 import { sendThroughProvider, storeMessage } from "../messaging/dispatch.ts"
+import type { Message } from "../messaging/message.ts"
+import type { MessagingProvider } from "../messaging/messaging-provider.ts"
+import type { BroadcastRepository, MessageRepository } from "../messaging/messaging-repositories.ts"
 import { recipientOfContact } from "../messaging/recipient.ts"
 import { type UploadedFile, validateSendInput } from "../messaging/send-input.ts"
+import type { PropertyRepository } from "../records/property-repository.ts"
+import type { RecordRepository } from "../records/record-repository.ts"
 import { authorize } from "./authenticate.ts"
 import { findBroadcast } from "./messaging.ts"
 
+/** The 403 message of a send of an authentication template (those go through `sendOtp`). */
 export const AUTHENTICATION_ONLY_VIA_SEND_OTP = "Authentication templates can only be sent through send-otp."
+/** The 403 message of a send of a template that is not approved. */
 export const NOT_APPROVED = "The template is not approved."
 
-export const sendTemplate = Effect.fn("sendTemplate")(function*(
+/** What {@link sendTemplate} answers: the stored message and the broadcast it was sent with. */
+export interface TemplateSent {
+  /** The message, as stored. */
+  readonly message: Message
+  /** The broadcast sent. */
+  readonly broadcast: Broadcast
+}
+
+/**
+ * `POST /api/broadcasts/{id}/send` `{ contact_id, components? }`: sends the broadcast's template
+ * to one contact of the account through the messaging provider and stores the message. `file` is
+ * the `header.file` upload a template with a media header needs; `components` carries the offer
+ * code of a template with a copy-code button. Costs no OTP credit. Needs `broadcast-send`.
+ *
+ * Answers the message and the broadcast. Fails {@link Forbidden} without the permission, for an
+ * authentication template ({@link AUTHENTICATION_ONLY_VIA_SEND_OTP}) or one not approved
+ * ({@link NOT_APPROVED}); {@link NotFound} for a broadcast the account does not have;
+ * {@link ValidationFailed} for an invalid body or file, a contact without a number, or a rejection
+ * by the provider (on `contact_id`; nothing is stored); {@link ServiceUnavailable} when the
+ * provider cannot be reached for now.
+ */
+export const sendTemplate: (
+  principal: Principal,
+  broadcastId: number,
+  body: unknown,
+  file: UploadedFile | undefined
+) => Effect.Effect<
+  TemplateSent,
+  Forbidden | NotFound | ServiceUnavailable | ValidationFailed,
+  | BroadcastRepository
+  | MessageRepository
+  | MessagingProvider
+  | PropertyRepository
+  | RecordRepository
+  | SecretBox
+  | SecureRandom.SecureRandom
+> = Effect.fn("sendTemplate")(function*(
   principal: Principal,
   broadcastId: number,
   body: unknown,

@@ -1,5 +1,5 @@
 /**
- * The Webhook Deactivated notification (spec §6.6, decisions §8). Called by the delivery worker
+ * The Webhook Deactivated notification. Called by the delivery worker
  * inside the transaction that switches the webhook off, so the switch-off and its notice commit
  * together or not at all.
  *
@@ -12,9 +12,11 @@
 import { DateTime, Effect } from "effect"
 import { NotificationRepository } from "../account/notification-repository.ts"
 
+/** The notification's name. */
 export const WEBHOOK_DEACTIVATED = "WebhookDeactivated" as const
 
-export const webhookDeactivatedMessage = (url: string) =>
+/** The notification's message, also the first line of its mail. */
+export const webhookDeactivatedMessage = (url: string): string =>
   `The webhook ${url} was switched off: 3 deliveries in a row failed after using all their attempts.`
 
 const mailText = (url: string, webhookId: number) =>
@@ -25,7 +27,17 @@ const mailText = (url: string, webhookId: number) =>
     `PUT /api/account/webhooks/${webhookId}/activate and the body {"is_active": true}.`
   ].join("\n")
 
-export const notifyWebhookDeactivated = Effect.fn("notifyWebhookDeactivated")(
+/**
+ * Tells the account's members who may update webhooks that the webhook at `url` was switched off:
+ * a notification (and a queued mail, per each member's preference). Call it inside the
+ * transaction that switches the webhook off. Answers how many members were considered (those who
+ * silenced every channel included).
+ */
+export const notifyWebhookDeactivated: (
+  accountId: number,
+  webhookId: number,
+  url: string
+) => Effect.Effect<number, never, NotificationRepository> = Effect.fn("notifyWebhookDeactivated")(
   function*(accountId: number, webhookId: number, url: string) {
     const notifications = yield* NotificationRepository
     const recipients = yield* notifications.recipients(accountId, "webhook-update", WEBHOOK_DEACTIVATED)

@@ -1,5 +1,5 @@
 /**
- * Webhook management (spec §3.1, §4.9, §5, §7, §8; decisions §6).
+ * Webhook management.
  *
  * - Permissions: webhook-index (list, read), webhook-create, webhook-update (update, validate,
  *   activate), webhook-delete. Another account's id, or an id that is not a positive integer, is
@@ -9,7 +9,7 @@
  *   characters from a CSPRNG, stored sealed by SecretBox, returned on create, list and read.
  * - Update: both keys required; a different URL goes back to unvalidated with the failure count
  *   cleared; events replace the subscription list.
- * - Validate: the challenge of decisions §6 is POSTed through WebhookTransport (10 s); only a 2xx
+ * - Validate: a signed challenge is POSTed through WebhookTransport (10 s); only a 2xx
  *   JSON answer `{ signature }` equal (constant time) to HMAC(secret, challenge) validates, and
  *   only if the URL did not change meanwhile. Anything else is 403 with VALIDATION_FAILED_MESSAGE
  *   and the webhook unchanged.
@@ -23,7 +23,7 @@ import { AccountRepository } from "../account/account-repository.ts"
 import { webhookLimit } from "../account/plan.ts"
 import type { Principal } from "../auth/principal.ts"
 import { SecretBox } from "../auth/secret-box.ts"
-import { forbidden, invalid, NotFound, PaymentRequired } from "../errors.ts"
+import { type Forbidden, forbidden, invalid, NotFound, PaymentRequired, type ValidationFailed } from "../errors.ts"
 import { cleanInput, isBlankInput, ownValue } from "../records/body-input.ts"
 import { LaravelMessage } from "../records/validation-messages.ts"
 import { Transactor } from "../transactor.ts"
@@ -38,7 +38,7 @@ import {
   VALIDATION_EVENT,
   WEBHOOK_HEADERS
 } from "../webhooks/signature.ts"
-import { type StoredWebhook, WEBHOOK_SECRET_LENGTH, webhookView } from "../webhooks/webhook.ts"
+import { type StoredWebhook, type Webhook, WEBHOOK_SECRET_LENGTH, webhookView } from "../webhooks/webhook.ts"
 import { validateWebhookBody, type WebhookInput } from "../webhooks/webhook-body.ts"
 import { WebhookRepository } from "../webhooks/webhook-repository.ts"
 import { activate, urlChanged, validated } from "../webhooks/webhook-state.ts"
@@ -46,14 +46,16 @@ import { WebhookTransport } from "../webhooks/webhook-transport.ts"
 import { WebhookUrlGuard } from "../webhooks/webhook-url.ts"
 import { authorize } from "./authenticate.ts"
 
-/** The 403 of a failed validation (spec §7). */
+/** The 403 message of a failed validation. */
 export const VALIDATION_FAILED_MESSAGE =
   "Webhook validation was unsuccessful. Please check the webhook secret and the endpoint configuration."
+/** The 402 message of a create on a plan without webhooks. */
 export const PLAN_HAS_NO_WEBHOOKS = "Your plan does not include webhooks."
+/** The 402 message of a create past the plan's webhook limit. */
 export const WEBHOOK_LIMIT_REACHED = "The maximum number of webhooks for your plan has been reached."
 
-/** How long the endpoint has to answer the challenge (decisions §6). */
-export const VALIDATION_TIMEOUT = Duration.seconds(10)
+/** How long the endpoint has to answer the validation challenge: 10 seconds. */
+export const VALIDATION_TIMEOUT: Duration.Duration = Duration.seconds(10)
 
 const isWebhookId = (id: number) => Number.isSafeInteger(id) && id > 0
 
@@ -87,21 +89,81 @@ const validateInput = (body: unknown, mode: "create" | "update") =>
 const saveChange = (stored: StoredWebhook, change: Parameters<WebhookRepository["Service"]["update"]>[2]) =>
   Effect.flatMap(WebhookRepository.use((repo) => repo.update(stored.accountId, stored.id, change)), found)
 
-/** `GET /api/account/webhooks`: every webhook of the account, by id. */
-export const listWebhooks = Effect.fn("listWebhooks")(function*(principal: Principal) {
+/**
+ * `GET /api/account/webhooks`: every webhook of the account, by id, each with its secret and
+ * subscriptions. Needs `webhook-index` (else {@link Forbidden}).
+ */
+export const listWebhooks: (
+  principal: Principal
+) => Effect.Effect<
+  Array<Webhook>,
+  Forbidden,
+  SecretBox | WebhookRepository
+> = Effect.fn("listWebhooks")(function*(principal: Principal) {
   yield* authorize(principal, "webhook-index")
   const webhooks = yield* WebhookRepository.use((repo) => repo.list(principal.accountId))
   return yield* Effect.forEach(webhooks, view)
 })
 
-/** `GET /api/account/webhooks/{id}`. */
-export const getWebhook = Effect.fn("getWebhook")(function*(principal: Principal, id: number) {
+/**
+ * `GET /api/account/webhooks/{id}`: the webhook with its secret and subscriptions. Needs
+ * `webhook-index`. Fails {@link Forbidden} without it, {@link NotFound} for an id the account has
+ * no webhook of.
+ */
+export const getWebhook: (
+  principal: Principal,
+  id: number
+) => Effect.Effect<
+  Webhook,
+  Forbidden | NotFound,
+  SecretBox | WebhookRepository
+> = Effect.fn("getWebhook")(function*(principal: Principal, id: number) {
   yield* authorize(principal, "webhook-index")
   return yield* view(yield* load(principal.accountId, id))
 })
 
-/** `POST /api/account/webhooks`: unvalidated, inactive, with a fresh secret. */
-export const createWebhook = Effect.fn("createWebhook")(function*(principal: Principal, body: unknown) {
+/**
+ * `POST /api/account/webhooks` `{ URL, events }`: registers an endpoint for the listed events
+ * (each one of the 72 event names, e.g. `deal-created`). The webhook starts unvalidated and
+ * inactive, with a fresh 32-character secret that signs its deliveries; it delivers once
+ * {@link validateWebhook} and {@link activateWebhook} have succeeded. Needs `webhook-create`.
+ *
+ * The URL must be https, at most 2,048 characters, with a host name (not an IP address) whose
+ * every address is public (the `WebhookUrlGuard` checks, unless the deployment allows private
+ * addresses). The account's plan sets how many webhooks it may have: `business` 5, `custom` its
+ * own limit, the others none.
+ *
+ * Answers the webhook with its secret. Fails {@link Forbidden} without the permission,
+ * {@link ValidationFailed} on `URL` or `events` (`events.N` for a bad entry),
+ * {@link PaymentRequired} when the plan has no webhooks ({@link PLAN_HAS_NO_WEBHOOKS}) or its
+ * limit is reached ({@link WEBHOOK_LIMIT_REACHED}).
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { activateWebhook, createWebhook, type Principal, validateWebhook } from "@wasl/core"
+ *
+ * // Register an endpoint for new and updated deals, prove it holds the secret, switch it on.
+ * const subscribe = (principal: Principal) =>
+ *   Effect.gen(function*() {
+ *     const webhook = yield* createWebhook(principal, {
+ *       URL: "https://hooks.acme.test/wasl",
+ *       events: ["deal-created", "deal-updated"]
+ *     })
+ *     // Give webhook.secret to the endpoint, then:
+ *     yield* validateWebhook(principal, webhook.id)
+ *     return yield* activateWebhook(principal, webhook.id, { is_active: true })
+ *   })
+ * ```
+ */
+export const createWebhook: (
+  principal: Principal,
+  body: unknown
+) => Effect.Effect<
+  Webhook,
+  Forbidden | NotFound | PaymentRequired | ValidationFailed,
+  AccountRepository | SecretBox | SecureRandom.SecureRandom | Transactor | WebhookRepository | WebhookUrlGuard
+> = Effect.fn("createWebhook")(function*(principal: Principal, body: unknown) {
   yield* authorize(principal, "webhook-create")
   const input = yield* validateInput(body, "create")
   const secret = yield* randomAlphanumeric(WEBHOOK_SECRET_LENGTH)
@@ -126,8 +188,22 @@ export const createWebhook = Effect.fn("createWebhook")(function*(principal: Pri
   return webhookView(stored, secret)
 })
 
-/** `PUT /api/account/webhooks/{id}`: URL and events; a changed URL needs validating again. */
-export const updateWebhook = Effect.fn("updateWebhook")(function*(principal: Principal, id: number, body: unknown) {
+/**
+ * `PUT /api/account/webhooks/{id}` `{ URL, events }` (both required): replaces the URL and the
+ * subscriptions. A different URL makes the webhook unvalidated again (failure count cleared): it
+ * delivers nothing until validated anew. Needs `webhook-update`. Answers the webhook. Fails
+ * {@link Forbidden} without the permission, {@link NotFound} for an id the account has no webhook
+ * of, {@link ValidationFailed} on `URL` or `events`.
+ */
+export const updateWebhook: (
+  principal: Principal,
+  id: number,
+  body: unknown
+) => Effect.Effect<
+  Webhook,
+  Forbidden | NotFound | ValidationFailed,
+  SecretBox | Transactor | WebhookRepository | WebhookUrlGuard
+> = Effect.fn("updateWebhook")(function*(principal: Principal, id: number, body: unknown) {
   yield* authorize(principal, "webhook-update")
   yield* load(principal.accountId, id)
   const input = yield* validateInput(body, "update")
@@ -140,15 +216,26 @@ export const updateWebhook = Effect.fn("updateWebhook")(function*(principal: Pri
   return yield* view(stored)
 })
 
-/** `DELETE /api/account/webhooks/{id}`: the webhook and its subscriptions (deliveries cascade). */
-export const deleteWebhook = Effect.fn("deleteWebhook")(function*(principal: Principal, id: number) {
+/**
+ * `DELETE /api/account/webhooks/{id}`: removes the webhook with its subscriptions and deliveries.
+ * Needs `webhook-delete`. Fails {@link Forbidden} without it, {@link NotFound} for an id the
+ * account has no webhook of.
+ */
+export const deleteWebhook: (
+  principal: Principal,
+  id: number
+) => Effect.Effect<
+  void,
+  Forbidden | NotFound,
+  WebhookRepository
+> = Effect.fn("deleteWebhook")(function*(principal: Principal, id: number) {
   yield* authorize(principal, "webhook-delete")
   if (!isWebhookId(id)) return yield* new NotFound()
   const deleted = yield* WebhookRepository.use((repo) => repo.delete(principal.accountId, id))
   if (!deleted) return yield* new NotFound()
 })
 
-/** The challenge request of decisions §6, signed like a delivery. */
+/** The challenge request, signed like a delivery. */
 const challengeRequest = (url: string, secret: string, challenge: string) =>
   Effect.gen(function*() {
     const now = yield* DateTime.now
@@ -170,8 +257,38 @@ const challengeRequest = (url: string, secret: string, challenge: string) =>
     }
   })
 
-/** `POST /api/account/webhooks/{id}/validate`. */
-export const validateWebhook = Effect.fn("validateWebhook")(function*(principal: Principal, id: number) {
+/**
+ * `POST /api/account/webhooks/{id}/validate`: proves the endpoint holds the webhook's secret.
+ * Wasl POSTs `{ time, event: "webhook-validation", challenge }` to the URL, signed like a delivery
+ * (`X-Wasl-Signature`), and waits up to {@link VALIDATION_TIMEOUT}. The endpoint must answer 2xx
+ * with the JSON `{ "signature": "sha256=<hex HMAC-SHA256 of the challenge keyed with the secret>" }`.
+ * Needs `webhook-update`.
+ *
+ * Answers the webhook, now validated (still inactive until {@link activateWebhook}). Fails
+ * {@link Forbidden} without the permission or when the answer is missing, late, not 2xx or wrong
+ * ({@link VALIDATION_FAILED_MESSAGE}; the webhook is unchanged), or when the URL changed
+ * meanwhile; {@link NotFound} for an id the account has no webhook of.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { type Principal, validateWebhook } from "@wasl/core"
+ *
+ * const check = (principal: Principal, webhookId: number) =>
+ *   validateWebhook(principal, webhookId).pipe(
+ *     Effect.map((webhook) => webhook.is_validated), // true
+ *     Effect.catchTag("Forbidden", (e) => Effect.succeed(e.message)) // what to fix at the endpoint
+ *   )
+ * ```
+ */
+export const validateWebhook: (
+  principal: Principal,
+  id: number
+) => Effect.Effect<
+  Webhook,
+  Forbidden | NotFound,
+  SecretBox | SecureRandom.SecureRandom | Transactor | WebhookRepository | WebhookTransport
+> = Effect.fn("validateWebhook")(function*(principal: Principal, id: number) {
   yield* authorize(principal, "webhook-update")
   const stored = yield* load(principal.accountId, id)
   const { secret } = yield* view(stored)
@@ -206,8 +323,22 @@ const asBoolean = (value: unknown): boolean | undefined => {
   return undefined
 }
 
-/** `PUT /api/account/webhooks/{id}/activate` `{ is_active }`. */
-export const activateWebhook = Effect.fn("activateWebhook")(function*(principal: Principal, id: number, body: unknown) {
+/**
+ * `PUT /api/account/webhooks/{id}/activate` `{ is_active }` (a boolean, `1`/`0` or `"1"`/`"0"`):
+ * switches deliveries on or off; switching on clears the failure count. Needs `webhook-update`.
+ * Answers the webhook. Fails {@link Forbidden} without the permission or when the webhook is not
+ * validated, {@link NotFound} for an id the account has no webhook of, {@link ValidationFailed} on
+ * `is_active`.
+ */
+export const activateWebhook: (
+  principal: Principal,
+  id: number,
+  body: unknown
+) => Effect.Effect<
+  Webhook,
+  Forbidden | NotFound | ValidationFailed,
+  SecretBox | Transactor | WebhookRepository
+> = Effect.fn("activateWebhook")(function*(principal: Principal, id: number, body: unknown) {
   yield* authorize(principal, "webhook-update")
   yield* load(principal.accountId, id)
   const input = cleanInput(Predicate.isObject(body) && !Array.isArray(body) ? body : {}) as object

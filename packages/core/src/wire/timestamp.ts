@@ -1,5 +1,5 @@
 /**
- * The wire forms of time (decisions §1): timestamps are emitted with
+ * The wire forms of time: timestamps are emitted with
  * microseconds and a trailing Z; close_date and a channel's created_at use the
  * `{ $date: { $numberLong } }` object. Inputs accept either form or epoch ms.
  */
@@ -46,7 +46,7 @@ const parseInstant = (input: string | number): Option.Option<DateTime.Utc> => {
 }
 
 /** A timestamp written as `YYYY-MM-DDTHH:MM:SS.ffffffZ`. */
-export const WireTimestamp = Schema.String.pipe(
+export const WireTimestamp: Schema.decodeTo<Schema.DateTimeUtc, Schema.String> = Schema.String.pipe(
   Schema.decodeTo(Schema.DateTimeUtc, {
     decode: SchemaGetter.transformEffect((s: string) =>
       WIRE_PATTERN.test(s) ? orInvalid(parseInstant(s), s, "Invalid timestamp.") : orInvalid(Option.none(), s, "Invalid timestamp.")
@@ -56,16 +56,19 @@ export const WireTimestamp = Schema.String.pipe(
 ).annotate({ identifier: "WireTimestamp", description: "ISO 8601 UTC with microseconds, e.g. 2026-11-21T17:24:05.123456Z" })
 
 /** A wire timestamp already written as text (a REST shape built by hand), for schemas and OpenAPI. */
-export const WireTimestampString = Schema.String.annotate({
+export const WireTimestampString: Schema.String = Schema.String.annotate({
   description: "ISO 8601 UTC with microseconds, e.g. 2026-11-21T17:24:05.123456Z"
 })
 
 /** The `{ $date: { $numberLong: "<epoch ms>" } }` object form. */
-export const MongoDateObject = Schema.Struct({
+export const MongoDateObject: Schema.Struct<{
+  readonly $date: Schema.Struct<{ readonly $numberLong: Schema.String }>
+}> = Schema.Struct({
   $date: Schema.Struct({ $numberLong: Schema.String.check(Schema.isPattern(/^-?\d{1,16}$/)) })
 })
 
-export const MongoDate = MongoDateObject.pipe(
+/** A `{ $date: { $numberLong } }` object, decoded to the instant it names; encodes back to that object. */
+export const MongoDate: Schema.decodeTo<Schema.DateTimeUtc, typeof MongoDateObject> = MongoDateObject.pipe(
   Schema.decodeTo(Schema.DateTimeUtc, {
     // Out-of-range epochs (Date reaches only ±8.64e15 ms) are invalid input, not a crash.
     decode: SchemaGetter.transformEffect((o) =>
@@ -82,7 +85,7 @@ export const parseDateInput = (input: unknown): Option.Option<DateTime.Utc> => {
 }
 
 /** Decodes every accepted input form; encodes as a wire timestamp. */
-export const DateInput = Schema.Unknown.pipe(
+export const DateInput: Schema.decodeTo<Schema.DateTimeUtc, Schema.Unknown> = Schema.Unknown.pipe(
   Schema.decodeTo(Schema.DateTimeUtc, {
     decode: SchemaGetter.transformEffect((u: unknown) => orInvalid(parseDateInput(u), u, "Invalid date.")),
     encode: SchemaGetter.transform(formatWireTimestamp)
