@@ -10,15 +10,11 @@ import {
   DeliveryPolicy,
   type DeliveryPolicyShape,
   type Mailer,
-  type MessagingProvider,
-  type MessagingSettings,
-  type OtpCodeHasher,
-  type PasswordHasher,
+  type QueueSignals,
   SecretBox,
   ServerKeys,
-  type TokenHasher,
-  type WebhookTransport,
-  type WebhookUrlGuard
+  type WaslRepositories,
+  type WaslServices
 } from "@wasl/core"
 import { join } from "node:path"
 import { MailerJsonLines } from "../mail/mailer-json-lines.ts"
@@ -30,18 +26,8 @@ import { WebhookTransportHttp } from "../webhooks/webhook-transport-http.ts"
 import { WebhookUrlGuardDns } from "../webhooks/webhook-url-guard-dns.ts"
 import { DEFAULT_DATA_DIR, type MailOptions, type WaslOptions } from "./options.ts"
 
-/** What `nodeServices` provides: every port of `WaslServices` that is not storage. */
-export type NodeServices =
-  | SecureRandom.SecureRandom
-  | PasswordHasher
-  | TokenHasher
-  | SecretBox
-  | OtpCodeHasher
-  | WebhookUrlGuard
-  | WebhookTransport
-  | Mailer
-  | MessagingProvider
-  | MessagingSettings
+/** What `nodeServices` provides: every port of `WaslServices` but storage and the worker's signals. */
+export type NodeServices = Exclude<WaslServices, WaslRepositories | QueueSignals>
 
 /** SMTP when a server is configured, else JSON lines in the outbox file. */
 export const mailerOf = (mail: MailOptions, dataDir: string): Layer.Layer<Mailer> => {
