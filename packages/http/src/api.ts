@@ -11,6 +11,7 @@ import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Ability, ApiToken, CurrentUser } from "@wasl/core"
 import { Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
+import { DeletedAnswer } from "./deleted-answer.ts"
 import { NotesGroup } from "./notes-api.ts"
 import { PropertiesGroup } from "./properties-api.ts"
 import { MessagingGroup } from "./messaging-api.ts"
@@ -21,8 +22,6 @@ import { Authentication } from "./security.ts"
 import { WebhooksGroup } from "./webhooks-api.ts"
 import { DeliveriesGroup } from "./deliveries-api.ts"
 import { NotificationsGroup } from "./notifications-api.ts"
-
-const Deleted = Schema.Struct({ message: Schema.String, data: Schema.Tuple([]) })
 
 /** `GET /api/me`: the calling user, its current account, teams and preferences. */
 export const ShowMeEndpoint: HttpApiEndpoint.HttpApiEndpoint<
@@ -165,11 +164,11 @@ export const RevokeTokenEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   never,
   never,
   never,
-  Schema.toCodecJson<Schema.Struct<{ readonly message: Schema.String; readonly data: Schema.Tuple<readonly []> }>>,
+  Schema.toCodecJson<typeof DeletedAnswer>,
   Schema.toCodecJson<typeof Unauthenticated401 | typeof Forbidden403 | typeof NotFound404>
 > = HttpApiEndpoint.delete("revoke", "/tokens/:id", {
   params: { id: TokenIdParam },
-  success: Deleted,
+  success: DeletedAnswer,
   error: [Unauthenticated401, Forbidden403, NotFound404]
 }).annotate(
   OpenApi.Description,

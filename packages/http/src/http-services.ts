@@ -1,4 +1,6 @@
-/** The ports the HTTP API runs on. */
+/** The services the HTTP API runs on: Wasl's ports, and what the HTTP platform provides. */
+import type { FileSystem, Path } from "effect"
+import type { Etag, HttpPlatform } from "effect/http"
 import type { Mailer, QueueSignals, WaslServices } from "@wasl/core"
 
 /**
@@ -7,3 +9,10 @@ import type { Mailer, QueueSignals, WaslServices } from "@wasl/core"
  * provides them all.
  */
 export type WaslHttpServices = Exclude<WaslServices, QueueSignals | Mailer>
+
+/**
+ * What Wasl's routes need from the Effect HTTP platform (for the API reference page and file
+ * answers): the file system, paths, ETags and the platform's file responses.
+ * `NodeHttpServer.layer` of `@effect/platform-node` provides them.
+ */
+export type WaslPlatformServices = HttpPlatform.HttpPlatform | FileSystem.FileSystem | Path.Path | Etag.Generator

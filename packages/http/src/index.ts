@@ -22,9 +22,11 @@
  * @module
  */
 export * from "./api.ts"
+export * from "./deleted-answer.ts"
 export * from "./deliveries-api.ts"
 export * from "./errors.ts"
 export * from "./http-services.ts"
+export type { KindParams, RecordParams } from "./kind-params.ts"
 export { Pagination } from "./list-request.ts"
 export * from "./messages.ts"
 export * from "./messaging-api.ts"

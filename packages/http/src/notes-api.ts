@@ -3,6 +3,8 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { NoteJson, ObjectPath, RecordId } from "@wasl/core"
 import { type CommonErrors, Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
+import { type RecordParams, recordParams } from "./kind-params.ts"
+import { DeletedAnswer } from "./deleted-answer.ts"
 import { Pagination } from "./list-request.ts"
 import { Authentication } from "./security.ts"
 
@@ -10,7 +12,6 @@ import { Authentication } from "./security.ts"
 export const NoteBody: Schema.$Record<Schema.String, Schema.Unknown> = Schema.Record(Schema.String, Schema.Unknown).annotate({
   description: "{ body: string }"
 })
-const recordParams = { kind: ObjectPath, id: RecordId }
 const noteParams = { kind: ObjectPath, id: RecordId, noteId: RecordId }
 const errors = [Unauthenticated401, Forbidden403, NotFound404, Validation422]
 
@@ -19,7 +20,7 @@ export const ListNotesEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   "list",
   "GET",
   "/:kind/:id/notes",
-  Schema.toCodecStringTree<Schema.Struct<{ kind: typeof ObjectPath; id: typeof RecordId }>>,
+  RecordParams,
   never,
   never,
   never,
@@ -39,7 +40,7 @@ export const CreateNoteEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   "create",
   "POST",
   "/:kind/:id/notes",
-  Schema.toCodecStringTree<Schema.Struct<{ kind: typeof ObjectPath; id: typeof RecordId }>>,
+  RecordParams,
   never,
   Schema.toCodecJson<typeof NoteBody>,
   never,
@@ -85,11 +86,11 @@ export const DeleteNoteEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   never,
   never,
   never,
-  Schema.toCodecJson<Schema.Struct<{ readonly message: Schema.String; readonly data: Schema.Tuple<readonly []> }>>,
+  Schema.toCodecJson<typeof DeletedAnswer>,
   Schema.toCodecJson<CommonErrors>
 > = HttpApiEndpoint.delete("delete", "/:kind/:id/notes/:noteId", {
   params: noteParams,
-  success: Schema.Struct({ message: Schema.String, data: Schema.Tuple([]) }),
+  success: DeletedAnswer,
   error: errors
 }).annotate(
   OpenApi.Description,

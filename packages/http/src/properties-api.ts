@@ -1,8 +1,9 @@
 /** Properties and property groups of every object kind. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { ObjectPath, RecordId } from "@wasl/core"
 import { type CommonErrors, Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
+import { type KindParams, kindParams, type RecordParams, recordParams } from "./kind-params.ts"
+import { DeletedAnswer } from "./deleted-answer.ts"
 import { PropertyGroupView, PropertyView } from "./property-views.ts"
 import { Authentication } from "./security.ts"
 
@@ -18,9 +19,6 @@ export const PropertyBody: Schema.$Record<Schema.String, Schema.Unknown> = Schem
 export const PropertyGroupBody: Schema.$Record<Schema.String, Schema.Unknown> = Schema.Record(Schema.String, Schema.Unknown)
   .annotate({ description: "name {ar, en}, desc?" })
 
-const kindParam = { kind: ObjectPath }
-const idParams = { kind: ObjectPath, id: RecordId }
-const Deleted = Schema.Struct({ message: Schema.String, data: Schema.Tuple([]) })
 const errors = [Unauthenticated401, Forbidden403, NotFound404, Validation422]
 
 /** `GET /api/:kind/properties/groups`: the kind's property groups, the built-in one first. */
@@ -28,14 +26,14 @@ export const ListPropertyGroupsEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   "listGroups",
   "GET",
   "/:kind/properties/groups",
-  Schema.toCodecStringTree<Schema.Struct<{ kind: typeof ObjectPath }>>,
+  KindParams,
   never,
   never,
   never,
   Schema.toCodecJson<Schema.Struct<{ readonly data: Schema.$Array<typeof PropertyGroupView> }>>,
   Schema.toCodecJson<CommonErrors>
 > = HttpApiEndpoint.get("listGroups", "/:kind/properties/groups", {
-  params: kindParam,
+  params: kindParams,
   success: Schema.Struct({ data: Schema.Array(PropertyGroupView) }),
   error: errors
 }).annotate(
@@ -48,14 +46,14 @@ export const CreatePropertyGroupEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   "createGroup",
   "POST",
   "/:kind/properties/groups",
-  Schema.toCodecStringTree<Schema.Struct<{ kind: typeof ObjectPath }>>,
+  KindParams,
   never,
   Schema.toCodecJson<typeof PropertyGroupBody>,
   never,
   Schema.toCodecJson<Schema.Struct<{ readonly data: typeof PropertyGroupView; readonly message: Schema.String }>>,
   Schema.toCodecJson<CommonErrors>
 > = HttpApiEndpoint.post("createGroup", "/:kind/properties/groups", {
-  params: kindParam,
+  params: kindParams,
   payload: PropertyGroupBody,
   success: Schema.Struct({ data: PropertyGroupView, message: Schema.String }).pipe(HttpApiSchema.status(201)),
   error: errors
@@ -69,14 +67,14 @@ export const ShowPropertyGroupEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   "showGroup",
   "GET",
   "/:kind/properties/groups/:id",
-  Schema.toCodecStringTree<Schema.Struct<{ kind: typeof ObjectPath; id: typeof RecordId }>>,
+  RecordParams,
   never,
   never,
   never,
   Schema.toCodecJson<Schema.Struct<{ readonly data: typeof PropertyGroupView }>>,
   Schema.toCodecJson<CommonErrors>
 > = HttpApiEndpoint.get("showGroup", "/:kind/properties/groups/:id", {
-  params: idParams,
+  params: recordParams,
   success: Schema.Struct({ data: PropertyGroupView }),
   error: errors
 }).annotate(OpenApi.Description, "One property group (the built-in one included). Permission <kind>-index or property-manage.")
@@ -86,14 +84,14 @@ export const UpdatePropertyGroupEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   "updateGroup",
   "PUT",
   "/:kind/properties/groups/:id",
-  Schema.toCodecStringTree<Schema.Struct<{ kind: typeof ObjectPath; id: typeof RecordId }>>,
+  RecordParams,
   never,
   Schema.toCodecJson<typeof PropertyGroupBody>,
   never,
   Schema.toCodecJson<Schema.Struct<{ readonly data: typeof PropertyGroupView; readonly message: Schema.String }>>,
   Schema.toCodecJson<CommonErrors>
 > = HttpApiEndpoint.put("updateGroup", "/:kind/properties/groups/:id", {
-  params: idParams,
+  params: recordParams,
   payload: PropertyGroupBody,
   success: Schema.Struct({ data: PropertyGroupView, message: Schema.String }),
   error: errors
@@ -107,15 +105,15 @@ export const DeletePropertyGroupEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   "deleteGroup",
   "DELETE",
   "/:kind/properties/groups/:id",
-  Schema.toCodecStringTree<Schema.Struct<{ kind: typeof ObjectPath; id: typeof RecordId }>>,
+  RecordParams,
   never,
   never,
   never,
-  Schema.toCodecJson<Schema.Struct<{ readonly message: Schema.String; readonly data: Schema.Tuple<readonly []> }>>,
+  Schema.toCodecJson<typeof DeletedAnswer>,
   Schema.toCodecJson<CommonErrors>
 > = HttpApiEndpoint.delete("deleteGroup", "/:kind/properties/groups/:id", {
-  params: idParams,
-  success: Deleted,
+  params: recordParams,
+  success: DeletedAnswer,
   error: errors
 }).annotate(
   OpenApi.Description,
@@ -127,14 +125,14 @@ export const ListPropertiesEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   "list",
   "GET",
   "/:kind/properties",
-  Schema.toCodecStringTree<Schema.Struct<{ kind: typeof ObjectPath }>>,
+  KindParams,
   never,
   never,
   never,
   Schema.toCodecJson<Schema.Struct<{ readonly data: Schema.$Array<typeof PropertyView> }>>,
   Schema.toCodecJson<CommonErrors>
 > = HttpApiEndpoint.get("list", "/:kind/properties", {
-  params: kindParam,
+  params: kindParams,
   success: Schema.Struct({ data: Schema.Array(PropertyView) }),
   error: errors
 }).annotate(
@@ -147,14 +145,14 @@ export const CreatePropertyEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   "create",
   "POST",
   "/:kind/properties",
-  Schema.toCodecStringTree<Schema.Struct<{ kind: typeof ObjectPath }>>,
+  KindParams,
   never,
   Schema.toCodecJson<typeof PropertyBody>,
   never,
   Schema.toCodecJson<Schema.Struct<{ readonly data: typeof PropertyView; readonly message: Schema.String }>>,
   Schema.toCodecJson<CommonErrors>
 > = HttpApiEndpoint.post("create", "/:kind/properties", {
-  params: kindParam,
+  params: kindParams,
   payload: PropertyBody,
   success: Schema.Struct({ data: PropertyView, message: Schema.String }).pipe(HttpApiSchema.status(201)),
   error: errors
@@ -168,14 +166,14 @@ export const ShowPropertyEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   "show",
   "GET",
   "/:kind/properties/:id",
-  Schema.toCodecStringTree<Schema.Struct<{ kind: typeof ObjectPath; id: typeof RecordId }>>,
+  RecordParams,
   never,
   never,
   never,
   Schema.toCodecJson<Schema.Struct<{ readonly data: typeof PropertyView }>>,
   Schema.toCodecJson<CommonErrors>
 > = HttpApiEndpoint.get("show", "/:kind/properties/:id", {
-  params: idParams,
+  params: recordParams,
   success: Schema.Struct({ data: PropertyView }),
   error: errors
 }).annotate(OpenApi.Description, "One property definition (built-in ones included). Permission <kind>-index or property-manage.")
@@ -185,14 +183,14 @@ export const UpdatePropertyEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   "update",
   "PUT",
   "/:kind/properties/:id",
-  Schema.toCodecStringTree<Schema.Struct<{ kind: typeof ObjectPath; id: typeof RecordId }>>,
+  RecordParams,
   never,
   Schema.toCodecJson<typeof PropertyBody>,
   never,
   Schema.toCodecJson<Schema.Struct<{ readonly data: typeof PropertyView; readonly message: Schema.String }>>,
   Schema.toCodecJson<CommonErrors>
 > = HttpApiEndpoint.put("update", "/:kind/properties/:id", {
-  params: idParams,
+  params: recordParams,
   payload: PropertyBody,
   success: Schema.Struct({ data: PropertyView, message: Schema.String }),
   error: errors
@@ -206,15 +204,15 @@ export const DeletePropertyEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   "delete",
   "DELETE",
   "/:kind/properties/:id",
-  Schema.toCodecStringTree<Schema.Struct<{ kind: typeof ObjectPath; id: typeof RecordId }>>,
+  RecordParams,
   never,
   never,
   never,
-  Schema.toCodecJson<Schema.Struct<{ readonly message: Schema.String; readonly data: Schema.Tuple<readonly []> }>>,
+  Schema.toCodecJson<typeof DeletedAnswer>,
   Schema.toCodecJson<CommonErrors>
 > = HttpApiEndpoint.delete("delete", "/:kind/properties/:id", {
-  params: idParams,
-  success: Deleted,
+  params: recordParams,
+  success: DeletedAnswer,
   error: errors
 }).annotate(OpenApi.Description, "Deletes a custom property; a built-in property is a 403. Permission property-manage.")
 

@@ -1,8 +1,10 @@
 /** Records of the six kinds: list, create, read, update, delete. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { CompanyJson, ContactJson, DealJson, InvoiceJson, ObjectPath, ProductJson, RecordId, TicketJson } from "@wasl/core"
+import { CompanyJson, ContactJson, DealJson, InvoiceJson, ProductJson, TicketJson } from "@wasl/core"
 import { type CommonErrors, Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
+import { type KindParams, kindParams, type RecordParams, recordParams } from "./kind-params.ts"
+import { DeletedAnswer } from "./deleted-answer.ts"
 import { Pagination } from "./list-request.ts"
 import { Authentication } from "./security.ts"
 
@@ -19,9 +21,6 @@ export const RecordValues: Schema.$Record<Schema.String, Schema.Unknown> = Schem
   description: "internal_name → value; built-in and custom properties of the kind"
 })
 
-const kindParam = { kind: ObjectPath }
-const idParams = { kind: ObjectPath, id: RecordId }
-const Deleted = Schema.Struct({ message: Schema.String, data: Schema.Tuple([]) })
 const errors = [Unauthenticated401, Forbidden403, NotFound404, Validation422]
 
 /** `GET /api/:kind`: the records of a kind, searched, filtered, ordered and paginated. */
@@ -29,14 +28,14 @@ export const ListRecordsEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   "list",
   "GET",
   "/:kind",
-  Schema.toCodecStringTree<Schema.Struct<{ kind: typeof ObjectPath }>>,
+  KindParams,
   never,
   never,
   never,
   Schema.toCodecJson<Pagination<typeof RecordView>>,
   Schema.toCodecJson<CommonErrors>
 > = HttpApiEndpoint.get("list", "/:kind", {
-  params: kindParam,
+  params: kindParams,
   success: Pagination(RecordView),
   error: errors
 }).annotate(
@@ -51,14 +50,14 @@ export const CreateRecordEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   "create",
   "POST",
   "/:kind",
-  Schema.toCodecStringTree<Schema.Struct<{ kind: typeof ObjectPath }>>,
+  KindParams,
   never,
   Schema.toCodecJson<typeof RecordValues>,
   never,
   Schema.toCodecJson<Schema.Struct<{ readonly data: typeof RecordView; readonly message: Schema.String }>>,
   Schema.toCodecJson<CommonErrors>
 > = HttpApiEndpoint.post("create", "/:kind", {
-  params: kindParam,
+  params: kindParams,
   payload: RecordValues,
   success: Schema.Struct({ data: RecordView, message: Schema.String }).pipe(HttpApiSchema.status(201)),
   error: errors
@@ -72,14 +71,14 @@ export const ShowRecordEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   "show",
   "GET",
   "/:kind/:id",
-  Schema.toCodecStringTree<Schema.Struct<{ kind: typeof ObjectPath; id: typeof RecordId }>>,
+  RecordParams,
   never,
   never,
   never,
   Schema.toCodecJson<Schema.Struct<{ readonly data: typeof RecordView }>>,
   Schema.toCodecJson<CommonErrors>
 > = HttpApiEndpoint.get("show", "/:kind/:id", {
-  params: idParams,
+  params: recordParams,
   success: Schema.Struct({ data: RecordView }),
   error: errors
 }).annotate(OpenApi.Description, "The record in its kind's shape; another account's is 404. Permission <kind>-show.")
@@ -89,14 +88,14 @@ export const UpdateRecordEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   "update",
   "PUT",
   "/:kind/:id",
-  Schema.toCodecStringTree<Schema.Struct<{ kind: typeof ObjectPath; id: typeof RecordId }>>,
+  RecordParams,
   never,
   Schema.toCodecJson<typeof RecordValues>,
   never,
   Schema.toCodecJson<Schema.Struct<{ readonly data: typeof RecordView; readonly message: Schema.String }>>,
   Schema.toCodecJson<CommonErrors>
 > = HttpApiEndpoint.put("update", "/:kind/:id", {
-  params: idParams,
+  params: recordParams,
   payload: RecordValues,
   success: Schema.Struct({ data: RecordView, message: Schema.String }),
   error: errors
@@ -110,15 +109,15 @@ export const DeleteRecordEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   "delete",
   "DELETE",
   "/:kind/:id",
-  Schema.toCodecStringTree<Schema.Struct<{ kind: typeof ObjectPath; id: typeof RecordId }>>,
+  RecordParams,
   never,
   never,
   never,
-  Schema.toCodecJson<Schema.Struct<{ readonly message: Schema.String; readonly data: Schema.Tuple<readonly []> }>>,
+  Schema.toCodecJson<typeof DeletedAnswer>,
   Schema.toCodecJson<CommonErrors>
 > = HttpApiEndpoint.delete("delete", "/:kind/:id", {
-  params: idParams,
-  success: Deleted,
+  params: recordParams,
+  success: DeletedAnswer,
   error: errors
 }).annotate(
   OpenApi.Description,

@@ -2,13 +2,13 @@
  * Wasl's HTTP application as layers: its routes to mount in a host's Effect HTTP app beside the
  * host's own, or the whole application to serve alone.
  */
-import { type FileSystem, Layer, type Path } from "effect"
-import { type Etag, type HttpPlatform, HttpRouter, type HttpServer } from "effect/http"
+import { Layer } from "effect"
+import { HttpRouter, type HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { OBJECT_PATHS } from "@wasl/core"
 import { WaslApi } from "./api.ts"
 import { makeBoundary, makeNotFound } from "./boundary.ts"
-import type { WaslHttpServices } from "./http-services.ts"
+import type { WaslHttpServices, WaslPlatformServices } from "./http-services.ts"
 import { AuthHandlers } from "./handlers/auth.ts"
 import { MeHandlers } from "./handlers/me.ts"
 import { NoteHandlers } from "./handlers/notes.ts"
@@ -46,8 +46,9 @@ const DocsRoute = HttpApiScalar.layer(WaslApi, { path: DOCS_PATH })
  * (a layer of `@wasl/adapters`). The host's router should ignore trailing slashes
  * (`waslRouterConfig`), as Wasl's clients may send them.
  *
- * Beside the Wasl services, it needs what an Effect HTTP platform provides (`NodeHttpServer.layer`
- * does): the router, the file system, paths, ETags and the platform's file responses.
+ * Beside the Wasl services (`WaslHttpServices`), it needs the router (`HttpRouter.serve` provides
+ * it) and what the Effect HTTP platform provides (`WaslPlatformServices`: `NodeHttpServer.layer`
+ * provides them).
  *
  * @example
  * ```ts
@@ -71,13 +72,7 @@ const DocsRoute = HttpApiScalar.layer(WaslApi, { path: DOCS_PATH })
 export const WaslRoutes: Layer.Layer<
   never,
   never,
-  | WaslHttpServices
-  | HttpRouter.Request.From<"Requires", WaslHttpServices>
-  | HttpRouter.HttpRouter
-  | HttpPlatform.HttpPlatform
-  | FileSystem.FileSystem
-  | Path.Path
-  | Etag.Generator
+  WaslHttpServices | HttpRouter.Request.From<"Requires", WaslHttpServices> | HttpRouter.HttpRouter | WaslPlatformServices
 > = Layer.mergeAll(ApiRoutes, DocsRoute).pipe(Layer.provide(makeBoundary(routes).layer))
 
 /**
@@ -87,13 +82,7 @@ export const WaslRoutes: Layer.Layer<
 export const WaslApp: Layer.Layer<
   HttpRouter.Request<"Error", unknown> | HttpRouter.Request<"GlobalError", unknown>,
   never,
-  | WaslHttpServices
-  | HttpRouter.Request.From<"Requires", WaslHttpServices>
-  | HttpRouter.HttpRouter
-  | HttpPlatform.HttpPlatform
-  | FileSystem.FileSystem
-  | Path.Path
-  | Etag.Generator
+  WaslHttpServices | HttpRouter.Request.From<"Requires", WaslHttpServices> | HttpRouter.HttpRouter | WaslPlatformServices
 > = Layer.mergeAll(WaslRoutes, makeNotFound(routes))
 
 /** Router options Wasl's routes expect: a trailing slash is accepted wherever the path exists without it. */
@@ -125,5 +114,5 @@ export const waslRouterConfig: {
 export const serveWasl: Layer.Layer<
   HttpRouter.Request<"Error", unknown> | HttpRouter.Request<"GlobalError", unknown>,
   never,
-  WaslHttpServices | HttpServer.HttpServer | HttpPlatform.HttpPlatform | FileSystem.FileSystem | Path.Path | Etag.Generator
+  WaslHttpServices | HttpServer.HttpServer | WaslPlatformServices
 > = HttpRouter.serve(WaslApp, { routerConfig: waslRouterConfig, disableLogger: true, disableListenLog: true })

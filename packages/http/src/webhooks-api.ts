@@ -10,6 +10,7 @@ import {
   Unauthenticated401,
   Validation422
 } from "./errors.ts"
+import { DeletedAnswer } from "./deleted-answer.ts"
 import { Authentication } from "./security.ts"
 
 /**
@@ -26,7 +27,6 @@ export const WebhookActivateBody: Schema.$Record<Schema.String, Schema.Unknown> 
 
 /** Parsed by the use-cases: anything that is not a positive integer is 404. */
 const idParams = { id: Schema.String }
-const Deleted = Schema.Struct({ message: Schema.String, data: Schema.Tuple([]) })
 const errors = [Unauthenticated401, Forbidden403, NotFound404, Validation422]
 
 /** `GET /api/account/webhooks`: every webhook of the current account. */
@@ -109,11 +109,11 @@ export const DeleteWebhookEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   never,
   never,
   never,
-  Schema.toCodecJson<Schema.Struct<{ readonly message: Schema.String; readonly data: Schema.Tuple<readonly []> }>>,
+  Schema.toCodecJson<typeof DeletedAnswer>,
   Schema.toCodecJson<CommonErrors>
 > = HttpApiEndpoint.delete("delete", "/account/webhooks/:id", {
   params: idParams,
-  success: Deleted,
+  success: DeletedAnswer,
   error: errors
 }).annotate(OpenApi.Description, "Deletes the webhook, its subscriptions and its deliveries. Permission webhook-delete.")
 
