@@ -1,11 +1,17 @@
 /**
  * The HTTP contract: every endpoint with its payload, success and error
  * schemas. Handlers live in handlers/; OpenAPI is generated from this.
+ *
+ * Each endpoint is a const with its type written out, and each group's type is built from those
+ * with `HttpApiGroup.AddMiddleware`/`AddPrefix`, as the chained calls build the value: the
+ * published declarations stay readable and the typed client (`HttpApiClient.ForApi<typeof WaslApi>`)
+ * as precise as the inferred types were.
  */
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Ability, ApiToken, CurrentUser } from "@wasl/core"
 import { Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
+import { DeletedAnswer } from "./deleted-answer.ts"
 import { NotesGroup } from "./notes-api.ts"
 import { PropertiesGroup } from "./properties-api.ts"
 import { MessagingGroup } from "./messaging-api.ts"
@@ -17,74 +23,191 @@ import { WebhooksGroup } from "./webhooks-api.ts"
 import { DeliveriesGroup } from "./deliveries-api.ts"
 import { NotificationsGroup } from "./notifications-api.ts"
 
-const Deleted = Schema.Struct({ message: Schema.String, data: Schema.Tuple([]) })
+/** `GET /api/me`: the calling user, its current account, teams and preferences. */
+export const ShowMeEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "show",
+  "GET",
+  "/me",
+  never,
+  never,
+  never,
+  never,
+  Schema.toCodecJson<typeof CurrentUser>,
+  Schema.toCodecJson<typeof Unauthenticated401>
+> = HttpApiEndpoint.get("show", "/me", {
+  success: CurrentUser,
+  error: [Unauthenticated401]
+}).annotate(OpenApi.Description, "The calling user, its current account, teams and preferences (no data wrapper).")
 
-export class MeGroup extends HttpApiGroup.make("me")
-  .add(
-    HttpApiEndpoint.get("show", "/me", {
-      success: CurrentUser,
-      error: [Unauthenticated401]
-    }).annotate(OpenApi.Description, "The calling user, its current account, teams and preferences (no data wrapper).")
-  )
+/** @ignore */
+export const MeGroupBase: HttpApiGroup.AddPrefix<
+  HttpApiGroup.AddMiddleware<HttpApiGroup.HttpApiGroup<"me", typeof ShowMeEndpoint>, Authentication>,
+  "/api"
+> = HttpApiGroup.make("me")
+  .add(ShowMeEndpoint)
   .middleware(Authentication)
   .prefix("/api")
-{}
 
-export const LoginPayload = Schema.Struct({
-  email: Schema.String.check(Schema.isMaxLength(255)),
-  password: Schema.String.check(Schema.isMaxLength(1024))
-})
+/** The current user: `GET /api/me`. */
+export class MeGroup extends MeGroupBase {}
 
-export class AuthGroup extends HttpApiGroup.make("auth")
-  .add(
-    HttpApiEndpoint.post("login", "/auth/login", {
-      payload: LoginPayload,
-      success: Schema.Struct({ data: CurrentUser }),
-      error: [Validation422]
-    }).annotate(OpenApi.Description, "Opens a first-party session: sets the HttpOnly wasl_session cookie.")
-  )
-  .add(
-    HttpApiEndpoint.post("logout", "/auth/logout", {
-      success: HttpApiSchema.NoContent,
-      error: [Unauthenticated401, Forbidden403]
-    }).middleware(Authentication)
-  )
+/** The body of `POST /api/auth/login`: the user's email and password. */
+export const LoginPayload: Schema.Struct<{ readonly email: Schema.String; readonly password: Schema.String }> = Schema
+  .Struct({
+    email: Schema.String.check(Schema.isMaxLength(255)),
+    password: Schema.String.check(Schema.isMaxLength(1024))
+  })
+
+/** `POST /api/auth/login`: opens a first-party session (the `wasl_session` cookie) and answers the user. */
+export const LoginEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "login",
+  "POST",
+  "/auth/login",
+  never,
+  never,
+  Schema.toCodecJson<typeof LoginPayload>,
+  never,
+  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof CurrentUser }>>,
+  Schema.toCodecJson<typeof Validation422>
+> = HttpApiEndpoint.post("login", "/auth/login", {
+  payload: LoginPayload,
+  success: Schema.Struct({ data: CurrentUser }),
+  error: [Validation422]
+}).annotate(OpenApi.Description, "Opens a first-party session: sets the HttpOnly wasl_session cookie.")
+
+/** `POST /api/auth/logout`: ends the first-party session and expires its cookie (204). */
+export const LogoutEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "logout",
+  "POST",
+  "/auth/logout",
+  never,
+  never,
+  never,
+  never,
+  Schema.toCodecJson<HttpApiSchema.NoContent>,
+  Schema.toCodecJson<typeof Unauthenticated401 | typeof Forbidden403>,
+  Authentication
+> = HttpApiEndpoint.post("logout", "/auth/logout", {
+  success: HttpApiSchema.NoContent,
+  error: [Unauthenticated401, Forbidden403]
+}).middleware(Authentication).annotate(
+  OpenApi.Description,
+  "Ends the first-party session and expires the wasl_session cookie (204). With an API token it only answers 204: revoke a token with DELETE /api/tokens/{id}."
+)
+
+/** @ignore */
+export const AuthGroupBase: HttpApiGroup.AddPrefix<
+  HttpApiGroup.HttpApiGroup<"auth", typeof LoginEndpoint | typeof LogoutEndpoint>,
+  "/api"
+> = HttpApiGroup.make("auth")
+  .add(LoginEndpoint)
+  .add(LogoutEndpoint)
   .prefix("/api")
-{}
 
-export const CreateTokenPayload = Schema.Struct({
+/** First-party sessions: login (no authentication needed) and logout. */
+export class AuthGroup extends AuthGroupBase {}
+
+/** The body of `POST /api/tokens`: the token's name and its abilities (permission names, or `*` for all). */
+export const CreateTokenPayload: Schema.Struct<{
+  readonly name: Schema.String
+  readonly abilities: Schema.$Array<typeof Ability>
+}> = Schema.Struct({
   name: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255)),
   abilities: Schema.Array(Ability).check(Schema.isMinLength(1))
 })
 
-export const TokenIdParam = Schema.FiniteFromString.check(Schema.isInt(), Schema.isGreaterThan(0))
+/** A token id in a path: a positive integer (anything else is 404). */
+export const TokenIdParam: Schema.FiniteFromString = Schema.FiniteFromString.check(Schema.isInt(), Schema.isGreaterThan(0))
 
-export class TokensGroup extends HttpApiGroup.make("tokens")
-  .add(
-    HttpApiEndpoint.get("list", "/tokens", {
-      success: Schema.Struct({ data: Schema.Array(ApiToken) }),
-      error: [Unauthenticated401, Forbidden403]
-    })
-  )
-  .add(
-    HttpApiEndpoint.post("create", "/tokens", {
-      payload: CreateTokenPayload,
-      success: Schema.Struct({ data: ApiToken, token: Schema.String }).pipe(HttpApiSchema.status(201)),
-      error: [Unauthenticated401, Forbidden403, Validation422]
-    }).annotate(OpenApi.Description, "The plain-text token is in `token`, shown this once.")
-  )
-  .add(
-    HttpApiEndpoint.delete("revoke", "/tokens/:id", {
-      params: { id: TokenIdParam },
-      success: Deleted,
-      error: [Unauthenticated401, Forbidden403, NotFound404]
-    })
-  )
+/** `GET /api/tokens`: the caller's API tokens in the current account. */
+export const ListTokensEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "list",
+  "GET",
+  "/tokens",
+  never,
+  never,
+  never,
+  never,
+  Schema.toCodecJson<Schema.Struct<{ readonly data: Schema.$Array<typeof ApiToken> }>>,
+  Schema.toCodecJson<typeof Unauthenticated401 | typeof Forbidden403>
+> = HttpApiEndpoint.get("list", "/tokens", {
+  success: Schema.Struct({ data: Schema.Array(ApiToken) }),
+  error: [Unauthenticated401, Forbidden403]
+}).annotate(
+  OpenApi.Description,
+  "The caller's API tokens in the current account: name, abilities, last use (never the secret). Permission token-manage."
+)
+
+/** `POST /api/tokens`: issues an API token for the caller; the plain text is answered this once. */
+export const CreateTokenEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "create",
+  "POST",
+  "/tokens",
+  never,
+  never,
+  Schema.toCodecJson<typeof CreateTokenPayload>,
+  never,
+  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof ApiToken; readonly token: Schema.String }>>,
+  Schema.toCodecJson<typeof Unauthenticated401 | typeof Forbidden403 | typeof Validation422>
+> = HttpApiEndpoint.post("create", "/tokens", {
+  payload: CreateTokenPayload,
+  success: Schema.Struct({ data: ApiToken, token: Schema.String }).pipe(HttpApiSchema.status(201)),
+  error: [Unauthenticated401, Forbidden403, Validation422]
+}).annotate(OpenApi.Description, "The plain-text token is in `token`, shown this once.")
+
+/** `DELETE /api/tokens/:id`: revokes one of the caller's API tokens. */
+export const RevokeTokenEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "revoke",
+  "DELETE",
+  "/tokens/:id",
+  Schema.toCodecStringTree<Schema.Struct<{ id: typeof TokenIdParam }>>,
+  never,
+  never,
+  never,
+  Schema.toCodecJson<typeof DeletedAnswer>,
+  Schema.toCodecJson<typeof Unauthenticated401 | typeof Forbidden403 | typeof NotFound404>
+> = HttpApiEndpoint.delete("revoke", "/tokens/:id", {
+  params: { id: TokenIdParam },
+  success: DeletedAnswer,
+  error: [Unauthenticated401, Forbidden403, NotFound404]
+}).annotate(
+  OpenApi.Description,
+  "Revokes one of the caller's API tokens: it stops authenticating at once. Another user's token, or an unknown id, is 404. Permission token-manage."
+)
+
+/** @ignore */
+export const TokensGroupBase: HttpApiGroup.AddPrefix<
+  HttpApiGroup.AddMiddleware<
+    HttpApiGroup.HttpApiGroup<"tokens", typeof ListTokensEndpoint | typeof CreateTokenEndpoint | typeof RevokeTokenEndpoint>,
+    Authentication
+  >,
+  "/api"
+> = HttpApiGroup.make("tokens")
+  .add(ListTokensEndpoint)
+  .add(CreateTokenEndpoint)
+  .add(RevokeTokenEndpoint)
   .middleware(Authentication)
   .prefix("/api")
-{}
 
-export class WaslApi extends HttpApi.make("wasl")
+/** The caller's API tokens: list, issue and revoke. Needs the permission token-manage. */
+export class TokensGroup extends TokensGroupBase {}
+
+/** @ignore */
+export const WaslApiBase: HttpApi.HttpApi<
+  "wasl",
+  | typeof MeGroup
+  | typeof AuthGroup
+  | typeof TokensGroup
+  | typeof PropertiesGroup
+  | typeof WebhooksGroup
+  | typeof DeliveriesGroup
+  | typeof NotificationsGroup
+  | typeof MessagingGroup
+  | typeof OtpGroup
+  | typeof RecordLinksGroup
+  | typeof NotesGroup
+  | typeof RecordsGroup
+> = HttpApi.make("wasl")
   .add(MeGroup)
   .add(AuthGroup)
   .add(TokensGroup)
@@ -103,4 +226,23 @@ export class WaslApi extends HttpApi.make("wasl")
     version: "0.1.0",
     description: "Multi-account customer relationship service. See the interface specification for every rule."
   }))
-{}
+
+/**
+ * Wasl's HTTP API as an Effect `HttpApi`: every endpoint under `/api` with its payload, answer and
+ * error schemas, in groups (`me`, `auth`, `tokens`, `records`, `recordLinks`, `notes`,
+ * `properties`, `webhooks`, `deliveries`, `notifications`, `messaging`, `otp`). Serve it with
+ * `WaslRoutes`, derive a typed client with `@wasl/http/client`, or its OpenAPI document with
+ * `OpenApi.fromApi(WaslApi)`.
+ *
+ * Payloads are parsed reporting every error, and unknown fields are ignored.
+ *
+ * @example
+ * ```ts
+ * import { OpenApi } from "effect/http-api"
+ * import { WaslApi } from "@wasl/http"
+ *
+ * const document = OpenApi.fromApi(WaslApi)
+ * console.log(Object.keys(document.paths).length)
+ * ```
+ */
+export class WaslApi extends WaslApiBase {}

@@ -1,9 +1,9 @@
 /**
  * The outermost middleware: request ids and the access log line, body limits
  * and content types, and the rendering of every failure that escapes a
- * handler into the JSON bodies of decisions §1 — never a stack trace.
+ * handler into Wasl's JSON error bodies — never a stack trace.
  */
-import { ByteSize, Cause, Clock, Effect, Option, Result, type Types } from "effect"
+import { ByteSize, Cause, Clock, Effect, type Layer, Option, Result, type Types } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
@@ -11,10 +11,11 @@ import { httpErrorResponse, responses } from "./errors.ts"
 import type { RouteTable } from "./route-table.ts"
 import { isMalformedJson, toFieldErrors } from "./validation-errors.ts"
 
-export const JSON_BODY_LIMIT = 1024 * 1024
-/** Multipart bodies (decisions §1: 10 MiB), with room for the form around a 10 MiB header file. */
-export const MULTIPART_BODY_LIMIT = 10 * 1024 * 1024 + 64 * 1024
-/** The only endpoint that takes multipart/form-data: send with a header file (decisions §7). */
+/** The largest JSON body accepted, in bytes (1 MiB); a larger one is answered 413. */
+export const JSON_BODY_LIMIT: number = 1024 * 1024
+/** The largest multipart body accepted, in bytes: 10 MiB for the header file, with room for the form around it. */
+export const MULTIPART_BODY_LIMIT: number = 10 * 1024 * 1024 + 64 * 1024
+/** The only endpoint that takes multipart/form-data: a template send with a header file. */
 const MULTIPART_PATH = /^\/api\/broadcasts\/[^/]+\/send\/?$/
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"])
@@ -129,7 +130,14 @@ const logged = (
  * content types, and the rendering of every failure that escapes a handler. Route-scoped, so a
  * host that mounts Wasl's routes beside its own keeps its own error handling for those.
  */
-export const makeBoundary = (routes: RouteTable) =>
+export const makeBoundary = (routes: RouteTable): HttpRouter.Middleware<{
+  provides: never
+  handles: unknown
+  error: never
+  requires: never
+  layerError: never
+  layerRequires: SecureRandom.SecureRandom
+}> =>
   HttpRouter.middleware<{ handles: unknown }>()(
     Effect.gen(function*() {
       const random = yield* SecureRandom.SecureRandom
@@ -170,7 +178,13 @@ export const makeBoundary = (routes: RouteTable) =>
  * `{"message":"Not found."}`, or 405 with an `Allow` header when the path exists with other
  * methods, logged like the rest. Global, so it sees requests before any route matches.
  */
-export const makeNotFound = (routes: RouteTable) =>
+export const makeNotFound = (
+  routes: RouteTable
+): Layer.Layer<
+  HttpRouter.Request<"Error", unknown> | HttpRouter.Request<"GlobalError", unknown>,
+  never,
+  HttpRouter.HttpRouter | SecureRandom.SecureRandom
+> =>
   HttpRouter.middleware<{ handles: unknown }>()(
     Effect.gen(function*() {
       const random = yield* SecureRandom.SecureRandom

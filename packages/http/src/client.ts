@@ -29,10 +29,18 @@ export interface WaslClientOptions {
   readonly token?: string | Redacted.Redacted<string> | undefined
 }
 
-/** The client: one method per endpoint, grouped as the contract groups them. */
+/**
+ * The client: one method per endpoint, grouped as the contract (`WaslApi` of `@wasl/http`) groups
+ * them. Each method takes the endpoint's `params` and `payload`, answers its decoded success, and
+ * fails with its declared errors (`Validation422`, `NotFound404`, ...) or a transport or decoding
+ * error of the `HttpClient`.
+ */
 export type WaslClient = HttpApiClient.ForApi<typeof WaslApi>
 
-/** Makes a client over the `HttpClient` provided (e.g. `FetchHttpClient.layer`). */
+/**
+ * Makes a client over the `HttpClient` provided (e.g. `FetchHttpClient.layer`). With a `token`,
+ * every request carries it as `Authorization: Bearer`.
+ */
 export const makeWaslClient = (options: WaslClientOptions): Effect.Effect<WaslClient, never, HttpClient.HttpClient> => {
   const token = options.token === undefined ? undefined : Redacted.isRedacted(options.token) ? Redacted.value(options.token) : options.token
   return HttpApiClient.make(WaslApi, {

@@ -1,34 +1,72 @@
 /**
- * The delivery log of a webhook (decisions §6): the paginated list (permission webhook-index) and
- * redelivery (permission webhook-update). A webhook or delivery of another account, or an id that
- * is not one, is 404.
+ * The delivery log of a webhook: the paginated list (permission webhook-index) and redelivery
+ * (permission webhook-update). A webhook or delivery of another account, or an id that is not
+ * one, is 404.
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { DeliveryResource } from "@wasl/core"
-import { Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
+import { type CommonErrors, Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
 import { Pagination } from "./list-request.ts"
 import { Authentication } from "./security.ts"
 
 const errors = [Unauthenticated401, Forbidden403, NotFound404, Validation422]
 
-export class DeliveriesGroup extends HttpApiGroup.make("deliveries")
-  .add(HttpApiEndpoint.get("list", "/account/webhooks/:id/deliveries", {
-    params: { id: Schema.String },
-    success: Pagination(DeliveryResource),
-    error: errors
-  }).annotate(
-    OpenApi.Description,
-    "The webhook's deliveries, newest first (page, per_page), each with its attempts (status code, duration, error, start of the answer)."
-  ))
-  .add(HttpApiEndpoint.post("redeliver", "/account/webhooks/:id/deliveries/:delivery_id/redeliver", {
-    params: { id: Schema.String, delivery_id: Schema.String },
-    success: Schema.Struct({ data: DeliveryResource, message: Schema.String }).pipe(HttpApiSchema.status(201)),
-    error: errors
-  }).annotate(
-    OpenApi.Description,
-    "Queues a new delivery (new id, attempts from 1) of the same event and body. It is sent while the webhook is validated and active."
-  ))
+/** `GET /api/account/webhooks/:id/deliveries`: the webhook's deliveries, newest first, paginated. */
+export const ListDeliveriesEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "list",
+  "GET",
+  "/account/webhooks/:id/deliveries",
+  Schema.toCodecStringTree<Schema.Struct<{ id: Schema.String }>>,
+  never,
+  never,
+  never,
+  Schema.toCodecJson<Pagination<typeof DeliveryResource>>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.get("list", "/account/webhooks/:id/deliveries", {
+  params: { id: Schema.String },
+  success: Pagination(DeliveryResource),
+  error: errors
+}).annotate(
+  OpenApi.Description,
+  "The webhook's deliveries, newest first (page, per_page), each with its attempts (status code, duration, error, start of the answer)."
+)
+
+/** `POST /api/account/webhooks/:id/deliveries/:delivery_id/redeliver`: queues the delivery's event again. */
+export const RedeliverEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "redeliver",
+  "POST",
+  "/account/webhooks/:id/deliveries/:delivery_id/redeliver",
+  Schema.toCodecStringTree<Schema.Struct<{ id: Schema.String; delivery_id: Schema.String }>>,
+  never,
+  never,
+  never,
+  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof DeliveryResource; readonly message: Schema.String }>>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.post("redeliver", "/account/webhooks/:id/deliveries/:delivery_id/redeliver", {
+  params: { id: Schema.String, delivery_id: Schema.String },
+  success: Schema.Struct({ data: DeliveryResource, message: Schema.String }).pipe(HttpApiSchema.status(201)),
+  error: errors
+}).annotate(
+  OpenApi.Description,
+  "Queues a new delivery (new id, attempts from 1) of the same event and body. It is sent while the webhook is validated and active."
+)
+
+/** @ignore */
+export const DeliveriesGroupBase: HttpApiGroup.AddPrefix<
+  HttpApiGroup.AddMiddleware<
+    HttpApiGroup.HttpApiGroup<"deliveries", typeof ListDeliveriesEndpoint | typeof RedeliverEndpoint>,
+    Authentication
+  >,
+  "/api"
+> = HttpApiGroup.make("deliveries")
+  .add(ListDeliveriesEndpoint)
+  .add(RedeliverEndpoint)
   .middleware(Authentication)
   .prefix("/api")
-{}
+
+/**
+ * A webhook's delivery log: the deliveries with their attempts, and redelivery. Needs the
+ * permission webhook-index to list and webhook-update to redeliver.
+ */
+export class DeliveriesGroup extends DeliveriesGroupBase {}

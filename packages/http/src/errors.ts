@@ -1,9 +1,9 @@
 /**
- * The error bodies of decisions §1, as schemas (so OpenAPI shows them) and
+ * The error bodies Wasl answers with (Laravel's shapes), as schemas (so OpenAPI shows them) and
  * respondable values (so they render the same wherever they surface). Core's
  * domain errors map to them in one place: `fromDomain`.
  */
-import { Effect, Schema } from "effect"
+import { type Cause, Effect, Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
 import type { Forbidden, NotFound, PaymentRequired, TooManyRequests, Unauthenticated, ValidationFailed } from "@wasl/core"
 import type { Gone, InvalidOtpCode, ServiceUnavailable } from "@wasl/core"
@@ -14,78 +14,161 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 const MessageBody = { message: Schema.String }
 const FieldErrors = Schema.Record(Schema.String, Schema.Array(Schema.String))
 
-export class Unauthenticated401 extends Schema.Error<Unauthenticated401>("Unauthenticated401")(MessageBody, {
-  httpApiStatus: 401,
-  description: "No or bad credentials."
-}) {}
+/** @ignore */
+export const Unauthenticated401Base: Schema.Class<Unauthenticated401, Schema.Struct<{ message: Schema.String }>, Cause.YieldableError> =
+  Schema.Error<Unauthenticated401>("Unauthenticated401")(MessageBody, {
+    httpApiStatus: 401,
+    description: "No or bad credentials."
+  })
+/**
+ * 401 `{ message }`: the request carries no credentials, or bad ones (an unknown, revoked or
+ * expired token or session). The message is `Unauthenticated.`.
+ */
+export class Unauthenticated401 extends Unauthenticated401Base {}
 
-export class Forbidden403 extends Schema.Error<Forbidden403>("Forbidden403")(MessageBody, {
-  httpApiStatus: 403,
-  description: "Authenticated but not allowed."
-}) {}
+/** @ignore */
+export const Forbidden403Base: Schema.Class<Forbidden403, Schema.Struct<{ message: Schema.String }>, Cause.YieldableError> =
+  Schema.Error<Forbidden403>("Forbidden403")(MessageBody, {
+    httpApiStatus: 403,
+    description: "Authenticated but not allowed."
+  })
+/**
+ * 403 `{ message }`: the caller is authenticated but not allowed: a missing permission or token
+ * ability, or a session request that changes state without `X-Requested-With: XMLHttpRequest`.
+ */
+export class Forbidden403 extends Forbidden403Base {}
 
-export class NotFound404 extends Schema.Error<NotFound404>("NotFound404")(MessageBody, {
-  httpApiStatus: 404,
-  description: "Unknown, or another account's."
-}) {}
+/** @ignore */
+export const NotFound404Base: Schema.Class<NotFound404, Schema.Struct<{ message: Schema.String }>, Cause.YieldableError> =
+  Schema.Error<NotFound404>("NotFound404")(MessageBody, {
+    httpApiStatus: 404,
+    description: "Unknown, or another account's."
+  })
+/**
+ * 404 `{ message }`: no such resource, or one of another account (the two are not told apart).
+ * The message is `Not found.`.
+ */
+export class NotFound404 extends NotFound404Base {}
 
-export class PaymentRequired402 extends Schema.Error<PaymentRequired402>("PaymentRequired402")(MessageBody, {
-  httpApiStatus: 402,
-  description: "The plan or the balance does not allow it."
-}) {}
+/** @ignore */
+export const PaymentRequired402Base: Schema.Class<PaymentRequired402, Schema.Struct<{ message: Schema.String }>, Cause.YieldableError> =
+  Schema.Error<PaymentRequired402>("PaymentRequired402")(MessageBody, {
+    httpApiStatus: 402,
+    description: "The plan or the balance does not allow it."
+  })
+/** 402 `{ message }`: the account's plan does not allow it, or its OTP credit balance is too low. */
+export class PaymentRequired402 extends PaymentRequired402Base {}
 
-export class Validation422 extends Schema.Error<Validation422>("Validation422")({
+/** @ignore */
+export const Validation422Base: Schema.Class<
+  Validation422,
+  Schema.Struct<{ readonly message: Schema.String; readonly errors: Schema.$Record<Schema.String, Schema.$Array<Schema.String>> }>,
+  Cause.YieldableError
+> = Schema.Error<Validation422>("Validation422")({
   message: Schema.String,
   errors: FieldErrors
 }, {
   httpApiStatus: 422,
   description: "Validation failed; keys in dot notation."
-}) {}
-
+})
 /**
- * Rendered by the boundary (`httpErrorResponse`) with a `Retry-After` header; an endpoint that
- * declares it must encode the header too, not `retryAfter` in the body.
+ * 422 `{ message, errors }`: the input is invalid. `errors` maps each field, in dot notation
+ * (`name.en`, `events.2`), to its messages; `message` is the first of them.
  */
-export class TooManyRequests429 extends Schema.Error<TooManyRequests429>("TooManyRequests429")({
+export class Validation422 extends Validation422Base {}
+
+/** @ignore */
+export const TooManyRequests429Base: Schema.Class<
+  TooManyRequests429,
+  Schema.Struct<{ readonly message: Schema.String; readonly retryAfter: Schema.Int }>,
+  Cause.YieldableError
+> = Schema.Error<TooManyRequests429>("TooManyRequests429")({
   message: Schema.String,
   retryAfter: Schema.Int
 }, {
   httpApiStatus: 429,
   description: "Slow down; see the Retry-After header."
-}) {}
+})
+/**
+ * 429: too many requests (a rate limit, or OTP sends to one number). Answered as `{ message }` with
+ * the seconds to wait in a `Retry-After` header, which `retryAfter` holds.
+ *
+ * Rendered by the boundary (`httpErrorResponse`) with a `Retry-After` header; an endpoint that
+ * declares it must encode the header too, not `retryAfter` in the body.
+ */
+export class TooManyRequests429 extends TooManyRequests429Base {}
 
-/** An OTP verification that is not live any more (decisions §7). */
-export class Gone410 extends Schema.Error<Gone410>("Gone410")({ message: Schema.String, status: Schema.String }, {
+/** @ignore */
+export const Gone410Base: Schema.Class<
+  Gone410,
+  Schema.Struct<{ readonly message: Schema.String; readonly status: Schema.String }>,
+  Cause.YieldableError
+> = Schema.Error<Gone410>("Gone410")({ message: Schema.String, status: Schema.String }, {
   httpApiStatus: 410,
   description: "The verification is no longer live; `status` says what it became."
-}) {}
+})
+/**
+ * 410 `{ message, status }`: an OTP verification that is not live any more (verified, expired or
+ * out of attempts); `status` says which.
+ */
+export class Gone410 extends Gone410Base {}
 
-/** A wrong OTP code (decisions §7): the 422 body plus the attempts left. */
-export class InvalidCode422 extends Schema.Error<InvalidCode422>("InvalidCode422")({
+/** @ignore */
+export const InvalidCode422Base: Schema.Class<
+  InvalidCode422,
+  Schema.Struct<{
+    readonly message: Schema.String
+    readonly errors: Schema.$Record<Schema.String, Schema.$Array<Schema.String>>
+    readonly attempts_remaining: Schema.Int
+  }>,
+  Cause.YieldableError
+> = Schema.Error<InvalidCode422>("InvalidCode422")({
   message: Schema.String,
   errors: FieldErrors,
   attempts_remaining: Schema.Int
 }, {
   httpApiStatus: 422,
   description: "The code is invalid; attempts_remaining says how many tries are left."
-}) {}
+})
+/** 422 for a wrong OTP code: the validation body (`message`, `errors.code`) plus `attempts_remaining`. */
+export class InvalidCode422 extends InvalidCode422Base {}
 
-/** Rendered like TooManyRequests429: `{ message }` with a `Retry-After` header. */
-export class ServiceUnavailable503 extends Schema.Error<ServiceUnavailable503>("ServiceUnavailable503")({
+/** @ignore */
+export const ServiceUnavailable503Base: Schema.Class<
+  ServiceUnavailable503,
+  Schema.Struct<{ readonly message: Schema.String; readonly retryAfter: Schema.Int }>,
+  Cause.YieldableError
+> = Schema.Error<ServiceUnavailable503>("ServiceUnavailable503")({
   message: Schema.String,
   retryAfter: Schema.Int
 }, {
   httpApiStatus: 503,
   description: "The messaging provider cannot take the message now; see the Retry-After header."
-}) {}
+})
+/**
+ * 503: the messaging provider cannot take the message now. Rendered like `TooManyRequests429`:
+ * `{ message }` with the seconds to wait in a `Retry-After` header, which `retryAfter` holds.
+ */
+export class ServiceUnavailable503 extends ServiceUnavailable503Base {}
 
+/** The message of a wrong OTP code (`InvalidCode422`). */
 export const INVALID_CODE = "The code is invalid."
 
+/** The message of every 401 (`Unauthenticated401`). */
 export const UNAUTHENTICATED = "Unauthenticated."
+/** The message of every 404 (`NotFound404`), from a handler or for a path no route serves. */
 export const NOT_FOUND = "Not found."
 
+/**
+ * The errors nearly every authenticated endpoint declares: 401 (no or bad credentials), 403 (not
+ * allowed), 404 (no such resource in the account) and 422 (invalid input).
+ */
+export type CommonErrors = typeof Unauthenticated401 | typeof Forbidden403 | typeof NotFound404 | typeof Validation422
+
+/** The failures of core's use-cases that `fromDomain` turns into HTTP errors. */
 export type DomainError = Unauthenticated | Forbidden | NotFound | ValidationFailed | PaymentRequired | TooManyRequests
   | Gone | InvalidOtpCode | ServiceUnavailable
+/** Every HTTP error an endpoint of Wasl can declare. */
 export type HttpError =
   | Unauthenticated401
   | Forbidden403
@@ -168,8 +251,27 @@ export const httpErrorResponse = (error: unknown): HttpServerResponse.HttpServer
   return json(status, errors === undefined ? { message } : { message, errors })
 }
 
-/** Framework-level answers (decisions §1). */
-export const responses = {
+/**
+ * The answers Wasl gives outside any endpoint's own errors, in Wasl's error body: a malformed JSON
+ * body, an unknown path or method, a body too large or of the wrong type, a defect (500 with a
+ * trace id, never a stack trace), and input refused before it reaches an endpoint.
+ */
+export const responses: {
+  /** 400 `{ message }`: the body is not JSON. */
+  readonly malformedJson: () => HttpServerResponse.HttpServerResponse
+  /** 404 `{ message: "Not found." }`. */
+  readonly notFound: () => HttpServerResponse.HttpServerResponse
+  /** 405 `{ message }` with an `Allow` header listing the methods the path has. */
+  readonly methodNotAllowed: (allow: ReadonlyArray<string>) => HttpServerResponse.HttpServerResponse
+  /** 413 `{ message }`: the body is over the limit. */
+  readonly payloadTooLarge: () => HttpServerResponse.HttpServerResponse
+  /** 415 `{ message }`: the body is neither JSON nor (where accepted) multipart/form-data. */
+  readonly unsupportedMediaType: () => HttpServerResponse.HttpServerResponse
+  /** 500 `{ message: "Server Error." }` with the logged failure's id in `X-Trace-Id`. */
+  readonly serverError: (traceId: string) => HttpServerResponse.HttpServerResponse
+  /** 422 `{ message, errors }`, `message` being the first field message. */
+  readonly validation: (errors: Record<string, ReadonlyArray<string>>) => HttpServerResponse.HttpServerResponse
+} = {
   malformedJson: () => json(400, { message: "Malformed JSON body." }),
   notFound: () => json(404, { message: NOT_FOUND }),
   methodNotAllowed: (allow: ReadonlyArray<string>) =>

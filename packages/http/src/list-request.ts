@@ -5,13 +5,17 @@
  */
 import { Effect, Schema } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { type Page, paginationBody } from "@wasl/core"
+import { type Page, type PaginationBody, paginationBody } from "@wasl/core"
 
+/** The parts of a list request its paginated answer is made from. */
 export interface ListRequest {
+  /** The query string as name/value pairs, in the client's order. */
   readonly query: ReadonlyArray<readonly [string, string]>
+  /** The list's absolute URL without its query (the scheme from `X-Forwarded-Proto`). */
   readonly path: string
 }
 
+/** The list request being answered. */
 export const listRequest: Effect.Effect<ListRequest, never, HttpServerRequest.HttpServerRequest> = Effect.gen(
   function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
@@ -25,14 +29,41 @@ export const listRequest: Effect.Effect<ListRequest, never, HttpServerRequest.Ht
   }
 )
 
-/** The Laravel paginator body of a page (decisions §4) for the request it answers. */
-export const paginated = <T>(request: ListRequest, page: Page<T>) =>
+/** The Laravel paginator body of a page, its links made for the request it answers. */
+export const paginated = <T>(request: ListRequest, page: Page<T>): PaginationBody<T> =>
   paginationBody({ ...page, path: request.path, query: request.query })
 
 const PaginationLink = Schema.Struct({ url: Schema.NullOr(Schema.String), label: Schema.String, active: Schema.Boolean })
 
-/** `Pagination<T>` of spec 2.11. */
-export const Pagination = <S extends Schema.Top>(item: S) =>
+/**
+ * The schema of a Laravel paginator body over items of `S`: the page's `data`, the `links` to the
+ * first, last, previous and next pages, and the `meta` (current and last page, the range shown,
+ * the page size, the total and the numbered page links).
+ */
+export type Pagination<S extends Schema.Top> = Schema.Struct<{
+  readonly data: Schema.$Array<S>
+  readonly links: Schema.Struct<{
+    readonly first: Schema.String
+    readonly last: Schema.String
+    readonly prev: Schema.NullOr<Schema.String>
+    readonly next: Schema.NullOr<Schema.String>
+  }>
+  readonly meta: Schema.Struct<{
+    readonly current_page: Schema.Int
+    readonly from: Schema.NullOr<Schema.Int>
+    readonly last_page: Schema.Int
+    readonly links: Schema.$Array<
+      Schema.Struct<{ readonly url: Schema.NullOr<Schema.String>; readonly label: Schema.String; readonly active: Schema.Boolean }>
+    >
+    readonly path: Schema.String
+    readonly per_page: Schema.Int
+    readonly to: Schema.NullOr<Schema.Int>
+    readonly total: Schema.Int
+  }>
+}>
+
+/** The paginator body over items of the given schema (see the `Pagination` type). */
+export const Pagination = <S extends Schema.Top>(item: S): Pagination<S> =>
   Schema.Struct({
     data: Schema.Array(item),
     links: Schema.Struct({

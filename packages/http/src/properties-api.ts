@@ -1,78 +1,258 @@
-/** Properties and property groups of every object kind (spec §4.7, §4.8; decisions §5). */
+/** Properties and property groups of every object kind. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { ObjectPath, RecordId } from "@wasl/core"
-import { Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
+import { type CommonErrors, Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
+import { type KindParams, kindParams, type RecordParams, recordParams } from "./kind-params.ts"
+import { DeletedAnswer } from "./deleted-answer.ts"
 import { PropertyGroupView, PropertyView } from "./property-views.ts"
 import { Authentication } from "./security.ts"
 
-/** A JSON object body, validated by core with Laravel's messages (the exact rules are in decisions §5). */
-const Body = Schema.Record(Schema.String, Schema.Unknown).annotate({
+/**
+ * The body of a property create or update: `type`, `name` ({ ar, en }), `desc?`, `internal_name`
+ * (create only: it cannot change), `group_id`, and `enum` for the select types. Validated by the
+ * use-case with Laravel's messages.
+ */
+export const PropertyBody: Schema.$Record<Schema.String, Schema.Unknown> = Schema.Record(Schema.String, Schema.Unknown).annotate({
   description: "type, name {ar, en}, desc?, internal_name (create only), group_id, enum (select types)"
 })
-const GroupBody = Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "name {ar, en}, desc?" })
+/** The body of a property group create or update: `name` ({ ar, en }) and `desc?`. */
+export const PropertyGroupBody: Schema.$Record<Schema.String, Schema.Unknown> = Schema.Record(Schema.String, Schema.Unknown)
+  .annotate({ description: "name {ar, en}, desc?" })
 
-const kindParam = { kind: ObjectPath }
-const idParams = { kind: ObjectPath, id: RecordId }
-const Deleted = Schema.Struct({ message: Schema.String, data: Schema.Tuple([]) })
 const errors = [Unauthenticated401, Forbidden403, NotFound404, Validation422]
 
-export class PropertiesGroup extends HttpApiGroup.make("properties")
-  .add(HttpApiEndpoint.get("listGroups", "/:kind/properties/groups", {
-    params: kindParam,
-    success: Schema.Struct({ data: Schema.Array(PropertyGroupView) }),
-    error: errors
-  }))
-  .add(HttpApiEndpoint.post("createGroup", "/:kind/properties/groups", {
-    params: kindParam,
-    payload: GroupBody,
-    success: Schema.Struct({ data: PropertyGroupView, message: Schema.String }).pipe(HttpApiSchema.status(201)),
-    error: errors
-  }))
-  .add(HttpApiEndpoint.get("showGroup", "/:kind/properties/groups/:id", {
-    params: idParams,
-    success: Schema.Struct({ data: PropertyGroupView }),
-    error: errors
-  }))
-  .add(HttpApiEndpoint.put("updateGroup", "/:kind/properties/groups/:id", {
-    params: idParams,
-    payload: GroupBody,
-    success: Schema.Struct({ data: PropertyGroupView, message: Schema.String }),
-    error: errors
-  }))
-  .add(HttpApiEndpoint.delete("deleteGroup", "/:kind/properties/groups/:id", {
-    params: idParams,
-    success: Deleted,
-    error: errors
-  }))
-  .add(HttpApiEndpoint.get("list", "/:kind/properties", {
-    params: kindParam,
-    success: Schema.Struct({ data: Schema.Array(PropertyView) }),
-    error: errors
-  }))
-  .add(HttpApiEndpoint.post("create", "/:kind/properties", {
-    params: kindParam,
-    payload: Body,
-    success: Schema.Struct({ data: PropertyView, message: Schema.String }).pipe(HttpApiSchema.status(201)),
-    error: errors
-  }))
-  .add(HttpApiEndpoint.get("show", "/:kind/properties/:id", {
-    params: idParams,
-    success: Schema.Struct({ data: PropertyView }),
-    error: errors
-  }))
-  .add(HttpApiEndpoint.put("update", "/:kind/properties/:id", {
-    params: idParams,
-    payload: Body,
-    success: Schema.Struct({ data: PropertyView, message: Schema.String }),
-    error: errors
-  }))
-  .add(HttpApiEndpoint.delete("delete", "/:kind/properties/:id", {
-    params: idParams,
-    success: Deleted,
-    error: errors
-  }))
+/** `GET /api/:kind/properties/groups`: the kind's property groups, the built-in one first. */
+export const ListPropertyGroupsEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "listGroups",
+  "GET",
+  "/:kind/properties/groups",
+  KindParams,
+  never,
+  never,
+  never,
+  Schema.toCodecJson<Schema.Struct<{ readonly data: Schema.$Array<typeof PropertyGroupView> }>>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.get("listGroups", "/:kind/properties/groups", {
+  params: kindParams,
+  success: Schema.Struct({ data: Schema.Array(PropertyGroupView) }),
+  error: errors
+}).annotate(
+  OpenApi.Description,
+  "The kind's property groups: its built-in group (account_id null) and the account's. Permission <kind>-index or property-manage."
+)
+
+/** `POST /api/:kind/properties/groups`: creates a property group of the kind. */
+export const CreatePropertyGroupEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "createGroup",
+  "POST",
+  "/:kind/properties/groups",
+  KindParams,
+  never,
+  Schema.toCodecJson<typeof PropertyGroupBody>,
+  never,
+  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof PropertyGroupView; readonly message: Schema.String }>>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.post("createGroup", "/:kind/properties/groups", {
+  params: kindParams,
+  payload: PropertyGroupBody,
+  success: Schema.Struct({ data: PropertyGroupView, message: Schema.String }).pipe(HttpApiSchema.status(201)),
+  error: errors
+}).annotate(
+  OpenApi.Description,
+  "Creates a group; its internal_name is the snake_case of name.en (or name.ar), made unique with a numeric suffix. Permission property-manage."
+)
+
+/** `GET /api/:kind/properties/groups/:id`: one property group of the kind. */
+export const ShowPropertyGroupEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "showGroup",
+  "GET",
+  "/:kind/properties/groups/:id",
+  RecordParams,
+  never,
+  never,
+  never,
+  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof PropertyGroupView }>>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.get("showGroup", "/:kind/properties/groups/:id", {
+  params: recordParams,
+  success: Schema.Struct({ data: PropertyGroupView }),
+  error: errors
+}).annotate(OpenApi.Description, "One property group (the built-in one included). Permission <kind>-index or property-manage.")
+
+/** `PUT /api/:kind/properties/groups/:id`: renames or redescribes a property group. */
+export const UpdatePropertyGroupEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "updateGroup",
+  "PUT",
+  "/:kind/properties/groups/:id",
+  RecordParams,
+  never,
+  Schema.toCodecJson<typeof PropertyGroupBody>,
+  never,
+  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof PropertyGroupView; readonly message: Schema.String }>>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.put("updateGroup", "/:kind/properties/groups/:id", {
+  params: recordParams,
+  payload: PropertyGroupBody,
+  success: Schema.Struct({ data: PropertyGroupView, message: Schema.String }),
+  error: errors
+}).annotate(
+  OpenApi.Description,
+  "Sets the group's name and description; its internal_name stays. The built-in group cannot be changed (403). Permission property-manage."
+)
+
+/** `DELETE /api/:kind/properties/groups/:id`: deletes an empty property group. */
+export const DeletePropertyGroupEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "deleteGroup",
+  "DELETE",
+  "/:kind/properties/groups/:id",
+  RecordParams,
+  never,
+  never,
+  never,
+  Schema.toCodecJson<typeof DeletedAnswer>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.delete("deleteGroup", "/:kind/properties/groups/:id", {
+  params: recordParams,
+  success: DeletedAnswer,
+  error: errors
+}).annotate(
+  OpenApi.Description,
+  "Deletes the group; a group that still holds properties is a 422, the built-in group a 403. Permission property-manage."
+)
+
+/** `GET /api/:kind/properties`: the kind's property definitions, built-in and custom. */
+export const ListPropertiesEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "list",
+  "GET",
+  "/:kind/properties",
+  KindParams,
+  never,
+  never,
+  never,
+  Schema.toCodecJson<Schema.Struct<{ readonly data: Schema.$Array<typeof PropertyView> }>>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.get("list", "/:kind/properties", {
+  params: kindParams,
+  success: Schema.Struct({ data: Schema.Array(PropertyView) }),
+  error: errors
+}).annotate(
+  OpenApi.Description,
+  "The kind's property definitions: the built-in ones (account_id null) and the account's. Permission <kind>-index or property-manage."
+)
+
+/** `POST /api/:kind/properties`: creates a custom property of the kind. */
+export const CreatePropertyEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "create",
+  "POST",
+  "/:kind/properties",
+  KindParams,
+  never,
+  Schema.toCodecJson<typeof PropertyBody>,
+  never,
+  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof PropertyView; readonly message: Schema.String }>>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.post("create", "/:kind/properties", {
+  params: kindParams,
+  payload: PropertyBody,
+  success: Schema.Struct({ data: PropertyView, message: Schema.String }).pipe(HttpApiSchema.status(201)),
+  error: errors
+}).annotate(
+  OpenApi.Description,
+  "Creates a custom property; internal_name matches ^[a-z][a-z0-9_]{0,62}$ and is unique in the kind, built-ins included. Permission property-manage."
+)
+
+/** `GET /api/:kind/properties/:id`: one property definition of the kind. */
+export const ShowPropertyEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "show",
+  "GET",
+  "/:kind/properties/:id",
+  RecordParams,
+  never,
+  never,
+  never,
+  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof PropertyView }>>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.get("show", "/:kind/properties/:id", {
+  params: recordParams,
+  success: Schema.Struct({ data: PropertyView }),
+  error: errors
+}).annotate(OpenApi.Description, "One property definition (built-in ones included). Permission <kind>-index or property-manage.")
+
+/** `PUT /api/:kind/properties/:id`: changes a custom property. */
+export const UpdatePropertyEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "update",
+  "PUT",
+  "/:kind/properties/:id",
+  RecordParams,
+  never,
+  Schema.toCodecJson<typeof PropertyBody>,
+  never,
+  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof PropertyView; readonly message: Schema.String }>>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.put("update", "/:kind/properties/:id", {
+  params: recordParams,
+  payload: PropertyBody,
+  success: Schema.Struct({ data: PropertyView, message: Schema.String }),
+  error: errors
+}).annotate(
+  OpenApi.Description,
+  "Changes a custom property. A different internal_name, or a type the existing values cannot take, is a 422; a built-in property is a 403. Permission property-manage."
+)
+
+/** `DELETE /api/:kind/properties/:id`: deletes a custom property. */
+export const DeletePropertyEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "delete",
+  "DELETE",
+  "/:kind/properties/:id",
+  RecordParams,
+  never,
+  never,
+  never,
+  Schema.toCodecJson<typeof DeletedAnswer>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.delete("delete", "/:kind/properties/:id", {
+  params: recordParams,
+  success: DeletedAnswer,
+  error: errors
+}).annotate(OpenApi.Description, "Deletes a custom property; a built-in property is a 403. Permission property-manage.")
+
+/** @ignore */
+export const PropertiesGroupBase: HttpApiGroup.AddPrefix<
+  HttpApiGroup.AddMiddleware<
+    HttpApiGroup.HttpApiGroup<
+      "properties",
+      | typeof ListPropertyGroupsEndpoint
+      | typeof CreatePropertyGroupEndpoint
+      | typeof ShowPropertyGroupEndpoint
+      | typeof UpdatePropertyGroupEndpoint
+      | typeof DeletePropertyGroupEndpoint
+      | typeof ListPropertiesEndpoint
+      | typeof CreatePropertyEndpoint
+      | typeof ShowPropertyEndpoint
+      | typeof UpdatePropertyEndpoint
+      | typeof DeletePropertyEndpoint
+    >,
+    Authentication
+  >,
+  "/api"
+> = HttpApiGroup.make("properties")
+  .add(ListPropertyGroupsEndpoint)
+  .add(CreatePropertyGroupEndpoint)
+  .add(ShowPropertyGroupEndpoint)
+  .add(UpdatePropertyGroupEndpoint)
+  .add(DeletePropertyGroupEndpoint)
+  .add(ListPropertiesEndpoint)
+  .add(CreatePropertyEndpoint)
+  .add(ShowPropertyEndpoint)
+  .add(UpdatePropertyEndpoint)
+  .add(DeletePropertyEndpoint)
   .middleware(Authentication)
   .prefix("/api")
   .annotate(OpenApi.Description, "Custom property definitions and groups; built-ins are listed with account_id null.")
-{}
+
+/**
+ * The property definitions and property groups of each kind (`/api/{kind}/properties`): the
+ * built-in ones to read, the account's own to create, change and delete. Reading needs the kind's
+ * index permission or property-manage; writing needs property-manage.
+ */
+export class PropertiesGroup extends PropertiesGroupBase {}

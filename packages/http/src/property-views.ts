@@ -1,7 +1,6 @@
 /**
- * The REST shapes of property definitions and groups (spec §2.5, §2.6): the
- * definition plus the creating `user`, its `group` and, for groups and ticket
- * properties, the `account`.
+ * The REST shapes of property definitions and groups: the definition plus the
+ * creating `user`, its `group` and, for groups and ticket properties, the `account`.
  */
 import { Effect, Option, Schema } from "effect"
 import {
@@ -20,19 +19,41 @@ import {
 } from "@wasl/core"
 
 const { webhook_limit: _internal, ...accountFields } = Account.fields
-export const AccountSummary = Schema.Struct(accountFields).annotate({ identifier: "AccountSummary" })
+/** An account as property answers embed it: the account without its internal webhook limit. */
+export const AccountSummary: Schema.Struct<Omit<(typeof Account)["fields"], "webhook_limit">> = Schema.Struct(accountFields)
+  .annotate({ identifier: "AccountSummary" })
 
-export const UserSummary = Schema.Struct({ ...User.fields, fullname: Schema.String }).annotate({
+/** A user as property answers embed it (the definition's creator): the user plus `fullname`. */
+export const UserSummary: Schema.Struct<(typeof User)["fields"] & { readonly fullname: Schema.String }> = Schema.Struct({
+  ...User.fields,
+  fullname: Schema.String
+}).annotate({
   identifier: "UserSummary"
 })
 
-export const PropertyGroupView = Schema.Struct({
+/**
+ * A property group as the API answers it: the group, and on create and update its creating
+ * `user` and its `account`.
+ */
+export const PropertyGroupView: Schema.Struct<
+  (typeof PropertyGroup)["fields"] & {
+    readonly user: Schema.optionalKey<Schema.NullOr<typeof UserSummary>>
+    readonly account: Schema.optionalKey<Schema.NullOr<typeof AccountSummary>>
+  }
+> = Schema.Struct({
   ...PropertyGroup.fields,
   user: Schema.optionalKey(Schema.NullOr(UserSummary)),
   account: Schema.optionalKey(Schema.NullOr(AccountSummary))
 }).annotate({ identifier: "PropertyGroupView" })
 
-export const PropertyView = Schema.Struct({
+/** A property definition as the API answers it: with its creating `user`, its `group` and, for tickets, the `account`. */
+export const PropertyView: Schema.Struct<
+  (typeof Property)["fields"] & {
+    readonly user: Schema.NullOr<typeof UserSummary>
+    readonly group: Schema.NullOr<typeof PropertyGroup>
+    readonly account: Schema.optionalKey<Schema.NullOr<typeof AccountSummary>>
+  }
+> = Schema.Struct({
   ...Property.fields,
   user: Schema.NullOr(UserSummary),
   group: Schema.NullOr(PropertyGroup),
@@ -48,7 +69,8 @@ const userSummary = (userId: number | null) =>
         onSome: (u) => ({ ...u, fullname: [u.firstname, u.lastname].filter((s) => s !== "").join(" ") })
       }))
 
-export const accountSummary = (accountId: number) =>
+/** The account as `AccountSummary` shows it, or null when there is none. */
+export const accountSummary = (accountId: number): Effect.Effect<typeof AccountSummary.Type | null, never, AccountRepository> =>
   Effect.map(AccountRepository.use((accounts) => accounts.findById(accountId)), (account) =>
     Option.match(account, {
       onNone: () => null,
@@ -63,7 +85,10 @@ const groupOf = (accountId: number, kind: ObjectKind, groupId: RecordId) =>
 const wireGroup = ({ kind: _kind, builtin: _builtin, ...group }: PropertyGroupDefinition) => group
 
 /** A definition with its user, group (and account, for tickets). */
-export const propertyView = (accountId: number, definition: PropertyDefinition) =>
+export const propertyView = (
+  accountId: number,
+  definition: PropertyDefinition
+): Effect.Effect<typeof PropertyView.Type, never, UserRepository | PropertyGroupRepository | AccountRepository> =>
   Effect.gen(function*() {
     const { kind, builtin: _builtin, readOnly: _readOnly, required: _required, ...property } = definition
     const group = yield* groupOf(accountId, kind, definition.group_id)
@@ -72,7 +97,11 @@ export const propertyView = (accountId: number, definition: PropertyDefinition) 
   })
 
 /** A group, with its user and account when `withOwners` (create and update responses). */
-export const groupView = (accountId: number, group: PropertyGroupDefinition, withOwners: boolean) =>
+export const groupView = (
+  accountId: number,
+  group: PropertyGroupDefinition,
+  withOwners: boolean
+): Effect.Effect<typeof PropertyGroupView.Type, never, UserRepository | AccountRepository> =>
   withOwners
     ? Effect.gen(function*() {
       return { ...wireGroup(group), user: yield* userSummary(group.made_by), account: yield* accountSummary(accountId) }

@@ -1,18 +1,37 @@
-/** Links between deals, contacts and tickets (spec 4.3, 4.4; decisions §5). */
+/**
+ * Links between deals, contacts and tickets. Each call needs the update permission of the record
+ * in its path (404 when it is not the account's); ids of records of another account are a 422 on
+ * their key; linking twice is idempotent.
+ */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { ContactJson, DealJson, RecordId, TicketJson } from "@wasl/core"
-import { Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
+import { type CommonErrors, Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
 import { Authentication } from "./security.ts"
 
 const body = (description: string) => Schema.Record(Schema.String, Schema.Unknown).annotate({ description })
 const params = { id: RecordId }
 const errors = [Unauthenticated401, Forbidden403, NotFound404, Validation422]
 
-const DealAnswer = Schema.Struct({ data: DealJson, message: Schema.String })
-const TicketAnswer = Schema.Struct({ data: TicketJson, message: Schema.String })
+/** The answer of the deal link calls: the deal, and the message. */
+export const DealAnswer: Schema.Struct<{ readonly data: typeof DealJson; readonly message: Schema.String }> = Schema.Struct({
+  data: DealJson,
+  message: Schema.String
+})
+/** The answer of the ticket detach calls: the ticket (with its counts), and the message. */
+export const TicketAnswer: Schema.Struct<{ readonly data: typeof TicketJson; readonly message: Schema.String }> = Schema.Struct({
+  data: TicketJson,
+  message: Schema.String
+})
 /** A deal as ticket attach-deals lists it. */
-const DealBrief = Schema.Struct({
+export const DealBrief: Schema.Struct<{
+  readonly properties: Schema.Struct<{
+    readonly _id: Schema.String
+    readonly deal_stage: Schema.NullOr<Schema.String>
+    readonly deal_name: Schema.NullOr<Schema.String>
+    readonly amount: Schema.NullOr<Schema.Number>
+  }>
+}> = Schema.Struct({
   properties: Schema.Struct({
     _id: Schema.String,
     deal_stage: Schema.NullOr(Schema.String),
@@ -21,6 +40,23 @@ const DealBrief = Schema.Struct({
   })
 }).annotate({ identifier: "DealBrief" })
 
+/**
+ * A link endpoint: `POST` on a record's path (its id in `:id`), a JSON object body naming the
+ * records to link or unlink, answering `Success`.
+ */
+export type RecordLinkEndpoint<Name extends string, Path extends string, Success extends Schema.Top> =
+  HttpApiEndpoint.HttpApiEndpoint<
+    Name,
+    "POST",
+    Path,
+    Schema.toCodecStringTree<Schema.Struct<{ id: typeof RecordId }>>,
+    never,
+    Schema.toCodecJson<Schema.$Record<Schema.String, Schema.Unknown>>,
+    never,
+    Schema.toCodecJson<Success>,
+    Schema.toCodecJson<CommonErrors>
+  >
+
 const post = <const Name extends string, const Path extends `/${string}`, S extends Schema.Top>(
   name: Name,
   path: Path,
@@ -28,34 +64,105 @@ const post = <const Name extends string, const Path extends `/${string}`, S exte
   success: S
 ) => HttpApiEndpoint.post(name, path, { params, payload: body(payload), success, error: errors })
 
-export class RecordLinksGroup extends HttpApiGroup.make("recordLinks")
-  .add(post("dealAttachContacts", "/deals/:id/attach-contacts", "{ contact_ids: string[] }", DealAnswer))
-  .add(
-    post("dealDetachContact", "/deals/:id/detach-contact", "{ contact_id: string }", DealAnswer).annotate(
+/** `POST /api/deals/:id/attach-contacts` `{ contact_ids }`: links contacts to the deal. */
+export const DealAttachContactsEndpoint: RecordLinkEndpoint<"dealAttachContacts", "/deals/:id/attach-contacts", typeof DealAnswer> =
+  post("dealAttachContacts", "/deals/:id/attach-contacts", "{ contact_ids: string[] }", DealAnswer).annotate(
+    OpenApi.Description,
+    "Links the contacts to the deal; the deal with its contacts listed. Permission deal-update."
+  )
+
+/** `POST /api/deals/:id/detach-contact` `{ contact_id }`: unlinks a contact from the deal. */
+export const DealDetachContactEndpoint: RecordLinkEndpoint<"dealDetachContact", "/deals/:id/detach-contact", typeof DealAnswer> =
+  post("dealDetachContact", "/deals/:id/detach-contact", "{ contact_id: string }", DealAnswer).annotate(
+    OpenApi.Description,
+    "Unlinks the contact from the deal; the deal with its remaining contacts as full contact records. Permission deal-update."
+  )
+
+/** `POST /api/deals/:id/attach-tickets` `{ ticket_ids }`: links tickets to the deal. */
+export const DealAttachTicketsEndpoint: RecordLinkEndpoint<"dealAttachTickets", "/deals/:id/attach-tickets", typeof DealAnswer> =
+  post("dealAttachTickets", "/deals/:id/attach-tickets", "{ ticket_ids: string[] }", DealAnswer).annotate(
+    OpenApi.Description,
+    "Links the tickets to the deal; the deal. Permission deal-update."
+  )
+
+/** `POST /api/deals/:id/detach-ticket` `{ ticket_id }`: unlinks a ticket from the deal. */
+export const DealDetachTicketEndpoint: RecordLinkEndpoint<"dealDetachTicket", "/deals/:id/detach-ticket", typeof DealAnswer> =
+  post("dealDetachTicket", "/deals/:id/detach-ticket", "{ ticket_id: string }", DealAnswer).annotate(
+    OpenApi.Description,
+    "Unlinks the ticket from the deal; the deal. Permission deal-update."
+  )
+
+/** `POST /api/tickets/:id/attach-contacts` `{ contact_ids }`: links contacts to the ticket. */
+export const TicketAttachContactsEndpoint: RecordLinkEndpoint<
+  "ticketAttachContacts",
+  "/tickets/:id/attach-contacts",
+  Schema.Struct<{ readonly data: Schema.$Array<typeof ContactJson> }>
+> = post(
+  "ticketAttachContacts",
+  "/tickets/:id/attach-contacts",
+  "{ contact_ids: string[] }",
+  Schema.Struct({ data: Schema.Array(ContactJson) })
+).annotate(OpenApi.Description, "Links the contacts to the ticket; the attached contacts, each with its embedded account. Permission ticket-update.")
+
+/** `POST /api/tickets/:id/detach-contact` `{ contact_id }` (or `{ deal_id }`): unlinks a contact (or a deal) from the ticket. */
+export const TicketDetachContactEndpoint: RecordLinkEndpoint<"ticketDetachContact", "/tickets/:id/detach-contact", typeof TicketAnswer> =
+  post("ticketDetachContact", "/tickets/:id/detach-contact", "{ contact_id: string } or { deal_id: string }", TicketAnswer)
+    .annotate(
       OpenApi.Description,
-      "The deal with its remaining contacts as full contact records."
+      "Detaches a contact; with deal_id (and no contact_id) a deal, as detach-deal does. The ticket with its counts. Permission ticket-update."
     )
+
+/** `POST /api/tickets/:id/attach-deals` `{ deal_ids }`: links deals to the ticket. */
+export const TicketAttachDealsEndpoint: RecordLinkEndpoint<
+  "ticketAttachDeals",
+  "/tickets/:id/attach-deals",
+  Schema.Struct<{ readonly data: Schema.$Array<typeof DealBrief> }>
+> = post("ticketAttachDeals", "/tickets/:id/attach-deals", "{ deal_ids: string[] }", Schema.Struct({
+  data: Schema.Array(DealBrief)
+})).annotate(
+  OpenApi.Description,
+  "Links the deals to the ticket; the attached deals, each as { properties: { _id, deal_stage, deal_name, amount } }. Permission ticket-update."
+)
+
+/** `POST /api/tickets/:id/detach-deal` `{ deal_id }`: unlinks a deal from the ticket. */
+export const TicketDetachDealEndpoint: RecordLinkEndpoint<"ticketDetachDeal", "/tickets/:id/detach-deal", typeof TicketAnswer> =
+  post("ticketDetachDeal", "/tickets/:id/detach-deal", "{ deal_id: string }", TicketAnswer).annotate(
+    OpenApi.Description,
+    "Unlinks the deal from the ticket; the ticket with its counts. Permission ticket-update."
   )
-  .add(post("dealAttachTickets", "/deals/:id/attach-tickets", "{ ticket_ids: string[] }", DealAnswer))
-  .add(post("dealDetachTicket", "/deals/:id/detach-ticket", "{ ticket_id: string }", DealAnswer))
-  .add(
-    post(
-      "ticketAttachContacts",
-      "/tickets/:id/attach-contacts",
-      "{ contact_ids: string[] }",
-      Schema.Struct({ data: Schema.Array(ContactJson) })
-    ).annotate(OpenApi.Description, "The attached contacts, each with its embedded account.")
-  )
-  .add(
-    post("ticketDetachContact", "/tickets/:id/detach-contact", "{ contact_id: string } or { deal_id: string }", TicketAnswer)
-      .annotate(OpenApi.Description, "Detaches a contact; with deal_id (and no contact_id) a deal, as spec 4.4 lists.")
-  )
-  .add(
-    post("ticketAttachDeals", "/tickets/:id/attach-deals", "{ deal_ids: string[] }", Schema.Struct({
-      data: Schema.Array(DealBrief)
-    }))
-  )
-  .add(post("ticketDetachDeal", "/tickets/:id/detach-deal", "{ deal_id: string }", TicketAnswer))
+
+/** @ignore */
+export const RecordLinksGroupBase: HttpApiGroup.AddPrefix<
+  HttpApiGroup.AddMiddleware<
+    HttpApiGroup.HttpApiGroup<
+      "recordLinks",
+      | typeof DealAttachContactsEndpoint
+      | typeof DealDetachContactEndpoint
+      | typeof DealAttachTicketsEndpoint
+      | typeof DealDetachTicketEndpoint
+      | typeof TicketAttachContactsEndpoint
+      | typeof TicketDetachContactEndpoint
+      | typeof TicketAttachDealsEndpoint
+      | typeof TicketDetachDealEndpoint
+    >,
+    Authentication
+  >,
+  "/api"
+> = HttpApiGroup.make("recordLinks")
+  .add(DealAttachContactsEndpoint)
+  .add(DealDetachContactEndpoint)
+  .add(DealAttachTicketsEndpoint)
+  .add(DealDetachTicketEndpoint)
+  .add(TicketAttachContactsEndpoint)
+  .add(TicketDetachContactEndpoint)
+  .add(TicketAttachDealsEndpoint)
+  .add(TicketDetachDealEndpoint)
   .middleware(Authentication)
   .prefix("/api")
-{}
+
+/**
+ * The links between deals and contacts, deals and tickets, tickets and contacts: attach and detach
+ * from either side's path. Each call needs the update permission of the record in its path;
+ * linking twice changes nothing.
+ */
+export class RecordLinksGroup extends RecordLinksGroupBase {}

@@ -1,58 +1,155 @@
-/** Records of the six kinds (decisions §3, §4): list, create, read, update, delete. */
+/** Records of the six kinds: list, create, read, update, delete. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { CompanyJson, ContactJson, DealJson, InvoiceJson, ObjectPath, ProductJson, RecordId, TicketJson } from "@wasl/core"
-import { Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
+import { CompanyJson, ContactJson, DealJson, InvoiceJson, ProductJson, TicketJson } from "@wasl/core"
+import { type CommonErrors, Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
+import { type KindParams, kindParams, type RecordParams, recordParams } from "./kind-params.ts"
+import { DeletedAnswer } from "./deleted-answer.ts"
 import { Pagination } from "./list-request.ts"
 import { Authentication } from "./security.ts"
 
 /** A record in its kind's REST shape: deal `{properties, contacts}`, contact `{properties, channels}`, else `{properties}`. */
-export const RecordView = Schema.Union([DealJson, ContactJson, TicketJson, CompanyJson, InvoiceJson, ProductJson])
+export const RecordView: Schema.Union<
+  readonly [typeof DealJson, typeof ContactJson, typeof TicketJson, typeof CompanyJson, typeof InvoiceJson, typeof ProductJson]
+> = Schema.Union([DealJson, ContactJson, TicketJson, CompanyJson, InvoiceJson, ProductJson])
 
-/** A flat map internal_name → value, validated by core against the kind's properties. */
-const Values = Schema.Record(Schema.String, Schema.Unknown).annotate({
+/**
+ * The body of a record create or update: a flat map internal_name → value over the kind's
+ * built-in and custom properties, each value validated by the use-case against its property.
+ */
+export const RecordValues: Schema.$Record<Schema.String, Schema.Unknown> = Schema.Record(Schema.String, Schema.Unknown).annotate({
   description: "internal_name → value; built-in and custom properties of the kind"
 })
 
-const kindParam = { kind: ObjectPath }
-const idParams = { kind: ObjectPath, id: RecordId }
-const Deleted = Schema.Struct({ message: Schema.String, data: Schema.Tuple([]) })
 const errors = [Unauthenticated401, Forbidden403, NotFound404, Validation422]
 
-export class RecordsGroup extends HttpApiGroup.make("records")
-  .add(
-    HttpApiEndpoint.get("list", "/:kind", {
-      params: kindParam,
-      success: Pagination(RecordView),
-      error: errors
-    }).annotate(
-      OpenApi.Description,
-      "Query: page, per_page (1–100, default 15), search, order (a property, created_at, updated_at), " +
-        "direction (asc|desc), complex_filters (JSON or bracket notation; decisions §4)."
-    )
-  )
-  .add(HttpApiEndpoint.post("create", "/:kind", {
-    params: kindParam,
-    payload: Values,
-    success: Schema.Struct({ data: RecordView, message: Schema.String }).pipe(HttpApiSchema.status(201)),
-    error: errors
-  }))
-  .add(HttpApiEndpoint.get("show", "/:kind/:id", {
-    params: idParams,
-    success: Schema.Struct({ data: RecordView }),
-    error: errors
-  }))
-  .add(HttpApiEndpoint.put("update", "/:kind/:id", {
-    params: idParams,
-    payload: Values,
-    success: Schema.Struct({ data: RecordView, message: Schema.String }),
-    error: errors
-  }))
-  .add(HttpApiEndpoint.delete("delete", "/:kind/:id", {
-    params: idParams,
-    success: Deleted,
-    error: errors
-  }))
+/** `GET /api/:kind`: the records of a kind, searched, filtered, ordered and paginated. */
+export const ListRecordsEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "list",
+  "GET",
+  "/:kind",
+  KindParams,
+  never,
+  never,
+  never,
+  Schema.toCodecJson<Pagination<typeof RecordView>>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.get("list", "/:kind", {
+  params: kindParams,
+  success: Pagination(RecordView),
+  error: errors
+}).annotate(
+  OpenApi.Description,
+  "Query: page, per_page (1–100, default 15), search, order (a property, created_at, updated_at), " +
+    "direction (asc|desc), complex_filters (conditions that must all hold, each { property, operator, value } " +
+    "or { or: [conditions] }, as JSON or in bracket notation). Permission <kind>-index."
+)
+
+/** `POST /api/:kind`: creates a record of the kind. */
+export const CreateRecordEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "create",
+  "POST",
+  "/:kind",
+  KindParams,
+  never,
+  Schema.toCodecJson<typeof RecordValues>,
+  never,
+  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof RecordView; readonly message: Schema.String }>>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.post("create", "/:kind", {
+  params: kindParams,
+  payload: RecordValues,
+  success: Schema.Struct({ data: RecordView, message: Schema.String }).pipe(HttpApiSchema.status(201)),
+  error: errors
+}).annotate(
+  OpenApi.Description,
+  "Creates a record from a flat map internal_name → value; an unknown name, a wrong type or a read-only property is a 422 on that key. Fires <kind>-created. Permission <kind>-create."
+)
+
+/** `GET /api/:kind/:id`: one record of the kind. */
+export const ShowRecordEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "show",
+  "GET",
+  "/:kind/:id",
+  RecordParams,
+  never,
+  never,
+  never,
+  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof RecordView }>>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.get("show", "/:kind/:id", {
+  params: recordParams,
+  success: Schema.Struct({ data: RecordView }),
+  error: errors
+}).annotate(OpenApi.Description, "The record in its kind's shape; another account's is 404. Permission <kind>-show.")
+
+/** `PUT /api/:kind/:id`: sets some of a record's values. */
+export const UpdateRecordEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "update",
+  "PUT",
+  "/:kind/:id",
+  RecordParams,
+  never,
+  Schema.toCodecJson<typeof RecordValues>,
+  never,
+  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof RecordView; readonly message: Schema.String }>>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.put("update", "/:kind/:id", {
+  params: recordParams,
+  payload: RecordValues,
+  success: Schema.Struct({ data: RecordView, message: Schema.String }),
+  error: errors
+}).annotate(
+  OpenApi.Description,
+  "Sets the values given (a partial flat map internal_name → value), validated like create. Fires <kind>-updated. Permission <kind>-update."
+)
+
+/** `DELETE /api/:kind/:id`: deletes a record with its links and notes. */
+export const DeleteRecordEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "delete",
+  "DELETE",
+  "/:kind/:id",
+  RecordParams,
+  never,
+  never,
+  never,
+  Schema.toCodecJson<typeof DeletedAnswer>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.delete("delete", "/:kind/:id", {
+  params: recordParams,
+  success: DeletedAnswer,
+  error: errors
+}).annotate(
+  OpenApi.Description,
+  "Deletes the record, its links and its notes; fires <kind>-deleted for the record only. Permission <kind>-delete."
+)
+
+/** @ignore */
+export const RecordsGroupBase: HttpApiGroup.AddPrefix<
+  HttpApiGroup.AddMiddleware<
+    HttpApiGroup.HttpApiGroup<
+      "records",
+      | typeof ListRecordsEndpoint
+      | typeof CreateRecordEndpoint
+      | typeof ShowRecordEndpoint
+      | typeof UpdateRecordEndpoint
+      | typeof DeleteRecordEndpoint
+    >,
+    Authentication
+  >,
+  "/api"
+> = HttpApiGroup.make("records")
+  .add(ListRecordsEndpoint)
+  .add(CreateRecordEndpoint)
+  .add(ShowRecordEndpoint)
+  .add(UpdateRecordEndpoint)
+  .add(DeleteRecordEndpoint)
   .middleware(Authentication)
   .prefix("/api")
-{}
+
+/**
+ * The records of the six kinds (`/api/{kind}`: contacts, companies, deals, tickets, invoices,
+ * products): list, create, read, update, delete, each behind the kind's permission
+ * (`deal-index`, `deal-create`, ...).
+ */
+export class RecordsGroup extends RecordsGroupBase {}

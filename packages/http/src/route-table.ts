@@ -1,6 +1,7 @@
 /** Which paths exist and with which methods, so a wrong method answers 405 rather than 404. */
 import { HttpApi, type HttpApiGroup } from "effect/http-api"
 
+/** The paths and methods of an API's routes. */
 export interface RouteTable {
   /** The methods allowed on the path, or an empty list when no route has that path. */
   readonly methodsFor: (path: string) => ReadonlyArray<string>
@@ -19,6 +20,7 @@ const toPattern = (path: string, segments: SegmentValues): RegExp =>
     })
   }/?$`)
 
+/** The route table of an API: `segments` closes the parameters whose values form a fixed set. */
 export const routeTableOf = <Id extends string, Groups extends HttpApiGroup.Constraint>(
   api: HttpApi.HttpApi<Id, Groups>,
   segments: SegmentValues = {}

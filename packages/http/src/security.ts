@@ -1,7 +1,7 @@
 /**
  * Authentication middleware: a Sanctum bearer token, or the first-party
  * session cookie. Session requests that change state must carry
- * `X-Requested-With: XMLHttpRequest` (CSRF guard, decisions §2).
+ * `X-Requested-With: XMLHttpRequest` (the CSRF guard).
  */
 import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
@@ -9,11 +9,37 @@ import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import { authenticateSession, authenticateToken, type Principal, TokenHasher, SessionRepository, TeamRepository, TokenRepository, UserRepository } from "@wasl/core"
 import { Forbidden403, fromDomain, Unauthenticated401 } from "./errors.ts"
 
+/** The name of the first-party session cookie that `POST /api/auth/login` sets (HttpOnly, SameSite=Lax). */
 export const SESSION_COOKIE = "wasl_session"
 
-export class CurrentPrincipal extends Context.Service<CurrentPrincipal, Principal>()("@wasl/http/CurrentPrincipal") {}
+/** @ignore */
+export const CurrentPrincipalBase: Context.ServiceClass<CurrentPrincipal, "@wasl/http/CurrentPrincipal", Principal> =
+  Context.Service<CurrentPrincipal, Principal>()("@wasl/http/CurrentPrincipal")
+/**
+ * Who is calling, inside an authenticated endpoint: the user, the account the request acts in,
+ * and the token's abilities (or the session). Provided by `Authentication`.
+ */
+export class CurrentPrincipal extends CurrentPrincipalBase {}
 
-export class Authentication extends HttpApiMiddleware.Service<Authentication, {
+/** @ignore */
+export const AuthenticationBase: HttpApiMiddleware.ServiceClass<
+  Authentication,
+  "@wasl/http/Authentication",
+  {
+    requires: never
+    provides: CurrentPrincipal
+    error: readonly [typeof Unauthenticated401, typeof Forbidden403]
+    clientError: never
+    requiredForClient: false
+    security: { readonly bearer: HttpApiSecurity.Http; readonly session: HttpApiSecurity.ApiKey }
+  },
+  HttpApiMiddleware.HttpApiMiddlewareSecurity<
+    { readonly bearer: HttpApiSecurity.Http; readonly session: HttpApiSecurity.ApiKey },
+    CurrentPrincipal,
+    readonly [typeof Unauthenticated401, typeof Forbidden403],
+    never
+  >
+> = HttpApiMiddleware.Service<Authentication, {
   provides: CurrentPrincipal
   requires: never
 }>()("@wasl/http/Authentication", {
@@ -22,11 +48,23 @@ export class Authentication extends HttpApiMiddleware.Service<Authentication, {
     session: HttpApiSecurity.apiKey({ key: SESSION_COOKIE, in: "cookie" })
   },
   error: [Unauthenticated401, Forbidden403]
-}) {}
+})
+/**
+ * The authentication of every endpoint but login: an API token as `Authorization: Bearer
+ * <id>|<secret>`, or the `wasl_session` cookie of a first-party session. It provides
+ * `CurrentPrincipal`; it fails with `Unauthenticated401` (no or bad credentials) or `Forbidden403`
+ * (a session request that changes state without `X-Requested-With: XMLHttpRequest`).
+ */
+export class Authentication extends AuthenticationBase {}
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"])
 
-export const AuthenticationLive = Layer.effect(
+/** The implementation of `Authentication` over the token, session, user and team ports. */
+export const AuthenticationLive: Layer.Layer<
+  Authentication,
+  never,
+  SessionRepository | TeamRepository | TokenHasher | TokenRepository | UserRepository
+> = Layer.effect(
   Authentication,
   Effect.gen(function*() {
     const services = yield* Effect.context<

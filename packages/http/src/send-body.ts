@@ -1,5 +1,5 @@
 /**
- * The body of `POST /api/broadcasts/{id}/send` (decisions §7): JSON, or multipart/form-data when a
+ * The body of `POST /api/broadcasts/{id}/send`: JSON, or multipart/form-data when a
  * header file is sent (`contact_id`, `header[file]`, `components[0][type]`...). Multipart text
  * fields are read in PHP bracket notation, as Laravel would, with the `components` given either
  * that way or as one JSON string; numeric `index` texts become integers.
@@ -8,8 +8,10 @@ import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { parsePhpQuery, phpToJs, type UploadedFile } from "@wasl/core"
 
+/** The multipart field that carries the template's header file. */
 export const HEADER_FILE_FIELD = "header[file]"
 
+/** The body of a send as read: its fields (and header file, if any), or malformed JSON. */
 export type SendBody =
   | { readonly _tag: "Body"; readonly body: unknown; readonly file: UploadedFile | undefined }
   | { readonly _tag: "MalformedJson" }

@@ -3,11 +3,12 @@
  * host's own, or the whole application to serve alone.
  */
 import { Layer } from "effect"
-import { HttpRouter } from "effect/http"
+import { HttpRouter, type HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { OBJECT_PATHS } from "@wasl/core"
 import { WaslApi } from "./api.ts"
 import { makeBoundary, makeNotFound } from "./boundary.ts"
+import type { WaslHttpServices, WaslPlatformServices } from "./http-services.ts"
 import { AuthHandlers } from "./handlers/auth.ts"
 import { MeHandlers } from "./handlers/me.ts"
 import { NoteHandlers } from "./handlers/notes.ts"
@@ -44,14 +45,74 @@ const DocsRoute = HttpApiScalar.layer(WaslApi, { path: DOCS_PATH })
  * it into a host's `HttpRouter` application next to the host's routes; provide the Wasl services
  * (a layer of `@wasl/adapters`). The host's router should ignore trailing slashes
  * (`waslRouterConfig`), as Wasl's clients may send them.
+ *
+ * Beside the Wasl services (`WaslHttpServices`), it needs the router (`HttpRouter.serve` provides
+ * it) and what the Effect HTTP platform provides (`WaslPlatformServices`: `NodeHttpServer.layer`
+ * provides them).
+ *
+ * @example
+ * ```ts
+ * import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+ * import { Layer } from "effect"
+ * import { HttpRouter, HttpServerResponse } from "effect/http"
+ * import { createServer } from "node:http"
+ * import { WaslEmbedded } from "@wasl/adapters"
+ * import { WaslRoutes, waslRouterConfig } from "@wasl/http"
+ *
+ * const HostRoutes = HttpRouter.add("GET", "/hello", HttpServerResponse.text("hello"))
+ *
+ * HttpRouter.serve(Layer.mergeAll(HostRoutes, WaslRoutes), { routerConfig: waslRouterConfig }).pipe(
+ *   Layer.provide(NodeHttpServer.layer(createServer, { port: 3000 })),
+ *   Layer.provide(WaslEmbedded.layer()),
+ *   Layer.launch,
+ *   NodeRuntime.runMain
+ * )
+ * ```
  */
-export const WaslRoutes = Layer.mergeAll(ApiRoutes, DocsRoute).pipe(Layer.provide(makeBoundary(routes).layer))
+export const WaslRoutes: Layer.Layer<
+  never,
+  never,
+  WaslHttpServices | HttpRouter.Request.From<"Requires", WaslHttpServices> | HttpRouter.HttpRouter | WaslPlatformServices
+> = Layer.mergeAll(ApiRoutes, DocsRoute).pipe(Layer.provide(makeBoundary(routes).layer))
 
-/** Wasl alone: its routes, and 404/405 answers in Wasl's error body for any other request. */
-export const WaslApp = Layer.mergeAll(WaslRoutes, makeNotFound(routes))
+/**
+ * Wasl alone: its routes, and 404/405 answers in Wasl's error body for any other request. Serve it
+ * with `HttpRouter.serve` (as `serveWasl` does) over the Wasl services and an HTTP platform.
+ */
+export const WaslApp: Layer.Layer<
+  HttpRouter.Request<"Error", unknown> | HttpRouter.Request<"GlobalError", unknown>,
+  never,
+  WaslHttpServices | HttpRouter.Request.From<"Requires", WaslHttpServices> | HttpRouter.HttpRouter | WaslPlatformServices
+> = Layer.mergeAll(WaslRoutes, makeNotFound(routes))
 
 /** Router options Wasl's routes expect: a trailing slash is accepted wherever the path exists without it. */
-export const waslRouterConfig = { ignoreTrailingSlash: true } as const
+export const waslRouterConfig: {
+  /** A path with a trailing slash routes as the path without it. */
+  readonly ignoreTrailingSlash: true
+} = { ignoreTrailingSlash: true } as const
 
-/** Serves `WaslApp` on the `HttpServer` provided (Node's in production, a test server in tests). */
-export const serveWasl = HttpRouter.serve(WaslApp, { routerConfig: waslRouterConfig, disableLogger: true, disableListenLog: true })
+/**
+ * Serves `WaslApp` on the `HttpServer` provided (Node's in production, a test server in tests),
+ * over the Wasl services (a layer of `@wasl/adapters`).
+ *
+ * @example
+ * ```ts
+ * import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+ * import { Layer } from "effect"
+ * import { createServer } from "node:http"
+ * import { WaslEmbedded } from "@wasl/adapters"
+ * import { serveWasl } from "@wasl/http"
+ *
+ * serveWasl.pipe(
+ *   Layer.provide(NodeHttpServer.layer(createServer, { port: 3000 })),
+ *   Layer.provide(WaslEmbedded.layer()),
+ *   Layer.launch,
+ *   NodeRuntime.runMain
+ * )
+ * ```
+ */
+export const serveWasl: Layer.Layer<
+  HttpRouter.Request<"Error", unknown> | HttpRouter.Request<"GlobalError", unknown>,
+  never,
+  WaslHttpServices | HttpServer.HttpServer | WaslPlatformServices
+> = HttpRouter.serve(WaslApp, { routerConfig: waslRouterConfig, disableLogger: true, disableListenLog: true })

@@ -4,6 +4,7 @@
  */
 import { SchemaAST, type SchemaIssue } from "effect"
 
+/** Field (dot notation) → its messages, first message first. */
 export type FieldErrors = Record<string, Array<string>>
 
 const label = (key: string) => key.replace(/_/g, " ")

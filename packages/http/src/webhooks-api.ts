@@ -1,63 +1,195 @@
-/** Webhook management (spec §2.10, §4.9, §7; decisions §6). Bodies are validated by core with Laravel's messages. */
+/** Webhook management. Bodies are validated by core with Laravel's messages. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Webhook } from "@wasl/core"
-import { Forbidden403, NotFound404, PaymentRequired402, Unauthenticated401, Validation422 } from "./errors.ts"
+import {
+  type CommonErrors,
+  Forbidden403,
+  NotFound404,
+  PaymentRequired402,
+  Unauthenticated401,
+  Validation422
+} from "./errors.ts"
+import { DeletedAnswer } from "./deleted-answer.ts"
 import { Authentication } from "./security.ts"
 
-const Body = Schema.Record(Schema.String, Schema.Unknown).annotate({
+/**
+ * The body of a webhook create or update: `URL` (https, at most 2,048 characters, a public host)
+ * and `events` (at least one of the 72 event names). Validated by the use-case with Laravel's
+ * messages.
+ */
+export const WebhookBody: Schema.$Record<Schema.String, Schema.Unknown> = Schema.Record(Schema.String, Schema.Unknown).annotate({
   description: "URL (https, at most 2,048 characters, a public host) and events (at least one of the 72 event names)"
 })
-const ActivateBody = Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "{ is_active: boolean }" })
+/** The body of `PUT /api/account/webhooks/:id/activate`: `{ is_active: boolean }`. */
+export const WebhookActivateBody: Schema.$Record<Schema.String, Schema.Unknown> = Schema.Record(Schema.String, Schema.Unknown)
+  .annotate({ description: "{ is_active: boolean }" })
 
 /** Parsed by the use-cases: anything that is not a positive integer is 404. */
 const idParams = { id: Schema.String }
-const Deleted = Schema.Struct({ message: Schema.String, data: Schema.Tuple([]) })
 const errors = [Unauthenticated401, Forbidden403, NotFound404, Validation422]
 
-export class WebhooksGroup extends HttpApiGroup.make("webhooks")
-  .add(HttpApiEndpoint.get("list", "/account/webhooks", {
-    success: Schema.Struct({ data: Schema.Array(Webhook) }),
-    error: errors
-  }).annotate(OpenApi.Description, "Every webhook of the current account, secrets included. Permission webhook-index."))
-  .add(HttpApiEndpoint.post("create", "/account/webhooks", {
-    payload: Body,
-    success: Schema.Struct({ data: Webhook, message: Schema.String }).pipe(HttpApiSchema.status(201)),
-    error: [...errors, PaymentRequired402]
-  }).annotate(
-    OpenApi.Description,
-    "Creates an unvalidated, inactive webhook with a generated 32-character secret. Permission webhook-create; 402 when the plan allows no (more) webhooks."
-  ))
-  .add(HttpApiEndpoint.get("show", "/account/webhooks/:id", {
-    params: idParams,
-    success: Schema.Struct({ data: Webhook }),
-    error: errors
-  }))
-  .add(HttpApiEndpoint.put("update", "/account/webhooks/:id", {
-    params: idParams,
-    payload: Body,
-    success: Schema.Struct({ data: Webhook, message: Schema.String }),
-    error: errors
-  }).annotate(OpenApi.Description, "Replaces URL and events; a changed URL must be validated again."))
-  .add(HttpApiEndpoint.delete("delete", "/account/webhooks/:id", {
-    params: idParams,
-    success: Deleted,
-    error: errors
-  }))
-  .add(HttpApiEndpoint.post("validate", "/account/webhooks/:id/validate", {
-    params: idParams,
-    success: Schema.Struct({ data: Webhook }),
-    error: errors
-  }).annotate(
-    OpenApi.Description,
-    "POSTs the challenge of decisions §6 to the URL; the endpoint must answer within 10 s with { signature: \"sha256=\" + hex HMAC-SHA256(secret, challenge) }. 403 otherwise."
-  ))
-  .add(HttpApiEndpoint.put("activate", "/account/webhooks/:id/activate", {
-    params: idParams,
-    payload: ActivateBody,
-    success: Schema.Struct({ data: Webhook, message: Schema.String }),
-    error: errors
-  }).annotate(OpenApi.Description, "{ is_active } switches deliveries on or off; 403 unless validated; true clears the failure count."))
+/** `GET /api/account/webhooks`: every webhook of the current account. */
+export const ListWebhooksEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "list",
+  "GET",
+  "/account/webhooks",
+  never,
+  never,
+  never,
+  never,
+  Schema.toCodecJson<Schema.Struct<{ readonly data: Schema.$Array<typeof Webhook> }>>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.get("list", "/account/webhooks", {
+  success: Schema.Struct({ data: Schema.Array(Webhook) }),
+  error: errors
+}).annotate(OpenApi.Description, "Every webhook of the current account, secrets included. Permission webhook-index.")
+
+/** `POST /api/account/webhooks`: registers a webhook, unvalidated and inactive. */
+export const CreateWebhookEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "create",
+  "POST",
+  "/account/webhooks",
+  never,
+  never,
+  Schema.toCodecJson<typeof WebhookBody>,
+  never,
+  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof Webhook; readonly message: Schema.String }>>,
+  Schema.toCodecJson<CommonErrors | typeof PaymentRequired402>
+> = HttpApiEndpoint.post("create", "/account/webhooks", {
+  payload: WebhookBody,
+  success: Schema.Struct({ data: Webhook, message: Schema.String }).pipe(HttpApiSchema.status(201)),
+  error: [...errors, PaymentRequired402]
+}).annotate(
+  OpenApi.Description,
+  "Creates an unvalidated, inactive webhook with a generated 32-character secret. Permission webhook-create; 402 when the plan allows no (more) webhooks."
+)
+
+/** `GET /api/account/webhooks/:id`: one webhook of the current account. */
+export const ShowWebhookEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "show",
+  "GET",
+  "/account/webhooks/:id",
+  Schema.toCodecStringTree<Schema.Struct<{ id: Schema.String }>>,
+  never,
+  never,
+  never,
+  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof Webhook }>>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.get("show", "/account/webhooks/:id", {
+  params: idParams,
+  success: Schema.Struct({ data: Webhook }),
+  error: errors
+}).annotate(OpenApi.Description, "One webhook of the current account, its secret included. Permission webhook-index.")
+
+/** `PUT /api/account/webhooks/:id`: replaces a webhook's URL and events. */
+export const UpdateWebhookEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "update",
+  "PUT",
+  "/account/webhooks/:id",
+  Schema.toCodecStringTree<Schema.Struct<{ id: Schema.String }>>,
+  never,
+  Schema.toCodecJson<typeof WebhookBody>,
+  never,
+  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof Webhook; readonly message: Schema.String }>>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.put("update", "/account/webhooks/:id", {
+  params: idParams,
+  payload: WebhookBody,
+  success: Schema.Struct({ data: Webhook, message: Schema.String }),
+  error: errors
+}).annotate(OpenApi.Description, "Replaces URL and events; a changed URL must be validated again. Permission webhook-update.")
+
+/** `DELETE /api/account/webhooks/:id`: deletes a webhook and its deliveries. */
+export const DeleteWebhookEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "delete",
+  "DELETE",
+  "/account/webhooks/:id",
+  Schema.toCodecStringTree<Schema.Struct<{ id: Schema.String }>>,
+  never,
+  never,
+  never,
+  Schema.toCodecJson<typeof DeletedAnswer>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.delete("delete", "/account/webhooks/:id", {
+  params: idParams,
+  success: DeletedAnswer,
+  error: errors
+}).annotate(OpenApi.Description, "Deletes the webhook, its subscriptions and its deliveries. Permission webhook-delete.")
+
+/** `POST /api/account/webhooks/:id/validate`: challenges the webhook's URL; validated when it answers right. */
+export const ValidateWebhookEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "validate",
+  "POST",
+  "/account/webhooks/:id/validate",
+  Schema.toCodecStringTree<Schema.Struct<{ id: Schema.String }>>,
+  never,
+  never,
+  never,
+  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof Webhook }>>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.post("validate", "/account/webhooks/:id/validate", {
+  params: idParams,
+  success: Schema.Struct({ data: Webhook }),
+  error: errors
+}).annotate(
+  OpenApi.Description,
+  "POSTs a signed challenge to the URL (event webhook-validation, body { time, event, challenge }, the challenge 64 hex characters); " +
+    "the endpoint must answer 2xx within 10 s with { signature: \"sha256=\" + hex HMAC-SHA256(secret, challenge) }. 403 otherwise. Permission webhook-update."
+)
+
+/** `PUT /api/account/webhooks/:id/activate`: switches a validated webhook's deliveries on or off. */
+export const ActivateWebhookEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "activate",
+  "PUT",
+  "/account/webhooks/:id/activate",
+  Schema.toCodecStringTree<Schema.Struct<{ id: Schema.String }>>,
+  never,
+  Schema.toCodecJson<typeof WebhookActivateBody>,
+  never,
+  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof Webhook; readonly message: Schema.String }>>,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.put("activate", "/account/webhooks/:id/activate", {
+  params: idParams,
+  payload: WebhookActivateBody,
+  success: Schema.Struct({ data: Webhook, message: Schema.String }),
+  error: errors
+}).annotate(
+  OpenApi.Description,
+  "{ is_active } switches deliveries on or off; 403 unless validated; true clears the failure count. Permission webhook-update."
+)
+
+/** @ignore */
+export const WebhooksGroupBase: HttpApiGroup.AddPrefix<
+  HttpApiGroup.AddMiddleware<
+    HttpApiGroup.HttpApiGroup<
+      "webhooks",
+      | typeof ListWebhooksEndpoint
+      | typeof CreateWebhookEndpoint
+      | typeof ShowWebhookEndpoint
+      | typeof UpdateWebhookEndpoint
+      | typeof DeleteWebhookEndpoint
+      | typeof ValidateWebhookEndpoint
+      | typeof ActivateWebhookEndpoint
+    >,
+    Authentication
+  >,
+  "/api"
+> = HttpApiGroup.make("webhooks")
+  .add(ListWebhooksEndpoint)
+  .add(CreateWebhookEndpoint)
+  .add(ShowWebhookEndpoint)
+  .add(UpdateWebhookEndpoint)
+  .add(DeleteWebhookEndpoint)
+  .add(ValidateWebhookEndpoint)
+  .add(ActivateWebhookEndpoint)
   .middleware(Authentication)
   .prefix("/api")
-{}
+
+/**
+ * The account's webhooks (`/api/account/webhooks`): register, change, validate (a signed
+ * challenge the URL must answer), activate and delete. A webhook starts unvalidated and inactive;
+ * only a validated, active one receives deliveries. Needs webhook-index, webhook-create,
+ * webhook-update or webhook-delete, as each endpoint says.
+ */
+export class WebhooksGroup extends WebhooksGroupBase {}

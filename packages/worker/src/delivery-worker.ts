@@ -1,5 +1,5 @@
 /**
- * The delivery worker (spec §6, decisions §6 and §9): loops over the core's use-cases, run
+ * The delivery worker: loops over the core's use-cases, run
  * in the caller's scope. Any number of workers, in any number of processes, share one database:
  * every unit of work is claimed with a lease (`FOR UPDATE SKIP LOCKED` on PostgreSQL).
  *
@@ -30,16 +30,42 @@ import {
   DeliveryRepository,
   fanOutEvents,
   leaseOf,
+  type Mailer,
   makeSignerCache,
+  type NotificationRepository,
+  type OtpReservationRepository,
+  type Outbox,
   type PendingAttempt,
   QueueSignals,
   recordAttempts,
+  type SecretBox,
   sendAttempt,
   sendPendingEmails,
-  sweepOtpReservations
+  sweepOtpReservations,
+  type Transactor,
+  type WebhookTransport
 } from "@wasl/core"
-import { Cause, Clock, DateTime, Duration, Effect, FiberSet, Latch, Layer, Option, Queue } from "effect"
+import { Cause, Clock, DateTime, Duration, Effect, FiberSet, Latch, Layer, Option, Queue, type Scope } from "effect"
+import type { SecureRandom } from "effect/crypto"
 
+/**
+ * The ports the worker runs on, all part of the Wasl services an adapter layer of
+ * `@wasl/adapters` provides. `DeliveryPolicy` (the retry schedule and timeout) is not listed: it
+ * defaults to the spec's values, and a deployment may provide its own.
+ */
+export type DeliveryWorkerServices =
+  | DeliveryRepository
+  | Mailer
+  | NotificationRepository
+  | OtpReservationRepository
+  | Outbox
+  | QueueSignals
+  | SecretBox
+  | SecureRandom.SecureRandom
+  | Transactor
+  | WebhookTransport
+
+/** How the worker runs: batch sizes, concurrency and the intervals of its loops. Every field has a default. */
 export interface DeliveryWorkerOptions {
   /** Outbox events per fan-out transaction. Default 200. */
   readonly fanOutBatch?: number | undefined
@@ -93,8 +119,21 @@ const waitFor = (latch: Latch.Latch, duration: Duration.Duration) =>
  * DeliveryRepository, Transactor, SecretBox, WebhookTransport, NotificationRepository, Mailer,
  * QueueSignals, SecureRandom, OtpReservationRepository (and DeliveryPolicy, which defaults to the
  * spec's values).
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { WaslMemory } from "@wasl/adapters/memory"
+ * import { runDeliveryWorker } from "@wasl/worker"
+ *
+ * // The worker for as long as the scope is open; it never fails (a failing loop is logged and retried).
+ * const program = Effect.scoped(Effect.andThen(runDeliveryWorker({ concurrency: 16 }), Effect.never))
+ * Effect.runFork(program.pipe(Effect.provide(WaslMemory.layer())))
+ * ```
  */
-export const runDeliveryWorker = (options: DeliveryWorkerOptions = {}) =>
+export const runDeliveryWorker = (
+  options: DeliveryWorkerOptions = {}
+): Effect.Effect<void, never, DeliveryWorkerServices | Scope.Scope> =>
   Effect.gen(function*() {
     const fanOutBatch = options.fanOutBatch ?? 200
     const concurrency = options.concurrency ?? 128
@@ -233,5 +272,5 @@ export const runDeliveryWorker = (options: DeliveryWorkerOptions = {}) =>
  * Wasl's routes, or alone) over a Wasl services layer. Closing the layer's scope (SIGTERM)
  * stops the loops and releases the deliveries in flight for another worker.
  */
-export const DeliveryWorkerLive = (options: DeliveryWorkerOptions = {}) =>
+export const DeliveryWorkerLive = (options: DeliveryWorkerOptions = {}): Layer.Layer<never, never, DeliveryWorkerServices> =>
   Layer.effectDiscard(runDeliveryWorker(options))

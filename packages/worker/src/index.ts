@@ -1,1 +1,18 @@
+/**
+ * Wasl's webhook delivery worker as a library: it fans outbox events out to webhook deliveries,
+ * sends them signed with retries, mails the Webhook Deactivated notices and refunds stale OTP
+ * reservations, in the caller's Effect scope. Run any number of workers over one database.
+ *
+ * @example
+ * ```ts
+ * import { NodeRuntime } from "@effect/platform-node"
+ * import { Layer } from "effect"
+ * import { WaslEmbedded } from "@wasl/adapters"
+ * import { DeliveryWorkerLive } from "@wasl/worker"
+ *
+ * DeliveryWorkerLive().pipe(Layer.provide(WaslEmbedded.layer()), Layer.launch, NodeRuntime.runMain)
+ * ```
+ *
+ * @module
+ */
 export * from "./delivery-worker.ts"

@@ -1,10 +1,11 @@
-import { Effect } from "effect"
-import { HttpEffect, HttpServerResponse } from "effect/http"
-import { HttpApiBuilder } from "effect/http-api"
+import { Effect, type Layer } from "effect"
+import { HttpEffect, HttpServerResponse, type HttpRouter } from "effect/http"
+import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import { login, logout, SESSION_LIFETIME } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
-import { CurrentPrincipal, SESSION_COOKIE } from "../security.ts"
+import type { WaslHttpServices } from "../http-services.ts"
+import { type Authentication, CurrentPrincipal, SESSION_COOKIE } from "../security.ts"
 
 const cookieOptions = {
   httpOnly: true,
@@ -12,7 +13,12 @@ const cookieOptions = {
   path: "/"
 } as const
 
-export const AuthHandlers = HttpApiBuilder.group(WaslApi, "auth", (handlers) =>
+/** The handlers of the `auth` group: login sets the session cookie, logout ends the session and expires it. */
+export const AuthHandlers: Layer.Layer<
+  HttpApiGroup.Service<"wasl", "auth">,
+  never,
+  Authentication | HttpRouter.Request.From<"Requires", WaslHttpServices>
+> = HttpApiBuilder.group(WaslApi, "auth", (handlers) =>
   handlers
     .handle("login", ({ payload }) =>
       Effect.gen(function*() {

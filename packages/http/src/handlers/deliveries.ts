@@ -1,16 +1,23 @@
-import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import { Effect, type Layer } from "effect"
+import type { HttpRouter } from "effect/http"
+import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import { listDeliveries, redeliver } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
+import type { WaslHttpServices } from "../http-services.ts"
 import { listRequest, paginated } from "../list-request.ts"
 import { WEBHOOK_CREATED } from "../messages.ts"
-import { CurrentPrincipal } from "../security.ts"
+import { type Authentication, CurrentPrincipal } from "../security.ts"
 
 /** A path id: decimal digits only, else NaN (which the use-cases answer with 404). */
 const webhookId = (raw: string): number => /^[0-9]{1,15}$/.test(raw) ? Number(raw) : Number.NaN
 
-export const DeliveryHandlers = HttpApiBuilder.group(WaslApi, "deliveries", (handlers) =>
+/** The handlers of the `deliveries` group: a webhook's delivery log and redelivery. */
+export const DeliveryHandlers: Layer.Layer<
+  HttpApiGroup.Service<"wasl", "deliveries">,
+  never,
+  Authentication | HttpRouter.Request.From<"Requires", WaslHttpServices>
+> = HttpApiBuilder.group(WaslApi, "deliveries", (handlers) =>
   handlers
     .handle("list", ({ params }) =>
       Effect.gen(function*() {

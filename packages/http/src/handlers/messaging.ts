@@ -1,5 +1,6 @@
-import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import { Effect, type Layer } from "effect"
+import type { HttpRouter } from "effect/http"
+import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import {
   broadcastJson,
   createBroadcast,
@@ -13,11 +14,17 @@ import {
 } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain, responses } from "../errors.ts"
+import type { WaslHttpServices } from "../http-services.ts"
 import { CREATED } from "../messages.ts"
-import { CurrentPrincipal } from "../security.ts"
+import { type Authentication, CurrentPrincipal } from "../security.ts"
 import { readSendBody } from "../send-body.ts"
 
-export const MessagingHandlers = HttpApiBuilder.group(WaslApi, "messaging", (handlers) =>
+/** The handlers of the `messaging` group: sending numbers, broadcasts and template sends (JSON or multipart). */
+export const MessagingHandlers: Layer.Layer<
+  HttpApiGroup.Service<"wasl", "messaging">,
+  never,
+  Authentication | HttpRouter.Request.From<"Requires", WaslHttpServices>
+> = HttpApiBuilder.group(WaslApi, "messaging", (handlers) =>
   handlers
     .handle("listPlatforms", () =>
       Effect.gen(function*() {

@@ -1,13 +1,20 @@
-import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import { Effect, type Layer } from "effect"
+import type { HttpRouter } from "effect/http"
+import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import { createNote, deleteNote, KIND_OF_PATH, listNotes, updateNote } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
+import type { WaslHttpServices } from "../http-services.ts"
 import { listRequest, paginated } from "../list-request.ts"
 import { CREATED, DELETED, MODIFIED } from "../messages.ts"
-import { CurrentPrincipal } from "../security.ts"
+import { type Authentication, CurrentPrincipal } from "../security.ts"
 
-export const NoteHandlers = HttpApiBuilder.group(WaslApi, "notes", (handlers) =>
+/** The handlers of the `notes` group: the notes of a record. */
+export const NoteHandlers: Layer.Layer<
+  HttpApiGroup.Service<"wasl", "notes">,
+  never,
+  Authentication | HttpRouter.Request.From<"Requires", WaslHttpServices>
+> = HttpApiBuilder.group(WaslApi, "notes", (handlers) =>
   handlers
     .handle("list", ({ params }) =>
       Effect.gen(function*() {

@@ -1,15 +1,22 @@
-import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import { Effect, type Layer } from "effect"
+import type { HttpRouter } from "effect/http"
+import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import { listNotifications, markNotificationRead, updateNotificationPreference } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
+import type { WaslHttpServices } from "../http-services.ts"
 import { listRequest, paginated } from "../list-request.ts"
 import { MODIFIED } from "../messages.ts"
-import { CurrentPrincipal } from "../security.ts"
+import { type Authentication, CurrentPrincipal } from "../security.ts"
 
 const notificationId = (raw: string): number => /^[0-9]{1,15}$/.test(raw) ? Number(raw) : Number.NaN
 
-export const NotificationHandlers = HttpApiBuilder.group(WaslApi, "notifications", (handlers) =>
+/** The handlers of the `notifications` group: the caller's notifications and preferences. */
+export const NotificationHandlers: Layer.Layer<
+  HttpApiGroup.Service<"wasl", "notifications">,
+  never,
+  Authentication | HttpRouter.Request.From<"Requires", WaslHttpServices>
+> = HttpApiBuilder.group(WaslApi, "notifications", (handlers) =>
   handlers
     .handle("list", () =>
       Effect.gen(function*() {

@@ -1,11 +1,18 @@
-import { DateTime, Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import { DateTime, Effect, type Layer } from "effect"
+import type { HttpRouter } from "effect/http"
+import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import { formatExpiresAt, getVerification, messageJson, sendOtp, verificationJson, verifyCode } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
-import { CurrentPrincipal } from "../security.ts"
+import type { WaslHttpServices } from "../http-services.ts"
+import { type Authentication, CurrentPrincipal } from "../security.ts"
 
-export const OtpHandlers = HttpApiBuilder.group(WaslApi, "otp", (handlers) =>
+/** The handlers of the `otp` group: send-otp, verify and read a verification. */
+export const OtpHandlers: Layer.Layer<
+  HttpApiGroup.Service<"wasl", "otp">,
+  never,
+  Authentication | HttpRouter.Request.From<"Requires", WaslHttpServices>
+> = HttpApiBuilder.group(WaslApi, "otp", (handlers) =>
   handlers
     .handle("sendOtp", ({ params, payload }) =>
       Effect.gen(function*() {

@@ -1,5 +1,6 @@
-import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import { Effect, type Layer } from "effect"
+import type { HttpRouter } from "effect/http"
+import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import {
   createProperty,
   createPropertyGroup,
@@ -15,11 +16,17 @@ import {
 } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
+import type { WaslHttpServices } from "../http-services.ts"
 import { CREATED, DELETED, MODIFIED } from "../messages.ts"
 import { groupView, propertyView } from "../property-views.ts"
-import { CurrentPrincipal } from "../security.ts"
+import { type Authentication, CurrentPrincipal } from "../security.ts"
 
-export const PropertyHandlers = HttpApiBuilder.group(WaslApi, "properties", (handlers) =>
+/** The handlers of the `properties` group: property definitions and groups, answered with their owners. */
+export const PropertyHandlers: Layer.Layer<
+  HttpApiGroup.Service<"wasl", "properties">,
+  never,
+  Authentication | HttpRouter.Request.From<"Requires", WaslHttpServices>
+> = HttpApiBuilder.group(WaslApi, "properties", (handlers) =>
   handlers
     .handle("listGroups", ({ params }) =>
       Effect.gen(function*() {

@@ -1,5 +1,6 @@
-import { Effect, Schema } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import { Effect, Schema, type Layer } from "effect"
+import type { HttpRouter } from "effect/http"
+import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import {
   attachDealContacts,
   attachDealTickets,
@@ -15,9 +16,10 @@ import {
 } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
+import type { WaslHttpServices } from "../http-services.ts"
 import { MODIFIED } from "../messages.ts"
 import { AccountSummary, accountSummary } from "../property-views.ts"
-import { CurrentPrincipal } from "../security.ts"
+import { type Authentication, CurrentPrincipal } from "../security.ts"
 
 const encodeAccount = Schema.encodeSync(Schema.NullOr(AccountSummary))
 
@@ -44,7 +46,12 @@ const dealBrief = (deal: RecordJson) => {
 /** These answers are a deal's shape: the use-cases read the record of kind deal. */
 const asDeal = (record: RecordJson) => record as DealRecordJson
 
-export const RecordLinkHandlers = HttpApiBuilder.group(WaslApi, "recordLinks", (handlers) =>
+/** The handlers of the `recordLinks` group: attach and detach between deals, contacts and tickets. */
+export const RecordLinkHandlers: Layer.Layer<
+  HttpApiGroup.Service<"wasl", "recordLinks">,
+  never,
+  Authentication | HttpRouter.Request.From<"Requires", WaslHttpServices>
+> = HttpApiBuilder.group(WaslApi, "recordLinks", (handlers) =>
   handlers
     .handle("dealAttachContacts", ({ params, payload }) =>
       Effect.gen(function*() {

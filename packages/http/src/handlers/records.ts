@@ -1,13 +1,20 @@
-import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import { Effect, type Layer } from "effect"
+import type { HttpRouter } from "effect/http"
+import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import { createRecord, deleteRecord, getRecord, KIND_OF_PATH, listRecords, updateRecord } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
+import type { WaslHttpServices } from "../http-services.ts"
 import { listRequest, paginated } from "../list-request.ts"
 import { CREATED, DELETED, MODIFIED } from "../messages.ts"
-import { CurrentPrincipal } from "../security.ts"
+import { type Authentication, CurrentPrincipal } from "../security.ts"
 
-export const RecordHandlers = HttpApiBuilder.group(WaslApi, "records", (handlers) =>
+/** The handlers of the `records` group: the records of the six kinds. */
+export const RecordHandlers: Layer.Layer<
+  HttpApiGroup.Service<"wasl", "records">,
+  never,
+  Authentication | HttpRouter.Request.From<"Requires", WaslHttpServices>
+> = HttpApiBuilder.group(WaslApi, "records", (handlers) =>
   handlers
     .handle("list", ({ params }) =>
       Effect.gen(function*() {

@@ -1,12 +1,19 @@
-import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import { Effect, type Layer } from "effect"
+import type { HttpRouter } from "effect/http"
+import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import { createToken, listTokens, revokeToken } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
+import type { WaslHttpServices } from "../http-services.ts"
 import { DELETED } from "../messages.ts"
-import { CurrentPrincipal } from "../security.ts"
+import { type Authentication, CurrentPrincipal } from "../security.ts"
 
-export const TokenHandlers = HttpApiBuilder.group(WaslApi, "tokens", (handlers) =>
+/** The handlers of the `tokens` group: the caller's API tokens. */
+export const TokenHandlers: Layer.Layer<
+  HttpApiGroup.Service<"wasl", "tokens">,
+  never,
+  Authentication | HttpRouter.Request.From<"Requires", WaslHttpServices>
+> = HttpApiBuilder.group(WaslApi, "tokens", (handlers) =>
   handlers
     .handle("list", () =>
       Effect.gen(function*() {

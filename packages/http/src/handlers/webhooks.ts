@@ -1,15 +1,22 @@
-import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import { Effect, type Layer } from "effect"
+import type { HttpRouter } from "effect/http"
+import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import { activateWebhook, createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook, validateWebhook } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
+import type { WaslHttpServices } from "../http-services.ts"
 import { WEBHOOK_CREATED, WEBHOOK_DELETED, WEBHOOK_MODIFIED } from "../messages.ts"
-import { CurrentPrincipal } from "../security.ts"
+import { type Authentication, CurrentPrincipal } from "../security.ts"
 
 /** A path id: decimal digits only, else NaN (which the use-cases answer with 404). */
 const webhookId = (raw: string): number => /^[0-9]{1,15}$/.test(raw) ? Number(raw) : Number.NaN
 
-export const WebhookHandlers = HttpApiBuilder.group(WaslApi, "webhooks", (handlers) =>
+/** The handlers of the `webhooks` group: the account's webhooks. */
+export const WebhookHandlers: Layer.Layer<
+  HttpApiGroup.Service<"wasl", "webhooks">,
+  never,
+  Authentication | HttpRouter.Request.From<"Requires", WaslHttpServices>
+> = HttpApiBuilder.group(WaslApi, "webhooks", (handlers) =>
   handlers
     .handle("list", () =>
       Effect.gen(function*() {
