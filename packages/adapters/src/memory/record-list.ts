@@ -26,12 +26,13 @@ import {
   type PropertyDefinition,
   type RecordListInput,
   type RecordPage,
-  SEARCH_PROPERTIES
+  SEARCH_PROPERTIES,
+  storageOf
 } from "@wasl/core"
 import { type DerivationContext, listedValues, recordWithDerived } from "./record-derived.ts"
 import { orderSpecOf, sortByKey, sortKeyOf } from "./record-order.ts"
 import type { MemoryRecordRow } from "./record-tables.ts"
-import { customOfKind, storageOf } from "./record-values.ts"
+import { customOfKind } from "./record-values.ts"
 
 const defect = (message: string): never => {
   throw new Error(`records list: ${message}`)

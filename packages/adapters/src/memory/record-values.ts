@@ -28,6 +28,7 @@ import {
   parseDateInput,
   type PropertyDefinition,
   type PropertyType,
+  storageOf,
   type StoredValue
 } from "@wasl/core"
 import { DateTime, Option } from "effect"
@@ -35,13 +36,6 @@ import type { MemoryRecordRow } from "./record-tables.ts"
 
 /** A value as a write gives it: a stored value, or no value (clears). */
 export type WriteValue = StoredValue | null | undefined
-
-/** How a value of a type is held: every text-like type (selects included) is text. */
-export type ValueStorage = "text" | "number" | "boolean" | "datetime" | "date"
-
-/** How values of `type` are held. */
-export const storageOf = (type: PropertyType): ValueStorage =>
-  type === "number" || type === "boolean" || type === "date" || type === "datetime" ? type : "text"
 
 const defect = (message: string): never => {
   throw new Error(`records: ${message}`)

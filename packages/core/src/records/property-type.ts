@@ -40,6 +40,16 @@ export const TEXT_PROPERTY_TYPES: readonly ["string", "textarea", "email", "phon
 export const isTextPropertyType = (type: PropertyType): boolean =>
   (TEXT_PROPERTY_TYPES as ReadonlyArray<PropertyType>).includes(type)
 
+/**
+ * How values of a property type are held by a store (and compared in filters and ordering):
+ * every text-like type, the selects included, is text; the others are held as themselves.
+ */
+export type ValueStorage = "text" | "number" | "boolean" | "datetime" | "date"
+
+/** The storage of values of `type` (see `ValueStorage`). */
+export const storageOf = (type: PropertyType): ValueStorage =>
+  type === "number" || type === "boolean" || type === "date" || type === "datetime" ? type : "text"
+
 /** What a filter needs: the name, the type, and for selects the allowed option values. */
 export interface FilterableProperty {
   /** The name a filter uses for the property. */

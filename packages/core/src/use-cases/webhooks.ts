@@ -40,7 +40,7 @@ import {
 } from "../webhooks/signature.ts"
 import { type StoredWebhook, type Webhook, WEBHOOK_SECRET_LENGTH, webhookView } from "../webhooks/webhook.ts"
 import { validateWebhookBody, type WebhookInput } from "../webhooks/webhook-body.ts"
-import { WebhookRepository } from "../webhooks/webhook-repository.ts"
+import { WebhookRepository, type WebhookRepositoryShape } from "../webhooks/webhook-repository.ts"
 import { activate, urlChanged, validated } from "../webhooks/webhook-state.ts"
 import { WebhookTransport } from "../webhooks/webhook-transport.ts"
 import { WebhookUrlGuard } from "../webhooks/webhook-url.ts"
@@ -86,7 +86,7 @@ const validateInput = (body: unknown, mode: "create" | "update") =>
     return input
   })
 
-const saveChange = (stored: StoredWebhook, change: Parameters<WebhookRepository["Service"]["update"]>[2]) =>
+const saveChange = (stored: StoredWebhook, change: Parameters<WebhookRepositoryShape["update"]>[2]) =>
   Effect.flatMap(WebhookRepository.use((repo) => repo.update(stored.accountId, stored.id, change)), found)
 
 /**

@@ -37,7 +37,7 @@
  *
  * @module
  */
-import type { ComplexFilters, Condition, FilterScalar } from "@wasl/core"
+import { type ComplexFilters, type Condition, type FilterScalar, storageOf, type ValueStorage } from "@wasl/core"
 import { DateTime } from "effect"
 import type { Fragment, Statement } from "effect/sql/Statement"
 import type { SqlClient } from "effect/sql/SqlClient"
@@ -47,8 +47,6 @@ import {
   type LinkSet,
   type PropertyTarget,
   type RecordMapping,
-  type ValueStorage,
-  storageOf,
   targetOf
 } from "./storage.ts"
 

@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { formatWireTimestamp, type ObjectKind, parseDateInput } from "@wasl/core"
+import { formatWireTimestamp, type ObjectKind, parseDateInput, storageOf } from "@wasl/core"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Fragment, Statement } from "effect/sql/Statement"
@@ -32,7 +32,6 @@ import {
   type LinkName,
   type RecordMapping,
   recordMapping,
-  storageOf,
   targetOf
 } from "./storage.ts"
 

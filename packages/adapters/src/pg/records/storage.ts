@@ -12,26 +12,7 @@
  *
  * @module
  */
-import type { ObjectKind, PropertyType } from "@wasl/core"
-
-/** How a value is held in SQL. */
-export type ValueStorage = "text" | "number" | "boolean" | "datetime" | "date"
-
-/** The storage of a property type: every text-like type (selects included) is text. */
-export const storageOf = (type: PropertyType): ValueStorage => {
-  switch (type) {
-    case "number":
-      return "number"
-    case "boolean":
-      return "boolean"
-    case "date":
-      return "date"
-    case "datetime":
-      return "datetime"
-    default:
-      return "text"
-  }
-}
+import { type ObjectKind, type PropertyType, storageOf } from "@wasl/core"
 
 /** A built-in property held in a column of the kind's table. */
 export interface BuiltinColumn {
