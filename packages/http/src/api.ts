@@ -2,16 +2,17 @@
  * The HTTP contract: every endpoint with its payload, success and error
  * schemas. Handlers live in handlers/; OpenAPI is generated from this.
  *
- * Each endpoint is a const with its type written out, and each group's type is built from those
- * with `HttpApiGroup.AddMiddleware`/`AddPrefix`, as the chained calls build the value: the
- * published declarations stay readable and the typed client (`HttpApiClient.ForApi<typeof WaslApi>`)
- * as precise as the inferred types were.
+ * Each endpoint is a const with its type written out (`WaslEndpoint`, which states only what is the
+ * endpoint's own), and each group's type is built from those (`AuthenticatedGroup`), as the chained
+ * calls build the value: the published declarations stay readable and the typed client
+ * (`HttpApiClient.ForApi<typeof WaslApi>`) as precise as the inferred types were.
  */
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Ability, ApiToken, CurrentUser } from "@wasl/core"
 import { Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
 import { DeletedAnswer } from "./deleted-answer.ts"
+import { type AuthenticatedGroup, DataAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import { NotesGroup } from "./notes-api.ts"
 import { PropertiesGroup } from "./properties-api.ts"
 import { MessagingGroup } from "./messaging-api.ts"
@@ -24,26 +25,15 @@ import { DeliveriesGroup } from "./deliveries-api.ts"
 import { NotificationsGroup } from "./notifications-api.ts"
 
 /** `GET /api/me`: the calling user, its current account, teams and preferences. */
-export const ShowMeEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "show",
-  "GET",
-  "/me",
-  never,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<typeof CurrentUser>,
-  Schema.toCodecJson<typeof Unauthenticated401>
-> = HttpApiEndpoint.get("show", "/me", {
+export const ShowMeEndpoint: WaslEndpoint<"show", "GET", "/me", {
+  success: typeof CurrentUser; error: typeof Unauthenticated401
+}> = HttpApiEndpoint.get("show", "/me", {
   success: CurrentUser,
   error: [Unauthenticated401]
 }).annotate(OpenApi.Description, "The calling user, its current account, teams and preferences (no data wrapper).")
 
 /** @ignore */
-export const MeGroupBase: HttpApiGroup.AddPrefix<
-  HttpApiGroup.AddMiddleware<HttpApiGroup.HttpApiGroup<"me", typeof ShowMeEndpoint>, Authentication>,
-  "/api"
-> = HttpApiGroup.make("me")
+export const MeGroupBase: AuthenticatedGroup<"me", typeof ShowMeEndpoint> = HttpApiGroup.make("me")
   .add(ShowMeEndpoint)
   .middleware(Authentication)
   .prefix("/api")
@@ -59,35 +49,18 @@ export const LoginPayload: Schema.Struct<{ readonly email: Schema.String; readon
   })
 
 /** `POST /api/auth/login`: opens a first-party session (the `wasl_session` cookie) and answers the user. */
-export const LoginEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "login",
-  "POST",
-  "/auth/login",
-  never,
-  never,
-  Schema.toCodecJson<typeof LoginPayload>,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof CurrentUser }>>,
-  Schema.toCodecJson<typeof Validation422>
-> = HttpApiEndpoint.post("login", "/auth/login", {
+export const LoginEndpoint: WaslEndpoint<"login", "POST", "/auth/login", {
+  payload: typeof LoginPayload; success: DataAnswer<typeof CurrentUser>; error: typeof Validation422
+}> = HttpApiEndpoint.post("login", "/auth/login", {
   payload: LoginPayload,
-  success: Schema.Struct({ data: CurrentUser }),
+  success: DataAnswer(CurrentUser),
   error: [Validation422]
 }).annotate(OpenApi.Description, "Opens a first-party session: sets the HttpOnly wasl_session cookie.")
 
 /** `POST /api/auth/logout`: ends the first-party session and expires its cookie (204). */
-export const LogoutEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "logout",
-  "POST",
-  "/auth/logout",
-  never,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<HttpApiSchema.NoContent>,
-  Schema.toCodecJson<typeof Unauthenticated401 | typeof Forbidden403>,
-  Authentication
-> = HttpApiEndpoint.post("logout", "/auth/logout", {
+export const LogoutEndpoint: WaslEndpoint<"logout", "POST", "/auth/logout", {
+  success: HttpApiSchema.NoContent; error: typeof Unauthenticated401 | typeof Forbidden403; middleware: Authentication
+}> = HttpApiEndpoint.post("logout", "/auth/logout", {
   success: HttpApiSchema.NoContent,
   error: [Unauthenticated401, Forbidden403]
 }).middleware(Authentication).annotate(
@@ -120,18 +93,10 @@ export const CreateTokenPayload: Schema.Struct<{
 export const TokenIdParam: Schema.FiniteFromString = Schema.FiniteFromString.check(Schema.isInt(), Schema.isGreaterThan(0))
 
 /** `GET /api/tokens`: the caller's API tokens in the current account. */
-export const ListTokensEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "list",
-  "GET",
-  "/tokens",
-  never,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: Schema.$Array<typeof ApiToken> }>>,
-  Schema.toCodecJson<typeof Unauthenticated401 | typeof Forbidden403>
-> = HttpApiEndpoint.get("list", "/tokens", {
-  success: Schema.Struct({ data: Schema.Array(ApiToken) }),
+export const ListTokensEndpoint: WaslEndpoint<"list", "GET", "/tokens", {
+  success: DataAnswer<Schema.$Array<typeof ApiToken>>; error: typeof Unauthenticated401 | typeof Forbidden403
+}> = HttpApiEndpoint.get("list", "/tokens", {
+  success: DataAnswer(Schema.Array(ApiToken)),
   error: [Unauthenticated401, Forbidden403]
 }).annotate(
   OpenApi.Description,
@@ -139,34 +104,20 @@ export const ListTokensEndpoint: HttpApiEndpoint.HttpApiEndpoint<
 )
 
 /** `POST /api/tokens`: issues an API token for the caller; the plain text is answered this once. */
-export const CreateTokenEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "create",
-  "POST",
-  "/tokens",
-  never,
-  never,
-  Schema.toCodecJson<typeof CreateTokenPayload>,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof ApiToken; readonly token: Schema.String }>>,
-  Schema.toCodecJson<typeof Unauthenticated401 | typeof Forbidden403 | typeof Validation422>
-> = HttpApiEndpoint.post("create", "/tokens", {
+export const CreateTokenEndpoint: WaslEndpoint<"create", "POST", "/tokens", {
+  payload: typeof CreateTokenPayload; success: Schema.Struct<{ readonly data: typeof ApiToken; readonly token: Schema.String }>
+  error: typeof Unauthenticated401 | typeof Forbidden403 | typeof Validation422
+}> = HttpApiEndpoint.post("create", "/tokens", {
   payload: CreateTokenPayload,
   success: Schema.Struct({ data: ApiToken, token: Schema.String }).pipe(HttpApiSchema.status(201)),
   error: [Unauthenticated401, Forbidden403, Validation422]
 }).annotate(OpenApi.Description, "The plain-text token is in `token`, shown this once.")
 
 /** `DELETE /api/tokens/:id`: revokes one of the caller's API tokens. */
-export const RevokeTokenEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "revoke",
-  "DELETE",
-  "/tokens/:id",
-  Schema.toCodecStringTree<Schema.Struct<{ id: typeof TokenIdParam }>>,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<typeof DeletedAnswer>,
-  Schema.toCodecJson<typeof Unauthenticated401 | typeof Forbidden403 | typeof NotFound404>
-> = HttpApiEndpoint.delete("revoke", "/tokens/:id", {
+export const RevokeTokenEndpoint: WaslEndpoint<"revoke", "DELETE", "/tokens/:id", {
+  params: PathParams<{ id: typeof TokenIdParam }>; success: typeof DeletedAnswer
+  error: typeof Unauthenticated401 | typeof Forbidden403 | typeof NotFound404
+}> = HttpApiEndpoint.delete("revoke", "/tokens/:id", {
   params: { id: TokenIdParam },
   success: DeletedAnswer,
   error: [Unauthenticated401, Forbidden403, NotFound404]
@@ -176,12 +127,9 @@ export const RevokeTokenEndpoint: HttpApiEndpoint.HttpApiEndpoint<
 )
 
 /** @ignore */
-export const TokensGroupBase: HttpApiGroup.AddPrefix<
-  HttpApiGroup.AddMiddleware<
-    HttpApiGroup.HttpApiGroup<"tokens", typeof ListTokensEndpoint | typeof CreateTokenEndpoint | typeof RevokeTokenEndpoint>,
-    Authentication
-  >,
-  "/api"
+export const TokensGroupBase: AuthenticatedGroup<
+  "tokens",
+  typeof ListTokensEndpoint | typeof CreateTokenEndpoint | typeof RevokeTokenEndpoint
 > = HttpApiGroup.make("tokens")
   .add(ListTokensEndpoint)
   .add(CreateTokenEndpoint)

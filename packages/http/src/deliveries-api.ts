@@ -6,59 +6,38 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { DeliveryResource } from "@wasl/core"
-import { type CommonErrors, Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
+import { type AuthenticatedGroup, commonErrors, DataMessageAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import { Pagination } from "./list-request.ts"
 import { Authentication } from "./security.ts"
 
-const errors = [Unauthenticated401, Forbidden403, NotFound404, Validation422]
-
 /** `GET /api/account/webhooks/:id/deliveries`: the webhook's deliveries, newest first, paginated. */
-export const ListDeliveriesEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "list",
-  "GET",
-  "/account/webhooks/:id/deliveries",
-  Schema.toCodecStringTree<Schema.Struct<{ id: Schema.String }>>,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<Pagination<typeof DeliveryResource>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.get("list", "/account/webhooks/:id/deliveries", {
+export const ListDeliveriesEndpoint: WaslEndpoint<"list", "GET", "/account/webhooks/:id/deliveries", {
+  params: PathParams<{ id: Schema.String }>; success: Pagination<typeof DeliveryResource>
+}> = HttpApiEndpoint.get("list", "/account/webhooks/:id/deliveries", {
   params: { id: Schema.String },
   success: Pagination(DeliveryResource),
-  error: errors
+  error: commonErrors
 }).annotate(
   OpenApi.Description,
   "The webhook's deliveries, newest first (page, per_page), each with its attempts (status code, duration, error, start of the answer)."
 )
 
 /** `POST /api/account/webhooks/:id/deliveries/:delivery_id/redeliver`: queues the delivery's event again. */
-export const RedeliverEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "redeliver",
-  "POST",
-  "/account/webhooks/:id/deliveries/:delivery_id/redeliver",
-  Schema.toCodecStringTree<Schema.Struct<{ id: Schema.String; delivery_id: Schema.String }>>,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof DeliveryResource; readonly message: Schema.String }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.post("redeliver", "/account/webhooks/:id/deliveries/:delivery_id/redeliver", {
+export const RedeliverEndpoint: WaslEndpoint<"redeliver", "POST", "/account/webhooks/:id/deliveries/:delivery_id/redeliver", {
+  params: PathParams<{ id: Schema.String; delivery_id: Schema.String }>; success: DataMessageAnswer<typeof DeliveryResource>
+}> = HttpApiEndpoint.post("redeliver", "/account/webhooks/:id/deliveries/:delivery_id/redeliver", {
   params: { id: Schema.String, delivery_id: Schema.String },
-  success: Schema.Struct({ data: DeliveryResource, message: Schema.String }).pipe(HttpApiSchema.status(201)),
-  error: errors
+  success: DataMessageAnswer(DeliveryResource).pipe(HttpApiSchema.status(201)),
+  error: commonErrors
 }).annotate(
   OpenApi.Description,
   "Queues a new delivery (new id, attempts from 1) of the same event and body. It is sent while the webhook is validated and active."
 )
 
 /** @ignore */
-export const DeliveriesGroupBase: HttpApiGroup.AddPrefix<
-  HttpApiGroup.AddMiddleware<
-    HttpApiGroup.HttpApiGroup<"deliveries", typeof ListDeliveriesEndpoint | typeof RedeliverEndpoint>,
-    Authentication
-  >,
-  "/api"
+export const DeliveriesGroupBase: AuthenticatedGroup<
+  "deliveries",
+  typeof ListDeliveriesEndpoint | typeof RedeliverEndpoint
 > = HttpApiGroup.make("deliveries")
   .add(ListDeliveriesEndpoint)
   .add(RedeliverEndpoint)

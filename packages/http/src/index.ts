@@ -24,6 +24,7 @@
 export * from "./api.ts"
 export * from "./deleted-answer.ts"
 export * from "./deliveries-api.ts"
+export * from "./endpoint-types.ts"
 export * from "./errors.ts"
 export * from "./http-services.ts"
 export type { KindParams, RecordParams } from "./kind-params.ts"

@@ -2,7 +2,8 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BroadcastJson, MessageJson, PlatformJson } from "@wasl/core"
-import { type CommonErrors, Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
+import type { CommonErrors } from "./errors.ts"
+import { type AuthenticatedGroup, commonErrors, DataAnswer, DataMessageAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import { ServiceUnavailable503WithRetryAfter } from "./retry-after.ts"
 import { Authentication } from "./security.ts"
 
@@ -10,7 +11,6 @@ import { Authentication } from "./security.ts"
 export const IntegerIdParam: Schema.FiniteFromString = Schema.FiniteFromString.check(Schema.isInt(), Schema.isGreaterThan(0))
 
 const Body = Schema.Record(Schema.String, Schema.Unknown)
-const errors = [Unauthenticated401, Forbidden403, NotFound404, Validation422]
 
 /**
  * The body of `POST /api/platforms`: `name`, `display_phone_number`, `provider` (`sandbox` or
@@ -42,130 +42,77 @@ export const SendTemplateBody: Schema.$Record<Schema.String, Schema.Unknown> = B
 })
 
 /** `GET /api/platforms`: the account's sending numbers. */
-export const ListPlatformsEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "listPlatforms",
-  "GET",
-  "/platforms",
-  never,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: Schema.$Array<typeof PlatformJson> }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.get("listPlatforms", "/platforms", {
-  success: Schema.Struct({ data: Schema.Array(PlatformJson) }),
-  error: errors
+export const ListPlatformsEndpoint: WaslEndpoint<"listPlatforms", "GET", "/platforms", {
+  success: DataAnswer<Schema.$Array<typeof PlatformJson>>
+}> = HttpApiEndpoint.get("listPlatforms", "/platforms", {
+  success: DataAnswer(Schema.Array(PlatformJson)),
+  error: commonErrors
 }).annotate(OpenApi.Description, "The account's sending numbers (never their access tokens). Permission broadcast-index.")
 
 /** `POST /api/platforms`: registers a sending number. */
-export const CreatePlatformEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "createPlatform",
-  "POST",
-  "/platforms",
-  never,
-  never,
-  Schema.toCodecJson<typeof PlatformBody>,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof PlatformJson; readonly message: Schema.String }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.post("createPlatform", "/platforms", {
+export const CreatePlatformEndpoint: WaslEndpoint<"createPlatform", "POST", "/platforms", {
+  payload: typeof PlatformBody; success: DataMessageAnswer<typeof PlatformJson>
+}> = HttpApiEndpoint.post("createPlatform", "/platforms", {
   payload: PlatformBody,
-  success: Schema.Struct({ data: PlatformJson, message: Schema.String }).pipe(HttpApiSchema.status(201)),
-  error: errors
+  success: DataMessageAnswer(PlatformJson).pipe(HttpApiSchema.status(201)),
+  error: commonErrors
 }).annotate(
   OpenApi.Description,
   "Registers a sending number on a provider: sandbox (for development and tests) or whatsapp_cloud. Permission broadcast-manage."
 )
 
 /** `GET /api/broadcasts`: the account's broadcasts (registered templates). */
-export const ListBroadcastsEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "listBroadcasts",
-  "GET",
-  "/broadcasts",
-  never,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: Schema.$Array<typeof BroadcastJson> }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.get("listBroadcasts", "/broadcasts", {
-  success: Schema.Struct({ data: Schema.Array(BroadcastJson) }),
-  error: errors
+export const ListBroadcastsEndpoint: WaslEndpoint<"listBroadcasts", "GET", "/broadcasts", {
+  success: DataAnswer<Schema.$Array<typeof BroadcastJson>>
+}> = HttpApiEndpoint.get("listBroadcasts", "/broadcasts", {
+  success: DataAnswer(Schema.Array(BroadcastJson)),
+  error: commonErrors
 }).annotate(OpenApi.Description, "The account's broadcasts, each one template with its status. Permission broadcast-index.")
 
 /** `POST /api/broadcasts`: registers a template as a broadcast. */
-export const CreateBroadcastEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "createBroadcast",
-  "POST",
-  "/broadcasts",
-  never,
-  never,
-  Schema.toCodecJson<typeof BroadcastBody>,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof BroadcastJson; readonly message: Schema.String }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.post("createBroadcast", "/broadcasts", {
+export const CreateBroadcastEndpoint: WaslEndpoint<"createBroadcast", "POST", "/broadcasts", {
+  payload: typeof BroadcastBody; success: DataMessageAnswer<typeof BroadcastJson>
+}> = HttpApiEndpoint.post("createBroadcast", "/broadcasts", {
   payload: BroadcastBody,
-  success: Schema.Struct({ data: BroadcastJson, message: Schema.String }).pipe(HttpApiSchema.status(201)),
-  error: errors
+  success: DataMessageAnswer(BroadcastJson).pipe(HttpApiSchema.status(201)),
+  error: commonErrors
 }).annotate(
   OpenApi.Description,
   "Registers a template on one of the account's sending numbers; it is APPROVED at once. Permission broadcast-manage."
 )
 
 /** `GET /api/broadcasts/:id`: one broadcast of the account. */
-export const ShowBroadcastEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "showBroadcast",
-  "GET",
-  "/broadcasts/:id",
-  Schema.toCodecStringTree<Schema.Struct<{ id: typeof IntegerIdParam }>>,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof BroadcastJson }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.get("showBroadcast", "/broadcasts/:id", {
+export const ShowBroadcastEndpoint: WaslEndpoint<"showBroadcast", "GET", "/broadcasts/:id", {
+  params: PathParams<{ id: typeof IntegerIdParam }>; success: DataAnswer<typeof BroadcastJson>
+}> = HttpApiEndpoint.get("showBroadcast", "/broadcasts/:id", {
   params: { id: IntegerIdParam },
-  success: Schema.Struct({ data: BroadcastJson }),
-  error: errors
+  success: DataAnswer(BroadcastJson),
+  error: commonErrors
 }).annotate(OpenApi.Description, "One broadcast of the account with its template and status. Permission broadcast-index.")
 
 /** `POST /api/broadcasts/:id/send`: sends the broadcast's template to a contact. */
-export const SendBroadcastEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "send",
-  "POST",
-  "/broadcasts/:id/send",
-  Schema.toCodecStringTree<Schema.Struct<{ id: typeof IntegerIdParam }>>,
-  never,
-  Schema.toCodecJson<typeof SendTemplateBody>,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof MessageJson }>>,
-  Schema.toCodecJson<CommonErrors | typeof ServiceUnavailable503WithRetryAfter>
-> = HttpApiEndpoint.post("send", "/broadcasts/:id/send", {
+export const SendBroadcastEndpoint: WaslEndpoint<"send", "POST", "/broadcasts/:id/send", {
+  params: PathParams<{ id: typeof IntegerIdParam }>; payload: typeof SendTemplateBody; success: DataAnswer<typeof MessageJson>
+  error: CommonErrors | typeof ServiceUnavailable503WithRetryAfter
+}> = HttpApiEndpoint.post("send", "/broadcasts/:id/send", {
   params: { id: IntegerIdParam },
   payload: SendTemplateBody,
-  success: Schema.Struct({ data: MessageJson }),
-  error: [...errors, ServiceUnavailable503WithRetryAfter]
+  success: DataAnswer(MessageJson),
+  error: [...commonErrors, ServiceUnavailable503WithRetryAfter]
 }).annotate(
   OpenApi.Description,
   "Sends the broadcast's (non-authentication) template to a contact. header[file]: at most 10 MB of application/pdf, image/jpeg, image/jpg, image/png or video/mp4. Permission broadcast-send."
 )
 
 /** @ignore */
-export const MessagingGroupBase: HttpApiGroup.AddPrefix<
-  HttpApiGroup.AddMiddleware<
-    HttpApiGroup.HttpApiGroup<
-      "messaging",
-      | typeof ListPlatformsEndpoint
-      | typeof CreatePlatformEndpoint
-      | typeof ListBroadcastsEndpoint
-      | typeof CreateBroadcastEndpoint
-      | typeof ShowBroadcastEndpoint
-      | typeof SendBroadcastEndpoint
-    >,
-    Authentication
-  >,
-  "/api"
+export const MessagingGroupBase: AuthenticatedGroup<
+  "messaging",
+  | typeof ListPlatformsEndpoint
+  | typeof CreatePlatformEndpoint
+  | typeof ListBroadcastsEndpoint
+  | typeof CreateBroadcastEndpoint
+  | typeof ShowBroadcastEndpoint
+  | typeof SendBroadcastEndpoint
 > = HttpApiGroup.make("messaging")
   .add(ListPlatformsEndpoint)
   .add(CreatePlatformEndpoint)

@@ -2,11 +2,10 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Notification, NotificationPreference } from "@wasl/core"
-import { type CommonErrors, Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
+import { type AuthenticatedGroup, commonErrors, DataAnswer, DataMessageAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import { Pagination } from "./list-request.ts"
 import { Authentication } from "./security.ts"
 
-const errors = [Unauthenticated401, Forbidden403, NotFound404, Validation422]
 
 /**
  * The body of `PUT /api/me/notification-preferences`: `{ name, stored, popup, browser, email }`,
@@ -21,68 +20,38 @@ export const NotificationPreferenceBody: Schema.$Record<Schema.String, Schema.Un
 })
 
 /** `GET /api/notifications`: the caller's notifications in the current account, newest first, paginated. */
-export const ListNotificationsEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "list",
-  "GET",
-  "/notifications",
-  never,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<Pagination<typeof Notification>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.get("list", "/notifications", {
+export const ListNotificationsEndpoint: WaslEndpoint<"list", "GET", "/notifications", {
+  success: Pagination<typeof Notification>
+}> = HttpApiEndpoint.get("list", "/notifications", {
   success: Pagination(Notification),
-  error: errors
+  error: commonErrors
 }).annotate(OpenApi.Description, "The caller's stored notifications in the current account, newest first (page, per_page).")
 
 /** `POST /api/notifications/:id/read`: marks one of the caller's notifications read. */
-export const ReadNotificationEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "read",
-  "POST",
-  "/notifications/:id/read",
-  Schema.toCodecStringTree<Schema.Struct<{ id: Schema.String }>>,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof Notification }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.post("read", "/notifications/:id/read", {
+export const ReadNotificationEndpoint: WaslEndpoint<"read", "POST", "/notifications/:id/read", {
+  params: PathParams<{ id: Schema.String }>; success: DataAnswer<typeof Notification>
+}> = HttpApiEndpoint.post("read", "/notifications/:id/read", {
   params: { id: Schema.String },
-  success: Schema.Struct({ data: Notification }),
-  error: errors
+  success: DataAnswer(Notification),
+  error: commonErrors
 }).annotate(OpenApi.Description, "Marks one notification read; the first read time is kept.")
 
 /** `PUT /api/me/notification-preferences`: sets the channels of one notification for the caller. */
-export const UpdateNotificationPreferenceEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "preferences",
-  "PUT",
-  "/me/notification-preferences",
-  never,
-  never,
-  Schema.toCodecJson<typeof NotificationPreferenceBody>,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof NotificationPreference; readonly message: Schema.String }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.put("preferences", "/me/notification-preferences", {
+export const UpdateNotificationPreferenceEndpoint: WaslEndpoint<"preferences", "PUT", "/me/notification-preferences", {
+  payload: typeof NotificationPreferenceBody; success: DataMessageAnswer<typeof NotificationPreference>
+}> = HttpApiEndpoint.put("preferences", "/me/notification-preferences", {
   payload: NotificationPreferenceBody,
-  success: Schema.Struct({ data: NotificationPreference, message: Schema.String }),
-  error: errors
+  success: DataMessageAnswer(NotificationPreference),
+  error: commonErrors
 }).annotate(
   OpenApi.Description,
   "Chooses, for one notification name, the channels it uses: stored (the list), popup, browser and email. Every channel is on until the user says otherwise."
 )
 
 /** @ignore */
-export const NotificationsGroupBase: HttpApiGroup.AddPrefix<
-  HttpApiGroup.AddMiddleware<
-    HttpApiGroup.HttpApiGroup<
-      "notifications",
-      typeof ListNotificationsEndpoint | typeof ReadNotificationEndpoint | typeof UpdateNotificationPreferenceEndpoint
-    >,
-    Authentication
-  >,
-  "/api"
+export const NotificationsGroupBase: AuthenticatedGroup<
+  "notifications",
+  typeof ListNotificationsEndpoint | typeof ReadNotificationEndpoint | typeof UpdateNotificationPreferenceEndpoint
 > = HttpApiGroup.make("notifications")
   .add(ListNotificationsEndpoint)
   .add(ReadNotificationEndpoint)

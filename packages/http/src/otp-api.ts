@@ -2,7 +2,17 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { MessageJson } from "@wasl/core"
-import { Forbidden403, Gone410, InvalidCode422, NotFound404, PaymentRequired402, Unauthenticated401, Validation422 } from "./errors.ts"
+import {
+  type CommonErrors,
+  Forbidden403,
+  Gone410,
+  InvalidCode422,
+  NotFound404,
+  PaymentRequired402,
+  Unauthenticated401,
+  Validation422
+} from "./errors.ts"
+import { type AuthenticatedGroup, DataAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import { IntegerIdParam } from "./messaging-api.ts"
 import { ServiceUnavailable503WithRetryAfter, TooManyRequests429WithRetryAfter } from "./retry-after.ts"
 import { Authentication } from "./security.ts"
@@ -35,39 +45,38 @@ export const SendOtpBody: Schema.$Record<Schema.String, Schema.Unknown> = Schema
 export const VerifyCodeBody: Schema.$Record<Schema.String, Schema.Unknown> = Schema.Record(Schema.String, Schema.Unknown)
   .annotate({ description: "code" })
 
+/** A managed OTP verification with the attempts it has left, as `GET /api/verifications/:id` answers it. */
+export const VerificationDetails: Schema.Struct<{
+  readonly verification_id: Schema.String
+  readonly status: Schema.String
+  readonly to: Schema.String
+  readonly contact_id: Schema.String
+  readonly expires_at: Schema.String
+  readonly attempts_remaining: Schema.Int
+}> = Schema.Struct({ ...VerificationData.fields, attempts_remaining: Schema.Int })
+
+/**
+ * The answer of `POST /api/broadcasts/:id/send-otp`: the message sent, with the verification's id
+ * and expiry in managed mode, alone in relay mode.
+ */
+export const SendOtpAnswer: Schema.Union<
+  readonly [
+    Schema.Struct<{ readonly data: typeof MessageJson; readonly verification_id: Schema.String; readonly expires_at: Schema.String }>,
+    DataAnswer<typeof MessageJson>
+  ]
+> = Schema.Union([
+  Schema.Struct({ data: MessageJson, verification_id: Schema.String, expires_at: Schema.String }),
+  DataAnswer(MessageJson)
+])
+
 /** `POST /api/broadcasts/:id/send-otp`: sends a one-time password with an authentication template. */
-export const SendOtpEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "sendOtp",
-  "POST",
-  "/broadcasts/:id/send-otp",
-  Schema.toCodecStringTree<Schema.Struct<{ id: typeof IntegerIdParam }>>,
-  never,
-  Schema.toCodecJson<typeof SendOtpBody>,
-  never,
-  Schema.toCodecJson<
-    Schema.Union<
-      readonly [
-        Schema.Struct<{ readonly data: typeof MessageJson; readonly verification_id: Schema.String; readonly expires_at: Schema.String }>,
-        Schema.Struct<{ readonly data: typeof MessageJson }>
-      ]
-    >
-  >,
-  Schema.toCodecJson<
-    | typeof Unauthenticated401
-    | typeof PaymentRequired402
-    | typeof Forbidden403
-    | typeof NotFound404
-    | typeof Validation422
-    | typeof TooManyRequests429WithRetryAfter
-    | typeof ServiceUnavailable503WithRetryAfter
-  >
-> = HttpApiEndpoint.post("sendOtp", "/broadcasts/:id/send-otp", {
+export const SendOtpEndpoint: WaslEndpoint<"sendOtp", "POST", "/broadcasts/:id/send-otp", {
+  params: PathParams<{ id: typeof IntegerIdParam }>; payload: typeof SendOtpBody; success: typeof SendOtpAnswer
+  error: CommonErrors | typeof PaymentRequired402 | typeof TooManyRequests429WithRetryAfter | typeof ServiceUnavailable503WithRetryAfter
+}> = HttpApiEndpoint.post("sendOtp", "/broadcasts/:id/send-otp", {
   params: { id: IntegerIdParam },
   payload: SendOtpBody,
-  success: Schema.Union([
-    Schema.Struct({ data: MessageJson, verification_id: Schema.String, expires_at: Schema.String }),
-    Schema.Struct({ data: MessageJson })
-  ]),
+  success: SendOtpAnswer,
   error: [
     Unauthenticated401,
     PaymentRequired402,
@@ -83,27 +92,13 @@ export const SendOtpEndpoint: HttpApiEndpoint.HttpApiEndpoint<
 )
 
 /** `POST /api/verifications/:id/verify`: checks a code against a managed verification. */
-export const VerifyCodeEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "verify",
-  "POST",
-  "/verifications/:id/verify",
-  Schema.toCodecStringTree<Schema.Struct<{ id: Schema.String }>>,
-  never,
-  Schema.toCodecJson<typeof VerifyCodeBody>,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof VerificationData }>>,
-  Schema.toCodecJson<
-    | typeof Unauthenticated401
-    | typeof Forbidden403
-    | typeof NotFound404
-    | typeof Gone410
-    | typeof Validation422
-    | typeof InvalidCode422
-  >
-> = HttpApiEndpoint.post("verify", "/verifications/:id/verify", {
+export const VerifyCodeEndpoint: WaslEndpoint<"verify", "POST", "/verifications/:id/verify", {
+  params: PathParams<{ id: Schema.String }>; payload: typeof VerifyCodeBody; success: DataAnswer<typeof VerificationData>
+  error: CommonErrors | typeof Gone410 | typeof InvalidCode422
+}> = HttpApiEndpoint.post("verify", "/verifications/:id/verify", {
   params: { id: Schema.String },
   payload: VerifyCodeBody,
-  success: Schema.Struct({ data: VerificationData }),
+  success: DataAnswer(VerificationData),
   error: [Unauthenticated401, Forbidden403, NotFound404, Gone410, Validation422, InvalidCode422]
 }).annotate(
   OpenApi.Description,
@@ -112,30 +107,12 @@ export const VerifyCodeEndpoint: HttpApiEndpoint.HttpApiEndpoint<
 )
 
 /** `GET /api/verifications/:id`: a managed verification, with the attempts it has left. */
-export const ShowVerificationEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "showVerification",
-  "GET",
-  "/verifications/:id",
-  Schema.toCodecStringTree<Schema.Struct<{ id: Schema.String }>>,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<
-    Schema.Struct<{
-      readonly data: Schema.Struct<{
-        readonly verification_id: Schema.String
-        readonly status: Schema.String
-        readonly to: Schema.String
-        readonly contact_id: Schema.String
-        readonly expires_at: Schema.String
-        readonly attempts_remaining: Schema.Int
-      }>
-    }>
-  >,
-  Schema.toCodecJson<typeof Unauthenticated401 | typeof Forbidden403 | typeof NotFound404>
-> = HttpApiEndpoint.get("showVerification", "/verifications/:id", {
+export const ShowVerificationEndpoint: WaslEndpoint<"showVerification", "GET", "/verifications/:id", {
+  params: PathParams<{ id: Schema.String }>; success: DataAnswer<typeof VerificationDetails>
+  error: typeof Unauthenticated401 | typeof Forbidden403 | typeof NotFound404
+}> = HttpApiEndpoint.get("showVerification", "/verifications/:id", {
   params: { id: Schema.String },
-  success: Schema.Struct({ data: Schema.Struct({ ...VerificationData.fields, attempts_remaining: Schema.Int }) }),
+  success: DataAnswer(VerificationDetails),
   error: [Unauthenticated401, Forbidden403, NotFound404]
 }).annotate(
   OpenApi.Description,
@@ -143,12 +120,9 @@ export const ShowVerificationEndpoint: HttpApiEndpoint.HttpApiEndpoint<
 )
 
 /** @ignore */
-export const OtpGroupBase: HttpApiGroup.AddPrefix<
-  HttpApiGroup.AddMiddleware<
-    HttpApiGroup.HttpApiGroup<"otp", typeof SendOtpEndpoint | typeof VerifyCodeEndpoint | typeof ShowVerificationEndpoint>,
-    Authentication
-  >,
-  "/api"
+export const OtpGroupBase: AuthenticatedGroup<
+  "otp",
+  typeof SendOtpEndpoint | typeof VerifyCodeEndpoint | typeof ShowVerificationEndpoint
 > = HttpApiGroup.make("otp")
   .add(SendOtpEndpoint)
   .add(VerifyCodeEndpoint)

@@ -1,7 +1,7 @@
 /** Properties and property groups of every object kind. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { type CommonErrors, Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
+import { type AuthenticatedGroup, commonErrors, DataAnswer, DataMessageAnswer, type WaslEndpoint } from "./endpoint-types.ts"
 import { type KindParams, kindParams, type RecordParams, recordParams } from "./kind-params.ts"
 import { DeletedAnswer } from "./deleted-answer.ts"
 import { PropertyGroupView, PropertyView } from "./property-views.ts"
@@ -19,222 +19,135 @@ export const PropertyBody: Schema.$Record<Schema.String, Schema.Unknown> = Schem
 export const PropertyGroupBody: Schema.$Record<Schema.String, Schema.Unknown> = Schema.Record(Schema.String, Schema.Unknown)
   .annotate({ description: "name {ar, en}, desc?" })
 
-const errors = [Unauthenticated401, Forbidden403, NotFound404, Validation422]
 
 /** `GET /api/:kind/properties/groups`: the kind's property groups, the built-in one first. */
-export const ListPropertyGroupsEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "listGroups",
-  "GET",
-  "/:kind/properties/groups",
-  KindParams,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: Schema.$Array<typeof PropertyGroupView> }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.get("listGroups", "/:kind/properties/groups", {
+export const ListPropertyGroupsEndpoint: WaslEndpoint<"listGroups", "GET", "/:kind/properties/groups", {
+  params: KindParams; success: DataAnswer<Schema.$Array<typeof PropertyGroupView>>
+}> = HttpApiEndpoint.get("listGroups", "/:kind/properties/groups", {
   params: kindParams,
-  success: Schema.Struct({ data: Schema.Array(PropertyGroupView) }),
-  error: errors
+  success: DataAnswer(Schema.Array(PropertyGroupView)),
+  error: commonErrors
 }).annotate(
   OpenApi.Description,
   "The kind's property groups: its built-in group (account_id null) and the account's. Permission <kind>-index or property-manage."
 )
 
 /** `POST /api/:kind/properties/groups`: creates a property group of the kind. */
-export const CreatePropertyGroupEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "createGroup",
-  "POST",
-  "/:kind/properties/groups",
-  KindParams,
-  never,
-  Schema.toCodecJson<typeof PropertyGroupBody>,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof PropertyGroupView; readonly message: Schema.String }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.post("createGroup", "/:kind/properties/groups", {
+export const CreatePropertyGroupEndpoint: WaslEndpoint<"createGroup", "POST", "/:kind/properties/groups", {
+  params: KindParams; payload: typeof PropertyGroupBody; success: DataMessageAnswer<typeof PropertyGroupView>
+}> = HttpApiEndpoint.post("createGroup", "/:kind/properties/groups", {
   params: kindParams,
   payload: PropertyGroupBody,
-  success: Schema.Struct({ data: PropertyGroupView, message: Schema.String }).pipe(HttpApiSchema.status(201)),
-  error: errors
+  success: DataMessageAnswer(PropertyGroupView).pipe(HttpApiSchema.status(201)),
+  error: commonErrors
 }).annotate(
   OpenApi.Description,
   "Creates a group; its internal_name is the snake_case of name.en (or name.ar), made unique with a numeric suffix. Permission property-manage."
 )
 
 /** `GET /api/:kind/properties/groups/:id`: one property group of the kind. */
-export const ShowPropertyGroupEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "showGroup",
-  "GET",
-  "/:kind/properties/groups/:id",
-  RecordParams,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof PropertyGroupView }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.get("showGroup", "/:kind/properties/groups/:id", {
+export const ShowPropertyGroupEndpoint: WaslEndpoint<"showGroup", "GET", "/:kind/properties/groups/:id", {
+  params: RecordParams; success: DataAnswer<typeof PropertyGroupView>
+}> = HttpApiEndpoint.get("showGroup", "/:kind/properties/groups/:id", {
   params: recordParams,
-  success: Schema.Struct({ data: PropertyGroupView }),
-  error: errors
+  success: DataAnswer(PropertyGroupView),
+  error: commonErrors
 }).annotate(OpenApi.Description, "One property group (the built-in one included). Permission <kind>-index or property-manage.")
 
 /** `PUT /api/:kind/properties/groups/:id`: renames or redescribes a property group. */
-export const UpdatePropertyGroupEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "updateGroup",
-  "PUT",
-  "/:kind/properties/groups/:id",
-  RecordParams,
-  never,
-  Schema.toCodecJson<typeof PropertyGroupBody>,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof PropertyGroupView; readonly message: Schema.String }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.put("updateGroup", "/:kind/properties/groups/:id", {
+export const UpdatePropertyGroupEndpoint: WaslEndpoint<"updateGroup", "PUT", "/:kind/properties/groups/:id", {
+  params: RecordParams; payload: typeof PropertyGroupBody; success: DataMessageAnswer<typeof PropertyGroupView>
+}> = HttpApiEndpoint.put("updateGroup", "/:kind/properties/groups/:id", {
   params: recordParams,
   payload: PropertyGroupBody,
-  success: Schema.Struct({ data: PropertyGroupView, message: Schema.String }),
-  error: errors
+  success: DataMessageAnswer(PropertyGroupView),
+  error: commonErrors
 }).annotate(
   OpenApi.Description,
   "Sets the group's name and description; its internal_name stays. The built-in group cannot be changed (403). Permission property-manage."
 )
 
 /** `DELETE /api/:kind/properties/groups/:id`: deletes an empty property group. */
-export const DeletePropertyGroupEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "deleteGroup",
-  "DELETE",
-  "/:kind/properties/groups/:id",
-  RecordParams,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<typeof DeletedAnswer>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.delete("deleteGroup", "/:kind/properties/groups/:id", {
+export const DeletePropertyGroupEndpoint: WaslEndpoint<"deleteGroup", "DELETE", "/:kind/properties/groups/:id", {
+  params: RecordParams; success: typeof DeletedAnswer
+}> = HttpApiEndpoint.delete("deleteGroup", "/:kind/properties/groups/:id", {
   params: recordParams,
   success: DeletedAnswer,
-  error: errors
+  error: commonErrors
 }).annotate(
   OpenApi.Description,
   "Deletes the group; a group that still holds properties is a 422, the built-in group a 403. Permission property-manage."
 )
 
 /** `GET /api/:kind/properties`: the kind's property definitions, built-in and custom. */
-export const ListPropertiesEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "list",
-  "GET",
-  "/:kind/properties",
-  KindParams,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: Schema.$Array<typeof PropertyView> }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.get("list", "/:kind/properties", {
+export const ListPropertiesEndpoint: WaslEndpoint<"list", "GET", "/:kind/properties", {
+  params: KindParams; success: DataAnswer<Schema.$Array<typeof PropertyView>>
+}> = HttpApiEndpoint.get("list", "/:kind/properties", {
   params: kindParams,
-  success: Schema.Struct({ data: Schema.Array(PropertyView) }),
-  error: errors
+  success: DataAnswer(Schema.Array(PropertyView)),
+  error: commonErrors
 }).annotate(
   OpenApi.Description,
   "The kind's property definitions: the built-in ones (account_id null) and the account's. Permission <kind>-index or property-manage."
 )
 
 /** `POST /api/:kind/properties`: creates a custom property of the kind. */
-export const CreatePropertyEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "create",
-  "POST",
-  "/:kind/properties",
-  KindParams,
-  never,
-  Schema.toCodecJson<typeof PropertyBody>,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof PropertyView; readonly message: Schema.String }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.post("create", "/:kind/properties", {
+export const CreatePropertyEndpoint: WaslEndpoint<"create", "POST", "/:kind/properties", {
+  params: KindParams; payload: typeof PropertyBody; success: DataMessageAnswer<typeof PropertyView>
+}> = HttpApiEndpoint.post("create", "/:kind/properties", {
   params: kindParams,
   payload: PropertyBody,
-  success: Schema.Struct({ data: PropertyView, message: Schema.String }).pipe(HttpApiSchema.status(201)),
-  error: errors
+  success: DataMessageAnswer(PropertyView).pipe(HttpApiSchema.status(201)),
+  error: commonErrors
 }).annotate(
   OpenApi.Description,
   "Creates a custom property; internal_name matches ^[a-z][a-z0-9_]{0,62}$ and is unique in the kind, built-ins included. Permission property-manage."
 )
 
 /** `GET /api/:kind/properties/:id`: one property definition of the kind. */
-export const ShowPropertyEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "show",
-  "GET",
-  "/:kind/properties/:id",
-  RecordParams,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof PropertyView }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.get("show", "/:kind/properties/:id", {
+export const ShowPropertyEndpoint: WaslEndpoint<"show", "GET", "/:kind/properties/:id", {
+  params: RecordParams; success: DataAnswer<typeof PropertyView>
+}> = HttpApiEndpoint.get("show", "/:kind/properties/:id", {
   params: recordParams,
-  success: Schema.Struct({ data: PropertyView }),
-  error: errors
+  success: DataAnswer(PropertyView),
+  error: commonErrors
 }).annotate(OpenApi.Description, "One property definition (built-in ones included). Permission <kind>-index or property-manage.")
 
 /** `PUT /api/:kind/properties/:id`: changes a custom property. */
-export const UpdatePropertyEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "update",
-  "PUT",
-  "/:kind/properties/:id",
-  RecordParams,
-  never,
-  Schema.toCodecJson<typeof PropertyBody>,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof PropertyView; readonly message: Schema.String }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.put("update", "/:kind/properties/:id", {
+export const UpdatePropertyEndpoint: WaslEndpoint<"update", "PUT", "/:kind/properties/:id", {
+  params: RecordParams; payload: typeof PropertyBody; success: DataMessageAnswer<typeof PropertyView>
+}> = HttpApiEndpoint.put("update", "/:kind/properties/:id", {
   params: recordParams,
   payload: PropertyBody,
-  success: Schema.Struct({ data: PropertyView, message: Schema.String }),
-  error: errors
+  success: DataMessageAnswer(PropertyView),
+  error: commonErrors
 }).annotate(
   OpenApi.Description,
   "Changes a custom property. A different internal_name, or a type the existing values cannot take, is a 422; a built-in property is a 403. Permission property-manage."
 )
 
 /** `DELETE /api/:kind/properties/:id`: deletes a custom property. */
-export const DeletePropertyEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "delete",
-  "DELETE",
-  "/:kind/properties/:id",
-  RecordParams,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<typeof DeletedAnswer>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.delete("delete", "/:kind/properties/:id", {
+export const DeletePropertyEndpoint: WaslEndpoint<"delete", "DELETE", "/:kind/properties/:id", {
+  params: RecordParams; success: typeof DeletedAnswer
+}> = HttpApiEndpoint.delete("delete", "/:kind/properties/:id", {
   params: recordParams,
   success: DeletedAnswer,
-  error: errors
+  error: commonErrors
 }).annotate(OpenApi.Description, "Deletes a custom property; a built-in property is a 403. Permission property-manage.")
 
 /** @ignore */
-export const PropertiesGroupBase: HttpApiGroup.AddPrefix<
-  HttpApiGroup.AddMiddleware<
-    HttpApiGroup.HttpApiGroup<
-      "properties",
-      | typeof ListPropertyGroupsEndpoint
-      | typeof CreatePropertyGroupEndpoint
-      | typeof ShowPropertyGroupEndpoint
-      | typeof UpdatePropertyGroupEndpoint
-      | typeof DeletePropertyGroupEndpoint
-      | typeof ListPropertiesEndpoint
-      | typeof CreatePropertyEndpoint
-      | typeof ShowPropertyEndpoint
-      | typeof UpdatePropertyEndpoint
-      | typeof DeletePropertyEndpoint
-    >,
-    Authentication
-  >,
-  "/api"
+export const PropertiesGroupBase: AuthenticatedGroup<
+  "properties",
+  | typeof ListPropertyGroupsEndpoint
+  | typeof CreatePropertyGroupEndpoint
+  | typeof ShowPropertyGroupEndpoint
+  | typeof UpdatePropertyGroupEndpoint
+  | typeof DeletePropertyGroupEndpoint
+  | typeof ListPropertiesEndpoint
+  | typeof CreatePropertyEndpoint
+  | typeof ShowPropertyEndpoint
+  | typeof UpdatePropertyEndpoint
+  | typeof DeletePropertyEndpoint
 > = HttpApiGroup.make("properties")
   .add(ListPropertyGroupsEndpoint)
   .add(CreatePropertyGroupEndpoint)

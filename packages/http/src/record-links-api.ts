@@ -6,23 +6,16 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { ContactJson, DealJson, RecordId, TicketJson } from "@wasl/core"
-import { type CommonErrors, Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
+import { type AuthenticatedGroup, commonErrors, DataAnswer, DataMessageAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import { Authentication } from "./security.ts"
 
 const body = (description: string) => Schema.Record(Schema.String, Schema.Unknown).annotate({ description })
 const params = { id: RecordId }
-const errors = [Unauthenticated401, Forbidden403, NotFound404, Validation422]
 
 /** The answer of the deal link calls: the deal, and the message. */
-export const DealAnswer: Schema.Struct<{ readonly data: typeof DealJson; readonly message: Schema.String }> = Schema.Struct({
-  data: DealJson,
-  message: Schema.String
-})
+export const DealAnswer: DataMessageAnswer<typeof DealJson> = DataMessageAnswer(DealJson)
 /** The answer of the ticket detach calls: the ticket (with its counts), and the message. */
-export const TicketAnswer: Schema.Struct<{ readonly data: typeof TicketJson; readonly message: Schema.String }> = Schema.Struct({
-  data: TicketJson,
-  message: Schema.String
-})
+export const TicketAnswer: DataMessageAnswer<typeof TicketJson> = DataMessageAnswer(TicketJson)
 /** A deal as ticket attach-deals lists it. */
 export const DealBrief: Schema.Struct<{
   readonly properties: Schema.Struct<{
@@ -44,25 +37,19 @@ export const DealBrief: Schema.Struct<{
  * A link endpoint: `POST` on a record's path (its id in `:id`), a JSON object body naming the
  * records to link or unlink, answering `Success`.
  */
-export type RecordLinkEndpoint<Name extends string, Path extends string, Success extends Schema.Top> =
-  HttpApiEndpoint.HttpApiEndpoint<
-    Name,
-    "POST",
-    Path,
-    Schema.toCodecStringTree<Schema.Struct<{ id: typeof RecordId }>>,
-    never,
-    Schema.toCodecJson<Schema.$Record<Schema.String, Schema.Unknown>>,
-    never,
-    Schema.toCodecJson<Success>,
-    Schema.toCodecJson<CommonErrors>
-  >
+export type RecordLinkEndpoint<Name extends string, Path extends string, Success extends Schema.Top> = WaslEndpoint<
+  Name,
+  "POST",
+  Path,
+  { params: PathParams<{ id: typeof RecordId }>; payload: Schema.$Record<Schema.String, Schema.Unknown>; success: Success }
+>
 
 const post = <const Name extends string, const Path extends `/${string}`, S extends Schema.Top>(
   name: Name,
   path: Path,
   payload: string,
   success: S
-) => HttpApiEndpoint.post(name, path, { params, payload: body(payload), success, error: errors })
+) => HttpApiEndpoint.post(name, path, { params, payload: body(payload), success, error: commonErrors })
 
 /** `POST /api/deals/:id/attach-contacts` `{ contact_ids }`: links contacts to the deal. */
 export const DealAttachContactsEndpoint: RecordLinkEndpoint<"dealAttachContacts", "/deals/:id/attach-contacts", typeof DealAnswer> =
@@ -96,12 +83,12 @@ export const DealDetachTicketEndpoint: RecordLinkEndpoint<"dealDetachTicket", "/
 export const TicketAttachContactsEndpoint: RecordLinkEndpoint<
   "ticketAttachContacts",
   "/tickets/:id/attach-contacts",
-  Schema.Struct<{ readonly data: Schema.$Array<typeof ContactJson> }>
+  DataAnswer<Schema.$Array<typeof ContactJson>>
 > = post(
   "ticketAttachContacts",
   "/tickets/:id/attach-contacts",
   "{ contact_ids: string[] }",
-  Schema.Struct({ data: Schema.Array(ContactJson) })
+  DataAnswer(Schema.Array(ContactJson))
 ).annotate(OpenApi.Description, "Links the contacts to the ticket; the attached contacts, each with its embedded account. Permission ticket-update.")
 
 /** `POST /api/tickets/:id/detach-contact` `{ contact_id }` (or `{ deal_id }`): unlinks a contact (or a deal) from the ticket. */
@@ -116,10 +103,8 @@ export const TicketDetachContactEndpoint: RecordLinkEndpoint<"ticketDetachContac
 export const TicketAttachDealsEndpoint: RecordLinkEndpoint<
   "ticketAttachDeals",
   "/tickets/:id/attach-deals",
-  Schema.Struct<{ readonly data: Schema.$Array<typeof DealBrief> }>
-> = post("ticketAttachDeals", "/tickets/:id/attach-deals", "{ deal_ids: string[] }", Schema.Struct({
-  data: Schema.Array(DealBrief)
-})).annotate(
+  DataAnswer<Schema.$Array<typeof DealBrief>>
+> = post("ticketAttachDeals", "/tickets/:id/attach-deals", "{ deal_ids: string[] }", DataAnswer(Schema.Array(DealBrief))).annotate(
   OpenApi.Description,
   "Links the deals to the ticket; the attached deals, each as { properties: { _id, deal_stage, deal_name, amount } }. Permission ticket-update."
 )
@@ -132,22 +117,16 @@ export const TicketDetachDealEndpoint: RecordLinkEndpoint<"ticketDetachDeal", "/
   )
 
 /** @ignore */
-export const RecordLinksGroupBase: HttpApiGroup.AddPrefix<
-  HttpApiGroup.AddMiddleware<
-    HttpApiGroup.HttpApiGroup<
-      "recordLinks",
-      | typeof DealAttachContactsEndpoint
-      | typeof DealDetachContactEndpoint
-      | typeof DealAttachTicketsEndpoint
-      | typeof DealDetachTicketEndpoint
-      | typeof TicketAttachContactsEndpoint
-      | typeof TicketDetachContactEndpoint
-      | typeof TicketAttachDealsEndpoint
-      | typeof TicketDetachDealEndpoint
-    >,
-    Authentication
-  >,
-  "/api"
+export const RecordLinksGroupBase: AuthenticatedGroup<
+  "recordLinks",
+  | typeof DealAttachContactsEndpoint
+  | typeof DealDetachContactEndpoint
+  | typeof DealAttachTicketsEndpoint
+  | typeof DealDetachTicketEndpoint
+  | typeof TicketAttachContactsEndpoint
+  | typeof TicketDetachContactEndpoint
+  | typeof TicketAttachDealsEndpoint
+  | typeof TicketDetachDealEndpoint
 > = HttpApiGroup.make("recordLinks")
   .add(DealAttachContactsEndpoint)
   .add(DealDetachContactEndpoint)

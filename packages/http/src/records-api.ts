@@ -2,9 +2,9 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { CompanyJson, ContactJson, DealJson, InvoiceJson, ProductJson, TicketJson } from "@wasl/core"
-import { type CommonErrors, Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
 import { type KindParams, kindParams, type RecordParams, recordParams } from "./kind-params.ts"
 import { DeletedAnswer } from "./deleted-answer.ts"
+import { type AuthenticatedGroup, commonErrors, DataAnswer, DataMessageAnswer, type WaslEndpoint } from "./endpoint-types.ts"
 import { Pagination } from "./list-request.ts"
 import { Authentication } from "./security.ts"
 
@@ -21,23 +21,13 @@ export const RecordValues: Schema.$Record<Schema.String, Schema.Unknown> = Schem
   description: "internal_name → value; built-in and custom properties of the kind"
 })
 
-const errors = [Unauthenticated401, Forbidden403, NotFound404, Validation422]
-
 /** `GET /api/:kind`: the records of a kind, searched, filtered, ordered and paginated. */
-export const ListRecordsEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "list",
-  "GET",
-  "/:kind",
-  KindParams,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<Pagination<typeof RecordView>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.get("list", "/:kind", {
+export const ListRecordsEndpoint: WaslEndpoint<"list", "GET", "/:kind", {
+  params: KindParams; success: Pagination<typeof RecordView>
+}> = HttpApiEndpoint.get("list", "/:kind", {
   params: kindParams,
   success: Pagination(RecordView),
-  error: errors
+  error: commonErrors
 }).annotate(
   OpenApi.Description,
   "Query: page, per_page (1–100, default 15), search, order (a property, created_at, updated_at), " +
@@ -46,98 +36,60 @@ export const ListRecordsEndpoint: HttpApiEndpoint.HttpApiEndpoint<
 )
 
 /** `POST /api/:kind`: creates a record of the kind. */
-export const CreateRecordEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "create",
-  "POST",
-  "/:kind",
-  KindParams,
-  never,
-  Schema.toCodecJson<typeof RecordValues>,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof RecordView; readonly message: Schema.String }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.post("create", "/:kind", {
+export const CreateRecordEndpoint: WaslEndpoint<"create", "POST", "/:kind", {
+  params: KindParams; payload: typeof RecordValues; success: DataMessageAnswer<typeof RecordView>
+}> = HttpApiEndpoint.post("create", "/:kind", {
   params: kindParams,
   payload: RecordValues,
-  success: Schema.Struct({ data: RecordView, message: Schema.String }).pipe(HttpApiSchema.status(201)),
-  error: errors
+  success: DataMessageAnswer(RecordView).pipe(HttpApiSchema.status(201)),
+  error: commonErrors
 }).annotate(
   OpenApi.Description,
   "Creates a record from a flat map internal_name → value; an unknown name, a wrong type or a read-only property is a 422 on that key. Fires <kind>-created. Permission <kind>-create."
 )
 
 /** `GET /api/:kind/:id`: one record of the kind. */
-export const ShowRecordEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "show",
-  "GET",
-  "/:kind/:id",
-  RecordParams,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof RecordView }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.get("show", "/:kind/:id", {
+export const ShowRecordEndpoint: WaslEndpoint<"show", "GET", "/:kind/:id", {
+  params: RecordParams; success: DataAnswer<typeof RecordView>
+}> = HttpApiEndpoint.get("show", "/:kind/:id", {
   params: recordParams,
-  success: Schema.Struct({ data: RecordView }),
-  error: errors
+  success: DataAnswer(RecordView),
+  error: commonErrors
 }).annotate(OpenApi.Description, "The record in its kind's shape; another account's is 404. Permission <kind>-show.")
 
 /** `PUT /api/:kind/:id`: sets some of a record's values. */
-export const UpdateRecordEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "update",
-  "PUT",
-  "/:kind/:id",
-  RecordParams,
-  never,
-  Schema.toCodecJson<typeof RecordValues>,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof RecordView; readonly message: Schema.String }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.put("update", "/:kind/:id", {
+export const UpdateRecordEndpoint: WaslEndpoint<"update", "PUT", "/:kind/:id", {
+  params: RecordParams; payload: typeof RecordValues; success: DataMessageAnswer<typeof RecordView>
+}> = HttpApiEndpoint.put("update", "/:kind/:id", {
   params: recordParams,
   payload: RecordValues,
-  success: Schema.Struct({ data: RecordView, message: Schema.String }),
-  error: errors
+  success: DataMessageAnswer(RecordView),
+  error: commonErrors
 }).annotate(
   OpenApi.Description,
   "Sets the values given (a partial flat map internal_name → value), validated like create. Fires <kind>-updated. Permission <kind>-update."
 )
 
 /** `DELETE /api/:kind/:id`: deletes a record with its links and notes. */
-export const DeleteRecordEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "delete",
-  "DELETE",
-  "/:kind/:id",
-  RecordParams,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<typeof DeletedAnswer>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.delete("delete", "/:kind/:id", {
+export const DeleteRecordEndpoint: WaslEndpoint<"delete", "DELETE", "/:kind/:id", {
+  params: RecordParams; success: typeof DeletedAnswer
+}> = HttpApiEndpoint.delete("delete", "/:kind/:id", {
   params: recordParams,
   success: DeletedAnswer,
-  error: errors
+  error: commonErrors
 }).annotate(
   OpenApi.Description,
   "Deletes the record, its links and its notes; fires <kind>-deleted for the record only. Permission <kind>-delete."
 )
 
 /** @ignore */
-export const RecordsGroupBase: HttpApiGroup.AddPrefix<
-  HttpApiGroup.AddMiddleware<
-    HttpApiGroup.HttpApiGroup<
-      "records",
-      | typeof ListRecordsEndpoint
-      | typeof CreateRecordEndpoint
-      | typeof ShowRecordEndpoint
-      | typeof UpdateRecordEndpoint
-      | typeof DeleteRecordEndpoint
-    >,
-    Authentication
-  >,
-  "/api"
+export const RecordsGroupBase: AuthenticatedGroup<
+  "records",
+  | typeof ListRecordsEndpoint
+  | typeof CreateRecordEndpoint
+  | typeof ShowRecordEndpoint
+  | typeof UpdateRecordEndpoint
+  | typeof DeleteRecordEndpoint
 > = HttpApiGroup.make("records")
   .add(ListRecordsEndpoint)
   .add(CreateRecordEndpoint)

@@ -2,14 +2,8 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Webhook } from "@wasl/core"
-import {
-  type CommonErrors,
-  Forbidden403,
-  NotFound404,
-  PaymentRequired402,
-  Unauthenticated401,
-  Validation422
-} from "./errors.ts"
+import { type CommonErrors, PaymentRequired402 } from "./errors.ts"
+import { type AuthenticatedGroup, commonErrors, DataAnswer, DataMessageAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import { DeletedAnswer } from "./deleted-answer.ts"
 import { Authentication } from "./security.ts"
 
@@ -27,111 +21,62 @@ export const WebhookActivateBody: Schema.$Record<Schema.String, Schema.Unknown> 
 
 /** Parsed by the use-cases: anything that is not a positive integer is 404. */
 const idParams = { id: Schema.String }
-const errors = [Unauthenticated401, Forbidden403, NotFound404, Validation422]
 
 /** `GET /api/account/webhooks`: every webhook of the current account. */
-export const ListWebhooksEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "list",
-  "GET",
-  "/account/webhooks",
-  never,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: Schema.$Array<typeof Webhook> }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.get("list", "/account/webhooks", {
-  success: Schema.Struct({ data: Schema.Array(Webhook) }),
-  error: errors
+export const ListWebhooksEndpoint: WaslEndpoint<"list", "GET", "/account/webhooks", {
+  success: DataAnswer<Schema.$Array<typeof Webhook>>
+}> = HttpApiEndpoint.get("list", "/account/webhooks", {
+  success: DataAnswer(Schema.Array(Webhook)),
+  error: commonErrors
 }).annotate(OpenApi.Description, "Every webhook of the current account, secrets included. Permission webhook-index.")
 
 /** `POST /api/account/webhooks`: registers a webhook, unvalidated and inactive. */
-export const CreateWebhookEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "create",
-  "POST",
-  "/account/webhooks",
-  never,
-  never,
-  Schema.toCodecJson<typeof WebhookBody>,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof Webhook; readonly message: Schema.String }>>,
-  Schema.toCodecJson<CommonErrors | typeof PaymentRequired402>
-> = HttpApiEndpoint.post("create", "/account/webhooks", {
+export const CreateWebhookEndpoint: WaslEndpoint<"create", "POST", "/account/webhooks", {
+  payload: typeof WebhookBody; success: DataMessageAnswer<typeof Webhook>; error: CommonErrors | typeof PaymentRequired402
+}> = HttpApiEndpoint.post("create", "/account/webhooks", {
   payload: WebhookBody,
-  success: Schema.Struct({ data: Webhook, message: Schema.String }).pipe(HttpApiSchema.status(201)),
-  error: [...errors, PaymentRequired402]
+  success: DataMessageAnswer(Webhook).pipe(HttpApiSchema.status(201)),
+  error: [...commonErrors, PaymentRequired402]
 }).annotate(
   OpenApi.Description,
   "Creates an unvalidated, inactive webhook with a generated 32-character secret. Permission webhook-create; 402 when the plan allows no (more) webhooks."
 )
 
 /** `GET /api/account/webhooks/:id`: one webhook of the current account. */
-export const ShowWebhookEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "show",
-  "GET",
-  "/account/webhooks/:id",
-  Schema.toCodecStringTree<Schema.Struct<{ id: Schema.String }>>,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof Webhook }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.get("show", "/account/webhooks/:id", {
+export const ShowWebhookEndpoint: WaslEndpoint<"show", "GET", "/account/webhooks/:id", {
+  params: PathParams<{ id: Schema.String }>; success: DataAnswer<typeof Webhook>
+}> = HttpApiEndpoint.get("show", "/account/webhooks/:id", {
   params: idParams,
-  success: Schema.Struct({ data: Webhook }),
-  error: errors
+  success: DataAnswer(Webhook),
+  error: commonErrors
 }).annotate(OpenApi.Description, "One webhook of the current account, its secret included. Permission webhook-index.")
 
 /** `PUT /api/account/webhooks/:id`: replaces a webhook's URL and events. */
-export const UpdateWebhookEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "update",
-  "PUT",
-  "/account/webhooks/:id",
-  Schema.toCodecStringTree<Schema.Struct<{ id: Schema.String }>>,
-  never,
-  Schema.toCodecJson<typeof WebhookBody>,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof Webhook; readonly message: Schema.String }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.put("update", "/account/webhooks/:id", {
+export const UpdateWebhookEndpoint: WaslEndpoint<"update", "PUT", "/account/webhooks/:id", {
+  params: PathParams<{ id: Schema.String }>; payload: typeof WebhookBody; success: DataMessageAnswer<typeof Webhook>
+}> = HttpApiEndpoint.put("update", "/account/webhooks/:id", {
   params: idParams,
   payload: WebhookBody,
-  success: Schema.Struct({ data: Webhook, message: Schema.String }),
-  error: errors
+  success: DataMessageAnswer(Webhook),
+  error: commonErrors
 }).annotate(OpenApi.Description, "Replaces URL and events; a changed URL must be validated again. Permission webhook-update.")
 
 /** `DELETE /api/account/webhooks/:id`: deletes a webhook and its deliveries. */
-export const DeleteWebhookEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "delete",
-  "DELETE",
-  "/account/webhooks/:id",
-  Schema.toCodecStringTree<Schema.Struct<{ id: Schema.String }>>,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<typeof DeletedAnswer>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.delete("delete", "/account/webhooks/:id", {
+export const DeleteWebhookEndpoint: WaslEndpoint<"delete", "DELETE", "/account/webhooks/:id", {
+  params: PathParams<{ id: Schema.String }>; success: typeof DeletedAnswer
+}> = HttpApiEndpoint.delete("delete", "/account/webhooks/:id", {
   params: idParams,
   success: DeletedAnswer,
-  error: errors
+  error: commonErrors
 }).annotate(OpenApi.Description, "Deletes the webhook, its subscriptions and its deliveries. Permission webhook-delete.")
 
 /** `POST /api/account/webhooks/:id/validate`: challenges the webhook's URL; validated when it answers right. */
-export const ValidateWebhookEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "validate",
-  "POST",
-  "/account/webhooks/:id/validate",
-  Schema.toCodecStringTree<Schema.Struct<{ id: Schema.String }>>,
-  never,
-  never,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof Webhook }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.post("validate", "/account/webhooks/:id/validate", {
+export const ValidateWebhookEndpoint: WaslEndpoint<"validate", "POST", "/account/webhooks/:id/validate", {
+  params: PathParams<{ id: Schema.String }>; success: DataAnswer<typeof Webhook>
+}> = HttpApiEndpoint.post("validate", "/account/webhooks/:id/validate", {
   params: idParams,
-  success: Schema.Struct({ data: Webhook }),
-  error: errors
+  success: DataAnswer(Webhook),
+  error: commonErrors
 }).annotate(
   OpenApi.Description,
   "POSTs a signed challenge to the URL (event webhook-validation, body { time, event, challenge }, the challenge 64 hex characters); " +
@@ -139,42 +84,28 @@ export const ValidateWebhookEndpoint: HttpApiEndpoint.HttpApiEndpoint<
 )
 
 /** `PUT /api/account/webhooks/:id/activate`: switches a validated webhook's deliveries on or off. */
-export const ActivateWebhookEndpoint: HttpApiEndpoint.HttpApiEndpoint<
-  "activate",
-  "PUT",
-  "/account/webhooks/:id/activate",
-  Schema.toCodecStringTree<Schema.Struct<{ id: Schema.String }>>,
-  never,
-  Schema.toCodecJson<typeof WebhookActivateBody>,
-  never,
-  Schema.toCodecJson<Schema.Struct<{ readonly data: typeof Webhook; readonly message: Schema.String }>>,
-  Schema.toCodecJson<CommonErrors>
-> = HttpApiEndpoint.put("activate", "/account/webhooks/:id/activate", {
+export const ActivateWebhookEndpoint: WaslEndpoint<"activate", "PUT", "/account/webhooks/:id/activate", {
+  params: PathParams<{ id: Schema.String }>; payload: typeof WebhookActivateBody; success: DataMessageAnswer<typeof Webhook>
+}> = HttpApiEndpoint.put("activate", "/account/webhooks/:id/activate", {
   params: idParams,
   payload: WebhookActivateBody,
-  success: Schema.Struct({ data: Webhook, message: Schema.String }),
-  error: errors
+  success: DataMessageAnswer(Webhook),
+  error: commonErrors
 }).annotate(
   OpenApi.Description,
   "{ is_active } switches deliveries on or off; 403 unless validated; true clears the failure count. Permission webhook-update."
 )
 
 /** @ignore */
-export const WebhooksGroupBase: HttpApiGroup.AddPrefix<
-  HttpApiGroup.AddMiddleware<
-    HttpApiGroup.HttpApiGroup<
-      "webhooks",
-      | typeof ListWebhooksEndpoint
-      | typeof CreateWebhookEndpoint
-      | typeof ShowWebhookEndpoint
-      | typeof UpdateWebhookEndpoint
-      | typeof DeleteWebhookEndpoint
-      | typeof ValidateWebhookEndpoint
-      | typeof ActivateWebhookEndpoint
-    >,
-    Authentication
-  >,
-  "/api"
+export const WebhooksGroupBase: AuthenticatedGroup<
+  "webhooks",
+  | typeof ListWebhooksEndpoint
+  | typeof CreateWebhookEndpoint
+  | typeof ShowWebhookEndpoint
+  | typeof UpdateWebhookEndpoint
+  | typeof DeleteWebhookEndpoint
+  | typeof ValidateWebhookEndpoint
+  | typeof ActivateWebhookEndpoint
 > = HttpApiGroup.make("webhooks")
   .add(ListWebhooksEndpoint)
   .add(CreateWebhookEndpoint)
