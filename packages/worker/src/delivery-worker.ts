@@ -16,6 +16,10 @@
  * - OTP sweep: `sweepOtpReservations` every `otpSweepInterval`, refunding the credits of send-otp
  *   calls whose process stopped between charging and storing the outcome (core
  *   messaging/otp-reservation.ts); rows are taken `FOR UPDATE SKIP LOCKED`, so every worker runs it.
+ * - pruning: `pruneExpired` every `pruneInterval`, batch after batch while a batch comes back full,
+ *   deleting the rows whose retention ran out (`RetentionPolicy`: finished deliveries and their
+ *   attempts, read notifications, expired OTP verifications). Each batch is one short statement
+ *   that skips locked rows, so deliveries going on never wait for it, and every worker runs it.
  *
  * Stopping (the scope closes, e.g. on SIGTERM): the loops are interrupted; an attempt in flight
  * is interrupted too and its lease released at once, so another worker (or the next start) sends
@@ -36,8 +40,10 @@ import {
   type OtpReservationRepository,
   type Outbox,
   type PendingAttempt,
+  pruneExpired,
   QueueSignals,
   recordAttempts,
+  type Retention,
   type SecretBox,
   sendAttempt,
   sendPendingEmails,
@@ -50,8 +56,9 @@ import type { SecureRandom } from "effect/crypto"
 
 /**
  * The ports the worker runs on, all part of the Wasl services an adapter layer of
- * `@wasl/adapters` provides. `DeliveryPolicy` (the retry schedule and timeout) is not listed: it
- * defaults to the spec's values, and a deployment may provide its own.
+ * `@wasl/adapters` provides. `DeliveryPolicy` (the retry schedule and timeout) and
+ * `RetentionPolicy` are not listed: they default to the spec's values and the standard retention,
+ * and a deployment may provide its own.
  */
 export type DeliveryWorkerServices =
   | DeliveryRepository
@@ -60,6 +67,7 @@ export type DeliveryWorkerServices =
   | OtpReservationRepository
   | Outbox
   | QueueSignals
+  | Retention
   | SecretBox
   | SecureRandom.SecureRandom
   | Transactor
@@ -87,6 +95,16 @@ export interface DeliveryWorkerOptions {
    * beyond `OTP_RESERVATION_SAFE_AFTER` for its refund.
    */
   readonly otpSweepInterval?: Duration.Duration | undefined
+  /**
+   * Rows per pruning statement (per kind). Default 500: a batch of deliveries (with their
+   * attempts) holds its row locks some tens of milliseconds (bench/README.md).
+   */
+  readonly pruneBatch?: number | undefined
+  /**
+   * The pause between pruning rounds, once a round found nothing more to prune. Default 1 minute:
+   * rows are kept at most this long beyond their retention.
+   */
+  readonly pruneInterval?: Duration.Duration | undefined
 }
 
 /** OTP reservations per sweep statement. */
@@ -117,8 +135,8 @@ const waitFor = (latch: Latch.Latch, duration: Duration.Duration) =>
 /**
  * Runs the worker's loops until the scope closes. Needs the core's ports: Outbox,
  * DeliveryRepository, Transactor, SecretBox, WebhookTransport, NotificationRepository, Mailer,
- * QueueSignals, SecureRandom, OtpReservationRepository (and DeliveryPolicy, which defaults to the
- * spec's values).
+ * QueueSignals, SecureRandom, OtpReservationRepository, Retention (and DeliveryPolicy and
+ * RetentionPolicy, which default to the spec's values and the standard retention).
  *
  * @example
  * ```ts
@@ -142,6 +160,8 @@ export const runDeliveryWorker = (
     const outboxLease = options.outboxLease ?? Duration.seconds(15)
     const mailBatch = options.mailBatch ?? 20
     const otpSweepInterval = options.otpSweepInterval ?? Duration.seconds(30)
+    const pruneBatch = options.pruneBatch ?? 500
+    const pruneInterval = options.pruneInterval ?? Duration.minutes(1)
     const repo = yield* DeliveryRepository
     const signals = yield* QueueSignals
     const { timeout } = yield* DeliveryPolicy
@@ -256,11 +276,20 @@ export const runDeliveryWorker = (
       yield* Effect.sleep(otpSweepInterval)
     })
 
+    // pruning -----------------------------------------------------------------------------
+    const pruneStep = Effect.gen(function*() {
+      while (Object.values(yield* pruneExpired(pruneBatch)).some((n) => n >= pruneBatch)) {
+        // a full batch: there may be more
+      }
+      yield* Effect.sleep(pruneInterval)
+    })
+
     yield* Effect.forkScoped(forever("outbox fan-out", fanOutStep))
     yield* Effect.forkScoped(forever("delivery sending", sendStep))
     yield* Effect.forkScoped(forever("delivery recording", recordStep))
     yield* Effect.forkScoped(forever("notification mail", mailStep))
     yield* Effect.forkScoped(forever("OTP reservation sweep", otpSweepStep))
+    yield* Effect.forkScoped(forever("pruning", pruneStep))
     yield* Effect.addFinalizer(() =>
       Effect.logInfo("Wasl delivery worker stopped").pipe(Effect.annotateLogs({ attempts: sent }))
     )

@@ -79,7 +79,9 @@ const dateOrNull = (dt: DateTime.Utc | null): Date | null => (dt === null ? null
  * webhook columns of migration 0006). Every statement runs on the ambient `SqlClient`, so inside
  * `TransactorPg` it joins that transaction. `claimDue` is one statement (`SELECT ... ORDER BY
  * next_attempt_at LIMIT n FOR UPDATE SKIP LOCKED` feeding the lease UPDATE), and `recordAttempts`
- * is one statement fenced by the leases, so neither needs a transaction of its own.
+ * is one statement fenced by the leases — preceded, in one transaction, by the locking of the
+ * webhooks whose failure count a success clears (when there are any), so that webhook rows are
+ * always locked before delivery rows.
  */
 export const DeliveryRepositoryPg: Layer.Layer<DeliveryRepository, never, SqlClient.SqlClient> = Layer.effect(
   DeliveryRepository,
@@ -175,9 +177,76 @@ export const DeliveryRepositoryPg: Layer.Layer<DeliveryRepository, never, SqlCli
     })
 
     /**
-     * One statement for any number of records: the input rows as VALUES; the fenced UPDATE of the
+     * The webhooks of these deliveries whose failure count is not 0: what a success will clear.
+     * With `lock`, they are locked in id order until the transaction ends — BEFORE the deliveries
+     * are written, the lock order of deleting a webhook (the webhook row, then its deliveries), so
+     * the two never deadlock; in id order, so two recorders never deadlock over them either.
+     */
+    const webhooksToClear = (records: ReadonlyArray<AttemptRecord>, lock: boolean) =>
+      sql<{ id: number }>`
+        SELECT w.id FROM webhooks w
+        WHERE w.consecutive_failures <> 0 AND (w.account_id, w.id) IN (
+          SELECT d.account_id, d.webhook_id FROM deliveries d
+          WHERE (d.account_id, d.id) IN (VALUES ${
+        sql.join(", ", false)(records.map((r) => sql`(${r.lease.accountId}::int8, ${r.lease.id}::uuid)`))
+      })
+        )
+        ORDER BY w.id
+        ${lock ? sql`FOR NO KEY UPDATE OF w` : sql``}
+      `.pipe(Effect.map((rows) => rows.map((row) => Number(row.id))))
+
+    /**
+     * Records a chunk in one statement: the input rows as VALUES; the fenced UPDATE of the
      * deliveries (`updated`: only those still leased with the given lease); their attempts; and
-     * the failure count of the webhooks a success went to, cleared where it is not 0.
+     * the failure count cleared on `clear`, the webhooks a success went to (already locked).
+     */
+    const writeRecords = (chunk: ReadonlyArray<AttemptRecord>, now: Date, clear: ReadonlyArray<number>) => {
+      const input = sql.join(", ", false)(chunk.map((r) => {
+        const a = r.attempt
+        return sql`(${r.lease.accountId}::int8, ${r.lease.id}::uuid, ${DateTime.toDateUtc(r.lease.claimedUntil)}::timestamptz,
+          ${r.state.status}::text, ${r.state.attempts}::int4, ${dateOrNull(r.state.nextAttemptAt)}::timestamptz,
+          ${a === null ? null : a.number}::int4, ${a === null ? null : DateTime.toDateUtc(a.at)}::timestamptz,
+          ${a === null ? null : a.statusCode}::int4,
+          ${a === null ? null : Math.max(0, Math.round(a.durationMillis))}::int4,
+          ${a === null ? null : storableText(a.error)}::text, ${a === null ? null : storableText(a.responseExcerpt)}::text,
+          ${r.clearsFailures}::bool)`
+      }))
+      const cleared = clear.length === 0 ? sql`` : sql`, cleared AS (
+          UPDATE webhooks w SET consecutive_failures = 0, updated_at = ${now}
+          FROM (
+            SELECT DISTINCT u.account_id, u.webhook_id
+            FROM updated u JOIN input i ON i.account_id = u.account_id AND i.id = u.id
+            WHERE i.clears_failures
+          ) s
+          WHERE w.account_id = s.account_id AND w.id = s.webhook_id AND w.id IN ${sql.in(clear)}
+            AND w.consecutive_failures <> 0
+        )`
+      return sql<{ id: string }>`
+        WITH input (account_id, id, claimed_until, status, attempts, next_attempt_at,
+                    number, at, status_code, duration_ms, error, response_excerpt, clears_failures) AS (
+          VALUES ${input}
+        ), updated AS (
+          UPDATE deliveries d
+          SET status = i.status, attempts = i.attempts, next_attempt_at = i.next_attempt_at,
+              claimed_until = NULL, updated_at = ${now}
+          FROM input i
+          WHERE d.account_id = i.account_id AND d.id = i.id AND d.claimed_until = i.claimed_until
+          RETURNING d.account_id, d.id, d.webhook_id
+        ), inserted AS (
+          INSERT INTO delivery_attempts
+            (account_id, delivery_id, number, at, status_code, duration_ms, error, response_excerpt)
+          SELECT i.account_id, i.id, i.number, i.at, i.status_code, i.duration_ms, i.error, i.response_excerpt
+          FROM input i JOIN updated u ON u.account_id = i.account_id AND u.id = i.id
+          WHERE i.number IS NOT NULL
+        )${cleared}
+        SELECT id::text AS id FROM updated
+      `
+    }
+
+    /**
+     * One statement per chunk of records. A chunk with a success first looks for webhooks to clear
+     * (a read: usually there are none, every failure count being 0); when there are, it locks them
+     * and writes the chunk in one transaction.
      */
     const recordAttempts = (records: ReadonlyArray<AttemptRecord>) =>
       Effect.gen(function*() {
@@ -186,44 +255,12 @@ export const DeliveryRepositoryPg: Layer.Layer<DeliveryRepository, never, SqlCli
         if (valid.length === 0) return recorded
         const now = DateTime.toDateUtc(yield* DateTime.now)
         for (const chunk of Arr.chunksOf(valid, RECORD_BATCH)) {
-          const input = sql.join(", ", false)(chunk.map((r) => {
-            const a = r.attempt
-            return sql`(${r.lease.accountId}::int8, ${r.lease.id}::uuid, ${DateTime.toDateUtc(r.lease.claimedUntil)}::timestamptz,
-              ${r.state.status}::text, ${r.state.attempts}::int4, ${dateOrNull(r.state.nextAttemptAt)}::timestamptz,
-              ${a === null ? null : a.number}::int4, ${a === null ? null : DateTime.toDateUtc(a.at)}::timestamptz,
-              ${a === null ? null : a.statusCode}::int4,
-              ${a === null ? null : Math.max(0, Math.round(a.durationMillis))}::int4,
-              ${a === null ? null : storableText(a.error)}::text, ${a === null ? null : storableText(a.responseExcerpt)}::text,
-              ${r.clearsFailures}::bool)`
-          }))
-          const rows = yield* sql<{ id: string }>`
-            WITH input (account_id, id, claimed_until, status, attempts, next_attempt_at,
-                        number, at, status_code, duration_ms, error, response_excerpt, clears_failures) AS (
-              VALUES ${input}
-            ), updated AS (
-              UPDATE deliveries d
-              SET status = i.status, attempts = i.attempts, next_attempt_at = i.next_attempt_at,
-                  claimed_until = NULL, updated_at = ${now}
-              FROM input i
-              WHERE d.account_id = i.account_id AND d.id = i.id AND d.claimed_until = i.claimed_until
-              RETURNING d.account_id, d.id, d.webhook_id
-            ), inserted AS (
-              INSERT INTO delivery_attempts
-                (account_id, delivery_id, number, at, status_code, duration_ms, error, response_excerpt)
-              SELECT i.account_id, i.id, i.number, i.at, i.status_code, i.duration_ms, i.error, i.response_excerpt
-              FROM input i JOIN updated u ON u.account_id = i.account_id AND u.id = i.id
-              WHERE i.number IS NOT NULL
-            ), cleared AS (
-              UPDATE webhooks w SET consecutive_failures = 0, updated_at = ${now}
-              FROM (
-                SELECT DISTINCT u.account_id, u.webhook_id
-                FROM updated u JOIN input i ON i.account_id = u.account_id AND i.id = u.id
-                WHERE i.clears_failures
-              ) s
-              WHERE w.account_id = s.account_id AND w.id = s.webhook_id AND w.consecutive_failures <> 0
+          const clearing = chunk.filter((r) => r.clearsFailures)
+          const rows = clearing.length === 0 || (yield* webhooksToClear(clearing, false)).length === 0
+            ? yield* writeRecords(chunk, now, [])
+            : yield* sql.withTransaction(
+              Effect.flatMap(webhooksToClear(clearing, true), (clear) => writeRecords(chunk, now, clear))
             )
-            SELECT id::text AS id FROM updated
-          `
           for (const row of rows) recorded.add(row.id)
         }
         return recorded as ReadonlySet<string>

@@ -14,9 +14,10 @@
  *    one statement:
  *    - Succeeded: the webhook's failure count goes to 0 (`deliverySucceeded`) in the same
  *      statement as the attempt's record;
- *    - Exhausted: in its own transaction, the webhook is locked and `deliveryExhausted` applied;
- *      when that deactivates it, `notifyWebhookDeactivated` runs in the same transaction, so the
- *      switch-off and its notice commit together, once.
+ *    - Exhausted: in its own transaction, the webhook is locked (before the delivery: the lock
+ *      order of deleting a webhook, so the two never deadlock), the attempt recorded and
+ *      `deliveryExhausted` applied; when that deactivates it, `notifyWebhookDeactivated` runs in
+ *      the same transaction, so the switch-off and its notice commit together, once.
  *    Every record is fenced by the claim's lease: a result that arrives after the lease was lost is
  *    dropped (the delivery was, or will be, retried by its new claimer).
  */
@@ -238,9 +239,13 @@ export const recordAttempts: (
       continue
     }
     results.push(yield* transactor.transaction(Effect.gen(function*() {
-      if (!(yield* repo.recordAttempts([p.record])).has(p.delivery.id)) return "Dropped" as AttemptResult
+      // Lock order: the webhook row first, then its delivery (what deleting a webhook does: the
+      // row, then its deliveries by cascade). Recording first would lock them the other way round
+      // and could deadlock with a concurrent delete.
       const target = yield* repo.lockWebhook(p.delivery.accountId, p.delivery.webhookId)
-      if (Option.isNone(target)) return "Exhausted" as AttemptResult
+      // A deleted webhook took its deliveries with it: nothing to record.
+      if (Option.isNone(target)) return "Dropped" as AttemptResult
+      if (!(yield* repo.recordAttempts([p.record])).has(p.delivery.id)) return "Dropped" as AttemptResult
       const exhausted = deliveryExhausted(target.value.state, p.finishedAt)
       yield* repo.saveWebhookHealth(p.delivery.accountId, p.delivery.webhookId, exhausted.state)
       if (exhausted.deactivated) {

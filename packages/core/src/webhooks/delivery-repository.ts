@@ -158,13 +158,18 @@ export interface DeliveryRepositoryShape {
    * the lease is still `lease.claimedUntil` and the delivery still exists; a record whose
    * delivery is not so (lease lost, webhook deleted) writes nothing. A record with
    * `clearsFailures` also sets its webhook's `consecutive_failures` to 0 (`deliverySucceeded`; no
-   * write, and no lock, when it is 0). All in one statement, whatever the number of records.
+   * write, and no lock, when it is 0); such a webhook is locked before the delivery rows (the lock
+   * order of `lockWebhook`).
    * Returns the ids of the deliveries recorded.
    */
   readonly recordAttempts: (records: ReadonlyArray<AttemptRecord>) => Effect.Effect<ReadonlySet<string>>
   /** Ends the leases now (graceful stop): the deliveries can be claimed again at once. */
   readonly release: (leases: ReadonlyArray<DeliveryLease>) => Effect.Effect<void>
-  /** The webhook's state, locked for update until the caller's transaction ends; none once deleted. */
+  /**
+   * The webhook's state, locked for update until the caller's transaction ends; none once deleted.
+   * Lock order: a transaction that locks a webhook and its deliveries takes the webhook first, as
+   * deleting a webhook does (the row, then its deliveries by cascade), so the two never deadlock.
+   */
   readonly lockWebhook: (accountId: number, webhookId: number) => Effect.Effect<Option.Option<DeliveryTarget>>
   /** Stores `is_active`, `consecutive_failures` and `last_failure_at`. */
   readonly saveWebhookHealth: (accountId: number, webhookId: number, state: WebhookState) => Effect.Effect<void>

@@ -1,0 +1,73 @@
+import { Retention, type RetentionKind } from "@wasl/core"
+import { DateTime, Effect, Layer } from "effect"
+import type { DeliveryRow, MemoryState, NotificationRow } from "./store.ts"
+import { MemoryStore, updateStore } from "./store.ts"
+import { withMessaging } from "./messaging-tables.ts"
+
+const millis = DateTime.toEpochMillis
+
+/** The `limit` oldest of `rows` whose age is before `cutoff` (by age, then in table order). */
+const oldest = <A>(rows: Iterable<A>, ageOf: (row: A) => number | null, cutoff: number, limit: number): Set<A> => {
+  const aged: Array<{ readonly row: A; readonly age: number }> = []
+  for (const row of rows) {
+    const age = ageOf(row)
+    if (age !== null && age < cutoff) aged.push({ row, age })
+  }
+  return new Set(aged.sort((a, b) => a.age - b.age).slice(0, limit).map((a) => a.row))
+}
+
+/** A finished delivery's age: when it finished (pending ones are never pruned). */
+const deliveryAge = (row: DeliveryRow): number | null => row.status === "pending" ? null : millis(row.updatedAt)
+
+/** A notification's age: when it was read; for one never listed, when it was made; unread listed ones never. */
+const notificationAge = (row: NotificationRow): number | null =>
+  row.readAt !== null ? millis(row.readAt) : row.stored === false ? millis(row.createdAt) : null
+
+/** Each kind's batch over the state: the next state and how many rows went. */
+const PRUNE: Readonly<Record<RetentionKind, (state: MemoryState, cutoff: number, limit: number) => readonly [number, MemoryState]>> = {
+  deliveries: (state, cutoff, limit) => {
+    const gone = oldest(state.deliveries.entries(), ([, row]) => deliveryAge(row), cutoff, limit)
+    if (gone.size === 0) return [0, state]
+    const deliveries = new Map(state.deliveries)
+    for (const [key] of gone) deliveries.delete(key)
+    return [gone.size, { ...state, deliveries }]
+  },
+  notifications: (state, cutoff, limit) => {
+    const gone = oldest(state.notifications, notificationAge, cutoff, limit)
+    if (gone.size === 0) return [0, state]
+    return [gone.size, { ...state, notifications: state.notifications.filter((row) => !gone.has(row)) }]
+  },
+  verifications: (state, cutoff, limit) => {
+    const gone = oldest(state.messaging.verifications.entries(), ([, v]) => millis(v.expires_at), cutoff, limit)
+    if (gone.size === 0) return [0, state]
+    const verifications = new Map(state.messaging.verifications)
+    for (const [key] of gone) verifications.delete(key)
+    return [gone.size, withMessaging(state, { ...state.messaging, verifications })]
+  },
+  idempotency: (state, cutoff, limit) => {
+    const gone = oldest(state.idempotencyKeys.entries(), ([, row]) => millis(row.expiresAt), cutoff, limit)
+    if (gone.size === 0) return [0, state]
+    const idempotencyKeys = new Map(state.idempotencyKeys)
+    for (const [key] of gone) idempotencyKeys.delete(key)
+    return [gone.size, { ...state, idempotencyKeys }]
+  }
+}
+
+/**
+ * Retention over the memory store, with RetentionPg's semantics: each batch deletes the oldest
+ * prunable rows of its kind older than the cutoff (a delivery with its attempts), at most `limit`,
+ * in one atomic step.
+ */
+export const RetentionMemory: Layer.Layer<Retention, never, MemoryStore> = Layer.effect(
+  Retention,
+  Effect.gen(function*() {
+    const store = yield* MemoryStore
+    return Retention.of({
+      pruneBatch: (kind, cutoff, limit) => {
+        const count = Math.floor(limit)
+        if (!(count > 0)) return Effect.succeed(0)
+        return updateStore(store, (state) => PRUNE[kind](state, millis(cutoff), count))
+      }
+    })
+  })
+)

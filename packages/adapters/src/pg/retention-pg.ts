@@ -1,0 +1,80 @@
+import { Retention, type RetentionKind } from "@wasl/core"
+import { DateTime, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+
+/**
+ * What one kind of row is pruned by. `age` and `prunable` are exactly the expression and the
+ * predicate of the rule's partial index (migration 0011), so PostgreSQL walks that index from its
+ * oldest entry.
+ */
+interface PruneRule {
+  /** The table. */
+  readonly table: string
+  /** Its primary key's columns. */
+  readonly key: ReadonlyArray<string>
+  /** When a row's retention began. */
+  readonly age: string
+  /** Which rows may be pruned at all. */
+  readonly prunable: string
+}
+
+/** The pruning rules: adding a kind of row with a retention is one line here (and its index). */
+const RULES: Readonly<Record<RetentionKind, PruneRule>> = {
+  deliveries: { table: "deliveries", key: ["account_id", "id"], age: "updated_at", prunable: "status <> 'pending'" },
+  notifications: {
+    table: "notifications",
+    key: ["account_id", "id"],
+    age: "coalesce(read_at, created_at)",
+    prunable: "(read_at IS NOT NULL OR NOT stored)"
+  },
+  verifications: { table: "otp_verifications", key: ["account_id", "id"], age: "expires_at", prunable: "true" },
+  idempotency: { table: "idempotency_keys", key: ["account_id", "principal", "key"], age: "expires_at", prunable: "true" }
+}
+
+/**
+ * One batch of a rule: the oldest `$2` prunable rows older than `$1`, skipping rows locked by a
+ * writer or another pruner, deleted in one short statement (deliveries take their attempts with
+ * them, by cascade); answers how many.
+ */
+const batchStatement = (rule: PruneRule): string => `
+  WITH gone AS (
+    DELETE FROM ${rule.table} t
+    USING (
+      SELECT ${rule.key.join(", ")} FROM ${rule.table}
+      WHERE ${rule.prunable} AND ${rule.age} < $1
+      ORDER BY ${rule.age}
+      LIMIT $2
+      FOR UPDATE SKIP LOCKED
+    ) old
+    WHERE ${rule.key.map((column) => `t.${column} = old.${column}`).join(" AND ")}
+    RETURNING 1
+  )
+  SELECT count(*)::int4 AS n FROM gone
+`
+
+const STATEMENTS = Object.fromEntries(
+  Object.entries(RULES).map(([kind, rule]) => [kind, batchStatement(rule)])
+) as Readonly<Record<RetentionKind, string>>
+
+/**
+ * Retention on PostgreSQL: each batch is one statement (`DELETE ... USING (SELECT ... ORDER BY
+ * <age> LIMIT n FOR UPDATE SKIP LOCKED)`), so it holds its row locks only for its own few
+ * milliseconds, never waits for a row a delivery or another pruner holds, and several workers
+ * prune at once without conflict.
+ */
+export const RetentionPg: Layer.Layer<Retention, never, SqlClient.SqlClient> = Layer.effect(
+  Retention,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return Retention.of({
+      pruneBatch: (kind, cutoff, limit) => {
+        const count = Math.floor(limit)
+        if (!(count > 0)) return Effect.succeed(0)
+        return sql.unsafe<{ n: number }>(STATEMENTS[kind], [DateTime.toDateUtc(cutoff), count]).pipe(
+          Effect.map((rows) => Number(rows[0]?.n ?? 0)),
+          Effect.orDie
+        )
+      }
+    })
+  })
+)

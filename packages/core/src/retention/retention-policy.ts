@@ -1,0 +1,58 @@
+/**
+ * How long finished work is kept before the worker prunes it (`WASL_RETENTION_*`). A reference
+ * with the defaults below, so only the edge that reads configuration provides it.
+ *
+ * The event outbox needs no retention: an event is deleted as soon as it has been fanned out to
+ * its deliveries, so the table only ever holds pending events.
+ */
+import { Context, Duration } from "effect"
+
+/** The retention of each kind of row the worker prunes. */
+export interface RetentionPolicyShape {
+  /**
+   * Finished webhook deliveries (succeeded or failed) and their attempts, counted from when they
+   * finished (`WASL_RETENTION_DELIVERIES`). A pending delivery is never pruned.
+   */
+  readonly deliveries: Duration.Duration
+  /**
+   * Notifications, counted from when they were read (`WASL_RETENTION_NOTIFICATIONS`); an unread
+   * listed notification is kept. One never listed (its member turned the `stored` channel off) is
+   * counted from its creation.
+   */
+  readonly notifications: Duration.Duration
+  /**
+   * OTP verifications, counted from their expiry (`WASL_RETENTION_VERIFICATIONS`). Until then a
+   * verification answers its status (410 once it is no longer live); after it, 404.
+   */
+  readonly verifications: Duration.Duration
+  /**
+   * Kept `Idempotency-Key` answers, counted from their expiry, 24 hours after the first request
+   * (`WASL_RETENTION_IDEMPOTENCY`). An expired key no longer replays, so by default it goes at once.
+   */
+  readonly idempotency: Duration.Duration
+}
+
+/**
+ * The defaults: deliveries 30 days, notifications 90 days, OTP verifications 30 days, idempotency
+ * keys as soon as they expire.
+ */
+export const DEFAULT_RETENTION: RetentionPolicyShape = {
+  deliveries: Duration.days(30),
+  notifications: Duration.days(90),
+  verifications: Duration.days(30),
+  idempotency: Duration.zero
+}
+
+/**
+ * The retention in effect: `DEFAULT_RETENTION` unless a deployment provides another.
+ *
+ * @example
+ * ```ts
+ * const short = { ...DEFAULT_RETENTION, deliveries: Duration.days(7) }
+ * const run = Effect.provideService(program, RetentionPolicy, short)
+ * ```
+ */
+export const RetentionPolicy: Context.Reference<RetentionPolicyShape> = Context.Reference<RetentionPolicyShape>(
+  "@wasl/core/RetentionPolicy",
+  { defaultValue: () => DEFAULT_RETENTION }
+)
