@@ -1,6 +1,7 @@
 /**
  * The foundation benchmark (`npm run bench`): authenticated `GET /api/me` on the real Wasl HTTP
- * server (`apps/server`, a child process) against a baseline from the same run, with N concurrent
+ * server (`apps/server`, a child process), without and with a request rate limit, against a
+ * baseline from the same run, with N concurrent
  * keep-alive connections on loopback. See bench/README.md for what is measured and how to read it.
  *
  * Environment (all optional):
@@ -26,10 +27,10 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Redacted } from "effect"
-import { Reactivity } from "effect/reactivity"
+import { Effect } from "effect"
 import { notFound, openPgClient, type Reply, serveBaseline } from "./support/baseline-server.ts"
 import { cliMain, runToCompletion, startBaseline, startWaslServer, stopAllChildren, stopChild } from "./support/children.ts"
+import { createBenchDatabase } from "./support/database.ts"
 import { intFromEnv } from "./support/env.ts"
 import { measure } from "./support/load.ts"
 import { ms, table } from "./support/table.ts"
@@ -94,32 +95,6 @@ const runBaselineServer = async () => {
 }
 
 // -----------------------------------------------------------------------------
-// databases
-// -----------------------------------------------------------------------------
-
-const withMaintenanceClient = <A>(url: string, f: (sql: PgClient.PgClient) => Effect.Effect<A, unknown>) =>
-  Effect.runPromise(
-    PgClient.make({ url: Redacted.make(url), maxConnections: 1, applicationName: "wasl-bench" }).pipe(
-      Effect.flatMap(f),
-      Effect.scoped,
-      Effect.provide(Reactivity.layer)
-    )
-  )
-
-/** Creates `wasl_bench_<random>` on the server of `url`; returns its URL and a function dropping it. */
-const createDatabase = async (url: string) => {
-  const name = `wasl_bench_${randomBytes(6).toString("hex")}`
-  await withMaintenanceClient(url, (sql) => sql`CREATE DATABASE ${sql(name)}`.raw)
-  const databaseUrl = new URL(url)
-  databaseUrl.pathname = `/${name}`
-  return {
-    name,
-    url: databaseUrl.toString(),
-    drop: () => withMaintenanceClient(url, (sql) => sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`.raw)
-  }
-}
-
-// -----------------------------------------------------------------------------
 // the run
 // -----------------------------------------------------------------------------
 
@@ -152,7 +127,7 @@ const run = async () => {
   delete env.DATABASE_URL
   let databaseLabel = "embedded (PGlite under a temporary WASL_DATA_DIR)"
   if (postgresUrl !== undefined) {
-    const database = await createDatabase(postgresUrl)
+    const database = await createBenchDatabase(postgresUrl)
     cleanups.push(database.drop)
     env.DATABASE_URL = database.url
     const shown = new URL(database.url)
@@ -186,14 +161,20 @@ const run = async () => {
   }
 
   // 2. Wasl.
-  console.error("bench: starting apps/server...")
-  const wasl = await startWaslServer(env)
-  const waslOrigin = wasl.origin
-  const meBody = await expectStatus(waslOrigin, headers, 200)
-  await expectStatus(waslOrigin, wrongHeaders, 401)
-  console.error(`bench: Wasl: ${settings.warmup} warm-up + ${settings.requests} requests...`)
-  const waslRun = await measure(waslOrigin, headers, settings, () => ME_PATH)
-  await stopChild(wasl.child)
+  // Wasl twice: without the request rate limit, then with one too high to refuse anything, so the
+  // difference is what counting costs (one upsert on the token's row per request).
+  const measureWasl = async (label: string, rateLimit: string) => {
+    console.error(`bench: starting apps/server (${label})...`)
+    const wasl = await startWaslServer({ ...env, WASL_RATE_LIMIT: rateLimit })
+    const body = await expectStatus(wasl.origin, headers, 200)
+    await expectStatus(wasl.origin, wrongHeaders, 401)
+    console.error(`bench: ${label}: ${settings.warmup} warm-up + ${settings.requests} requests...`)
+    const measured = await measure(wasl.origin, headers, settings, () => ME_PATH)
+    await stopChild(wasl.child)
+    return { body, measured }
+  }
+  const { body: meBody, measured: waslRun } = await measureWasl("Wasl", "0")
+  const { measured: limitedRun } = await measureWasl("Wasl with a rate limit", "1000000000/1 minute")
 
   // 3. The baseline, in a child process like Wasl.
   const bodyFile = Path.join(tmp, "me.json")
@@ -212,6 +193,7 @@ const run = async () => {
 
   // 4. The figures.
   const w = waslRun.figures
+  const l = limitedRun.figures
   const b = baselineRun.figures
   const cpus = Os.cpus()
   console.log(
@@ -226,6 +208,7 @@ const run = async () => {
       table([
         ["", "req/s", "p50 ms", "p95 ms", "p99 ms", "body B"],
         ["Wasl", w.perSecond.toFixed(0), ms(w.p50), ms(w.p95), ms(w.p99), String(w.bytes)],
+        ["Wasl, rate-limited", l.perSecond.toFixed(0), ms(l.p50), ms(l.p95), ms(l.p99), String(l.bytes)],
         ["baseline", b.perSecond.toFixed(0), ms(b.p50), ms(b.p95), ms(b.p99), String(b.bytes)],
         [
           "Wasl / baseline",
@@ -233,6 +216,14 @@ const run = async () => {
           `${(w.p50 / b.p50).toFixed(1)}x`,
           `${(w.p95 / b.p95).toFixed(1)}x`,
           `${(w.p99 / b.p99).toFixed(1)}x`,
+          ""
+        ],
+        [
+          "rate-limited / Wasl",
+          `${(l.perSecond / w.perSecond).toFixed(2)}x`,
+          `${(l.p50 / w.p50).toFixed(1)}x`,
+          `${(l.p95 / w.p95).toFixed(1)}x`,
+          `${(l.p99 / w.p99).toFixed(1)}x`,
           ""
         ]
       ])

@@ -2,8 +2,11 @@
  * Configuration, read once at the edge (ARCHITECTURE rule 9): every environment variable of the
  * README, turned into the options of the library's deployment layers.
  */
-import { Config, Duration, Option, Redacted } from "effect"
+import { Config, Duration, Option, Redacted, Result, Schema } from "effect"
+import type { IpNetwork } from "effect/net"
 import { DEFAULT_DATA_DIR, type WaslOptions } from "@wasl/adapters"
+import { parseRateRule, type RateLimitPolicyShape, type RateRule } from "@wasl/core"
+import { parseTrustedProxies } from "@wasl/http"
 
 const optional = <A>(config: Config.Config<A>) => Config.map(Config.option(config), Option.getOrUndefined)
 
@@ -20,7 +23,38 @@ export const ServerConfig = Config.all({
   host: Config.String("HOST").pipe(Config.withDefault("0.0.0.0"))
 })
 
-/** Every deployment setting: where the data is, the server key, webhooks, mail and messaging. */
+/** A rate limit `<requests>/<duration>` (`600/1 minute`), `<requests>` per minute, or `0` for none. */
+const rateRule = (name: string, fallback: string): Config.Config<RateRule> =>
+  Config.schema(
+    Schema.String.check(Schema.makeFilter((text: string) =>
+      Option.isSome(parseRateRule(text)) ||
+      `${name}: expected <requests>/<duration> (600/1 minute), <requests> per minute, or 0 for no limit`
+    )),
+    name
+  ).pipe(Config.withDefault(fallback), Config.map((text) => Option.getOrThrow(parseRateRule(text))))
+
+/**
+ * `WASL_RATE_LIMIT` (per API token, or per user for sessions), `WASL_RATE_LIMIT_LOGIN` (per email
+ * and per client address) and `WASL_RATE_LIMIT_OTP_VERIFY` (per account).
+ */
+export const RateLimitConfig: Config.Config<RateLimitPolicyShape> = Config.all({
+  caller: rateRule("WASL_RATE_LIMIT", "600/1 minute"),
+  login: rateRule("WASL_RATE_LIMIT_LOGIN", "10/1 minute"),
+  otpVerify: rateRule("WASL_RATE_LIMIT_OTP_VERIFY", "120/1 minute")
+})
+
+/** `WASL_TRUST_PROXY`: the proxies whose `X-Forwarded-For` gives the client address; none by default. */
+export const TrustProxyConfig: Config.Config<ReadonlyArray<IpNetwork.IpNetwork>> = Config.schema(
+  Schema.String.check(Schema.makeFilter((text: string) =>
+    Result.match(parseTrustedProxies(text), {
+      onSuccess: () => true,
+      onFailure: (entry) => `WASL_TRUST_PROXY: "${entry}" is neither an IP address nor a network (10.0.0.0/8)`
+    })
+  )),
+  "WASL_TRUST_PROXY"
+).pipe(Config.withDefault(""), Config.map((text) => Result.getOrThrow(parseTrustedProxies(text))))
+
+/** Every deployment setting: where the data is, the server key, webhooks, mail, messaging and retention. */
 export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: string | undefined }> = Config.all({
   database: DatabaseConfig,
   secretKey: optional(Config.Redacted("WASL_SECRET_KEY")),
@@ -33,7 +67,11 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
   outbox: optional(Config.String("WASL_MAIL_OUTBOX")),
   sandboxOutbox: optional(Config.String("WASL_SANDBOX_OUTBOX")),
   whatsappGraphUrl: optional(Config.String("WASL_WHATSAPP_GRAPH_URL")),
-  otpCooldown: optional(Config.Duration("WASL_OTP_COOLDOWN"))
+  otpCooldown: optional(Config.Duration("WASL_OTP_COOLDOWN")),
+  retainDeliveries: optional(Config.String("WASL_RETENTION_DELIVERIES")),
+  retainNotifications: optional(Config.String("WASL_RETENTION_NOTIFICATIONS")),
+  retainVerifications: optional(Config.String("WASL_RETENTION_VERIFICATIONS")),
+  retainIdempotency: optional(Config.String("WASL_RETENTION_IDEMPOTENCY"))
 }).pipe(Config.map((c) => ({
   databaseUrl: c.database.databaseUrl === undefined ? undefined : Redacted.value(c.database.databaseUrl),
   dataDir: c.database.dataDir,
@@ -44,5 +82,11 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
     sandboxOutbox: c.sandboxOutbox,
     whatsappGraphUrl: c.whatsappGraphUrl,
     otpCooldown: c.otpCooldown === undefined ? undefined : Duration.fromInputUnsafe(c.otpCooldown)
+  },
+  retention: {
+    deliveries: c.retainDeliveries,
+    notifications: c.retainNotifications,
+    verifications: c.retainVerifications,
+    idempotency: c.retainIdempotency
   }
 })))

@@ -8,11 +8,13 @@ import type { NotificationRepository } from "./account/notification-repository.t
 import type { TeamRepository } from "./account/team-repository.ts"
 import type { UserRepository } from "./account/user-repository.ts"
 import type { PasswordHasher } from "./auth/password-hasher.ts"
+import type { RateLimiter } from "./auth/rate-limiter.ts"
 import type { SecretBox } from "./auth/secret-box.ts"
 import type { SessionRepository } from "./auth/session-repository.ts"
 import type { TokenHasher } from "./auth/token-hasher.ts"
 import type { TokenRepository } from "./auth/token-repository.ts"
 import type { Outbox } from "./events/outbox.ts"
+import type { IdempotencyStore } from "./idempotency/idempotency-store.ts"
 import type { QueueSignals } from "./events/queue-signals.ts"
 import type { Mailer } from "./mail/mailer.ts"
 import type { MessagingProvider } from "./messaging/messaging-provider.ts"
@@ -31,13 +33,17 @@ import type { PropertyGroupRepository } from "./records/property-group-repositor
 import type { PropertyRepository } from "./records/property-repository.ts"
 import type { PropertyValueStore } from "./records/property-value-store.ts"
 import type { RecordRepository } from "./records/record-repository.ts"
+import type { Retention } from "./retention/retention.ts"
 import type { Transactor } from "./transactor.ts"
 import type { DeliveryRepository } from "./webhooks/delivery-repository.ts"
 import type { WebhookRepository } from "./webhooks/webhook-repository.ts"
 import type { WebhookTransport } from "./webhooks/webhook-transport.ts"
 import type { WebhookUrlGuard } from "./webhooks/webhook-url.ts"
 
-/** The storage ports: every repository, the outbox and the transactor that makes writes atomic. */
+/**
+ * The storage ports: every repository, the outbox, the transactor that makes writes atomic and
+ * the request counters of rate limits.
+ */
 export type WaslRepositories =
   | AccountRepository
   | UserRepository
@@ -60,6 +66,9 @@ export type WaslRepositories =
   | VerificationRepository
   | OtpLedger
   | OtpReservationRepository
+  | IdempotencyStore
+  | Retention
+  | RateLimiter
 
 /**
  * Every port the use-cases, the HTTP handlers and the delivery worker need: the storage ports,

@@ -12,6 +12,9 @@ import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "
 import { Ability, ApiToken, CurrentUser } from "@wasl/core"
 import { Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
 import { DeletedAnswer } from "./deleted-answer.ts"
+import { documentIdempotencyKeys } from "./idempotency-openapi.ts"
+import { declareRateLimitHeaders } from "./rate-limit.ts"
+import { TooManyRequests429WithRetryAfter } from "./retry-after.ts"
 import { type AuthenticatedGroup, DataAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import { NotesGroup } from "./notes-api.ts"
 import { PropertiesGroup } from "./properties-api.ts"
@@ -50,12 +53,16 @@ export const LoginPayload: Schema.Struct<{ readonly email: Schema.String; readon
 
 /** `POST /api/auth/login`: opens a first-party session (the `wasl_session` cookie) and answers the user. */
 export const LoginEndpoint: WaslEndpoint<"login", "POST", "/auth/login", {
-  payload: typeof LoginPayload; success: DataAnswer<typeof CurrentUser>; error: typeof Validation422
+  payload: typeof LoginPayload; success: DataAnswer<typeof CurrentUser>
+  error: typeof Validation422 | typeof TooManyRequests429WithRetryAfter
 }> = HttpApiEndpoint.post("login", "/auth/login", {
   payload: LoginPayload,
   success: DataAnswer(CurrentUser),
-  error: [Validation422]
-}).annotate(OpenApi.Description, "Opens a first-party session: sets the HttpOnly wasl_session cookie.")
+  error: [Validation422, TooManyRequests429WithRetryAfter]
+}).annotate(
+  OpenApi.Description,
+  "Opens a first-party session: sets the HttpOnly wasl_session cookie. Attempts are limited per email address and per client address, right or wrong (429 when over)."
+)
 
 /** `POST /api/auth/logout`: ends the first-party session and expires its cookie (204). */
 export const LogoutEndpoint: WaslEndpoint<"logout", "POST", "/auth/logout", {
@@ -172,7 +179,8 @@ export const WaslApiBase: HttpApi.HttpApi<
   .annotateMerge(OpenApi.annotations({
     title: "Wasl API",
     version: "0.1.0",
-    description: "Multi-account customer relationship service. See the interface specification for every rule."
+    description: "Multi-account customer relationship service. See the interface specification for every rule.",
+    transform: (document) => declareRateLimitHeaders(documentIdempotencyKeys(document))
   }))
 
 /**

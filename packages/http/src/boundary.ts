@@ -5,10 +5,11 @@
  */
 import { ByteSize, Cause, Clock, Effect, type Layer, Option, Result, type Types } from "effect"
 import { SecureRandom } from "effect/crypto"
-import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpIncomingMessage, HttpMiddleware, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { httpErrorResponse, responses } from "./errors.ts"
 import type { RouteTable } from "./route-table.ts"
+import { TrustedProxies } from "./trusted-proxies.ts"
 import { isMalformedJson, toFieldErrors } from "./validation-errors.ts"
 
 /** The largest JSON body accepted, in bytes (1 MiB); a larger one is answered 413. */
@@ -50,7 +51,8 @@ const carriesNul = (request: HttpServerRequest.HttpServerRequest, withBody: bool
   )
 }
 
-const pathOf = (url: string) => {
+/** The path of a request's URL, without its query. */
+export const pathOf = (url: string): string => {
   const q = url.indexOf("?")
   return q === -1 ? url : url.slice(0, q)
 }
@@ -127,7 +129,8 @@ const logged = (
 
 /**
  * Wasl's boundary around each of its routes: request ids and the access log line, body limits and
- * content types, and the rendering of every failure that escapes a handler. Route-scoped, so a
+ * content types, and the rendering of every failure that escapes a handler; behind the proxies of
+ * `TrustedProxies`, the client address, host and scheme they forward. Route-scoped, so a
  * host that mounts Wasl's routes beside its own keeps its own error handling for those.
  */
 export const makeBoundary = (routes: RouteTable): HttpRouter.Middleware<{
@@ -143,6 +146,11 @@ export const makeBoundary = (routes: RouteTable): HttpRouter.Middleware<{
       const random = yield* SecureRandom.SecureRandom
       const render = (request: HttpServerRequest.HttpServerRequest, cause: Cause.Cause<unknown>) =>
         Effect.provideService(renderFailure(routes, request, cause), SecureRandom.SecureRandom, random)
+      const trustedProxies = yield* TrustedProxies
+      // Behind trusted proxies, the client address (and host and scheme) they forward.
+      const forwarded = trustedProxies.length === 0
+        ? <A extends Effect.Effect<HttpServerResponse.HttpServerResponse, any, any>>(app: A) => app
+        : HttpMiddleware.xForwardedHeaders({ trustedProxies })
       return (app): Effect.Effect<
         HttpServerResponse.HttpServerResponse,
         // Every failure is rendered here; the router's typing wants the unhandled marker kept.
@@ -169,7 +177,7 @@ export const makeBoundary = (routes: RouteTable): HttpRouter.Middleware<{
             Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.interrupt : render(request, cause))
           )
           return yield* logged(request, requestId, started, response)
-        })
+        }).pipe(forwarded)
     })
   )
 

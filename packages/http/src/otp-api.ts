@@ -94,16 +94,17 @@ export const SendOtpEndpoint: WaslEndpoint<"sendOtp", "POST", "/broadcasts/:id/s
 /** `POST /api/verifications/:id/verify`: checks a code against a managed verification. */
 export const VerifyCodeEndpoint: WaslEndpoint<"verify", "POST", "/verifications/:id/verify", {
   params: PathParams<{ id: Schema.String }>; payload: typeof VerifyCodeBody; success: DataAnswer<typeof VerificationData>
-  error: CommonErrors | typeof Gone410 | typeof InvalidCode422
+  error: CommonErrors | typeof Gone410 | typeof InvalidCode422 | typeof TooManyRequests429WithRetryAfter
 }> = HttpApiEndpoint.post("verify", "/verifications/:id/verify", {
   params: { id: Schema.String },
   payload: VerifyCodeBody,
   success: DataAnswer(VerificationData),
-  error: [Unauthenticated401, Forbidden403, NotFound404, Gone410, Validation422, InvalidCode422]
+  error: [Unauthenticated401, Forbidden403, NotFound404, Gone410, Validation422, InvalidCode422, TooManyRequests429WithRetryAfter]
 }).annotate(
   OpenApi.Description,
   "The right code approves the verification. A wrong one is a 422 with attempts_remaining (the fifth makes it max_attempts_reached); " +
-    "a verification no longer live is a 410 with its status. API tokens with broadcast-send-otp only."
+    "a verification no longer live is a 410 with its status. Verifications are limited per account (429 when over). " +
+    "API tokens with broadcast-send-otp only."
 )
 
 /** `GET /api/verifications/:id`: a managed verification, with the attempts it has left. */

@@ -4,10 +4,26 @@
  * `X-Requested-With: XMLHttpRequest` (the CSRF guard).
  */
 import { Context, Effect, Layer, Redacted } from "effect"
-import { HttpServerRequest } from "effect/http"
+import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
-import { authenticateSession, authenticateToken, type Principal, TokenHasher, SessionRepository, TeamRepository, TokenRepository, UserRepository } from "@wasl/core"
-import { Forbidden403, fromDomain, Unauthenticated401 } from "./errors.ts"
+import {
+  authenticateSession,
+  authenticateToken,
+  IdempotencyStore,
+  type Principal,
+  RateLimiter,
+  RateLimitPolicy,
+  SecretBox,
+  SessionRepository,
+  TeamRepository,
+  TokenHasher,
+  TokenRepository,
+  UserRepository
+} from "@wasl/core"
+import { Forbidden403, fromDomain, httpErrorResponse, Unauthenticated401 } from "./errors.ts"
+import { idempotent } from "./idempotency.ts"
+import { callerKey, limitRequest } from "./rate-limit.ts"
+import { TooManyRequests429WithRetryAfter } from "./retry-after.ts"
 
 /** The name of the first-party session cookie that `POST /api/auth/login` sets (HttpOnly, SameSite=Lax). */
 export const SESSION_COOKIE = "wasl_session"
@@ -28,7 +44,7 @@ export const AuthenticationBase: HttpApiMiddleware.ServiceClass<
   {
     requires: never
     provides: CurrentPrincipal
-    error: readonly [typeof Unauthenticated401, typeof Forbidden403]
+    error: readonly [typeof Unauthenticated401, typeof Forbidden403, typeof TooManyRequests429WithRetryAfter]
     clientError: never
     requiredForClient: false
     security: { readonly bearer: HttpApiSecurity.Http; readonly session: HttpApiSecurity.ApiKey }
@@ -36,7 +52,7 @@ export const AuthenticationBase: HttpApiMiddleware.ServiceClass<
   HttpApiMiddleware.HttpApiMiddlewareSecurity<
     { readonly bearer: HttpApiSecurity.Http; readonly session: HttpApiSecurity.ApiKey },
     CurrentPrincipal,
-    readonly [typeof Unauthenticated401, typeof Forbidden403],
+    readonly [typeof Unauthenticated401, typeof Forbidden403, typeof TooManyRequests429WithRetryAfter],
     never
   >
 > = HttpApiMiddleware.Service<Authentication, {
@@ -47,35 +63,62 @@ export const AuthenticationBase: HttpApiMiddleware.ServiceClass<
     bearer: HttpApiSecurity.bearer,
     session: HttpApiSecurity.apiKey({ key: SESSION_COOKIE, in: "cookie" })
   },
-  error: [Unauthenticated401, Forbidden403]
+  error: [Unauthenticated401, Forbidden403, TooManyRequests429WithRetryAfter]
 })
 /**
  * The authentication of every endpoint but login: an API token as `Authorization: Bearer
  * <id>|<secret>`, or the `wasl_session` cookie of a first-party session. It provides
- * `CurrentPrincipal`; it fails with `Unauthenticated401` (no or bad credentials) or `Forbidden403`
- * (a session request that changes state without `X-Requested-With: XMLHttpRequest`).
+ * `CurrentPrincipal`; it fails with `Unauthenticated401` (no or bad credentials), `Forbidden403`
+ * (a session request that changes state without `X-Requested-With: XMLHttpRequest`) or
+ * `TooManyRequests429` (the caller is over its request rate limit, `RateLimitPolicy.caller`,
+ * counted per token or, for sessions, per user; the `RateLimit-*` headers are on every answer).
  */
 export class Authentication extends AuthenticationBase {}
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"])
 
-/** The implementation of `Authentication` over the token, session, user and team ports. */
+/**
+ * The implementation of `Authentication` over the token, session, user and team ports. An
+ * authenticated request first counts against the caller's rate limit (the `RateLimitPolicy`
+ * provided, none by default); one that changes state with an `Idempotency-Key` then runs under
+ * its key (idempotency.ts): the key belongs to the caller authenticated here.
+ */
 export const AuthenticationLive: Layer.Layer<
   Authentication,
   never,
-  SessionRepository | TeamRepository | TokenHasher | TokenRepository | UserRepository
+  | IdempotencyStore
+  | RateLimiter
+  | SecretBox
+  | SessionRepository
+  | TeamRepository
+  | TokenHasher
+  | TokenRepository
+  | UserRepository
 > = Layer.effect(
   Authentication,
   Effect.gen(function*() {
     const services = yield* Effect.context<
       TokenRepository | SessionRepository | UserRepository | TeamRepository | TokenHasher
     >()
+    const { caller } = yield* RateLimitPolicy
+    const limiter = yield* RateLimiter
     const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.provideContext(effect, services)
+    const keys = { store: yield* IdempotencyStore, box: yield* SecretBox }
+    // Counted once the caller is known, before the endpoint (or an idempotent replay) does
+    // anything. Over the limit, the 429 is answered here rather than failed: a failing scheme hands
+    // the request to the next one, and a bearer request would end as the session scheme's 401.
+    const authenticated = <E, R>(httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>, principal: Principal) =>
+      Effect.provideService(limitRequest([[callerKey(principal), caller]]), RateLimiter, limiter).pipe(
+        Effect.matchEffect({
+          onFailure: (tooMany) => Effect.succeed(httpErrorResponse(tooMany) as HttpServerResponse.HttpServerResponse),
+          onSuccess: () => Effect.provideService(idempotent(keys, principal, httpEffect), CurrentPrincipal, principal)
+        })
+      )
     return Authentication.of({
       bearer: (httpEffect, { credential }) =>
         Effect.gen(function*() {
           const principal = yield* run(authenticateToken(Redacted.value(credential))).pipe(Effect.mapError(fromDomain))
-          return yield* Effect.provideService(httpEffect, CurrentPrincipal, principal)
+          return yield* authenticated(httpEffect, principal)
         }),
       session: (httpEffect, { credential }) =>
         Effect.gen(function*() {
@@ -86,7 +129,7 @@ export const AuthenticationLive: Layer.Layer<
           if (!SAFE_METHODS.has(request.method) && request.headers["x-requested-with"] !== "XMLHttpRequest") {
             return yield* new Forbidden403({ message: "CSRF check failed: send X-Requested-With: XMLHttpRequest." })
           }
-          return yield* Effect.provideService(httpEffect, CurrentPrincipal, principal)
+          return yield* authenticated(httpEffect, principal)
         })
     })
   })

@@ -68,7 +68,7 @@ describe.each(DATABASES)("send-otp and verification over HTTP on %s", (database)
   it("documents every status of send-otp and verify in OpenAPI, 429 and 503 with Retry-After", async () => {
     const spec = (await server.request("GET", "/api/openapi.json")).body
     const sendOtp = spec.paths["/api/broadcasts/{id}/send-otp"].post.responses
-    expect(Object.keys(sendOtp).sort()).toEqual(["200", "401", "402", "403", "404", "422", "429", "503"])
+    expect(Object.keys(sendOtp).sort()).toEqual(["200", "401", "402", "403", "404", "409", "422", "429", "503"])
     expect(JSON.stringify(sendOtp["429"]).toLowerCase()).toContain("retry-after")
     const verifyResponses = spec.paths["/api/verifications/{id}/verify"].post.responses
     expect(Object.keys(verifyResponses)).toEqual(expect.arrayContaining(["200", "403", "404", "410", "422"]))

@@ -1,7 +1,7 @@
 /**
  * Wasl's webhook delivery worker as a library: it fans outbox events out to webhook deliveries,
- * sends them signed with retries, mails the Webhook Deactivated notices and refunds stale OTP
- * reservations, in the caller's Effect scope. Run any number of workers over one database.
+ * sends them signed with retries, mails the Webhook Deactivated notices, refunds stale OTP
+ * reservations and prunes the rows whose retention ran out, in the caller's Effect scope. Run any number of workers over one database.
  *
  * @example
  * ```ts

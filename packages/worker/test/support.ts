@@ -1,4 +1,4 @@
-/** What the worker's tests share: its services on a fresh PGlite database, a short retry policy, waiting. */
+/** What the worker's tests share: its services on a fresh database, a short retry policy, waiting. */
 import { SecretBox, type WebhookTransport } from "@wasl/core"
 import {
   MailerJsonLines,
@@ -6,22 +6,29 @@ import {
   PasswordHasherScrypt,
   QueueSignalsPg,
   ServicesPg,
-  TestDatabase
+  TestDatabase,
+  type TestDatabaseLayer
 } from "@wasl/adapters"
 import { Duration, Effect, Layer } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 
-/** Every port the worker runs on, with `transport` for webhooks and mail written to a scratch file. */
-export const workerServices = (transport: Layer.Layer<WebhookTransport>) => {
+/**
+ * Every port the worker runs on, with `transport` for webhooks and mail written to a scratch file,
+ * on `database` (a fresh PGlite one by default).
+ */
+export const workerServices = (
+  transport: Layer.Layer<WebhookTransport>,
+  database: TestDatabaseLayer = TestDatabase.pglite
+) => {
   const mailFile = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-worker-test-")), "mail.jsonl")
   return Layer.mergeAll(transport, SecretBox.layerAesGcm(new Uint8Array(32).fill(9)), MailerJsonLines(mailFile), QueueSignalsPg)
     .pipe(
       Layer.provideMerge(ServicesPg),
       Layer.provideMerge(PasswordHasherScrypt),
       Layer.provideMerge(MigrationsLive),
-      Layer.provideMerge(TestDatabase.pglite)
+      Layer.provideMerge(database)
     )
 }
 

@@ -8,9 +8,12 @@ import {
   DEFAULT_DELIVERY_TIMEOUT,
   DEFAULT_RETRY_SCHEDULE,
   DELIVERY_ATTEMPTS,
+  DEFAULT_RETENTION,
   type DeliveryPolicyShape,
   parseDurationText,
   parseRetrySchedule,
+  RETENTION_KINDS,
+  type RetentionPolicyShape,
   type RetrySchedule,
   type ServerKeyInput
 } from "@wasl/core"
@@ -60,6 +63,28 @@ export interface MessagingOptions {
 }
 
 /**
+ * How long finished rows are kept before the worker prunes them, each as text (`30d`, `12h`) or a
+ * duration.
+ *
+ * @example
+ * ```ts
+ * import type { RetentionOptions } from "@wasl/adapters"
+ *
+ * const retention: RetentionOptions = { deliveries: "7d", notifications: "180d" }
+ * ```
+ */
+export interface RetentionOptions {
+  /** `WASL_RETENTION_DELIVERIES`: finished webhook deliveries and their attempts, from when they finished. Default 30 days. */
+  readonly deliveries?: string | Duration.Duration | undefined
+  /** `WASL_RETENTION_NOTIFICATIONS`: notifications, from when they were read (unread ones are kept). Default 90 days. */
+  readonly notifications?: string | Duration.Duration | undefined
+  /** `WASL_RETENTION_VERIFICATIONS`: OTP verifications, from their expiry. Default 30 days. */
+  readonly verifications?: string | Duration.Duration | undefined
+  /** `WASL_RETENTION_IDEMPOTENCY`: kept `Idempotency-Key` answers, from their expiry (24 hours after the first request). Default 0: at once. */
+  readonly idempotency?: string | Duration.Duration | undefined
+}
+
+/**
  * The settings every deployment shape shares (`WaslPostgres`, `WaslEmbedded`). Every field is
  * optional: a first start needs none of them.
  *
@@ -92,6 +117,8 @@ export interface WaslOptions {
   readonly mail?: MailOptions | undefined
   /** WhatsApp sending and one-time passwords. */
   readonly messaging?: MessagingOptions | undefined
+  /** How long finished deliveries, notifications, OTP verifications and idempotency keys are kept. */
+  readonly retention?: RetentionOptions | undefined
   /** Connections in the database pool. Default 10. */
   readonly maxConnections?: number | undefined
 }
@@ -132,15 +159,35 @@ export const deliveryPolicyOf = (options: WebhookOptions = {}): Effect.Effect<De
       : yield* Effect.fail(
         new WaslConfigError({ message: `retryDelays: expected ${DELIVERY_ATTEMPTS} delays, received ${delays.length}` })
       )
-    const text = options.timeout
-    const timeout = text === undefined
-      ? DEFAULT_DELIVERY_TIMEOUT
-      : typeof text === "string"
-      ? yield* Option.match(parseDurationText(text), {
-        onNone: () =>
-          Effect.fail(new WaslConfigError({ message: `WASL_DELIVERY_TIMEOUT: expected a duration such as 30s, received "${text}"` })),
-        onSome: Effect.succeed
-      })
-      : text
+    const timeout = yield* durationSetting("WASL_DELIVERY_TIMEOUT", options.timeout, DEFAULT_DELIVERY_TIMEOUT)
     return { schedule, timeout }
+  })
+
+/** A duration setting given as text (`30s`, `5m`, `1h`, `30d`) or a duration; `fallback` when not given. */
+const durationSetting = (
+  name: string,
+  value: string | Duration.Duration | undefined,
+  fallback: Duration.Duration
+): Effect.Effect<Duration.Duration, WaslConfigError> =>
+  value === undefined
+    ? Effect.succeed(fallback)
+    : typeof value === "string"
+    ? Option.match(parseDurationText(value), {
+      onNone: () => Effect.fail(new WaslConfigError({ message: `${name}: expected a duration such as 30s or 30d, received "${value}"` })),
+      onSome: Effect.succeed
+    })
+    : Effect.succeed(value)
+
+/**
+ * The retention policy of the options, each duration parsed from text when given as text. Fails
+ * with `WaslConfigError` when one does not parse. Internal plumbing of the deployment layers;
+ * exported for them.
+ */
+export const retentionPolicyOf = (options: RetentionOptions = {}): Effect.Effect<RetentionPolicyShape, WaslConfigError> =>
+  Effect.gen(function*() {
+    const policy: Partial<Record<keyof RetentionPolicyShape, Duration.Duration>> = {}
+    for (const kind of RETENTION_KINDS) {
+      policy[kind] = yield* durationSetting(`WASL_RETENTION_${kind.toUpperCase()}`, options[kind], DEFAULT_RETENTION[kind])
+    }
+    return policy as RetentionPolicyShape
   })

@@ -16,14 +16,14 @@ import { PgClient, type PgMigrator } from "@effect/sql-pg"
 import { Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
-import type { ServerKeyError, WaslServices } from "@wasl/core"
+import { RetentionPolicy, type ServerKeyError, type WaslServices } from "@wasl/core"
 import { EmbeddedClientLive, MigrationsLive, pgClientOptions, PostgresClientLive } from "../db/database.ts"
 import type { DatabaseLockedError, EmbeddedPostgresError } from "../db/embedded-postgres.ts"
 import { RepositoriesPg } from "../pg/index.ts"
 import { QueueSignalsPg } from "../pg/queue-signals-pg.ts"
 import { masterKey } from "./master-key.ts"
 import { nodeServices } from "./node-services.ts"
-import { DEFAULT_DATA_DIR, deliveryPolicyOf, WaslConfigError, type WaslOptions } from "./options.ts"
+import { DEFAULT_DATA_DIR, deliveryPolicyOf, retentionPolicyOf, WaslConfigError, type WaslOptions } from "./options.ts"
 
 /**
  * Why a Wasl layer could not be built: the database (`SqlError`; `DatabaseLockedError` and
@@ -77,7 +77,8 @@ const onDatabase = <E, R>(
       )
     }
     const policy = yield* deliveryPolicyOf(options.webhooks)
-    return Layer.mergeAll(RepositoriesPg, QueueSignalsPg).pipe(
+    const retention = yield* retentionPolicyOf(options.retention)
+    return Layer.mergeAll(RepositoriesPg, QueueSignalsPg, Layer.succeed(RetentionPolicy, retention)).pipe(
       Layer.provideMerge(nodeServices(options, master, policy)),
       Layer.provideMerge(MigrationsLive),
       Layer.provideMerge(database)

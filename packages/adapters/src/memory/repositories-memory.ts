@@ -9,6 +9,7 @@ import { OutboxMemory } from "./outbox-memory.ts"
 import { PropertyGroupRepositoryMemory } from "./property-group-repository-memory.ts"
 import { PropertyRepositoryMemory } from "./property-repository-memory.ts"
 import { QueueSignalsMemory } from "./queue-signals-memory.ts"
+import { RateLimiterMemory } from "./rate-limiter-memory.ts"
 import { SessionRepositoryMemory } from "./session-repository-memory.ts"
 import { MemoryStore } from "./store.ts"
 import { TeamRepositoryMemory } from "./team-repository-memory.ts"
@@ -25,6 +26,8 @@ import { PlatformRepositoryMemory } from "./platform-repository-memory.ts"
 import { VerificationRepositoryMemory } from "./verification-repository-memory.ts"
 import { NoteRepositoryMemory } from "./note-repository-memory.ts"
 import { RecordRepositoryMemory } from "./record-repository-memory.ts"
+import { IdempotencyStoreMemory } from "./idempotency-store-memory.ts"
+import { RetentionMemory } from "./retention-memory.ts"
 
 /**
  * Every repository port, the Transactor and the store's QueueSignals over one
@@ -58,5 +61,8 @@ export const RepositoriesMemory: Layer.Layer<
   DeliveryRepositoryMemory,
   QueueSignalsMemory,
   RecordRepositoryMemory,
-  NoteRepositoryMemory
+  NoteRepositoryMemory,
+  IdempotencyStoreMemory,
+  RetentionMemory,
+  RateLimiterMemory
 ).pipe(Layer.provideMerge(MemoryStore.layer))

@@ -15,6 +15,8 @@
  */
 import type {
   Account,
+  IdempotencyClaim,
+  KeptAnswer,
   DeliveryAttempt,
   DeliveryStatus,
   EventName,
@@ -190,6 +192,16 @@ export interface DeliveryRow {
   readonly attemptLog: ReadonlyArray<DeliveryAttempt>
 }
 
+/** A kept idempotency key (idempotency-store-memory.ts): the claim and the answer to replay. */
+export interface IdempotencyKeyRow {
+  /** The claim that kept it: account, principal, key and the request's fingerprint. */
+  readonly claim: IdempotencyClaim
+  /** The answer replayed. */
+  readonly answer: KeptAnswer
+  /** From then on the key is free again. */
+  readonly expiresAt: DateTime.Utc
+}
+
 /** A user with the hash of their password. */
 export interface UserRow {
   /** The user as the API shows it. */
@@ -259,6 +271,8 @@ export interface MemoryState {
   readonly recordLinks: LinkTable
   /** Notes of records, by account. */
   readonly notes: NoteTable
+  /** Kept idempotency keys, by `idempotencyKey(claim)`. */
+  readonly idempotencyKeys: ReadonlyMap<string, IdempotencyKeyRow>
 }
 
 /** The state of a fresh store: every table empty, every sequence at 1. */
@@ -282,7 +296,8 @@ export const emptyMemoryState: MemoryState = {
   deliveries: new Map(),
   records: HashMap.empty(),
   recordLinks: HashMap.empty(),
-  notes: HashMap.empty()
+  notes: HashMap.empty(),
+  idempotencyKeys: new Map()
 }
 
 /** The key of a membership in `MemoryState.memberships`. */

@@ -19,6 +19,9 @@ import { WebhookRepositoryPg } from "./webhook-repository-pg.ts"
 import { DeliveryRepositoryPg } from "./delivery-repository-pg.ts"
 import { NoteRepositoryPg } from "./note-repository-pg.ts"
 import { MessagingRepositoriesPg } from "./messaging/index.ts"
+import { IdempotencyStorePg } from "./idempotency-store-pg.ts"
+import { RetentionPg } from "./retention-pg.ts"
+import { RateLimiterPg } from "./rate-limiter-pg.ts"
 
 export { AccountRepositoryPg } from "./account-repository-pg.ts"
 export { NotificationRepositoryPg } from "./notification-repository-pg.ts"
@@ -37,11 +40,14 @@ export { WebhookRepositoryPg } from "./webhook-repository-pg.ts"
 export { DELIVERIES_CHANNEL, DeliveryRepositoryPg } from "./delivery-repository-pg.ts"
 export { QueueSignalsPg } from "./queue-signals-pg.ts"
 export { NoteRepositoryPg } from "./note-repository-pg.ts"
+export { IdempotencyStorePg } from "./idempotency-store-pg.ts"
+export { RateLimiterPg } from "./rate-limiter-pg.ts"
 export * from "./messaging/index.ts"
+export { RetentionPg } from "./retention-pg.ts"
 
 /**
  * Every storage port on PostgreSQL (`WaslRepositories`: the repositories, the outbox, the delivery
- * queue and the Transactor), over one `SqlClient` (migrated). Needs `SecureRandom` (subscription
+ * queue, the Transactor and the rate-limit counts), over one `SqlClient` (migrated). Needs `SecureRandom` (subscription
  * ids). The queues' wake-ups (`QueueSignalsPg`) are a separate layer: they need a `PgClient`.
  */
 export const RepositoriesPg: Layer.Layer<WaslRepositories, never, SecureRandom.SecureRandom | SqlClient> = Layer.mergeAll(
@@ -60,5 +66,8 @@ export const RepositoriesPg: Layer.Layer<WaslRepositories, never, SecureRandom.S
   NoteRepositoryPg,
   WebhookRepositoryPg,
   DeliveryRepositoryPg,
-  MessagingRepositoriesPg
+  MessagingRepositoriesPg,
+  IdempotencyStorePg,
+  RetentionPg,
+  RateLimiterPg
 )

@@ -19,7 +19,9 @@
  * - `outboxContract`, `outboxNotifyContract`, `deliveryRepositoryContract`, `queueSignalsContract`:
  *   the event outbox, the webhook delivery queue, and the wake-ups between them;
  * - `messagingRepositoriesContract`, `otpLedgerContract`, `otpReservationContract`: WhatsApp sending
- *   numbers, broadcasts, messages and one-time passwords.
+ *   numbers, broadcasts, messages and one-time passwords;
+ * - `retentionContract`: pruning the rows whose retention ran out;
+ * - `rateLimiterContract`: the request counters of rate limits.
  *
  * `TestDatabase` gives each build of a layer a database of its own: embedded PGlite in a temporary
  * directory, or a new database on the PostgreSQL server of `TEST_DATABASE_URL`.
@@ -47,12 +49,15 @@
 export * from "./messaging-repositories-contract.ts"
 export * from "./otp-ledger-contract.ts"
 export * from "./otp-reservation-contract.ts"
+export * from "./idempotency-store-contract.ts"
 export * from "./delivery-repository-contract.ts"
 export * from "./outbox-contract.ts"
 export * from "./outbox-notify-contract.ts"
 export * from "./properties-contract.ts"
 export * from "./queue-signals-contract.ts"
+export * from "./rate-limiter-contract.ts"
 export * from "./repositories-contract.ts"
+export * from "./retention-contract.ts"
 export * from "../db/test-database.ts"
 // What a test database's layer can fail with, and the embedded server `makePgliteTestDatabase` gives.
 export {

@@ -3,11 +3,9 @@ import { describe, expect, layer } from "@effect/vitest"
 import {
   type AccountRepository,
   type Broadcast,
-  type BroadcastInput,
   BroadcastRepository,
   type Message,
   MessageRepository,
-  type Platform,
   PlatformRepository,
   type TemplateDefinition,
   Transactor,
@@ -15,7 +13,18 @@ import {
   VerificationRepository
 } from "@wasl/core"
 import { DateTime, Duration, Effect, Exit, type Layer, Option } from "effect"
-import { accountWithCredits, atTime, freshRecordId, plusMillis } from "./otp-fixtures.ts"
+import {
+  accountWithCredits,
+  atTime,
+  broadcastInput,
+  freshRecordId,
+  newBroadcast,
+  newPlatform,
+  otpTemplate,
+  plusMillis,
+  sandboxNumber,
+  verification
+} from "./otp-fixtures.ts"
 
 /** What the layer under `messagingRepositoriesContract` provides. */
 export type MessagingRepositoriesContractServices =
@@ -27,15 +36,6 @@ export type MessagingRepositoriesContractServices =
   | Transactor
 
 const T0 = DateTime.makeUnsafe("2031-02-03T04:05:06.789Z")
-
-const sandboxNumber = (name = "Support line") => ({
-  name,
-  display_phone_number: "+966 11 000 0000",
-  provider: "sandbox" as const,
-  phone_id: null,
-  waba_id: null,
-  sealed_access_token: null
-})
 
 const cloudNumber = {
   name: "Cloud line",
@@ -60,34 +60,6 @@ const utilityTemplate: TemplateDefinition = {
   code_expiration_minutes: null
 }
 
-const otpTemplate: TemplateDefinition = {
-  name: "login_code",
-  category: "AUTHENTICATION",
-  header: null,
-  body: "Your code is {{1}}.",
-  footer: null,
-  buttons: [{ type: "OTP", text: "Copy code" }],
-  code_expiration_minutes: 10
-}
-
-const broadcastInput = (platform: Platform, template: TemplateDefinition, name = "Broadcast"): BroadcastInput => ({
-  name,
-  language: "en_US",
-  platform_id: platform.id,
-  template
-})
-
-const newPlatform = (accountId: number, name?: string) =>
-  PlatformRepository.use((repo) => repo.insert(accountId, sandboxNumber(name)))
-
-const newBroadcast = (accountId: number, template = otpTemplate) =>
-  Effect.gen(function*() {
-    const platform = yield* newPlatform(accountId)
-    return yield* BroadcastRepository.use((repo) =>
-      repo.insert(accountId, broadcastInput(platform, template), platform, "APPROVED")
-    )
-  })
-
 const message = (broadcast: Broadcast, at: DateTime.Utc = T0): Message => ({
   _id: freshRecordId(),
   account_id: broadcast.account_id,
@@ -102,23 +74,6 @@ const message = (broadcast: Broadcast, at: DateTime.Utc = T0): Message => ({
   body: "Your code is ******.",
   created_at: at,
   updated_at: at
-})
-
-const HASH = "ab".repeat(32)
-
-const verification = (broadcast: Broadcast, overrides: Partial<Verification> = {}): Verification => ({
-  id: freshRecordId(),
-  account_id: broadcast.account_id,
-  broadcast_id: broadcast.id,
-  contact_id: freshRecordId(),
-  to: "+966500000001",
-  code_hash: HASH,
-  status: "live",
-  attempts: 0,
-  expires_at: plusMillis(T0, 600_000),
-  created_at: T0,
-  updated_at: T0,
-  ...overrides
 })
 
 /** A fresh account with a broadcast, and `row` of that broadcast stored through `insert`. */

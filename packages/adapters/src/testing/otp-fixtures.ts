@@ -1,5 +1,16 @@
 /** Set-ups the messaging and OTP contract suites share (not exported: the suites are the API). */
-import { type Account, AccountRepository } from "@wasl/core"
+import {
+  type Account,
+  AccountRepository,
+  type Broadcast,
+  type BroadcastInput,
+  BroadcastRepository,
+  type Platform,
+  type PlatformInput,
+  PlatformRepository,
+  type TemplateDefinition,
+  type Verification
+} from "@wasl/core"
 import { DateTime, Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 
@@ -35,3 +46,72 @@ export const freshRecordId = (): string =>
   (Date.now().toString(16) + (sequence++).toString(16).padStart(6, "0") + Math.random().toString(16).slice(2))
     .slice(0, 24)
     .padEnd(24, "0")
+
+/** A sandbox sending number's fields. */
+export const sandboxNumber = (
+  name = "Support line"
+): Omit<PlatformInput, "access_token"> & { readonly sealed_access_token: string | null } => ({
+  name,
+  display_phone_number: "+966 11 000 0000",
+  provider: "sandbox" as const,
+  phone_id: null,
+  waba_id: null,
+  sealed_access_token: null
+})
+
+/** An AUTHENTICATION template: what send-otp sends. */
+export const otpTemplate: TemplateDefinition = {
+  name: "login_code",
+  category: "AUTHENTICATION",
+  header: null,
+  body: "Your code is {{1}}.",
+  footer: null,
+  buttons: [{ type: "OTP", text: "Copy code" }],
+  code_expiration_minutes: 10
+}
+
+/** The create body of a broadcast of `template` on `platform`. */
+export const broadcastInput = (platform: Platform, template: TemplateDefinition, name = "Broadcast"): BroadcastInput => ({
+  name,
+  language: "en_US",
+  platform_id: platform.id,
+  template
+})
+
+/** A fresh sandbox sending number of the account. */
+export const newPlatform = (accountId: number, name?: string): Effect.Effect<Platform, never, PlatformRepository> =>
+  PlatformRepository.use((repo) => repo.insert(accountId, sandboxNumber(name)))
+
+/** A fresh approved broadcast of the account (an OTP template by default), on a fresh number. */
+export const newBroadcast = (
+  accountId: number,
+  template: TemplateDefinition = otpTemplate
+): Effect.Effect<Broadcast, never, PlatformRepository | BroadcastRepository> =>
+  Effect.gen(function*() {
+    const platform = yield* newPlatform(accountId)
+    return yield* BroadcastRepository.use((repo) =>
+      repo.insert(accountId, broadcastInput(platform, template), platform, "APPROVED")
+    )
+  })
+
+/** A well-formed code hash. */
+export const HASH: string = "ab".repeat(32)
+
+/** When the rows `verification` makes were created: 2031-02-03T04:05:06.789Z. */
+export const VERIFICATION_T0: DateTime.Utc = DateTime.makeUnsafe("2031-02-03T04:05:06.789Z")
+
+/** A live verification of the broadcast, created at VERIFICATION_T0 and expiring 10 minutes later, with `overrides`. */
+export const verification = (broadcast: Broadcast, overrides: Partial<Verification> = {}): Verification => ({
+  id: freshRecordId(),
+  account_id: broadcast.account_id,
+  broadcast_id: broadcast.id,
+  contact_id: freshRecordId(),
+  to: "+966500000001",
+  code_hash: HASH,
+  status: "live",
+  attempts: 0,
+  expires_at: plusMillis(VERIFICATION_T0, 600_000),
+  created_at: VERIFICATION_T0,
+  updated_at: VERIFICATION_T0,
+  ...overrides
+})

@@ -4,11 +4,13 @@
  * cannot be used fails the layer with a message naming it.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Logger } from "effect"
+import { DEFAULT_RETENTION, RetentionPolicy } from "@wasl/core"
+import { Context, Duration, Effect, Layer, Logger } from "effect"
 import { existsSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { TestDatabase } from "../../src/db/test-database.ts"
+import { retentionPolicyOf } from "../../src/deployment/options.ts"
 import { WaslPostgres } from "../../src/deployment/wasl-postgres.ts"
 
 /** Builds the layer over a fresh PGlite database; answers what it logged, or how it failed. */
@@ -47,4 +49,48 @@ describe("WaslPostgres", () => {
       assert.strictEqual(exit._tag, "Failure")
       assert.include(String(exit), "WASL_RETRY_DELAYS: expected 6 comma-separated durations")
     }), { timeout: 60_000 })
+
+  it.effect("a retention it cannot read fails the layer, naming the setting", () =>
+    Effect.gen(function*() {
+      const { exit } = yield* build({ secretKey: "ab".repeat(32), retention: { notifications: "a while" } })
+      assert.strictEqual(exit._tag, "Failure")
+      assert.include(String(exit), "WASL_RETENTION_NOTIFICATIONS: expected a duration")
+    }), { timeout: 60_000 })
+
+  it.effect("the retention of the options is the one the layer provides; what is not given keeps its default", () =>
+    Effect.gen(function*() {
+      const policy = yield* Effect.scoped(Effect.gen(function*() {
+        const context = yield* Layer.build(
+          WaslPostgres.layerClient({ secretKey: "ab".repeat(32), retention: { deliveries: "7d", verifications: Duration.hours(12) } })
+            .pipe(Layer.provide(TestDatabase.pglite))
+        )
+        return Context.get(context, RetentionPolicy)
+      }))
+      assert.deepStrictEqual(policy, {
+        deliveries: Duration.days(7),
+        notifications: DEFAULT_RETENTION.notifications,
+        verifications: Duration.hours(12),
+        idempotency: DEFAULT_RETENTION.idempotency
+      })
+    }), { timeout: 60_000 })
+})
+
+describe("retentionPolicyOf", () => {
+  it.effect("reads the duration syntax of the retry delays, and defaults to 30, 90 and 30 days and idempotency keys at expiry", () =>
+    Effect.gen(function*() {
+      assert.deepStrictEqual(yield* retentionPolicyOf(), DEFAULT_RETENTION)
+      assert.deepStrictEqual(DEFAULT_RETENTION, {
+        deliveries: Duration.days(30),
+        notifications: Duration.days(90),
+        verifications: Duration.days(30),
+        idempotency: Duration.zero
+      })
+      const policy = yield* retentionPolicyOf({ deliveries: "36h", notifications: "1.5d", verifications: "90m", idempotency: "0s" })
+      assert.deepStrictEqual(policy, {
+        deliveries: Duration.hours(36),
+        notifications: Duration.hours(36),
+        verifications: Duration.minutes(90),
+        idempotency: Duration.zero
+      })
+    }))
 })

@@ -1,9 +1,10 @@
-import { Effect, type Layer } from "effect"
-import { HttpEffect, HttpServerResponse, type HttpRouter } from "effect/http"
+import { Effect, type Layer, Option } from "effect"
+import { HttpEffect, HttpServerRequest, HttpServerResponse, type HttpRouter } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
-import { login, logout, SESSION_LIFETIME } from "@wasl/core"
+import { login, logout, RateLimitPolicy, SESSION_LIFETIME } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
+import { limitRequest } from "../rate-limit.ts"
 import type { WaslHttpServices } from "../http-services.ts"
 import { type Authentication, CurrentPrincipal, SESSION_COOKIE } from "../security.ts"
 
@@ -13,15 +14,31 @@ const cookieOptions = {
   path: "/"
 } as const
 
-/** The handlers of the `auth` group: login sets the session cookie, logout ends the session and expires it. */
+/**
+ * The handlers of the `auth` group: login sets the session cookie, logout ends the session and
+ * expires it.
+ *
+ * Login attempts are limited (`RateLimitPolicy.login`) per email address, lower-cased, and per
+ * client address, each counted apart. Every attempt counts, right or wrong: the limit is checked
+ * before the password, so a refused attempt costs no password hash, and counting successes too
+ * costs a user little (a session lasts).
+ */
 export const AuthHandlers: Layer.Layer<
   HttpApiGroup.Service<"wasl", "auth">,
   never,
   Authentication | HttpRouter.Request.From<"Requires", WaslHttpServices>
 > = HttpApiBuilder.group(WaslApi, "auth", (handlers) =>
-  handlers
+  Effect.gen(function*() {
+    const policy = yield* RateLimitPolicy
+    return handlers
     .handle("login", ({ payload }) =>
       Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const address = Option.getOrElse(request.remoteAddress, () => "unknown")
+        yield* limitRequest([
+          [`login-email:${payload.email.trim().toLowerCase()}`, policy.login],
+          [`login-address:${address}`, policy.login]
+        ])
         const { cookie, user } = yield* domain(login(payload.email, payload.password))
         yield* HttpEffect.appendPreResponseHandler((_request, response) =>
           Effect.succeed(HttpServerResponse.setCookieUnsafe(response, SESSION_COOKIE, cookie, {
@@ -38,4 +55,5 @@ export const AuthHandlers: Layer.Layer<
         yield* HttpEffect.appendPreResponseHandler((_request, response) =>
           Effect.succeed(HttpServerResponse.expireCookieUnsafe(response, SESSION_COOKIE, cookieOptions))
         )
-      })))
+      }))
+  }))

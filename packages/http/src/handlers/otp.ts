@@ -1,19 +1,26 @@
 import { DateTime, Effect, type Layer } from "effect"
 import type { HttpRouter } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
-import { formatExpiresAt, getVerification, messageJson, sendOtp, verificationJson, verifyCode } from "@wasl/core"
+import { formatExpiresAt, getVerification, messageJson, RateLimitPolicy, sendOtp, verificationJson, verifyCode } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
+import { limitRequest } from "../rate-limit.ts"
 import type { WaslHttpServices } from "../http-services.ts"
 import { type Authentication, CurrentPrincipal } from "../security.ts"
 
-/** The handlers of the `otp` group: send-otp, verify and read a verification. */
+/**
+ * The handlers of the `otp` group: send-otp, verify and read a verification. Verifications are
+ * limited per account (`RateLimitPolicy.otpVerify`), on top of the caller's own limit, so guessing
+ * codes across many verifications is slowed down too.
+ */
 export const OtpHandlers: Layer.Layer<
   HttpApiGroup.Service<"wasl", "otp">,
   never,
   Authentication | HttpRouter.Request.From<"Requires", WaslHttpServices>
 > = HttpApiBuilder.group(WaslApi, "otp", (handlers) =>
-  handlers
+  Effect.gen(function*() {
+    const policy = yield* RateLimitPolicy
+    return handlers
     .handle("sendOtp", ({ params, payload }) =>
       Effect.gen(function*() {
         const { message, broadcast, verification } = yield* domain(sendOtp(yield* CurrentPrincipal, params.id, payload))
@@ -24,7 +31,9 @@ export const OtpHandlers: Layer.Layer<
       }))
     .handle("verify", ({ params, payload }) =>
       Effect.gen(function*() {
-        const verification = yield* domain(verifyCode(yield* CurrentPrincipal, params.id, payload))
+        const principal = yield* CurrentPrincipal
+        yield* limitRequest([[`otp-verify:account:${principal.accountId}`, policy.otpVerify]])
+        const verification = yield* domain(verifyCode(principal, params.id, payload))
         const { attempts_remaining: _, ...data } = verificationJson(verification, yield* DateTime.now)
         return { data }
       }))
@@ -32,4 +41,5 @@ export const OtpHandlers: Layer.Layer<
       Effect.gen(function*() {
         const verification = yield* domain(getVerification(yield* CurrentPrincipal, params.id))
         return { data: verificationJson(verification, yield* DateTime.now) }
-      })))
+      }))
+  }))

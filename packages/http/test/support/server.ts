@@ -3,13 +3,14 @@
  * chosen kind, for black-box tests. PostgreSQL runs only when TEST_DATABASE_URL is set.
  */
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer, Logger, ManagedRuntime } from "effect"
+import { Effect, Layer, Logger, ManagedRuntime, Result, Tracer } from "effect"
 import { HttpServer } from "effect/http"
+import type { PgClient } from "@effect/sql-pg"
 import { SqlClient } from "effect/sql"
 import { createServer } from "node:http"
 import { MigrationsLive, PasswordHasherFast, postgresTestEnabled, ServicesPg, TestDatabase } from "@wasl/adapters"
-import { bootstrapAccount } from "@wasl/core"
-import { serveWasl } from "@wasl/http"
+import { bootstrapAccount, RATE_LIMIT_OFF, RateLimitPolicy, type RateLimitPolicyShape } from "@wasl/core"
+import { parseTrustedProxies, serveWasl, TrustedProxies } from "@wasl/http"
 import { type Client, makeClient } from "./client.ts"
 import { type FakeWebhookTransport, webhookTestServices, type WebhookServiceOptions } from "./webhook-services.ts"
 import { messagingTestServices, type MessagingServiceOptions } from "./messaging-services.ts"
@@ -42,9 +43,21 @@ export interface TestServer {
   readonly sandboxOutbox: string
 }
 
+/** What a test server may change beside webhooks and messaging. */
+export interface ServerOptions {
+  /** The rate limits (each off unless given). */
+  readonly rateLimits?: Partial<RateLimitPolicyShape>
+  /** The database to use instead of a fresh one of the kind (a second replica on the same one). */
+  readonly database?: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, unknown>
+  /** The tracer of the server (to watch the SQL statements it runs). */
+  readonly tracer?: Tracer.Tracer
+  /** The proxies whose X-Forwarded-For the server believes (`127.0.0.1, 10.0.0.0/8`). */
+  readonly trustedProxies?: string
+}
+
 export const startTestServer = async (
   database: DatabaseKind,
-  options: WebhookServiceOptions & MessagingServiceOptions = {}
+  options: WebhookServiceOptions & MessagingServiceOptions & ServerOptions = {}
 ): Promise<TestServer> => {
   const logs: Array<string> = []
   const capture = Logger.map(Logger.formatJson, (line) => {
@@ -56,13 +69,21 @@ export const startTestServer = async (
     Layer.provideMerge(webhooks.layer),
     Layer.provideMerge(messaging.layer),
     Layer.provideMerge(PasswordHasherFast),
+    Layer.provideMerge(Layer.succeed(RateLimitPolicy, {
+      caller: RATE_LIMIT_OFF,
+      login: RATE_LIMIT_OFF,
+      otpVerify: RATE_LIMIT_OFF,
+      ...options.rateLimits
+    })),
     Layer.provideMerge(MigrationsLive),
-    Layer.provideMerge(database === "pglite" ? TestDatabase.pglite : TestDatabase.postgres)
+    Layer.provideMerge(options.database ?? (database === "pglite" ? TestDatabase.pglite : TestDatabase.postgres))
   )
   const app = serveWasl.pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(services),
-    Layer.provide(Logger.layer([capture]))
+    Layer.provide(Logger.layer([capture])),
+    Layer.provide(options.tracer === undefined ? Layer.empty : Layer.succeed(Tracer.Tracer, options.tracer)),
+    Layer.provide(Layer.succeed(TrustedProxies, Result.getOrThrow(parseTrustedProxies(options.trustedProxies ?? ""))))
   )
   const runtime = ManagedRuntime.make(app)
   const address = await runtime.runPromise(Effect.gen(function*() {

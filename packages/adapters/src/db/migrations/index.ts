@@ -13,6 +13,9 @@ import _0006_webhooks from "./0006_webhooks.ts"
 import _0007_deliveries from "./0007_deliveries.ts"
 import _0008_messaging from "./0008_messaging.ts"
 import _0009_otp_reservations from "./0009_otp_reservations.ts"
+import _0010_idempotency from "./0010_idempotency.ts"
+import _0011_retention from "./0011_retention.ts"
+import _0012_rate_limits from "./0012_rate_limits.ts"
 
 /**
  * Wasl's migrations, in order, for `@effect/sql-pg`'s `PgMigrator` (`runMigrations` and
@@ -27,5 +30,8 @@ export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0006_webhooks": _0006_webhooks,
   "0007_deliveries": _0007_deliveries,
   "0008_messaging": _0008_messaging,
-  "0009_otp_reservations": _0009_otp_reservations
+  "0009_otp_reservations": _0009_otp_reservations,
+  "0010_idempotency": _0010_idempotency,
+  "0011_retention": _0011_retention,
+  "0012_rate_limits": _0012_rate_limits
 })
