@@ -63,6 +63,7 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
   retryDelays: optional(Config.String("WASL_RETRY_DELAYS")),
   timeout: optional(Config.String("WASL_DELIVERY_TIMEOUT")),
   smtpUrl: optional(Config.Redacted("WASL_SMTP_URL")),
+  smtpCaFile: optional(Config.String("WASL_SMTP_CA_FILE")),
   from: optional(Config.String("WASL_MAIL_FROM")),
   outbox: optional(Config.String("WASL_MAIL_OUTBOX")),
   sandboxOutbox: optional(Config.String("WASL_SANDBOX_OUTBOX")),
@@ -77,7 +78,7 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
   dataDir: c.database.dataDir,
   secretKey: c.secretKey,
   webhooks: { allowPrivateAddresses: c.allowPrivateAddresses, caFile: c.caFile, retryDelays: c.retryDelays, timeout: c.timeout },
-  mail: { smtpUrl: c.smtpUrl, from: c.from, outbox: c.outbox },
+  mail: { smtpUrl: c.smtpUrl, smtpCaFile: c.smtpCaFile, from: c.from, outbox: c.outbox },
   messaging: {
     sandboxOutbox: c.sandboxOutbox,
     whatsappGraphUrl: c.whatsappGraphUrl,

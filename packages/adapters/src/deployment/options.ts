@@ -44,8 +44,13 @@ export interface WebhookOptions {
 
 /** Outgoing mail: an SMTP server, else JSON lines in a file. */
 export interface MailOptions {
-  /** `WASL_SMTP_URL`: `smtp://[user:pass@]host:port` (STARTTLS when offered) or `smtps://...`. */
+  /**
+   * `WASL_SMTP_URL`: `smtp://[user:pass@]host:port` (STARTTLS when offered, required with
+   * credentials) or `smtps://[user:pass@]host:port` (TLS from the start).
+   */
   readonly smtpUrl?: string | Redacted.Redacted<string> | undefined
+  /** `WASL_SMTP_CA_FILE`: a PEM file of extra CAs to trust for the SMTP server's certificate. */
+  readonly smtpCaFile?: string | undefined
   /** `WASL_MAIL_FROM`: the sender address. Default `wasl@localhost`. */
   readonly from?: string | undefined
   /** `WASL_MAIL_OUTBOX`: without an SMTP server, each mail is appended here. Default `<dataDir>/mail-outbox.jsonl`. */
