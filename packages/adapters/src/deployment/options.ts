@@ -17,6 +17,7 @@ import {
   type RetrySchedule,
   type ServerKeyInput
 } from "@wasl/core"
+import { smtpServerOf } from "../mail/smtp-url.ts"
 
 /** Where the local files go when `dataDir` is not given (relative to the working directory). */
 export const DEFAULT_DATA_DIR = "./.wasl-data"
@@ -196,3 +197,19 @@ export const retentionPolicyOf = (options: RetentionOptions = {}): Effect.Effect
     }
     return policy as RetentionPolicyShape
   })
+
+/**
+ * Checks the mail options at start: a `WASL_SMTP_URL` that is not a usable `smtp://` or
+ * `smtps://` URL fails with `WaslConfigError` (its message never quotes the URL, which may hold
+ * a password), rather than every mail failing later. Internal plumbing of the deployment layers;
+ * exported for them.
+ */
+export const checkMailOptions = (options: MailOptions = {}): Effect.Effect<void, WaslConfigError> => {
+  const url = options.smtpUrl === undefined ? "" : Redacted.isRedacted(options.smtpUrl) ? Redacted.value(options.smtpUrl) : options.smtpUrl
+  return url === ""
+    ? Effect.void
+    : Result.match(smtpServerOf(url), {
+      onFailure: (message) => Effect.fail(new WaslConfigError({ message })),
+      onSuccess: () => Effect.void
+    })
+}

@@ -1,9 +1,10 @@
 /** `MailerSmtp`: mail over SMTP, through nodemailer. */
 import { MailError, Mailer } from "@wasl/core"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Result } from "effect"
 import * as Fs from "node:fs"
 import { rootCertificates } from "node:tls"
 import { createTransport, type NodemailerError } from "nodemailer"
+import { smtpServerOf } from "./smtp-url.ts"
 
 /** Options of `MailerSmtp`. */
 export interface SmtpOptions {
@@ -19,29 +20,6 @@ export interface SmtpOptions {
   readonly caFile?: string | undefined
   /** How long connecting, the greeting and each reply may take, in milliseconds. Default 30,000. */
   readonly timeoutMillis?: number | undefined
-}
-
-/** The connection settings of a `WASL_SMTP_URL`, or why it cannot be used (never quoting it: it may hold a password). */
-const connectionOf = (text: string) => {
-  let url: URL
-  try {
-    url = new URL(text)
-  } catch {
-    return { _tag: "Invalid" as const, reason: "WASL_SMTP_URL is not a URL" }
-  }
-  if (url.protocol !== "smtp:" && url.protocol !== "smtps:") {
-    return { _tag: "Invalid" as const, reason: `WASL_SMTP_URL: expected smtp:// or smtps://, got ${url.protocol}//` }
-  }
-  const secure = url.protocol === "smtps:"
-  const user = decodeURIComponent(url.username)
-  const pass = decodeURIComponent(url.password)
-  return {
-    _tag: "Valid" as const,
-    host: url.hostname.replace(/^\[(.*)\]$/, "$1"),
-    port: url.port === "" ? (secure ? 465 : 25) : Number(url.port),
-    secure,
-    auth: user === "" ? undefined : { user, pass }
-  }
 }
 
 /**
@@ -77,10 +55,10 @@ export const MailerSmtp = (options: SmtpOptions): Layer.Layer<Mailer> =>
   Layer.effect(
     Mailer,
     Effect.gen(function*() {
-      const connection = connectionOf(options.url)
-      if (connection._tag === "Invalid") {
-        return Mailer.of({ send: () => Effect.fail(new MailError({ message: connection.reason })) })
-      }
+      const server = smtpServerOf(options.url)
+      // The deployment layers refuse such a URL at start; a layer built on its own fails each send.
+      if (Result.isFailure(server)) return Mailer.of({ send: () => Effect.fail(new MailError({ message: server.failure })) })
+      const connection = server.success
       const extraCa = options.caFile === undefined || options.caFile === ""
         ? []
         : [yield* Effect.sync(() => Fs.readFileSync(options.caFile!, "utf8"))]

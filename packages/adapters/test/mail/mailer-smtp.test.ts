@@ -196,8 +196,8 @@ describe("MailerSmtp", () => {
   it.effect("a URL that is not smtp:// or smtps:// fails each send, saying so without quoting it", () =>
     Effect.gen(function*() {
       for (const [url, reason] of [
-        ["http://wasl:hunter2@mail.example.test", "WASL_SMTP_URL: expected smtp:// or smtps://, got http://"],
-        ["not a url hunter2", "WASL_SMTP_URL is not a URL"]
+        ["http://wasl:hunter2@mail.example.test", "WASL_SMTP_URL: expected smtp://[user:pass@]host[:port] or smtps://..., received a http:// URL"],
+        ["not a url hunter2", "received something that is not a URL"]
       ] as const) {
         const exit = yield* sendThrough(mailerAt(url), { to: OWNER, subject: "no", text: "no" })
         assert.isTrue(Exit.isFailure(exit))
