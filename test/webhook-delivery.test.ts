@@ -98,7 +98,8 @@ describe("webhook delivery end to end (npm start, embedded database, local HTTPS
       WASL_DELIVERY_TIMEOUT: "5s",
       WASL_SMTP_URL: smtp.url(),
       WASL_SMTP_CA_FILE: TEST_CA_FILE,
-      WASL_MAIL_FROM: "\"Wasl notices\" <notices@wasl.test>",
+      // A sender name in Arabic: UTF-8 from the environment to the received header.
+      WASL_MAIL_FROM: "\"تنبيهات وصل\" <notices@wasl.test>",
       // The burst writes as fast as the server answers, with one token: no request rate limit.
       WASL_RATE_LIMIT: "0"
     }
@@ -309,7 +310,7 @@ describe("webhook delivery end to end (npm start, embedded database, local HTTPS
     expect(mail!.secure).toBe(true)
     expect(mail!.user).toBe(smtp.user)
     expect(mail!.envelope).toEqual({ from: "notices@wasl.test", to: ["admin@localhost"] })
-    expect(mail!.parsed.from?.value).toEqual([{ address: "notices@wasl.test", name: "Wasl notices" }])
+    expect(mail!.parsed.from?.value).toEqual([{ address: "notices@wasl.test", name: "تنبيهات وصل" }])
     expect(mail!.parsed.to).toMatchObject({ value: [{ address: "admin@localhost" }] })
     expect(mail!.parsed.subject).toBe("Webhook deactivated")
     expect(mail!.parsed.text?.trimEnd()).toBe([
