@@ -252,8 +252,9 @@ const challengeRequest = (url: string, secret: string, challenge: string) =>
 /**
  * `POST /api/account/webhooks/{id}/validate`: proves the endpoint holds the webhook's secret.
  * Wasl POSTs `{ time, event: "webhook-validation", challenge }` to the URL, signed like a delivery
- * (`X-Wasl-Signature` and the Standard Webhooks `webhook-signature`), and waits up to {@link VALIDATION_TIMEOUT}. The endpoint must answer 2xx
- * with the JSON `{ "signature": "sha256=<hex HMAC-SHA256 of the challenge keyed with the secret>" }`.
+ * (`X-Wasl-Signature` and the Standard Webhooks `webhook-signature`), and waits up to
+ * {@link VALIDATION_TIMEOUT}. The endpoint must answer 2xx with the JSON
+ * `{ "signature": "sha256=<hex HMAC-SHA256 of the challenge keyed with the secret>" }`.
  * Needs `webhook-update`.
  *
  * Answers the webhook, now validated (still inactive until {@link activateWebhook}). Fails
