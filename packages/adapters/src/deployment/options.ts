@@ -9,6 +9,7 @@ import {
   DEFAULT_RETRY_SCHEDULE,
   DELIVERY_ATTEMPTS,
   DEFAULT_RETENTION,
+  DURATION_FORM,
   type DeliveryPolicyShape,
   parseDurationText,
   parseRetrySchedule,
@@ -163,7 +164,7 @@ export const deliveryPolicyOf = (options: WebhookOptions = {}): Effect.Effect<De
     return { schedule, timeout }
   })
 
-/** A duration setting given as text (`30s`, `5m`, `1h`, `30d`) or a duration; `fallback` when not given. */
+/** A duration setting given as text (`500ms`, `30s`, `5m`, `1h`, `30d`, `60 seconds`) or a duration; `fallback` when not given. */
 const durationSetting = (
   name: string,
   value: string | Duration.Duration | undefined,
@@ -173,7 +174,7 @@ const durationSetting = (
     ? Effect.succeed(fallback)
     : typeof value === "string"
     ? Option.match(parseDurationText(value), {
-      onNone: () => Effect.fail(new WaslConfigError({ message: `${name}: expected a duration such as 30s or 30d, received "${value}"` })),
+      onNone: () => Effect.fail(new WaslConfigError({ message: `${name}: expected ${DURATION_FORM}, received "${value}"` })),
       onSome: Effect.succeed
     })
     : Effect.succeed(value)
