@@ -37,7 +37,7 @@ export const setting = <A>(name: string, parse: (text: string) => Result.Result<
   }))
 
 /** `setting` with the value used when it is unset. */
-const withFallback = <A>(config: Config.Config<A | undefined>, fallback: A): Config.Config<A> =>
+export const withFallback = <A>(config: Config.Config<A | undefined>, fallback: A): Config.Config<A> =>
   Config.map(config, (value) => value === undefined ? fallback : value)
 
 const text = (name: string) => setting(name, Result.succeed)

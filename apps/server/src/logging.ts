@@ -3,7 +3,7 @@
  * reads them), unless `WASL_LOG_FORMAT` says which; `WASL_LOG_LEVEL` drops the entries below it.
  */
 import { Config, Layer, Logger, type LogLevel, References, Result } from "effect"
-import { setting } from "./config.ts"
+import { setting, withFallback } from "./config.ts"
 
 const FORMATS = ["pretty", "json"] as const
 type LogFormat = typeof FORMATS[number]
@@ -24,12 +24,15 @@ export const LoggingConfig = Config.all({
     const format = FORMATS.find((f) => f === text.trim().toLowerCase())
     return format === undefined ? Result.fail(`expected pretty or json, received "${text}"`) : Result.succeed(format)
   }),
-  level: setting("WASL_LOG_LEVEL", (text) => {
-    const level = LEVELS[text.trim().toLowerCase()]
-    return level === undefined
-      ? Result.fail(`expected one of ${Object.keys(LEVELS).join(", ")}, received "${text}"`)
-      : Result.succeed(level)
-  })
+  level: withFallback(
+    setting("WASL_LOG_LEVEL", (text) => {
+      const level = LEVELS[text.trim().toLowerCase()]
+      return level === undefined
+        ? Result.fail(`expected one of ${Object.keys(LEVELS).join(", ")}, received "${text}"`)
+        : Result.succeed(level)
+    }),
+    "Info"
+  )
 })
 export type LoggingConfig = Config.Success<typeof LoggingConfig>
 
@@ -38,6 +41,6 @@ export const loggingLayer = (config: LoggingConfig, isTerminal: boolean = proces
   const format = config.format ?? (isTerminal ? "pretty" : "json")
   return Layer.mergeAll(
     Logger.layer([format === "pretty" ? Logger.consolePretty() : Logger.consoleJson]),
-    Layer.succeed(References.MinimumLogLevel, config.level ?? "Info")
+    Layer.succeed(References.MinimumLogLevel, config.level)
   )
 }
