@@ -3,6 +3,7 @@
  * are the ones in effect, and `EffectiveSettings` shows values and defaults with secrets redacted.
  */
 import { Config, ConfigProvider, Duration, Effect, Option, Result } from "effect"
+import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import {
   DEFAULT_DELIVERY_TIMEOUT,
@@ -60,6 +61,20 @@ describe("the list of settings", () => {
     expect(Result.getOrThrow(parseRetrySchedule(defaultOf("WASL_RETRY_DELAYS"))).map(Duration.toMillis)).toEqual(
       DEFAULT_RETRY_SCHEDULE.map(Duration.toMillis)
     )
+  })
+})
+
+describe("the README", () => {
+  it("documents every setting with its default and its accepted form", () => {
+    const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8")
+    for (const setting of SETTINGS) {
+      const row = readme.split("\n").find((line) => line.startsWith(`| \`${setting.name}\` |`))
+      expect(row, `no README row for ${setting.name}`).toBeDefined()
+      const [, documented, accepted, meaning] = row!.split(/ \| /).map((cell) => cell.replaceAll("`", "").trim())
+      expect(documented, setting.name).toBe(setting.default ?? "unset")
+      expect(accepted, setting.name).not.toBe("")
+      expect(meaning, setting.name).not.toBe("")
+    }
   })
 })
 
