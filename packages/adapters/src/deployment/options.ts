@@ -6,6 +6,7 @@
 import { type Cause, Duration, Effect, Option, Redacted, Result, Schema } from "effect"
 import {
   DEFAULT_DELIVERY_TIMEOUT,
+  DEFAULT_OTP_COOLDOWN,
   DEFAULT_RETRY_SCHEDULE,
   DELIVERY_ATTEMPTS,
   DEFAULT_RETENTION,
@@ -59,8 +60,8 @@ export interface MessagingOptions {
   readonly sandboxOutbox?: string | undefined
   /** `WASL_WHATSAPP_GRAPH_URL`: base URL of the WhatsApp Cloud API. Default `https://graph.facebook.com/v21.0`. */
   readonly whatsappGraphUrl?: string | undefined
-  /** `WASL_OTP_COOLDOWN`: how long after an accepted OTP send the same recipient gets 429. Default 60 s. */
-  readonly otpCooldown?: Duration.Duration | undefined
+  /** `WASL_OTP_COOLDOWN`: how long after an accepted OTP send the same recipient gets 429, as text (`60s`) or a duration. Default 60 s. */
+  readonly otpCooldown?: string | Duration.Duration | undefined
 }
 
 /**
@@ -178,6 +179,15 @@ const durationSetting = (
       onSome: Effect.succeed
     })
     : Effect.succeed(value)
+
+/**
+ * The OTP cooldown of the options, parsed from text when given as text. Fails with
+ * `WaslConfigError` when it does not parse. Internal plumbing of the deployment layers; exported
+ * for them.
+ */
+export const otpCooldownOf = (
+  otpCooldown: string | Duration.Duration | undefined
+): Effect.Effect<Duration.Duration, WaslConfigError> => durationSetting("WASL_OTP_COOLDOWN", otpCooldown, DEFAULT_OTP_COOLDOWN)
 
 /**
  * The retention policy of the options, each duration parsed from text when given as text. Fails
