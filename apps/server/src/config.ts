@@ -43,7 +43,7 @@ export const withFallback = <A>(config: Config.Config<A | undefined>, fallback: 
 const text = (name: string) => setting(name, Result.succeed)
 
 /** A duration in the one syntax of every setting (`500ms`, `2s`, `5m`, `1h`, `1d`, `60 seconds`). */
-export const durationSetting = (name: string): Config.Config<Duration.Duration | undefined> =>
+const durationSetting = (name: string): Config.Config<Duration.Duration | undefined> =>
   setting(name, (value) => Option.match(parseDurationText(value), { onNone: () => refused(DURATION_FORM, value), onSome: Result.succeed }))
 
 const BOOLEANS: Readonly<Record<string, boolean>> = { true: true, false: false, yes: true, no: false, on: true, off: false, "1": true, "0": false }
