@@ -27,6 +27,7 @@ import {
   checkMailOptions,
   DEFAULT_DATA_DIR,
   deliveryPolicyOf,
+  otpCooldownOf,
   retentionPolicyOf,
   WaslConfigError,
   type WaslOptions
@@ -85,9 +86,10 @@ const onDatabase = <E, R>(
     }
     const policy = yield* deliveryPolicyOf(options.webhooks)
     const retention = yield* retentionPolicyOf(options.retention)
+    const otpCooldown = yield* otpCooldownOf(options.messaging?.otpCooldown)
     yield* checkMailOptions(options.mail)
     return Layer.mergeAll(RepositoriesPg, QueueSignalsPg, Layer.succeed(RetentionPolicy, retention)).pipe(
-      Layer.provideMerge(nodeServices(options, master, policy)),
+      Layer.provideMerge(nodeServices(options, master, policy, otpCooldown)),
       Layer.provideMerge(MigrationsLive),
       Layer.provideMerge(database)
     )
