@@ -77,6 +77,22 @@ describe.each(DATABASES)("malformed input on %s", (database) => {
     }
   })
 
+  it("a path parameter that cannot be decoded or is over 100 characters is a 404, not a 405", async () => {
+    for (const id of ["%ED%A0%80", "%zz", "%FF", "a".repeat(101), "%61".repeat(101)]) {
+      for (const method of ["GET", "PUT", "DELETE"]) {
+        const reply = await server.request(method, `/api/deals/${id}`, { token, ...(method === "PUT" ? { body: {} } : {}) })
+        expect(reply.status, `${method} ${id.slice(0, 20)}`).toBe(404)
+        expect(reply.body).toEqual({ message: "Not found." })
+        expect(reply.headers.get("allow")).toBeNull()
+      }
+      const notes = await server.request("GET", `/api/deals/${deal}/notes/${id}`, { token })
+      expect(notes.status).toBe(404)
+    }
+    // At the limit it is still a route: an unknown id of 100 characters.
+    expect((await server.request("GET", `/api/deals/${"a".repeat(100)}`, { token })).status).toBe(404)
+    expect((await server.request("PATCH", `/api/deals/${"a".repeat(100)}`, { token })).status).toBe(405)
+  })
+
   it("a NUL character in the body or the query is a 422 and stores nothing", async () => {
     const before = (await server.query("SELECT count(*)::int AS n FROM deals"))[0].n
     const body = await server.request("POST", "/api/deals", { token, raw: "{\"deal_name\":\"a\\u0000b\"}" })
