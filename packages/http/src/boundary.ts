@@ -5,7 +5,7 @@
  */
 import { ByteSize, Cause, Clock, Effect, type Layer, Option, Result, type Types } from "effect"
 import { SecureRandom } from "effect/crypto"
-import { HttpIncomingMessage, HttpMiddleware, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Headers, HttpIncomingMessage, HttpMiddleware, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { httpErrorResponse, responses } from "./errors.ts"
 import type { RouteTable } from "./route-table.ts"
@@ -29,6 +29,22 @@ const hasBody = (request: HttpServerRequest.HttpServerRequest) =>
 
 const isJson = (contentType: string | undefined) =>
   contentType === undefined || /^application\/(.+\+)?json\s*(;|$)/i.test(contentType)
+
+/**
+ * The request as the endpoints read it: a JSON body of a `+json` type (`application/vnd.api+json`)
+ * relabelled `application/json`, the one JSON type their payload decoders know. Done before the
+ * body is read: a modified request does not share the original's read body.
+ */
+const asJson = (request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest => {
+  const contentType = request.headers["content-type"]
+  return contentType !== undefined && isJson(contentType) && !/^application\/json\s*(;|$)/i.test(contentType)
+    ? request.modify({ headers: Headers.set(request.headers, "content-type", "application/json") })
+    : request
+}
+
+/** A 415 from the framework (a payload it cannot decode) is answered in Wasl's error body. */
+const withOwn415 = (response: HttpServerResponse.HttpServerResponse) =>
+  response.status === 415 ? responses.unsupportedMediaType() : response
 
 const isMultipart = (request: HttpServerRequest.HttpServerRequest) =>
   /^multipart\/form-data\s*;/i.test(request.headers["content-type"] ?? "") && MULTIPART_PATH.test(pathOf(request.url))
@@ -158,7 +174,7 @@ export const makeBoundary = (routes: RouteTable): HttpRouter.Middleware<{
         HttpServerRequest.HttpServerRequest
       > =>
         Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
+          const request = asJson(yield* HttpServerRequest.HttpServerRequest)
           const started = yield* Clock.currentTimeMillis
           const requestId = yield* requestIdOf(request, random)
           const multipart = isMultipart(request)
@@ -167,12 +183,12 @@ export const makeBoundary = (routes: RouteTable): HttpRouter.Middleware<{
             ? Effect.succeed(responses.unsupportedMediaType())
             : Number(request.headers["content-length"] ?? 0) > limit
             ? Effect.succeed(responses.payloadTooLarge())
-            : Effect.provideService(
-              Effect.flatMap(carriesNul(request, hasBody(request) && !multipart), (nul) =>
-                nul === undefined ? app : Effect.succeed(responses.validation({ [nul]: [NUL_MESSAGE] }))),
-              HttpIncomingMessage.MaxBodySize,
-              ByteSize.bytes(limit)
-            )
+            : Effect.flatMap(carriesNul(request, hasBody(request) && !multipart), (nul) =>
+              nul === undefined
+                ? Effect.map(Effect.provideService(app, HttpServerRequest.HttpServerRequest, request), withOwn415)
+                : Effect.succeed(responses.validation({ [nul]: [NUL_MESSAGE] }))).pipe(
+                Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(limit))
+              )
           const response = yield* guarded.pipe(
             Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.interrupt : render(request, cause))
           )

@@ -93,6 +93,20 @@ describe.each(DATABASES)("malformed input on %s", (database) => {
     expect((await server.request("PATCH", `/api/deals/${"a".repeat(100)}`, { token })).status).toBe(405)
   })
 
+  it("takes any +json content type as JSON; any other type is a 415 with the JSON error body", async () => {
+    for (const type of ["application/vnd.api+json", "application/merge-patch+json; charset=utf-8", "APPLICATION/JSON"]) {
+      const reply = await server.request("POST", "/api/deals", { token, body: { deal_name: "typed" }, headers: { "content-type": type } })
+      expect(reply.status, type).toBe(201)
+      expect(reply.body.data.properties.deal_name).toBe("typed")
+    }
+    for (const [type, raw] of [["text/plain", "deal_name=x"], ["application/xml", "<a/>"], ["text/plain", ""]] as const) {
+      const reply = await server.request("POST", "/api/deals", { token, raw, headers: { "content-type": type } })
+      expect(reply.status, `${type} ${raw}`).toBe(415)
+      expect(reply.headers.get("content-type")).toMatch(/^application\/json/)
+      expect(reply.body).toEqual({ message: "The content type is not supported." })
+    }
+  })
+
   it("a NUL character in the body or the query is a 422 and stores nothing", async () => {
     const before = (await server.query("SELECT count(*)::int AS n FROM deals"))[0].n
     const body = await server.request("POST", "/api/deals", { token, raw: "{\"deal_name\":\"a\\u0000b\"}" })
