@@ -107,6 +107,15 @@ describe.each(DATABASES)("malformed input on %s", (database) => {
     }
   })
 
+  it("complex_filters nested deeper than 64 levels is a 422, not an unfiltered list", async () => {
+    const message = "The complex filters field must not be nested more than 64 levels deep."
+    for (const path of ["/api/deals", "/api/contacts"]) {
+      const reply = await server.request("GET", `${path}?complex_filters${"[0]".repeat(65)}=x`, { token })
+      expect(reply.status, path).toBe(422)
+      expect(reply.body).toEqual({ message, errors: { complex_filters: [message] } })
+    }
+  })
+
   it("a NUL character in the body or the query is a 422 and stores nothing", async () => {
     const before = (await server.query("SELECT count(*)::int AS n FROM deals"))[0].n
     const body = await server.request("POST", "/api/deals", { token, raw: "{\"deal_name\":\"a\\u0000b\"}" })
