@@ -1,8 +1,10 @@
 /**
  * Malformed input never reaches a 500 (decisions §1): odd query shapes, out-of-range values,
- * oversized strings, prototype keys and NUL characters (PostgreSQL text cannot hold U+0000, so the
- * boundary answers 422 on `query` or `body` before anything is stored).
+ * oversized strings, prototype keys, NUL characters and lone surrogates (PostgreSQL text cannot
+ * hold them, so the boundary answers 422 on `query` or on the body's field before anything is
+ * stored), undecodable paths, odd content types.
  */
+import { BUILTIN_GROUPS } from "@wasl/core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 
@@ -116,13 +118,69 @@ describe.each(DATABASES)("malformed input on %s", (database) => {
     }
   })
 
+  it("a lone surrogate or a NUL in any string of the body is a 422 on its field and stores nothing", async () => {
+    const memo = await server.request("POST", "/api/deals/properties", {
+      token,
+      body: { type: "string", name: { en: "Memo" }, internal_name: "memo", group_id: BUILTIN_GROUPS.deal._id }
+    })
+    expect(memo.status).toBe(201)
+    const counts = async () =>
+      (await server.query(
+        "SELECT (SELECT count(*) FROM deals)::int AS deals, (SELECT count(*) FROM property_groups)::int AS groups, " +
+          "(SELECT count(*) FROM properties)::int AS properties, (SELECT count(*) FROM webhooks)::int AS webhooks, " +
+          "(SELECT count(*) FROM notes)::int AS notes"
+      ))[0]
+    const before = await counts()
+    const refused = (field: string) => {
+      const message = `The ${field.replace(/_/g, " ")} field must be a valid UTF-8 string.`
+      return { message, errors: { [field]: [message] } }
+    }
+    const cases: ReadonlyArray<readonly [string, string, unknown, string]> = [
+      ["POST", "/api/deals/properties/groups", { name: { en: "\ud800" } }, "name.en"],
+      ["POST", "/api/deals/properties/groups", { name: { en: "Ok" }, desc: { ar: "x\udfff" } }, "desc.ar"],
+      ["POST", "/api/deals", { deal_name: "x", memo: "a\udc00" }, "memo"],
+      ["POST", "/api/deals", { deal_name: "a\u0000b" }, "deal_name"],
+      ["PUT", `/api/deals/${deal}`, { deal_name: "\udbff" }, "deal_name"],
+      ["POST", "/api/deals/properties", {
+        type: "single_select",
+        name: { en: "Tier" },
+        internal_name: "tier",
+        group_id: BUILTIN_GROUPS.deal._id,
+        enum: [{ en: "Gold", internal_name: "gold" }, { en: "Silver\ud800", internal_name: "silver" }]
+      }, "enum.1.en"],
+      ["POST", "/api/deals/properties", {
+        type: "string",
+        name: { en: "Other" },
+        desc: { en: "\ud800" },
+        internal_name: "other",
+        group_id: BUILTIN_GROUPS.deal._id
+      }, "desc.en"],
+      ["POST", `/api/deals/${deal}/notes`, { body: "note \udc00" }, "body"],
+      ["POST", "/api/account/webhooks", { URL: "https://example.test/\ud800", events: ["deal-created"] }, "URL"]
+    ]
+    for (const [method, path, body, field] of cases) {
+      const reply = await server.request(method, path, { token, body })
+      expect(reply.status, `${method} ${path} ${field}`).toBe(422)
+      expect(reply.body).toEqual(refused(field))
+    }
+    // A lone surrogate in a key: the object holding it is named (the body, at the top).
+    const key = await server.request("POST", "/api/deals", { token, raw: "{\"deal_name\":\"x\",\"\\ud800\":1}" })
+    expect(key.status).toBe(422)
+    expect(key.body).toEqual(refused("body"))
+    expect(await counts()).toEqual(before)
+    // A surrogate pair is one well-formed character: stored and read back as sent.
+    const emoji = await server.request("POST", "/api/deals", { token, body: { deal_name: "deal \ud83d\ude00", memo: "\u{1f600}" } })
+    expect(emoji.status).toBe(201)
+    expect(emoji.body.data.properties).toMatchObject({ deal_name: "deal \u{1f600}", memo: "\u{1f600}" })
+  })
+
   it("a NUL character in the body or the query is a 422 and stores nothing", async () => {
     const before = (await server.query("SELECT count(*)::int AS n FROM deals"))[0].n
     const body = await server.request("POST", "/api/deals", { token, raw: "{\"deal_name\":\"a\\u0000b\"}" })
     expect(body.status).toBe(422)
     expect(body.body).toEqual({
-      message: "The request must not contain NUL characters.",
-      errors: { body: ["The request must not contain NUL characters."] }
+      message: "The deal name field must be a valid UTF-8 string.",
+      errors: { deal_name: ["The deal name field must be a valid UTF-8 string."] }
     })
     const update = await server.request("PUT", `/api/deals/${deal}`, { token, raw: "{\"deal_name\":\"\\u0000\"}" })
     expect(update.status).toBe(422)
