@@ -174,6 +174,43 @@ describe.each(DATABASES)("malformed input on %s", (database) => {
     expect(emoji.body.data.properties).toMatchObject({ deal_name: "deal \u{1f600}", memo: "\u{1f600}" })
   })
 
+  it("dates outside the years 0001 to 9999 are a 422 like other invalid dates, in values and filters", async () => {
+    for (const [internal_name, type] of [["signed_on", "date"], ["signed_at", "datetime"]]) {
+      const created = await server.request("POST", "/api/deals/properties", {
+        token,
+        body: { type, name: { en: internal_name }, internal_name, group_id: BUILTIN_GROUPS.deal._id }
+      })
+      expect(created.status).toBe(201)
+    }
+    const year0 = Date.parse("0000-06-01T00:00:00Z")
+    const outOfRange = ["0000-01-01", "0000-12-31T23:59:59Z", "0001-01-01T00:30:00+01:00", year0, 253402300800000, {
+      $date: { $numberLong: String(year0) }
+    }]
+    for (const field of ["close_date", "signed_on", "signed_at"]) {
+      for (const value of outOfRange) {
+        const reply = await server.request("POST", "/api/deals", { token, body: { deal_name: "x", [field]: value } })
+        expect(reply.status, `${field} ${JSON.stringify(value)}`).toBe(422)
+        expect(reply.body.errors).toEqual({ [field]: [`The ${field.replace(/_/g, " ")} field must be a valid date.`] })
+      }
+      const update = await server.request("PUT", `/api/deals/${deal}`, { token, body: { [field]: "0000-01-01" } })
+      expect(update.status).toBe(422)
+      const edge = await server.request("POST", "/api/deals", { token, body: { deal_name: "edge", [field]: "0001-01-01" } })
+      expect(edge.status, field).toBe(201)
+      const last = await server.request("PUT", `/api/deals/${edge.body.data.properties._id}`, {
+        token,
+        body: { [field]: "9999-12-31T23:59:59Z" }
+      })
+      expect(last.status, field).toBe(200)
+    }
+    for (const property of ["close_date", "signed_on", "signed_at", "created_at"]) {
+      for (const value of ["0000-01-01", year0]) {
+        const reply = await server.request("GET", `/api/deals?${filters([{ property, operator: "gt", value }])}`, { token })
+        expect(reply.status, `${property} ${value}`).toBe(422)
+        expect(Object.keys(reply.body.errors)).toEqual(["complex_filters.0.value"])
+      }
+    }
+  })
+
   it("a NUL character in the body or the query is a 422 and stores nothing", async () => {
     const before = (await server.query("SELECT count(*)::int AS n FROM deals"))[0].n
     const body = await server.request("POST", "/api/deals", { token, raw: "{\"deal_name\":\"a\\u0000b\"}" })
