@@ -94,7 +94,7 @@ export const waslRouterConfig: {
   /** A path with a trailing slash routes as the path without it. */
   readonly ignoreTrailingSlash: true
   /** A longer path parameter is no route (404). */
-  readonly maxParamLength: typeof MAX_PARAM_LENGTH
+  readonly maxParamLength: number
 } = { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH } as const
 
 /**

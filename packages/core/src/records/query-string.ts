@@ -66,7 +66,9 @@ export const MAX_NESTING = 64
 
 /** A query name as PHP reads it: its base name and its bracket indices (undefined for `[]`). */
 export interface PhpName {
+  /** The name before the first `[`, spaces and dots turned to underscores. */
   readonly base: string
+  /** The bracket indices in order, undefined for an append (`[]`). */
   readonly indices: ReadonlyArray<string | undefined>
 }
 
