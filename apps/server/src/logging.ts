@@ -1,8 +1,11 @@
 /**
  * Logs: human-readable lines on a terminal, one JSON object per line otherwise (a log collector
  * reads them), unless `WASL_LOG_FORMAT` says which; `WASL_LOG_LEVEL` drops the entries below it.
+ * With traces exported, a JSON line written inside a span carries its `trace_id` and `span_id`,
+ * so a collector can join the line to its trace.
  */
-import { Config, Layer, Logger, type LogLevel, References, Result } from "effect"
+import { Config, Formatter, Layer, Logger, type LogLevel, References, Result } from "effect"
+import { exportedSpan } from "@wasl/http"
 import { setting, withFallback } from "./config.ts"
 
 const FORMATS = ["pretty", "json"] as const
@@ -36,11 +39,26 @@ export const LoggingConfig = Config.all({
 })
 export type LoggingConfig = Config.Success<typeof LoggingConfig>
 
+/**
+ * `Logger.consoleJson` plus, in a span of an exporting tracer, the span's ids among the
+ * annotations. Without one (tracing off: Effect's native tracer) the ids would name nothing.
+ */
+const consoleJsonTraced = Logger.withConsoleLog(Logger.map(
+  Logger.make((options) => {
+    const entry = Logger.formatStructured.log(options)
+    const span = exportedSpan(options.fiber)
+    return span === undefined
+      ? entry
+      : { ...entry, annotations: { trace_id: span.traceId, span_id: span.spanId, ...entry.annotations } }
+  }),
+  Formatter.formatJson
+))
+
 /** The loggers of the settings; `isTerminal` decides the format when none is set. */
 export const loggingLayer = (config: LoggingConfig, isTerminal: boolean = process.stdout.isTTY === true) => {
   const format = config.format ?? (isTerminal ? "pretty" : "json")
   return Layer.mergeAll(
-    Logger.layer([format === "pretty" ? Logger.consolePretty() : Logger.consoleJson]),
+    Logger.layer([format === "pretty" ? Logger.consolePretty() : consoleJsonTraced]),
     Layer.succeed(References.MinimumLogLevel, config.level)
   )
 }

@@ -6,6 +6,7 @@
 import { Config, Option } from "effect"
 import { HttpConfig, WaslConfig } from "./config.ts"
 import { LoggingConfig } from "./logging.ts"
+import { TracingConfig } from "./tracing.ts"
 
 export interface Setting {
   readonly name: string
@@ -41,7 +42,12 @@ export const SETTINGS: ReadonlyArray<Setting> = [
   { name: "WASL_RATE_LIMIT", default: "600/1 minute" },
   { name: "WASL_RATE_LIMIT_LOGIN", default: "10/1 minute" },
   { name: "WASL_RATE_LIMIT_OTP_VERIFY", default: "120/1 minute" },
-  { name: "WASL_TRUST_PROXY" }
+  { name: "WASL_TRUST_PROXY" },
+  { name: "OTEL_EXPORTER_OTLP_ENDPOINT" },
+  { name: "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT" },
+  { name: "OTEL_EXPORTER_OTLP_PROTOCOL", default: "http/protobuf" },
+  { name: "OTEL_EXPORTER_OTLP_HEADERS", secret: "value" },
+  { name: "OTEL_SERVICE_NAME", default: "wasl" }
 ]
 
 /** What `wasl config` shows of a secret. */
@@ -64,7 +70,7 @@ const shown = (setting: Setting, value: string): string =>
  * Fails like the apps do on a value they would refuse.
  */
 export const EffectiveSettings: Config.Config<Record<string, string | null>> = Config.all({
-  valid: Config.all([WaslConfig, HttpConfig, LoggingConfig]),
+  valid: Config.all([WaslConfig, HttpConfig, LoggingConfig, TracingConfig]),
   values: Config.all(SETTINGS.map((setting) => Config.option(Config.String(setting.name))))
 }).pipe(Config.map(({ valid: [wasl], values }) =>
   Object.fromEntries(SETTINGS.map((setting, i) => {

@@ -16,8 +16,9 @@ import {
 import { HttpConfig, WaslConfig } from "../src/config.ts"
 import { LoggingConfig } from "../src/logging.ts"
 import { EffectiveSettings, SETTINGS } from "../src/settings.ts"
+import { TracingConfig } from "../src/tracing.ts"
 
-const everything = Config.all([WaslConfig, HttpConfig, LoggingConfig])
+const everything = Config.all([WaslConfig, HttpConfig, LoggingConfig, TracingConfig])
 const defaultOf = (name: string) => SETTINGS.find((s) => s.name === name)!.default!
 const effective = (env: Record<string, string>) => Effect.runSync(EffectiveSettings.parse(ConfigProvider.fromEnvRecord(env)))
 const millis = (text: string) => Duration.toMillis(Option.getOrThrow(parseDurationText(text)))
@@ -45,7 +46,9 @@ describe("the list of settings", () => {
         "WASL_RATE_LIMIT",
         "WASL_RATE_LIMIT_LOGIN",
         "WASL_RATE_LIMIT_OTP_VERIFY",
-        "WASL_LOG_LEVEL"
+        "WASL_LOG_LEVEL",
+        "OTEL_EXPORTER_OTLP_PROTOCOL",
+        "OTEL_SERVICE_NAME"
       ]
     ) {
       const given = Effect.runSync(everything.parse(ConfigProvider.fromEnvRecord({ [name]: defaultOf(name) })))

@@ -8,6 +8,7 @@ import { SecureRandom } from "effect/crypto"
 import { Headers, HttpIncomingMessage, HttpMiddleware, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { httpErrorResponse, responses } from "./errors.ts"
+import { exportedSpan } from "./exported-span.ts"
 import type { RouteTable } from "./route-table.ts"
 import { TrustedProxies } from "./trusted-proxies.ts"
 import { unstorableJsonErrors } from "./storable-text.ts"
@@ -113,7 +114,9 @@ const renderFailure = (
       const declared = Option.isSome(failure) ? httpErrorResponse(error) : undefined
       if (declared !== undefined) return declared
     }
-    const traceId = (yield* (yield* SecureRandom.SecureRandom).uuidV4())
+    // Traced, the id of the request's trace, where the failure is recorded; else a fresh one for the log line.
+    const span = yield* Effect.withFiberSucceed(exportedSpan)
+    const traceId = span?.traceId ?? (yield* (yield* SecureRandom.SecureRandom).uuidV4())
     yield* Effect.logError("request failed", cause).pipe(Effect.annotateLogs({ trace_id: traceId }))
     return responses.serverError(traceId)
   })

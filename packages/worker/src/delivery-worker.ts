@@ -116,7 +116,11 @@ const RECORD_BATCH = 256
 /** The pause after a loop iteration failed. */
 const FAILURE_PAUSE = Duration.seconds(1)
 
-/** Repeats `step` forever; a failure or defect is logged and followed by a pause. */
+/**
+ * Repeats `step` forever; a failure or defect is logged and followed by a pause. Not traced: an
+ * idle worker polls every second, and a trace per poll would bury the attempts (which are traced,
+ * see `attemptSpan`).
+ */
 const forever = <R>(name: string, step: Effect.Effect<void, unknown, R>) =>
   Effect.forever(
     step.pipe(
@@ -126,11 +130,39 @@ const forever = <R>(name: string, step: Effect.Effect<void, unknown, R>) =>
           : Effect.logError(`${name} failed; retrying`, cause).pipe(Effect.andThen(Effect.sleep(FAILURE_PAUSE)))
       )
     )
-  )
+  ).pipe(Effect.withTracerEnabled(false))
 
 /** Waits for the latch to open or the duration to pass. */
 const waitFor = (latch: Latch.Latch, duration: Duration.Duration) =>
   Effect.raceFirst(latch.await, Effect.sleep(duration))
+
+/**
+ * Each attempt is a trace of its own (the worker's loop is no request): a client span naming the
+ * delivery, its webhook and event, which the attempt's log lines carry. The outbox does not keep
+ * the trace context of the request that committed the event, so the span is not linked to it;
+ * the delivery id, shown in the delivery log and sent as `X-Wasl-Delivery`, joins them.
+ */
+const attemptSpan = (delivery: ClaimedDelivery) =>
+  Effect.withSpan("webhook.delivery.attempt", {
+    root: true,
+    kind: "client",
+    attributes: {
+      "wasl.account.id": delivery.accountId,
+      "wasl.delivery.id": delivery.id,
+      "wasl.webhook.id": delivery.webhookId,
+      "wasl.event.name": delivery.event
+    }
+  })
+
+/** How the attempt went, on its span: the attempt's number, the answer's status, the outcome. */
+const annotateAttemptSpan = (pending: PendingAttempt) =>
+  Effect.annotateCurrentSpan({
+    "wasl.delivery.outcome": pending.outcome,
+    ...(pending.record.attempt === null ? {} : {
+      "wasl.delivery.attempt": pending.record.attempt.number,
+      ...(pending.record.attempt.statusCode === null ? {} : { "http.response.status_code": pending.record.attempt.statusCode })
+    })
+  })
 
 /**
  * Runs the worker's loops until the scope closes. Needs the core's ports: Outbox,
@@ -200,6 +232,7 @@ export const runDeliveryWorker = (
 
     const attempt = (delivery: ClaimedDelivery) =>
       sendAttempt(delivery, signerFor).pipe(
+        Effect.tap(annotateAttemptSpan),
         Effect.flatMap((pending) => Effect.andThen(Effect.sync(() => sent++), Queue.offer(finished, pending))),
         Effect.catchCause((cause) =>
           Cause.hasInterruptsOnly(cause)
@@ -211,6 +244,9 @@ export const runDeliveryWorker = (
               Effect.andThen(done(1))
             )
         ),
+        attemptSpan(delivery),
+        // Started from the untraced sending loop.
+        Effect.withTracerEnabled(true),
         // Stopping: the attempt's result will not be recorded; free the delivery for another worker.
         Effect.onInterrupt(() => Effect.andThen(repo.release([leaseOf(delivery)]), done(1)))
       )
