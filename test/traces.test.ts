@@ -163,6 +163,9 @@ describe("traces (npm start with OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
     expect(accessLine?.annotations.trace_id).toBe(request.traceId)
     expect(byId().has(accessLine.annotations.span_id)).toBe(true)
 
+    // The worker's polling (a fan-out every second) makes no traces of its own.
+    expect(collector.spans.filter((s) => ["fanOutEvents", "recordAttempts", "pruneExpired"].includes(s.name))).toEqual([])
+
     // JSON bodies, with the headers of OTEL_EXPORTER_OTLP_HEADERS.
     expect(collector.paths.every((p) => p === "POST /v1/traces application/json s ecret")).toBe(true)
   }, 60_000)

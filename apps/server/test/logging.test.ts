@@ -1,5 +1,5 @@
 /** Logs: pretty lines on a terminal, JSON lines otherwise, unless WASL_LOG_FORMAT says; WASL_LOG_LEVEL filters. */
-import { type Config, ConfigProvider, Console, Effect } from "effect"
+import { type Config, ConfigProvider, Console, Effect, Tracer } from "effect"
 import { describe, expect, it } from "vitest"
 import { describeConfigError } from "../src/config.ts"
 import { LoggingConfig, loggingLayer } from "../src/logging.ts"
@@ -68,5 +68,27 @@ describe("logging", () => {
     expect(refusal({ WASL_LOG_LEVEL: "loud" })).toBe(
       `WASL_LOG_LEVEL: expected one of trace, debug, info, warn, error, fatal, none, received "loud"`
     )
+  })
+
+  it("puts the trace and span ids on a JSON line written in a span of an exporting tracer, and only there", () => {
+    const entries = (tracer: Tracer.Tracer | undefined) => {
+      const lines: Array<string> = []
+      const console: Console.Console = { ...globalThis.console, log: (...args: Array<unknown>) => lines.push(args.map(String).join(" ")) }
+      const program = Effect.logInfo("outside").pipe(
+        Effect.andThen(Effect.logInfo("inside").pipe(Effect.withSpan("work"))),
+        Effect.andThen(Effect.logInfo("untraced").pipe(Effect.withSpan("quiet"), Effect.withTracerEnabled(false))),
+        Effect.provide(loggingLayer(settings({}), false)),
+        Effect.provideService(Console.Console, console)
+      )
+      let span: Tracer.Span | undefined
+      Effect.runSync(tracer === undefined ? program : program.pipe(Effect.provideService(Tracer.Tracer, Tracer.make({
+        span: (options) => (span = tracer.span(options))
+      }))))
+      return { annotations: lines.map((line) => JSON.parse(line).annotations), span }
+    }
+    const exported = entries(Tracer.make({ span: (options) => new Tracer.NativeSpan(options) }))
+    expect(exported.annotations).toEqual([{}, { trace_id: exported.span!.traceId, span_id: exported.span!.spanId }, {}])
+    // Effect's native tracer (tracing off): the spans are recorded nowhere, so no ids.
+    expect(entries(undefined).annotations).toEqual([{}, {}, {}])
   })
 })

@@ -1,5 +1,5 @@
 /** The boundary renders defects as 500 "Server Error." with a trace id, never the defect's text. */
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Tracer } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
@@ -29,6 +29,26 @@ describe("boundary", () => {
       expect(response.headers.get("x-trace-id")).toMatch(/^[0-9a-f-]{36}$/)
       const ok = await handler(new Request("http://localhost/api/ok"))
       expect(ok.status).toBe(200)
+    } finally {
+      await dispose()
+    }
+  })
+
+  it("answers a defect with the request's trace id when traces are exported", async () => {
+    const app = HttpRouter.add("GET", "/api/boom", Effect.die(new Error("boom"))).pipe(
+      Layer.provide(makeBoundary(routeTableOf(api)).layer),
+      Layer.provide(SecureRandom.layerWebCrypto),
+      Layer.provideMerge(Layer.succeed(Tracer.Tracer, Tracer.make({ span: (options) => new Tracer.NativeSpan(options) })))
+    )
+    const { handler, dispose } = HttpRouter.toWebHandler(app, { disableLogger: true })
+    try {
+      // The caller's trace, continued by the request's server span.
+      const traceId = "4bf92f3577b34da6a3ce929d0e0e4736"
+      const response = await handler(new Request("http://localhost/api/boom", {
+        headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` }
+      }))
+      expect(response.status).toBe(500)
+      expect(response.headers.get("x-trace-id")).toBe(traceId)
     } finally {
       await dispose()
     }
