@@ -92,4 +92,11 @@ hash and answers a \`verification_id\`; check what the user typed with
 \`POST /api/verifications/{id}/verify\` \`{ "code" }\`: 200 when right, 422 with
 \`attempts_remaining\` when wrong (five tries), 410 once the verification is no longer live. With
 your own \`code\`, Wasl only relays it. The API never returns a code.
+
+## Clients
+
+This document is served at \`/api/openapi.json\` (OpenAPI 3.1). From TypeScript with Effect, use
+the typed client of \`@wasl/http/client\`. Otherwise generate one: for instance types with
+\`openapi-typescript\` and calls with \`openapi-fetch\`, giving it a \`querySerializer\` that sends
+\`complex_filters\` as JSON (its own writes only one level of brackets).
 `
