@@ -14,6 +14,7 @@ import { Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./
 import { DeletedAnswer } from "./deleted-answer.ts"
 import { documentIdempotencyKeys } from "./idempotency-openapi.ts"
 import { declareFreeFormObjects } from "./free-form-objects-openapi.ts"
+import { exemplifyErrors } from "./error-examples-openapi.ts"
 import { API_INTRODUCTION } from "./api-introduction.ts"
 import { declareRateLimitHeaders } from "./rate-limit.ts"
 import { TooManyRequests429WithRetryAfter } from "./retry-after.ts"
@@ -204,7 +205,8 @@ export const WaslApiBase: HttpApi.HttpApi<
     // Relative: the server that serves this document, wherever Wasl runs (alone, behind a proxy,
     // or mounted in a host's app), so "try it" and generated clients need no configured origin.
     servers: [{ url: "/", description: "The server that serves this document" }],
-    transform: (document) => declareFreeFormObjects(declareRateLimitHeaders(documentIdempotencyKeys(document)))
+    transform: (document) =>
+      exemplifyErrors(declareFreeFormObjects(declareRateLimitHeaders(documentIdempotencyKeys(document))))
   }))
 
 /**
