@@ -38,7 +38,7 @@ export const ShowMeEndpoint: WaslEndpoint<"show", "GET", "/me", {
   error: [Unauthenticated401]
 }).annotate(OpenApi.Summary, "Show the current user").annotate(
   OpenApi.Description,
-  "The calling user, its current account, teams and preferences (no data wrapper)."
+  "The calling user with the account the request acts in (its plan and OTP credits), the user's teams and notification preferences: the user object itself, without a data wrapper."
 )
 
 /** @ignore */
@@ -134,7 +134,8 @@ export const CreateTokenEndpoint: WaslEndpoint<"create", "POST", "/tokens", {
   error: [Unauthenticated401, Forbidden403, Validation422]
 }).annotate(OpenApi.Summary, "Create an API token").annotate(
   OpenApi.Description,
-  "The plain-text token is in `token`, shown this once."
+  "Issues an API token for the caller in the current account with the abilities given (permission names, or * for all). " +
+    "The plain-text token, <id>|<secret>, is in `token` and shown this once: only its hash is kept. Permission token-manage."
 )
 
 /** `DELETE /api/tokens/:id`: revokes one of the caller's API tokens. */
