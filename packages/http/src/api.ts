@@ -16,6 +16,7 @@ import { documentIdempotencyKeys } from "./idempotency-openapi.ts"
 import { declareFreeFormObjects } from "./free-form-objects-openapi.ts"
 import { exemplifyErrors } from "./error-examples-openapi.ts"
 import { API_INTRODUCTION } from "./api-introduction.ts"
+import { withRequestExamples } from "./request-examples-openapi.ts"
 import { declareRateLimitHeaders } from "./rate-limit.ts"
 import { TooManyRequests429WithRetryAfter } from "./retry-after.ts"
 import { type AuthenticatedGroup, DataAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
@@ -136,6 +137,11 @@ export const CreateTokenEndpoint: WaslEndpoint<"create", "POST", "/tokens", {
   OpenApi.Description,
   "Issues an API token for the caller in the current account with the abilities given (permission names, or * for all). " +
     "The plain-text token, <id>|<secret>, is in `token` and shown this once: only its hash is kept. Permission token-manage."
+).annotate(
+  OpenApi.Transform,
+  withRequestExamples({
+    readDeals: { summary: "A token that reads deals", value: { name: "reporting", abilities: ["deal-index", "deal-show"] } }
+  })
 )
 
 /** `DELETE /api/tokens/:id`: revokes one of the caller's API tokens. */

@@ -6,6 +6,7 @@ import { type RecordParams, recordParams } from "./kind-params.ts"
 import { DeletedAnswer } from "./deleted-answer.ts"
 import { type AuthenticatedGroup, commonErrors, DataMessageAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import { PAGE_PARAMETERS, withQueryParameters } from "./list-query-openapi.ts"
+import { withRequestExamples } from "./request-examples-openapi.ts"
 import { Pagination } from "./list-request.ts"
 import { Authentication } from "./security.ts"
 
@@ -41,6 +42,9 @@ export const CreateNoteEndpoint: WaslEndpoint<"create", "POST", "/:kind/:id/note
 }).annotate(OpenApi.Summary, "Add a note to a record").annotate(
   OpenApi.Description,
   "Adds a note ({ body }) to the record, made by the caller; fires the <kind>-note-created event. Permission <kind>-update."
+).annotate(
+  OpenApi.Transform,
+  withRequestExamples({ note: { summary: "A note", value: { body: "Called back: wants the annual plan." } } })
 )
 
 /** `PUT /api/:kind/:id/notes/:noteId`: replaces the body of one of the record's notes. */

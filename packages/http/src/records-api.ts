@@ -6,6 +6,7 @@ import { type KindParams, kindParams, type RecordParams, recordParams } from "./
 import { DeletedAnswer } from "./deleted-answer.ts"
 import { type AuthenticatedGroup, commonErrors, DataAnswer, DataMessageAnswer, type WaslEndpoint } from "./endpoint-types.ts"
 import { RECORD_LIST_PARAMETERS, withQueryParameters } from "./list-query-openapi.ts"
+import { withRequestExamples } from "./request-examples-openapi.ts"
 import { Pagination } from "./list-request.ts"
 import { Authentication } from "./security.ts"
 
@@ -47,6 +48,12 @@ export const CreateRecordEndpoint: WaslEndpoint<"create", "POST", "/:kind", {
 }).annotate(OpenApi.Summary, "Create a record").annotate(
   OpenApi.Description,
   "Creates a record from a flat map internal_name → value; an unknown name, a wrong type or a read-only property is a 422 on that key. Fires <kind>-created. Permission <kind>-create."
+).annotate(
+  OpenApi.Transform,
+  withRequestExamples({
+    deal: { summary: "POST /api/deals", value: { deal_name: "Annual renewal", amount: 250 } },
+    contact: { summary: "POST /api/contacts", value: { firstname: "Amal", lastname: "Haddad", email: "amal@example.com" } }
+  })
 )
 
 /** `GET /api/:kind/:id`: one record of the kind. */

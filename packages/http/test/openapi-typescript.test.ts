@@ -79,12 +79,13 @@ describe("a client generated from the OpenAPI document (openapi-typescript, open
   let server: TestServer
   let token: string
   let dir: string
+  let document: string
 
   beforeAll(async () => {
     server = await startTestServer("pglite")
     token = (await server.bootstrap({ email: "generated@example.test", password: "pw-generated" })).token
     dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-openapi-client-"))
-    const document = await (await fetch(`${server.url}/api/openapi.json`)).text()
+    document = await (await fetch(`${server.url}/api/openapi.json`)).text()
     Fs.writeFileSync(Path.join(dir, "schema.ts"), astToString(await openapiTS(document)))
     Fs.writeFileSync(Path.join(dir, "client.ts"), CLIENT)
     Fs.mkdirSync(Path.join(dir, "node_modules"))
@@ -123,5 +124,22 @@ describe("a client generated from the OpenAPI document (openapi-typescript, open
     expect(result.total).toBeGreaterThanOrEqual(1)
     expect(result.status).toBe(422)
     expect(Object.keys(result.errors ?? {})).toEqual(["complex_filters.0.value"])
+  })
+  it("accepts the document's request examples as they are", async () => {
+    const paths = JSON.parse(document).paths
+    const example = (path: string, name: string) => paths[path].post.requestBody.content["application/json"].examples[name].value
+    const post = async (path: string, body: unknown) => {
+      const response = await fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(body)
+      })
+      return { status: response.status, body: await response.json() as { data: { properties: { _id: string } } } }
+    }
+    const deal = await post("/api/deals", example("/api/{kind}", "deal"))
+    expect(deal.status).toBe(201)
+    expect((await post("/api/contacts", example("/api/{kind}", "contact"))).status).toBe(201)
+    expect((await post(`/api/deals/${deal.body.data.properties._id}/notes`, example("/api/{kind}/{id}/notes", "note"))).status).toBe(201)
+    expect((await post("/api/tokens", example("/api/tokens", "readDeals"))).status).toBe(201)
   })
 })
