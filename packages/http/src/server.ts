@@ -23,6 +23,7 @@ import { AuthenticationLive } from "./security.ts"
 import { WebhookHandlers } from "./handlers/webhooks.ts"
 import { DeliveryHandlers } from "./handlers/deliveries.ts"
 import { NotificationHandlers } from "./handlers/notifications.ts"
+import { HealthHandlers } from "./handlers/health.ts"
 
 /** Where the OpenAPI 3.1 document of the API is served. */
 export const OPENAPI_PATH = "/api/openapi.json"
@@ -33,7 +34,7 @@ export const DOCS_PATH = "/docs"
 const routes = routeTableOf(WaslApi, { kind: OBJECT_PATHS })
 
 const ApiRoutes = HttpApiBuilder.layer(WaslApi, { openapiPath: OPENAPI_PATH }).pipe(
-  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, PropertyHandlers, MessagingHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, RecordHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers]),
+  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, PropertyHandlers, MessagingHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, RecordHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers, HealthHandlers]),
   Layer.provide(AuthenticationLive)
 )
 
