@@ -23,6 +23,14 @@ export const ServerConfig = Config.all({
   host: Config.String("HOST").pipe(Config.withDefault("0.0.0.0"))
 })
 
+/**
+ * `WASL_METRICS_TOKEN`: the bearer token `GET /metrics` asks for; unset, the metrics are open to
+ * whoever reaches the port.
+ */
+export const MetricsTokenConfig: Config.Config<Redacted.Redacted<string> | undefined> = optional(
+  Config.Redacted("WASL_METRICS_TOKEN")
+)
+
 /** A rate limit `<requests>/<duration>` (`600/1 minute`), `<requests>` per minute, or `0` for none. */
 const rateRule = (name: string, fallback: string): Config.Config<RateRule> =>
   Config.schema(

@@ -3,17 +3,19 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { RateLimitPolicy } from "@wasl/core"
-import { serveWasl, TrustedProxies } from "@wasl/http"
-import { RateLimitConfig, ServerConfig, TrustProxyConfig } from "./config.ts"
+import { MetricsToken, serveWasl, TrustedProxies } from "@wasl/http"
+import { MetricsTokenConfig, RateLimitConfig, ServerConfig, TrustProxyConfig } from "./config.ts"
 
 export const HttpServerLive = Layer.unwrap(Effect.gen(function*() {
   const { host, port } = yield* ServerConfig
   const rateLimits = yield* RateLimitConfig
   const trustedProxies = yield* TrustProxyConfig
+  const metricsToken = yield* MetricsTokenConfig
   return serveWasl.pipe(
     Layer.provide(NodeHttpServer.layer(createServer, { port, host })),
     Layer.provide(Layer.succeed(RateLimitPolicy, rateLimits)),
     Layer.provide(Layer.succeed(TrustedProxies, trustedProxies)),
+    Layer.provide(Layer.succeed(MetricsToken, metricsToken)),
     Layer.tap(() => Effect.logInfo(`Wasl is listening on http://${host === "0.0.0.0" ? "localhost" : host}:${port}`))
   )
 }))
