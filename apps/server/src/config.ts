@@ -31,6 +31,15 @@ export const MetricsTokenConfig: Config.Config<Redacted.Redacted<string> | undef
   Config.Redacted("WASL_METRICS_TOKEN")
 )
 
+/**
+ * `WASL_WORKER_HEALTH_PORT`: the port of `apps/worker`'s own listener (its probes and metrics),
+ * on `HOST`; unset (the default), the worker listens on no port.
+ */
+export const WorkerHealthConfig = Config.all({
+  port: optional(Config.Port("WASL_WORKER_HEALTH_PORT")),
+  host: Config.String("HOST").pipe(Config.withDefault("0.0.0.0"))
+})
+
 /** A rate limit `<requests>/<duration>` (`600/1 minute`), `<requests>` per minute, or `0` for none. */
 const rateRule = (name: string, fallback: string): Config.Config<RateRule> =>
   Config.schema(
