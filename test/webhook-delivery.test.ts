@@ -24,6 +24,7 @@ import {
   sleep,
   waslMain
 } from "./support/processes.ts"
+import { Webhook, WebhookVerificationError } from "standardwebhooks"
 import { RECEIVER_CA_FILE, type ReceivedRequest, startWebhookReceiver, type WebhookReceiver } from "./support/webhook-receiver.ts"
 
 const KINDS = ["contact", "company", "deal", "ticket", "invoice", "product"] as const
@@ -221,6 +222,10 @@ describe("webhook delivery end to end (npm start, embedded database, local HTTPS
     const everything = [...atAll, ...deliveriesAt(receiver, "/deals"), ...deliveriesAt(receiver, "/ticket-created")]
     for (const r of everything) {
       expect(r.verified, `signature of ${r.body?.event}`).toBe(true)
+      // Standard Webhooks: the official verifier accepted it; its id is the delivery id.
+      expect(r.standardVerified, `webhook-signature of ${r.body?.event}`).toBe(true)
+      expect(header(r, "webhook-id")).toBe(deliveryId(r))
+      expect(header(r, "webhook-timestamp")).toBe(header(r, "X-Wasl-Timestamp"))
       expect(r.status).toBe(200)
       expect(header(r, "X-Wasl-Event")).toBe(r.body.event)
       expect(header(r, "Content-Type")).toBe("application/json")
@@ -238,6 +243,17 @@ describe("webhook delivery end to end (npm start, embedded database, local HTTPS
       }
     }
     expect(new Set(everything.map(deliveryId)).size).toBe(everything.length)
+    // The validation challenges passed the official verifier too.
+    const challenges = receiver.received().filter((r) => r.body?.event === "webhook-validation")
+    expect(challenges.length).toBeGreaterThanOrEqual(3)
+    expect(challenges.every((r) => r.standardVerified && header(r, "webhook-id") === deliveryId(r))).toBe(true)
+    // A receiver verifying this way refuses a delivery whose body was altered on the way.
+    const sample = atAll[0]!
+    const verifier = new Webhook(Buffer.from(all.secret, "utf8").toString("base64"))
+    const headers = Object.fromEntries(Object.entries(sample.headers).filter((e): e is [string, string] => typeof e[1] === "string"))
+    expect(verifier.verify(sample.rawBody, headers)).toEqual(sample.body)
+    expect(() => verifier.verify(sample.rawBody.replace(`"event":"${sample.body.event}"`, `"event":"${sample.body.event}-tampered"`), headers))
+      .toThrow(WebhookVerificationError)
 
     const log = await api("GET", `/api/account/webhooks/${all.id}/deliveries?per_page=100`)
     expect(log.status).toBe(200)
@@ -269,7 +285,8 @@ describe("webhook delivery end to end (npm start, embedded database, local HTTPS
       expect(tries).toHaveLength(6)
       // The same bytes every time; a fresh, verified timestamp each time.
       expect(new Set(tries.map((t) => t.rawBody)).size).toBe(1)
-      expect(tries.every((t) => t.verified)).toBe(true)
+      expect(tries.every((t) => t.verified && t.standardVerified)).toBe(true)
+      expect(new Set(tries.map((t) => header(t, "webhook-id")))).toEqual(new Set([deliveryId(tries[0]!)]))
       const stamps = tries.map((t) => Number(header(t, "X-Wasl-Timestamp")))
       expect([...stamps].sort((a, b) => a - b)).toEqual(stamps)
       // attempts are spaced by the retry delays (300 ms)

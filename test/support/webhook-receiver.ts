@@ -9,7 +9,10 @@
  *   otherwise 401 (spec §7);
  * - it answers the validation challenge (`event: "webhook-validation"`) with
  *   `{ signature: "sha256=" + HMAC(secret, challenge) }`;
- * - each path answers 200 unless told otherwise (`setStatus`), and every request is recorded.
+ * - each path answers 200 unless told otherwise (`setStatus`), and every request is recorded;
+ * - every POST is also checked the Standard Webhooks way, with the official `standardwebhooks`
+ *   verifier given base64 of the secret's UTF-8 bytes (what the README tells a receiver), and the
+ *   outcome recorded (`standardVerified`); the answer still follows the `X-Wasl-Signature` check.
  */
 import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
@@ -17,6 +20,7 @@ import type * as Http from "node:http"
 import * as Https from "node:https"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
+import { Webhook } from "standardwebhooks"
 
 const TLS_DIR = fileURLToPath(new URL("../fixtures/tls/", import.meta.url))
 /** The CA that signed the receiver's certificate: pass it as `WASL_WEBHOOK_CA_FILE`. */
@@ -33,6 +37,8 @@ export interface ReceivedRequest {
   readonly body: any
   /** The signature matched and the timestamp was fresh. */
   readonly verified: boolean
+  /** The official Standard Webhooks verifier accepted the request (`webhook-*` headers). */
+  readonly standardVerified: boolean
   /** The status it was answered with. */
   readonly status: number
   /** Date.now() when it arrived. */
@@ -58,6 +64,18 @@ export interface WebhookReceiver {
 
 const hmacHex = (secret: string, message: string | Buffer) =>
   Crypto.createHmac("sha256", secret).update(message).digest("hex")
+
+/** Whether `new Webhook(base64 of the secret).verify(raw body, headers)` accepts the request. */
+const standardWebhookVerifies = (secret: string, raw: Buffer, headers: Http.IncomingHttpHeaders): boolean => {
+  const single: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) if (typeof value === "string") single[name] = value
+  try {
+    new Webhook(Buffer.from(secret, "utf8").toString("base64")).verify(raw, single)
+    return true
+  } catch {
+    return false
+  }
+}
 
 /** Constant-time comparison of two signatures (spec §6.4 rule 3). */
 const sameSignature = (expected: string, received: string): boolean => {
@@ -98,6 +116,7 @@ export const startWebhookReceiver = async (options: { readonly record?: boolean 
       // The raw bytes as received, never a re-encoding of the parsed body (spec §6.4 rule 2).
       const verified = secret !== undefined && fresh &&
         sameSignature(`sha256=${hmacHex(secret, Buffer.concat([Buffer.from(`${timestamp}:`), raw]))}`, signature)
+      const standardVerified = secret !== undefined && standardWebhookVerifies(secret, raw, req.headers)
 
       let status: number
       let answer = ""
@@ -108,7 +127,9 @@ export const startWebhookReceiver = async (options: { readonly record?: boolean 
         answer = JSON.stringify({ signature: `sha256=${hmacHex(secret!, body.challenge)}` })
       } else status = statuses.get(path) ?? 200
 
-      const entry: ReceivedRequest = { path, headers: req.headers, rawBody, body, verified, status, receivedAt: Date.now() }
+      const entry: ReceivedRequest = {
+        path, headers: req.headers, rawBody, body, verified, standardVerified, status, receivedAt: Date.now()
+      }
       if (record) requests.push(entry)
       for (const listener of listeners) listener(entry)
       res.writeHead(status, { "content-type": "application/json" })

@@ -5,20 +5,19 @@
  * attempts and first-attempt latency, the backlog; behind `WASL_METRICS_TOKEN` when set).
  */
 import { NodeHttpServer } from "@effect/platform-node"
+import type { Redacted } from "effect"
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { createServer } from "node:http"
-import { MetricsTokenConfig, WorkerHealthConfig } from "@wasl/app-server"
+import type { WorkerHealthConfig } from "@wasl/app-server"
 import { MetricsRoute, MetricsToken } from "@wasl/http"
 import { WorkerHealthRoutes } from "@wasl/worker"
 
-export const WorkerHealthServerLive = Layer.unwrap(Effect.gen(function*() {
-  const { host, port } = yield* WorkerHealthConfig
-  if (port === undefined) return Layer.empty
-  const metricsToken = yield* MetricsTokenConfig
-  return HttpRouter.serve(Layer.mergeAll(WorkerHealthRoutes, MetricsRoute), { disableLogger: true, disableListenLog: true }).pipe(
-    Layer.provide(NodeHttpServer.layer(createServer, { port, host })),
-    Layer.provide(Layer.succeed(MetricsToken, metricsToken)),
-    Layer.tap(() => Effect.logInfo(`Wasl worker health and metrics on port ${port}`))
-  )
-}))
+export const WorkerHealthServerLive = ({ host, port }: WorkerHealthConfig, metricsToken: Redacted.Redacted<string> | undefined) =>
+  port === undefined
+    ? Layer.empty
+    : HttpRouter.serve(Layer.mergeAll(WorkerHealthRoutes, MetricsRoute), { disableLogger: true, disableListenLog: true }).pipe(
+      Layer.provide(NodeHttpServer.layer(createServer, { port, host })),
+      Layer.provide(Layer.succeed(MetricsToken, metricsToken)),
+      Layer.tap(() => Effect.logInfo(`Wasl worker health and metrics on port ${port}`))
+    )

@@ -5,15 +5,17 @@
  * port (health-server.ts). SIGTERM/SIGINT stop it gracefully: attempts in flight are released for
  * another worker, nothing is lost.
  */
-import { Layer } from "effect"
-import { AppServicesLive, runService } from "@wasl/app-server"
+import { Config, Layer } from "effect"
+import { AppServicesLive, MetricsTokenConfig, runService, WaslConfig, WorkerHealthConfig } from "@wasl/app-server"
 import { DeliveryWorkerLive, WorkerLoops } from "@wasl/worker"
 import { WorkerHealthServerLive } from "./health-server.ts"
 
 // One WorkerLoops: the worker's loops beat into it, and the listener reads it.
 runService(
-  Layer.mergeAll(DeliveryWorkerLive(), WorkerHealthServerLive).pipe(
-    Layer.provide(WorkerLoops.layer()),
-    Layer.provide(AppServicesLive)
-  )
+  Config.all({ wasl: WaslConfig, health: WorkerHealthConfig, metricsToken: MetricsTokenConfig }),
+  ({ health, metricsToken, wasl }) =>
+    Layer.mergeAll(DeliveryWorkerLive(), WorkerHealthServerLive(health, metricsToken)).pipe(
+      Layer.provide(WorkerLoops.layer()),
+      Layer.provide(AppServicesLive(wasl))
+    )
 )

@@ -6,9 +6,11 @@
 import { type Cause, Duration, Effect, Option, Redacted, Result, Schema } from "effect"
 import {
   DEFAULT_DELIVERY_TIMEOUT,
+  DEFAULT_OTP_COOLDOWN,
   DEFAULT_RETRY_SCHEDULE,
   DELIVERY_ATTEMPTS,
   DEFAULT_RETENTION,
+  DURATION_FORM,
   type DeliveryPolicyShape,
   parseDurationText,
   parseRetrySchedule,
@@ -58,8 +60,8 @@ export interface MessagingOptions {
   readonly sandboxOutbox?: string | undefined
   /** `WASL_WHATSAPP_GRAPH_URL`: base URL of the WhatsApp Cloud API. Default `https://graph.facebook.com/v21.0`. */
   readonly whatsappGraphUrl?: string | undefined
-  /** `WASL_OTP_COOLDOWN`: how long after an accepted OTP send the same recipient gets 429. Default 60 s. */
-  readonly otpCooldown?: Duration.Duration | undefined
+  /** `WASL_OTP_COOLDOWN`: how long after an accepted OTP send the same recipient gets 429, as text (`60s`) or a duration. Default 60 s. */
+  readonly otpCooldown?: string | Duration.Duration | undefined
 }
 
 /**
@@ -163,7 +165,7 @@ export const deliveryPolicyOf = (options: WebhookOptions = {}): Effect.Effect<De
     return { schedule, timeout }
   })
 
-/** A duration setting given as text (`30s`, `5m`, `1h`, `30d`) or a duration; `fallback` when not given. */
+/** A duration setting given as text (`500ms`, `30s`, `5m`, `1h`, `30d`, `60 seconds`) or a duration; `fallback` when not given. */
 const durationSetting = (
   name: string,
   value: string | Duration.Duration | undefined,
@@ -173,10 +175,19 @@ const durationSetting = (
     ? Effect.succeed(fallback)
     : typeof value === "string"
     ? Option.match(parseDurationText(value), {
-      onNone: () => Effect.fail(new WaslConfigError({ message: `${name}: expected a duration such as 30s or 30d, received "${value}"` })),
+      onNone: () => Effect.fail(new WaslConfigError({ message: `${name}: expected ${DURATION_FORM}, received "${value}"` })),
       onSome: Effect.succeed
     })
     : Effect.succeed(value)
+
+/**
+ * The OTP cooldown of the options, parsed from text when given as text. Fails with
+ * `WaslConfigError` when it does not parse. Internal plumbing of the deployment layers; exported
+ * for them.
+ */
+export const otpCooldownOf = (
+  otpCooldown: string | Duration.Duration | undefined
+): Effect.Effect<Duration.Duration, WaslConfigError> => durationSetting("WASL_OTP_COOLDOWN", otpCooldown, DEFAULT_OTP_COOLDOWN)
 
 /**
  * The retention policy of the options, each duration parsed from text when given as text. Fails
