@@ -6,6 +6,7 @@
  */
 import { Config, Duration, Option, Redacted, Result, Schema, SchemaIssue } from "effect"
 import type { IpNetwork } from "effect/net"
+import * as Fs from "node:fs"
 import { DEFAULT_DATA_DIR, type WaslOptions } from "@wasl/adapters"
 import {
   DURATION_FORM,
@@ -45,6 +46,24 @@ const text = (name: string) => setting(name, Result.succeed)
 /** A duration in the one syntax of every setting (`500ms`, `2s`, `5m`, `1h`, `1d`, `60 seconds`). */
 const durationSetting = (name: string): Config.Config<Duration.Duration | undefined> =>
   setting(name, (value) => Option.match(parseDurationText(value), { onNone: () => refused(DURATION_FORM, value), onSome: Result.succeed }))
+
+/**
+ * A PEM file of CA certificates, read here so that a missing or wrong file stops start-up in one
+ * line rather than when the first webhook or mail needs it. The path is a path, not a secret.
+ */
+const caFileSetting = (name: string) =>
+  setting(name, (value) => {
+    const path = value.trim()
+    let pem = ""
+    try {
+      pem = Fs.readFileSync(path, "utf8")
+    } catch {
+      // unreadable: refused below, like a file without a certificate
+    }
+    return pem.includes("-----BEGIN CERTIFICATE-----")
+      ? Result.succeed(path)
+      : refused("a readable PEM file of CA certificates", path)
+  })
 
 const BOOLEANS: Readonly<Record<string, boolean>> = { true: true, false: false, yes: true, no: false, on: true, off: false, "1": true, "0": false }
 
@@ -156,13 +175,14 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
   database: DatabaseConfig,
   secretKey,
   allowPrivateAddresses: withFallback(booleanSetting("WASL_WEBHOOK_ALLOW_PRIVATE"), false),
-  caFile: text("WASL_WEBHOOK_CA_FILE"),
+  caFile: caFileSetting("WASL_WEBHOOK_CA_FILE"),
   retryDelays: retrySchedule,
   timeout: durationSetting("WASL_DELIVERY_TIMEOUT"),
   smtpUrl: Config.map(
     urlSetting("WASL_SMTP_URL", ["smtp:", "smtps:"], "smtp://[user:password@]host:port or smtps://[user:password@]host:port"),
     (url) => url === undefined ? undefined : Redacted.make(url)
   ),
+  smtpCaFile: caFileSetting("WASL_SMTP_CA_FILE"),
   from: text("WASL_MAIL_FROM"),
   outbox: text("WASL_MAIL_OUTBOX"),
   sandboxOutbox: text("WASL_SANDBOX_OUTBOX"),
@@ -177,7 +197,7 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
   dataDir: c.database.dataDir,
   secretKey: c.secretKey,
   webhooks: { allowPrivateAddresses: c.allowPrivateAddresses, caFile: c.caFile, retryDelays: c.retryDelays, timeout: c.timeout },
-  mail: { smtpUrl: c.smtpUrl, from: c.from, outbox: c.outbox },
+  mail: { smtpUrl: c.smtpUrl, smtpCaFile: c.smtpCaFile, from: c.from, outbox: c.outbox },
   messaging: { sandboxOutbox: c.sandboxOutbox, whatsappGraphUrl: c.whatsappGraphUrl, otpCooldown: c.otpCooldown },
   retention: {
     deliveries: c.retainDeliveries,

@@ -28,6 +28,7 @@ export const SETTINGS: ReadonlyArray<Setting> = [
   { name: "WASL_RETRY_DELAYS", default: "0s,5m,30m,1h,3h,1d" },
   { name: "WASL_DELIVERY_TIMEOUT", default: "30s" },
   { name: "WASL_SMTP_URL", secret: "url" },
+  { name: "WASL_SMTP_CA_FILE" },
   { name: "WASL_MAIL_FROM", default: "wasl@localhost" },
   { name: "WASL_MAIL_OUTBOX", default: "<WASL_DATA_DIR>/mail-outbox.jsonl" },
   { name: "WASL_OTP_COOLDOWN", default: "60s" },
