@@ -4,7 +4,9 @@
  * local HTTPS receiver (test/support/webhook-receiver.ts) that checks every signature and
  * timestamp the way a customer would. Retry delays are shortened with WASL_RETRY_DELAYS; the
  * receiver's certificate is trusted through WASL_WEBHOOK_CA_FILE and reached on localhost through
- * WASL_WEBHOOK_ALLOW_PRIVATE.
+ * WASL_WEBHOOK_ALLOW_PRIVATE. Mail goes to a local SMTP server (test/support/smtp-server.ts:
+ * STARTTLS with the same test certificate, trusted through WASL_SMTP_CA_FILE, and AUTH required)
+ * given as WASL_SMTP_URL.
  *
  * Black box: this file imports nothing from the workspace. The tests share one process and data
  * directory and run in order.
@@ -24,6 +26,8 @@ import {
   sleep,
   waslMain
 } from "./support/processes.ts"
+import { startSmtpServer, type TestSmtpServer } from "./support/smtp-server.ts"
+import { TEST_CA_FILE } from "./support/test-tls.ts"
 import { Webhook, WebhookVerificationError } from "standardwebhooks"
 import { RECEIVER_CA_FILE, type ReceivedRequest, startWebhookReceiver, type WebhookReceiver } from "./support/webhook-receiver.ts"
 
@@ -75,6 +79,7 @@ const deliveryId = (r: ReceivedRequest) => header(r, "X-Wasl-Delivery")
 describe("webhook delivery end to end (npm start, embedded database, local HTTPS receiver)", () => {
   let dir = ""
   let receiver: WebhookReceiver
+  let smtp: TestSmtpServer
   let wasl: Launched
   let api: ReturnType<typeof apiClient>
   let baseUrl = ""
@@ -92,12 +97,15 @@ describe("webhook delivery end to end (npm start, embedded database, local HTTPS
       WASL_RETRY_DELAYS: RETRY_DELAYS,
       // Short, so that after the SIGKILL the dead process's leases (timeout + 10 s) run out soon.
       WASL_DELIVERY_TIMEOUT: "5s",
-      WASL_MAIL_OUTBOX: Path.join(dir, "mail.jsonl"),
+      WASL_SMTP_URL: smtp.url(),
+      WASL_SMTP_CA_FILE: TEST_CA_FILE,
+      // A sender name in Arabic: UTF-8 from the environment to the received header.
+      WASL_MAIL_FROM: "\"تنبيهات وصل\" <notices@wasl.test>",
       // The burst writes as fast as the server answers, with one token: no request rate limit.
       WASL_RATE_LIMIT: "0"
     }
     delete e.DATABASE_URL
-    delete e.WASL_SMTP_URL
+    delete e.WASL_MAIL_OUTBOX
     return e
   }
 
@@ -141,6 +149,7 @@ describe("webhook delivery end to end (npm start, embedded database, local HTTPS
   beforeAll(async () => {
     dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-e2e-webhooks-"))
     receiver = await startWebhookReceiver()
+    smtp = await startSmtpServer()
     port = await freePort()
     wasl = await start("wasl")
     const block = FIRST_RUN.exec(wasl.stdout())
@@ -153,6 +162,7 @@ describe("webhook delivery end to end (npm start, embedded database, local HTTPS
   afterAll(async () => {
     await killAll()
     await receiver?.close()
+    await smtp?.close()
     if (dir !== "") Fs.rmSync(dir, { recursive: true, force: true })
   }, 30_000)
 
@@ -312,16 +322,28 @@ describe("webhook delivery end to end (npm start, embedded database, local HTTPS
     expect(notices).toHaveLength(1)
     expect(JSON.stringify(notices[0].data)).toContain(receiver.url("/down"))
     expect((await api("GET", "/api/me")).body.unread_notifications_count).toBeGreaterThanOrEqual(1)
-    const mailFile = Path.join(dir, "mail.jsonl")
-    await eventually(() => Fs.existsSync(mailFile) && Fs.readFileSync(mailFile, "utf8").includes(receiver.url("/down")), 15_000, "the mail")
-    const mails = Fs.readFileSync(mailFile, "utf8").split("\n").filter((l) => l.includes(receiver.url("/down")))
-    expect(mails).toHaveLength(1)
-    expect(JSON.parse(mails[0]!).to).toBe("admin@localhost")
+    // The mail, through the SMTP server: encrypted, authenticated, whole.
+    const [mail] = await smtp.waitForMail(1, 15_000)
+    expect(mail!.secure).toBe(true)
+    expect(mail!.user).toBe(smtp.user)
+    expect(mail!.envelope).toEqual({ from: "notices@wasl.test", to: ["admin@localhost"] })
+    expect(mail!.parsed.from?.value).toEqual([{ address: "notices@wasl.test", name: "تنبيهات وصل" }])
+    expect(mail!.parsed.to).toMatchObject({ value: [{ address: "admin@localhost" }] })
+    expect(mail!.parsed.subject).toBe("Webhook deactivated")
+    expect(mail!.parsed.text?.trimEnd()).toBe([
+      `The webhook ${receiver.url("/down")} was switched off: 3 deliveries in a row failed after using all their attempts.`,
+      "",
+      "No events are sent to it until it is activated again. Once the endpoint answers, reactivate it with",
+      `PUT /api/account/webhooks/${down.id}/activate and the body {"is_active": true}.`
+    ].join("\n"))
+    expect(Fs.existsSync(Path.join(dir, "data", "mail-outbox.jsonl"))).toBe(false)
 
     // Switched off: a new event is not sent.
     expect((await api("PUT", `/api/tickets/${ticketId}`, { ticket_name: "still broken" })).status).toBe(200)
     await sleep(1500)
     expect(deliveriesAt(receiver, "/down")).toHaveLength(18)
+    // and the notice was mailed once.
+    expect(smtp.received().filter((m) => m.parsed.text?.includes(receiver.url("/down")))).toHaveLength(1)
   }, 120_000)
 
   it("reactivation clears the failure count and deliveries resume", async () => {

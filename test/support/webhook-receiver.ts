@@ -18,13 +18,11 @@ import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import type * as Http from "node:http"
 import * as Https from "node:https"
-import * as Path from "node:path"
-import { fileURLToPath } from "node:url"
 import { Webhook } from "standardwebhooks"
+import { LOCALHOST_CERT_FILE, LOCALHOST_KEY_FILE, TEST_CA_FILE } from "./test-tls.ts"
 
-const TLS_DIR = fileURLToPath(new URL("../fixtures/tls/", import.meta.url))
 /** The CA that signed the receiver's certificate: pass it as `WASL_WEBHOOK_CA_FILE`. */
-export const RECEIVER_CA_FILE = Path.join(TLS_DIR, "ca.pem")
+export const RECEIVER_CA_FILE = TEST_CA_FILE
 
 /** Spec §8: the receiver's timestamp tolerance in the examples. */
 export const TOLERANCE_SECONDS = 300
@@ -93,8 +91,8 @@ export const startWebhookReceiver = async (options: { readonly record?: boolean 
   const waiters = new Set<() => void>()
 
   const server = Https.createServer({
-    key: Fs.readFileSync(Path.join(TLS_DIR, "localhost-key.pem")),
-    cert: Fs.readFileSync(Path.join(TLS_DIR, "localhost.pem")),
+    key: Fs.readFileSync(LOCALHOST_KEY_FILE),
+    cert: Fs.readFileSync(LOCALHOST_CERT_FILE),
     keepAliveTimeout: 60_000
   }, (req, res) => {
     const chunks: Array<Buffer> = []

@@ -6,6 +6,7 @@
  */
 import { Config, Duration, Option, Redacted, Result, Schema, SchemaIssue } from "effect"
 import type { IpNetwork } from "effect/net"
+import * as Fs from "node:fs"
 import { DEFAULT_DATA_DIR, type WaslOptions } from "@wasl/adapters"
 import {
   DURATION_FORM,
@@ -46,6 +47,24 @@ const text = (name: string) => setting(name, Result.succeed)
 const durationSetting = (name: string): Config.Config<Duration.Duration | undefined> =>
   setting(name, (value) => Option.match(parseDurationText(value), { onNone: () => refused(DURATION_FORM, value), onSome: Result.succeed }))
 
+/**
+ * A PEM file of CA certificates, read here so that a missing or wrong file stops start-up in one
+ * line rather than when the first webhook or mail needs it. The path is a path, not a secret.
+ */
+const caFileSetting = (name: string) =>
+  setting(name, (value) => {
+    const path = value.trim()
+    let pem = ""
+    try {
+      pem = Fs.readFileSync(path, "utf8")
+    } catch {
+      // unreadable: refused below, like a file without a certificate
+    }
+    return pem.includes("-----BEGIN CERTIFICATE-----")
+      ? Result.succeed(path)
+      : refused("a readable PEM file of CA certificates", path)
+  })
+
 const BOOLEANS: Readonly<Record<string, boolean>> = { true: true, false: false, yes: true, no: false, on: true, off: false, "1": true, "0": false }
 
 const booleanSetting = (name: string) =>
@@ -71,17 +90,37 @@ export const DatabaseConfig = Config.all({
 })
 export type DatabaseConfig = Config.Success<typeof DatabaseConfig>
 
+/** A port number, 0 to 65535. */
+const portSetting = (name: string) =>
+  setting(name, (value) => {
+    const port = /^\s*\d{1,5}\s*$/.test(value) ? Number(value) : NaN
+    return port <= 65535 ? Result.succeed(port) : refused("a port number from 0 to 65535", value)
+  })
+
 /** `PORT` and `HOST` of the HTTP server. */
 export const ServerConfig = Config.all({
-  port: withFallback(
-    setting("PORT", (value) => {
-      const port = /^\s*\d{1,5}\s*$/.test(value) ? Number(value) : NaN
-      return port <= 65535 ? Result.succeed(port) : refused("a port number from 0 to 65535", value)
-    }),
-    3000
-  ),
+  port: withFallback(portSetting("PORT"), 3000),
   host: withFallback(text("HOST"), "0.0.0.0")
 })
+
+/**
+ * `WASL_METRICS_TOKEN`: the bearer token `GET /metrics` asks for; unset, the metrics are open to
+ * whoever reaches the port.
+ */
+export const MetricsTokenConfig: Config.Config<Redacted.Redacted<string> | undefined> = setting(
+  "WASL_METRICS_TOKEN",
+  (value) => Result.succeed(Redacted.make(value.trim()))
+)
+
+/**
+ * `WASL_WORKER_HEALTH_PORT`: the port of `apps/worker`'s own listener (its probes and metrics), on
+ * `HOST`; unset (the default), the worker listens on no port.
+ */
+export const WorkerHealthConfig = Config.all({
+  port: portSetting("WASL_WORKER_HEALTH_PORT"),
+  host: withFallback(text("HOST"), "0.0.0.0")
+})
+export type WorkerHealthConfig = Config.Success<typeof WorkerHealthConfig>
 
 const RATE_RULE_FORM = "<requests>/<duration> (600/1m), <requests> per minute, or 0 for no limit"
 
@@ -112,8 +151,16 @@ export const TrustProxyConfig: Config.Config<ReadonlyArray<IpNetwork.IpNetwork>>
   []
 )
 
-/** Everything the HTTP server reads beyond the services: where it listens, its rate limits and proxies. */
-export const HttpConfig = Config.all({ server: ServerConfig, rateLimits: RateLimitConfig, trustedProxies: TrustProxyConfig })
+/**
+ * Everything the HTTP server reads beyond the services: where it listens, its rate limits and
+ * proxies, and the token of its metrics.
+ */
+export const HttpConfig = Config.all({
+  server: ServerConfig,
+  rateLimits: RateLimitConfig,
+  trustedProxies: TrustProxyConfig,
+  metricsToken: MetricsTokenConfig
+})
 export type HttpConfig = Config.Success<typeof HttpConfig>
 
 const retrySchedule: Config.Config<RetrySchedule | undefined> = setting("WASL_RETRY_DELAYS", parseRetrySchedule)
@@ -128,13 +175,14 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
   database: DatabaseConfig,
   secretKey,
   allowPrivateAddresses: withFallback(booleanSetting("WASL_WEBHOOK_ALLOW_PRIVATE"), false),
-  caFile: text("WASL_WEBHOOK_CA_FILE"),
+  caFile: caFileSetting("WASL_WEBHOOK_CA_FILE"),
   retryDelays: retrySchedule,
   timeout: durationSetting("WASL_DELIVERY_TIMEOUT"),
   smtpUrl: Config.map(
     urlSetting("WASL_SMTP_URL", ["smtp:", "smtps:"], "smtp://[user:password@]host:port or smtps://[user:password@]host:port"),
     (url) => url === undefined ? undefined : Redacted.make(url)
   ),
+  smtpCaFile: caFileSetting("WASL_SMTP_CA_FILE"),
   from: text("WASL_MAIL_FROM"),
   outbox: text("WASL_MAIL_OUTBOX"),
   sandboxOutbox: text("WASL_SANDBOX_OUTBOX"),
@@ -149,7 +197,7 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
   dataDir: c.database.dataDir,
   secretKey: c.secretKey,
   webhooks: { allowPrivateAddresses: c.allowPrivateAddresses, caFile: c.caFile, retryDelays: c.retryDelays, timeout: c.timeout },
-  mail: { smtpUrl: c.smtpUrl, from: c.from, outbox: c.outbox },
+  mail: { smtpUrl: c.smtpUrl, smtpCaFile: c.smtpCaFile, from: c.from, outbox: c.outbox },
   messaging: { sandboxOutbox: c.sandboxOutbox, whatsappGraphUrl: c.whatsappGraphUrl, otpCooldown: c.otpCooldown },
   retention: {
     deliveries: c.retainDeliveries,

@@ -4,7 +4,7 @@
  * and the configuration readers to (every variable read is listed, every listed one documented).
  */
 import { Config, Option } from "effect"
-import { HttpConfig, WaslConfig } from "./config.ts"
+import { HttpConfig, WaslConfig, WorkerHealthConfig } from "./config.ts"
 import { LoggingConfig } from "./logging.ts"
 
 export interface Setting {
@@ -28,6 +28,7 @@ export const SETTINGS: ReadonlyArray<Setting> = [
   { name: "WASL_RETRY_DELAYS", default: "0s,5m,30m,1h,3h,1d" },
   { name: "WASL_DELIVERY_TIMEOUT", default: "30s" },
   { name: "WASL_SMTP_URL", secret: "url" },
+  { name: "WASL_SMTP_CA_FILE" },
   { name: "WASL_MAIL_FROM", default: "wasl@localhost" },
   { name: "WASL_MAIL_OUTBOX", default: "<WASL_DATA_DIR>/mail-outbox.jsonl" },
   { name: "WASL_OTP_COOLDOWN", default: "60s" },
@@ -40,7 +41,9 @@ export const SETTINGS: ReadonlyArray<Setting> = [
   { name: "WASL_RATE_LIMIT", default: "600/1 minute" },
   { name: "WASL_RATE_LIMIT_LOGIN", default: "10/1 minute" },
   { name: "WASL_RATE_LIMIT_OTP_VERIFY", default: "120/1 minute" },
-  { name: "WASL_TRUST_PROXY" }
+  { name: "WASL_TRUST_PROXY" },
+  { name: "WASL_METRICS_TOKEN", secret: "value" },
+  { name: "WASL_WORKER_HEALTH_PORT" }
 ]
 
 /** What `wasl config` shows of a secret. */
@@ -63,7 +66,7 @@ const shown = (setting: Setting, value: string): string =>
  * Fails like the apps do on a value they would refuse.
  */
 export const EffectiveSettings: Config.Config<Record<string, string | null>> = Config.all({
-  valid: Config.all([WaslConfig, HttpConfig, LoggingConfig]),
+  valid: Config.all([WaslConfig, HttpConfig, LoggingConfig, WorkerHealthConfig]),
   values: Config.all(SETTINGS.map((setting) => Config.option(Config.String(setting.name))))
 }).pipe(Config.map(({ valid: [wasl], values }) =>
   Object.fromEntries(SETTINGS.map((setting, i) => {

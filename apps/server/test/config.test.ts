@@ -3,6 +3,7 @@
  * refused in one line naming the setting and the accepted form (a secret never repeated).
  */
 import { type Config, ConfigProvider, Duration, Effect, Redacted } from "effect"
+import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import { describeConfigError, HttpConfig, WaslConfig } from "../src/config.ts"
 
@@ -70,6 +71,21 @@ describe("the settings", () => {
       `WASL_WEBHOOK_ALLOW_PRIVATE: expected true or false, received "maybe"`
     )
     expect(refusal(WaslConfig, { WASL_WHATSAPP_GRAPH_URL: "graph" })).toMatch(/^WASL_WHATSAPP_GRAPH_URL: expected an http\(s\) URL/)
+  })
+
+  it("refuse a CA file that cannot be read or holds no certificate, before anything uses it", () => {
+    const ca = fileURLToPath(new URL("../../../test/fixtures/tls/ca.pem", import.meta.url))
+    const notPem = fileURLToPath(import.meta.url)
+    for (const name of ["WASL_WEBHOOK_CA_FILE", "WASL_SMTP_CA_FILE"]) {
+      expect(refusal(WaslConfig, { [name]: "/nowhere/ca.pem" })).toBe(
+        `${name}: expected a readable PEM file of CA certificates, received "/nowhere/ca.pem"`
+      )
+      expect(refusal(WaslConfig, { [name]: notPem })).toBe(
+        `${name}: expected a readable PEM file of CA certificates, received "${notPem}"`
+      )
+    }
+    const config = read({ WASL_WEBHOOK_CA_FILE: ca, WASL_SMTP_CA_FILE: ca })
+    expect([config.webhooks?.caFile, config.mail?.smtpCaFile]).toEqual([ca, ca])
   })
 
   it("never repeat a secret when refusing it", () => {

@@ -30,6 +30,7 @@ import { Authentication } from "./security.ts"
 import { WebhooksGroup } from "./webhooks-api.ts"
 import { DeliveriesGroup } from "./deliveries-api.ts"
 import { NotificationsGroup } from "./notifications-api.ts"
+import { HealthGroup } from "./health-api.ts"
 
 /** `GET /api/me`: the calling user, its current account, teams and preferences. */
 export const ShowMeEndpoint: WaslEndpoint<"show", "GET", "/me", {
@@ -190,6 +191,7 @@ export const WaslApiBase: HttpApi.HttpApi<
   | typeof RecordLinksGroup
   | typeof NotesGroup
   | typeof RecordsGroup
+  | typeof HealthGroup
 > = HttpApi.make("wasl")
   .add(MeGroup)
   .add(AuthGroup)
@@ -203,6 +205,7 @@ export const WaslApiBase: HttpApi.HttpApi<
   .add(RecordLinksGroup)
   .add(NotesGroup)
   .add(RecordsGroup)
+  .add(HealthGroup)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "ignore" })
   .annotateMerge(OpenApi.annotations({
     title: "Wasl API",
@@ -219,7 +222,8 @@ export const WaslApiBase: HttpApi.HttpApi<
 /**
  * Wasl's HTTP API as an Effect `HttpApi`: every endpoint under `/api` with its payload, answer and
  * error schemas, in groups (`me`, `auth`, `tokens`, `records`, `recordLinks`, `notes`,
- * `properties`, `webhooks`, `deliveries`, `notifications`, `messaging`, `otp`). Serve it with
+ * `properties`, `webhooks`, `deliveries`, `notifications`, `messaging`, `otp`), and the health
+ * probes (`health`) at `/health/live` and `/health/ready`. Serve it with
  * `WaslRoutes`, derive a typed client with `@wasl/http/client`, or its OpenAPI document with
  * `OpenApi.fromApi(WaslApi)`.
  *

@@ -18,11 +18,13 @@ import { OtpHandlers } from "./handlers/otp.ts"
 import { RecordLinkHandlers } from "./handlers/record-links.ts"
 import { RecordHandlers } from "./handlers/records.ts"
 import { TokenHandlers } from "./handlers/tokens.ts"
-import { routeTableOf } from "./route-table.ts"
+import { MAX_PARAM_LENGTH, routeTableOf } from "./route-table.ts"
 import { AuthenticationLive } from "./security.ts"
 import { WebhookHandlers } from "./handlers/webhooks.ts"
 import { DeliveryHandlers } from "./handlers/deliveries.ts"
+import { MetricsRoute } from "./metrics-route.ts"
 import { NotificationHandlers } from "./handlers/notifications.ts"
+import { HealthHandlers } from "./handlers/health.ts"
 
 /** Where the OpenAPI 3.1 document of the API is served. */
 export const OPENAPI_PATH = "/api/openapi.json"
@@ -33,7 +35,7 @@ export const DOCS_PATH = "/docs"
 const routes = routeTableOf(WaslApi, { kind: OBJECT_PATHS })
 
 const ApiRoutes = HttpApiBuilder.layer(WaslApi, { openapiPath: OPENAPI_PATH }).pipe(
-  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, PropertyHandlers, MessagingHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, RecordHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers]),
+  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, PropertyHandlers, MessagingHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, RecordHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers, HealthHandlers]),
   Layer.provide(AuthenticationLive)
 )
 
@@ -76,20 +78,26 @@ export const WaslRoutes: Layer.Layer<
 > = Layer.mergeAll(ApiRoutes, DocsRoute).pipe(Layer.provide(makeBoundary(routes).layer))
 
 /**
- * Wasl alone: its routes, and 404/405 answers in Wasl's error body for any other request. Serve it
+ * Wasl alone: its routes, its metrics at `/metrics` (`MetricsRoute`), and 404/405 answers in Wasl's error body for any other request. Serve it
  * with `HttpRouter.serve` (as `serveWasl` does) over the Wasl services and an HTTP platform.
  */
 export const WaslApp: Layer.Layer<
   HttpRouter.Request<"Error", unknown> | HttpRouter.Request<"GlobalError", unknown>,
   never,
   WaslHttpServices | HttpRouter.Request.From<"Requires", WaslHttpServices> | HttpRouter.HttpRouter | WaslPlatformServices
-> = Layer.mergeAll(WaslRoutes, makeNotFound(routes))
+> = Layer.mergeAll(WaslRoutes, MetricsRoute, makeNotFound(routes))
 
-/** Router options Wasl's routes expect: a trailing slash is accepted wherever the path exists without it. */
+/**
+ * Router options Wasl's routes expect: a trailing slash is accepted wherever the path exists
+ * without it; a path parameter is at most `MAX_PARAM_LENGTH` (100) characters, as the 404/405
+ * answers for unrouted requests assume.
+ */
 export const waslRouterConfig: {
   /** A path with a trailing slash routes as the path without it. */
   readonly ignoreTrailingSlash: true
-} = { ignoreTrailingSlash: true } as const
+  /** A longer path parameter is no route (404). */
+  readonly maxParamLength: number
+} = { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH } as const
 
 /**
  * Serves `WaslApp` on the `HttpServer` provided (Node's in production, a test server in tests),

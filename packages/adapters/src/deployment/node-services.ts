@@ -32,7 +32,11 @@ export type NodeServices = Exclude<WaslServices, WaslRepositories | QueueSignals
 export const mailerOf = (mail: MailOptions, dataDir: string): Layer.Layer<Mailer> => {
   const from = mail.from ?? "wasl@localhost"
   return mail.smtpUrl !== undefined && mail.smtpUrl !== ""
-    ? MailerSmtp({ url: Redacted.isRedacted(mail.smtpUrl) ? Redacted.value(mail.smtpUrl) : mail.smtpUrl, from })
+    ? MailerSmtp({
+      url: Redacted.isRedacted(mail.smtpUrl) ? Redacted.value(mail.smtpUrl) : mail.smtpUrl,
+      from,
+      caFile: mail.smtpCaFile
+    })
     : MailerJsonLines(mail.outbox ?? join(dataDir, "mail-outbox.jsonl"))
 }
 

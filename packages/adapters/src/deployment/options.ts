@@ -19,6 +19,7 @@ import {
   type RetrySchedule,
   type ServerKeyInput
 } from "@wasl/core"
+import { smtpServerOf } from "../mail/smtp-url.ts"
 
 /** Where the local files go when `dataDir` is not given (relative to the working directory). */
 export const DEFAULT_DATA_DIR = "./.wasl-data"
@@ -46,8 +47,13 @@ export interface WebhookOptions {
 
 /** Outgoing mail: an SMTP server, else JSON lines in a file. */
 export interface MailOptions {
-  /** `WASL_SMTP_URL`: `smtp://[user:pass@]host:port` (STARTTLS when offered) or `smtps://...`. */
+  /**
+   * `WASL_SMTP_URL`: `smtp://[user:pass@]host:port` (STARTTLS when offered, required with
+   * credentials) or `smtps://[user:pass@]host:port` (TLS from the start).
+   */
   readonly smtpUrl?: string | Redacted.Redacted<string> | undefined
+  /** `WASL_SMTP_CA_FILE`: a PEM file of extra CAs to trust for the SMTP server's certificate. */
+  readonly smtpCaFile?: string | undefined
   /** `WASL_MAIL_FROM`: the sender address. Default `wasl@localhost`. */
   readonly from?: string | undefined
   /** `WASL_MAIL_OUTBOX`: without an SMTP server, each mail is appended here. Default `<dataDir>/mail-outbox.jsonl`. */
@@ -202,3 +208,19 @@ export const retentionPolicyOf = (options: RetentionOptions = {}): Effect.Effect
     }
     return policy as RetentionPolicyShape
   })
+
+/**
+ * Checks the mail options at start: a `WASL_SMTP_URL` that is not a usable `smtp://` or
+ * `smtps://` URL fails with `WaslConfigError` (its message never quotes the URL, which may hold
+ * a password), rather than every mail failing later. Internal plumbing of the deployment layers;
+ * exported for them.
+ */
+export const checkMailOptions = (options: MailOptions = {}): Effect.Effect<void, WaslConfigError> => {
+  const url = options.smtpUrl === undefined ? "" : Redacted.isRedacted(options.smtpUrl) ? Redacted.value(options.smtpUrl) : options.smtpUrl
+  return url === ""
+    ? Effect.void
+    : Result.match(smtpServerOf(url), {
+      onFailure: (message) => Effect.fail(new WaslConfigError({ message })),
+      onSuccess: () => Effect.void
+    })
+}

@@ -5,7 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { DEFAULT_OTP_COOLDOWN, DEFAULT_RETENTION, RetentionPolicy } from "@wasl/core"
-import { Context, Duration, Effect, Layer, Logger } from "effect"
+import { Context, Duration, Effect, Layer, Logger, Redacted } from "effect"
 import { existsSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -55,6 +55,14 @@ describe("WaslPostgres", () => {
       const { exit } = yield* build({ secretKey: "ab".repeat(32), retention: { notifications: "a while" } })
       assert.strictEqual(exit._tag, "Failure")
       assert.include(String(exit), "WASL_RETENTION_NOTIFICATIONS: expected a duration")
+    }), { timeout: 60_000 })
+
+  it.effect("an SMTP URL it cannot use fails the layer, naming the setting and not quoting the URL", () =>
+    Effect.gen(function*() {
+      const { exit } = yield* build({ secretKey: "ab".repeat(32), mail: { smtpUrl: Redacted.make("http://wasl:hunter2@mail.example.test") } })
+      assert.strictEqual(exit._tag, "Failure")
+      assert.include(String(exit), "WASL_SMTP_URL: expected smtp://[user:pass@]host[:port] or smtps://")
+      assert.notInclude(String(exit), "hunter2")
     }), { timeout: 60_000 })
 
   it.effect("an OTP cooldown it cannot read fails the layer, naming the setting", () =>
