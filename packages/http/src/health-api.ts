@@ -28,7 +28,7 @@ export class Unavailable503 extends Unavailable503Base {}
 /** `GET /health/live`: 200 `{"status":"ok"}` whenever the process answers. */
 export const LiveEndpoint: WaslEndpoint<"live", "GET", "/health/live", {
   success: typeof HealthOk; error: never
-}> = HttpApiEndpoint.get("live", "/health/live", { success: HealthOk }).annotate(
+}> = HttpApiEndpoint.get("live", "/health/live", { success: HealthOk }).annotate(OpenApi.Summary, "Liveness probe").annotate(
   OpenApi.Description,
   "Liveness: 200 {\"status\":\"ok\"} whenever the process answers. No authentication, no rate limit."
 )
@@ -37,13 +37,19 @@ export const LiveEndpoint: WaslEndpoint<"live", "GET", "/health/live", {
 export const ReadyEndpoint: WaslEndpoint<"ready", "GET", "/health/ready", {
   success: typeof HealthOk; error: typeof Unavailable503
 }> = HttpApiEndpoint.get("ready", "/health/ready", { success: HealthOk, error: Unavailable503 }).annotate(
+  OpenApi.Summary,
+  "Readiness probe"
+).annotate(
   OpenApi.Description,
   "Readiness: 200 {\"status\":\"ok\"} when the database answers and every migration of this version is applied, else 503 {\"status\":\"unavailable\"}. No authentication, no rate limit."
 )
 
 /** @ignore */
 export const HealthGroupBase: HttpApiGroup.HttpApiGroup<"health", typeof LiveEndpoint | typeof ReadyEndpoint> =
-  HttpApiGroup.make("health").add(LiveEndpoint).add(ReadyEndpoint)
+  HttpApiGroup.make("health").add(LiveEndpoint).add(ReadyEndpoint).annotate(
+    OpenApi.Description,
+    "Probes for an orchestrator or a load balancer: is the process up, and can it serve requests now. No authentication, no rate limit."
+  )
 
 /** The health probes: `GET /health/live` and `GET /health/ready`, outside `/api` and without authentication. */
 export class HealthGroup extends HealthGroupBase {}

@@ -124,4 +124,13 @@ describe("the OpenAPI document", () => {
     expect(create.responses["422"].content["application/json"].example.errors).toEqual(expect.any(Object))
     expect(create.requestBody.content["application/json"].schema).toMatchObject({ type: "object", additionalProperties: true })
   })
+
+  it("declares a 4xx answer on every operation but the health probes (the lint rule redocly.yaml turns off)", () => {
+    const without4xx = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, { responses?: Record<string, unknown> }>)
+        .filter(([, operation]) => !Object.keys(operation.responses ?? {}).some((status) => status.startsWith("4")))
+        .map(([method]) => `${method.toUpperCase()} ${path}`)
+    )
+    expect(without4xx).toEqual(["GET /health/live", "GET /health/ready"])
+  })
 })
