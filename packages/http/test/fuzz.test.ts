@@ -11,18 +11,9 @@
 import { challengeAnswer, fanOutEvents, type WebhookRequest } from "@wasl/core"
 import { Duration, Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import {
-  type DocumentEnums,
-  type FuzzRequest,
-  type FuzzState,
-  fuzzSeed,
-  IdPool,
-  learn,
-  nthRequest,
-  type Operation,
-  operationsOf,
-  type PropertyInfo
-} from "./support/fuzz-requests.ts"
+import { type FuzzState, IdPool, learn, type PropertyInfo } from "./support/fuzz-pool.ts"
+import { type FuzzRequest, fuzzSeed, nthRequest } from "./support/fuzz-requests.ts"
+import { type DocumentEnums, enumsOf, type Operation, operationsOf } from "./support/openapi-operations.ts"
 import { authenticationTemplate, createBroadcast, createContact, createPlatform, utilityTemplate } from "./support/messaging-fixtures.ts"
 import { DATABASES, type DatabaseKind, startTestServer, type TestServer } from "./support/server.ts"
 
@@ -178,10 +169,7 @@ describe.each(DATABASES)("the HTTP fuzz on %s", (database) => {
 
     const document = (await send(server.url, { method: "GET", url: "/api/openapi.json", headers: {}, body: undefined })).body
     operations = operationsOf(document)
-    enums = {
-      events: document.components.schemas.EventName.enum,
-      notifications: document.components.schemas.NotificationPreference.properties.name.enum
-    }
+    enums = enumsOf(document)
   })
   afterAll(async () => {
     await server?.close()

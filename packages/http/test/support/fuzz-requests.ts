@@ -13,6 +13,8 @@
  */
 import fc from "fast-check"
 import { FILTER_OPERATORS, PROPERTY_TYPES } from "@wasl/core"
+import type { FuzzState, PropertyInfo } from "./fuzz-pool.ts"
+import type { DocumentEnums, JsonSchema, Operation } from "./openapi-operations.ts"
 
 // ---------------------------------------------------------------------------------------------
 // Defects being fixed elsewhere
@@ -52,134 +54,6 @@ const unlessOpen = <T>(defect: KnownDefect, ...alternatives: ReadonlyArray<Weigh
   open(defect) ? [] : alternatives
 
 const w = <T>(weight: number, arbitrary: fc.Arbitrary<T>): Weighted<T> => ({ weight, arbitrary })
-
-// ---------------------------------------------------------------------------------------------
-// Operations, from the OpenAPI document
-// ---------------------------------------------------------------------------------------------
-
-/** A JSON Schema node of the document (only the keywords the generator reads). */
-export interface JsonSchema {
-  readonly $ref?: string
-  readonly type?: string
-  readonly enum?: ReadonlyArray<unknown>
-  readonly properties?: Readonly<Record<string, JsonSchema>>
-  readonly required?: ReadonlyArray<string>
-  readonly items?: JsonSchema
-  readonly anyOf?: ReadonlyArray<JsonSchema>
-  readonly minLength?: number
-  readonly maxLength?: number
-  readonly minItems?: number
-  readonly maxItems?: number
-  readonly minimum?: number
-  readonly maximum?: number
-}
-
-/** One operation of the API as the fuzz sends it. */
-export interface Operation {
-  /** The operationId (`records.create`). */
-  readonly id: string
-  readonly method: string
-  /** The path template (`/api/{kind}/{id}`). */
-  readonly template: string
-  /** The values a path parameter is limited to (`kind`), by name. */
-  readonly enums: Readonly<Record<string, ReadonlyArray<string>>>
-  readonly body: JsonSchema | undefined
-  /** Whether the operation needs credentials. */
-  readonly secured: boolean
-  /** Whether it answers a paginated list (and so reads page, per_page, search, order, ...). */
-  readonly paginated: boolean
-}
-
-interface OpenApiDocument {
-  readonly paths: Record<string, Record<string, any>>
-  readonly components: { readonly schemas: Record<string, JsonSchema> }
-}
-
-/** The operations of a served OpenAPI document. */
-export const operationsOf = (document: OpenApiDocument): ReadonlyArray<Operation> => {
-  const resolve = (schema: JsonSchema | undefined): JsonSchema | undefined =>
-    schema?.$ref === undefined ? schema : document.components.schemas[schema.$ref.split("/").pop()!]
-  return Object.entries(document.paths).flatMap(([template, item]) =>
-    Object.entries(item)
-      .filter(([method, op]) => method !== "parameters" && typeof op === "object" && !Array.isArray(op))
-      .map(([method, op]): Operation => {
-        const enums: Record<string, ReadonlyArray<string>> = {}
-        for (const parameter of op.parameters ?? []) {
-          const values = resolve(parameter.schema)?.enum
-          if (parameter.in === "path" && values !== undefined) enums[parameter.name] = values as Array<string>
-        }
-        const success = op.responses?.["200"]?.content?.["application/json"]?.schema
-        return {
-          id: op.operationId,
-          method: method.toUpperCase(),
-          template,
-          enums,
-          body: op.requestBody?.content?.["application/json"]?.schema,
-          secured: (op.security ?? []).length > 0,
-          paginated: success?.properties?.meta !== undefined && success?.properties?.links !== undefined
-        }
-      })
-  )
-}
-
-// ---------------------------------------------------------------------------------------------
-// The id pool
-// ---------------------------------------------------------------------------------------------
-
-/**
- * Ids by the collection path that holds them (`/api/deals`, `/api/deals/<id>/notes`,
- * `/api/account/webhooks/<id>/deliveries`), as the answers showed them.
- */
-export class IdPool {
-  private readonly byCollection = new Map<string, Set<string>>()
-
-  private readonly keep: ReadonlySet<string>
-
-  /** `keep`: paths of ids never to be drawn (`/api/tokens/1`: the token the fuzz authenticates with, which a DELETE would end). */
-  constructor(keep: ReadonlySet<string> = new Set()) {
-    this.keep = keep
-  }
-
-  add(collection: string, id: unknown): void {
-    const key = collection.replace(/\/+$/, "")
-    if ((typeof id !== "string" && typeof id !== "number") || this.keep.has(`${key}/${id}`)) return
-    let ids = this.byCollection.get(key)
-    if (ids === undefined) this.byCollection.set(key, ids = new Set())
-    ids.add(String(id))
-  }
-
-  remove(collection: string, id: string): void {
-    this.byCollection.get(collection.replace(/\/+$/, ""))?.delete(id)
-  }
-
-  in(collection: string): ReadonlyArray<string> {
-    return [...(this.byCollection.get(collection) ?? [])]
-  }
-
-  all(): ReadonlyArray<string> {
-    return [...this.byCollection.values()].flatMap((ids) => [...ids])
-  }
-}
-
-/** A property definition as `GET /api/{kind}/properties` lists it. */
-export interface PropertyInfo {
-  readonly internal_name: string
-  readonly type: string
-  readonly enum?: ReadonlyArray<{ readonly internal_name: string }> | null
-}
-
-/** What the generator draws from: the live pools and what the setup learnt. */
-export interface FuzzState {
-  /** Ids of the fuzzed account. */
-  readonly own: IdPool
-  /** Ids of another account (never to be reached). */
-  readonly foreign: IdPool
-  /** The property definitions of each kind (path segment). */
-  readonly properties: ReadonlyMap<string, ReadonlyArray<PropertyInfo>>
-  /** The email address and password of the fuzzed user (for logins with them). */
-  readonly email: string
-  readonly password: string
-}
 
 // ---------------------------------------------------------------------------------------------
 // Leaves: strings, numbers, dates
@@ -423,12 +297,6 @@ const TEMPLATES = [
   { name: "order_update", category: "UTILITY", header: { format: "TEXT", text: "Order" }, body: "Shipped.", footer: "Wasl" },
   { name: "promo", category: "MARKETING", body: "Sale", code_expiration_minutes: 10 }
 ]
-
-/** The enum of a named component schema's property, as the document gives it. */
-export interface DocumentEnums {
-  readonly events: ReadonlyArray<string>
-  readonly notifications: ReadonlyArray<string>
-}
 
 /**
  * A valid body of an operation. The document describes most bodies in words only (`{ body: string }`),
@@ -921,26 +789,3 @@ export const nthRequest = (
   index: number
 ): FuzzRequest => fc.sample(requestOf(state, enums, operations, token), { seed: (seed ^ Math.imul(index + 1, 0x9e3779b1)) | 0, numRuns: 1 })[0]!
 
-// ---------------------------------------------------------------------------------------------
-// Learning ids from the answers
-// ---------------------------------------------------------------------------------------------
-
-const idOf = (item: any): unknown => item?._id ?? item?.properties?._id ?? item?.id ?? item?.verification_id
-
-/**
- * Adds to (or takes from) `pool` the ids an answer shows: what a 201 created (under the path it
- * was posted to), what a list holds, what a DELETE removed, a verification a send started.
- */
-export const learn = (pool: IdPool, request: Pick<FuzzRequest, "method" | "url">, status: number, body: any): void => {
-  if (status < 200 || status >= 300 || body === undefined) return
-  const path = request.url.split("?")[0]!.replace(/\/+$/, "")
-  if (request.method === "GET" && Array.isArray(body.data)) {
-    for (const item of body.data) pool.add(path, idOf(item))
-  } else if (request.method === "POST" && status === 201) {
-    pool.add(path, idOf(body.data))
-  } else if (request.method === "DELETE") {
-    const cut = path.lastIndexOf("/")
-    pool.remove(path.slice(0, cut), path.slice(cut + 1))
-  }
-  if (typeof body.verification_id === "string") pool.add("/api/verifications", body.verification_id)
-}
