@@ -4,8 +4,8 @@
  * default 20261123; WASL_FUZZ_REQUESTS sets how many per database) go to a server holding real
  * records of two accounts. Whatever comes in, the answer is never a 5xx; every 4xx is a JSON body
  * with a `message` (a 422 also with `errors`); a method the path declares is never a 405; a
- * secured operation never succeeds without valid credentials; complex_filters nesting or-groups
- * are never a success. The status counts are printed, and every violation is listed with its
+ * secured operation never succeeds without valid credentials, nor on a record of another
+ * account; complex_filters nesting or-groups are never a success. The status counts are printed, and every violation is listed with its
  * request.
  */
 import { challengeAnswer, fanOutEvents, type WebhookRequest } from "@wasl/core"
@@ -78,6 +78,7 @@ const violationsOf = (request: FuzzRequest, answer: Answer): ReadonlyArray<strin
   if (answer.status === 405 && request.declared) found.push("a 405 for a method the path declares")
   if (answer.status < 300 && request.secured && request.credentials !== "token") found.push("a success without valid credentials")
   if (answer.status < 300 && request.tooDeep) found.push("a success for complex_filters nesting or-groups")
+  if (answer.status < 300 && request.foreign) found.push("a success on a record of another account")
   return found
 }
 

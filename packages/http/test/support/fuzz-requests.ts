@@ -648,16 +648,26 @@ const garbageParam: fc.Arbitrary<string> = fc.oneof(
 )
 
 /** A value for the path parameter whose ids live in `collection`. */
-const idParam = (state: FuzzState, collection: string): fc.Arbitrary<string> => {
+interface Param {
+  readonly value: string
+  /** Whether it names a record of the other account only (built-in properties and groups both see). */
+  readonly foreign: boolean
+}
+
+const param = (foreign: boolean) => (value: string): Param => ({ value, foreign })
+
+const idParam = (state: FuzzState, collection: string): fc.Arbitrary<Param> => {
   const own = state.own.in(collection)
-  const foreign = state.foreign.in(collection)
+  const shared = new Set(own)
+  const foreign = state.foreign.in(collection).filter((id) => !shared.has(id))
   const everywhere = state.own.all()
   const foreignAnywhere = state.foreign.all()
   return fc.oneof(
-    ...(own.length > 0 ? [w(8, fc.constantFrom(...own))] : []),
-    ...(foreign.length > 0 ? [w(2, fc.constantFrom(...foreign))] : foreignAnywhere.length > 0 ? [w(1, fc.constantFrom(...foreignAnywhere))] : []),
-    ...(everywhere.length > 0 ? [w(1, fc.constantFrom(...everywhere))] : []),
-    w(2, garbageParam)
+    ...(own.length > 0 ? [w(8, fc.constantFrom(...own).map(param(false)))] : []),
+    ...(foreign.length > 0 ? [w(2, fc.constantFrom(...foreign).map(param(true)))] : []),
+    ...(foreignAnywhere.length > 0 ? [w(1, fc.constantFrom(...foreignAnywhere).map(param(false)))] : []),
+    ...(everywhere.length > 0 ? [w(1, fc.constantFrom(...everywhere).map(param(false)))] : []),
+    w(2, garbageParam.map(param(false)))
   )
 }
 
@@ -681,6 +691,8 @@ export interface FuzzRequest {
   readonly secured: boolean
   /** Whether its complex_filters nest or-groups (never answered 2xx). */
   readonly tooDeep: boolean
+  /** Whether its path names a record of another account (never answered 2xx). */
+  readonly foreign: boolean
   /** The operationId. */
   readonly operationId: string
 }
@@ -711,20 +723,25 @@ const requestOf = (
   fc.constantFrom(...operations).chain((operation) => {
     // Path parameters are drawn one after the other: an id's collection depends on the kind before it.
     const templateSegments = operation.template.split("/")
-    const segments: fc.Arbitrary<ReadonlyArray<string>> = templateSegments.reduce<fc.Arbitrary<ReadonlyArray<string>>>(
+    type Drawn = { readonly path: ReadonlyArray<string>; readonly foreign: boolean }
+    const segments = templateSegments.reduce<fc.Arbitrary<Drawn>>(
       (acc, segment) =>
         acc.chain((done) => {
           const name = /^\{(.+)\}$/.exec(segment)?.[1]
-          if (name === undefined) return fc.constant<ReadonlyArray<string>>([...done, segment])
+          if (name === undefined) return fc.constant({ ...done, path: [...done.path, segment] })
           const values = operation.enums[name]
           const value = values !== undefined
-            ? fc.oneof(w(12, fc.constantFrom(...values)), w(1, fc.constantFrom("Deals", "deal", "users", "accounts", "properties", "%64eals")), w(1, garbageParam))
-            : idParam(state, done.join("/"))
-          return value.map((v): ReadonlyArray<string> => [...done, v])
+            ? fc.oneof(
+              w(12, fc.constantFrom(...values)),
+              w(1, fc.constantFrom("Deals", "deal", "users", "accounts", "properties", "%64eals")),
+              w(1, garbageParam)
+            ).map(param(false))
+            : idParam(state, done.path.join("/"))
+          return value.map((v): Drawn => ({ path: [...done.path, v.value], foreign: done.foreign || v.foreign }))
         }),
-      fc.constant([])
+      fc.constant({ path: [], foreign: false })
     )
-    return segments.chain((path) => {
+    return segments.chain(({ path, foreign }) => {
       const declaredMethods = operations.filter((o) => o.template === operation.template).map((o) => o.method)
       const kind = operation.enums["kind"] !== undefined ? path[2]! : ""
       const hasBody = operation.method !== "GET"
@@ -762,7 +779,8 @@ const requestOf = (
           credentials: drawn.credentials,
           declared: declaredMethods.includes(method),
           secured: operation.secured,
-          tooDeep: drawn.query.tooDeep
+          tooDeep: drawn.query.tooDeep,
+          foreign
         }
       })
     })
