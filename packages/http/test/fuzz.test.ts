@@ -5,10 +5,18 @@
  * records of two accounts. Whatever comes in, the answer is never a 5xx; every 4xx is a JSON body
  * with a `message` (a 422 also with `errors`); a method the path declares is never a 405; a
  * secured operation never succeeds without valid credentials, nor on a record of another
- * account; complex_filters nesting or-groups are never a success. The status counts are printed, and every violation is listed with its
- * request.
+ * account; complex_filters nesting or-groups are never a success. The status counts are printed,
+ * and every violation is listed with its request.
  */
-import { challengeAnswer, fanOutEvents, type WebhookRequest } from "@wasl/core"
+import {
+  challengeAnswer,
+  fanOutEvents,
+  KIND_OF_PATH,
+  OBJECT_PATHS,
+  PROPERTY_TYPES,
+  REQUIRED_ON_CREATE,
+  type WebhookRequest
+} from "@wasl/core"
 import { Duration, Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type FuzzState, IdPool, learn, type PropertyInfo } from "./support/fuzz-pool.ts"
@@ -28,15 +36,6 @@ const requestCount = (database: DatabaseKind): number => {
 }
 
 const FIXTURE_HOOK = "https://localhost/fuzz-fixture"
-const CUSTOM_TYPES = ["string", "textarea", "number", "boolean", "date", "datetime", "single_select", "multi_select", "email", "phone", "url"]
-const NAME_FIELD: Record<string, string> = {
-  contacts: "firstname",
-  companies: "name",
-  deals: "deal_name",
-  tickets: "ticket_name",
-  invoices: "invoice_number",
-  products: "name"
-}
 
 interface Answer {
   readonly status: number
@@ -109,12 +108,13 @@ describe.each(DATABASES)("the HTTP fuzz on %s", (database) => {
 
   /** Records, groups, properties, notes, messaging and a webhook for an account, through the API. */
   const fixtures = async (token: string, custom: boolean) => {
-    for (const [kind, field] of Object.entries(NAME_FIELD)) {
-      const record = (await call(token, "POST", `/api/${kind}`, { [field]: `${kind} fixture` })).data.properties._id
+    for (const kind of OBJECT_PATHS) {
+      const required = REQUIRED_ON_CREATE[KIND_OF_PATH[kind]].map((name) => [name, `${kind} fixture`])
+      const record = (await call(token, "POST", `/api/${kind}`, Object.fromEntries(required))).data.properties._id
       await call(token, "POST", `/api/${kind}/${record}/notes`, { body: "a note" })
       const group = (await call(token, "POST", `/api/${kind}/properties/groups`, { name: { en: `Fuzz ${kind}` } })).data._id
       // Every property type on deals and contacts, for the record bodies and filters to draw from.
-      for (const type of custom && (kind === "deals" || kind === "contacts") ? CUSTOM_TYPES : ["string"]) {
+      for (const type of custom && (kind === "deals" || kind === "contacts") ? PROPERTY_TYPES : ["string"]) {
         await call(token, "POST", `/api/${kind}/properties`, {
           type,
           name: { en: `Fuzz ${type}` },
@@ -139,7 +139,7 @@ describe.each(DATABASES)("the HTTP fuzz on %s", (database) => {
   /** Every collection the account can list, into `pool` (the lists under a record or a webhook too). */
   const harvest = async (token: string, accountId: number, pool: IdPool) => {
     const list = async (url: string) => learn(pool, { method: "GET", url }, 200, await call(token, "GET", `${url}?per_page=100`))
-    for (const kind of Object.keys(NAME_FIELD)) {
+    for (const kind of OBJECT_PATHS) {
       await list(`/api/${kind}`)
       await list(`/api/${kind}/properties`)
       await list(`/api/${kind}/properties/groups`)
@@ -188,7 +188,7 @@ describe.each(DATABASES)("the HTTP fuzz on %s", (database) => {
     }
     await harvest(owner.token, owner.account_id, state.own)
     await harvest(other.token, other.account_id, state.foreign)
-    for (const kind of Object.keys(NAME_FIELD)) {
+    for (const kind of OBJECT_PATHS) {
       const listed = await call(owner.token, "GET", `/api/${kind}/properties`)
       ;(state.properties as Map<string, ReadonlyArray<PropertyInfo>>).set(kind, listed.data)
     }

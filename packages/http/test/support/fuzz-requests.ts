@@ -12,7 +12,7 @@
  * dates out of range, malformed JSON, other content types.
  */
 import fc from "fast-check"
-import { FILTER_OPERATORS, PROPERTY_TYPES } from "@wasl/core"
+import { FILTER_OPERATORS, isObjectPath, KIND_OF_PATH, PROPERTY_TYPES, REQUIRED_ON_CREATE } from "@wasl/core"
 import type { FuzzState, PropertyInfo } from "./fuzz-pool.ts"
 import type { DocumentEnums, JsonSchema, Operation } from "./openapi-operations.ts"
 
@@ -288,8 +288,8 @@ const recordBody = (state: FuzzState, kind: string): fc.Arbitrary<unknown> => {
   const properties = state.properties.get(kind) ?? []
   if (properties.length === 0) return fc.dictionary(fc.string(), anyJson, { maxKeys: 4 })
   const fields = Object.fromEntries(properties.map((p) => [p.internal_name, propertyValue(p)]))
-  const required = properties.filter((p) => /^(deal_name|ticket_name|name|invoice_number)$/.test(p.internal_name))
-  return fc.record(fields, { requiredKeys: required.map((p) => p.internal_name) })
+  const required = isObjectPath(kind) ? REQUIRED_ON_CREATE[KIND_OF_PATH[kind]] : []
+  return fc.record(fields, { requiredKeys: [...required] })
 }
 
 const TEMPLATES = [
