@@ -67,14 +67,31 @@ export class RawJson {
   }
 }
 
-/** JSON text of a value that may hold RawJson leaves. */
+/**
+ * JSON text of a value that may hold RawJson leaves. The walk keeps its own stack (values nest
+ * thousands deep, past what a recursive walk or JSON.stringify's replacer survives); punctuation
+ * goes on that stack as RawJson text.
+ */
 export const toJsonText = (value: unknown): string => {
-  if (value instanceof RawJson) return value.text
-  if (Array.isArray(value)) return `[${value.map(toJsonText).join(",")}]`
-  if (value !== null && typeof value === "object") {
-    return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${toJsonText(v)}`).join(",")}}`
+  const out: Array<string> = []
+  const stack: Array<unknown> = [value]
+  while (stack.length > 0) {
+    const item = stack.pop()
+    if (item instanceof RawJson) out.push(item.text)
+    else if (item !== null && typeof item === "object") {
+      const array = Array.isArray(item)
+      const entries = array ? item.map((v) => [undefined, v] as const) : Object.entries(item)
+      stack.push(new RawJson(array ? "]" : "}"))
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, v] = entries[i]!
+        stack.push(v)
+        if (key !== undefined) stack.push(new RawJson(`${JSON.stringify(key)}:`))
+        if (i > 0) stack.push(new RawJson(","))
+      }
+      stack.push(new RawJson(array ? "[" : "{"))
+    } else out.push(JSON.stringify(item) ?? "null")
   }
-  return JSON.stringify(value) ?? "null"
+  return out.join("")
 }
 
 const withoutNul = (s: string) => open("unpaired-surrogate-or-nul") ? s.replace(/\0/g, "") : s
@@ -195,10 +212,10 @@ const nested = (depth: number, leaf: unknown): unknown => {
 /** Values of the wrong shape for any field: other types, deep nesting, many keys, prototype keys. */
 const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
   w(6, anyJson),
-  w(1, fc.integer({ min: 10, max: 1_500 }).map((depth) => nested(depth, 1))),
+  w(1, fc.integer({ min: 10, max: 5_000 }).map((depth) => nested(depth, 1))),
   w(1, fc.integer({ min: 100, max: 5_000 }).map((n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i])))),
   w(1, fc.integer({ min: 100, max: 20_000 }).map((n) => Array.from({ length: n }, (_, i) => i))),
-  w(1, fc.constantFrom({ __proto__: { admin: true } }, { constructor: { prototype: 1 } }, [[[]]], {}))
+  w(1, fc.constantFrom(JSON.parse("{\"__proto__\":{\"admin\":true}}"), { constructor: { prototype: 1 } }, [[[]]], {}))
 )
 
 // ---------------------------------------------------------------------------------------------
@@ -418,21 +435,26 @@ const pathsOf = (value: unknown, prefix: Path = []): Array<Path> => {
   return [prefix, ...entries.slice(0, 20).flatMap(([k, v]) => pathsOf(v, [...prefix, k]))]
 }
 
-const clone = (value: unknown): unknown => value instanceof RawJson ? value : structuredClone(value)
+/** A shallow copy of an array or object; a `__proto__` key stays an own key. */
+const shallow = (node: object): any => Array.isArray(node) ? [...node] : Object.fromEntries(Object.entries(node))
 
-/** `value` with the node at `path` replaced by `replace(node)` (or removed when it gives undefined). */
+/** Sets an own key, even `__proto__` (an assignment would set the prototype). */
+const setOwn = (node: object, key: string | number, value: unknown): object =>
+  Object.defineProperty(node, key, { value, enumerable: true, writable: true, configurable: true })
+
+/**
+ * `value` with the node at `path` replaced by `replace(node)` (or removed when it gives undefined).
+ * Only the nodes along the path are copied: the rest is shared, however deep.
+ */
 const updateAt = (value: unknown, path: Path, replace: (node: unknown) => unknown): unknown => {
   if (path.length === 0) return replace(value)
-  const root = clone(value) as any
-  let parent = root
-  for (const key of path.slice(0, -1)) parent = parent[key]
-  const last = path[path.length - 1]!
-  const next = replace(parent[last])
-  if (next === undefined) {
-    if (Array.isArray(parent)) parent.splice(Number(last), 1)
-    else delete parent[last]
-  } else parent[last] = next
-  return root
+  const [key, ...rest] = path as [string | number, ...Array<string | number>]
+  const copy = shallow(value as object)
+  const next = updateAt(copy[key], rest, replace)
+  if (next !== undefined) return setOwn(copy, key, next)
+  if (Array.isArray(copy)) copy.splice(Number(key), 1)
+  else delete copy[key]
+  return copy
 }
 
 type Mutation = (value: unknown) => fc.Arbitrary<unknown>
@@ -458,12 +480,12 @@ const MUTATIONS: ReadonlyArray<Weighted<Mutation>> = [
     fc.tuple(fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom("__proto__", "constructor", "_id", "account_id", "id", "created_at", "is_validated", "k".repeat(500))), wrongValue)
       .map(([key, extra]) =>
         value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof RawJson)
-          ? Object.defineProperty(clone(value) as object, key, { value: extra, enumerable: true, writable: true, configurable: true })
+          ? setOwn(shallow(value), key, extra)
           : value
       )
   )),
   // A field's value buried deep.
-  w(1, fc.constant(atRandomPath((node) => fc.integer({ min: 2, max: 1_500 }).map((depth) => nested(depth, node)))))
+  w(1, fc.constant(atRandomPath((node) => fc.integer({ min: 2, max: 2_000 }).map((depth) => nested(depth, node)))))
 ]
 
 /** The text of a body: the value mutated zero to three times, then now and then broken as text. */
