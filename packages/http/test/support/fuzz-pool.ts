@@ -56,6 +56,8 @@ export interface FuzzState {
   /** The email address and password of the fuzzed user (for logins with them). */
   readonly email: string
   readonly password: string
+  /** The access token the fake WhatsApp Cloud API accepts (for sending numbers on it). */
+  readonly cloudToken: string
 }
 
 const idOf = (item: any): unknown => item?._id ?? item?.properties?._id ?? item?.id ?? item?.verification_id
