@@ -801,7 +801,8 @@ const requestOf = (
           credentials: drawn.credentials,
           declared: declaredMethods.includes(method),
           secured: operation.secured,
-          tooDeep: drawn.query.tooDeep,
+          // The list reads the filters only when asked with its own method (a POST there creates).
+          tooDeep: drawn.query.tooDeep && method === operation.method,
           foreign
         }
       })
