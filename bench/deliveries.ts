@@ -26,61 +26,47 @@
 import { PgClient } from "@effect/sql-pg"
 import { OutboxPg, pgClientOptions } from "@wasl/adapters"
 import { type NewOutboxEvent, Outbox } from "@wasl/core"
-import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { Layer, ManagedRuntime, Redacted } from "effect"
 import { SecureRandom } from "effect/crypto"
-import { Reactivity } from "effect/reactivity"
 import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { performance } from "node:perf_hooks"
 import { RECEIVER_CA_FILE, startWebhookReceiver } from "../test/support/webhook-receiver.ts"
-import { cliMain, root, runToCompletion, startChild, startWaslServer, stopAllChildren } from "./support/children.ts"
+import { cliMain, root, runToCompletion, startChild, startWaslServer } from "./support/children.ts"
+import { createBenchDatabase } from "./support/database.ts"
 import { intFromEnv } from "./support/env.ts"
+import { atCleanup, runBenchmark } from "./support/harness.ts"
 import { ms, table } from "./support/table.ts"
 
 const settings = {
   url: process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres",
   rate: intFromEnv("BENCH_RATE", 200, 1),
   seconds: intFromEnv("BENCH_SECONDS", 15, 1),
-  backlog: intFromEnv("BENCH_BACKLOG", 20_000, 100),
-  timeoutMs: intFromEnv("BENCH_TIMEOUT_MS", 10 * 60_000, 1_000)
+  backlog: intFromEnv("BENCH_BACKLOG", 20_000, 100)
 }
 
 const log = (message: string) => console.error(`bench:deliveries: ${message}`)
 const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, millis)))
 
-const withMaintenance = <A>(f: (sql: PgClient.PgClient) => Effect.Effect<A, unknown>) =>
-  Effect.runPromise(
-    PgClient.make({ ...pgClientOptions, url: Redacted.make(settings.url), maxConnections: 1 }).pipe(
-      Effect.flatMap(f),
-      Effect.scoped,
-      Effect.provide(Reactivity.layer)
-    )
-  )
-
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
-
-const cleanups: Array<() => Promise<unknown> | unknown> = []
 
 const run = async () => {
   const startedAt = new Date()
   const tmp = Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-bench-deliveries-"))
-  cleanups.push(() => Fs.rmSync(tmp, { recursive: true, force: true }))
+  atCleanup(() => Fs.rmSync(tmp, { recursive: true, force: true }))
 
-  const name = `wasl_bench_${randomBytes(6).toString("hex")}`
-  await withMaintenance((sql) => sql`CREATE DATABASE ${sql(name)}`.raw)
-  cleanups.push(() => withMaintenance((sql) => sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`.raw))
-  const databaseUrl = new URL(settings.url)
-  databaseUrl.pathname = `/${name}`
+  const database = await createBenchDatabase(settings.url)
+  atCleanup(database.drop)
 
   const receiver = await startWebhookReceiver({ record: false })
-  cleanups.push(() => receiver.close())
+  atCleanup(() => receiver.close())
 
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    DATABASE_URL: databaseUrl.toString(),
+    DATABASE_URL: database.url,
     WASL_DATA_DIR: Path.join(tmp, "data"),
     WASL_SECRET_KEY: randomBytes(32).toString("hex"),
     WASL_WEBHOOK_ALLOW_PRIVATE: "true",
@@ -118,10 +104,10 @@ const run = async () => {
   const runtime = ManagedRuntime.make(
     OutboxPg.pipe(
       Layer.provide(SecureRandom.layerWebCrypto),
-      Layer.provide(PgClient.layer({ ...pgClientOptions, url: Redacted.make(databaseUrl.toString()), maxConnections: 8 }))
+      Layer.provide(PgClient.layer({ ...pgClientOptions, url: Redacted.make(database.url), maxConnections: 8 }))
     )
   )
-  cleanups.push(() => runtime.dispose())
+  atCleanup(() => runtime.dispose())
   const append = (events: ReadonlyArray<NewOutboxEvent>) => runtime.runPromise(Outbox.use((outbox) => outbox.append(events)))
   const event = (seq: number): NewOutboxEvent => ({
     accountId: bootstrap.account_id,
@@ -213,7 +199,7 @@ const run = async () => {
   const cpus = Os.cpus()
   console.log([
     `Wasl delivery benchmark, ${startedAt.toISOString()}`,
-    `  one apps/worker process -> local HTTPS receiver (signatures verified), keep-alive; PostgreSQL ${databaseUrl.host}`,
+    `  one apps/worker process -> local HTTPS receiver (signatures verified), keep-alive; PostgreSQL ${new URL(database.url).host}`,
     `  node ${process.version}, ${Os.platform()} ${Os.arch()}, ${cpus.length} CPU(s) ${cpus[0]?.model.trim() ?? ""}`,
     "",
     `latency at ${settings.rate} events/s (${total} events committed in ${commitSeconds.toFixed(1)} s, ${late} behind schedule):`,
@@ -239,34 +225,4 @@ const run = async () => {
   if (unverified > 0) throw new Error(`${unverified} deliveries failed the receiver's signature check`)
 }
 
-const cleanUp = async () => {
-  await stopAllChildren()
-  while (cleanups.length > 0) {
-    try {
-      await cleanups.pop()!()
-    } catch (error) {
-      log(`cleanup failed: ${error instanceof Error ? error.message : String(error)}`)
-    }
-  }
-}
-
-const main = async () => {
-  let failed = false
-  const deadline = setTimeout(() => {
-    log(`time limit of ${settings.timeoutMs} ms reached; stopping.`)
-    void cleanUp().finally(() => process.exit(1))
-  }, settings.timeoutMs)
-  process.once("SIGINT", () => void cleanUp().finally(() => process.exit(1)))
-  try {
-    await run()
-  } catch (error) {
-    log(error instanceof Error ? error.message : String(error))
-    failed = true
-  } finally {
-    clearTimeout(deadline)
-    await cleanUp()
-  }
-  process.exit(failed ? 1 : 0)
-}
-
-await main()
+await runBenchmark(run, { defaultTimeoutMs: 10 * 60_000, log })

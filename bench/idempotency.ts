@@ -25,9 +25,10 @@ import * as Http from "node:http"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { performance } from "node:perf_hooks"
-import { cliMain, runToCompletion, startWaslServer, stopAllChildren, stopChild } from "./support/children.ts"
+import { cliMain, runToCompletion, startWaslServer, stopChild } from "./support/children.ts"
 import { createBenchDatabase } from "./support/database.ts"
 import { intFromEnv } from "./support/env.ts"
+import { atCleanup, runBenchmark } from "./support/harness.ts"
 import { ms, table } from "./support/table.ts"
 
 interface Figures {
@@ -86,8 +87,6 @@ const load = async (
   return { perSecond: total / seconds, p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99) }
 }
 
-const cleanups: Array<() => Promise<unknown> | unknown> = []
-
 const run = async () => {
   const settings = {
     requests: intFromEnv("BENCH_REQUESTS", 2000, 1),
@@ -96,13 +95,13 @@ const run = async () => {
   }
   const postgresUrl = process.env.BENCH_DATABASE_URL || undefined
   const tmp = Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-bench-"))
-  cleanups.push(() => Fs.rmSync(tmp, { recursive: true, force: true }))
+  atCleanup(() => Fs.rmSync(tmp, { recursive: true, force: true }))
   const env: NodeJS.ProcessEnv = { ...process.env, WASL_DATA_DIR: Path.join(tmp, "data"), HOST: "127.0.0.1" }
   delete env.DATABASE_URL
   let databaseLabel = "embedded (PGlite under a temporary WASL_DATA_DIR)"
   if (postgresUrl !== undefined) {
     const database = await createBenchDatabase(postgresUrl)
-    cleanups.push(database.drop)
+    atCleanup(database.drop)
     env.DATABASE_URL = database.url
     databaseLabel = `PostgreSQL, database ${database.name} (created for this run, dropped after)`
   }
@@ -123,7 +122,7 @@ const run = async () => {
   console.error("bench: starting apps/server...")
   const wasl = await startWaslServer(env)
   const agent = new Http.Agent({ keepAlive: true, maxSockets: settings.concurrency })
-  cleanups.push(() => agent.destroy())
+  atCleanup(() => agent.destroy())
   const run = async (name: string, headersOf: (i: number) => Record<string, string>, replays: boolean) => {
     console.error(`bench: ${name}: ${settings.warmup} warm-up + ${settings.requests} requests...`)
     if (settings.warmup > 0) await load(agent, wasl.origin, settings.warmup, settings.concurrency, (i) => headersOf(i + 1e9), replays)
@@ -168,35 +167,4 @@ const run = async () => {
   ].join("\n"))
 }
 
-const cleanUp = async () => {
-  await stopAllChildren()
-  while (cleanups.length > 0) {
-    try {
-      await cleanups.pop()!()
-    } catch (error) {
-      console.error(`bench: cleanup failed: ${error instanceof Error ? error.message : String(error)}`)
-    }
-  }
-}
-
-const timeoutMs = intFromEnv("BENCH_TIMEOUT_MS", 300_000, 1_000)
-let cleaning: Promise<void> | undefined
-const cleanUpOnce = () => (cleaning ??= cleanUp())
-const abort = (reason: string) => {
-  console.error(`bench: ${reason}; stopping.`)
-  void cleanUpOnce().finally(() => process.exit(1))
-}
-const deadline = setTimeout(() => abort(`time limit of ${timeoutMs} ms reached`), timeoutMs)
-process.once("SIGINT", () => abort("interrupted"))
-process.once("SIGTERM", () => abort("terminated"))
-let failed = false
-try {
-  await run()
-} catch (error) {
-  console.error(`bench: ${error instanceof Error ? error.message : String(error)}`)
-  failed = true
-} finally {
-  clearTimeout(deadline)
-  await cleanUpOnce()
-}
-process.exit(failed ? 1 : 0)
+await runBenchmark(run, { defaultTimeoutMs: 300_000, log: (message) => console.error(`bench: ${message}`) })

@@ -24,19 +24,19 @@ import { PgClient } from "@effect/sql-pg"
 import { DeliveryRepositoryPg, MigrationsLive, pgClientOptions, RetentionPg } from "@wasl/adapters"
 import { DeliveryRepository, Retention } from "@wasl/core"
 import { DateTime, Duration, Effect, Layer, ManagedRuntime, Redacted } from "effect"
-import { Reactivity } from "effect/reactivity"
 import { SqlClient } from "effect/sql"
-import { randomBytes, randomUUID } from "node:crypto"
+import { randomUUID } from "node:crypto"
 import { performance } from "node:perf_hooks"
 import { seedOldDeliveries } from "../test/support/old-deliveries.ts"
+import { createBenchDatabase } from "./support/database.ts"
 import { intFromEnv } from "./support/env.ts"
+import { atCleanup, runBenchmark } from "./support/harness.ts"
 import { ms, table } from "./support/table.ts"
 
 const settings = {
   url: process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres",
   batch: intFromEnv("BENCH_PRUNE_BATCH", 500, 1),
-  seconds: intFromEnv("BENCH_SECONDS", 5, 1),
-  timeoutMs: intFromEnv("BENCH_TIMEOUT_MS", 10 * 60_000, 1_000)
+  seconds: intFromEnv("BENCH_SECONDS", 5, 1)
 }
 
 const OLD_DELIVERIES = 200_000
@@ -44,19 +44,8 @@ const ATTEMPTS_EACH = 5
 
 const log = (message: string) => console.error(`bench:prune: ${message}`)
 
-const withMaintenance = <A>(f: (sql: PgClient.PgClient) => Effect.Effect<A, unknown>) =>
-  Effect.runPromise(
-    PgClient.make({ ...pgClientOptions, url: Redacted.make(settings.url), maxConnections: 1 }).pipe(
-      Effect.flatMap(f),
-      Effect.scoped,
-      Effect.provide(Reactivity.layer)
-    )
-  )
-
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
-
-const cleanups: Array<() => Promise<unknown> | unknown> = []
 
 /** What one pruning run measured. */
 interface PruneFigures {
@@ -66,19 +55,16 @@ interface PruneFigures {
 }
 
 const run = async () => {
-  const name = `wasl_bench_${randomBytes(6).toString("hex")}`
-  await withMaintenance((sql) => sql`CREATE DATABASE ${sql(name)}`.raw)
-  cleanups.push(() => withMaintenance((sql) => sql`DROP DATABASE IF EXISTS ${sql(name)} WITH (FORCE)`.raw))
-  const databaseUrl = new URL(settings.url)
-  databaseUrl.pathname = `/${name}`
+  const database = await createBenchDatabase(settings.url)
+  atCleanup(database.drop)
 
   const runtime = ManagedRuntime.make(
     Layer.mergeAll(RetentionPg, DeliveryRepositoryPg).pipe(
       Layer.provideMerge(MigrationsLive),
-      Layer.provideMerge(PgClient.layer({ ...pgClientOptions, url: Redacted.make(databaseUrl.toString()), maxConnections: 4 }))
+      Layer.provideMerge(PgClient.layer({ ...pgClientOptions, url: Redacted.make(database.url), maxConnections: 4 }))
     )
   )
-  cleanups.push(() => runtime.dispose())
+  atCleanup(() => runtime.dispose())
   const sql = await runtime.runPromise(Effect.service(SqlClient.SqlClient))
 
   const [account] = await runtime.runPromise(sql<{ id: string }>`
@@ -187,33 +173,4 @@ const run = async () => {
   console.log(`Attempts left (the writer's own): ${left[0]!.n}`)
 }
 
-const cleanUp = async () => {
-  while (cleanups.length > 0) {
-    try {
-      await cleanups.pop()!()
-    } catch (error) {
-      log(`cleanup failed: ${error instanceof Error ? error.message : String(error)}`)
-    }
-  }
-}
-
-const main = async () => {
-  let failed = false
-  const deadline = setTimeout(() => {
-    log(`time limit of ${settings.timeoutMs} ms reached; stopping.`)
-    void cleanUp().finally(() => process.exit(1))
-  }, settings.timeoutMs)
-  process.once("SIGINT", () => void cleanUp().finally(() => process.exit(1)))
-  try {
-    await run()
-  } catch (error) {
-    log(error instanceof Error ? error.message : String(error))
-    failed = true
-  } finally {
-    clearTimeout(deadline)
-    await cleanUp()
-  }
-  process.exit(failed ? 1 : 0)
-}
-
-void main()
+await runBenchmark(run, { defaultTimeoutMs: 10 * 60_000, log })

@@ -29,9 +29,10 @@ import { fileURLToPath } from "node:url"
 import { PgClient } from "@effect/sql-pg"
 import { Effect } from "effect"
 import { notFound, openPgClient, type Reply, serveBaseline } from "./support/baseline-server.ts"
-import { cliMain, runToCompletion, startBaseline, startWaslServer, stopAllChildren, stopChild } from "./support/children.ts"
+import { cliMain, runToCompletion, startBaseline, startWaslServer, stopChild } from "./support/children.ts"
 import { createBenchDatabase } from "./support/database.ts"
 import { intFromEnv } from "./support/env.ts"
+import { atCleanup, runBenchmark } from "./support/harness.ts"
 import { measure } from "./support/load.ts"
 import { ms, table } from "./support/table.ts"
 
@@ -98,20 +99,6 @@ const runBaselineServer = async () => {
 // the run
 // -----------------------------------------------------------------------------
 
-const cleanups: Array<() => Promise<unknown> | unknown> = []
-
-const cleanUp = async () => {
-  await stopAllChildren()
-  while (cleanups.length > 0) {
-    const cleanup = cleanups.pop()!
-    try {
-      await cleanup()
-    } catch (error) {
-      console.error(`bench: cleanup failed: ${error instanceof Error ? error.message : String(error)}`)
-    }
-  }
-}
-
 const run = async () => {
   const settings = {
     requests: intFromEnv("BENCH_REQUESTS", 3000, 1),
@@ -122,13 +109,13 @@ const run = async () => {
   const startedAt = new Date()
 
   const tmp = Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-bench-"))
-  cleanups.push(() => Fs.rmSync(tmp, { recursive: true, force: true }))
+  atCleanup(() => Fs.rmSync(tmp, { recursive: true, force: true }))
   const env: NodeJS.ProcessEnv = { ...process.env, WASL_DATA_DIR: Path.join(tmp, "data"), HOST: "127.0.0.1" }
   delete env.DATABASE_URL
   let databaseLabel = "embedded (PGlite under a temporary WASL_DATA_DIR)"
   if (postgresUrl !== undefined) {
     const database = await createBenchDatabase(postgresUrl)
-    cleanups.push(database.drop)
+    atCleanup(database.drop)
     env.DATABASE_URL = database.url
     const shown = new URL(database.url)
     shown.password = ""
@@ -231,33 +218,5 @@ const run = async () => {
   )
 }
 
-const orchestrate = async () => {
-  const timeoutMs = intFromEnv("BENCH_TIMEOUT_MS", 300_000, 1_000)
-  let cleaning: Promise<void> | undefined
-  const cleanUpOnce = () => (cleaning ??= cleanUp())
-  let aborted = false
-  const abort = (reason: string) => {
-    if (aborted) return
-    aborted = true
-    console.error(`bench: ${reason}; stopping.`)
-    void cleanUpOnce().finally(() => process.exit(1))
-  }
-  const deadline = setTimeout(() => abort(`time limit of ${timeoutMs} ms reached`), timeoutMs)
-  process.once("SIGINT", () => abort("interrupted"))
-  process.once("SIGTERM", () => abort("terminated"))
-  let failed = false
-  try {
-    await run()
-  } catch (error) {
-    if (!aborted) console.error(`bench: ${error instanceof Error ? error.message : String(error)}`)
-    failed = true
-  } finally {
-    clearTimeout(deadline)
-    await cleanUpOnce()
-  }
-  // Explicit: `process.exit(undefined)` exits 0 even with `process.exitCode` set.
-  process.exit(failed || aborted ? 1 : 0)
-}
-
 if (process.argv.includes("--baseline")) await runBaselineServer()
-else await orchestrate()
+else await runBenchmark(run, { defaultTimeoutMs: 300_000, log: (message) => console.error(`bench: ${message}`) })

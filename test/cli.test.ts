@@ -207,3 +207,96 @@ for (const variant of variants) {
     }, 30_000)
   })
 }
+
+// -----------------------------------------------------------------------------
+// without a database: the help and the settings
+// -----------------------------------------------------------------------------
+
+/** The sections of a help text: its header lines (DESCRIPTION, FLAGS, ...) to their entry lines. */
+const helpSections = (text: string): Map<string, Array<string>> => {
+  const sections = new Map<string, Array<string>>()
+  let current: Array<string> | undefined
+  for (const line of text.split("\n")) {
+    if (/^[A-Z][A-Z ]+$/.test(line)) sections.set(line, current = [])
+    else if (line.trim() !== "") current?.push(line)
+  }
+  return sections
+}
+
+/** An entry line's description: what follows the name (and type) after a run of spaces, less the choices and default. */
+const entryDescription = (line: string) =>
+  line.trim().split(/\s{2,}/).slice(1).join(" ").replace(/\((choices|default)[^)]*\)/g, "").trim()
+
+describe("wasl --help", () => {
+  afterAll(killAll, 30_000)
+
+  it("describes every command, subcommand and flag", async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env }
+    delete env.DATABASE_URL
+    const seen: Array<string> = []
+    const visit = async (path: Array<string>): Promise<void> => {
+      const result = await runToEnd(`wasl ${path.join(" ")} --help`, cliMain, [...path, "--help"], env)
+      expect(result.code, show(result)).toBe(0)
+      seen.push(path.join(" "))
+      const sections = helpSections(result.stdout)
+      expect(sections.get("DESCRIPTION")?.join(" ").trim(), `wasl ${path.join(" ")}: no description`).toBeTruthy()
+      for (const line of sections.get("FLAGS") ?? []) {
+        expect(entryDescription(line), `wasl ${path.join(" ")}: ${line.trim()}`).not.toBe("")
+      }
+      const subcommands = sections.get("SUBCOMMANDS") ?? []
+      for (const line of subcommands) {
+        expect(entryDescription(line), `wasl ${path.join(" ")}: ${line.trim()}`).not.toBe("")
+      }
+      await Promise.all(subcommands.map((line) => visit([...path, line.trim().split(/\s+/)[0]!])))
+    }
+    await visit([])
+    // The walk reached every command of the README.
+    expect(seen.sort()).toEqual(
+      ["", "bootstrap", "config", "credits", "credits add", "migrate", "plan", "plan set", "token", "token create"]
+    )
+  }, 120_000)
+})
+
+describe("wasl config", () => {
+  let dir = ""
+
+  beforeAll(() => {
+    dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-e2e-cli-config-"))
+  })
+
+  afterAll(async () => {
+    await killAll()
+    Fs.rmSync(dir, { recursive: true, force: true })
+  }, 30_000)
+
+  const config = (env: Record<string, string>) => {
+    const base = baseEnv(Path.join(dir, "data"))
+    for (const name of Object.keys(base)) if (name.startsWith("WASL_") && name !== "WASL_DATA_DIR") delete base[name]
+    return runToEnd("wasl config", cliMain, ["config"], { ...base, ...env })
+  }
+
+  it("prints every setting in effect, secrets redacted, without touching the data directory", async () => {
+    const settings = expectJsonLine(
+      await config({
+        DATABASE_URL: "postgres://wasl:hunter2@db.example:5432/wasl",
+        WASL_SECRET_KEY: "ab".repeat(32),
+        WASL_SMTP_URL: "smtps://mailer:hunter2@mail.example:465",
+        WASL_OTP_COOLDOWN: "2s"
+      })
+    )
+    expect(settings.DATABASE_URL).toBe("postgres://wasl:***@db.example:5432/wasl")
+    expect(settings.WASL_SMTP_URL).toBe("smtps://mailer:***@mail.example:465")
+    expect(settings.WASL_SECRET_KEY).toBe("***")
+    expect(settings.WASL_OTP_COOLDOWN).toBe("2s")
+    expect(settings.PORT).toBe("3000")
+    expect(settings.WASL_DELIVERY_TIMEOUT).toBe("30s")
+    expect(JSON.stringify(settings)).not.toMatch(/hunter2|abab/)
+    expect(Fs.existsSync(Path.join(dir, "data"))).toBe(false)
+  }, 30_000)
+
+  it("refuses a bad setting in one line naming it and the accepted form", async () => {
+    expect(expectFailure(await config({ WASL_DELIVERY_TIMEOUT: "soon" }))).toBe(
+      `WASL_DELIVERY_TIMEOUT: expected a duration such as 500ms, 2s, 5m, 1h, 1d or 60 seconds, received "soon"`
+    )
+  }, 30_000)
+})

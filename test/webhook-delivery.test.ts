@@ -4,7 +4,9 @@
  * local HTTPS receiver (test/support/webhook-receiver.ts) that checks every signature and
  * timestamp the way a customer would. Retry delays are shortened with WASL_RETRY_DELAYS; the
  * receiver's certificate is trusted through WASL_WEBHOOK_CA_FILE and reached on localhost through
- * WASL_WEBHOOK_ALLOW_PRIVATE.
+ * WASL_WEBHOOK_ALLOW_PRIVATE. Mail goes to a local SMTP server (test/support/smtp-server.ts:
+ * STARTTLS with the same test certificate, trusted through WASL_SMTP_CA_FILE, and AUTH required)
+ * given as WASL_SMTP_URL.
  *
  * Black box: this file imports nothing from the workspace. The tests share one process and data
  * directory and run in order.
@@ -24,6 +26,9 @@ import {
   sleep,
   waslMain
 } from "./support/processes.ts"
+import { startSmtpServer, type TestSmtpServer } from "./support/smtp-server.ts"
+import { TEST_CA_FILE } from "./support/test-tls.ts"
+import { Webhook, WebhookVerificationError } from "standardwebhooks"
 import { RECEIVER_CA_FILE, type ReceivedRequest, startWebhookReceiver, type WebhookReceiver } from "./support/webhook-receiver.ts"
 
 const KINDS = ["contact", "company", "deal", "ticket", "invoice", "product"] as const
@@ -74,6 +79,7 @@ const deliveryId = (r: ReceivedRequest) => header(r, "X-Wasl-Delivery")
 describe("webhook delivery end to end (npm start, embedded database, local HTTPS receiver)", () => {
   let dir = ""
   let receiver: WebhookReceiver
+  let smtp: TestSmtpServer
   let wasl: Launched
   let api: ReturnType<typeof apiClient>
   let baseUrl = ""
@@ -91,12 +97,15 @@ describe("webhook delivery end to end (npm start, embedded database, local HTTPS
       WASL_RETRY_DELAYS: RETRY_DELAYS,
       // Short, so that after the SIGKILL the dead process's leases (timeout + 10 s) run out soon.
       WASL_DELIVERY_TIMEOUT: "5s",
-      WASL_MAIL_OUTBOX: Path.join(dir, "mail.jsonl"),
+      WASL_SMTP_URL: smtp.url(),
+      WASL_SMTP_CA_FILE: TEST_CA_FILE,
+      // A sender name in Arabic: UTF-8 from the environment to the received header.
+      WASL_MAIL_FROM: "\"تنبيهات وصل\" <notices@wasl.test>",
       // The burst writes as fast as the server answers, with one token: no request rate limit.
       WASL_RATE_LIMIT: "0"
     }
     delete e.DATABASE_URL
-    delete e.WASL_SMTP_URL
+    delete e.WASL_MAIL_OUTBOX
     return e
   }
 
@@ -140,6 +149,7 @@ describe("webhook delivery end to end (npm start, embedded database, local HTTPS
   beforeAll(async () => {
     dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-e2e-webhooks-"))
     receiver = await startWebhookReceiver()
+    smtp = await startSmtpServer()
     port = await freePort()
     wasl = await start("wasl")
     const block = FIRST_RUN.exec(wasl.stdout())
@@ -152,6 +162,7 @@ describe("webhook delivery end to end (npm start, embedded database, local HTTPS
   afterAll(async () => {
     await killAll()
     await receiver?.close()
+    await smtp?.close()
     if (dir !== "") Fs.rmSync(dir, { recursive: true, force: true })
   }, 30_000)
 
@@ -221,6 +232,10 @@ describe("webhook delivery end to end (npm start, embedded database, local HTTPS
     const everything = [...atAll, ...deliveriesAt(receiver, "/deals"), ...deliveriesAt(receiver, "/ticket-created")]
     for (const r of everything) {
       expect(r.verified, `signature of ${r.body?.event}`).toBe(true)
+      // Standard Webhooks: the official verifier accepted it; its id is the delivery id.
+      expect(r.standardVerified, `webhook-signature of ${r.body?.event}`).toBe(true)
+      expect(header(r, "webhook-id")).toBe(deliveryId(r))
+      expect(header(r, "webhook-timestamp")).toBe(header(r, "X-Wasl-Timestamp"))
       expect(r.status).toBe(200)
       expect(header(r, "X-Wasl-Event")).toBe(r.body.event)
       expect(header(r, "Content-Type")).toBe("application/json")
@@ -238,6 +253,17 @@ describe("webhook delivery end to end (npm start, embedded database, local HTTPS
       }
     }
     expect(new Set(everything.map(deliveryId)).size).toBe(everything.length)
+    // The validation challenges passed the official verifier too.
+    const challenges = receiver.received().filter((r) => r.body?.event === "webhook-validation")
+    expect(challenges.length).toBeGreaterThanOrEqual(3)
+    expect(challenges.every((r) => r.standardVerified && header(r, "webhook-id") === deliveryId(r))).toBe(true)
+    // A receiver verifying this way refuses a delivery whose body was altered on the way.
+    const sample = atAll[0]!
+    const verifier = new Webhook(Buffer.from(all.secret, "utf8").toString("base64"))
+    const headers = Object.fromEntries(Object.entries(sample.headers).filter((e): e is [string, string] => typeof e[1] === "string"))
+    expect(verifier.verify(sample.rawBody, headers)).toEqual(sample.body)
+    expect(() => verifier.verify(sample.rawBody.replace(`"event":"${sample.body.event}"`, `"event":"${sample.body.event}-tampered"`), headers))
+      .toThrow(WebhookVerificationError)
 
     const log = await api("GET", `/api/account/webhooks/${all.id}/deliveries?per_page=100`)
     expect(log.status).toBe(200)
@@ -269,7 +295,8 @@ describe("webhook delivery end to end (npm start, embedded database, local HTTPS
       expect(tries).toHaveLength(6)
       // The same bytes every time; a fresh, verified timestamp each time.
       expect(new Set(tries.map((t) => t.rawBody)).size).toBe(1)
-      expect(tries.every((t) => t.verified)).toBe(true)
+      expect(tries.every((t) => t.verified && t.standardVerified)).toBe(true)
+      expect(new Set(tries.map((t) => header(t, "webhook-id")))).toEqual(new Set([deliveryId(tries[0]!)]))
       const stamps = tries.map((t) => Number(header(t, "X-Wasl-Timestamp")))
       expect([...stamps].sort((a, b) => a - b)).toEqual(stamps)
       // attempts are spaced by the retry delays (300 ms)
@@ -295,16 +322,28 @@ describe("webhook delivery end to end (npm start, embedded database, local HTTPS
     expect(notices).toHaveLength(1)
     expect(JSON.stringify(notices[0].data)).toContain(receiver.url("/down"))
     expect((await api("GET", "/api/me")).body.unread_notifications_count).toBeGreaterThanOrEqual(1)
-    const mailFile = Path.join(dir, "mail.jsonl")
-    await eventually(() => Fs.existsSync(mailFile) && Fs.readFileSync(mailFile, "utf8").includes(receiver.url("/down")), 15_000, "the mail")
-    const mails = Fs.readFileSync(mailFile, "utf8").split("\n").filter((l) => l.includes(receiver.url("/down")))
-    expect(mails).toHaveLength(1)
-    expect(JSON.parse(mails[0]!).to).toBe("admin@localhost")
+    // The mail, through the SMTP server: encrypted, authenticated, whole.
+    const [mail] = await smtp.waitForMail(1, 15_000)
+    expect(mail!.secure).toBe(true)
+    expect(mail!.user).toBe(smtp.user)
+    expect(mail!.envelope).toEqual({ from: "notices@wasl.test", to: ["admin@localhost"] })
+    expect(mail!.parsed.from?.value).toEqual([{ address: "notices@wasl.test", name: "تنبيهات وصل" }])
+    expect(mail!.parsed.to).toMatchObject({ value: [{ address: "admin@localhost" }] })
+    expect(mail!.parsed.subject).toBe("Webhook deactivated")
+    expect(mail!.parsed.text?.trimEnd()).toBe([
+      `The webhook ${receiver.url("/down")} was switched off: 3 deliveries in a row failed after using all their attempts.`,
+      "",
+      "No events are sent to it until it is activated again. Once the endpoint answers, reactivate it with",
+      `PUT /api/account/webhooks/${down.id}/activate and the body {"is_active": true}.`
+    ].join("\n"))
+    expect(Fs.existsSync(Path.join(dir, "data", "mail-outbox.jsonl"))).toBe(false)
 
     // Switched off: a new event is not sent.
     expect((await api("PUT", `/api/tickets/${ticketId}`, { ticket_name: "still broken" })).status).toBe(200)
     await sleep(1500)
     expect(deliveriesAt(receiver, "/down")).toHaveLength(18)
+    // and the notice was mailed once.
+    expect(smtp.received().filter((m) => m.parsed.text?.includes(receiver.url("/down")))).toHaveLength(1)
   }, 120_000)
 
   it("reactivation clears the failure count and deliveries resume", async () => {

@@ -123,7 +123,7 @@ describe.runIf(testPostgresUrl() !== undefined)("worker processes against one Po
     expect(received).toHaveLength(300)
     expect(new Set(received.map(deliveryId)).size).toBe(300)
     expect(new Set(received.map(contactOf))).toEqual(new Set(committed))
-    expect(received.every((r) => r.verified)).toBe(true)
+    expect(received.every((r) => r.verified && r.standardVerified)).toBe(true)
 
     // Both took part: each reports its attempts when stopped (SIGTERM); then two fresh workers.
     const counts: Array<number> = []

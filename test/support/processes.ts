@@ -239,6 +239,37 @@ export const scratchDatabase = async (serverUrl: string) => {
   return { url: url.toString(), drop: () => adminDatabase(serverUrl, "drop", name) }
 }
 
+const tablesScript = `
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Redacted } from "effect"
+import { Reactivity } from "effect/reactivity"
+const program = PgClient.make({ url: Redacted.make(process.argv[1]), maxConnections: 1 }).pipe(
+  Effect.flatMap((sql) => sql\`SELECT table_schema || '.' || table_name AS name FROM information_schema.tables
+    WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1\`),
+  Effect.scoped,
+  Effect.provide(Reactivity.layer)
+)
+console.log(JSON.stringify((await Effect.runPromise(program)).map((row) => row.name)))
+`
+
+/** The tables of the database at `url` (every schema but the system ones): none on a fresh database. */
+export const databaseTables = async (url: string): Promise<ReadonlyArray<string>> => {
+  const env = { ...process.env }
+  delete env.DATABASE_URL
+  const child = spawn(nodeBinary(), ["--input-type=module", "-e", tablesScript, "--", url], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let stdout = ""
+  let stderr = ""
+  child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c))
+  child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c))
+  const code = await new Promise<number | null>((resolve) => child.once("close", resolve))
+  if (code !== 0) throw new Error(`listing the tables of a scratch database failed\n${stdout}${stderr}`)
+  return JSON.parse(stdout)
+}
+
 export { cliMain, waslMain } from "./apps.ts"
 
 /** The HTTP-only and worker-only app entries (decisions §9: separate processes for scale). */

@@ -9,18 +9,20 @@
  *   otherwise 401 (spec §7);
  * - it answers the validation challenge (`event: "webhook-validation"`) with
  *   `{ signature: "sha256=" + HMAC(secret, challenge) }`;
- * - each path answers 200 unless told otherwise (`setStatus`), and every request is recorded.
+ * - each path answers 200 unless told otherwise (`setStatus`), and every request is recorded;
+ * - every POST is also checked the Standard Webhooks way, with the official `standardwebhooks`
+ *   verifier given base64 of the secret's UTF-8 bytes (what the README tells a receiver), and the
+ *   outcome recorded (`standardVerified`); the answer still follows the `X-Wasl-Signature` check.
  */
 import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import type * as Http from "node:http"
 import * as Https from "node:https"
-import * as Path from "node:path"
-import { fileURLToPath } from "node:url"
+import { Webhook } from "standardwebhooks"
+import { LOCALHOST_CERT_FILE, LOCALHOST_KEY_FILE, TEST_CA_FILE } from "./test-tls.ts"
 
-const TLS_DIR = fileURLToPath(new URL("../fixtures/tls/", import.meta.url))
 /** The CA that signed the receiver's certificate: pass it as `WASL_WEBHOOK_CA_FILE`. */
-export const RECEIVER_CA_FILE = Path.join(TLS_DIR, "ca.pem")
+export const RECEIVER_CA_FILE = TEST_CA_FILE
 
 /** Spec §8: the receiver's timestamp tolerance in the examples. */
 export const TOLERANCE_SECONDS = 300
@@ -33,6 +35,8 @@ export interface ReceivedRequest {
   readonly body: any
   /** The signature matched and the timestamp was fresh. */
   readonly verified: boolean
+  /** The official Standard Webhooks verifier accepted the request (`webhook-*` headers). */
+  readonly standardVerified: boolean
   /** The status it was answered with. */
   readonly status: number
   /** Date.now() when it arrived. */
@@ -59,6 +63,18 @@ export interface WebhookReceiver {
 const hmacHex = (secret: string, message: string | Buffer) =>
   Crypto.createHmac("sha256", secret).update(message).digest("hex")
 
+/** Whether `new Webhook(base64 of the secret).verify(raw body, headers)` accepts the request. */
+const standardWebhookVerifies = (secret: string, raw: Buffer, headers: Http.IncomingHttpHeaders): boolean => {
+  const single: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) if (typeof value === "string") single[name] = value
+  try {
+    new Webhook(Buffer.from(secret, "utf8").toString("base64")).verify(raw, single)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** Constant-time comparison of two signatures (spec §6.4 rule 3). */
 const sameSignature = (expected: string, received: string): boolean => {
   const a = Buffer.from(expected, "utf8")
@@ -75,8 +91,8 @@ export const startWebhookReceiver = async (options: { readonly record?: boolean 
   const waiters = new Set<() => void>()
 
   const server = Https.createServer({
-    key: Fs.readFileSync(Path.join(TLS_DIR, "localhost-key.pem")),
-    cert: Fs.readFileSync(Path.join(TLS_DIR, "localhost.pem")),
+    key: Fs.readFileSync(LOCALHOST_KEY_FILE),
+    cert: Fs.readFileSync(LOCALHOST_CERT_FILE),
     keepAliveTimeout: 60_000
   }, (req, res) => {
     const chunks: Array<Buffer> = []
@@ -98,6 +114,7 @@ export const startWebhookReceiver = async (options: { readonly record?: boolean 
       // The raw bytes as received, never a re-encoding of the parsed body (spec §6.4 rule 2).
       const verified = secret !== undefined && fresh &&
         sameSignature(`sha256=${hmacHex(secret, Buffer.concat([Buffer.from(`${timestamp}:`), raw]))}`, signature)
+      const standardVerified = secret !== undefined && standardWebhookVerifies(secret, raw, req.headers)
 
       let status: number
       let answer = ""
@@ -108,7 +125,9 @@ export const startWebhookReceiver = async (options: { readonly record?: boolean 
         answer = JSON.stringify({ signature: `sha256=${hmacHex(secret!, body.challenge)}` })
       } else status = statuses.get(path) ?? 200
 
-      const entry: ReceivedRequest = { path, headers: req.headers, rawBody, body, verified, status, receivedAt: Date.now() }
+      const entry: ReceivedRequest = {
+        path, headers: req.headers, rawBody, body, verified, standardVerified, status, receivedAt: Date.now()
+      }
       if (record) requests.push(entry)
       for (const listener of listeners) listener(entry)
       res.writeHead(status, { "content-type": "application/json" })

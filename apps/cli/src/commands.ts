@@ -5,7 +5,7 @@
 import { Console, Effect, Option, Schema, SchemaGetter } from "effect"
 import { Command, Flag } from "effect/cli"
 import { runMigrations } from "@wasl/adapters"
-import { AppRepositoriesLive, DatabaseConfig, DatabaseFromConfig } from "@wasl/app-server"
+import { AppRepositoriesLive, DatabaseConfig, DatabaseFromConfig, EffectiveSettings } from "@wasl/app-server"
 import { Ability, addOtpCredits, bootstrapAccount, createTokenForMember, Plan, setPlan } from "@wasl/core"
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value))
@@ -17,7 +17,7 @@ const withServices = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     return yield* Effect.provide(effect, AppRepositoriesLive(config))
   })
 
-const accountFlag = Flag.Int("account").pipe(Flag.withDescription("account id"))
+const accountFlag = Flag.Int("account").pipe(Flag.withDescription("the account's id"))
 
 const migrate = Command.make("migrate", {}, () =>
   Effect.gen(function*() {
@@ -27,11 +27,17 @@ const migrate = Command.make("migrate", {}, () =>
   })).pipe(Command.withDescription("Apply pending database migrations"))
 
 const bootstrap = Command.make("bootstrap", {
-  account: Flag.String("account").pipe(Flag.withDescription("account name")),
-  email: Flag.String("email"),
-  password: Flag.String("password"),
-  plan: Flag.Literals("plan", Plan.literals).pipe(Flag.withDefault("business" as const)),
-  otpCredits: Flag.Int("otp-credits").pipe(Flag.withDefault(0))
+  account: Flag.String("account").pipe(Flag.withDescription("the new account's name")),
+  email: Flag.String("email").pipe(Flag.withDescription("the owner's email address (the login)")),
+  password: Flag.String("password").pipe(Flag.withDescription("the owner's password")),
+  plan: Flag.Literals("plan", Plan.literals).pipe(
+    Flag.withDescription("the account's plan"),
+    Flag.withDefault("business" as const)
+  ),
+  otpCredits: Flag.Int("otp-credits").pipe(
+    Flag.withDescription("one-time-password credits to start with"),
+    Flag.withDefault(0)
+  )
 }, (input) =>
   withServices(bootstrapAccount(input)).pipe(Effect.flatMap(printJson))).pipe(
     Command.withDescription("Create an account, its owner, the Administrators team and an owner token")
@@ -39,7 +45,7 @@ const bootstrap = Command.make("bootstrap", {
 
 const creditsAdd = Command.make("add", {
   account: accountFlag,
-  amount: Flag.Int("amount")
+  amount: Flag.Int("amount").pipe(Flag.withDescription("how many credits to add"))
 }, ({ account, amount }) =>
   withServices(addOtpCredits(account, amount)).pipe(
     Effect.flatMap((a) => printJson({ account_id: a.id, otp_credits: a.otp_credits }))
@@ -47,8 +53,11 @@ const creditsAdd = Command.make("add", {
 
 const planSet = Command.make("set", {
   account: accountFlag,
-  plan: Flag.Literals("plan", Plan.literals),
-  webhookLimit: Flag.Int("webhook-limit").pipe(Flag.optional)
+  plan: Flag.Literals("plan", Plan.literals).pipe(Flag.withDescription("the new plan")),
+  webhookLimit: Flag.Int("webhook-limit").pipe(
+    Flag.withDescription("for the custom plan: how many webhooks the account may have"),
+    Flag.optional
+  )
 }, ({ account, plan, webhookLimit }) =>
   withServices(setPlan(account, plan, Option.getOrNull(webhookLimit))).pipe(
     Effect.flatMap((a) => printJson({ account_id: a.id, plan: a.plan, webhook_limit: a.webhook_limit }))
@@ -64,7 +73,7 @@ const Abilities = Schema.String.pipe(
 )
 
 const tokenCreate = Command.make("create", {
-  user: Flag.Int("user"),
+  user: Flag.Int("user").pipe(Flag.withDescription("the member's user id")),
   account: accountFlag,
   abilities: Flag.String("abilities").pipe(
     Flag.withDescription("comma-separated permission names, or *"),
@@ -75,13 +84,23 @@ const tokenCreate = Command.make("create", {
     Effect.flatMap(({ token, plainText }) => printJson({ id: token.id, token: plainText }))
   )).pipe(Command.withDescription("Create an API token for a member of an account"))
 
+const config = Command.make("config", {}, () => Effect.flatMap(EffectiveSettings, printJson)).pipe(
+  Command.withDescription(
+    "Print the settings in effect (the environment, else the defaults), secrets redacted; refuse a bad one as the service would"
+  )
+)
+
 export const wasl = Command.make("wasl").pipe(
   Command.withDescription("Operate a Wasl deployment"),
   Command.withSubcommands([
     migrate,
     bootstrap,
-    Command.make("credits").pipe(Command.withSubcommands([creditsAdd])),
-    Command.make("plan").pipe(Command.withSubcommands([planSet])),
-    Command.make("token").pipe(Command.withSubcommands([tokenCreate]))
+    config,
+    Command.make("credits").pipe(
+      Command.withDescription("Manage an account's one-time-password credits"),
+      Command.withSubcommands([creditsAdd])
+    ),
+    Command.make("plan").pipe(Command.withDescription("Manage an account's plan"), Command.withSubcommands([planSet])),
+    Command.make("token").pipe(Command.withDescription("Manage API tokens"), Command.withSubcommands([tokenCreate]))
   ])
 )

@@ -1,11 +1,14 @@
 /** One clear line for each way a command can fail. */
-import { Predicate } from "effect"
+import { type Config, Predicate } from "effect"
+import { describeConfigError } from "@wasl/app-server"
 
 export const describeFailure = (error: unknown): string => {
   if (!Predicate.hasProperty(error, "_tag")) return String(error)
   switch (error._tag) {
     case "ValidationFailed":
       return (error as unknown as { firstMessage: string }).firstMessage
+    case "ConfigError":
+      return describeConfigError(error as unknown as Config.ConfigError)
     case "NotFound":
       return "Not found: no such account, or the user is not a member of it."
     default:

@@ -1,37 +1,115 @@
 /**
  * Configuration, read once at the edge (ARCHITECTURE rule 9): every environment variable of the
- * README, turned into the options of the library's deployment layers.
+ * README, each turned into its typed value here, before anything starts. A value that cannot be
+ * used fails the read with a message naming the variable and the accepted form (see
+ * `describeConfigError`), so a process refuses it before it touches the database.
  */
-import { Config, Duration, Option, Redacted, Result, Schema } from "effect"
+import { Config, Duration, Option, Redacted, Result, Schema, SchemaIssue } from "effect"
 import type { IpNetwork } from "effect/net"
+import * as Fs from "node:fs"
 import { DEFAULT_DATA_DIR, type WaslOptions } from "@wasl/adapters"
-import { parseRateRule, type RateLimitPolicyShape, type RateRule } from "@wasl/core"
+import {
+  DURATION_FORM,
+  parseDurationText,
+  parseRateRule,
+  parseRetrySchedule,
+  parseServerKey,
+  type RateLimitPolicyShape,
+  type RateRule,
+  type RetrySchedule
+} from "@wasl/core"
 import { parseTrustedProxies } from "@wasl/http"
 
-const optional = <A>(config: Config.Config<A>) => Config.map(Config.option(config), Option.getOrUndefined)
+/** Why a text is not a value of a setting: the accepted form, and the text itself unless secret. */
+const refused = (form: string, text?: string) => Result.fail(text === undefined ? `expected ${form}` : `expected ${form}, received "${text}"`)
+
+/**
+ * The setting `name` read by `parse`: undefined when unset or blank (as `NAME=` in a compose file
+ * means), else the parsed value, or a failure that names the setting.
+ */
+export const setting = <A>(name: string, parse: (text: string) => Result.Result<A, string>): Config.Config<A | undefined> =>
+  Config.option(Config.String(name)).pipe(Config.flatMap((text) => {
+    if (Option.isNone(text) || text.value.trim() === "") return Config.succeed(undefined)
+    return Result.match(parse(text.value), {
+      onSuccess: (value) => Config.succeed<A | undefined>(value),
+      onFailure: (problem) =>
+        Config.fail(new Schema.SchemaError(new SchemaIssue.Pointer([name], new SchemaIssue.InvalidValue({ message: problem }))))
+    })
+  }))
+
+/** `setting` with the value used when it is unset. */
+export const withFallback = <A>(config: Config.Config<A | undefined>, fallback: A): Config.Config<A> =>
+  Config.map(config, (value) => value === undefined ? fallback : value)
+
+const text = (name: string) => setting(name, Result.succeed)
+
+/** A duration in the one syntax of every setting (`500ms`, `2s`, `5m`, `1h`, `1d`, `60 seconds`). */
+const durationSetting = (name: string): Config.Config<Duration.Duration | undefined> =>
+  setting(name, (value) => Option.match(parseDurationText(value), { onNone: () => refused(DURATION_FORM, value), onSome: Result.succeed }))
+
+/**
+ * A PEM file of CA certificates, read here so that a missing or wrong file stops start-up in one
+ * line rather than when the first webhook or mail needs it. The path is a path, not a secret.
+ */
+const caFileSetting = (name: string) =>
+  setting(name, (value) => {
+    const path = value.trim()
+    let pem = ""
+    try {
+      pem = Fs.readFileSync(path, "utf8")
+    } catch {
+      // unreadable: refused below, like a file without a certificate
+    }
+    return pem.includes("-----BEGIN CERTIFICATE-----")
+      ? Result.succeed(path)
+      : refused("a readable PEM file of CA certificates", path)
+  })
+
+const BOOLEANS: Readonly<Record<string, boolean>> = { true: true, false: false, yes: true, no: false, on: true, off: false, "1": true, "0": false }
+
+const booleanSetting = (name: string) =>
+  setting(name, (value) => {
+    const known = BOOLEANS[value.trim().toLowerCase()]
+    return known === undefined ? refused("true or false", value) : Result.succeed(known)
+  })
+
+/** A URL of one of `protocols`; the text is not repeated in the message since it may hold a password. */
+const urlSetting = (name: string, protocols: ReadonlyArray<string>, form: string) =>
+  setting(name, (value) => {
+    const url = URL.parse(value.trim())
+    return url !== null && protocols.includes(url.protocol) ? Result.succeed(value.trim()) : refused(form)
+  })
 
 /** `DATABASE_URL` and `WASL_DATA_DIR`: a PostgreSQL server, else the embedded database under the data directory. */
 export const DatabaseConfig = Config.all({
-  databaseUrl: optional(Config.Redacted("DATABASE_URL")),
-  dataDir: Config.String("WASL_DATA_DIR").pipe(Config.withDefault(DEFAULT_DATA_DIR))
+  databaseUrl: Config.map(
+    urlSetting("DATABASE_URL", ["postgres:", "postgresql:"], "a PostgreSQL URL such as postgres://user:password@host:5432/database"),
+    (url) => url === undefined ? undefined : Redacted.make(url)
+  ),
+  dataDir: withFallback(text("WASL_DATA_DIR"), DEFAULT_DATA_DIR)
 })
 export type DatabaseConfig = Config.Success<typeof DatabaseConfig>
 
 /** `PORT` and `HOST` of the HTTP server. */
 export const ServerConfig = Config.all({
-  port: Config.Port("PORT").pipe(Config.withDefault(3000)),
-  host: Config.String("HOST").pipe(Config.withDefault("0.0.0.0"))
+  port: withFallback(
+    setting("PORT", (value) => {
+      const port = /^\s*\d{1,5}\s*$/.test(value) ? Number(value) : NaN
+      return port <= 65535 ? Result.succeed(port) : refused("a port number from 0 to 65535", value)
+    }),
+    3000
+  ),
+  host: withFallback(text("HOST"), "0.0.0.0")
 })
 
-/** A rate limit `<requests>/<duration>` (`600/1 minute`), `<requests>` per minute, or `0` for none. */
+const RATE_RULE_FORM = "<requests>/<duration> (600/1m), <requests> per minute, or 0 for no limit"
+
+/** A rate limit `<requests>/<duration>` (`600/1 minute`, `10/15m`), `<requests>` per minute, or `0` for none. */
 const rateRule = (name: string, fallback: string): Config.Config<RateRule> =>
-  Config.schema(
-    Schema.String.check(Schema.makeFilter((text: string) =>
-      Option.isSome(parseRateRule(text)) ||
-      `${name}: expected <requests>/<duration> (600/1 minute), <requests> per minute, or 0 for no limit`
-    )),
-    name
-  ).pipe(Config.withDefault(fallback), Config.map((text) => Option.getOrThrow(parseRateRule(text))))
+  withFallback(
+    setting(name, (value) => Option.match(parseRateRule(value), { onNone: () => refused(RATE_RULE_FORM, value), onSome: Result.succeed })),
+    Option.getOrThrow(parseRateRule(fallback))
+  )
 
 /**
  * `WASL_RATE_LIMIT` (per API token, or per user for sessions), `WASL_RATE_LIMIT_LOGIN` (per email
@@ -44,45 +122,55 @@ export const RateLimitConfig: Config.Config<RateLimitPolicyShape> = Config.all({
 })
 
 /** `WASL_TRUST_PROXY`: the proxies whose `X-Forwarded-For` gives the client address; none by default. */
-export const TrustProxyConfig: Config.Config<ReadonlyArray<IpNetwork.IpNetwork>> = Config.schema(
-  Schema.String.check(Schema.makeFilter((text: string) =>
-    Result.match(parseTrustedProxies(text), {
-      onSuccess: () => true,
-      onFailure: (entry) => `WASL_TRUST_PROXY: "${entry}" is neither an IP address nor a network (10.0.0.0/8)`
-    })
-  )),
-  "WASL_TRUST_PROXY"
-).pipe(Config.withDefault(""), Config.map((text) => Result.getOrThrow(parseTrustedProxies(text))))
+export const TrustProxyConfig: Config.Config<ReadonlyArray<IpNetwork.IpNetwork>> = withFallback(
+  setting("WASL_TRUST_PROXY", (value) =>
+    Result.mapError(
+      parseTrustedProxies(value),
+      (entry) => `"${entry}" is neither an IP address nor a network; expected addresses and networks such as 10.0.0.0/8, 127.0.0.1`
+    )),
+  []
+)
+
+/** Everything the HTTP server reads beyond the services: where it listens, its rate limits and proxies. */
+export const HttpConfig = Config.all({ server: ServerConfig, rateLimits: RateLimitConfig, trustedProxies: TrustProxyConfig })
+export type HttpConfig = Config.Success<typeof HttpConfig>
+
+const retrySchedule: Config.Config<RetrySchedule | undefined> = setting("WASL_RETRY_DELAYS", parseRetrySchedule)
+
+const secretKey = setting("WASL_SECRET_KEY", (value) =>
+  Result.isSuccess(parseServerKey(value))
+    ? Result.succeed(Redacted.make(value.trim()))
+    : refused("64 hexadecimal characters (a 32-byte key)"))
 
 /** Every deployment setting: where the data is, the server key, webhooks, mail, messaging and retention. */
 export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: string | undefined }> = Config.all({
   database: DatabaseConfig,
-  secretKey: optional(Config.Redacted("WASL_SECRET_KEY")),
-  allowPrivateAddresses: Config.Boolean("WASL_WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
-  caFile: optional(Config.String("WASL_WEBHOOK_CA_FILE")),
-  retryDelays: optional(Config.String("WASL_RETRY_DELAYS")),
-  timeout: optional(Config.String("WASL_DELIVERY_TIMEOUT")),
-  smtpUrl: optional(Config.Redacted("WASL_SMTP_URL")),
-  from: optional(Config.String("WASL_MAIL_FROM")),
-  outbox: optional(Config.String("WASL_MAIL_OUTBOX")),
-  sandboxOutbox: optional(Config.String("WASL_SANDBOX_OUTBOX")),
-  whatsappGraphUrl: optional(Config.String("WASL_WHATSAPP_GRAPH_URL")),
-  otpCooldown: optional(Config.Duration("WASL_OTP_COOLDOWN")),
-  retainDeliveries: optional(Config.String("WASL_RETENTION_DELIVERIES")),
-  retainNotifications: optional(Config.String("WASL_RETENTION_NOTIFICATIONS")),
-  retainVerifications: optional(Config.String("WASL_RETENTION_VERIFICATIONS")),
-  retainIdempotency: optional(Config.String("WASL_RETENTION_IDEMPOTENCY"))
+  secretKey,
+  allowPrivateAddresses: withFallback(booleanSetting("WASL_WEBHOOK_ALLOW_PRIVATE"), false),
+  caFile: caFileSetting("WASL_WEBHOOK_CA_FILE"),
+  retryDelays: retrySchedule,
+  timeout: durationSetting("WASL_DELIVERY_TIMEOUT"),
+  smtpUrl: Config.map(
+    urlSetting("WASL_SMTP_URL", ["smtp:", "smtps:"], "smtp://[user:password@]host:port or smtps://[user:password@]host:port"),
+    (url) => url === undefined ? undefined : Redacted.make(url)
+  ),
+  smtpCaFile: caFileSetting("WASL_SMTP_CA_FILE"),
+  from: text("WASL_MAIL_FROM"),
+  outbox: text("WASL_MAIL_OUTBOX"),
+  sandboxOutbox: text("WASL_SANDBOX_OUTBOX"),
+  whatsappGraphUrl: urlSetting("WASL_WHATSAPP_GRAPH_URL", ["https:", "http:"], "an http(s) URL such as https://graph.facebook.com/v21.0"),
+  otpCooldown: durationSetting("WASL_OTP_COOLDOWN"),
+  retainDeliveries: durationSetting("WASL_RETENTION_DELIVERIES"),
+  retainNotifications: durationSetting("WASL_RETENTION_NOTIFICATIONS"),
+  retainVerifications: durationSetting("WASL_RETENTION_VERIFICATIONS"),
+  retainIdempotency: durationSetting("WASL_RETENTION_IDEMPOTENCY")
 }).pipe(Config.map((c) => ({
   databaseUrl: c.database.databaseUrl === undefined ? undefined : Redacted.value(c.database.databaseUrl),
   dataDir: c.database.dataDir,
   secretKey: c.secretKey,
   webhooks: { allowPrivateAddresses: c.allowPrivateAddresses, caFile: c.caFile, retryDelays: c.retryDelays, timeout: c.timeout },
-  mail: { smtpUrl: c.smtpUrl, from: c.from, outbox: c.outbox },
-  messaging: {
-    sandboxOutbox: c.sandboxOutbox,
-    whatsappGraphUrl: c.whatsappGraphUrl,
-    otpCooldown: c.otpCooldown === undefined ? undefined : Duration.fromInputUnsafe(c.otpCooldown)
-  },
+  mail: { smtpUrl: c.smtpUrl, smtpCaFile: c.smtpCaFile, from: c.from, outbox: c.outbox },
+  messaging: { sandboxOutbox: c.sandboxOutbox, whatsappGraphUrl: c.whatsappGraphUrl, otpCooldown: c.otpCooldown },
   retention: {
     deliveries: c.retainDeliveries,
     notifications: c.retainNotifications,
@@ -90,3 +178,16 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
     idempotency: c.retainIdempotency
   }
 })))
+export type WaslConfig = Config.Success<typeof WaslConfig>
+
+/**
+ * One line for a configuration that cannot be read: `NAME: problem` (the problem says the
+ * accepted form), without the schema's path notation or a stack.
+ */
+export const describeConfigError = (error: Config.ConfigError): string => {
+  const cause = error.cause
+  if (!Schema.isSchemaError(cause)) return cause.message
+  const name = cause.issue._tag === "Pointer" ? cause.issue.path.map(String).join(".") : undefined
+  const problem = cause.message.split("\n")[0]!
+  return name === undefined ? problem : `${name}: ${problem}`
+}

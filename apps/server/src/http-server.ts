@@ -1,19 +1,15 @@
-/** The HTTP server on the configured port, over the given services. */
+/** The HTTP server of the settings, over the given services. */
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { RateLimitPolicy } from "@wasl/core"
 import { serveWasl, TrustedProxies } from "@wasl/http"
-import { RateLimitConfig, ServerConfig, TrustProxyConfig } from "./config.ts"
+import type { HttpConfig } from "./config.ts"
 
-export const HttpServerLive = Layer.unwrap(Effect.gen(function*() {
-  const { host, port } = yield* ServerConfig
-  const rateLimits = yield* RateLimitConfig
-  const trustedProxies = yield* TrustProxyConfig
-  return serveWasl.pipe(
+export const HttpServerLive = ({ rateLimits, server: { host, port }, trustedProxies }: HttpConfig) =>
+  serveWasl.pipe(
     Layer.provide(NodeHttpServer.layer(createServer, { port, host })),
     Layer.provide(Layer.succeed(RateLimitPolicy, rateLimits)),
     Layer.provide(Layer.succeed(TrustedProxies, trustedProxies)),
     Layer.tap(() => Effect.logInfo(`Wasl is listening on http://${host === "0.0.0.0" ? "localhost" : host}:${port}`))
   )
-}))

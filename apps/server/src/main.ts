@@ -2,9 +2,13 @@
  * `apps/server`: the HTTP service alone (no worker), for scaling API replicas
  * separately against one PostgreSQL. SIGTERM/SIGINT stop it gracefully.
  */
-import { Layer } from "effect"
+import { Config, Layer } from "effect"
+import { HttpConfig, WaslConfig } from "./config.ts"
 import { HttpServerLive } from "./http-server.ts"
 import { runService } from "./run-service.ts"
 import { AppServicesLive } from "./services.ts"
 
-runService(HttpServerLive.pipe(Layer.provide(AppServicesLive)))
+runService(
+  Config.all({ wasl: WaslConfig, http: HttpConfig }),
+  ({ http, wasl }) => HttpServerLive(http).pipe(Layer.provide(AppServicesLive(wasl)))
+)

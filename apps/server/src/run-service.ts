@@ -1,27 +1,35 @@
 /**
- * Running a long-lived Wasl process: JSON logs, a clean exit code 0 when
- * stopped by SIGTERM/SIGINT (the finalizers close the server, the pools and the
- * embedded database's lock), and one clear log line when it cannot start.
+ * Running a long-lived Wasl process: every setting read first, so a bad one stops the process
+ * before it touches the database (one `wasl: NAME: problem` line on stderr, exit code 1); then
+ * the logs of `WASL_LOG_FORMAT` and `WASL_LOG_LEVEL`, a clean exit code 0 when stopped by
+ * SIGTERM/SIGINT (the finalizers close the server, the pools and the embedded database's lock),
+ * and one clear log line when it cannot start.
  */
 import { NodeRuntime } from "@effect/platform-node"
-import { Cause, Effect, Exit, Layer, Predicate, Runtime } from "effect"
-import { LoggingLive } from "./logging.ts"
+import { Cause, Config, Console, Effect, Exit, Layer, Predicate, Runtime } from "effect"
+import { describeConfigError } from "./config.ts"
+import { LoggingConfig, loggingLayer } from "./logging.ts"
 
 const describe = (error: unknown): string =>
   Predicate.hasProperty(error, "message") && typeof error.message === "string" && error.message !== ""
     ? error.message
     : String(error)
 
-export const runService = <E>(main: Layer.Layer<never, E, never>): void =>
+export const runService = <C, E>(config: Config.Config<C>, main: (settings: C) => Layer.Layer<never, E, never>): void =>
   NodeRuntime.runMain(
-    Layer.launch(main).pipe(
-      Effect.tapCause((cause) =>
-        Cause.hasInterruptsOnly(cause)
-          ? Effect.void
-          : Effect.logError(`Wasl stopped: ${describe(Cause.squash(cause))}`)
-      ),
-      Effect.provide(LoggingLive)
-    ),
+    Effect.gen(function*() {
+      const { logging, settings } = yield* Config.all({ logging: LoggingConfig, settings: config }).pipe(
+        Effect.tapError((error) => Console.error(`wasl: ${describeConfigError(error)}`))
+      )
+      return yield* Layer.launch(main(settings)).pipe(
+        Effect.tapCause((cause) =>
+          Cause.hasInterruptsOnly(cause)
+            ? Effect.void
+            : Effect.logError(`Wasl stopped: ${describe(Cause.squash(cause))}`)
+        ),
+        Effect.provide(loggingLayer(logging))
+      )
+    }),
     {
       disableErrorReporting: true,
       teardown: (exit, onExit) =>

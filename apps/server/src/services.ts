@@ -1,7 +1,7 @@
 /** The service's ports over the configured database: what every app process runs on. */
-import { Effect, Layer, Redacted } from "effect"
+import { Layer, Redacted } from "effect"
 import { DatabaseLive, MigrationsLive, PasswordHasherScrypt, ServicesPg, WaslEmbedded, WaslPostgres } from "@wasl/adapters"
-import { type DatabaseConfig, WaslConfig } from "./config.ts"
+import type { DatabaseConfig, WaslConfig } from "./config.ts"
 
 /** The database client for the configuration: `DATABASE_URL`, else the embedded one under `WASL_DATA_DIR`. */
 export const DatabaseFromConfig = (config: DatabaseConfig) =>
@@ -22,7 +22,5 @@ export const AppRepositoriesLive = (config: DatabaseConfig) =>
   )
 
 /** Every port, on the configured database: `WaslPostgres` with `DATABASE_URL`, else `WaslEmbedded`. */
-export const AppServicesLive = Layer.unwrap(Effect.gen(function*() {
-  const { databaseUrl, ...options } = yield* WaslConfig
-  return databaseUrl === undefined ? WaslEmbedded.layer(options) : WaslPostgres.layer({ ...options, url: databaseUrl })
-}))
+export const AppServicesLive = ({ databaseUrl, ...options }: WaslConfig) =>
+  databaseUrl === undefined ? WaslEmbedded.layer(options) : WaslPostgres.layer({ ...options, url: databaseUrl })

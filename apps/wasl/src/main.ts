@@ -4,15 +4,17 @@
  * on start, creates the first account on an empty database, and stops
  * cleanly on SIGTERM/SIGINT.
  */
-import { Layer } from "effect"
-import { AppServicesLive, HttpServerLive, runService } from "@wasl/app-server"
+import { Config, Layer } from "effect"
+import { AppServicesLive, HttpConfig, HttpServerLive, runService, WaslConfig } from "@wasl/app-server"
 import { DeliveryWorkerLive } from "@wasl/worker"
 import { FirstRunLive } from "./first-run.ts"
 
 // The first-run account exists before the server listens. The delivery worker shares the
 // server's services (one database pool, one HTTPS agent).
 runService(
-  Layer.mergeAll(HttpServerLive.pipe(Layer.provide(FirstRunLive)), DeliveryWorkerLive()).pipe(
-    Layer.provide(AppServicesLive)
-  )
+  Config.all({ wasl: WaslConfig, http: HttpConfig }),
+  ({ http, wasl }) =>
+    Layer.mergeAll(HttpServerLive(http).pipe(Layer.provide(FirstRunLive)), DeliveryWorkerLive()).pipe(
+      Layer.provide(AppServicesLive(wasl))
+    )
 )

@@ -5,7 +5,7 @@
  * released for another worker, nothing is lost.
  */
 import { Layer } from "effect"
-import { AppServicesLive, runService } from "@wasl/app-server"
+import { AppServicesLive, runService, WaslConfig } from "@wasl/app-server"
 import { DeliveryWorkerLive } from "@wasl/worker"
 
-runService(DeliveryWorkerLive().pipe(Layer.provide(AppServicesLive)))
+runService(WaslConfig, (wasl) => DeliveryWorkerLive().pipe(Layer.provide(AppServicesLive(wasl))))

@@ -6,6 +6,8 @@
 import { DateTime, Effect, Exit, Option, Schema } from "effect"
 import { SecureRandom } from "effect/crypto"
 import {
+  attemptHeaders,
+  deliverySigner,
   formatSqlDateTime,
   makeRecordId,
   MongoDate,
@@ -70,4 +72,19 @@ Deno.test("TokenHasher.layerWebCrypto hashes with SHA-256 and compares", async (
   const result = await Effect.runPromise(program.pipe(Effect.provide(TokenHasher.layerWebCrypto)))
   assertEquals(result.hash, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
   assert(result.good && !result.bad, "matches only the right secret")
+})
+
+Deno.test("webhook signatures (X-Wasl and Standard Webhooks) reproduce their known answers on effect/crypto", async () => {
+  const body = "{\"time\":1732200000.123456,\"event\":\"deal-created\",\"deal\":{\"properties\":" +
+    "{\"_id\":\"673f1a2b9c8d7e6f5a4b3c2d\",\"deal_name\":\"مشروع\"},\"contacts\":[]}}"
+  const headers = await Effect.runPromise(Effect.flatMap(deliverySigner("0123456789abcdef0123456789abcdef"), (signer) =>
+    attemptHeaders({
+      event: "deal-created",
+      deliveryId: "3f0c1e5e-9a57-4c1a-8d7e-2f1b9d0c4a11",
+      timestampSeconds: 1732200000,
+      body,
+      signer
+    })))
+  assertEquals(headers["X-Wasl-Signature"], "sha256=94e6541e7d03136ab97f9c72be97bcdab7d1a4e39312fbd6363fa828cc9a553b")
+  assertEquals(headers["webhook-signature"], "v1,a62cYKrcbf8rbR2Px305DvBTMUqFVy4xxTu0lrT33bs=")
 })

@@ -5,12 +5,13 @@
  */
 import { ByteSize, Cause, Clock, Effect, type Layer, Option, Result, type Types } from "effect"
 import { SecureRandom } from "effect/crypto"
-import { HttpIncomingMessage, HttpMiddleware, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Headers, HttpIncomingMessage, HttpMiddleware, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { httpErrorResponse, responses } from "./errors.ts"
 import type { RouteTable } from "./route-table.ts"
 import { TrustedProxies } from "./trusted-proxies.ts"
-import { isMalformedJson, toFieldErrors } from "./validation-errors.ts"
+import { unstorableJsonErrors } from "./storable-text.ts"
+import { type FieldErrors, isMalformedJson, toFieldErrors } from "./validation-errors.ts"
 
 /** The largest JSON body accepted, in bytes (1 MiB); a larger one is answered 413. */
 export const JSON_BODY_LIMIT: number = 1024 * 1024
@@ -30,25 +31,39 @@ const hasBody = (request: HttpServerRequest.HttpServerRequest) =>
 const isJson = (contentType: string | undefined) =>
   contentType === undefined || /^application\/(.+\+)?json\s*(;|$)/i.test(contentType)
 
+/**
+ * The request as the endpoints read it: a JSON body of a `+json` type (`application/vnd.api+json`)
+ * relabelled `application/json`, the one JSON type their payload decoders know. Done before the
+ * body is read: a modified request does not share the original's read body.
+ */
+const asJson = (request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest => {
+  const contentType = request.headers["content-type"]
+  return contentType !== undefined && isJson(contentType) && !/^application\/json\s*(;|$)/i.test(contentType)
+    ? request.modify({ headers: Headers.set(request.headers, "content-type", "application/json") })
+    : request
+}
+
+/** A 415 from the framework (a payload it cannot decode) is answered in Wasl's error body. */
+const withOwn415 = (response: HttpServerResponse.HttpServerResponse) =>
+  response.status === 415 ? responses.unsupportedMediaType() : response
+
 const isMultipart = (request: HttpServerRequest.HttpServerRequest) =>
   /^multipart\/form-data\s*;/i.test(request.headers["content-type"] ?? "") && MULTIPART_PATH.test(pathOf(request.url))
 
 /**
- * PostgreSQL text cannot hold U+0000, so a NUL anywhere in the query or in a JSON body would fail
- * at the database: it is refused up front, as a 422 on `query` or `body`. A JSON body spells it
- * `\u0000` (a raw NUL byte is not JSON); an even run of backslashes before it is a literal text.
+ * PostgreSQL text cannot hold U+0000 (nor a surrogate without its pair), so input carrying one is
+ * refused up front, as a 422, before it could fail at the database: a NUL anywhere in the query on
+ * `query`; in a JSON body, the field holding the string (storable-text.ts).
  */
 const NUL_MESSAGE = "The request must not contain NUL characters."
-const JSON_NUL = /(?:^|[^\\])(?:\\\\)*\\u0000/i
 
-const carriesNul = (request: HttpServerRequest.HttpServerRequest, withBody: boolean) => {
-  if (/%00/.test(request.url) || request.url.includes("\u0000")) return Effect.succeed("query" as const)
+const refusedText = (request: HttpServerRequest.HttpServerRequest, withBody: boolean) => {
+  if (/%00/.test(request.url) || request.url.includes("\u0000")) {
+    return Effect.succeed<FieldErrors | undefined>({ query: [NUL_MESSAGE] })
+  }
   if (!withBody) return Effect.succeed(undefined)
   // The body is read once and cached; a failure to read it (too large) is left to the route to report.
-  return request.text.pipe(
-    Effect.map((text) => (JSON_NUL.test(text) || text.includes("\u0000") ? "body" as const : undefined)),
-    Effect.orElseSucceed(() => undefined)
-  )
+  return request.text.pipe(Effect.map(unstorableJsonErrors), Effect.orElseSucceed(() => undefined))
 }
 
 /** The path of a request's URL, without its query. */
@@ -158,7 +173,7 @@ export const makeBoundary = (routes: RouteTable): HttpRouter.Middleware<{
         HttpServerRequest.HttpServerRequest
       > =>
         Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
+          const request = asJson(yield* HttpServerRequest.HttpServerRequest)
           const started = yield* Clock.currentTimeMillis
           const requestId = yield* requestIdOf(request, random)
           const multipart = isMultipart(request)
@@ -167,12 +182,12 @@ export const makeBoundary = (routes: RouteTable): HttpRouter.Middleware<{
             ? Effect.succeed(responses.unsupportedMediaType())
             : Number(request.headers["content-length"] ?? 0) > limit
             ? Effect.succeed(responses.payloadTooLarge())
-            : Effect.provideService(
-              Effect.flatMap(carriesNul(request, hasBody(request) && !multipart), (nul) =>
-                nul === undefined ? app : Effect.succeed(responses.validation({ [nul]: [NUL_MESSAGE] }))),
-              HttpIncomingMessage.MaxBodySize,
-              ByteSize.bytes(limit)
-            )
+            : Effect.flatMap(refusedText(request, hasBody(request) && !multipart), (errors) =>
+              errors === undefined
+                ? Effect.map(Effect.provideService(app, HttpServerRequest.HttpServerRequest, request), withOwn415)
+                : Effect.succeed(responses.validation(errors))).pipe(
+                Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(limit))
+              )
           const response = yield* guarded.pipe(
             Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.interrupt : render(request, cause))
           )

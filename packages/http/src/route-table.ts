@@ -1,6 +1,12 @@
 /** Which paths exist and with which methods, so a wrong method answers 405 rather than 404. */
 import { HttpApi, type HttpApiGroup } from "effect/http-api"
 
+/**
+ * The longest path parameter the router takes, in characters once decoded (find-my-way's default,
+ * set in `waslRouterConfig`); a longer one is no route.
+ */
+export const MAX_PARAM_LENGTH = 100
+
 /** The paths and methods of an API's routes. */
 export interface RouteTable {
   /** The methods allowed on the path, or an empty list when no route has that path. */
@@ -16,9 +22,28 @@ const toPattern = (path: string, segments: SegmentValues): RegExp =>
   new RegExp(`^${
     path.replace(/\/$/, "").replace(/:([A-Za-z_]+)/g, (_, name: string) => {
       const values = segments[name]
-      return values === undefined ? "[^/]+" : `(?:${values.map(escape).join("|")})`
+      return values === undefined ? "([^/]+)" : `(?:${values.map(escape).join("|")})`
     })
   }/?$`)
+
+const decoded = (text: string): string | undefined => {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Whether the router can route the path at all: it refuses a path whose percent-escapes do not
+ * decode (`%zz`, `%FF`, a lone surrogate's `%ED%A0%80`), whatever the method, so such a path is
+ * no route (404), not a path with other methods (405).
+ */
+const isRoutable = (path: string): boolean => decoded(path) !== undefined
+
+/** Whether every parameter the pattern captured is within the router's length limit. */
+const paramsFit = (match: RegExpExecArray): boolean =>
+  match.slice(1).every((param) => param === undefined || (decoded(param)?.length ?? Infinity) <= MAX_PARAM_LENGTH)
 
 /** The route table of an API: `segments` closes the parameters whose values form a fixed set. */
 export const routeTableOf = <Id extends string, Groups extends HttpApiGroup.Constraint>(
@@ -31,6 +56,13 @@ export const routeTableOf = <Id extends string, Groups extends HttpApiGroup.Cons
     onEndpoint: ({ endpoint }) => routes.push({ pattern: toPattern(endpoint.path, segments), method: endpoint.method })
   })
   return {
-    methodsFor: (path) => [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))]
+    methodsFor: (path) => {
+      if (!isRoutable(path)) return []
+      const matching = routes.filter((r) => {
+        const match = r.pattern.exec(path)
+        return match !== null && paramsFit(match)
+      })
+      return [...new Set(matching.map((r) => r.method))]
+    }
   }
 }

@@ -7,14 +7,20 @@
 import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { parsePhpQuery, phpToJs, type UploadedFile } from "@wasl/core"
+import { unstorableTextErrors } from "./storable-text.ts"
+import type { FieldErrors } from "./validation-errors.ts"
 
 /** The multipart field that carries the template's header file. */
 export const HEADER_FILE_FIELD = "header[file]"
 
-/** The body of a send as read: its fields (and header file, if any), or malformed JSON. */
+/**
+ * The body of a send as read: its fields (and header file, if any), malformed JSON, or multipart
+ * fields refused (a string PostgreSQL cannot store: the boundary checks JSON bodies, not these).
+ */
 export type SendBody =
   | { readonly _tag: "Body"; readonly body: unknown; readonly file: UploadedFile | undefined }
   | { readonly _tag: "MalformedJson" }
+  | { readonly _tag: "Refused"; readonly errors: FieldErrors }
 
 const coerceIndexes = (components: unknown): unknown =>
   Array.isArray(components)
@@ -47,7 +53,8 @@ const fromForm = async (bytes: ArrayBuffer, contentType: string): Promise<SendBo
   }
   fields["components"] = coerceIndexes(fields["components"])
   if (fields["components"] === undefined) delete fields["components"]
-  return { _tag: "Body", body: fields, file }
+  const refused = unstorableTextErrors(fields)
+  return refused === undefined ? { _tag: "Body", body: fields, file } : { _tag: "Refused", errors: refused }
 }
 
 /**

@@ -18,7 +18,7 @@ import { OtpHandlers } from "./handlers/otp.ts"
 import { RecordLinkHandlers } from "./handlers/record-links.ts"
 import { RecordHandlers } from "./handlers/records.ts"
 import { TokenHandlers } from "./handlers/tokens.ts"
-import { routeTableOf } from "./route-table.ts"
+import { MAX_PARAM_LENGTH, routeTableOf } from "./route-table.ts"
 import { AuthenticationLive } from "./security.ts"
 import { WebhookHandlers } from "./handlers/webhooks.ts"
 import { DeliveryHandlers } from "./handlers/deliveries.ts"
@@ -85,11 +85,17 @@ export const WaslApp: Layer.Layer<
   WaslHttpServices | HttpRouter.Request.From<"Requires", WaslHttpServices> | HttpRouter.HttpRouter | WaslPlatformServices
 > = Layer.mergeAll(WaslRoutes, makeNotFound(routes))
 
-/** Router options Wasl's routes expect: a trailing slash is accepted wherever the path exists without it. */
+/**
+ * Router options Wasl's routes expect: a trailing slash is accepted wherever the path exists
+ * without it; a path parameter is at most `MAX_PARAM_LENGTH` (100) characters, as the 404/405
+ * answers for unrouted requests assume.
+ */
 export const waslRouterConfig: {
   /** A path with a trailing slash routes as the path without it. */
   readonly ignoreTrailingSlash: true
-} = { ignoreTrailingSlash: true } as const
+  /** A longer path parameter is no route (404). */
+  readonly maxParamLength: number
+} = { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH } as const
 
 /**
  * Serves `WaslApp` on the `HttpServer` provided (Node's in production, a test server in tests),

@@ -39,7 +39,11 @@ export const CreateWebhookEndpoint: WaslEndpoint<"create", "POST", "/account/web
   error: [...commonErrors, PaymentRequired402]
 }).annotate(
   OpenApi.Description,
-  "Creates an unvalidated, inactive webhook with a generated 32-character secret. Permission webhook-create; 402 when the plan allows no (more) webhooks."
+  "Creates an unvalidated, inactive webhook with a generated 32-character secret. Permission webhook-create; 402 when the plan allows no (more) webhooks. " +
+    "Each delivery is a POST signed with the secret, with the headers X-Wasl-Event, X-Wasl-Delivery (its id), X-Wasl-Timestamp (Unix seconds), " +
+    "X-Wasl-Signature (\"sha256=\" + hex HMAC-SHA256 of \"<timestamp>:<raw body>\"), and the Standard Webhooks ones: webhook-id (the delivery id), " +
+    "webhook-timestamp and webhook-signature (\"v1,\" + base64 HMAC-SHA256 of \"<id>.<timestamp>.<raw body>\"), both keyed with the secret's UTF-8 bytes; " +
+    "a Standard Webhooks verifier takes the secret as \"whsec_\" + base64 of those bytes."
 )
 
 /** `GET /api/account/webhooks/:id`: one webhook of the current account. */
@@ -79,7 +83,7 @@ export const ValidateWebhookEndpoint: WaslEndpoint<"validate", "POST", "/account
   error: commonErrors
 }).annotate(
   OpenApi.Description,
-  "POSTs a signed challenge to the URL (event webhook-validation, body { time, event, challenge }, the challenge 64 hex characters); " +
+  "POSTs a challenge to the URL, with the headers of a delivery (X-Wasl-* and webhook-*), event webhook-validation, body { time, event, challenge }, the challenge 64 hex characters; " +
     "the endpoint must answer 2xx within 10 s with { signature: \"sha256=\" + hex HMAC-SHA256(secret, challenge) }. 403 otherwise. Permission webhook-update."
 )
 

@@ -1,8 +1,10 @@
 /**
  * Malformed input never reaches a 500 (decisions §1): odd query shapes, out-of-range values,
- * oversized strings, prototype keys and NUL characters (PostgreSQL text cannot hold U+0000, so the
- * boundary answers 422 on `query` or `body` before anything is stored).
+ * oversized strings, prototype keys, NUL characters and lone surrogates (PostgreSQL text cannot
+ * hold them, so the boundary answers 422 on `query` or on the body's field before anything is
+ * stored), undecodable paths, odd content types.
  */
+import { BUILTIN_GROUPS } from "@wasl/core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 
@@ -77,13 +79,145 @@ describe.each(DATABASES)("malformed input on %s", (database) => {
     }
   })
 
+  it("a path parameter that cannot be decoded or is over 100 characters is a 404, not a 405", async () => {
+    for (const id of ["%ED%A0%80", "%zz", "%FF", "a".repeat(101), "%61".repeat(101)]) {
+      for (const method of ["GET", "PUT", "DELETE"]) {
+        const reply = await server.request(method, `/api/deals/${id}`, { token, ...(method === "PUT" ? { body: {} } : {}) })
+        expect(reply.status, `${method} ${id.slice(0, 20)}`).toBe(404)
+        expect(reply.body).toEqual({ message: "Not found." })
+        expect(reply.headers.get("allow")).toBeNull()
+      }
+      const notes = await server.request("GET", `/api/deals/${deal}/notes/${id}`, { token })
+      expect(notes.status).toBe(404)
+    }
+    // At the limit it is still a route: an unknown id of 100 characters.
+    expect((await server.request("GET", `/api/deals/${"a".repeat(100)}`, { token })).status).toBe(404)
+    expect((await server.request("PATCH", `/api/deals/${"a".repeat(100)}`, { token })).status).toBe(405)
+  })
+
+  it("takes any +json content type as JSON; any other type is a 415 with the JSON error body", async () => {
+    for (const type of ["application/vnd.api+json", "application/merge-patch+json; charset=utf-8", "APPLICATION/JSON"]) {
+      const reply = await server.request("POST", "/api/deals", { token, body: { deal_name: "typed" }, headers: { "content-type": type } })
+      expect(reply.status, type).toBe(201)
+      expect(reply.body.data.properties.deal_name).toBe("typed")
+    }
+    for (const [type, raw] of [["text/plain", "deal_name=x"], ["application/xml", "<a/>"], ["text/plain", ""]] as const) {
+      const reply = await server.request("POST", "/api/deals", { token, raw, headers: { "content-type": type } })
+      expect(reply.status, `${type} ${raw}`).toBe(415)
+      expect(reply.headers.get("content-type")).toMatch(/^application\/json/)
+      expect(reply.body).toEqual({ message: "The content type is not supported." })
+    }
+  })
+
+  it("complex_filters nested deeper than 64 levels is a 422, not an unfiltered list", async () => {
+    const message = "The complex filters field must not be nested more than 64 levels deep."
+    for (const path of ["/api/deals", "/api/contacts"]) {
+      const reply = await server.request("GET", `${path}?complex_filters${"[0]".repeat(65)}=x`, { token })
+      expect(reply.status, path).toBe(422)
+      expect(reply.body).toEqual({ message, errors: { complex_filters: [message] } })
+    }
+  })
+
+  it("a lone surrogate or a NUL in any string of the body is a 422 on its field and stores nothing", async () => {
+    const memo = await server.request("POST", "/api/deals/properties", {
+      token,
+      body: { type: "string", name: { en: "Memo" }, internal_name: "memo", group_id: BUILTIN_GROUPS.deal._id }
+    })
+    expect(memo.status).toBe(201)
+    const counts = async () =>
+      (await server.query(
+        "SELECT (SELECT count(*) FROM deals)::int AS deals, (SELECT count(*) FROM property_groups)::int AS groups, " +
+          "(SELECT count(*) FROM properties)::int AS properties, (SELECT count(*) FROM webhooks)::int AS webhooks, " +
+          "(SELECT count(*) FROM notes)::int AS notes"
+      ))[0]
+    const before = await counts()
+    const refused = (field: string) => {
+      const message = `The ${field.replace(/_/g, " ")} field must be a valid UTF-8 string.`
+      return { message, errors: { [field]: [message] } }
+    }
+    const cases: ReadonlyArray<readonly [string, string, unknown, string]> = [
+      ["POST", "/api/deals/properties/groups", { name: { en: "\ud800" } }, "name.en"],
+      ["POST", "/api/deals/properties/groups", { name: { en: "Ok" }, desc: { ar: "x\udfff" } }, "desc.ar"],
+      ["POST", "/api/deals", { deal_name: "x", memo: "a\udc00" }, "memo"],
+      ["POST", "/api/deals", { deal_name: "a\u0000b" }, "deal_name"],
+      ["PUT", `/api/deals/${deal}`, { deal_name: "\udbff" }, "deal_name"],
+      ["POST", "/api/deals/properties", {
+        type: "single_select",
+        name: { en: "Tier" },
+        internal_name: "tier",
+        group_id: BUILTIN_GROUPS.deal._id,
+        enum: [{ en: "Gold", internal_name: "gold" }, { en: "Silver\ud800", internal_name: "silver" }]
+      }, "enum.1.en"],
+      ["POST", "/api/deals/properties", {
+        type: "string",
+        name: { en: "Other" },
+        desc: { en: "\ud800" },
+        internal_name: "other",
+        group_id: BUILTIN_GROUPS.deal._id
+      }, "desc.en"],
+      ["POST", `/api/deals/${deal}/notes`, { body: "note \udc00" }, "body"],
+      ["POST", "/api/account/webhooks", { URL: "https://example.test/\ud800", events: ["deal-created"] }, "URL"]
+    ]
+    for (const [method, path, body, field] of cases) {
+      const reply = await server.request(method, path, { token, body })
+      expect(reply.status, `${method} ${path} ${field}`).toBe(422)
+      expect(reply.body).toEqual(refused(field))
+    }
+    // A lone surrogate in a key: the object holding it is named (the body, at the top).
+    const key = await server.request("POST", "/api/deals", { token, raw: "{\"deal_name\":\"x\",\"\\ud800\":1}" })
+    expect(key.status).toBe(422)
+    expect(key.body).toEqual(refused("body"))
+    expect(await counts()).toEqual(before)
+    // A surrogate pair is one well-formed character: stored and read back as sent.
+    const emoji = await server.request("POST", "/api/deals", { token, body: { deal_name: "deal \ud83d\ude00", memo: "\u{1f600}" } })
+    expect(emoji.status).toBe(201)
+    expect(emoji.body.data.properties).toMatchObject({ deal_name: "deal \u{1f600}", memo: "\u{1f600}" })
+  })
+
+  it("dates outside the years 0001 to 9999 are a 422 like other invalid dates, in values and filters", async () => {
+    for (const [internal_name, type] of [["signed_on", "date"], ["signed_at", "datetime"]]) {
+      const created = await server.request("POST", "/api/deals/properties", {
+        token,
+        body: { type, name: { en: internal_name }, internal_name, group_id: BUILTIN_GROUPS.deal._id }
+      })
+      expect(created.status).toBe(201)
+    }
+    const year0 = Date.parse("0000-06-01T00:00:00Z")
+    const outOfRange = ["0000-01-01", "0000-12-31T23:59:59Z", "0001-01-01T00:30:00+01:00", year0, 253402300800000, {
+      $date: { $numberLong: String(year0) }
+    }]
+    for (const field of ["close_date", "signed_on", "signed_at"]) {
+      for (const value of outOfRange) {
+        const reply = await server.request("POST", "/api/deals", { token, body: { deal_name: "x", [field]: value } })
+        expect(reply.status, `${field} ${JSON.stringify(value)}`).toBe(422)
+        expect(reply.body.errors).toEqual({ [field]: [`The ${field.replace(/_/g, " ")} field must be a valid date.`] })
+      }
+      const update = await server.request("PUT", `/api/deals/${deal}`, { token, body: { [field]: "0000-01-01" } })
+      expect(update.status).toBe(422)
+      const edge = await server.request("POST", "/api/deals", { token, body: { deal_name: "edge", [field]: "0001-01-01" } })
+      expect(edge.status, field).toBe(201)
+      const last = await server.request("PUT", `/api/deals/${edge.body.data.properties._id}`, {
+        token,
+        body: { [field]: "9999-12-31T23:59:59Z" }
+      })
+      expect(last.status, field).toBe(200)
+    }
+    for (const property of ["close_date", "signed_on", "signed_at", "created_at"]) {
+      for (const value of ["0000-01-01", year0]) {
+        const reply = await server.request("GET", `/api/deals?${filters([{ property, operator: "gt", value }])}`, { token })
+        expect(reply.status, `${property} ${value}`).toBe(422)
+        expect(Object.keys(reply.body.errors)).toEqual(["complex_filters.0.value"])
+      }
+    }
+  })
+
   it("a NUL character in the body or the query is a 422 and stores nothing", async () => {
     const before = (await server.query("SELECT count(*)::int AS n FROM deals"))[0].n
     const body = await server.request("POST", "/api/deals", { token, raw: "{\"deal_name\":\"a\\u0000b\"}" })
     expect(body.status).toBe(422)
     expect(body.body).toEqual({
-      message: "The request must not contain NUL characters.",
-      errors: { body: ["The request must not contain NUL characters."] }
+      message: "The deal name field must be a valid UTF-8 string.",
+      errors: { deal_name: ["The deal name field must be a valid UTF-8 string."] }
     })
     const update = await server.request("PUT", `/api/deals/${deal}`, { token, raw: "{\"deal_name\":\"\\u0000\"}" })
     expect(update.status).toBe(422)

@@ -406,6 +406,14 @@ describe.each(DATABASES)("messaging over HTTP on %s", (database) => {
         expect(huge.status).toBe(413)
       })
 
+      it("refuses a NUL in a multipart field (422 on the field), as in a JSON body", async () => {
+        const pdf = new Blob([new Uint8Array(16).fill(37)], { type: "application/pdf" })
+        const reply = await multipart(pdf, "invoice.pdf", { "components[0][type]": "body", "components[0][text]": "a\u0000b" })
+        expect(reply.status).toBe(422)
+        const message = "The components.0.text field must be a valid UTF-8 string."
+        expect(reply.body).toEqual({ message, errors: { "components.0.text": [message] } })
+      })
+
       it("does not take multipart anywhere else (415)", async () => {
         const form = new FormData()
         form.set("name", "x")

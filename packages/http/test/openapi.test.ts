@@ -50,6 +50,16 @@ describe("the OpenAPI document", () => {
     }
   })
 
+  it("names every header of a webhook delivery and challenge, the Standard Webhooks ones included", () => {
+    const paths = document.paths as Record<string, any>
+    const create: string = paths["/api/account/webhooks"].post.description
+    for (const header of ["X-Wasl-Event", "X-Wasl-Delivery", "X-Wasl-Timestamp", "X-Wasl-Signature", "webhook-id", "webhook-timestamp", "webhook-signature"]) {
+      expect(create).toContain(header)
+    }
+    expect(create).toContain("whsec_")
+    expect(paths["/api/account/webhooks/{id}/validate"].post.description).toContain("webhook-*")
+  })
+
   it("declares the rate-limit headers on limited operations, and their 429 with Retry-After", () => {
     const paths = document.paths as Record<string, any>
     for (const operation of [paths["/api/me"].get, paths["/api/auth/login"].post, paths["/api/verifications/{id}/verify"].post]) {

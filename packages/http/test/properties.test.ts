@@ -199,6 +199,20 @@ describe.each(DATABASES)("properties and groups over HTTP on %s", (database) => 
     expect(builtin.status).toBe(403)
   })
 
+  it("gives concurrent creates of one name each its own suffix, never a 422 on internal_name", async () => {
+    const replies = await Promise.all(Array.from({ length: 10 }, () =>
+      server.request("POST", "/api/tickets/properties/groups", {
+        token: owner.token,
+        body: { name: { en: "Burst Group" } }
+      })))
+    expect(replies.map((r) => r.status)).toEqual(Array(10).fill(201))
+    const names = replies.map((r) => r.body.data.internal_name as string)
+    expect(new Set(names).size).toBe(10)
+    expect([...names].sort()).toEqual(
+      ["burst_group", ...Array.from({ length: 9 }, (_, i) => `burst_group_${i + 2}`)].sort()
+    )
+  })
+
   it("needs property-manage to write and <kind>-index or property-manage to read", async () => {
     expect((await server.request("GET", "/api/deals/properties", { token: reader })).status).toBe(200)
     expect((await server.request("GET", "/api/contacts/properties", { token: reader })).status).toBe(403)

@@ -5,6 +5,7 @@
  */
 import { challengeAnswer, type WebhookRequest } from "@wasl/core"
 import { Effect } from "effect"
+import { Webhook, WebhookVerificationError } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 
@@ -234,7 +235,7 @@ describe.each(DATABASES)("webhook management over HTTP on %s", (database) => {
       const read = await server.request("GET", `/api/account/webhooks/${hook.id}`, { token: owner.token })
       expect(read.body.data.is_validated).toBe(false)
     }
-    // The request: POST to the URL with the four headers, a signed body, 10 s.
+    // The request: POST to the URL with the four X-Wasl headers, a signed body, 10 s.
     transport.requests.length = 0
     transport.respond = answering(hook.secret)
     const reply = await server.request("POST", path, { token: owner.token })
@@ -255,6 +256,15 @@ describe.each(DATABASES)("webhook management over HTTP on %s", (database) => {
     expect(sent.headers["X-Wasl-Signature"]).toBe(
       await Effect.runPromise(signDelivery(hook.secret, sent.headers["X-Wasl-Timestamp"]!, sent.body))
     )
+    // The Standard Webhooks headers too: the official verifier, given base64 of the secret's
+    // UTF-8 bytes (what the README tells a receiver), accepts the challenge and refuses it altered.
+    expect(sent.headers["webhook-id"]).toBe(sent.headers["X-Wasl-Delivery"])
+    expect(sent.headers["webhook-timestamp"]).toBe(sent.headers["X-Wasl-Timestamp"])
+    expect(sent.headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/)
+    const standard = new Webhook(Buffer.from(hook.secret, "utf8").toString("base64"))
+    expect(standard.verify(sent.body, sent.headers)).toEqual(body)
+    expect(() => standard.verify(sent.body.replace(body.challenge, "0".repeat(64)), sent.headers))
+      .toThrow(WebhookVerificationError)
     const { Duration } = await import("effect")
     expect(Duration.toMillis(sent.timeout)).toBe(10_000)
     // Each challenge is fresh.

@@ -3,10 +3,9 @@
  * the secrets under the server key, the webhook network (URL guard and HTTPS transport), mail,
  * WhatsApp sending and the messaging settings, and the delivery policy.
  */
-import { Effect, Layer, Redacted } from "effect"
+import { type Duration, Effect, Layer, Redacted } from "effect"
 import { SecureRandom } from "effect/crypto"
 import {
-  DEFAULT_OTP_COOLDOWN,
   DeliveryPolicy,
   type DeliveryPolicyShape,
   type Mailer,
@@ -33,19 +32,24 @@ export type NodeServices = Exclude<WaslServices, WaslRepositories | QueueSignals
 export const mailerOf = (mail: MailOptions, dataDir: string): Layer.Layer<Mailer> => {
   const from = mail.from ?? "wasl@localhost"
   return mail.smtpUrl !== undefined && mail.smtpUrl !== ""
-    ? MailerSmtp({ url: Redacted.isRedacted(mail.smtpUrl) ? Redacted.value(mail.smtpUrl) : mail.smtpUrl, from })
+    ? MailerSmtp({
+      url: Redacted.isRedacted(mail.smtpUrl) ? Redacted.value(mail.smtpUrl) : mail.smtpUrl,
+      from,
+      caFile: mail.smtpCaFile
+    })
     : MailerJsonLines(mail.outbox ?? join(dataDir, "mail-outbox.jsonl"))
 }
 
 /**
- * The ports beyond storage, over the master key (already checked) and the delivery policy (already
- * parsed). A building block of `WaslPostgres` and `WaslEmbedded`, exported for hosts that compose
+ * The ports beyond storage, over the master key (already checked), the delivery policy and the OTP
+ * cooldown (already parsed). A building block of `WaslPostgres` and `WaslEmbedded`, exported for hosts that compose
  * their own layers around another storage.
  */
 export const nodeServices = (
   options: WaslOptions,
   master: Uint8Array,
-  policy: DeliveryPolicyShape
+  policy: DeliveryPolicyShape,
+  otpCooldown: Duration.Duration
 ): Layer.Layer<NodeServices> => {
   const dataDir = options.dataDir ?? DEFAULT_DATA_DIR
   const allowPrivate = options.webhooks?.allowPrivateAddresses === true
@@ -56,7 +60,7 @@ export const nodeServices = (
       MessagingLive({
         sandboxOutbox: options.messaging?.sandboxOutbox ?? join(dataDir, "sandbox-outbox.jsonl"),
         graphUrl: options.messaging?.whatsappGraphUrl,
-        otpCooldown: options.messaging?.otpCooldown ?? DEFAULT_OTP_COOLDOWN,
+        otpCooldown,
         otpCodeKey: keys.key("otp-code")
       })
     )))

@@ -6,9 +6,11 @@
 import { type Cause, Duration, Effect, Option, Redacted, Result, Schema } from "effect"
 import {
   DEFAULT_DELIVERY_TIMEOUT,
+  DEFAULT_OTP_COOLDOWN,
   DEFAULT_RETRY_SCHEDULE,
   DELIVERY_ATTEMPTS,
   DEFAULT_RETENTION,
+  DURATION_FORM,
   type DeliveryPolicyShape,
   parseDurationText,
   parseRetrySchedule,
@@ -17,6 +19,7 @@ import {
   type RetrySchedule,
   type ServerKeyInput
 } from "@wasl/core"
+import { smtpServerOf } from "../mail/smtp-url.ts"
 
 /** Where the local files go when `dataDir` is not given (relative to the working directory). */
 export const DEFAULT_DATA_DIR = "./.wasl-data"
@@ -44,8 +47,13 @@ export interface WebhookOptions {
 
 /** Outgoing mail: an SMTP server, else JSON lines in a file. */
 export interface MailOptions {
-  /** `WASL_SMTP_URL`: `smtp://[user:pass@]host:port` (STARTTLS when offered) or `smtps://...`. */
+  /**
+   * `WASL_SMTP_URL`: `smtp://[user:pass@]host:port` (STARTTLS when offered, required with
+   * credentials) or `smtps://[user:pass@]host:port` (TLS from the start).
+   */
   readonly smtpUrl?: string | Redacted.Redacted<string> | undefined
+  /** `WASL_SMTP_CA_FILE`: a PEM file of extra CAs to trust for the SMTP server's certificate. */
+  readonly smtpCaFile?: string | undefined
   /** `WASL_MAIL_FROM`: the sender address. Default `wasl@localhost`. */
   readonly from?: string | undefined
   /** `WASL_MAIL_OUTBOX`: without an SMTP server, each mail is appended here. Default `<dataDir>/mail-outbox.jsonl`. */
@@ -58,8 +66,8 @@ export interface MessagingOptions {
   readonly sandboxOutbox?: string | undefined
   /** `WASL_WHATSAPP_GRAPH_URL`: base URL of the WhatsApp Cloud API. Default `https://graph.facebook.com/v21.0`. */
   readonly whatsappGraphUrl?: string | undefined
-  /** `WASL_OTP_COOLDOWN`: how long after an accepted OTP send the same recipient gets 429. Default 60 s. */
-  readonly otpCooldown?: Duration.Duration | undefined
+  /** `WASL_OTP_COOLDOWN`: how long after an accepted OTP send the same recipient gets 429, as text (`60s`) or a duration. Default 60 s. */
+  readonly otpCooldown?: string | Duration.Duration | undefined
 }
 
 /**
@@ -163,7 +171,7 @@ export const deliveryPolicyOf = (options: WebhookOptions = {}): Effect.Effect<De
     return { schedule, timeout }
   })
 
-/** A duration setting given as text (`30s`, `5m`, `1h`, `30d`) or a duration; `fallback` when not given. */
+/** A duration setting given as text (`500ms`, `30s`, `5m`, `1h`, `30d`, `60 seconds`) or a duration; `fallback` when not given. */
 const durationSetting = (
   name: string,
   value: string | Duration.Duration | undefined,
@@ -173,10 +181,19 @@ const durationSetting = (
     ? Effect.succeed(fallback)
     : typeof value === "string"
     ? Option.match(parseDurationText(value), {
-      onNone: () => Effect.fail(new WaslConfigError({ message: `${name}: expected a duration such as 30s or 30d, received "${value}"` })),
+      onNone: () => Effect.fail(new WaslConfigError({ message: `${name}: expected ${DURATION_FORM}, received "${value}"` })),
       onSome: Effect.succeed
     })
     : Effect.succeed(value)
+
+/**
+ * The OTP cooldown of the options, parsed from text when given as text. Fails with
+ * `WaslConfigError` when it does not parse. Internal plumbing of the deployment layers; exported
+ * for them.
+ */
+export const otpCooldownOf = (
+  otpCooldown: string | Duration.Duration | undefined
+): Effect.Effect<Duration.Duration, WaslConfigError> => durationSetting("WASL_OTP_COOLDOWN", otpCooldown, DEFAULT_OTP_COOLDOWN)
 
 /**
  * The retention policy of the options, each duration parsed from text when given as text. Fails
@@ -191,3 +208,19 @@ export const retentionPolicyOf = (options: RetentionOptions = {}): Effect.Effect
     }
     return policy as RetentionPolicyShape
   })
+
+/**
+ * Checks the mail options at start: a `WASL_SMTP_URL` that is not a usable `smtp://` or
+ * `smtps://` URL fails with `WaslConfigError` (its message never quotes the URL, which may hold
+ * a password), rather than every mail failing later. Internal plumbing of the deployment layers;
+ * exported for them.
+ */
+export const checkMailOptions = (options: MailOptions = {}): Effect.Effect<void, WaslConfigError> => {
+  const url = options.smtpUrl === undefined ? "" : Redacted.isRedacted(options.smtpUrl) ? Redacted.value(options.smtpUrl) : options.smtpUrl
+  return url === ""
+    ? Effect.void
+    : Result.match(smtpServerOf(url), {
+      onFailure: (message) => Effect.fail(new WaslConfigError({ message })),
+      onSuccess: () => Effect.void
+    })
+}

@@ -23,7 +23,15 @@ import { RepositoriesPg } from "../pg/index.ts"
 import { QueueSignalsPg } from "../pg/queue-signals-pg.ts"
 import { masterKey } from "./master-key.ts"
 import { nodeServices } from "./node-services.ts"
-import { DEFAULT_DATA_DIR, deliveryPolicyOf, retentionPolicyOf, WaslConfigError, type WaslOptions } from "./options.ts"
+import {
+  checkMailOptions,
+  DEFAULT_DATA_DIR,
+  deliveryPolicyOf,
+  otpCooldownOf,
+  retentionPolicyOf,
+  WaslConfigError,
+  type WaslOptions
+} from "./options.ts"
 
 /**
  * Why a Wasl layer could not be built: the database (`SqlError`; `DatabaseLockedError` and
@@ -78,8 +86,10 @@ const onDatabase = <E, R>(
     }
     const policy = yield* deliveryPolicyOf(options.webhooks)
     const retention = yield* retentionPolicyOf(options.retention)
+    const otpCooldown = yield* otpCooldownOf(options.messaging?.otpCooldown)
+    yield* checkMailOptions(options.mail)
     return Layer.mergeAll(RepositoriesPg, QueueSignalsPg, Layer.succeed(RetentionPolicy, retention)).pipe(
-      Layer.provideMerge(nodeServices(options, master, policy)),
+      Layer.provideMerge(nodeServices(options, master, policy, otpCooldown)),
       Layer.provideMerge(MigrationsLive),
       Layer.provideMerge(database)
     )

@@ -1,142 +1,91 @@
-/** `MailerSmtp`: mail over SMTP. */
-import { type Mail, MailError, Mailer } from "@wasl/core"
-import { Effect, Layer } from "effect"
-import { connect as netConnect, type Socket } from "node:net"
-import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from "node:tls"
+/** `MailerSmtp`: mail over SMTP, through nodemailer. */
+import { MailError, Mailer } from "@wasl/core"
+import { Effect, Layer, Result } from "effect"
+import * as Fs from "node:fs"
+import { rootCertificates } from "node:tls"
+import { createTransport, type NodemailerError } from "nodemailer"
+import { smtpServerOf } from "./smtp-url.ts"
 
 /** Options of `MailerSmtp`. */
 export interface SmtpOptions {
-  /** `smtp://[user:pass@]host:port` (STARTTLS when offered) or `smtps://...` (TLS from the start). */
+  /**
+   * `smtp://[user:pass@]host[:port]` (port 25 by default; STARTTLS when the server offers it, and
+   * required when credentials are given) or `smtps://[user:pass@]host[:port]` (TLS from the
+   * first byte, port 465 by default). User and password are URL-encoded.
+   */
   readonly url: string
-  /** The sender address. */
+  /** The sender address (`crm@example.com` or `"Wasl" <crm@example.com>`). */
   readonly from: string
-  /** Extra TLS options (a test CA). */
-  readonly tls?: ConnectionOptions
-  /** How long the connection may stay idle before it is dropped, in milliseconds. Default 30,000. */
-  readonly timeoutMillis?: number
-}
-
-/** Reads SMTP replies (possibly multi-line) from a socket. */
-class ReplyReader {
-  #buffer = ""
-  #waiting: Array<(reply: { code: number; lines: Array<string> }) => void> = []
-  #lines: Array<string> = []
-  #socket: Socket | TLSSocket
-  readonly #onData = (chunk: Buffer) => {
-    this.#buffer += chunk.toString("utf8")
-    let nl: number
-    while ((nl = this.#buffer.indexOf("\r\n")) >= 0) {
-      const line = this.#buffer.slice(0, nl)
-      this.#buffer = this.#buffer.slice(nl + 2)
-      this.#lines.push(line.slice(4))
-      if (line[3] !== "-") {
-        const reply = { code: Number(line.slice(0, 3)), lines: this.#lines }
-        this.#lines = []
-        this.#waiting.shift()?.(reply)
-      }
-    }
-  }
-  constructor(socket: Socket | TLSSocket) {
-    this.#socket = socket
-    socket.on("data", this.#onData)
-  }
-  next(): Promise<{ code: number; lines: Array<string> }> {
-    return new Promise((resolve) => this.#waiting.push(resolve))
-  }
-  detach(): void {
-    this.#socket.off("data", this.#onData)
-  }
-}
-
-const hasLineBreak = (s: string) => /[\r\n]/.test(s)
-
-const sendMail = async (options: SmtpOptions, mail: Mail): Promise<void> => {
-  if (hasLineBreak(mail.to) || hasLineBreak(mail.subject) || hasLineBreak(options.from)) {
-    throw new Error("a header value contains a line break")
-  }
-  const url = new URL(options.url)
-  const secure = url.protocol === "smtps:"
-  if (!secure && url.protocol !== "smtp:") throw new Error(`unsupported mail URL scheme ${url.protocol}`)
-  const host = url.hostname
-  const port = Number(url.port || (secure ? 465 : 25))
-  let socket: Socket | TLSSocket = await new Promise((resolve, reject) => {
-    const s: Socket | TLSSocket = secure
-      ? tlsConnect({ host, port, servername: host, ...options.tls }, () => resolve(s))
-      : netConnect({ host, port }, () => resolve(s))
-    s.once("error", reject)
-  })
-  socket.setTimeout(options.timeoutMillis ?? 30_000, () => socket.destroy(new Error("SMTP timeout")))
-  let reader = new ReplyReader(socket)
-  let isTls = secure
-  const failed = new Promise<never>((_, reject) => socket.once("error", reject))
-  const expect = async (codes: ReadonlyArray<number>, what: string) => {
-    const reply = await Promise.race([reader.next(), failed])
-    if (!codes.includes(reply.code)) throw new Error(`SMTP ${what}: ${reply.code} ${reply.lines.join(" ")}`)
-    return reply
-  }
-  const command = async (line: string, codes: ReadonlyArray<number>, what: string) => {
-    socket.write(line + "\r\n")
-    return expect(codes, what)
-  }
-  try {
-    await expect([220], "greeting")
-    let ehlo = await command("EHLO wasl", [250], "EHLO")
-    if (!isTls && ehlo.lines.some((l) => l.toUpperCase() === "STARTTLS")) {
-      await command("STARTTLS", [220], "STARTTLS")
-      reader.detach()
-      const plain = socket
-      socket = await new Promise<TLSSocket>((resolve, reject) => {
-        const s = tlsConnect({ socket: plain, servername: host, ...options.tls }, () => resolve(s))
-        s.once("error", reject)
-      })
-      reader = new ReplyReader(socket)
-      isTls = true
-      ehlo = await command("EHLO wasl", [250], "EHLO")
-    }
-    if (url.username !== "") {
-      if (!isTls) throw new Error("refusing to send SMTP credentials without TLS")
-      const token = Buffer.from(`\u0000${decodeURIComponent(url.username)}\u0000${decodeURIComponent(url.password)}`)
-        .toString("base64")
-      await command(`AUTH PLAIN ${token}`, [235], "AUTH")
-    }
-    await command(`MAIL FROM:<${options.from}>`, [250], "MAIL FROM")
-    await command(`RCPT TO:<${mail.to}>`, [250, 251], "RCPT TO")
-    await command("DATA", [354], "DATA")
-    const body = mail.text.replace(/\r?\n/g, "\r\n").replace(/^\./gm, "..")
-    const message = [
-      `From: ${options.from}`,
-      `To: ${mail.to}`,
-      `Subject: ${mail.subject}`,
-      `Date: ${new Date().toUTCString()}`,
-      "MIME-Version: 1.0",
-      "Content-Type: text/plain; charset=utf-8",
-      "Content-Transfer-Encoding: 8bit",
-      "",
-      body
-    ].join("\r\n")
-    await command(`${message}\r\n.`, [250], "message")
-    socket.write("QUIT\r\n")
-  } finally {
-    socket.end()
-  }
+  /** A PEM file of extra CAs to trust for the server's certificate (`WASL_SMTP_CA_FILE`). */
+  readonly caFile?: string | undefined
+  /** How long connecting, the greeting and each reply may take, in milliseconds. Default 30,000. */
+  readonly timeoutMillis?: number | undefined
 }
 
 /**
- * `Mailer` over SMTP (`WASL_SMTP_URL`): a minimal client on node:net / node:tls, one
- * connection per mail (notices are rare). `smtps://` is TLS from the start; `smtp://` upgrades
- * with STARTTLS when the server offers it. Credentials in the URL are sent with AUTH PLAIN, only
- * over TLS. Header values with line breaks are refused (header injection).
+ * Why a send failed, for the log: nodemailer's message (the server's reply or the network error)
+ * led by what failed. The password is cut out should a server echo it back.
+ */
+const reasonOf = (cause: unknown, password: string | undefined): string => {
+  const error = cause as Partial<NodemailerError>
+  const message = cause instanceof Error ? cause.message : String(cause)
+  const what = error.code === "EAUTH"
+    ? "SMTP authentication refused"
+    : error.code === "ETLS" || error.code === "EREQUIRETLS"
+    ? "SMTP TLS failed"
+    : error.code === "ECONNECTION" || error.code === "ESOCKET" || error.code === "ETIMEDOUT" || error.code === "EDNS"
+    ? "SMTP server unreachable"
+    : "SMTP send failed"
+  const reason = `${what}: ${message}`
+  return password === undefined || password === "" ? reason : reason.split(password).join("***")
+}
+
+/**
+ * `Mailer` over SMTP (`WASL_SMTP_URL`), sent with nodemailer, one connection per mail (notices
+ * are rare). `smtps://` is TLS from the start; `smtp://` upgrades with STARTTLS when the server
+ * offers it, and insists on it when the URL carries credentials, so they never cross the network
+ * in clear (nodemailer picks AUTH PLAIN or LOGIN, whichever the server offers). The server's
+ * certificate is checked against Node's CAs and those of `caFile`. nodemailer encodes the headers
+ * (a line break in a subject cannot add a header) and the UTF-8 text.
  *
- * Sending fails with `MailError` (the server's refusal or the connection's failure as its message).
+ * Sending fails with `MailError`: what failed (authentication, TLS, the connection, the server's
+ * refusal) and the server's reply; never the password.
  */
 export const MailerSmtp = (options: SmtpOptions): Layer.Layer<Mailer> =>
-  Layer.succeed(
+  Layer.effect(
     Mailer,
-    Mailer.of({
-      send: (mail) =>
-        Effect.tryPromise({
-          try: () => sendMail(options, mail),
-          catch: (cause) => new MailError({ message: cause instanceof Error ? cause.message : String(cause) })
-        })
+    Effect.gen(function*() {
+      const server = smtpServerOf(options.url)
+      // The deployment layers refuse such a URL at start; a layer built on its own fails each send.
+      if (Result.isFailure(server)) return Mailer.of({ send: () => Effect.fail(new MailError({ message: server.failure })) })
+      const connection = server.success
+      const extraCa = options.caFile === undefined || options.caFile === ""
+        ? []
+        : [yield* Effect.sync(() => Fs.readFileSync(options.caFile!, "utf8"))]
+      const timeout = options.timeoutMillis ?? 30_000
+      const transport = yield* Effect.acquireRelease(
+        Effect.sync(() =>
+          createTransport({
+            host: connection.host,
+            port: connection.port,
+            secure: connection.secure,
+            requireTLS: !connection.secure && connection.auth !== undefined,
+            auth: connection.auth,
+            tls: extraCa.length > 0 ? { ca: [...rootCertificates, ...extraCa] } : {},
+            connectionTimeout: timeout,
+            greetingTimeout: timeout,
+            socketTimeout: timeout,
+            logger: false
+          })
+        ),
+        (transport) => Effect.sync(() => transport.close())
+      )
+      return Mailer.of({
+        send: (mail) =>
+          Effect.tryPromise({
+            try: () => transport.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text }),
+            catch: (cause) => new MailError({ message: reasonOf(cause, connection.auth?.pass) })
+          }).pipe(Effect.asVoid)
+      })
     })
   )

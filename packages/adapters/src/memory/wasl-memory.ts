@@ -11,7 +11,7 @@ import {
   TokenHasher,
   type WaslServices
 } from "@wasl/core"
-import { deliveryPolicyOf, type WaslConfigError, type WebhookOptions } from "../deployment/options.ts"
+import { deliveryPolicyOf, otpCooldownOf, type WaslConfigError, type WebhookOptions } from "../deployment/options.ts"
 import { PasswordHasherScrypt } from "../password-hasher-scrypt.ts"
 import { RepositoriesMemory } from "./repositories-memory.ts"
 import { MailerMemory, type MemoryMailbox } from "./mailer-memory.ts"
@@ -33,7 +33,7 @@ import { WebhookUrlGuardMemory } from "./webhook-url-guard-memory.ts"
  * // Fast tests: short retry delays, a cheap password hash (never in production).
  * const Wasl = WaslMemory.layer({
  *   webhooks: { retryDelays: "0s,1s,2s,3s,4s,5s", timeout: "1s" },
- *   otpCooldown: "10 seconds",
+ *   otpCooldown: "10s",
  *   passwordHasher: PasswordHasherFast
  * })
  * ```
@@ -43,8 +43,8 @@ export interface WaslMemoryOptions {
   readonly secretKey?: ServerKeyInput | undefined
   /** The retry delays and the attempt timeout of webhook deliveries (the spec's by default). */
   readonly webhooks?: Pick<WebhookOptions, "retryDelays" | "timeout"> | undefined
-  /** How long after an accepted OTP send the same recipient gets 429. Default 60 s. */
-  readonly otpCooldown?: Duration.Input | undefined
+  /** How long after an accepted OTP send the same recipient gets 429, as text (`10s`) or a duration. Default 60 s. */
+  readonly otpCooldown?: string | Duration.Duration | undefined
   /** How passwords are hashed. Default: scrypt (`node:crypto`, also in Deno and Bun). */
   readonly passwordHasher?: Layer.Layer<PasswordHasher> | undefined
 }
@@ -103,11 +103,12 @@ export const WaslMemory: {
   layer: (options = {}) =>
     Layer.unwrap(Effect.gen(function*() {
       const policy = yield* deliveryPolicyOf(options.webhooks)
+      const otpCooldown = yield* otpCooldownOf(options.otpCooldown)
       const master = options.secretKey ?? (yield* SecureRandom.SecureRandom.use((random) => random.randomBytes(32)))
       const keyed = Layer.unwrap(Effect.map(ServerKeys, (keys) =>
         Layer.mergeAll(
           SecretBox.layerAesGcm(keys.key("secret-box")),
-          MessagingSettingsLayer({ otpCooldown: options.otpCooldown, otpCodeKey: keys.key("otp-code") })
+          MessagingSettingsLayer({ otpCooldown, otpCodeKey: keys.key("otp-code") })
         ))).pipe(Layer.provide(ServerKeys.layer(master)))
       return Layer.mergeAll(
         RepositoriesMemory,

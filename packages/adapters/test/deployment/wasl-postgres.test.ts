@@ -4,13 +4,13 @@
  * cannot be used fails the layer with a message naming it.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { DEFAULT_RETENTION, RetentionPolicy } from "@wasl/core"
-import { Context, Duration, Effect, Layer, Logger } from "effect"
+import { DEFAULT_OTP_COOLDOWN, DEFAULT_RETENTION, RetentionPolicy } from "@wasl/core"
+import { Context, Duration, Effect, Layer, Logger, Redacted } from "effect"
 import { existsSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { TestDatabase } from "../../src/db/test-database.ts"
-import { retentionPolicyOf } from "../../src/deployment/options.ts"
+import { otpCooldownOf, retentionPolicyOf } from "../../src/deployment/options.ts"
 import { WaslPostgres } from "../../src/deployment/wasl-postgres.ts"
 
 /** Builds the layer over a fresh PGlite database; answers what it logged, or how it failed. */
@@ -57,6 +57,21 @@ describe("WaslPostgres", () => {
       assert.include(String(exit), "WASL_RETENTION_NOTIFICATIONS: expected a duration")
     }), { timeout: 60_000 })
 
+  it.effect("an SMTP URL it cannot use fails the layer, naming the setting and not quoting the URL", () =>
+    Effect.gen(function*() {
+      const { exit } = yield* build({ secretKey: "ab".repeat(32), mail: { smtpUrl: Redacted.make("http://wasl:hunter2@mail.example.test") } })
+      assert.strictEqual(exit._tag, "Failure")
+      assert.include(String(exit), "WASL_SMTP_URL: expected smtp://[user:pass@]host[:port] or smtps://")
+      assert.notInclude(String(exit), "hunter2")
+    }), { timeout: 60_000 })
+
+  it.effect("an OTP cooldown it cannot read fails the layer, naming the setting", () =>
+    Effect.gen(function*() {
+      const { exit } = yield* build({ secretKey: "ab".repeat(32), messaging: { otpCooldown: "a minute" } })
+      assert.strictEqual(exit._tag, "Failure")
+      assert.include(String(exit), "WASL_OTP_COOLDOWN: expected a duration")
+    }), { timeout: 60_000 })
+
   it.effect("the retention of the options is the one the layer provides; what is not given keeps its default", () =>
     Effect.gen(function*() {
       const policy = yield* Effect.scoped(Effect.gen(function*() {
@@ -92,5 +107,16 @@ describe("retentionPolicyOf", () => {
         verifications: Duration.minutes(90),
         idempotency: Duration.zero
       })
+    }))
+})
+
+describe("otpCooldownOf", () => {
+  it.effect("reads either duration form (2s, 90 seconds) or a duration, and defaults to 60 seconds", () =>
+    Effect.gen(function*() {
+      assert.deepStrictEqual(yield* otpCooldownOf(undefined), DEFAULT_OTP_COOLDOWN)
+      assert.strictEqual(Duration.toMillis(DEFAULT_OTP_COOLDOWN), 60_000)
+      assert.strictEqual(Duration.toMillis(yield* otpCooldownOf("2s")), 2000)
+      assert.strictEqual(Duration.toMillis(yield* otpCooldownOf("90 seconds")), 90_000)
+      assert.strictEqual(Duration.toMillis(yield* otpCooldownOf(Duration.minutes(2))), 120_000)
     }))
 })

@@ -8,6 +8,7 @@
  * the price of one counter (one statement) per request.
  */
 import { Clock, Context, Duration, Effect, Option } from "effect"
+import { parseDurationText } from "../duration-text.ts"
 import { TooManyRequests } from "../errors.ts"
 
 /** A limit: at most `limit` requests per `window`; a limit of 0 turns it off. */
@@ -124,7 +125,7 @@ export const rateLimited = (decision: RateDecision): TooManyRequests =>
 const RULE = /^\s*(\d+)\s*(?:\/\s*(.+?))?\s*$/
 
 /**
- * Reads a rule written `<requests>/<duration>` (`600/1 minute`, `10/15 minutes`), or `<requests>`
+ * Reads a rule written `<requests>/<duration>` (`600/1 minute`, `10/15m`), or `<requests>`
  * alone for a one-minute window; `0` turns the limit off. None when it does not parse or the
  * window is shorter than a second.
  */
@@ -135,8 +136,8 @@ export const parseRateRule = (text: string): Option.Option<RateRule> => {
   if (!Number.isSafeInteger(limit)) return Option.none()
   if (match[2] === undefined) return Option.some({ limit, window: Duration.minutes(1) })
   return Option.flatMap(
-    Duration.fromInput(match[2] as Duration.Input),
-    (window) => Duration.toMillis(window) >= 1000 && Duration.isFinite(window) ? Option.some({ limit, window }) : Option.none()
+    parseDurationText(match[2]),
+    (window) => Duration.toMillis(window) >= 1000 ? Option.some({ limit, window }) : Option.none()
   )
 }
 

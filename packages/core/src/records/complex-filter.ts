@@ -18,7 +18,17 @@ import type { ObjectKind } from "../auth/permission.ts"
 import { ValidationFailed } from "../errors.ts"
 import { formatWireTimestamp, parseDateInput } from "../wire/timestamp.ts"
 import { type FilterableProperty, type PropertyType, TIMESTAMP_FILTER_PROPERTIES } from "./property-type.ts"
-import { cleanLikeLaravel, laravelTrim, parsePhpQuery, phpToJs, type QueryInput } from "./query-string.ts"
+import {
+  cleanLikeLaravel,
+  laravelTrim,
+  MAX_NESTING,
+  parsePhpName,
+  parsePhpQuery,
+  phpToJs,
+  type QueryInput,
+  queryPairs
+} from "./query-string.ts"
+import { LaravelMessageMore } from "./more-validation-messages.ts"
 import { LaravelMessage } from "./validation-messages.ts"
 
 // ---------------------------------------------------------------------------------------------
@@ -291,6 +301,16 @@ export const extractComplexFilters = (query: QueryInput): unknown => {
   return value === undefined || value === null ? undefined : phpToJs(value)
 }
 
+/**
+ * Whether a bracket name of `complex_filters` nests deeper than PHP keeps: PHP would drop it and
+ * list unfiltered, so it is refused instead.
+ */
+const nestedTooDeep = (query: QueryInput): boolean =>
+  queryPairs(query).some(([name]) => {
+    const parsed = parsePhpName(name)
+    return parsed !== undefined && parsed.base === COMPLEX_FILTERS_KEY && parsed.indices.length > MAX_NESTING
+  })
+
 /** Laravel's `required`: null, a blank string or an empty array is no value. */
 const isBlank = (v: unknown): boolean =>
   v === undefined || v === null || (typeof v === "string" && laravelTrim(v) === "") || (Array.isArray(v) && v.length === 0)
@@ -450,8 +470,9 @@ export const validateComplexFilters = (
  * Parses `complex_filters` into a validated AST. The input is either the parameter's value (a
  * URL-decoded JSON string) or the request's whole query (pairs or flat record), in which case the
  * parameter is found as `complex_filters=<json>` or in bracket notation. Absent, empty or `null`
- * means no filter. Errors: `complex_filters` (bad JSON, not a list, more than 20 conditions) or
- * the dot path of the offending part, with Laravel's messages.
+ * means no filter. Errors: `complex_filters` (bad JSON, not a list, more than 20 conditions, a
+ * bracket name nested more than 64 levels deep) or the dot path of the offending part, with
+ * Laravel's messages.
  */
 export const parseComplexFilters = (
   input: ComplexFiltersInput,
@@ -459,6 +480,10 @@ export const parseComplexFilters = (
   options: ParseFilterOptions = {}
 ): Effect.Effect<ComplexFilters, ValidationFailed> =>
   Effect.suspend(() => {
+    if (typeof input !== "string" && nestedTooDeep(input)) {
+      const key = COMPLEX_FILTERS_KEY
+      return Effect.fail(new ValidationFailed({ errors: { [key]: [LaravelMessageMore.maxDepth(key, MAX_NESTING)] } }))
+    }
     const raw = typeof input === "string" ? laravelTrim(input) : extractComplexFilters(input)
     if (typeof raw !== "string") return validateComplexFilters(raw, properties, options)
     if (raw === "") return Effect.succeed([])

@@ -22,6 +22,8 @@ export const LaravelMessageMore = {
     `${field(key)} is required when ${displayAttribute(other)} is ${value}.`,
   /** `distinct`. */
   distinct: (key: string) => `${field(key)} has a duplicate value.`,
+  /** A bracket name nested deeper than PHP keeps (max_input_nesting_level). */
+  maxDepth: (key: string, depth: number) => `${field(key)} must not be nested more than ${depth} levels deep.`,
   /** `unique`. */
   unique: (key: string) => `The ${displayAttribute(key)} has already been taken.`,
   /** `email`. */

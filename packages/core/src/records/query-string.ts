@@ -62,10 +62,21 @@ const phpAppend = (array: PhpArray, value: PhpValue): string => {
 }
 
 /** PHP's max_input_nesting_level: deeper names are dropped. */
-const MAX_NESTING = 64
+export const MAX_NESTING = 64
 
-/** One `name=value` pair into `root`, as `php_register_variable_ex` does it (PHP 8). */
-const register = (root: PhpArray, rawName: string, value: string): void => {
+/** A query name as PHP reads it: its base name and its bracket indices (undefined for `[]`). */
+export interface PhpName {
+  /** The name before the first `[`, spaces and dots turned to underscores. */
+  readonly base: string
+  /** The bracket indices in order, undefined for an append (`[]`). */
+  readonly indices: ReadonlyArray<string | undefined>
+}
+
+/**
+ * A query name split as `php_register_variable_ex` does it (PHP 8), or undefined when PHP ignores
+ * it (no base name). Names nested deeper than `MAX_NESTING` are returned whole: PHP drops them.
+ */
+export const parsePhpName = (rawName: string): PhpName | undefined => {
   // Leading spaces are skipped; the name is not binary safe (it ends at NUL).
   let name = rawName.replace(/^ +/, "")
   const nul = name.indexOf("\0")
@@ -79,7 +90,7 @@ const register = (root: PhpArray, rawName: string, value: string): void => {
     if (c === "[") break
     base += c === " " || c === "." ? "_" : c
   }
-  if (base.length === 0) return
+  if (base.length === 0) return undefined
 
   // The indices: `[key]` or `[]` (append); text after a `]` not followed by `[` is ignored.
   // A `[` without a closing `]` is not an index: at the first level it turns into `_` and the
@@ -103,11 +114,16 @@ const register = (root: PhpArray, rawName: string, value: string): void => {
     indices.push(name.slice(start, close))
     ip = close + 1
   }
-  if (indices.length > MAX_NESTING) return
+  return { base, indices }
+}
 
+/** One `name=value` pair into `root`, as `php_register_variable_ex` does it (PHP 8). */
+const register = (root: PhpArray, rawName: string, value: string): void => {
+  const name = parsePhpName(rawName)
+  if (name === undefined || name.indices.length > MAX_NESTING) return
   let target = root
-  let key: string | undefined = base
-  for (const index of indices) {
+  let key: string | undefined = name.base
+  for (const index of name.indices) {
     let next: PhpArray
     if (key === undefined) {
       next = emptyPhpArray()

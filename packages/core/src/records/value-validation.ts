@@ -26,7 +26,7 @@
  * - date: any date input (ISO 8601 string, epoch milliseconds, the `{ $date: { $numberLong } }`
  *   object) → its UTC day, stored `YYYY-MM-DD`.
  * - datetime: the same inputs → the instant, stored as a wire timestamp
- *   (`2026-11-21T17:24:05.123000Z`). Dates and datetimes must fall in the years 0000–9999.
+ *   (`2026-11-21T17:24:05.123000Z`). Dates and datetimes must fall in the years 0001–9999.
  * - single_select: one option internal_name (exact, case-sensitive).
  * - multi_select: a list of option internal_names; duplicates dropped, first order kept. Errors
  *   of elements are keyed `<key>.<index>`.
@@ -98,10 +98,6 @@ export const MIN_PHONE_DIGITS = 6
 /** The most digits a phone value has. */
 export const MAX_PHONE_DIGITS = 20
 
-/** 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z: four-digit years only. */
-const MIN_INSTANT_MS = -62_167_219_200_000
-const MAX_INSTANT_MS = 253_402_300_799_999
-
 const ATOM = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
 const LOCAL_PART = new RegExp(`^${ATOM}(\\.${ATOM})*$`)
 const DOMAIN = /^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/
@@ -134,13 +130,8 @@ export const normalizePhone = (s: string): string | undefined => {
   return (s.startsWith("+") ? "+" : "") + digits
 }
 
-/** An instant from any date input (see the module comment), within the years 0000–9999. */
-const instantOf = (raw: unknown): DateTime.Utc | undefined => {
-  const instant = Option.getOrUndefined(parseDateInput(raw))
-  if (instant === undefined) return undefined
-  const ms = DateTime.toEpochMillis(instant)
-  return ms >= MIN_INSTANT_MS && ms <= MAX_INSTANT_MS ? instant : undefined
-}
+/** An instant from any date input (see the module comment), within the years 0001–9999. */
+const instantOf = (raw: unknown): DateTime.Utc | undefined => Option.getOrUndefined(parseDateInput(raw))
 
 /**
  * One (already cleaned) value under `key`: the stored form, null for no value, or undefined with

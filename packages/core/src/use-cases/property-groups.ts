@@ -56,8 +56,13 @@ const appendEvent = (
     outbox.append([{ accountId, name: eventName(kind, "property_group", action), payload: encodePropertyGroup(group) }])
   )
 
-/** How many times a create re-derives the internal_name when a concurrent create took it first. */
-const INTERNAL_NAME_ATTEMPTS = 5
+/**
+ * How many times a create re-derives the internal_name when a concurrent create took it first.
+ * Each refusal means a competing create committed that name (PostgreSQL's insert waits for it),
+ * and the re-read skips every name committed since: a burst of N same-name creates needs at most
+ * N attempts, and in-flight transactions are bounded by the connection pool (10 by default).
+ */
+const INTERNAL_NAME_ATTEMPTS = 32
 
 /**
  * `GET /api/{kind}/properties/groups`: the kind's groups, the built-in one first, then the
@@ -117,10 +122,11 @@ export const createPropertyGroup: (
     const groups = yield* PropertyGroupRepository
     const id = yield* newRecordId
     const now = yield* DateTime.now
-    const taken = [BUILTIN_GROUP_NAMES[kind], ...(yield* groups.internalNames(principal.accountId, kind))]
-    // The insert refuses a name taken meanwhile (a concurrent create): derive again past it.
+    // The insert refuses a name taken meanwhile (a concurrent create): read the names again (the
+    // competitor has committed by then) and derive past them.
     let failure: ValidationFailed | undefined
     for (let attempt = 0; attempt < INTERNAL_NAME_ATTEMPTS; attempt++) {
+      const taken = [BUILTIN_GROUP_NAMES[kind], ...(yield* groups.internalNames(principal.accountId, kind))]
       const group: PropertyGroupDefinition = {
         _id: id,
         name: input.name,
@@ -139,7 +145,6 @@ export const createPropertyGroup: (
         return group
       }
       failure = inserted.failure
-      taken.push(group.internal_name)
     }
     return yield* Effect.fail(failure!)
   }))

@@ -28,15 +28,14 @@ import { cleanInput, isBlankInput, ownValue } from "../records/body-input.ts"
 import { LaravelMessage } from "../records/validation-messages.ts"
 import { Transactor } from "../transactor.ts"
 import { randomAlphanumeric } from "../wire/random-string.ts"
+import { attemptHeaders, deliverySigner } from "../webhooks/delivery-request.ts"
 import {
   challengeAnswer,
   constantTimeEqual,
   eventTime,
   jsonStringField,
   newChallenge,
-  signDelivery,
-  VALIDATION_EVENT,
-  WEBHOOK_HEADERS
+  VALIDATION_EVENT
 } from "../webhooks/signature.ts"
 import { type StoredWebhook, type Webhook, WEBHOOK_SECRET_LENGTH, webhookView } from "../webhooks/webhook.ts"
 import { validateWebhookBody, type WebhookInput } from "../webhooks/webhook-body.ts"
@@ -235,33 +234,27 @@ export const deleteWebhook: (
   if (!deleted) return yield* new NotFound()
 })
 
-/** The challenge request, signed like a delivery. */
+/** The challenge request, signed like a delivery (its own UUID as the delivery id). */
 const challengeRequest = (url: string, secret: string, challenge: string) =>
   Effect.gen(function*() {
-    const now = yield* DateTime.now
-    const millis = DateTime.toEpochMillis(now)
-    const timestamp = String(Math.floor(millis / 1000))
+    const millis = DateTime.toEpochMillis(yield* DateTime.now)
     const body = JSON.stringify({ time: eventTime(millis), event: VALIDATION_EVENT, challenge })
-    const deliveryId = yield* SecureRandom.SecureRandom.use((random) => random.uuidV4())
-    return {
-      url,
-      headers: {
-        "content-type": "application/json",
-        [WEBHOOK_HEADERS.event]: VALIDATION_EVENT,
-        [WEBHOOK_HEADERS.delivery]: deliveryId,
-        [WEBHOOK_HEADERS.timestamp]: timestamp,
-        [WEBHOOK_HEADERS.signature]: yield* signDelivery(secret, timestamp, body)
-      },
+    const headers = yield* attemptHeaders({
+      event: VALIDATION_EVENT,
+      deliveryId: yield* SecureRandom.SecureRandom.use((random) => random.uuidV4()),
+      timestampSeconds: millis / 1000,
       body,
-      timeout: VALIDATION_TIMEOUT
-    }
+      signer: yield* deliverySigner(secret)
+    })
+    return { url, headers, body, timeout: VALIDATION_TIMEOUT }
   })
 
 /**
  * `POST /api/account/webhooks/{id}/validate`: proves the endpoint holds the webhook's secret.
  * Wasl POSTs `{ time, event: "webhook-validation", challenge }` to the URL, signed like a delivery
- * (`X-Wasl-Signature`), and waits up to {@link VALIDATION_TIMEOUT}. The endpoint must answer 2xx
- * with the JSON `{ "signature": "sha256=<hex HMAC-SHA256 of the challenge keyed with the secret>" }`.
+ * (`X-Wasl-Signature` and the Standard Webhooks `webhook-signature`), and waits up to
+ * {@link VALIDATION_TIMEOUT}. The endpoint must answer 2xx with the JSON
+ * `{ "signature": "sha256=<hex HMAC-SHA256 of the challenge keyed with the secret>" }`.
  * Needs `webhook-update`.
  *
  * Answers the webhook, now validated (still inactive until {@link activateWebhook}). Fails

@@ -7,13 +7,17 @@
  *   sound.
  * - The headers are built per attempt: `X-Wasl-Event`, `X-Wasl-Delivery` (the delivery's UUID,
  *   the same on every attempt), `X-Wasl-Timestamp` (Unix seconds of this attempt, fresh every
- *   time) and `X-Wasl-Signature` over `<timestamp>:<body>`.
+ *   time) and `X-Wasl-Signature` over `<timestamp>:<body>`; and the Standard Webhooks ones
+ *   (standard-webhooks.ts): `webhook-id` (the delivery's UUID), `webhook-timestamp` (the same
+ *   seconds) and `webhook-signature` over `<id>.<timestamp>.<body>`, with the same key.
  */
 import { Effect, Option } from "effect"
 import { SecretBox } from "../auth/secret-box.ts"
 import { eventObjectKey, type EventName } from "../records/object-kind.ts"
 import { toHex, utf8 } from "../wire/hex.ts"
+import { hmacSha256 } from "./hmac.ts"
 import { SIGNATURE_PREFIX, WEBHOOK_HEADERS } from "./signature.ts"
+import { STANDARD_WEBHOOK_HEADERS, standardSignature } from "./standard-webhooks.ts"
 
 /**
  * Unix microseconds as a JSON number with exactly six decimals (`1732210000.000120`): the
@@ -47,39 +51,33 @@ export const deliveryBody = (event: DeliveryEvent): string => {
 }
 
 /**
- * Signs delivery attempts with one webhook's secret: `sha256=` + HMAC-SHA256(secret,
- * `<timestamp>:<body>`), as `signDelivery` (signature.ts) — tested to agree — but with the HMAC
- * key imported once, since a worker signs many attempts with the same secret.
+ * Signs delivery attempts with one webhook's secret, its HMAC key imported once since a worker
+ * signs many attempts with the same secret: `sha256=` + HMAC-SHA256(secret, `<timestamp>:<body>`),
+ * as `signDelivery` (signature.ts) — tested to agree — and the Standard Webhooks signature.
  */
 export interface DeliverySigner {
   /** The `X-Wasl-Signature` value of an attempt: `sha256=<hex>` over `<timestamp>:<body>`. */
   readonly sign: (timestamp: string, body: string) => Effect.Effect<string>
+  /** The `webhook-signature` value of an attempt: `v1,<base64>` over `<id>.<timestamp>.<body>`. */
+  readonly signStandard: (id: string, timestamp: string, body: string) => Effect.Effect<string>
 }
 
-/** A signer for the (opened) secret, its HMAC key imported once. */
+/** A signer for the (opened) secret, keyed with its UTF-8 bytes. */
 export const deliverySigner = (secret: string): Effect.Effect<DeliverySigner> =>
-  Effect.map(
-    Effect.promise(() =>
-      globalThis.crypto.subtle.importKey("raw", utf8(secret).slice(), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
-    ),
-    (key) => ({
-      sign: (timestamp, body) =>
-        Effect.promise(async () => {
-          const mac = await globalThis.crypto.subtle.sign("HMAC", key, utf8(`${timestamp}:${body}`).slice())
-          return `${SIGNATURE_PREFIX}${toHex(new Uint8Array(mac))}`
-        })
-    })
-  )
+  Effect.map(hmacSha256(utf8(secret)), (hmac) => ({
+    sign: (timestamp, body) => Effect.map(hmac(`${timestamp}:${body}`), (tag) => `${SIGNATURE_PREFIX}${toHex(tag)}`),
+    signStandard: (id, timestamp, body) => standardSignature(hmac, id, timestamp, body)
+  }))
 
 /** What the headers of one attempt are made of. */
 export interface AttemptHeadersInput {
   /** The event's name (`X-Wasl-Event`). */
   readonly event: string
-  /** The delivery's UUID (`X-Wasl-Delivery`), the same on every attempt. */
+  /** The delivery's UUID (`X-Wasl-Delivery`, `webhook-id`), the same on every attempt. */
   readonly deliveryId: string
   /** The attempt's time, Unix seconds (whole). */
   readonly timestampSeconds: number
-  /** The body the signature covers. */
+  /** The body the signatures cover. */
   readonly body: string
   /** Signs with the webhook's secret. */
   readonly signer: DeliverySigner
@@ -88,14 +86,23 @@ export interface AttemptHeadersInput {
 /** The headers of one attempt (the body's media type included). */
 export const attemptHeaders = (input: AttemptHeadersInput): Effect.Effect<Record<string, string>> => {
   const timestamp = String(Math.floor(input.timestampSeconds))
-  return Effect.map(input.signer.sign(timestamp, input.body), (signature) => ({
-    "Content-Type": "application/json",
-    "User-Agent": "Wasl-Webhooks/1",
-    [WEBHOOK_HEADERS.event]: input.event,
-    [WEBHOOK_HEADERS.delivery]: input.deliveryId,
-    [WEBHOOK_HEADERS.timestamp]: timestamp,
-    [WEBHOOK_HEADERS.signature]: signature
-  }))
+  return Effect.zipWith(
+    input.signer.sign(timestamp, input.body),
+    input.signer.signStandard(input.deliveryId, timestamp, input.body),
+    (signature, standard) => ({
+      "Content-Type": "application/json",
+      "User-Agent": "Wasl-Webhooks/1",
+      [WEBHOOK_HEADERS.event]: input.event,
+      [WEBHOOK_HEADERS.delivery]: input.deliveryId,
+      [WEBHOOK_HEADERS.timestamp]: timestamp,
+      [WEBHOOK_HEADERS.signature]: signature,
+      [STANDARD_WEBHOOK_HEADERS.id]: input.deliveryId,
+      [STANDARD_WEBHOOK_HEADERS.timestamp]: timestamp,
+      [STANDARD_WEBHOOK_HEADERS.signature]: standard
+    }),
+    // The two HMACs are independent Web Crypto calls: overlapping them hides one's latency.
+    { concurrent: true }
+  )
 }
 
 /**

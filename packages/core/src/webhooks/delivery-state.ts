@@ -19,6 +19,7 @@
  * A finished delivery (`succeeded` or `failed`) accepts no further transition.
  */
 import { type Cause, DateTime, Duration, Option, Result, Schema } from "effect"
+import { parseDurationText } from "../duration-text.ts"
 import type { WebhookResponse } from "./webhook-transport.ts"
 
 /** Attempts per delivery. */
@@ -145,21 +146,6 @@ export const isDue = (state: DeliveryState, now: DateTime.Utc): boolean =>
 // ---------------------------------------------------------------------------------------------
 // Configuration text (decisions §6: `WASL_RETRY_DELAYS`, `WASL_DELIVERY_TIMEOUT`)
 // ---------------------------------------------------------------------------------------------
-
-const UNIT_MILLIS: Readonly<Record<string, number>> = {
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000
-}
-
-/** `250ms`, `0s`, `5m`, `1.5h`, `1d` → the duration; none for anything else. */
-export const parseDurationText = (text: string): Option.Option<Duration.Duration> => {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)\s*$/.exec(text)
-  if (match === null) return Option.none()
-  return Option.some(Duration.millis(Number(match[1]) * UNIT_MILLIS[match[2]!]!))
-}
 
 /**
  * `0s,5m,30m,1h,3h,1d` → the schedule. Exactly DELIVERY_ATTEMPTS delays (6 attempts per

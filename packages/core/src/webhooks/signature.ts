@@ -1,5 +1,5 @@
 /**
- * Webhook signatures and the validation challenge, with Web Crypto only so core stays portable.
+ * Webhook signatures and the validation challenge (HMAC-SHA256 of hmac.ts).
  *
  * - A delivery is signed with HMAC-SHA256(secret, `<timestamp>:<raw body>`), written
  *   `sha256=<lowercase hex>`. The body is hashed as the exact UTF-8 bytes sent.
@@ -10,6 +10,7 @@ import { Effect, Predicate } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { ownValue } from "../records/body-input.ts"
 import { toHex, utf8 } from "../wire/hex.ts"
+import { hmacSha256 } from "./hmac.ts"
 
 /** The header names of a delivery and of the challenge, all prefixed `X-Wasl`. */
 export const WEBHOOK_HEADERS = {
@@ -29,12 +30,7 @@ const CHALLENGE_BYTES = 32
 
 /** Lowercase hex HMAC-SHA256 of `message` keyed with `secret` (both as UTF-8). */
 export const hmacSha256Hex = (secret: string, message: string): Effect.Effect<string> =>
-  Effect.promise(async () => {
-    const subtle = globalThis.crypto.subtle
-    const key = await subtle.importKey("raw", utf8(secret).slice(), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
-    const mac = await subtle.sign("HMAC", key, utf8(message).slice())
-    return toHex(new Uint8Array(mac))
-  })
+  Effect.flatMap(hmacSha256(utf8(secret)), (hmac) => Effect.map(hmac(message), toHex))
 
 /** `X-Wasl-Signature` of one attempt: over `<timestamp>:<body>`, the body exactly as sent. */
 export const signDelivery = (secret: string, timestamp: string, body: string): Effect.Effect<string> =>

@@ -1,7 +1,8 @@
 /**
  * The wire forms of time: timestamps are emitted with
  * microseconds and a trailing Z; close_date and a channel's created_at use the
- * `{ $date: { $numberLong } }` object. Inputs accept either form or epoch ms.
+ * `{ $date: { $numberLong } }` object. Inputs accept either form or epoch ms, in the years
+ * 0001–9999 (`isStorableInstant`).
  */
 import { DateTime, Effect, Option, Schema, SchemaGetter, SchemaIssue } from "effect"
 
@@ -32,7 +33,24 @@ const isCalendarDate = (input: string): boolean => {
   return day <= (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]!)
 }
 
-const parseInstant = (input: string | number): Option.Option<DateTime.Utc> => {
+/** 0001-01-01T00:00:00.000Z: PostgreSQL has no year 0000 (its 1 BC), so nothing earlier is taken. */
+const MIN_STORABLE_MS = -62_135_596_800_000
+/** 9999-12-31T23:59:59.999Z: four-digit years only, as the wire forms write them. */
+const MAX_STORABLE_MS = 253_402_300_799_999
+
+/**
+ * Whether an instant falls in the years 0001–9999: the ones every store and wire form of Wasl can
+ * hold. Every date input outside them is invalid input (a 422), never a database error.
+ */
+export const isStorableInstant = (instant: DateTime.DateTime): boolean => {
+  const ms = DateTime.toEpochMillis(instant)
+  return ms >= MIN_STORABLE_MS && ms <= MAX_STORABLE_MS
+}
+
+const storable = (instant: Option.Option<DateTime.Utc>): Option.Option<DateTime.Utc> =>
+  Option.filter(instant, isStorableInstant)
+
+const parseAnyInstant = (input: string | number): Option.Option<DateTime.Utc> => {
   if (typeof input === "number") {
     return Number.isFinite(input) ? DateTime.make(input).pipe(Option.map(DateTime.toUtc)) : Option.none()
   }
@@ -44,6 +62,9 @@ const parseInstant = (input: string | number): Option.Option<DateTime.Utc> => {
   const trimmed = input.replace(/(\.\d{3})\d+/, "$1")
   return DateTime.make(trimmed).pipe(Option.map(DateTime.toUtc))
 }
+
+/** An instant from an ISO 8601 string or epoch milliseconds, in the years 0001–9999. */
+const parseInstant = (input: string | number): Option.Option<DateTime.Utc> => storable(parseAnyInstant(input))
 
 /** A timestamp written as `YYYY-MM-DDTHH:MM:SS.ffffffZ`. */
 export const WireTimestamp: Schema.decodeTo<Schema.DateTimeUtc, Schema.String> = Schema.String.pipe(
@@ -70,9 +91,9 @@ export const MongoDateObject: Schema.Struct<{
 /** A `{ $date: { $numberLong } }` object, decoded to the instant it names; encodes back to that object. */
 export const MongoDate: Schema.decodeTo<Schema.DateTimeUtc, typeof MongoDateObject> = MongoDateObject.pipe(
   Schema.decodeTo(Schema.DateTimeUtc, {
-    // Out-of-range epochs (Date reaches only ±8.64e15 ms) are invalid input, not a crash.
+    // Out-of-range epochs (Date reaches only ±8.64e15 ms, Wasl the years 0001–9999) are invalid input, not a crash.
     decode: SchemaGetter.transformEffect((o) =>
-      orInvalid(DateTime.make(Number(o.$date.$numberLong)).pipe(Option.map(DateTime.toUtc)), o, "Invalid date.")
+      orInvalid(storable(DateTime.make(Number(o.$date.$numberLong)).pipe(Option.map(DateTime.toUtc))), o, "Invalid date.")
     ),
     encode: SchemaGetter.transform((dt) => ({ $date: { $numberLong: String(DateTime.toEpochMillis(dt)) } }))
   })

@@ -35,8 +35,13 @@ describe("parseRateRule", () => {
     assert.deepStrictEqual(parseRateRule("0"), Option.some({ limit: 0, window: Duration.minutes(1) }))
   })
 
+  it("reads the window in the duration syntax of every other setting (10/15m, 5/30s)", () => {
+    assert.deepStrictEqual(parseRateRule("10/15m"), Option.some({ limit: 10, window: Duration.minutes(15) }))
+    assert.deepStrictEqual(parseRateRule("5/30s"), Option.some({ limit: 5, window: Duration.seconds(30) }))
+  })
+
   it("refuses what is not a count, a window under a second, or an endless one", () => {
-    for (const text of ["", "many", "-1", "1.5", "10/", "10/soon", "10/500 millis", "10/Infinity", "10/1 minute/2"]) {
+    for (const text of ["", "many", "-1", "1.5", "10/", "10/soon", "10/500 millis", "10/500ms", "10/Infinity", "10/1 minute/2"]) {
       assert.isTrue(Option.isNone(parseRateRule(text)), text)
     }
   })

@@ -312,6 +312,16 @@ describe("parseComplexFilters: errors", () => {
     assert.strictEqual(parse(json([...Array(18).fill(c), { or: [c, c] }])).length, 19)
   })
 
+  it("bracket names nested deeper than 64 levels are refused, not dropped", () => {
+    const tooDeep = { complex_filters: ["The complex filters field must not be nested more than 64 levels deep."] }
+    const name = (levels: number) => "complex_filters" + "[0]".repeat(levels)
+    assert.deepStrictEqual(errorsOf([[name(65), "x"]]), tooDeep)
+    assert.deepStrictEqual(errorsOf({ [name(200)]: "x", "complex_filters[0][property]": "amount" }), tooDeep)
+    // At the limit the name is kept (and then judged as a filter); other parameters may nest deeper.
+    assert.notDeepEqual(errorsOf([[name(64), "x"]]), tooDeep)
+    assert.deepStrictEqual(parse([["other" + "[0]".repeat(65), "x"]]), [])
+  })
+
   it("a condition that is not an object", () => {
     bad([5], { "complex_filters.0": ["The complex filters.0 field must be an array."] })
     bad([null, "x"], {

@@ -101,8 +101,8 @@ const NotText = Schema.Union([
   Schema.Struct({ a: Schema.String })
 ])
 
-// Four-digit years only.
-const MIN_MS = -62_167_219_200_000
+// The years 0001–9999: four-digit years, and no year 0000 (PostgreSQL has none).
+const MIN_MS = -62_135_596_800_000
 const MAX_MS = 253_402_300_799_999
 const EpochMillis = Schema.Int.check(Schema.isBetween({ minimum: MIN_MS, maximum: MAX_MS }))
 const OutOfRange = Schema.Union([
@@ -199,11 +199,13 @@ describe("date", () => {
   it("reads an offset as its UTC instant", () => {
     assertValid(DEF.date, "2026-05-01T23:30:00-05:00", "2026-05-02")
     assertValid(DEF.date, "2026-05-01", "2026-05-01")
-    assertValid(DEF.date, "0000-01-01", "0000-01-01")
+    assertValid(DEF.date, "0001-01-01", "0001-01-01")
+    assertInvalid(DEF.date, "0000-01-01")
+    assertInvalid(DEF.date, "0000-12-31T23:59:59.999Z")
     assertValid(DEF.date, "9999-12-31T23:59:59.999Z", "9999-12-31")
   })
 
-  it.prop("instants outside the years 0000–9999 are refused", [OutOfRange], ([ms]) => {
+  it.prop("instants outside the years 0001–9999 are refused", [OutOfRange], ([ms]) => {
     assertInvalid(DEF.date, ms)
     assertInvalid(DEF.date, { $date: { $numberLong: String(ms) } })
   })
@@ -232,7 +234,7 @@ describe("datetime", () => {
     assertValid(DEF.datetime, "2026-11-21", "2026-11-21T00:00:00.000000Z")
   })
 
-  it.prop("instants outside the years 0000–9999 are refused", [OutOfRange], ([ms]) => {
+  it.prop("instants outside the years 0001–9999 are refused", [OutOfRange], ([ms]) => {
     assertInvalid(DEF.datetime, ms)
   })
 

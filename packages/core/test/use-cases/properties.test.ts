@@ -406,6 +406,19 @@ describe("property groups", () => {
       assert.deepStrictEqual((created[0]!.payload as { desc: unknown }).desc, [])
     }).pipe(Effect.provide(Ports())))
 
+  it.effect("concurrent creates of one name each get their own suffix", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* setup()
+      const groups = yield* Effect.all(
+        Array.from({ length: 10 }, () => createPropertyGroup(principal, "deal", { name: { en: "Burst" } })),
+        { concurrency: "unbounded" }
+      )
+      assert.deepStrictEqual(
+        groups.map((g) => g.internal_name).sort(),
+        ["burst", ...Array.from({ length: 9 }, (_, i) => `burst_${i + 2}`)].sort()
+      )
+    }).pipe(Effect.provide(Ports())))
+
   it.effect("an update changes name and desc and keeps the internal_name, with its updated event", () =>
     Effect.gen(function*() {
       const { principal } = yield* setup()

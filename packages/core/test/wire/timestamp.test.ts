@@ -4,6 +4,7 @@ import {
   DateInput,
   formatSqlDateTime,
   formatWireTimestamp,
+  isStorableInstant,
   MongoDate,
   parseDateInput,
   WireTimestamp
@@ -14,6 +15,8 @@ const SQL = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/
 
 /** Epoch milliseconds from 1970-01-01 to the end of 9999. */
 const MAX_MILLIS = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
+/** The first millisecond of the year 0001 (PostgreSQL has no year 0000). */
+const MIN_MILLIS = Date.parse("0001-01-01T00:00:00Z")
 const EpochMillis = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: MAX_MILLIS }))
 const Micros = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 999 }))
 
@@ -148,7 +151,7 @@ describe("MongoDate", () => {
     assert.strictEqual(millisOf(decodeMongo(encodeMongo(utc(ms)))), ms)
   })
 
-  it.prop("decodes negative epoch ms (before 1970) too", [Schema.Int.check(Schema.isBetween({ minimum: -8.64e15, maximum: 0 }))], ([ms]) => {
+  it.prop("decodes negative epoch ms (before 1970, from the year 0001) too", [Schema.Int.check(Schema.isBetween({ minimum: MIN_MILLIS, maximum: 0 }))], ([ms]) => {
     assert.strictEqual(millisOf(decodeMongo({ $date: { $numberLong: String(ms) } })), ms)
   })
 
@@ -175,6 +178,36 @@ describe("MongoDate", () => {
       assert.isTrue(isRejection(Schema.decodeUnknownExit(DateInput)({ $date: { $numberLong: n } })))
     }
   )
+})
+
+describe("isStorableInstant: the years 0001–9999 only", () => {
+  const OutOfRange = Schema.Union([
+    Schema.Int.check(Schema.isBetween({ minimum: MAX_MILLIS + 1, maximum: 8.64e15 })),
+    Schema.Int.check(Schema.isBetween({ minimum: -8.64e15, maximum: MIN_MILLIS - 1 }))
+  ])
+
+  it("holds from 0001-01-01 to 9999-12-31 inclusive", () => {
+    assert.isTrue(isStorableInstant(utc(MIN_MILLIS)))
+    assert.isTrue(isStorableInstant(utc(MAX_MILLIS)))
+    assert.isFalse(isStorableInstant(utc(MIN_MILLIS - 1)))
+    assert.isFalse(isStorableInstant(utc(MAX_MILLIS + 1)))
+  })
+
+  it("refuses the year 0000 in every input form, as a failure (422), not a defect", () => {
+    for (const wire of ["0000-01-01T00:00:00.000000Z", "0000-12-31T23:59:59.999000Z"]) {
+      assert.isTrue(isRejection(decodeWire(wire)), wire)
+    }
+    for (const input of ["0000-01-01", "0000-06-15T12:00:00Z", "0001-01-01T00:30:00+01:00"]) {
+      assert.isTrue(Option.isNone(parseDateInput(input)), input)
+    }
+    assert.isTrue(Option.isSome(parseDateInput("0001-01-01")))
+  })
+
+  it.prop("refuses epoch ms and $date objects outside the years", [OutOfRange], ([ms]) => {
+    assert.isTrue(Option.isNone(parseDateInput(ms)))
+    assert.isTrue(isRejection(decodeMongo({ $date: { $numberLong: String(ms) } })))
+    assert.isTrue(isRejection(Schema.decodeUnknownExit(DateInput)(ms)))
+  })
 })
 
 describe("parseDateInput and DateInput", () => {

@@ -56,6 +56,7 @@ export const MessagingHandlers: Layer.Layer<
         const principal = yield* CurrentPrincipal
         const read = yield* readSendBody(request)
         if (read._tag === "MalformedJson") return responses.malformedJson()
+        if (read._tag === "Refused") return responses.validation(read.errors)
         const { message, broadcast } = yield* domain(sendTemplate(principal, params.id, read.body, read.file))
         return { data: messageJson(message, broadcast) }
       })))

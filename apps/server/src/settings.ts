@@ -1,0 +1,78 @@
+/**
+ * The list of every environment variable the apps read, with its default as the README gives it
+ * and whether it holds a secret: what `wasl config` prints, and what the tests hold the README
+ * and the configuration readers to (every variable read is listed, every listed one documented).
+ */
+import { Config, Option } from "effect"
+import { HttpConfig, WaslConfig } from "./config.ts"
+import { LoggingConfig } from "./logging.ts"
+
+export interface Setting {
+  readonly name: string
+  /** The default as documented; `<WASL_DATA_DIR>` stands for the data directory. Undefined: unset. */
+  readonly default?: string
+  /** `value`: never shown; `url`: shown without the URL's password. */
+  readonly secret?: "value" | "url"
+}
+
+export const SETTINGS: ReadonlyArray<Setting> = [
+  { name: "PORT", default: "3000" },
+  { name: "HOST", default: "0.0.0.0" },
+  { name: "DATABASE_URL", secret: "url" },
+  { name: "WASL_DATA_DIR", default: "./.wasl-data" },
+  { name: "WASL_SECRET_KEY", secret: "value" },
+  { name: "WASL_LOG_FORMAT", default: "pretty on a terminal, json otherwise" },
+  { name: "WASL_LOG_LEVEL", default: "info" },
+  { name: "WASL_WEBHOOK_ALLOW_PRIVATE", default: "false" },
+  { name: "WASL_WEBHOOK_CA_FILE" },
+  { name: "WASL_RETRY_DELAYS", default: "0s,5m,30m,1h,3h,1d" },
+  { name: "WASL_DELIVERY_TIMEOUT", default: "30s" },
+  { name: "WASL_SMTP_URL", secret: "url" },
+  { name: "WASL_SMTP_CA_FILE" },
+  { name: "WASL_MAIL_FROM", default: "wasl@localhost" },
+  { name: "WASL_MAIL_OUTBOX", default: "<WASL_DATA_DIR>/mail-outbox.jsonl" },
+  { name: "WASL_OTP_COOLDOWN", default: "60s" },
+  { name: "WASL_SANDBOX_OUTBOX", default: "<WASL_DATA_DIR>/sandbox-outbox.jsonl" },
+  { name: "WASL_WHATSAPP_GRAPH_URL", default: "https://graph.facebook.com/v21.0" },
+  { name: "WASL_RETENTION_DELIVERIES", default: "30d" },
+  { name: "WASL_RETENTION_NOTIFICATIONS", default: "90d" },
+  { name: "WASL_RETENTION_VERIFICATIONS", default: "30d" },
+  { name: "WASL_RETENTION_IDEMPOTENCY", default: "0s" },
+  { name: "WASL_RATE_LIMIT", default: "600/1 minute" },
+  { name: "WASL_RATE_LIMIT_LOGIN", default: "10/1 minute" },
+  { name: "WASL_RATE_LIMIT_OTP_VERIFY", default: "120/1 minute" },
+  { name: "WASL_TRUST_PROXY" }
+]
+
+/** What `wasl config` shows of a secret. */
+export const REDACTED = "***"
+
+/** A URL without its password (in the user part or a `password` parameter). */
+const withoutPassword = (text: string): string => {
+  const url = URL.parse(text)
+  if (url === null) return REDACTED
+  if (url.password !== "") url.password = REDACTED
+  if (url.searchParams.has("password")) url.searchParams.set("password", REDACTED)
+  return url.toString()
+}
+
+const shown = (setting: Setting, value: string): string =>
+  setting.secret === "value" ? REDACTED : setting.secret === "url" ? withoutPassword(value) : value
+
+/**
+ * Every setting as it is in effect: its value (secrets redacted), else its default, else null.
+ * Fails like the apps do on a value they would refuse.
+ */
+export const EffectiveSettings: Config.Config<Record<string, string | null>> = Config.all({
+  valid: Config.all([WaslConfig, HttpConfig, LoggingConfig]),
+  values: Config.all(SETTINGS.map((setting) => Config.option(Config.String(setting.name))))
+}).pipe(Config.map(({ valid: [wasl], values }) =>
+  Object.fromEntries(SETTINGS.map((setting, i) => {
+    const given = Option.filter(values[i]!, (text) => text.trim() !== "")
+    const value = Option.match(given, {
+      onSome: (text) => shown(setting, text.trim()),
+      onNone: () => setting.default?.replaceAll("<WASL_DATA_DIR>", wasl.dataDir ?? "") ?? null
+    })
+    return [setting.name, value]
+  }))
+))
