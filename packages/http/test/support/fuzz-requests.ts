@@ -16,42 +16,8 @@ import { FILTER_OPERATORS, isObjectPath, KIND_OF_PATH, PROPERTY_TYPES, REQUIRED_
 import type { FuzzState, PropertyInfo } from "./fuzz-pool.ts"
 import type { DocumentEnums, JsonSchema, Operation } from "./openapi-operations.ts"
 
-// ---------------------------------------------------------------------------------------------
-// Defects being fixed elsewhere
-// ---------------------------------------------------------------------------------------------
-
-/** An input that still meets a known defect, named for the list below. */
-export type KnownDefect =
-  | "unpaired-surrogate-or-nul"
-  | "undecodable-or-long-path-param"
-  | "plus-json-content-type"
-  | "bracket-filters-deeper-than-64"
-  | "year-outside-0001-9999"
-
-/**
- * Inputs the generator leaves out while their defect is open (each being fixed on its own branch).
- * Empty this list once those fixes are merged: every input below then joins the fuzz.
- */
-export const KNOWN_DEFECTS: ReadonlyArray<KnownDefect> = [
-  // A lone UTF-16 surrogate or a NUL in a stored string answers 500.
-  "unpaired-surrogate-or-nul",
-  // A path parameter that is not valid percent-encoded UTF-8, or is far longer than any id, answers 405 instead of 404.
-  "undecodable-or-long-path-param",
-  // A body sent as `application/<x>+json` answers a text/plain 415.
-  "plus-json-content-type",
-  // Bracket-notation complex_filters nested deeper than 64 levels are dropped silently (a 200).
-  "bracket-filters-deeper-than-64",
-  // A date with the year 0000, a negative year or a year from 10000 on answers 500.
-  "year-outside-0001-9999"
-]
-
-const open = (defect: KnownDefect): boolean => KNOWN_DEFECTS.includes(defect)
-
+/** An alternative of `fc.oneof` with its weight. */
 type Weighted<T> = { readonly weight: number; readonly arbitrary: fc.Arbitrary<T> }
-
-/** Alternatives that meet `defect`: none while it is open. */
-const unlessOpen = <T>(defect: KnownDefect, ...alternatives: ReadonlyArray<Weighted<T>>): ReadonlyArray<Weighted<T>> =>
-  open(defect) ? [] : alternatives
 
 const w = <T>(weight: number, arbitrary: fc.Arbitrary<T>): Weighted<T> => ({ weight, arbitrary })
 
@@ -94,13 +60,11 @@ export const toJsonText = (value: unknown): string => {
   return out.join("")
 }
 
-const withoutNul = (s: string) => open("unpaired-surrogate-or-nul") ? s.replace(/\0/g, "") : s
-
 /** Strings a field should survive: ordinary, odd, unicode, injection-like (at most a few thousand characters). */
 const shortText: fc.Arbitrary<string> = fc.oneof(
   w(12, fc.string({ maxLength: 40 })),
   w(4, fc.string({ unit: "grapheme", maxLength: 30 })),
-  w(3, fc.string({ unit: "binary", maxLength: 30 }).map(withoutNul)),
+  w(3, fc.string({ unit: "binary", maxLength: 30 })),
   w(
     4,
     fc.constantFrom(
@@ -125,10 +89,8 @@ const shortText: fc.Arbitrary<string> = fc.oneof(
       "a".repeat(2049)
     )
   ),
-  ...unlessOpen<string>(
-    "unpaired-surrogate-or-nul",
-    w(2, fc.constantFrom("\ud800", "a\udc00b", "\udbff\udbff", "\u0000", "x\u0000y", "\u0000".repeat(10)))
-  )
+  // Text PostgreSQL cannot store: unpaired surrogates, NUL.
+  w(2, fc.constantFrom("\ud800", "a\udc00b", "\udbff\udbff", "\u0000", "x\u0000y", "\u0000".repeat(10)))
 )
 
 /** Strings for bodies: the short ones, and now and then a huge one. */
@@ -185,11 +147,9 @@ const date: fc.Arbitrary<unknown> = fc.oneof(
       Number.MAX_SAFE_INTEGER
     )
   ),
-  ...unlessOpen<unknown>(
-    "year-outside-0001-9999",
-    w(2, fc.oneof(fc.constantFrom(0, -1, 10_000, 275_760, -271_821), fc.integer({ min: -300_000, max: 300_000 })).chain(dateOfYear)),
-    w(1, fc.constantFrom(8.64e15, -8.64e15, "0000-01-01", "+010000-01-01", "-000001-12-31T23:59:59Z"))
-  )
+  // Years outside 0001-9999, which PostgreSQL's date types or the wire format cannot hold.
+  w(2, fc.oneof(fc.constantFrom(0, -1, 10_000, 275_760, -271_821), fc.integer({ min: -300_000, max: 300_000 })).chain(dateOfYear)),
+  w(1, fc.constantFrom(8.64e15, -8.64e15, "0000-01-01", "+010000-01-01", "-000001-12-31T23:59:59Z"))
 )
 
 /** Any JSON value, nested a little. */
@@ -555,10 +515,6 @@ const bracketPairs = (value: unknown, name = "complex_filters"): Array<[string, 
   return entries.flatMap(([k, v]) => bracketPairs(v, `${name}[${k}]`))
 }
 
-/** The number of bracket indices of the deepest name in a list of pairs. */
-const bracketDepth = (pairs: ReadonlyArray<readonly [string, string]>) =>
-  Math.max(0, ...pairs.map(([name]) => (name.match(/\[/g) ?? []).length))
-
 interface Query {
   readonly pairs: ReadonlyArray<readonly [string, string]>
   /** Whether its complex_filters nest or-groups (never answered 2xx). */
@@ -616,10 +572,7 @@ const listQuery = (state: FuzzState, kind: string, filtered: boolean): fc.Arbitr
   }).map(({ extra, filters, ...params }): Query => {
     const pairs = present(params)
     if (filters !== null) {
-      const bracket = filters.bracket ? bracketPairs(filters.tree) : undefined
-      // Bracket names deeper than PHP's 64 levels meet a known defect; those trees go as JSON then.
-      const asBracket = bracket !== undefined && (bracketDepth(bracket) <= 64 || !open("bracket-filters-deeper-than-64"))
-      pairs.push(...(asBracket ? bracket! : [["complex_filters", toJsonText(filters.tree)] as const]))
+      pairs.push(...(filters.bracket ? bracketPairs(filters.tree) : [["complex_filters", toJsonText(filters.tree)] as const]))
     }
     pairs.push(...extra)
     return { pairs, tooDeep: filtered && filters !== null && filters.depth > 1 }
@@ -661,12 +614,10 @@ const garbageParam: fc.Arbitrary<string> = fc.oneof(
   w(2, hex24),
   w(2, fc.constantFrom("0", "-1", "1.5", "1e3", "9007199254740993", "99999999999999999999999", "00000000000000000000000g", "null", "undefined", "%20", "...", "a%2Fb", "%C3%A9")),
   w(1, fc.string({ unit: "grapheme", minLength: 1, maxLength: 10 }).map(encode)),
-  ...unlessOpen<string>(
-    "undecodable-or-long-path-param",
-    w(2, fc.constantFrom("%", "%zz", "%E0%A4", "%C0%AF", "%ED%A0%80", "%FF%FE", "abc%", "%%41")),
-    w(1, fc.integer({ min: 100, max: 2_000 }).map((n) => "a".repeat(n))),
-    w(1, fc.integer({ min: 25, max: 500 }).map((n) => "f".repeat(n)))
-  )
+  // Escapes that do not decode (a lone surrogate's UTF-8 among them), and ids far longer than any.
+  w(2, fc.constantFrom("%", "%zz", "%E0%A4", "%C0%AF", "%ED%A0%80", "%FF%FE", "abc%", "%%41")),
+  w(1, fc.integer({ min: 100, max: 2_000 }).map((n) => "a".repeat(n))),
+  w(1, fc.integer({ min: 25, max: 500 }).map((n) => "f".repeat(n)))
 )
 
 /** A value for the path parameter whose ids live in `collection`. */
@@ -725,7 +676,7 @@ const CONTENT_TYPES: ReadonlyArray<Weighted<string | undefined>> = [
   w(1, fc.constant("APPLICATION/JSON")),
   w(2, fc.constant(undefined)),
   w(1, fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "application/xml", "multipart/form-data; boundary=x", "multipart/form-data", "application/octet-stream", "", "json", "application/jsonp", "application/json; charset=latin1")),
-  ...unlessOpen<string | undefined>("plus-json-content-type", w(1, fc.constantFrom("application/vnd.api+json", "application/merge-patch+json", "application/problem+json")))
+  w(1, fc.constantFrom("application/vnd.api+json", "application/merge-patch+json", "application/problem+json"))
 ]
 
 const BAD_AUTHORIZATION = fc.oneof(
