@@ -595,7 +595,7 @@ const orDepth = (value: unknown): number => {
  */
 const QUERY_LIMIT = 10_000
 
-/** A query string from pairs; text a URL cannot hold (a lone surrogate) is written as its UTF-8 would be. */
+/** A query string from pairs; a lone surrogate, which percent-encoding cannot carry, goes as U+FFFD. */
 const queryString = (pairs: ReadonlyArray<readonly [string, string]>): string => {
   const encoded = pairs.map(([k, v]) => `${encode(k)}=${encode(v)}`)
   while (encoded.join("&").length > QUERY_LIMIT) encoded.pop()
