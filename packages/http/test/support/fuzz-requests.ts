@@ -595,11 +595,14 @@ const orDepth = (value: unknown): number => {
  */
 const QUERY_LIMIT = 10_000
 
-/** A query string from pairs; a lone surrogate, which percent-encoding cannot carry, goes as U+FFFD. */
-const queryString = (pairs: ReadonlyArray<readonly [string, string]>): string => {
+/**
+ * A query string from pairs, and whether it holds them all (the last are left out past the limit);
+ * a lone surrogate, which percent-encoding cannot carry, goes as U+FFFD.
+ */
+const queryString = (pairs: ReadonlyArray<readonly [string, string]>): { readonly text: string; readonly whole: boolean } => {
   const encoded = pairs.map(([k, v]) => `${encode(k)}=${encode(v)}`)
   while (encoded.join("&").length > QUERY_LIMIT) encoded.pop()
-  return encoded.join("&")
+  return { text: encoded.join("&"), whole: encoded.length === pairs.length }
 }
 
 const encode = (s: string): string => encodeURIComponent(s.toWellFormed())
@@ -741,19 +744,20 @@ const requestOf = (
         if (sendsBody && drawn.contentType !== undefined) headers["content-type"] = drawn.contentType
         if (drawn.idempotencyKey !== undefined) headers["idempotency-key"] = drawn.idempotencyKey
         const pathText = path.join("/") + (drawn.trailingSlash ? "/" : "")
-        const query = drawn.query.pairs.length === 0 ? "" : `?${queryString(drawn.query.pairs)}`
+        const query = queryString(drawn.query.pairs)
         return {
           operation: `${method} ${operation.template}`,
           operationId: operation.id,
           method,
-          url: pathText + query,
+          url: query.text === "" ? pathText : `${pathText}?${query.text}`,
           headers,
           body: sendsBody ? drawn.body : undefined,
           credentials: drawn.credentials,
           declared: declaredMethods.includes(method),
           secured: operation.secured,
-          // The list reads the filters only when asked with its own method (a POST there creates).
-          tooDeep: drawn.query.tooDeep && method === operation.method,
+          // The list reads the filters only when asked with its own method (a POST there creates),
+          // and only those the query kept.
+          tooDeep: drawn.query.tooDeep && query.whole && method === operation.method,
           foreign
         }
       })
