@@ -90,17 +90,37 @@ export const DatabaseConfig = Config.all({
 })
 export type DatabaseConfig = Config.Success<typeof DatabaseConfig>
 
+/** A port number, 0 to 65535. */
+const portSetting = (name: string) =>
+  setting(name, (value) => {
+    const port = /^\s*\d{1,5}\s*$/.test(value) ? Number(value) : NaN
+    return port <= 65535 ? Result.succeed(port) : refused("a port number from 0 to 65535", value)
+  })
+
 /** `PORT` and `HOST` of the HTTP server. */
 export const ServerConfig = Config.all({
-  port: withFallback(
-    setting("PORT", (value) => {
-      const port = /^\s*\d{1,5}\s*$/.test(value) ? Number(value) : NaN
-      return port <= 65535 ? Result.succeed(port) : refused("a port number from 0 to 65535", value)
-    }),
-    3000
-  ),
+  port: withFallback(portSetting("PORT"), 3000),
   host: withFallback(text("HOST"), "0.0.0.0")
 })
+
+/**
+ * `WASL_METRICS_TOKEN`: the bearer token `GET /metrics` asks for; unset, the metrics are open to
+ * whoever reaches the port.
+ */
+export const MetricsTokenConfig: Config.Config<Redacted.Redacted<string> | undefined> = setting(
+  "WASL_METRICS_TOKEN",
+  (value) => Result.succeed(Redacted.make(value.trim()))
+)
+
+/**
+ * `WASL_WORKER_HEALTH_PORT`: the port of `apps/worker`'s own listener (its probes and metrics), on
+ * `HOST`; unset (the default), the worker listens on no port.
+ */
+export const WorkerHealthConfig = Config.all({
+  port: portSetting("WASL_WORKER_HEALTH_PORT"),
+  host: withFallback(text("HOST"), "0.0.0.0")
+})
+export type WorkerHealthConfig = Config.Success<typeof WorkerHealthConfig>
 
 const RATE_RULE_FORM = "<requests>/<duration> (600/1m), <requests> per minute, or 0 for no limit"
 
@@ -131,8 +151,16 @@ export const TrustProxyConfig: Config.Config<ReadonlyArray<IpNetwork.IpNetwork>>
   []
 )
 
-/** Everything the HTTP server reads beyond the services: where it listens, its rate limits and proxies. */
-export const HttpConfig = Config.all({ server: ServerConfig, rateLimits: RateLimitConfig, trustedProxies: TrustProxyConfig })
+/**
+ * Everything the HTTP server reads beyond the services: where it listens, its rate limits and
+ * proxies, and the token of its metrics.
+ */
+export const HttpConfig = Config.all({
+  server: ServerConfig,
+  rateLimits: RateLimitConfig,
+  trustedProxies: TrustProxyConfig,
+  metricsToken: MetricsTokenConfig
+})
 export type HttpConfig = Config.Success<typeof HttpConfig>
 
 const retrySchedule: Config.Config<RetrySchedule | undefined> = setting("WASL_RETRY_DELAYS", parseRetrySchedule)

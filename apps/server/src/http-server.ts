@@ -3,13 +3,14 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { RateLimitPolicy } from "@wasl/core"
-import { serveWasl, TrustedProxies } from "@wasl/http"
+import { MetricsToken, serveWasl, TrustedProxies } from "@wasl/http"
 import type { HttpConfig } from "./config.ts"
 
-export const HttpServerLive = ({ rateLimits, server: { host, port }, trustedProxies }: HttpConfig) =>
+export const HttpServerLive = ({ metricsToken, rateLimits, server: { host, port }, trustedProxies }: HttpConfig) =>
   serveWasl.pipe(
     Layer.provide(NodeHttpServer.layer(createServer, { port, host })),
     Layer.provide(Layer.succeed(RateLimitPolicy, rateLimits)),
     Layer.provide(Layer.succeed(TrustedProxies, trustedProxies)),
+    Layer.provide(Layer.succeed(MetricsToken, metricsToken)),
     Layer.tap(() => Effect.logInfo(`Wasl is listening on http://${host === "0.0.0.0" ? "localhost" : host}:${port}`))
   )

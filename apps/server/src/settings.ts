@@ -4,7 +4,7 @@
  * and the configuration readers to (every variable read is listed, every listed one documented).
  */
 import { Config, Option } from "effect"
-import { HttpConfig, WaslConfig } from "./config.ts"
+import { HttpConfig, WaslConfig, WorkerHealthConfig } from "./config.ts"
 import { LoggingConfig } from "./logging.ts"
 import { TracingConfig } from "./tracing.ts"
 
@@ -43,6 +43,8 @@ export const SETTINGS: ReadonlyArray<Setting> = [
   { name: "WASL_RATE_LIMIT_LOGIN", default: "10/1 minute" },
   { name: "WASL_RATE_LIMIT_OTP_VERIFY", default: "120/1 minute" },
   { name: "WASL_TRUST_PROXY" },
+  { name: "WASL_METRICS_TOKEN", secret: "value" },
+  { name: "WASL_WORKER_HEALTH_PORT" },
   { name: "OTEL_EXPORTER_OTLP_ENDPOINT" },
   { name: "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT" },
   { name: "OTEL_EXPORTER_OTLP_PROTOCOL", default: "http/protobuf" },
@@ -70,7 +72,7 @@ const shown = (setting: Setting, value: string): string =>
  * Fails like the apps do on a value they would refuse.
  */
 export const EffectiveSettings: Config.Config<Record<string, string | null>> = Config.all({
-  valid: Config.all([WaslConfig, HttpConfig, LoggingConfig, TracingConfig]),
+  valid: Config.all([WaslConfig, HttpConfig, LoggingConfig, WorkerHealthConfig, TracingConfig]),
   values: Config.all(SETTINGS.map((setting) => Config.option(Config.String(setting.name))))
 }).pipe(Config.map(({ valid: [wasl], values }) =>
   Object.fromEntries(SETTINGS.map((setting, i) => {

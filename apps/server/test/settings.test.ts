@@ -13,12 +13,12 @@ import {
   parseDurationText,
   parseRetrySchedule
 } from "@wasl/core"
-import { HttpConfig, WaslConfig } from "../src/config.ts"
+import { HttpConfig, WaslConfig, WorkerHealthConfig } from "../src/config.ts"
 import { LoggingConfig } from "../src/logging.ts"
 import { EffectiveSettings, SETTINGS } from "../src/settings.ts"
 import { TracingConfig } from "../src/tracing.ts"
 
-const everything = Config.all([WaslConfig, HttpConfig, LoggingConfig, TracingConfig])
+const everything = Config.all([WaslConfig, HttpConfig, LoggingConfig, WorkerHealthConfig, TracingConfig])
 const defaultOf = (name: string) => SETTINGS.find((s) => s.name === name)!.default!
 const effective = (env: Record<string, string>) => Effect.runSync(EffectiveSettings.parse(ConfigProvider.fromEnvRecord(env)))
 const millis = (text: string) => Duration.toMillis(Option.getOrThrow(parseDurationText(text)))

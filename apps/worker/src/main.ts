@@ -1,11 +1,21 @@
 /**
- * `apps/worker`: the delivery worker alone (no HTTP server), for running workers separately from
- * the API servers against one PostgreSQL (decisions §9); any number of them share the work.
- * Migrates on start like the server. SIGTERM/SIGINT stop it gracefully: attempts in flight are
- * released for another worker, nothing is lost.
+ * `apps/worker`: the delivery worker alone (no API server), for running workers separately from
+ * the API servers against one PostgreSQL; any number of them share the work. Migrates on start
+ * like the server. With `WASL_WORKER_HEALTH_PORT` it also answers its probes and metrics on that
+ * port (health-server.ts). SIGTERM/SIGINT stop it gracefully: attempts in flight are released for
+ * another worker, nothing is lost.
  */
-import { Layer } from "effect"
-import { AppServicesLive, runService, WaslConfig } from "@wasl/app-server"
-import { DeliveryWorkerLive } from "@wasl/worker"
+import { Config, Layer } from "effect"
+import { AppServicesLive, MetricsTokenConfig, runService, WaslConfig, WorkerHealthConfig } from "@wasl/app-server"
+import { DeliveryWorkerLive, WorkerLoops } from "@wasl/worker"
+import { WorkerHealthServerLive } from "./health-server.ts"
 
-runService(WaslConfig, (wasl) => DeliveryWorkerLive().pipe(Layer.provide(AppServicesLive(wasl))))
+// One WorkerLoops: the worker's loops beat into it, and the listener reads it.
+runService(
+  Config.all({ wasl: WaslConfig, health: WorkerHealthConfig, metricsToken: MetricsTokenConfig }),
+  ({ health, metricsToken, wasl }) =>
+    Layer.mergeAll(DeliveryWorkerLive(), WorkerHealthServerLive(health, metricsToken)).pipe(
+      Layer.provide(WorkerLoops.layer()),
+      Layer.provide(AppServicesLive(wasl))
+    )
+)

@@ -34,6 +34,8 @@ import type { PropertyRepository } from "./records/property-repository.ts"
 import type { PropertyValueStore } from "./records/property-value-store.ts"
 import type { RecordRepository } from "./records/record-repository.ts"
 import type { Retention } from "./retention/retention.ts"
+import type { Readiness } from "./health/readiness.ts"
+import type { DeliveryBacklog } from "./webhooks/delivery-backlog.ts"
 import type { Transactor } from "./transactor.ts"
 import type { DeliveryRepository } from "./webhooks/delivery-repository.ts"
 import type { WebhookRepository } from "./webhooks/webhook-repository.ts"
@@ -42,7 +44,7 @@ import type { WebhookUrlGuard } from "./webhooks/webhook-url.ts"
 
 /**
  * The storage ports: every repository, the outbox, the transactor that makes writes atomic and
- * the request counters of rate limits.
+ * the request counters of rate limits, and what operators watch: readiness and the delivery backlog.
  */
 export type WaslRepositories =
   | AccountRepository
@@ -69,6 +71,8 @@ export type WaslRepositories =
   | IdempotencyStore
   | Retention
   | RateLimiter
+  | Readiness
+  | DeliveryBacklog
 
 /**
  * Every port the use-cases, the HTTP handlers and the delivery worker need: the storage ports,

@@ -13,6 +13,10 @@ import { Ability, ApiToken, CurrentUser } from "@wasl/core"
 import { Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
 import { DeletedAnswer } from "./deleted-answer.ts"
 import { documentIdempotencyKeys } from "./idempotency-openapi.ts"
+import { declareFreeFormObjects } from "./free-form-objects-openapi.ts"
+import { exemplifyErrors } from "./error-examples-openapi.ts"
+import { API_INTRODUCTION } from "./api-introduction.ts"
+import { withRequestExamples } from "./request-examples-openapi.ts"
 import { declareRateLimitHeaders } from "./rate-limit.ts"
 import { TooManyRequests429WithRetryAfter } from "./retry-after.ts"
 import { type AuthenticatedGroup, DataAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
@@ -26,6 +30,7 @@ import { Authentication } from "./security.ts"
 import { WebhooksGroup } from "./webhooks-api.ts"
 import { DeliveriesGroup } from "./deliveries-api.ts"
 import { NotificationsGroup } from "./notifications-api.ts"
+import { HealthGroup } from "./health-api.ts"
 
 /** `GET /api/me`: the calling user, its current account, teams and preferences. */
 export const ShowMeEndpoint: WaslEndpoint<"show", "GET", "/me", {
@@ -33,13 +38,20 @@ export const ShowMeEndpoint: WaslEndpoint<"show", "GET", "/me", {
 }> = HttpApiEndpoint.get("show", "/me", {
   success: CurrentUser,
   error: [Unauthenticated401]
-}).annotate(OpenApi.Description, "The calling user, its current account, teams and preferences (no data wrapper).")
+}).annotate(OpenApi.Summary, "Show the current user").annotate(
+  OpenApi.Description,
+  "The calling user with the account the request acts in (its plan and OTP credits), the user's teams and notification preferences: the user object itself, without a data wrapper."
+)
 
 /** @ignore */
 export const MeGroupBase: AuthenticatedGroup<"me", typeof ShowMeEndpoint> = HttpApiGroup.make("me")
   .add(ShowMeEndpoint)
   .middleware(Authentication)
   .prefix("/api")
+  .annotate(
+    OpenApi.Description,
+    "The caller: the signed-in user, the account the request acts in, its teams and preferences."
+  )
 
 /** The current user: `GET /api/me`. */
 export class MeGroup extends MeGroupBase {}
@@ -59,7 +71,7 @@ export const LoginEndpoint: WaslEndpoint<"login", "POST", "/auth/login", {
   payload: LoginPayload,
   success: DataAnswer(CurrentUser),
   error: [Validation422, TooManyRequests429WithRetryAfter]
-}).annotate(
+}).annotate(OpenApi.Summary, "Log in (session cookie)").annotate(
   OpenApi.Description,
   "Opens a first-party session: sets the HttpOnly wasl_session cookie. Attempts are limited per email address and per client address, right or wrong (429 when over)."
 )
@@ -70,7 +82,7 @@ export const LogoutEndpoint: WaslEndpoint<"logout", "POST", "/auth/logout", {
 }> = HttpApiEndpoint.post("logout", "/auth/logout", {
   success: HttpApiSchema.NoContent,
   error: [Unauthenticated401, Forbidden403]
-}).middleware(Authentication).annotate(
+}).middleware(Authentication).annotate(OpenApi.Summary, "Log out").annotate(
   OpenApi.Description,
   "Ends the first-party session and expires the wasl_session cookie (204). With an API token it only answers 204: revoke a token with DELETE /api/tokens/{id}."
 )
@@ -83,6 +95,10 @@ export const AuthGroupBase: HttpApiGroup.AddPrefix<
   .add(LoginEndpoint)
   .add(LogoutEndpoint)
   .prefix("/api")
+  .annotate(
+    OpenApi.Description,
+    "First-party sessions for Wasl's own web app: log in with email and password (an HttpOnly session cookie) and log out. Integrations authenticate with API tokens instead."
+  )
 
 /** First-party sessions: login (no authentication needed) and logout. */
 export class AuthGroup extends AuthGroupBase {}
@@ -105,7 +121,7 @@ export const ListTokensEndpoint: WaslEndpoint<"list", "GET", "/tokens", {
 }> = HttpApiEndpoint.get("list", "/tokens", {
   success: DataAnswer(Schema.Array(ApiToken)),
   error: [Unauthenticated401, Forbidden403]
-}).annotate(
+}).annotate(OpenApi.Summary, "List your API tokens").annotate(
   OpenApi.Description,
   "The caller's API tokens in the current account: name, abilities, last use (never the secret). Permission token-manage."
 )
@@ -118,7 +134,16 @@ export const CreateTokenEndpoint: WaslEndpoint<"create", "POST", "/tokens", {
   payload: CreateTokenPayload,
   success: Schema.Struct({ data: ApiToken, token: Schema.String }).pipe(HttpApiSchema.status(201)),
   error: [Unauthenticated401, Forbidden403, Validation422]
-}).annotate(OpenApi.Description, "The plain-text token is in `token`, shown this once.")
+}).annotate(OpenApi.Summary, "Create an API token").annotate(
+  OpenApi.Description,
+  "Issues an API token for the caller in the current account with the abilities given (permission names, or * for all). " +
+    "The plain-text token, <id>|<secret>, is in `token` and shown this once: only its hash is kept. Permission token-manage."
+).annotate(
+  OpenApi.Transform,
+  withRequestExamples({
+    readDeals: { summary: "A token that reads deals", value: { name: "reporting", abilities: ["deal-index", "deal-show"] } }
+  })
+)
 
 /** `DELETE /api/tokens/:id`: revokes one of the caller's API tokens. */
 export const RevokeTokenEndpoint: WaslEndpoint<"revoke", "DELETE", "/tokens/:id", {
@@ -128,7 +153,7 @@ export const RevokeTokenEndpoint: WaslEndpoint<"revoke", "DELETE", "/tokens/:id"
   params: { id: TokenIdParam },
   success: DeletedAnswer,
   error: [Unauthenticated401, Forbidden403, NotFound404]
-}).annotate(
+}).annotate(OpenApi.Summary, "Revoke an API token").annotate(
   OpenApi.Description,
   "Revokes one of the caller's API tokens: it stops authenticating at once. Another user's token, or an unknown id, is 404. Permission token-manage."
 )
@@ -143,6 +168,10 @@ export const TokensGroupBase: AuthenticatedGroup<
   .add(RevokeTokenEndpoint)
   .middleware(Authentication)
   .prefix("/api")
+  .annotate(
+    OpenApi.Description,
+    "The caller's API tokens in the current account: list, issue (the secret is shown once) and revoke. Needs the permission token-manage."
+  )
 
 /** The caller's API tokens: list, issue and revoke. Needs the permission token-manage. */
 export class TokensGroup extends TokensGroupBase {}
@@ -162,6 +191,7 @@ export const WaslApiBase: HttpApi.HttpApi<
   | typeof RecordLinksGroup
   | typeof NotesGroup
   | typeof RecordsGroup
+  | typeof HealthGroup
 > = HttpApi.make("wasl")
   .add(MeGroup)
   .add(AuthGroup)
@@ -175,18 +205,25 @@ export const WaslApiBase: HttpApi.HttpApi<
   .add(RecordLinksGroup)
   .add(NotesGroup)
   .add(RecordsGroup)
+  .add(HealthGroup)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "ignore" })
   .annotateMerge(OpenApi.annotations({
     title: "Wasl API",
     version: "0.1.0",
-    description: "Multi-account customer relationship service. See the interface specification for every rule.",
-    transform: (document) => declareRateLimitHeaders(documentIdempotencyKeys(document))
+    description: API_INTRODUCTION,
+    license: { name: "MIT", identifier: "MIT" },
+    // Relative: the server that serves this document, wherever Wasl runs (alone, behind a proxy,
+    // or mounted in a host's app), so "try it" and generated clients need no configured origin.
+    servers: [{ url: "/", description: "The server that serves this document" }],
+    transform: (document) =>
+      exemplifyErrors(declareFreeFormObjects(declareRateLimitHeaders(documentIdempotencyKeys(document))))
   }))
 
 /**
  * Wasl's HTTP API as an Effect `HttpApi`: every endpoint under `/api` with its payload, answer and
  * error schemas, in groups (`me`, `auth`, `tokens`, `records`, `recordLinks`, `notes`,
- * `properties`, `webhooks`, `deliveries`, `notifications`, `messaging`, `otp`). Serve it with
+ * `properties`, `webhooks`, `deliveries`, `notifications`, `messaging`, `otp`), and the health
+ * probes (`health`) at `/health/live` and `/health/ready`. Serve it with
  * `WaslRoutes`, derive a typed client with `@wasl/http/client`, or its OpenAPI document with
  * `OpenApi.fromApi(WaslApi)`.
  *

@@ -13,6 +13,7 @@ import type { RouteTable } from "./route-table.ts"
 import { TrustedProxies } from "./trusted-proxies.ts"
 import { unstorableJsonErrors } from "./storable-text.ts"
 import { type FieldErrors, isMalformedJson, toFieldErrors } from "./validation-errors.ts"
+import { currentRouteTemplate, recordRequest } from "./http-metrics.ts"
 
 /** The largest JSON body accepted, in bytes (1 MiB); a larger one is answered 413. */
 export const JSON_BODY_LIMIT: number = 1024 * 1024
@@ -127,7 +128,7 @@ const requestIdOf = (request: HttpServerRequest.HttpServerRequest, random: Secur
   return incoming !== undefined && REQUEST_ID.test(incoming) ? Effect.succeed(incoming) : random.uuidV4()
 }
 
-/** One access log line for the answered request, and its `X-Request-Id` header. */
+/** One access log line and the request metrics for the answered request, and its `X-Request-Id` header. */
 const logged = (
   request: HttpServerRequest.HttpServerRequest,
   requestId: string,
@@ -135,11 +136,13 @@ const logged = (
   response: HttpServerResponse.HttpServerResponse
 ) =>
   Effect.gen(function*() {
+    const durationMillis = (yield* Clock.currentTimeMillis) - started
+    yield* recordRequest(request.method, yield* currentRouteTemplate, response.status, durationMillis)
     yield* Effect.logInfo("request").pipe(Effect.annotateLogs({
       method: request.method,
       path: pathOf(request.url),
       status: response.status,
-      duration_ms: (yield* Clock.currentTimeMillis) - started,
+      duration_ms: durationMillis,
       request_id: requestId
     }))
     return HttpServerResponse.setHeader(response, "x-request-id", requestId)

@@ -47,7 +47,10 @@ export const ListPlatformsEndpoint: WaslEndpoint<"listPlatforms", "GET", "/platf
 }> = HttpApiEndpoint.get("listPlatforms", "/platforms", {
   success: DataAnswer(Schema.Array(PlatformJson)),
   error: commonErrors
-}).annotate(OpenApi.Description, "The account's sending numbers (never their access tokens). Permission broadcast-index.")
+}).annotate(OpenApi.Summary, "List sending numbers").annotate(
+  OpenApi.Description,
+  "The account's sending numbers (never their access tokens). Permission broadcast-index."
+)
 
 /** `POST /api/platforms`: registers a sending number. */
 export const CreatePlatformEndpoint: WaslEndpoint<"createPlatform", "POST", "/platforms", {
@@ -56,7 +59,7 @@ export const CreatePlatformEndpoint: WaslEndpoint<"createPlatform", "POST", "/pl
   payload: PlatformBody,
   success: DataMessageAnswer(PlatformJson).pipe(HttpApiSchema.status(201)),
   error: commonErrors
-}).annotate(
+}).annotate(OpenApi.Summary, "Register a sending number").annotate(
   OpenApi.Description,
   "Registers a sending number on a provider: sandbox (for development and tests) or whatsapp_cloud. Permission broadcast-manage."
 )
@@ -67,7 +70,10 @@ export const ListBroadcastsEndpoint: WaslEndpoint<"listBroadcasts", "GET", "/bro
 }> = HttpApiEndpoint.get("listBroadcasts", "/broadcasts", {
   success: DataAnswer(Schema.Array(BroadcastJson)),
   error: commonErrors
-}).annotate(OpenApi.Description, "The account's broadcasts, each one template with its status. Permission broadcast-index.")
+}).annotate(OpenApi.Summary, "List broadcasts").annotate(
+  OpenApi.Description,
+  "The account's broadcasts, each one template with its status. Permission broadcast-index."
+)
 
 /** `POST /api/broadcasts`: registers a template as a broadcast. */
 export const CreateBroadcastEndpoint: WaslEndpoint<"createBroadcast", "POST", "/broadcasts", {
@@ -76,7 +82,7 @@ export const CreateBroadcastEndpoint: WaslEndpoint<"createBroadcast", "POST", "/
   payload: BroadcastBody,
   success: DataMessageAnswer(BroadcastJson).pipe(HttpApiSchema.status(201)),
   error: commonErrors
-}).annotate(
+}).annotate(OpenApi.Summary, "Register a broadcast template").annotate(
   OpenApi.Description,
   "Registers a template on one of the account's sending numbers; it is APPROVED at once. Permission broadcast-manage."
 )
@@ -88,7 +94,10 @@ export const ShowBroadcastEndpoint: WaslEndpoint<"showBroadcast", "GET", "/broad
   params: { id: IntegerIdParam },
   success: DataAnswer(BroadcastJson),
   error: commonErrors
-}).annotate(OpenApi.Description, "One broadcast of the account with its template and status. Permission broadcast-index.")
+}).annotate(OpenApi.Summary, "Show a broadcast").annotate(
+  OpenApi.Description,
+  "One broadcast of the account with its template and status. Permission broadcast-index."
+)
 
 /** `POST /api/broadcasts/:id/send`: sends the broadcast's template to a contact. */
 export const SendBroadcastEndpoint: WaslEndpoint<"send", "POST", "/broadcasts/:id/send", {
@@ -99,7 +108,7 @@ export const SendBroadcastEndpoint: WaslEndpoint<"send", "POST", "/broadcasts/:i
   payload: SendTemplateBody,
   success: DataAnswer(MessageJson),
   error: [...commonErrors, ServiceUnavailable503WithRetryAfter]
-}).annotate(
+}).annotate(OpenApi.Summary, "Send a broadcast template to a contact").annotate(
   OpenApi.Description,
   "Sends the broadcast's (non-authentication) template to a contact. header[file]: at most 10 MB of application/pdf, image/jpeg, image/jpg, image/png or video/mp4. Permission broadcast-send."
 )
@@ -122,6 +131,10 @@ export const MessagingGroupBase: AuthenticatedGroup<
   .add(SendBroadcastEndpoint)
   .middleware(Authentication)
   .prefix("/api")
+  .annotate(
+    OpenApi.Description,
+    "WhatsApp messaging: the account's sending numbers (platforms), its broadcasts (one registered template each) and template sends to a contact."
+  )
 
 /**
  * WhatsApp messaging: the account's sending numbers (platforms), its broadcasts (one registered

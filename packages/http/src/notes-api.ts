@@ -5,6 +5,8 @@ import { NoteJson, ObjectPath, RecordId } from "@wasl/core"
 import { type RecordParams, recordParams } from "./kind-params.ts"
 import { DeletedAnswer } from "./deleted-answer.ts"
 import { type AuthenticatedGroup, commonErrors, DataMessageAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
+import { PAGE_PARAMETERS, withQueryParameters } from "./list-query-openapi.ts"
+import { withRequestExamples } from "./request-examples-openapi.ts"
 import { Pagination } from "./list-request.ts"
 import { Authentication } from "./security.ts"
 
@@ -24,10 +26,10 @@ export const ListNotesEndpoint: WaslEndpoint<"list", "GET", "/:kind/:id/notes", 
   params: recordParams,
   success: Pagination(NoteJson),
   error: commonErrors
-}).annotate(
+}).annotate(OpenApi.Summary, "List a record's notes").annotate(
   OpenApi.Description,
-  "The record's notes, newest first (page, per_page). Permission <kind>-show (contact-show, deal-show, ...)."
-)
+  "The record's notes, newest first, one page at a time. Permission <kind>-show (contact-show, deal-show, ...)."
+).annotate(OpenApi.Transform, withQueryParameters(PAGE_PARAMETERS))
 
 /** `POST /api/:kind/:id/notes`: adds a note to the record. */
 export const CreateNoteEndpoint: WaslEndpoint<"create", "POST", "/:kind/:id/notes", {
@@ -37,9 +39,12 @@ export const CreateNoteEndpoint: WaslEndpoint<"create", "POST", "/:kind/:id/note
   payload: NoteBody,
   success: DataMessageAnswer(NoteJson).pipe(HttpApiSchema.status(201)),
   error: commonErrors
-}).annotate(
+}).annotate(OpenApi.Summary, "Add a note to a record").annotate(
   OpenApi.Description,
   "Adds a note ({ body }) to the record, made by the caller; fires the <kind>-note-created event. Permission <kind>-update."
+).annotate(
+  OpenApi.Transform,
+  withRequestExamples({ note: { summary: "A note", value: { body: "Called back: wants the annual plan." } } })
 )
 
 /** `PUT /api/:kind/:id/notes/:noteId`: replaces the body of one of the record's notes. */
@@ -50,7 +55,7 @@ export const UpdateNoteEndpoint: WaslEndpoint<"update", "PUT", "/:kind/:id/notes
   payload: NoteBody,
   success: DataMessageAnswer(NoteJson),
   error: commonErrors
-}).annotate(
+}).annotate(OpenApi.Summary, "Edit a note").annotate(
   OpenApi.Description,
   "Replaces the note's body; fires the <kind>-note-updated event. A note of another record is 404. Permission <kind>-update."
 )
@@ -62,7 +67,7 @@ export const DeleteNoteEndpoint: WaslEndpoint<"delete", "DELETE", "/:kind/:id/no
   params: noteParams,
   success: DeletedAnswer,
   error: commonErrors
-}).annotate(
+}).annotate(OpenApi.Summary, "Delete a note").annotate(
   OpenApi.Description,
   "Deletes the note; fires the <kind>-note-deleted event. A note of another record is 404. Permission <kind>-update."
 )
@@ -78,6 +83,10 @@ export const NotesGroupBase: AuthenticatedGroup<
   .add(DeleteNoteEndpoint)
   .middleware(Authentication)
   .prefix("/api")
+  .annotate(
+    OpenApi.Description,
+    "Notes on a record of any kind: list, add, edit, delete."
+  )
 
 /**
  * The notes of a record of any kind (`/api/{kind}/{id}/notes`): list, add, edit, delete. Reading

@@ -3,6 +3,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Notification, NotificationPreference } from "@wasl/core"
 import { type AuthenticatedGroup, commonErrors, DataAnswer, DataMessageAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
+import { PAGE_PARAMETERS, withQueryParameters } from "./list-query-openapi.ts"
 import { Pagination } from "./list-request.ts"
 import { Authentication } from "./security.ts"
 
@@ -25,7 +26,10 @@ export const ListNotificationsEndpoint: WaslEndpoint<"list", "GET", "/notificati
 }> = HttpApiEndpoint.get("list", "/notifications", {
   success: Pagination(Notification),
   error: commonErrors
-}).annotate(OpenApi.Description, "The caller's stored notifications in the current account, newest first (page, per_page).")
+}).annotate(OpenApi.Summary, "List your notifications").annotate(
+  OpenApi.Description,
+  "The caller's stored notifications in the current account, newest first, one page at a time."
+).annotate(OpenApi.Transform, withQueryParameters(PAGE_PARAMETERS))
 
 /** `POST /api/notifications/:id/read`: marks one of the caller's notifications read. */
 export const ReadNotificationEndpoint: WaslEndpoint<"read", "POST", "/notifications/:id/read", {
@@ -34,7 +38,10 @@ export const ReadNotificationEndpoint: WaslEndpoint<"read", "POST", "/notificati
   params: { id: Schema.String },
   success: DataAnswer(Notification),
   error: commonErrors
-}).annotate(OpenApi.Description, "Marks one notification read; the first read time is kept.")
+}).annotate(OpenApi.Summary, "Mark a notification read").annotate(
+  OpenApi.Description,
+  "Marks one notification read; the first read time is kept."
+)
 
 /** `PUT /api/me/notification-preferences`: sets the channels of one notification for the caller. */
 export const UpdateNotificationPreferenceEndpoint: WaslEndpoint<"preferences", "PUT", "/me/notification-preferences", {
@@ -43,7 +50,7 @@ export const UpdateNotificationPreferenceEndpoint: WaslEndpoint<"preferences", "
   payload: NotificationPreferenceBody,
   success: DataMessageAnswer(NotificationPreference),
   error: commonErrors
-}).annotate(
+}).annotate(OpenApi.Summary, "Set a notification's channels").annotate(
   OpenApi.Description,
   "Chooses, for one notification name, the channels it uses: stored (the list), popup, browser and email. Every channel is on until the user says otherwise."
 )
@@ -58,6 +65,10 @@ export const NotificationsGroupBase: AuthenticatedGroup<
   .add(UpdateNotificationPreferenceEndpoint)
   .middleware(Authentication)
   .prefix("/api")
+  .annotate(
+    OpenApi.Description,
+    "The caller's notifications in the current account, and the channels each notification uses."
+  )
 
 /** The caller's notifications (list, mark read) and which channels each notification uses. */
 export class NotificationsGroup extends NotificationsGroupBase {}

@@ -86,7 +86,7 @@ export const SendOtpEndpoint: WaslEndpoint<"sendOtp", "POST", "/broadcasts/:id/s
     TooManyRequests429WithRetryAfter,
     ServiceUnavailable503WithRetryAfter
   ]
-}).annotate(
+}).annotate(OpenApi.Summary, "Send a one-time password").annotate(
   OpenApi.Description,
   "API tokens with broadcast-send-otp only. Managed mode (no code) answers verification_id and expires_at; relay mode only the message. The code is never returned."
 )
@@ -100,7 +100,7 @@ export const VerifyCodeEndpoint: WaslEndpoint<"verify", "POST", "/verifications/
   payload: VerifyCodeBody,
   success: DataAnswer(VerificationData),
   error: [Unauthenticated401, Forbidden403, NotFound404, Gone410, Validation422, InvalidCode422, TooManyRequests429WithRetryAfter]
-}).annotate(
+}).annotate(OpenApi.Summary, "Verify a one-time password").annotate(
   OpenApi.Description,
   "The right code approves the verification. A wrong one is a 422 with attempts_remaining (the fifth makes it max_attempts_reached); " +
     "a verification no longer live is a 410 with its status. Verifications are limited per account (429 when over). " +
@@ -115,7 +115,7 @@ export const ShowVerificationEndpoint: WaslEndpoint<"showVerification", "GET", "
   params: { id: Schema.String },
   success: DataAnswer(VerificationDetails),
   error: [Unauthenticated401, Forbidden403, NotFound404]
-}).annotate(
+}).annotate(OpenApi.Summary, "Show an OTP verification").annotate(
   OpenApi.Description,
   "A managed verification: its status (live, approved, expired, failed, max_attempts_reached), recipient, expiry and attempts left. API tokens with broadcast-send-otp only."
 )
@@ -130,6 +130,10 @@ export const OtpGroupBase: AuthenticatedGroup<
   .add(ShowVerificationEndpoint)
   .middleware(Authentication)
   .prefix("/api")
+  .annotate(
+    OpenApi.Description,
+    "One-time passwords over WhatsApp authentication templates: send a code (Wasl makes and checks it, or relays yours), verify it, read a verification. API tokens with the ability broadcast-send-otp only."
+  )
 
 /**
  * One-time passwords over WhatsApp authentication templates: send a code (managed: Wasl makes,

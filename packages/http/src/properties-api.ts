@@ -27,7 +27,7 @@ export const ListPropertyGroupsEndpoint: WaslEndpoint<"listGroups", "GET", "/:ki
   params: kindParams,
   success: DataAnswer(Schema.Array(PropertyGroupView)),
   error: commonErrors
-}).annotate(
+}).annotate(OpenApi.Summary, "List property groups").annotate(
   OpenApi.Description,
   "The kind's property groups: its built-in group (account_id null) and the account's. Permission <kind>-index or property-manage."
 )
@@ -40,7 +40,7 @@ export const CreatePropertyGroupEndpoint: WaslEndpoint<"createGroup", "POST", "/
   payload: PropertyGroupBody,
   success: DataMessageAnswer(PropertyGroupView).pipe(HttpApiSchema.status(201)),
   error: commonErrors
-}).annotate(
+}).annotate(OpenApi.Summary, "Create a property group").annotate(
   OpenApi.Description,
   "Creates a group; its internal_name is the snake_case of name.en (or name.ar), made unique with a numeric suffix. Permission property-manage."
 )
@@ -52,7 +52,10 @@ export const ShowPropertyGroupEndpoint: WaslEndpoint<"showGroup", "GET", "/:kind
   params: recordParams,
   success: DataAnswer(PropertyGroupView),
   error: commonErrors
-}).annotate(OpenApi.Description, "One property group (the built-in one included). Permission <kind>-index or property-manage.")
+}).annotate(OpenApi.Summary, "Show a property group").annotate(
+  OpenApi.Description,
+  "One property group (the built-in one included). Permission <kind>-index or property-manage."
+)
 
 /** `PUT /api/:kind/properties/groups/:id`: renames or redescribes a property group. */
 export const UpdatePropertyGroupEndpoint: WaslEndpoint<"updateGroup", "PUT", "/:kind/properties/groups/:id", {
@@ -62,7 +65,7 @@ export const UpdatePropertyGroupEndpoint: WaslEndpoint<"updateGroup", "PUT", "/:
   payload: PropertyGroupBody,
   success: DataMessageAnswer(PropertyGroupView),
   error: commonErrors
-}).annotate(
+}).annotate(OpenApi.Summary, "Update a property group").annotate(
   OpenApi.Description,
   "Sets the group's name and description; its internal_name stays. The built-in group cannot be changed (403). Permission property-manage."
 )
@@ -74,7 +77,7 @@ export const DeletePropertyGroupEndpoint: WaslEndpoint<"deleteGroup", "DELETE", 
   params: recordParams,
   success: DeletedAnswer,
   error: commonErrors
-}).annotate(
+}).annotate(OpenApi.Summary, "Delete a property group").annotate(
   OpenApi.Description,
   "Deletes the group; a group that still holds properties is a 422, the built-in group a 403. Permission property-manage."
 )
@@ -86,7 +89,7 @@ export const ListPropertiesEndpoint: WaslEndpoint<"list", "GET", "/:kind/propert
   params: kindParams,
   success: DataAnswer(Schema.Array(PropertyView)),
   error: commonErrors
-}).annotate(
+}).annotate(OpenApi.Summary, "List properties").annotate(
   OpenApi.Description,
   "The kind's property definitions: the built-in ones (account_id null) and the account's. Permission <kind>-index or property-manage."
 )
@@ -99,7 +102,7 @@ export const CreatePropertyEndpoint: WaslEndpoint<"create", "POST", "/:kind/prop
   payload: PropertyBody,
   success: DataMessageAnswer(PropertyView).pipe(HttpApiSchema.status(201)),
   error: commonErrors
-}).annotate(
+}).annotate(OpenApi.Summary, "Create a custom property").annotate(
   OpenApi.Description,
   "Creates a custom property; internal_name matches ^[a-z][a-z0-9_]{0,62}$ and is unique in the kind, built-ins included. Permission property-manage."
 )
@@ -111,7 +114,10 @@ export const ShowPropertyEndpoint: WaslEndpoint<"show", "GET", "/:kind/propertie
   params: recordParams,
   success: DataAnswer(PropertyView),
   error: commonErrors
-}).annotate(OpenApi.Description, "One property definition (built-in ones included). Permission <kind>-index or property-manage.")
+}).annotate(OpenApi.Summary, "Show a property").annotate(
+  OpenApi.Description,
+  "One property definition (built-in ones included). Permission <kind>-index or property-manage."
+)
 
 /** `PUT /api/:kind/properties/:id`: changes a custom property. */
 export const UpdatePropertyEndpoint: WaslEndpoint<"update", "PUT", "/:kind/properties/:id", {
@@ -121,7 +127,7 @@ export const UpdatePropertyEndpoint: WaslEndpoint<"update", "PUT", "/:kind/prope
   payload: PropertyBody,
   success: DataMessageAnswer(PropertyView),
   error: commonErrors
-}).annotate(
+}).annotate(OpenApi.Summary, "Update a custom property").annotate(
   OpenApi.Description,
   "Changes a custom property. A different internal_name, or a type the existing values cannot take, is a 422; a built-in property is a 403. Permission property-manage."
 )
@@ -133,7 +139,10 @@ export const DeletePropertyEndpoint: WaslEndpoint<"delete", "DELETE", "/:kind/pr
   params: recordParams,
   success: DeletedAnswer,
   error: commonErrors
-}).annotate(OpenApi.Description, "Deletes a custom property; a built-in property is a 403. Permission property-manage.")
+}).annotate(OpenApi.Summary, "Delete a custom property").annotate(
+  OpenApi.Description,
+  "Deletes a custom property; a built-in property is a 403. Permission property-manage."
+)
 
 /** @ignore */
 export const PropertiesGroupBase: AuthenticatedGroup<
@@ -161,7 +170,10 @@ export const PropertiesGroupBase: AuthenticatedGroup<
   .add(DeletePropertyEndpoint)
   .middleware(Authentication)
   .prefix("/api")
-  .annotate(OpenApi.Description, "Custom property definitions and groups; built-ins are listed with account_id null.")
+  .annotate(
+    OpenApi.Description,
+    "The property definitions and property groups of each kind: the built-in ones (account_id null) to read, the account's own to create, change and delete."
+  )
 
 /**
  * The property definitions and property groups of each kind (`/api/{kind}/properties`): the

@@ -53,28 +53,28 @@ const post = <const Name extends string, const Path extends `/${string}`, S exte
 
 /** `POST /api/deals/:id/attach-contacts` `{ contact_ids }`: links contacts to the deal. */
 export const DealAttachContactsEndpoint: RecordLinkEndpoint<"dealAttachContacts", "/deals/:id/attach-contacts", typeof DealAnswer> =
-  post("dealAttachContacts", "/deals/:id/attach-contacts", "{ contact_ids: string[] }", DealAnswer).annotate(
+  post("dealAttachContacts", "/deals/:id/attach-contacts", "{ contact_ids: string[] }", DealAnswer).annotate(OpenApi.Summary, "Link contacts to a deal").annotate(
     OpenApi.Description,
     "Links the contacts to the deal; the deal with its contacts listed. Permission deal-update."
   )
 
 /** `POST /api/deals/:id/detach-contact` `{ contact_id }`: unlinks a contact from the deal. */
 export const DealDetachContactEndpoint: RecordLinkEndpoint<"dealDetachContact", "/deals/:id/detach-contact", typeof DealAnswer> =
-  post("dealDetachContact", "/deals/:id/detach-contact", "{ contact_id: string }", DealAnswer).annotate(
+  post("dealDetachContact", "/deals/:id/detach-contact", "{ contact_id: string }", DealAnswer).annotate(OpenApi.Summary, "Unlink a contact from a deal").annotate(
     OpenApi.Description,
     "Unlinks the contact from the deal; the deal with its remaining contacts as full contact records. Permission deal-update."
   )
 
 /** `POST /api/deals/:id/attach-tickets` `{ ticket_ids }`: links tickets to the deal. */
 export const DealAttachTicketsEndpoint: RecordLinkEndpoint<"dealAttachTickets", "/deals/:id/attach-tickets", typeof DealAnswer> =
-  post("dealAttachTickets", "/deals/:id/attach-tickets", "{ ticket_ids: string[] }", DealAnswer).annotate(
+  post("dealAttachTickets", "/deals/:id/attach-tickets", "{ ticket_ids: string[] }", DealAnswer).annotate(OpenApi.Summary, "Link tickets to a deal").annotate(
     OpenApi.Description,
     "Links the tickets to the deal; the deal. Permission deal-update."
   )
 
 /** `POST /api/deals/:id/detach-ticket` `{ ticket_id }`: unlinks a ticket from the deal. */
 export const DealDetachTicketEndpoint: RecordLinkEndpoint<"dealDetachTicket", "/deals/:id/detach-ticket", typeof DealAnswer> =
-  post("dealDetachTicket", "/deals/:id/detach-ticket", "{ ticket_id: string }", DealAnswer).annotate(
+  post("dealDetachTicket", "/deals/:id/detach-ticket", "{ ticket_id: string }", DealAnswer).annotate(OpenApi.Summary, "Unlink a ticket from a deal").annotate(
     OpenApi.Description,
     "Unlinks the ticket from the deal; the deal. Permission deal-update."
   )
@@ -89,12 +89,15 @@ export const TicketAttachContactsEndpoint: RecordLinkEndpoint<
   "/tickets/:id/attach-contacts",
   "{ contact_ids: string[] }",
   DataAnswer(Schema.Array(ContactJson))
-).annotate(OpenApi.Description, "Links the contacts to the ticket; the attached contacts, each with its embedded account. Permission ticket-update.")
+).annotate(OpenApi.Summary, "Link contacts to a ticket").annotate(
+  OpenApi.Description,
+  "Links the contacts to the ticket; the attached contacts, each with its embedded account. Permission ticket-update."
+)
 
 /** `POST /api/tickets/:id/detach-contact` `{ contact_id }` (or `{ deal_id }`): unlinks a contact (or a deal) from the ticket. */
 export const TicketDetachContactEndpoint: RecordLinkEndpoint<"ticketDetachContact", "/tickets/:id/detach-contact", typeof TicketAnswer> =
   post("ticketDetachContact", "/tickets/:id/detach-contact", "{ contact_id: string } or { deal_id: string }", TicketAnswer)
-    .annotate(
+    .annotate(OpenApi.Summary, "Unlink a contact (or a deal) from a ticket").annotate(
       OpenApi.Description,
       "Detaches a contact; with deal_id (and no contact_id) a deal, as detach-deal does. The ticket with its counts. Permission ticket-update."
     )
@@ -104,14 +107,14 @@ export const TicketAttachDealsEndpoint: RecordLinkEndpoint<
   "ticketAttachDeals",
   "/tickets/:id/attach-deals",
   DataAnswer<Schema.$Array<typeof DealBrief>>
-> = post("ticketAttachDeals", "/tickets/:id/attach-deals", "{ deal_ids: string[] }", DataAnswer(Schema.Array(DealBrief))).annotate(
+> = post("ticketAttachDeals", "/tickets/:id/attach-deals", "{ deal_ids: string[] }", DataAnswer(Schema.Array(DealBrief))).annotate(OpenApi.Summary, "Link deals to a ticket").annotate(
   OpenApi.Description,
   "Links the deals to the ticket; the attached deals, each as { properties: { _id, deal_stage, deal_name, amount } }. Permission ticket-update."
 )
 
 /** `POST /api/tickets/:id/detach-deal` `{ deal_id }`: unlinks a deal from the ticket. */
 export const TicketDetachDealEndpoint: RecordLinkEndpoint<"ticketDetachDeal", "/tickets/:id/detach-deal", typeof TicketAnswer> =
-  post("ticketDetachDeal", "/tickets/:id/detach-deal", "{ deal_id: string }", TicketAnswer).annotate(
+  post("ticketDetachDeal", "/tickets/:id/detach-deal", "{ deal_id: string }", TicketAnswer).annotate(OpenApi.Summary, "Unlink a deal from a ticket").annotate(
     OpenApi.Description,
     "Unlinks the deal from the ticket; the ticket with its counts. Permission ticket-update."
   )
@@ -138,6 +141,10 @@ export const RecordLinksGroupBase: AuthenticatedGroup<
   .add(TicketDetachDealEndpoint)
   .middleware(Authentication)
   .prefix("/api")
+  .annotate(
+    OpenApi.Description,
+    "Links between deals and contacts, deals and tickets, tickets and contacts: attach and detach from either side. Linking twice changes nothing."
+  )
 
 /**
  * The links between deals and contacts, deals and tickets, tickets and contacts: attach and detach

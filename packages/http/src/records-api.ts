@@ -5,6 +5,8 @@ import { CompanyJson, ContactJson, DealJson, InvoiceJson, ProductJson, TicketJso
 import { type KindParams, kindParams, type RecordParams, recordParams } from "./kind-params.ts"
 import { DeletedAnswer } from "./deleted-answer.ts"
 import { type AuthenticatedGroup, commonErrors, DataAnswer, DataMessageAnswer, type WaslEndpoint } from "./endpoint-types.ts"
+import { RECORD_LIST_PARAMETERS, withQueryParameters } from "./list-query-openapi.ts"
+import { withRequestExamples } from "./request-examples-openapi.ts"
 import { Pagination } from "./list-request.ts"
 import { Authentication } from "./security.ts"
 
@@ -28,12 +30,12 @@ export const ListRecordsEndpoint: WaslEndpoint<"list", "GET", "/:kind", {
   params: kindParams,
   success: Pagination(RecordView),
   error: commonErrors
-}).annotate(
+}).annotate(OpenApi.Summary, "List records").annotate(
   OpenApi.Description,
-  "Query: page, per_page (1–100, default 15), search, order (a property, created_at, updated_at), " +
-    "direction (asc|desc), complex_filters (conditions that must all hold, each { property, operator, value } " +
-    "or { or: [conditions] }, as JSON or in bracket notation). Permission <kind>-index."
-)
+  "One page of the kind's records, searched, filtered and ordered as the query says, in Laravel's paginator body: " +
+    "data, links to the first, last, previous and next pages (the same query with another page) and meta. " +
+    "Permission <kind>-index (deal-index, contact-index, ...)."
+).annotate(OpenApi.Transform, withQueryParameters(RECORD_LIST_PARAMETERS))
 
 /** `POST /api/:kind`: creates a record of the kind. */
 export const CreateRecordEndpoint: WaslEndpoint<"create", "POST", "/:kind", {
@@ -43,9 +45,15 @@ export const CreateRecordEndpoint: WaslEndpoint<"create", "POST", "/:kind", {
   payload: RecordValues,
   success: DataMessageAnswer(RecordView).pipe(HttpApiSchema.status(201)),
   error: commonErrors
-}).annotate(
+}).annotate(OpenApi.Summary, "Create a record").annotate(
   OpenApi.Description,
   "Creates a record from a flat map internal_name → value; an unknown name, a wrong type or a read-only property is a 422 on that key. Fires <kind>-created. Permission <kind>-create."
+).annotate(
+  OpenApi.Transform,
+  withRequestExamples({
+    deal: { summary: "POST /api/deals", value: { deal_name: "Annual renewal", amount: 250 } },
+    contact: { summary: "POST /api/contacts", value: { firstname: "Amal", lastname: "Haddad", email: "amal@example.com" } }
+  })
 )
 
 /** `GET /api/:kind/:id`: one record of the kind. */
@@ -55,7 +63,10 @@ export const ShowRecordEndpoint: WaslEndpoint<"show", "GET", "/:kind/:id", {
   params: recordParams,
   success: DataAnswer(RecordView),
   error: commonErrors
-}).annotate(OpenApi.Description, "The record in its kind's shape; another account's is 404. Permission <kind>-show.")
+}).annotate(OpenApi.Summary, "Show a record").annotate(
+  OpenApi.Description,
+  "The record in its kind's shape; another account's is 404. Permission <kind>-show."
+)
 
 /** `PUT /api/:kind/:id`: sets some of a record's values. */
 export const UpdateRecordEndpoint: WaslEndpoint<"update", "PUT", "/:kind/:id", {
@@ -65,7 +76,7 @@ export const UpdateRecordEndpoint: WaslEndpoint<"update", "PUT", "/:kind/:id", {
   payload: RecordValues,
   success: DataMessageAnswer(RecordView),
   error: commonErrors
-}).annotate(
+}).annotate(OpenApi.Summary, "Update a record").annotate(
   OpenApi.Description,
   "Sets the values given (a partial flat map internal_name → value), validated like create. Fires <kind>-updated. Permission <kind>-update."
 )
@@ -77,7 +88,7 @@ export const DeleteRecordEndpoint: WaslEndpoint<"delete", "DELETE", "/:kind/:id"
   params: recordParams,
   success: DeletedAnswer,
   error: commonErrors
-}).annotate(
+}).annotate(OpenApi.Summary, "Delete a record").annotate(
   OpenApi.Description,
   "Deletes the record, its links and its notes; fires <kind>-deleted for the record only. Permission <kind>-delete."
 )
@@ -98,6 +109,10 @@ export const RecordsGroupBase: AuthenticatedGroup<
   .add(DeleteRecordEndpoint)
   .middleware(Authentication)
   .prefix("/api")
+  .annotate(
+    OpenApi.Description,
+    "Records of the six kinds (contacts, companies, deals, tickets, invoices, products): list with search, filters, order and pagination; create, read, update, delete."
+  )
 
 /**
  * The records of the six kinds (`/api/{kind}`: contacts, companies, deals, tickets, invoices,

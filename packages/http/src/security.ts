@@ -5,7 +5,7 @@
  */
 import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"
-import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
+import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import {
   authenticateSession,
   authenticateToken,
@@ -60,8 +60,19 @@ export const AuthenticationBase: HttpApiMiddleware.ServiceClass<
   requires: never
 }>()("@wasl/http/Authentication", {
   security: {
-    bearer: HttpApiSecurity.bearer,
-    session: HttpApiSecurity.apiKey({ key: SESSION_COOKIE, in: "cookie" })
+    bearer: HttpApiSecurity.bearer.pipe(
+      HttpApiSecurity.annotate(OpenApi.Format, "<id>|<secret>"),
+      HttpApiSecurity.annotate(
+        OpenApi.Description,
+        "An API token, `Authorization: Bearer <id>|<secret>`, as POST /api/tokens answers it once. Its abilities limit what it may do."
+      )
+    ),
+    session: HttpApiSecurity.apiKey({ key: SESSION_COOKIE, in: "cookie" }).pipe(
+      HttpApiSecurity.annotate(
+        OpenApi.Description,
+        "The first-party session cookie that POST /api/auth/login sets. A request that changes state must also send X-Requested-With: XMLHttpRequest."
+      )
+    )
   },
   error: [Unauthenticated401, Forbidden403, TooManyRequests429WithRetryAfter]
 })

@@ -22,7 +22,9 @@ import { MAX_PARAM_LENGTH, routeTableOf } from "./route-table.ts"
 import { AuthenticationLive } from "./security.ts"
 import { WebhookHandlers } from "./handlers/webhooks.ts"
 import { DeliveryHandlers } from "./handlers/deliveries.ts"
+import { MetricsRoute } from "./metrics-route.ts"
 import { NotificationHandlers } from "./handlers/notifications.ts"
+import { HealthHandlers } from "./handlers/health.ts"
 
 /** Where the OpenAPI 3.1 document of the API is served. */
 export const OPENAPI_PATH = "/api/openapi.json"
@@ -33,7 +35,7 @@ export const DOCS_PATH = "/docs"
 const routes = routeTableOf(WaslApi, { kind: OBJECT_PATHS })
 
 const ApiRoutes = HttpApiBuilder.layer(WaslApi, { openapiPath: OPENAPI_PATH }).pipe(
-  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, PropertyHandlers, MessagingHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, RecordHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers]),
+  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, PropertyHandlers, MessagingHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, RecordHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers, HealthHandlers]),
   Layer.provide(AuthenticationLive)
 )
 
@@ -76,14 +78,14 @@ export const WaslRoutes: Layer.Layer<
 > = Layer.mergeAll(ApiRoutes, DocsRoute).pipe(Layer.provide(makeBoundary(routes).layer))
 
 /**
- * Wasl alone: its routes, and 404/405 answers in Wasl's error body for any other request. Serve it
+ * Wasl alone: its routes, its metrics at `/metrics` (`MetricsRoute`), and 404/405 answers in Wasl's error body for any other request. Serve it
  * with `HttpRouter.serve` (as `serveWasl` does) over the Wasl services and an HTTP platform.
  */
 export const WaslApp: Layer.Layer<
   HttpRouter.Request<"Error", unknown> | HttpRouter.Request<"GlobalError", unknown>,
   never,
   WaslHttpServices | HttpRouter.Request.From<"Requires", WaslHttpServices> | HttpRouter.HttpRouter | WaslPlatformServices
-> = Layer.mergeAll(WaslRoutes, makeNotFound(routes))
+> = Layer.mergeAll(WaslRoutes, MetricsRoute, makeNotFound(routes))
 
 /**
  * Router options Wasl's routes expect: a trailing slash is accepted wherever the path exists

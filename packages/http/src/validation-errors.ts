@@ -83,10 +83,13 @@ const filterMessage = (filter: SchemaAST.Filter<unknown>, key: string): string =
 
 /** Flatten an issue tree into field → messages, first message per field first. */
 export const toFieldErrors = (issue: SchemaIssue.Issue, rootKey = "body"): FieldErrors => {
-  const out: FieldErrors = {}
+  // Keys are the client's (`constructor`, `__proto__`): collected in a Map, so none reads a member
+  // of Object.prototype, then made own properties of the result.
+  const out = new Map<string, Array<string>>()
   const add = (path: ReadonlyArray<PropertyKey>, message: string) => {
     const key = path.length === 0 ? rootKey : path.map(String).join(".")
-    const list = (out[key] ??= [])
+    const list = out.get(key) ?? []
+    out.set(key, list)
     if (!list.includes(message)) list.push(message)
   }
   const walk = (node: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>): void => {
@@ -109,7 +112,7 @@ export const toFieldErrors = (issue: SchemaIssue.Issue, rootKey = "body"): Field
     }
   }
   walk(issue, [])
-  return out
+  return Object.fromEntries(out)
 }
 
 /** Decode failures that mean "this is not JSON at all". */

@@ -28,7 +28,10 @@ export const ListWebhooksEndpoint: WaslEndpoint<"list", "GET", "/account/webhook
 }> = HttpApiEndpoint.get("list", "/account/webhooks", {
   success: DataAnswer(Schema.Array(Webhook)),
   error: commonErrors
-}).annotate(OpenApi.Description, "Every webhook of the current account, secrets included. Permission webhook-index.")
+}).annotate(OpenApi.Summary, "List webhooks").annotate(
+  OpenApi.Description,
+  "Every webhook of the current account, secrets included. Permission webhook-index."
+)
 
 /** `POST /api/account/webhooks`: registers a webhook, unvalidated and inactive. */
 export const CreateWebhookEndpoint: WaslEndpoint<"create", "POST", "/account/webhooks", {
@@ -37,7 +40,7 @@ export const CreateWebhookEndpoint: WaslEndpoint<"create", "POST", "/account/web
   payload: WebhookBody,
   success: DataMessageAnswer(Webhook).pipe(HttpApiSchema.status(201)),
   error: [...commonErrors, PaymentRequired402]
-}).annotate(
+}).annotate(OpenApi.Summary, "Create a webhook").annotate(
   OpenApi.Description,
   "Creates an unvalidated, inactive webhook with a generated 32-character secret. Permission webhook-create; 402 when the plan allows no (more) webhooks. " +
     "Each delivery is a POST signed with the secret, with the headers X-Wasl-Event, X-Wasl-Delivery (its id), X-Wasl-Timestamp (Unix seconds), " +
@@ -53,7 +56,10 @@ export const ShowWebhookEndpoint: WaslEndpoint<"show", "GET", "/account/webhooks
   params: idParams,
   success: DataAnswer(Webhook),
   error: commonErrors
-}).annotate(OpenApi.Description, "One webhook of the current account, its secret included. Permission webhook-index.")
+}).annotate(OpenApi.Summary, "Show a webhook").annotate(
+  OpenApi.Description,
+  "One webhook of the current account, its secret included. Permission webhook-index."
+)
 
 /** `PUT /api/account/webhooks/:id`: replaces a webhook's URL and events. */
 export const UpdateWebhookEndpoint: WaslEndpoint<"update", "PUT", "/account/webhooks/:id", {
@@ -63,7 +69,10 @@ export const UpdateWebhookEndpoint: WaslEndpoint<"update", "PUT", "/account/webh
   payload: WebhookBody,
   success: DataMessageAnswer(Webhook),
   error: commonErrors
-}).annotate(OpenApi.Description, "Replaces URL and events; a changed URL must be validated again. Permission webhook-update.")
+}).annotate(OpenApi.Summary, "Update a webhook").annotate(
+  OpenApi.Description,
+  "Replaces URL and events; a changed URL must be validated again. Permission webhook-update."
+)
 
 /** `DELETE /api/account/webhooks/:id`: deletes a webhook and its deliveries. */
 export const DeleteWebhookEndpoint: WaslEndpoint<"delete", "DELETE", "/account/webhooks/:id", {
@@ -72,7 +81,10 @@ export const DeleteWebhookEndpoint: WaslEndpoint<"delete", "DELETE", "/account/w
   params: idParams,
   success: DeletedAnswer,
   error: commonErrors
-}).annotate(OpenApi.Description, "Deletes the webhook, its subscriptions and its deliveries. Permission webhook-delete.")
+}).annotate(OpenApi.Summary, "Delete a webhook").annotate(
+  OpenApi.Description,
+  "Deletes the webhook, its subscriptions and its deliveries. Permission webhook-delete."
+)
 
 /** `POST /api/account/webhooks/:id/validate`: challenges the webhook's URL; validated when it answers right. */
 export const ValidateWebhookEndpoint: WaslEndpoint<"validate", "POST", "/account/webhooks/:id/validate", {
@@ -81,7 +93,7 @@ export const ValidateWebhookEndpoint: WaslEndpoint<"validate", "POST", "/account
   params: idParams,
   success: DataAnswer(Webhook),
   error: commonErrors
-}).annotate(
+}).annotate(OpenApi.Summary, "Validate a webhook's URL").annotate(
   OpenApi.Description,
   "POSTs a challenge to the URL, with the headers of a delivery (X-Wasl-* and webhook-*), event webhook-validation, body { time, event, challenge }, the challenge 64 hex characters; " +
     "the endpoint must answer 2xx within 10 s with { signature: \"sha256=\" + hex HMAC-SHA256(secret, challenge) }. 403 otherwise. Permission webhook-update."
@@ -95,7 +107,7 @@ export const ActivateWebhookEndpoint: WaslEndpoint<"activate", "PUT", "/account/
   payload: WebhookActivateBody,
   success: DataMessageAnswer(Webhook),
   error: commonErrors
-}).annotate(
+}).annotate(OpenApi.Summary, "Activate or deactivate a webhook").annotate(
   OpenApi.Description,
   "{ is_active } switches deliveries on or off; 403 unless validated; true clears the failure count. Permission webhook-update."
 )
@@ -120,6 +132,10 @@ export const WebhooksGroupBase: AuthenticatedGroup<
   .add(ActivateWebhookEndpoint)
   .middleware(Authentication)
   .prefix("/api")
+  .annotate(
+    OpenApi.Description,
+    "The account's webhooks: register a URL for some of the events, prove you own it (a signed challenge), switch deliveries on or off. Each delivery is a signed POST."
+  )
 
 /**
  * The account's webhooks (`/api/account/webhooks`): register, change, validate (a signed

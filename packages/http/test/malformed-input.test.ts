@@ -211,6 +211,18 @@ describe.each(DATABASES)("malformed input on %s", (database) => {
     }
   })
 
+  it("a refused value under a key named like an Object member (constructor, __proto__) is a 422 on that key", async () => {
+    // The fuzz met an empty 500 here: the error list of the key "constructor" was Object's own constructor.
+    for (const key of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+      for (const [method, path] of [["POST", "/api/deals"], ["PUT", `/api/deals/${deal}`]] as const) {
+        const reply = await server.request(method, path, { token, raw: `{"deal_name":"x","${key}":1e400}` })
+        expect(reply.status, `${method} ${path} ${key}`).toBe(422)
+        expect(Object.keys(reply.body.errors), key).toEqual([key])
+        expect(reply.body.message).toBe(reply.body.errors[key][0])
+      }
+    }
+  })
+
   it("a NUL character in the body or the query is a 422 and stores nothing", async () => {
     const before = (await server.query("SELECT count(*)::int AS n FROM deals"))[0].n
     const body = await server.request("POST", "/api/deals", { token, raw: "{\"deal_name\":\"a\\u0000b\"}" })

@@ -9,6 +9,7 @@ import { addOtpCredits, type Principal, verifyCode } from "@wasl/core"
 import { DateTime, Duration, Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { createHmac } from "node:crypto"
+import parsePrometheusTextFormat from "parse-prometheus-text-format"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   authenticationTemplate,
@@ -32,6 +33,13 @@ type Owner = { account_id: number; user_id: number; token: string }
 
 const credits = async (server: TestServer, accountId: number) =>
   Number((await server.query("SELECT otp_credits FROM accounts WHERE id = $1", [accountId]))[0].otp_credits)
+
+/** `wasl_otp_sends_total` by outcome, from the server's metrics. */
+const otpSends = async (server: TestServer): Promise<Record<string, number>> => {
+  const family = parsePrometheusTextFormat((await server.request("GET", "/metrics")).text)
+    .find((f) => f.name === "wasl_otp_sends_total")
+  return Object.fromEntries((family?.metrics ?? []).map((m) => [m.labels?.["outcome"] ?? "", Number(m.value)]))
+}
 
 const lastCode = async (server: TestServer) => (await readOutbox(server.sandboxOutbox)).at(-1).code as string
 
@@ -273,6 +281,16 @@ describe.each(DATABASES)("send-otp and verification over HTTP on %s", (database)
       // The same person by contact_id is the same recipient.
       const contact = await createContact(server, owner.token, { firstname: "C", whatsapp_number: number })
       expect((await sendOtp({ contact_id: contact })).status).toBe(429)
+    })
+
+    it("counts each send by outcome in the metrics: sent, and the cooldown's too_many_requests", async () => {
+      const before = await otpSends(server)
+      const number = freshNumber()
+      expect((await sendOtp({ to: number })).status).toBe(200)
+      expect((await sendOtp({ to: number })).status).toBe(429)
+      const after = await otpSends(server)
+      expect(after["sent"]).toBe((before["sent"] ?? 0) + 1)
+      expect(after["too_many_requests"]).toBe((before["too_many_requests"] ?? 0) + 1)
     })
 
     it("keys the cooldown per account: another account may send to the same number", async () => {

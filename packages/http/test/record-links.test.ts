@@ -185,6 +185,27 @@ describe.each(DATABASES)("links and notes over HTTP on %s", (database) => {
       .toEqual([])
   })
 
+  it("a link racing the deletion of either record answers 200, 404 or 422, never 500", async () => {
+    // The fuzz met this on PostgreSQL: the attach read the ticket, a DELETE committed, and the link's
+    // insert then broke its foreign key. Each round races one deletion against attaches from both sides.
+    const statuses = new Set<number>()
+    for (let round = 0; round < 12; round++) {
+      const ticket = await create("tickets", { ticket_name: `Raced ${round}` })
+      const deal = await create("deals", { deal_name: `Raced ${round}` })
+      const contact = await create("contacts", { firstname: `Raced ${round}` })
+      const doomed = [`tickets/${ticket}`, `contacts/${contact}`, `deals/${deal}`][round % 3]!
+      const replies = await Promise.all([
+        post(`/api/tickets/${ticket}/attach-contacts`, { contact_ids: [contact, contact] }),
+        post(`/api/deals/${deal}/attach-contacts`, { contact_ids: [contact] }),
+        server.request("DELETE", `/api/${doomed}`, { token: owner.token }),
+        post(`/api/tickets/${ticket}/attach-deals`, { deal_ids: [deal] }),
+        post(`/api/deals/${deal}/attach-tickets`, { ticket_ids: [ticket] })
+      ])
+      for (const reply of replies) statuses.add(reply.status)
+    }
+    expect([...statuses].filter((status) => ![200, 404, 422].includes(status))).toEqual([])
+  })
+
   it("notes: create, list newest first (paginated), update, delete, with their events", async () => {
     const contact = await create("contacts", { firstname: "Noted" })
     const before = await lastSeq()

@@ -26,6 +26,9 @@
  * it again — at-least-once, idempotent by delivery id; attempts already made but not yet
  * recorded are recorded. A failure inside a loop (the database
  * restarting) is logged and the loop goes on after a pause; it never stops the worker.
+ *
+ * Observed: with `WorkerLoops` provided, every loop beats as it makes progress (the readiness of
+ * `WorkerHealthRoutes`), and recorded attempts update the worker's metrics (worker-metrics.ts).
  */
 import {
   type ClaimedDelivery,
@@ -53,6 +56,8 @@ import {
 } from "@wasl/core"
 import { Cause, Clock, DateTime, Duration, Effect, FiberSet, Latch, Layer, Option, Queue, type Scope } from "effect"
 import type { SecureRandom } from "effect/crypto"
+import { WorkerLoops, type WorkerLoopsShape } from "./worker-loops.ts"
+import { recordAttemptMetrics } from "./worker-metrics.ts"
 
 /**
  * The ports the worker runs on, all part of the Wasl services an adapter layer of
@@ -113,24 +118,45 @@ const OTP_SWEEP_BATCH = 100
 /** Attempts per recording statement. */
 const RECORD_BATCH = 256
 
+/** The names of the loops (in logs and `WorkerLoops`) that beat within a round. */
+const FAN_OUT = "outbox fan-out"
+const MAIL = "notification mail"
+const OTP_SWEEP = "OTP reservation sweep"
+const PRUNING = "pruning"
+
 /** The pause after a loop iteration failed. */
 const FAILURE_PAUSE = Duration.seconds(1)
 
 /**
- * Repeats `step` forever; a failure or defect is logged and followed by a pause. Not traced: an
- * idle worker polls every second, and a trace per poll would bury the attempts (which are traced,
- * see `attemptSpan`).
+ * Repeats `step` forever; a failure or defect is logged and followed by a pause. With `WorkerLoops`
+ * the loop beats after each round that succeeded (a loop that only fails makes no progress) and is
+ * marked stopped when its fiber ends; `longestWait` is the longest a healthy round waits. Not
+ * traced: an idle worker polls every second, and a trace per poll would bury the attempts (which
+ * are traced, see `attemptSpan`).
  */
-const forever = <R>(name: string, step: Effect.Effect<void, unknown, R>) =>
-  Effect.forever(
-    step.pipe(
-      Effect.catchCause((cause) =>
-        Cause.hasInterruptsOnly(cause)
-          ? Effect.failCause(cause)
-          : Effect.logError(`${name} failed; retrying`, cause).pipe(Effect.andThen(Effect.sleep(FAILURE_PAUSE)))
+const forever = <R>(
+  loops: Option.Option<WorkerLoopsShape>,
+  name: string,
+  longestWait: Duration.Duration,
+  step: Effect.Effect<void, unknown, R>
+) =>
+  Option.match(loops, {
+    onNone: () => Effect.void,
+    onSome: (registry) => registry.start(name, longestWait)
+  }).pipe(
+    Effect.andThen(Effect.forever(
+      step.pipe(
+        Effect.andThen(Option.match(loops, { onNone: () => Effect.void, onSome: (registry) => registry.beat(name) })),
+        Effect.catchCause((cause) =>
+          Cause.hasInterruptsOnly(cause)
+            ? Effect.failCause(cause)
+            : Effect.logError(`${name} failed; retrying`, cause).pipe(Effect.andThen(Effect.sleep(FAILURE_PAUSE)))
+        )
       )
-    )
-  ).pipe(Effect.withTracerEnabled(false))
+    )),
+    Effect.onExit(() => Option.match(loops, { onNone: () => Effect.void, onSome: (registry) => registry.stop(name) })),
+    Effect.withTracerEnabled(false)
+  )
 
 /** Waits for the latch to open or the duration to pass. */
 const waitFor = (latch: Latch.Latch, duration: Duration.Duration) =>
@@ -198,6 +224,9 @@ export const runDeliveryWorker = (
     const signals = yield* QueueSignals
     const { timeout } = yield* DeliveryPolicy
     const deliveryLease = deliveryLeaseFor(timeout)
+    const loops = yield* Effect.serviceOption(WorkerLoops)
+    /** Progress within a long round (a backlog drained batch after batch) counts as a heartbeat. */
+    const beat = (name: string) => Option.match(loops, { onNone: () => Effect.void, onSome: (registry) => registry.beat(name) })
 
     const outboxWake = yield* Latch.make(true)
     const sendWake = yield* Latch.make(true)
@@ -210,6 +239,7 @@ export const runDeliveryWorker = (
       yield* outboxWake.close
       while (true) {
         const result = yield* fanOutEvents(fanOutBatch, outboxLease)
+        yield* beat(FAN_OUT)
         if (result.deliveries > 0) yield* sendWake.open
         if (result.events < fanOutBatch) break
       }
@@ -257,6 +287,7 @@ export const runDeliveryWorker = (
     const record = (batch: ReadonlyArray<PendingAttempt>) =>
       recordAttempts(batch).pipe(
         Effect.tap((results) => (results.includes("Exhausted") ? mailWake.open : Effect.void)),
+        Effect.tap((results) => recordAttemptMetrics(batch, results)),
         Effect.catchCause((cause) =>
           Cause.hasInterruptsOnly(cause)
             ? Effect.failCause(cause)
@@ -268,7 +299,11 @@ export const runDeliveryWorker = (
         Effect.ensuring(done(batch.length))
       )
 
-    const recordStep = Effect.flatMap(Queue.takeBetween(finished, 1, RECORD_BATCH), record)
+    // Idle, it comes round every poll interval all the same, so its heartbeat shows it alive.
+    const recordStep = Queue.takeBetween(finished, 1, RECORD_BATCH).pipe(
+      Effect.timeoutOption(poll),
+      Effect.flatMap(Option.match({ onNone: () => Effect.void, onSome: record }))
+    )
 
     const sendStep = Effect.gen(function*() {
       yield* sendWake.close
@@ -300,6 +335,7 @@ export const runDeliveryWorker = (
       yield* mailWake.close
       while ((yield* sendPendingEmails(mailBatch)) === mailBatch) {
         // a full batch: there may be more
+        yield* beat(MAIL)
       }
       yield* waitFor(mailWake, poll)
     })
@@ -308,6 +344,7 @@ export const runDeliveryWorker = (
     const otpSweepStep = Effect.gen(function*() {
       while ((yield* sweepOtpReservations(OTP_SWEEP_BATCH)) === OTP_SWEEP_BATCH) {
         // a full batch: there may be more
+        yield* beat(OTP_SWEEP)
       }
       yield* Effect.sleep(otpSweepInterval)
     })
@@ -316,16 +353,18 @@ export const runDeliveryWorker = (
     const pruneStep = Effect.gen(function*() {
       while (Object.values(yield* pruneExpired(pruneBatch)).some((n) => n >= pruneBatch)) {
         // a full batch: there may be more
+        yield* beat(PRUNING)
       }
       yield* Effect.sleep(pruneInterval)
     })
 
-    yield* Effect.forkScoped(forever("outbox fan-out", fanOutStep))
-    yield* Effect.forkScoped(forever("delivery sending", sendStep))
-    yield* Effect.forkScoped(forever("delivery recording", recordStep))
-    yield* Effect.forkScoped(forever("notification mail", mailStep))
-    yield* Effect.forkScoped(forever("OTP reservation sweep", otpSweepStep))
-    yield* Effect.forkScoped(forever("pruning", pruneStep))
+    yield* Effect.forkScoped(forever(loops, FAN_OUT, poll, fanOutStep))
+    // A full send loop waits for a free slot: at most an attempt's timeout.
+    yield* Effect.forkScoped(forever(loops, "delivery sending", Duration.max(poll, timeout), sendStep))
+    yield* Effect.forkScoped(forever(loops, "delivery recording", poll, recordStep))
+    yield* Effect.forkScoped(forever(loops, MAIL, poll, mailStep))
+    yield* Effect.forkScoped(forever(loops, OTP_SWEEP, otpSweepInterval, otpSweepStep))
+    yield* Effect.forkScoped(forever(loops, PRUNING, pruneInterval, pruneStep))
     yield* Effect.addFinalizer(() =>
       Effect.logInfo("Wasl delivery worker stopped").pipe(Effect.annotateLogs({ attempts: sent }))
     )

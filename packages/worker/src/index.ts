@@ -16,3 +16,6 @@
  * @module
  */
 export * from "./delivery-worker.ts"
+export * from "./worker-health-routes.ts"
+export * from "./worker-loops.ts"
+export * from "./worker-metrics.ts"

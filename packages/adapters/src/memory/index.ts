@@ -75,6 +75,8 @@ export { WebhookTransportMemory } from "./webhook-transport-memory.ts"
 export * from "./webhook-url-guard-memory.ts"
 export { RepositoriesMemory } from "./repositories-memory.ts"
 export { RetentionMemory } from "./retention-memory.ts"
+export { ReadinessMemory } from "./readiness-memory.ts"
+export { DeliveryBacklogMemory } from "./delivery-backlog-memory.ts"
 export * from "./wasl-memory.ts"
 // The options and the error of `WaslMemory.layer`, shared with the PostgreSQL deployment layers.
 export { WaslConfigError, WaslConfigErrorBase, type WebhookOptions } from "../deployment/options.ts"

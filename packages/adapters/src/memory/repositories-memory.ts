@@ -28,6 +28,8 @@ import { NoteRepositoryMemory } from "./note-repository-memory.ts"
 import { RecordRepositoryMemory } from "./record-repository-memory.ts"
 import { IdempotencyStoreMemory } from "./idempotency-store-memory.ts"
 import { RetentionMemory } from "./retention-memory.ts"
+import { ReadinessMemory } from "./readiness-memory.ts"
+import { DeliveryBacklogMemory } from "./delivery-backlog-memory.ts"
 
 /**
  * Every repository port, the Transactor and the store's QueueSignals over one
@@ -64,5 +66,7 @@ export const RepositoriesMemory: Layer.Layer<
   NoteRepositoryMemory,
   IdempotencyStoreMemory,
   RetentionMemory,
-  RateLimiterMemory
+  RateLimiterMemory,
+  ReadinessMemory,
+  DeliveryBacklogMemory
 ).pipe(Layer.provideMerge(MemoryStore.layer))

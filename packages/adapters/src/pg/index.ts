@@ -22,6 +22,8 @@ import { MessagingRepositoriesPg } from "./messaging/index.ts"
 import { IdempotencyStorePg } from "./idempotency-store-pg.ts"
 import { RetentionPg } from "./retention-pg.ts"
 import { RateLimiterPg } from "./rate-limiter-pg.ts"
+import { ReadinessPg } from "./readiness-pg.ts"
+import { DeliveryBacklogPg } from "./delivery-backlog-pg.ts"
 
 export { AccountRepositoryPg } from "./account-repository-pg.ts"
 export { NotificationRepositoryPg } from "./notification-repository-pg.ts"
@@ -44,6 +46,8 @@ export { IdempotencyStorePg } from "./idempotency-store-pg.ts"
 export { RateLimiterPg } from "./rate-limiter-pg.ts"
 export * from "./messaging/index.ts"
 export { RetentionPg } from "./retention-pg.ts"
+export { ReadinessPg } from "./readiness-pg.ts"
+export { DeliveryBacklogPg } from "./delivery-backlog-pg.ts"
 
 /**
  * Every storage port on PostgreSQL (`WaslRepositories`: the repositories, the outbox, the delivery
@@ -69,5 +73,7 @@ export const RepositoriesPg: Layer.Layer<WaslRepositories, never, SecureRandom.S
   MessagingRepositoriesPg,
   IdempotencyStorePg,
   RetentionPg,
-  RateLimiterPg
+  RateLimiterPg,
+  ReadinessPg,
+  DeliveryBacklogPg
 )

@@ -109,6 +109,7 @@ const make = Effect.gen(function*() {
       ids.length === 0 ? Effect.succeed([]) : Effect.map(
         sql<{ readonly id: string }>`
           SELECT id FROM ${sql(KIND_STORAGE[kind].table)} WHERE account_id = ${accountId}::int8 AND id IN ${sql.in(ids)}
+          FOR KEY SHARE
         `,
         (rows) => {
           const found = new Set(rows.map((r) => r.id))

@@ -58,6 +58,7 @@ export * from "./queue-signals-contract.ts"
 export * from "./rate-limiter-contract.ts"
 export * from "./repositories-contract.ts"
 export * from "./retention-contract.ts"
+export * from "./delivery-backlog-contract.ts"
 export * from "../db/test-database.ts"
 // What a test database's layer can fail with, and the embedded server `makePgliteTestDatabase` gives.
 export {

@@ -111,7 +111,11 @@ export interface RecordRepositoryShape {
    * records without a value come last in either direction.
    */
   readonly list: (input: RecordListInput) => Effect.Effect<RecordPage>
-  /** Of `ids`, those the account has a record of the kind with (each once, in the given order). */
+  /**
+   * Of `ids`, those the account has a record of the kind with (each once, in the given order). In
+   * a transaction each one found is held until it ends: a deletion of it waits (one that went first
+   * leaves it out), so what the transaction does with it next finds it still there.
+   */
   readonly existing: (accountId: number, kind: ObjectKind, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
   /** Links two records of the account; false when it was already linked (or a side is missing). */
   readonly link: (input: RecordLinkInput) => Effect.Effect<boolean>

@@ -12,7 +12,7 @@
 import { Effect } from "effect"
 import type { ObjectKind } from "../auth/permission.ts"
 import type { Principal } from "../auth/principal.ts"
-import type { Forbidden, NotFound, ValidationFailed } from "../errors.ts"
+import { type Forbidden, NotFound, type ValidationFailed } from "../errors.ts"
 import type { Outbox } from "../events/outbox.ts"
 import { bodyHas, validateId, validateIdList } from "../records/link-input.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
@@ -20,7 +20,7 @@ import { RecordRepository, type RecordLinkName } from "../records/record-reposit
 import type { RecordJson } from "../records/record-shape.ts"
 import { Transactor } from "../transactor.ts"
 import { authorize } from "./authenticate.ts"
-import { appendRecordsUpdated, currentShapes, customOf, findRecord } from "./record-lookup.ts"
+import { appendRecordsUpdated, currentShapes, isRecordId } from "./record-lookup.ts"
 
 interface LinkSpec {
   readonly from: ObjectKind
@@ -68,7 +68,12 @@ const applyLinks = (accountId: number, change: LinkChange) =>
     if (otherDerives) yield* appendRecordsUpdated(accountId, otherKind, changedOthers)
   })
 
-/** Runs a link call: permission, the path record (404), then `body` in one transaction. */
+/**
+ * Runs a link call: permission, the path record (404), then `body` in one transaction. The path
+ * record is held for the transaction (as `body` holds the ids it validates), so a DELETE racing the
+ * call either went first (404) or waits for it, and the answer's shapes are read from records
+ * still there.
+ */
 const linkCall = <A, E, R>(
   principal: Principal,
   kind: ObjectKind,
@@ -79,7 +84,8 @@ const linkCall = <A, E, R>(
     yield* authorize(principal, `${kind}-update`)
     const transactor = yield* Transactor
     return yield* transactor.transaction(Effect.gen(function*() {
-      yield* findRecord(principal.accountId, kind, id, yield* customOf(principal.accountId, kind))
+      const held = yield* RecordRepository.use((repo) => repo.existing(principal.accountId, kind, isRecordId(id) ? [id] : []))
+      if (held.length === 0) return yield* new NotFound()
       return yield* body(principal.accountId)
     }))
   })

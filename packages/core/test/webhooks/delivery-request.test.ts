@@ -10,6 +10,7 @@ import fc from "fast-check"
 import {
   attemptHeaders,
   deliveryBody,
+  deliveryEventTimeMillis,
   deliverySigner,
   makeSignerCache,
   SecretBox,
@@ -27,6 +28,20 @@ const expectedKey = (name: string): string => {
 }
 
 describe("delivery body", () => {
+  it("gives back the event's time, to the millisecond, from any body it wrote", () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 0, max: 4_102_444_800_000_000 }),
+      fc.constantFrom(...EVENT_NAMES),
+      fc.dictionary(fc.string(), fc.jsonValue()),
+      (micros, name, payload) => {
+        const millis = deliveryEventTimeMillis(deliveryBody({ name, occurredAtMicros: micros, payload }))
+        assert.isDefined(millis)
+        assert.isBelow(Math.abs(millis! - micros / 1000), 0.001)
+      }
+    ))
+    assert.isUndefined(deliveryEventTimeMillis(`{"event":"contact-created","time":1.000000}`))
+  })
+
   it("carries time, event and the object key of each of the 72 events, in that order", () => {
     assert.strictEqual(EVENT_NAMES.length, 72)
     for (const name of EVENT_NAMES) {

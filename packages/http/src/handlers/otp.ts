@@ -5,6 +5,7 @@ import { formatExpiresAt, getVerification, messageJson, RateLimitPolicy, sendOtp
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import { limitRequest } from "../rate-limit.ts"
+import { countOtpSend } from "../otp-metrics.ts"
 import type { WaslHttpServices } from "../http-services.ts"
 import { type Authentication, CurrentPrincipal } from "../security.ts"
 
@@ -23,7 +24,7 @@ export const OtpHandlers: Layer.Layer<
     return handlers
     .handle("sendOtp", ({ params, payload }) =>
       Effect.gen(function*() {
-        const { message, broadcast, verification } = yield* domain(sendOtp(yield* CurrentPrincipal, params.id, payload))
+        const { message, broadcast, verification } = yield* domain(countOtpSend(sendOtp(yield* CurrentPrincipal, params.id, payload)))
         const data = messageJson(message, broadcast)
         return verification === undefined
           ? { data }

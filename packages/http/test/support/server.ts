@@ -3,14 +3,14 @@
  * chosen kind, for black-box tests. PostgreSQL runs only when TEST_DATABASE_URL is set.
  */
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer, Logger, ManagedRuntime, Result, Tracer } from "effect"
+import { Effect, Layer, Logger, ManagedRuntime, Redacted, Result, Tracer } from "effect"
 import { HttpServer } from "effect/http"
 import type { PgClient } from "@effect/sql-pg"
 import { SqlClient } from "effect/sql"
 import { createServer } from "node:http"
 import { MigrationsLive, PasswordHasherFast, postgresTestEnabled, ServicesPg, TestDatabase } from "@wasl/adapters"
 import { bootstrapAccount, RATE_LIMIT_OFF, RateLimitPolicy, type RateLimitPolicyShape } from "@wasl/core"
-import { parseTrustedProxies, serveWasl, TrustedProxies } from "@wasl/http"
+import { MetricsToken, parseTrustedProxies, serveWasl, TrustedProxies } from "@wasl/http"
 import { type Client, makeClient } from "./client.ts"
 import { type FakeWebhookTransport, webhookTestServices, type WebhookServiceOptions } from "./webhook-services.ts"
 import { messagingTestServices, type MessagingServiceOptions } from "./messaging-services.ts"
@@ -53,6 +53,8 @@ export interface ServerOptions {
   readonly tracer?: Tracer.Tracer
   /** The proxies whose X-Forwarded-For the server believes (`127.0.0.1, 10.0.0.0/8`). */
   readonly trustedProxies?: string
+  /** The bearer token `GET /metrics` asks for (none: open). */
+  readonly metricsToken?: string
 }
 
 export const startTestServer = async (
@@ -83,7 +85,8 @@ export const startTestServer = async (
     Layer.provideMerge(services),
     Layer.provide(Logger.layer([capture])),
     Layer.provide(options.tracer === undefined ? Layer.empty : Layer.succeed(Tracer.Tracer, options.tracer)),
-    Layer.provide(Layer.succeed(TrustedProxies, Result.getOrThrow(parseTrustedProxies(options.trustedProxies ?? ""))))
+    Layer.provide(Layer.succeed(TrustedProxies, Result.getOrThrow(parseTrustedProxies(options.trustedProxies ?? "")))),
+    Layer.provide(Layer.succeed(MetricsToken, options.metricsToken === undefined ? undefined : Redacted.make(options.metricsToken)))
   )
   const runtime = ManagedRuntime.make(app)
   const address = await runtime.runPromise(Effect.gen(function*() {

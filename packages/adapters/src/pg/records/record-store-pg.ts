@@ -518,8 +518,10 @@ const make = Effect.gen(function*() {
       const at = DateTime.toDateUtc(yield* nowOr(input.at))
       const [row] = yield* sql<{ readonly inserted: boolean }>`
         WITH ok AS (
-          SELECT EXISTS (SELECT 1 FROM ${s.fromTable} WHERE account_id = ${input.accountId}::int8 AND id = ${input.from})
-             AND EXISTS (SELECT 1 FROM ${s.toTable} WHERE account_id = ${input.accountId}::int8 AND id = ${input.to}) AS ok
+          -- Both sides held (FOR KEY SHARE): a DELETE of either that is under way is waited for, and a
+          -- side it removed is missing here, not a foreign-key violation at the insert.
+          SELECT EXISTS (SELECT 1 FROM ${s.fromTable} WHERE account_id = ${input.accountId}::int8 AND id = ${input.from} FOR KEY SHARE)
+             AND EXISTS (SELECT 1 FROM ${s.toTable} WHERE account_id = ${input.accountId}::int8 AND id = ${input.to} FOR KEY SHARE) AS ok
         ), inserted AS (
           INSERT INTO ${s.table} (account_id, ${s.from}, ${s.to}, created_at)
           SELECT ${input.accountId}::int8, ${input.from}::text, ${input.to}::text, ${at}::timestamptz FROM ok WHERE ok.ok

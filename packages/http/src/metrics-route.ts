@@ -1,0 +1,74 @@
+/**
+ * `GET /metrics`: every metric of the process in Prometheus' text format (Effect's
+ * `PrometheusMetrics` exporter), with the delivery backlog read from the database at each scrape.
+ * Open by default; with a `MetricsToken` it answers only `Authorization: Bearer <token>`, compared
+ * in constant time (both sides hashed by `TokenHasher`), and 401 otherwise.
+ */
+import { Context, Effect, Layer, Metric, Redacted } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { PrometheusMetrics } from "effect/observability"
+import { DeliveryBacklog, TokenHasher } from "@wasl/core"
+import { UNAUTHENTICATED } from "./errors.ts"
+
+/** Where the metrics are served. */
+export const METRICS_PATH = "/metrics"
+
+/**
+ * The bearer token `GET /metrics` asks for (`WASL_METRICS_TOKEN`); none by default, which leaves
+ * the metrics open to whoever reaches the port.
+ */
+export const MetricsToken: Context.Reference<Redacted.Redacted<string> | undefined> = Context.Reference<
+  Redacted.Redacted<string> | undefined
+>("@wasl/http/MetricsToken", { defaultValue: () => undefined })
+
+/** Outbox events not yet fanned out. */
+export const outboxEventsGauge: Metric.Gauge<number> = Metric.gauge("wasl_outbox_events", {
+  description: "Outbox events not yet fanned out to webhook deliveries."
+})
+
+/** Deliveries due now. */
+export const deliveriesDueGauge: Metric.Gauge<number> = Metric.gauge("wasl_deliveries_due", {
+  description: "Pending webhook deliveries whose next attempt is due."
+})
+
+/** How long the longest-waiting due delivery has been due. */
+export const oldestDueGauge: Metric.Gauge<number> = Metric.gauge("wasl_deliveries_oldest_due_seconds", {
+  description: "Seconds since the longest-waiting due webhook delivery came due; 0 when none is due."
+})
+
+const BEARER = /^Bearer\s+(.+)$/i
+
+/**
+ * The metrics route for a host's `HttpRouter`: `serveWasl` includes it; a host mounting
+ * `WaslRoutes` beside its own may add it, or export the metrics its own way.
+ */
+export const MetricsRoute: Layer.Layer<never, never, HttpRouter.HttpRouter | TokenHasher | DeliveryBacklog> = Layer
+  .unwrap(Effect.gen(function*() {
+    const hasher = yield* TokenHasher
+    const backlog = yield* DeliveryBacklog
+    const token = yield* MetricsToken
+    const expectedHash = token === undefined ? undefined : yield* hasher.hash(Redacted.value(token))
+    const allowed = (request: HttpServerRequest.HttpServerRequest) => {
+      if (expectedHash === undefined) return Effect.succeed(true)
+      const presented = BEARER.exec(request.headers["authorization"] ?? "")?.[1]
+      return presented === undefined ? Effect.succeed(false) : hasher.matches(presented.trim(), expectedHash)
+    }
+    const scrape = Effect.gen(function*() {
+      const now = yield* backlog.snapshot
+      yield* Metric.update(outboxEventsGauge, now.outboxEvents)
+      yield* Metric.update(deliveriesDueGauge, now.deliveriesDue)
+      yield* Metric.update(oldestDueGauge, now.oldestDueSeconds)
+      return HttpServerResponse.text(yield* PrometheusMetrics.format(), {
+        contentType: "text/plain; version=0.0.4; charset=utf-8",
+        headers: { "cache-control": "no-store" }
+      })
+    })
+    return HttpRouter.add("GET", METRICS_PATH, (request) =>
+      Effect.flatMap(allowed(request), (ok) =>
+        ok
+          ? scrape
+          : Effect.succeed(HttpServerResponse.jsonUnsafe({ message: UNAUTHENTICATED }, {
+            status: 401,
+            headers: { "www-authenticate": "Bearer" }
+          }))))
+  }))

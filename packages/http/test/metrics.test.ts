@@ -1,0 +1,105 @@
+/**
+ * `GET /metrics` over real sockets, parsed by a Prometheus text-format parser: the request counter
+ * by route template (never the raw path) and status, the duration histogram, the delivery backlog
+ * gauges read from each database, and the bearer token when one is set (401 without it).
+ */
+import parsePrometheusTextFormat, { type Family, type Sample } from "parse-prometheus-text-format"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
+
+const TOKEN = "metrics-token-for-tests"
+
+const scrapeText = async (server: TestServer, token: string | undefined = TOKEN): Promise<string> => {
+  const reply = await server.request("GET", "/metrics", token === undefined ? {} : { token })
+  expect(reply.status).toBe(200)
+  expect(reply.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/)
+  return reply.text
+}
+
+const scrape = async (server: TestServer, token?: string): Promise<ReadonlyArray<Family>> =>
+  parsePrometheusTextFormat(await scrapeText(server, token))
+
+/**
+ * The `_count` of one labelled histogram series. Read from its line: the parser folds the series
+ * of a labelled histogram into one (it keeps `_count` and `_sum` only for unlabelled ones).
+ */
+const histogramCount = (text: string, name: string, labels: string): number =>
+  Number(new RegExp(`^${name}_count\\{${labels.replace(/[/:]/g, "\\$&")}\\} (\\d+)$`, "m").exec(text)?.[1] ?? 0)
+
+const family = (families: ReadonlyArray<Family>, name: string): Family | undefined => families.find((f) => f.name === name)
+
+/** The sample of `name` whose labels include `labels`. */
+const sample = (families: ReadonlyArray<Family>, name: string, labels: Record<string, string>): Sample | undefined =>
+  family(families, name)?.metrics.find((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v))
+
+const counterValue = (families: ReadonlyArray<Family>, labels: Record<string, string>): number =>
+  Number(sample(families, "wasl_http_requests_total", labels)?.value ?? 0)
+
+describe.each(DATABASES)("GET /metrics (%s)", (database) => {
+  let server: TestServer
+  let token: string
+  beforeAll(async () => {
+    server = await startTestServer(database, { metricsToken: TOKEN })
+    token = (await server.bootstrap({ email: `metrics-${database}@example.test`, password: "pw-metrics" })).token
+  })
+  afterAll(() => server.close())
+
+  it("counts requests by route template and status, with their durations", async () => {
+    const labels = { method: "GET", route: "/api/:kind/:id", status: "404" }
+    const series = 'method="GET",route="/api/:kind/:id"'
+    const beforeText = await scrapeText(server)
+    const counted = counterValue(parsePrometheusTextFormat(beforeText), labels)
+    const timed = histogramCount(beforeText, "wasl_http_request_duration_seconds", series)
+    for (const id of [987654, 987655]) {
+      expect((await server.request("GET", `/api/contacts/${id}`, { token })).status).toBe(404)
+    }
+    expect((await server.request("GET", "/no/such/path")).status).toBe(404)
+
+    const afterText = await scrapeText(server)
+    const after = parsePrometheusTextFormat(afterText)
+    const requests = family(after, "wasl_http_requests_total")
+    expect(requests?.type).toBe("COUNTER")
+    expect(counterValue(after, labels)).toBe(counted + 2)
+    expect(counterValue(after, { method: "GET", route: "unmatched", status: "404" })).toBeGreaterThanOrEqual(1)
+    // The raw paths never become labels.
+    expect(requests?.metrics.some((m) => /987654|\/no\/such/.test(m.labels?.["route"] ?? ""))).toBe(false)
+    const durations = family(after, "wasl_http_request_duration_seconds")
+    expect(durations?.type).toBe("HISTOGRAM")
+    expect(histogramCount(afterText, "wasl_http_request_duration_seconds", series)).toBe(timed + 2)
+  })
+
+  it("reports the delivery backlog read from the database", async () => {
+    const created = await server.request("POST", "/api/contacts", { token, body: { firstname: "Backlog" } })
+    expect(created.status).toBe(201)
+    const [{ pending }] = await server.query("SELECT count(*)::int AS pending FROM outbox_events")
+    expect(pending).toBeGreaterThanOrEqual(1)
+    const families = await scrape(server)
+    expect(family(families, "wasl_outbox_events")?.type).toBe("GAUGE")
+    expect(Number(sample(families, "wasl_outbox_events", {})?.value)).toBe(pending)
+    expect(Number(sample(families, "wasl_deliveries_due", {})?.value)).toBe(0)
+    expect(Number(sample(families, "wasl_deliveries_oldest_due_seconds", {})?.value)).toBe(0)
+  })
+
+  it("answers 401 without the token or with another, in constant time", async () => {
+    for (const options of [{}, { token: "wrong" }, { token: TOKEN + "x" }, { headers: { authorization: TOKEN } }]) {
+      const reply = await server.request("GET", "/metrics", options)
+      expect(reply.status).toBe(401)
+      expect(reply.body).toEqual({ message: "Unauthenticated." })
+      expect(reply.text).not.toContain("wasl_")
+    }
+  })
+})
+
+describe("GET /metrics without a token", () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startTestServer(DATABASES[0]!)
+  })
+  afterAll(() => server.close())
+
+  it("is open by default", async () => {
+    expect((await server.request("GET", "/health/live")).status).toBe(200)
+    const families = await scrape(server, undefined)
+    expect(counterValue(families, { method: "GET", route: "/health/live", status: "200" })).toBeGreaterThanOrEqual(1)
+  })
+})

@@ -1,0 +1,39 @@
+/**
+ * The worker's metrics: recorded delivery attempts by result, and how long after its event a
+ * delivery's first attempt started. They live in the process that runs the worker: `npm start`
+ * serves them at the server's `/metrics`, `apps/worker` at its health port's.
+ */
+import { type AttemptResult, deliveryEventTimeMillis, type PendingAttempt } from "@wasl/core"
+import { DateTime, Effect, Metric } from "effect"
+
+/** Recorded attempts by `outcome` (succeeded, retrying, exhausted, cancelled, dropped). */
+export const deliveryAttemptsTotal: Metric.Counter<number> = Metric.counter("wasl_delivery_attempts_total", {
+  description: "Webhook delivery attempts recorded, by outcome (succeeded, retrying, exhausted, cancelled, dropped).",
+  incremental: true
+})
+
+/** Seconds from an event to the start of a delivery's first attempt. */
+export const firstAttemptLatency: Metric.Histogram<number> = Metric.histogram(
+  "wasl_delivery_first_attempt_latency_seconds",
+  {
+    description:
+      "Seconds from an event to the start of the first attempt of a delivery of it (a redelivery asked by hand counts from its original event).",
+    // 10 ms to 1 hour: a worker keeping up answers in well under a second; minutes mean a backlog.
+    boundaries: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600]
+  }
+)
+
+/** Counts recorded attempts by result, and times the first attempts among them. */
+export const recordAttemptMetrics = (
+  batch: ReadonlyArray<PendingAttempt>,
+  results: ReadonlyArray<AttemptResult>
+): Effect.Effect<void> =>
+  Effect.forEach(batch, (pending, i) => {
+    const result = results[i] ?? "Dropped"
+    const counted = Metric.update(Metric.withAttributes(deliveryAttemptsTotal, { outcome: result.toLowerCase() }), 1)
+    const attempt = pending.record.attempt
+    const eventAt = deliveryEventTimeMillis(pending.delivery.body)
+    if (pending.delivery.state.attempts !== 0 || attempt === null || eventAt === undefined) return counted
+    const startedAt = DateTime.toEpochMillis(pending.finishedAt) - attempt.durationMillis
+    return Effect.andThen(counted, Metric.update(firstAttemptLatency, Math.max(0, startedAt - eventAt) / 1000))
+  }, { discard: true })
