@@ -4,7 +4,8 @@
  * (a node:http server here, taking the JSON encoding asked for with OTEL_EXPORTER_OTLP_PROTOCOL).
  * A `POST /api/contacts` is one trace: the server span, the use-case span and the SQL spans under
  * it; the webhook delivery it causes is an attempt span naming the delivery; the JSON log lines
- * written in the request carry its trace id.
+ * written in the request carry its trace id. Health probes, metrics scrapes and the worker's polling
+ * make no traces.
  *
  * Black box: this file imports nothing from the workspace.
  */
@@ -113,6 +114,10 @@ describe("traces (npm start with OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
     expect((await api("POST", `/api/account/webhooks/${created.body.data.id}/validate`)).status).toBe(200)
     expect((await api("PUT", `/api/account/webhooks/${created.body.data.id}/activate`, { is_active: true })).status).toBe(200)
 
+    // Probes and scrapes, which come every few seconds, make no traces.
+    expect((await api("GET", "/health/live")).status).toBe(200)
+    expect((await api("GET", "/metrics")).status).toBe(200)
+
     const contact = await api("POST", "/api/contacts", { firstname: "Traced", email: "traced@example.test" })
     expect(contact.status, contact.text).toBe(201)
 
@@ -163,6 +168,7 @@ describe("traces (npm start with OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
     expect(accessLine?.annotations.trace_id).toBe(request.traceId)
     expect(byId().has(accessLine.annotations.span_id)).toBe(true)
 
+    expect(collector.spans.filter((s) => /^\/(health|metrics)/.test(String(s.attributes["url.path"])))).toEqual([])
     // The worker's polling (a fan-out every second) makes no traces of its own.
     expect(collector.spans.filter((s) => ["fanOutEvents", "recordAttempts", "pruneExpired"].includes(s.name))).toEqual([])
 

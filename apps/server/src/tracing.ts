@@ -7,8 +7,9 @@
  * setting, so a bad one stops the process in one line.
  */
 import { Config, Layer, Redacted, Result } from "effect"
-import { FetchHttpClient } from "effect/http"
+import { FetchHttpClient, HttpMiddleware, type HttpServerRequest } from "effect/http"
 import { type OtlpExporter, OtlpSerialization, OtlpTracer } from "effect/observability"
+import { METRICS_PATH } from "@wasl/http"
 import { setting, withFallback } from "./config.ts"
 
 const PROTOCOLS = { "http/protobuf": OtlpSerialization.layerProtobuf, "http/json": OtlpSerialization.layerJson } as const
@@ -72,6 +73,12 @@ export const TracingConfig = Config.all({
 }))
 export type TracingConfig = Config.Success<typeof TracingConfig>
 
+/** Health probes and metrics scrapes come every few seconds: a trace each would bury the requests. */
+const isProbe = (request: HttpServerRequest.HttpServerRequest): boolean => {
+  const path = request.url.split("?")[0]!
+  return path.startsWith("/health/") || path === METRICS_PATH
+}
+
 /** The tracer of the settings: the OTLP exporter when an endpoint is set, else nothing (Effect's no-op tracer). */
 export const tracingLayer = ({ headers, protocol, serviceName, url }: TracingConfig): Layer.Layer<never> | Layer.Layer<OtlpExporter.Flusher> =>
   url === undefined ? Layer.empty : OtlpTracer.layer({
@@ -82,5 +89,6 @@ export const tracingLayer = ({ headers, protocol, serviceName, url }: TracingCon
     exportInterval: "1 second"
   }).pipe(
     Layer.provide(PROTOCOLS[protocol]),
-    Layer.provide(FetchHttpClient.layer)
+    Layer.provide(FetchHttpClient.layer),
+    Layer.merge(Layer.succeed(HttpMiddleware.TracerDisabledWhen, isProbe))
   )
