@@ -120,6 +120,11 @@ describe("npm start (apps/wasl) on the embedded database", () => {
     expect(me.body.account.plan).toBe("business")
   })
 
+  it("is ready: the database and the worker's loops (GET /health/ready, no credentials)", async () => {
+    const ready = await request(baseUrl, "GET", "/health/ready", {})
+    expect([ready.status, ready.body]).toEqual([200, { status: "ok" }])
+  })
+
   it("POST /api/auth/login with the printed password answers 200", async () => {
     const login = await request(baseUrl, "POST", "/api/auth/login", {
       body: { email: credentials.owner, password: credentials.password }

@@ -6,15 +6,20 @@
  */
 import { Config, Layer } from "effect"
 import { AppServicesLive, HttpConfig, HttpServerLive, runService, WaslConfig } from "@wasl/app-server"
-import { DeliveryWorkerLive } from "@wasl/worker"
+import { DeliveryWorkerLive, WorkerLoops, WorkerReadiness } from "@wasl/worker"
 import { FirstRunLive } from "./first-run.ts"
 
 // The first-run account exists before the server listens. The delivery worker shares the
-// server's services (one database pool, one HTTPS agent).
+// server's services (one database pool, one HTTPS agent), and its loops beat into the WorkerLoops
+// that the server's readiness probe reads: GET /health/ready covers the worker too.
 runService(
   Config.all({ wasl: WaslConfig, http: HttpConfig }),
   ({ http, wasl }) =>
-    Layer.mergeAll(HttpServerLive(http).pipe(Layer.provide(FirstRunLive)), DeliveryWorkerLive()).pipe(
+    Layer.mergeAll(
+      HttpServerLive(http).pipe(Layer.provide(FirstRunLive), Layer.provide(WorkerReadiness)),
+      DeliveryWorkerLive()
+    ).pipe(
+      Layer.provide(WorkerLoops.layer()),
       Layer.provide(AppServicesLive(wasl))
     )
 )

@@ -17,5 +17,6 @@
  */
 export * from "./delivery-worker.ts"
 export * from "./worker-health-routes.ts"
+export * from "./worker-readiness.ts"
 export * from "./worker-loops.ts"
 export * from "./worker-metrics.ts"

@@ -9,27 +9,13 @@ import { Readiness } from "@wasl/core"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { WorkerLoops } from "./worker-loops.ts"
+import { workerReady } from "./worker-readiness.ts"
 
 const answer = (ready: boolean) =>
   HttpServerResponse.jsonUnsafe(ready ? { status: "ok" } : { status: "unavailable" }, {
     status: ready ? 200 : 503,
     headers: { "cache-control": "no-store" }
   })
-
-/** Ready: the database answers and is migrated, and every loop started, runs and beats. */
-const workerReady = Effect.gen(function*() {
-  const loops = yield* WorkerLoops
-  const unhealthy = yield* loops.unhealthy
-  if (!(yield* loops.started)) {
-    yield* Effect.logWarning("worker not ready: its loops have not started")
-    return false
-  }
-  if (unhealthy.length > 0) {
-    yield* Effect.logWarning("worker not ready: loops stopped or stuck").pipe(Effect.annotateLogs({ loops: unhealthy }))
-    return false
-  }
-  return yield* (yield* Readiness).check
-})
 
 /** `GET /health/live` and `GET /health/ready` of a worker, on the `HttpRouter` of its listener. */
 export const WorkerHealthRoutes: Layer.Layer<never, never, HttpRouter.HttpRouter | WorkerLoops | Readiness> = Layer

@@ -11,7 +11,7 @@ import { Duration, Effect, Layer, Logger, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { createServer } from "node:http"
 import { afterEach, describe, expect, it } from "vitest"
-import { DeliveryWorkerLive, WorkerHealthRoutes, WorkerLoops } from "../src/index.ts"
+import { DeliveryWorkerLive, WorkerHealthRoutes, WorkerLoops, WorkerReadiness } from "../src/index.ts"
 
 interface Probe {
   readonly status: (path: string) => Promise<{ readonly status: number; readonly body: unknown }>
@@ -99,5 +99,45 @@ describe("worker health", () => {
     await new Promise((resolve) => setTimeout(resolve, 200))
     expect(await probe.status("/health/ready")).toEqual({ status: 503, body: UNAVAILABLE })
     expect(await probe.status("/health/live")).toEqual({ status: 200, body: OK })
+  })
+
+  it("gives a server running the worker in its process (npm start) the loops in its readiness", async () => {
+    // Composed as apps/wasl composes it: the server's layer gets WorkerReadiness over the store's
+    // Readiness, the worker and the server share one WorkerLoops.
+    const readinessOf = (retention: Layer.Layer<never> | Layer.Layer<Retention>) => {
+      let check: Effect.Effect<boolean> = Effect.die("the server layer was not built")
+      const server = Layer.effectDiscard(Effect.gen(function*() {
+        check = (yield* Readiness).check
+      }))
+      const runtime = ManagedRuntime.make(
+        Layer.mergeAll(
+          server.pipe(Layer.provide(WorkerReadiness)),
+          DeliveryWorkerLive({ pollInterval: Duration.millis(50), pruneInterval: Duration.millis(50), otpSweepInterval: Duration.millis(50) })
+        ).pipe(
+          Layer.provide(WorkerLoops.layer({ stallAfter: Duration.millis(400) })),
+          Layer.provide(Layer.merge(WaslMemory.layer({ secretKey: new Uint8Array(32).fill(4) }), retention)),
+          Layer.provide(Logger.layer([]))
+        )
+      )
+      return { ready: () => runtime.runPromise(Effect.suspend(() => check)), close: () => runtime.dispose() }
+    }
+    const until = async (ready: () => Promise<boolean>, wanted: boolean) => {
+      const deadline = Date.now() + 5000
+      while ((await ready()) !== wanted && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25))
+      return ready()
+    }
+    const healthy = readinessOf(Layer.empty)
+    try {
+      expect(await until(healthy.ready, true)).toBe(true)
+    } finally {
+      await healthy.close()
+    }
+    const stopped = readinessOf(Layer.succeed(Retention, Retention.of({ pruneBatch: () => Effect.interrupt })))
+    try {
+      // The store is ready and the other loops beat: only the ended pruning loop makes it unready.
+      expect(await until(stopped.ready, false)).toBe(false)
+    } finally {
+      await stopped.close()
+    }
   })
 })
