@@ -16,7 +16,7 @@ import { Effect } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { ObjectKind, Permission } from "../auth/permission.ts"
 import type { Principal } from "../auth/principal.ts"
-import { type Forbidden, invalid, type NotFound, ValidationFailed } from "../errors.ts"
+import { type Forbidden, invalid, type NotFound, type ValidationFailed } from "../errors.ts"
 import type { Outbox } from "../events/outbox.ts"
 import {
   ambiguousUpsertKey,

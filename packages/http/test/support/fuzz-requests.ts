@@ -298,8 +298,12 @@ const validBody = (
       return recordBody(state, kind)
     case "records.batchCreate":
       return batchOf(recordBody(state, kind).map((properties) => ({ properties })))
-    case "records.batchUpdate":
-      return batchOf(fc.record({ id: ids(`/api/${kind}`), properties: recordBody(state, kind) }))
+    case "records.batchUpdate": {
+      // Every input must name a record for the batch to pass: the account's ids only, when it has some.
+      const own = state.own.in(`/api/${kind}`)
+      const id = own.length === 0 ? hex24 : fc.constantFrom(...own)
+      return batchOf(fc.record({ id, properties: recordBody(state, kind) }))
+    }
     case "records.batchDelete":
       return batchOf(fc.record({ id: ids(`/api/${kind}`) }))
     case "records.batchUpsert": {
