@@ -1,7 +1,7 @@
-/** Records of the six kinds: list, create, read, update, delete. */
+/** Records of the six kinds: list, create, read, update, delete, and the same writes in batches. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { CompanyJson, ContactJson, DealJson, InvoiceJson, ProductJson, TicketJson } from "@wasl/core"
+import { CompanyJson, ContactJson, DealJson, InvoiceJson, MAX_BATCH_INPUTS, ProductJson, TicketJson } from "@wasl/core"
 import { type KindParams, kindParams, type RecordParams, recordParams } from "./kind-params.ts"
 import { DeletedAnswer } from "./deleted-answer.ts"
 import { type AuthenticatedGroup, commonErrors, DataAnswer, DataMessageAnswer, type WaslEndpoint } from "./endpoint-types.ts"
@@ -93,6 +93,121 @@ export const DeleteRecordEndpoint: WaslEndpoint<"delete", "DELETE", "/:kind/:id"
   "Deletes the record, its links and its notes; fires <kind>-deleted for the record only. Permission <kind>-delete."
 )
 
+/**
+ * The body of a records batch, `{ inputs: [...] }`: a free-form object the use-case validates
+ * (with Laravel's messages keyed `inputs.N...`), each input in the shape its operation's
+ * description gives.
+ */
+export const BatchBody: Schema.$Record<Schema.String, Schema.Unknown> = Schema.Record(Schema.String, Schema.Unknown).annotate({
+  description: `{ inputs: [...] }: 1 to ${MAX_BATCH_INPUTS} inputs, each in the shape the operation describes`
+})
+
+/** The answer of a batch that writes records: the records in the inputs' order, and the single call's message. */
+type BatchRecordsAnswer = DataMessageAnswer<Schema.$Array<typeof RecordView>>
+const BatchRecordsAnswer: BatchRecordsAnswer = DataMessageAnswer(Schema.Array(RecordView))
+
+/** The answer of a batch delete: the ids deleted, in the inputs' order, and the single delete's message. */
+type BatchDeletedAnswer = DataMessageAnswer<Schema.$Array<Schema.String>>
+const BatchDeletedAnswer: BatchDeletedAnswer = DataMessageAnswer(Schema.Array(Schema.String))
+
+const BATCH_RULES = ` One transaction: every input is written or, when any is invalid, none is (a 422 listing every bad input, ` +
+  `each message the one the single call gives, keyed under the input: inputs.3.email). At most ${MAX_BATCH_INPUTS} inputs; ` +
+  `more is a 422 on inputs. Inputs are taken in order; each record written fires the single call's event.`
+
+/** `POST /api/:kind/batch/create`: creates up to 100 records of the kind at once. */
+export const BatchCreateRecordsEndpoint: WaslEndpoint<"batchCreate", "POST", "/:kind/batch/create", {
+  params: KindParams; payload: typeof BatchBody; success: BatchRecordsAnswer
+}> = HttpApiEndpoint.post("batchCreate", "/:kind/batch/create", {
+  params: kindParams,
+  payload: BatchBody,
+  success: BatchRecordsAnswer.pipe(HttpApiSchema.status(201)),
+  error: commonErrors
+}).annotate(OpenApi.Summary, "Create records in a batch").annotate(
+  OpenApi.Description,
+  "Creates a record from each input { properties }, properties being the body of a single create. " +
+    "Answers the records in the inputs' order. Fires <kind>-created per record." + BATCH_RULES + " Permission <kind>-create."
+).annotate(
+  OpenApi.Transform,
+  withRequestExamples({
+    contacts: {
+      summary: "POST /api/contacts/batch/create",
+      value: { inputs: [{ properties: { firstname: "Amal", email: "amal@example.com" } }, { properties: { firstname: "Omar" } }] }
+    }
+  })
+)
+
+/** `POST /api/:kind/batch/update`: sets some values of up to 100 records of the kind at once. */
+export const BatchUpdateRecordsEndpoint: WaslEndpoint<"batchUpdate", "POST", "/:kind/batch/update", {
+  params: KindParams; payload: typeof BatchBody; success: BatchRecordsAnswer
+}> = HttpApiEndpoint.post("batchUpdate", "/:kind/batch/update", {
+  params: kindParams,
+  payload: BatchBody,
+  success: BatchRecordsAnswer,
+  error: commonErrors
+}).annotate(OpenApi.Summary, "Update records in a batch").annotate(
+  OpenApi.Description,
+  "Sets the values given of the record each input { id, properties } names, properties being the body of a single update. " +
+    "An id the account has no record of (another account's included) is a 422 on inputs.N.id. " +
+    "Answers the updated records in the inputs' order. Fires <kind>-updated per record." + BATCH_RULES + " Permission <kind>-update."
+).annotate(
+  OpenApi.Transform,
+  withRequestExamples({
+    deals: {
+      summary: "POST /api/deals/batch/update",
+      value: { inputs: [{ id: "6744a1f0c2b3d4e5f6a7b8c9", properties: { amount: 300 } }] }
+    }
+  })
+)
+
+/** `POST /api/:kind/batch/delete`: deletes up to 100 records of the kind at once. */
+export const BatchDeleteRecordsEndpoint: WaslEndpoint<"batchDelete", "POST", "/:kind/batch/delete", {
+  params: KindParams; payload: typeof BatchBody; success: BatchDeletedAnswer
+}> = HttpApiEndpoint.post("batchDelete", "/:kind/batch/delete", {
+  params: kindParams,
+  payload: BatchBody,
+  success: BatchDeletedAnswer,
+  error: commonErrors
+}).annotate(OpenApi.Summary, "Delete records in a batch").annotate(
+  OpenApi.Description,
+  "Deletes the record each input { id } names, with its links and notes. An id the account has no record of is a 422 on " +
+    "inputs.N.id. Answers 200 with the ids deleted in data, in the inputs' order, and the single delete's message. " +
+    "Fires <kind>-deleted per record." + BATCH_RULES + " Permission <kind>-delete."
+).annotate(
+  OpenApi.Transform,
+  withRequestExamples({
+    tickets: { summary: "POST /api/tickets/batch/delete", value: { inputs: [{ id: "6744a1f0c2b3d4e5f6a7b8c9" }] } }
+  })
+)
+
+/** `POST /api/:kind/batch/upsert`: creates or updates up to 100 records of the kind, matched by a property's value. */
+export const BatchUpsertRecordsEndpoint: WaslEndpoint<"batchUpsert", "POST", "/:kind/batch/upsert", {
+  params: KindParams; payload: typeof BatchBody; success: BatchRecordsAnswer
+}> = HttpApiEndpoint.post("batchUpsert", "/:kind/batch/upsert", {
+  params: kindParams,
+  payload: BatchBody,
+  success: BatchRecordsAnswer,
+  error: commonErrors
+}).annotate(OpenApi.Summary, "Create or update records in a batch").annotate(
+  OpenApi.Description,
+  "For each input { id, id_property?, properties }: the record whose id_property (the input's, else the body's id_property) " +
+    "has the value id is updated with properties, validated as a single update; when none has it, a record is created " +
+    "from properties with id_property set to id, validated as a single create. A value more than one record holds is a " +
+    "422 on inputs.N.id; an id_property that is not a property of the kind, a 422 on it. Answers the records in the inputs' " +
+    "order. Fires <kind>-created or <kind>-updated per record." + BATCH_RULES +
+    " Permissions <kind>-create and <kind>-update."
+).annotate(
+  OpenApi.Transform,
+  withRequestExamples({
+    contacts: {
+      summary: "POST /api/contacts/batch/upsert",
+      value: {
+        id_property: "email",
+        inputs: [{ id: "amal@example.com", properties: { firstname: "Amal" } }, { id: "omar@example.com", properties: { firstname: "Omar" } }]
+      }
+    }
+  })
+)
+
 /** @ignore */
 export const RecordsGroupBase: AuthenticatedGroup<
   "records",
@@ -101,22 +216,30 @@ export const RecordsGroupBase: AuthenticatedGroup<
   | typeof ShowRecordEndpoint
   | typeof UpdateRecordEndpoint
   | typeof DeleteRecordEndpoint
+  | typeof BatchCreateRecordsEndpoint
+  | typeof BatchUpdateRecordsEndpoint
+  | typeof BatchDeleteRecordsEndpoint
+  | typeof BatchUpsertRecordsEndpoint
 > = HttpApiGroup.make("records")
   .add(ListRecordsEndpoint)
   .add(CreateRecordEndpoint)
   .add(ShowRecordEndpoint)
   .add(UpdateRecordEndpoint)
   .add(DeleteRecordEndpoint)
+  .add(BatchCreateRecordsEndpoint)
+  .add(BatchUpdateRecordsEndpoint)
+  .add(BatchDeleteRecordsEndpoint)
+  .add(BatchUpsertRecordsEndpoint)
   .middleware(Authentication)
   .prefix("/api")
   .annotate(
     OpenApi.Description,
-    "Records of the six kinds (contacts, companies, deals, tickets, invoices, products): list with search, filters, order and pagination; create, read, update, delete."
+    "Records of the six kinds (contacts, companies, deals, tickets, invoices, products): list with search, filters, order and pagination; create, read, update, delete; and create, update, delete or upsert up to 100 at once, all or nothing."
   )
 
 /**
  * The records of the six kinds (`/api/{kind}`: contacts, companies, deals, tickets, invoices,
- * products): list, create, read, update, delete, each behind the kind's permission
- * (`deal-index`, `deal-create`, ...).
+ * products): list, create, read, update, delete, and the writes in batches of up to 100, each
+ * behind the kind's permission (`deal-index`, `deal-create`, ...).
  */
 export class RecordsGroup extends RecordsGroupBase {}

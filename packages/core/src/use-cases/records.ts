@@ -18,7 +18,7 @@ import { Effect } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { ObjectKind } from "../auth/permission.ts"
 import type { Principal } from "../auth/principal.ts"
-import { type Forbidden, NotFound, type ValidationFailed } from "../errors.ts"
+import type { Forbidden, NotFound, ValidationFailed } from "../errors.ts"
 import type { Outbox } from "../events/outbox.ts"
 import { parseRecordListQuery } from "../records/list-query.ts"
 import type { Page } from "../records/pagination.ts"
@@ -28,9 +28,9 @@ import { RecordRepository } from "../records/record-repository.ts"
 import type { RecordJson } from "../records/record-shape.ts"
 import { validateRecordCreate, validateRecordUpdate } from "../records/value-validation.ts"
 import { Transactor } from "../transactor.ts"
-import { newRecordId } from "../wire/record-id.ts"
 import { authorize } from "./authenticate.ts"
-import { appendEvent, customOf, findRecord, orNotFound, shapeOf } from "./record-lookup.ts"
+import { customOf, findRecord, shapeOf } from "./record-lookup.ts"
+import { removeRecord, storeNewRecord, storeRecordPatch } from "./record-writes.ts"
 
 /**
  * `POST /api/{kind}`: creates a record of the kind from `body` (the JSON object of the request),
@@ -69,11 +69,7 @@ export const createRecord: (
   return yield* transactor.transaction(Effect.gen(function*() {
     const custom = yield* customOf(principal.accountId, kind)
     const values = yield* validateRecordCreate(kind, body, custom)
-    const id = yield* newRecordId
-    const stored = yield* (yield* RecordRepository).insert({ accountId: principal.accountId, kind, id, custom, values })
-    const json = shapeOf(kind, stored, custom)
-    yield* appendEvent(principal.accountId, kind, "record", "created", json)
-    return json
+    return yield* storeNewRecord(principal.accountId, kind, custom, values)
   }))
 })
 
@@ -124,12 +120,7 @@ export const updateRecord: (
     const custom = yield* customOf(principal.accountId, kind)
     yield* findRecord(principal.accountId, kind, id, custom)
     const patch = yield* validateRecordUpdate(kind, body, custom)
-    const updated = yield* orNotFound(
-      yield* (yield* RecordRepository).update({ accountId: principal.accountId, kind, id, custom, patch })
-    )
-    const json = shapeOf(kind, updated, custom)
-    yield* appendEvent(principal.accountId, kind, "record", "updated", json)
-    return json
+    return yield* storeRecordPatch(principal.accountId, kind, custom, id, patch)
   }))
 })
 
@@ -153,12 +144,7 @@ export const deleteRecord: (
   return yield* transactor.transaction(Effect.gen(function*() {
     const custom = yield* customOf(principal.accountId, kind)
     const current = yield* findRecord(principal.accountId, kind, id, custom)
-    if (!(yield* (yield* RecordRepository).delete({ accountId: principal.accountId, kind, id }))) {
-      return yield* new NotFound()
-    }
-    const json = shapeOf(kind, current, custom)
-    yield* appendEvent(principal.accountId, kind, "record", "deleted", json)
-    return json
+    return yield* removeRecord(principal.accountId, kind, custom, id, current)
   }))
 })
 

@@ -1,7 +1,18 @@
 import { Effect, type Layer } from "effect"
 import type { HttpRouter } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
-import { createRecord, deleteRecord, getRecord, KIND_OF_PATH, listRecords, updateRecord } from "@wasl/core"
+import {
+  createRecord,
+  createRecords,
+  deleteRecord,
+  deleteRecords,
+  getRecord,
+  KIND_OF_PATH,
+  listRecords,
+  updateRecord,
+  updateRecords,
+  upsertRecords
+} from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"
@@ -40,4 +51,20 @@ export const RecordHandlers: Layer.Layer<
       Effect.gen(function*() {
         yield* domain(deleteRecord(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id))
         return { message: DELETED, data: [] as const }
+      }))
+    .handle("batchCreate", ({ params, payload }) =>
+      Effect.gen(function*() {
+        return { data: yield* domain(createRecords(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], payload)), message: CREATED }
+      }))
+    .handle("batchUpdate", ({ params, payload }) =>
+      Effect.gen(function*() {
+        return { data: yield* domain(updateRecords(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], payload)), message: MODIFIED }
+      }))
+    .handle("batchDelete", ({ params, payload }) =>
+      Effect.gen(function*() {
+        return { data: yield* domain(deleteRecords(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], payload)), message: DELETED }
+      }))
+    .handle("batchUpsert", ({ params, payload }) =>
+      Effect.gen(function*() {
+        return { data: yield* domain(upsertRecords(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], payload)), message: MODIFIED }
       })))

@@ -60,6 +60,9 @@ export interface FuzzState {
   readonly cloudToken: string
 }
 
+/** A records batch path: the kind's collection and the operation. */
+const BATCH = /^(\/api\/[a-z]+)\/batch\/(create|update|delete|upsert)$/
+
 const idOf = (item: any): unknown => item?._id ?? item?.properties?._id ?? item?.id ?? item?.verification_id
 
 /**
@@ -71,6 +74,13 @@ export const learn = (pool: IdPool, request: { readonly method: string; readonly
   const path = request.url.split("?")[0]!.replace(/\/+$/, "")
   if (request.method === "GET" && Array.isArray(body.data)) {
     for (const item of body.data) pool.add(path, idOf(item))
+  } else if (request.method === "POST" && BATCH.test(path) && Array.isArray(body.data)) {
+    // A batch answers the records it wrote (the ids it deleted) of the kind's collection.
+    const [, collection, operation] = BATCH.exec(path)!
+    for (const item of body.data) {
+      if (operation === "delete") pool.remove(collection!, String(item))
+      else pool.add(collection!, idOf(item))
+    }
   } else if (request.method === "POST" && status === 201) {
     pool.add(path, idOf(body.data))
   } else if (request.method === "DELETE") {

@@ -275,6 +275,10 @@ const TEMPLATES = [
   { name: "promo", category: "MARKETING", body: "Sale", code_expiration_minutes: 10 }
 ]
 
+/** A records batch body `{ inputs }` of a few inputs (the 100-input bound is the batch tests'). */
+const batchOf = (input: fc.Arbitrary<unknown>): fc.Arbitrary<{ inputs: Array<unknown> }> =>
+  fc.array(input, { minLength: 1, maxLength: 4 }).map((inputs) => ({ inputs }))
+
 /**
  * A valid body of an operation. The document describes most bodies in words only (`{ body: string }`),
  * so those are written here after its descriptions; the rest come from its schema.
@@ -292,6 +296,24 @@ const validBody = (
     case "records.create":
     case "records.update":
       return recordBody(state, kind)
+    case "records.batchCreate":
+      return batchOf(recordBody(state, kind).map((properties) => ({ properties })))
+    case "records.batchUpdate": {
+      // Every input must name a record for the batch to pass: the account's ids only, when it has some.
+      const own = state.own.in(`/api/${kind}`)
+      const id = own.length === 0 ? hex24 : fc.constantFrom(...own)
+      return batchOf(fc.record({ id, properties: recordBody(state, kind) }))
+    }
+    case "records.batchDelete":
+      return batchOf(fc.record({ id: ids(`/api/${kind}`) }))
+    case "records.batchUpsert": {
+      // Matched by a text property (an email's or a name's value), as upserts are used.
+      const keys = (state.properties.get(kind) ?? []).filter((p) => p.type === "email" || p.type === "string")
+      if (keys.length === 0) return batchOf(fc.record({ id: fc.string(), properties: recordBody(state, kind) }))
+      return fc.constantFrom(...keys).chain((key) =>
+        batchOf(fc.record({ id: propertyValue(key), properties: recordBody(state, kind) })).map((body) => ({ id_property: key.internal_name, ...body }))
+      )
+    }
     case "notes.create":
     case "notes.update":
       return fc.record({ body: fc.string({ minLength: 1, maxLength: 200 }) })

@@ -1,0 +1,64 @@
+/**
+ * The writes of one record inside the caller's transaction, each with its outbox event: what a
+ * single create, update or delete does once its body is validated, shared with the batches so a
+ * record written by a batch is stored and announced exactly as a single call would.
+ */
+import { Effect } from "effect"
+import type { SecureRandom } from "effect/crypto"
+import type { ObjectKind } from "../auth/permission.ts"
+import { NotFound } from "../errors.ts"
+import type { Outbox } from "../events/outbox.ts"
+import type { PropertyDefinition } from "../records/property-definition.ts"
+import { RecordRepository, type RecordWithDerived } from "../records/record-repository.ts"
+import type { RecordJson } from "../records/record-shape.ts"
+import type { RecordPatch, StoredValues } from "../records/value-validation.ts"
+import { newRecordId } from "../wire/record-id.ts"
+import { appendEvent, orNotFound, shapeOf } from "./record-lookup.ts"
+
+/** Stores a new record of validated values under a fresh id and queues its `<kind>-created` event. */
+export const storeNewRecord = (
+  accountId: number,
+  kind: ObjectKind,
+  custom: ReadonlyArray<PropertyDefinition>,
+  values: StoredValues
+): Effect.Effect<RecordJson, never, Outbox | RecordRepository | SecureRandom.SecureRandom> =>
+  Effect.gen(function*() {
+    const id = yield* newRecordId
+    const stored = yield* (yield* RecordRepository).insert({ accountId, kind, id, custom, values })
+    const json = shapeOf(kind, stored, custom)
+    yield* appendEvent(accountId, kind, "record", "created", json)
+    return json
+  })
+
+/** Applies a validated patch to a record of the account and queues its `<kind>-updated` event. */
+export const storeRecordPatch = (
+  accountId: number,
+  kind: ObjectKind,
+  custom: ReadonlyArray<PropertyDefinition>,
+  id: string,
+  patch: RecordPatch
+): Effect.Effect<RecordJson, NotFound, Outbox | RecordRepository> =>
+  Effect.gen(function*() {
+    const updated = yield* orNotFound(yield* (yield* RecordRepository).update({ accountId, kind, id, custom, patch }))
+    const json = shapeOf(kind, updated, custom)
+    yield* appendEvent(accountId, kind, "record", "updated", json)
+    return json
+  })
+
+/**
+ * Deletes a record found a moment ago (`current`, read in the same transaction) with its links
+ * and notes, and queues its `<kind>-deleted` event carrying it as it was.
+ */
+export const removeRecord = (
+  accountId: number,
+  kind: ObjectKind,
+  custom: ReadonlyArray<PropertyDefinition>,
+  id: string,
+  current: RecordWithDerived
+): Effect.Effect<RecordJson, NotFound, Outbox | RecordRepository> =>
+  Effect.gen(function*() {
+    if (!(yield* (yield* RecordRepository).delete({ accountId, kind, id }))) return yield* new NotFound()
+    const json = shapeOf(kind, current, custom)
+    yield* appendEvent(accountId, kind, "record", "deleted", json)
+    return json
+  })
