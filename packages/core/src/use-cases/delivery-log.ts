@@ -122,7 +122,7 @@ export const RECOVER_NEEDS_ACTIVE_WEBHOOK =
   "The webhook must be validated and active to recover its deliveries: validate and activate it first."
 
 /** The 422 message of an `until` before `since`. */
-export const UNTIL_BEFORE_SINCE = "The until must be a date after or equal to since."
+export const UNTIL_BEFORE_SINCE = "The until field must be a date after or equal to since."
 
 /** The 422 message of a window longer than {@link RECOVERY_WINDOW}. */
 export const RECOVERY_WINDOW_TOO_LONG = "The window from since to until must not exceed 30 days."
