@@ -1,6 +1,6 @@
 /**
- * The delivery log of a webhook: the paginated list (permission webhook-index) and redelivery
- * (permission webhook-update). A webhook or delivery of another account, or an id that is not
+ * The delivery log of a webhook: the paginated list (permission webhook-index), redelivery and
+ * recovery of the failed deliveries of a window (permission webhook-update). A webhook or delivery of another account, or an id that is not
  * one, is 404.
  */
 import { Schema } from "effect"
@@ -36,18 +36,49 @@ export const RedeliverEndpoint: WaslEndpoint<"redeliver", "POST", "/account/webh
   "Queues a new delivery (new id, attempts from 1) of the same event and body. It is sent while the webhook is validated and active."
 )
 
+/** The body of `POST /api/account/webhooks/:id/recover`: `{ since, until? }`, read by the use-case. */
+export const RecoverBody: Schema.$Record<Schema.String, Schema.Unknown> = Schema.Record(Schema.String, Schema.Unknown)
+  .annotate({
+    description: "{ since: timestamp, until?: timestamp } — e.g. { \"since\": \"2026-11-20T00:00:00.000000Z\" }; until defaults to now"
+  })
+
+/** What a recovery answers in `data`: how many fresh deliveries it queued. */
+export const RecoveryResult: Schema.Struct<{ readonly queued: Schema.Int }> = Schema.Struct({ queued: Schema.Int })
+  .annotate({ identifier: "RecoveryResult" })
+
+/** `POST /api/account/webhooks/:id/recover`: queues again the deliveries that ended failed in a window. */
+export const RecoverEndpoint: WaslEndpoint<"recover", "POST", "/account/webhooks/:id/recover", {
+  params: PathParams<{ id: Schema.String }>
+  payload: typeof RecoverBody
+  success: DataMessageAnswer<typeof RecoveryResult>
+}> = HttpApiEndpoint.post("recover", "/account/webhooks/:id/recover", {
+  params: { id: Schema.String },
+  payload: RecoverBody,
+  success: DataMessageAnswer(RecoveryResult).pipe(HttpApiSchema.status(202)),
+  error: commonErrors
+}).annotate(OpenApi.Summary, "Recover a webhook's failed deliveries").annotate(
+  OpenApi.Description,
+  "Queues a new delivery (new id, attempts from 1, same event and body) of each delivery of the webhook that ended " +
+    "failed between since and until (inclusive; timestamps in any accepted date form, until defaults to now) and was " +
+    "not recovered before, and answers how many: a failed delivery is recovered once, so calling again queues none " +
+    "of them twice. The window is at most 30 days, and one call queues at most 1,000 deliveries, the earliest ended " +
+    "first: when queued is 1,000, call again for the rest. 422 when since is missing, a date is invalid, until is " +
+    "before since, the window is longer than 30 days, or the webhook is not validated and active. Permission webhook-update."
+)
+
 /** @ignore */
 export const DeliveriesGroupBase: AuthenticatedGroup<
   "deliveries",
-  typeof ListDeliveriesEndpoint | typeof RedeliverEndpoint
+  typeof ListDeliveriesEndpoint | typeof RedeliverEndpoint | typeof RecoverEndpoint
 > = HttpApiGroup.make("deliveries")
   .add(ListDeliveriesEndpoint)
   .add(RedeliverEndpoint)
+  .add(RecoverEndpoint)
   .middleware(Authentication)
   .prefix("/api")
   .annotate(
     OpenApi.Description,
-    "A webhook's delivery log: every delivery with its attempts, and redelivery of one of them."
+    "A webhook's delivery log: every delivery with its attempts, redelivery of one of them, and recovery of those that failed in a window."
   )
 
 /**

@@ -11,7 +11,7 @@ export const MODIFIED = "Entity was modified Successfully"
 /** `message` of a deletion: a record, property, property group, note or API token. */
 export const DELETED = "Entity was deleted Successfully"
 
-/** `message` of a created webhook, or of a delivery queued again. */
+/** `message` of a created webhook, or of deliveries queued again (redelivery, recovery). */
 export const WEBHOOK_CREATED = "Entity was created successfully."
 /** `message` of an updated or (de)activated webhook. */
 export const WEBHOOK_MODIFIED = "Entity was modified successfully"

@@ -62,7 +62,7 @@ export const DealAttachContactsEndpoint: RecordLinkEndpoint<"dealAttachContacts"
 export const DealDetachContactEndpoint: RecordLinkEndpoint<"dealDetachContact", "/deals/:id/detach-contact", typeof DealAnswer> =
   post("dealDetachContact", "/deals/:id/detach-contact", "{ contact_id: string }", DealAnswer).annotate(OpenApi.Summary, "Unlink a contact from a deal").annotate(
     OpenApi.Description,
-    "Unlinks the contact from the deal; the deal with its remaining contacts as full contact records. Permission deal-update."
+    "Unlinks the contact from the deal; the deal with its remaining contacts as full contact records, flat (_id, account_id, firstname, email, channels ... at the top level). Permission deal-update."
   )
 
 /** `POST /api/deals/:id/attach-tickets` `{ ticket_ids }`: links tickets to the deal. */

@@ -66,8 +66,14 @@ describe.each(DATABASES)("links and notes over HTTP on %s", (database) => {
     expect(detached.status).toBe(200)
     expect(detached.body.message).toBe("Entity was modified Successfully")
     expect(detached.body.data.contacts).toHaveLength(1)
-    expect(detached.body.data.contacts[0].properties).toMatchObject({ _id: bo, firstname: "Bo", deal_ids: [deal] })
-    expect(detached.body.data.contacts[0].channels).toEqual([])
+    // The full contact record, flat like the entries of the attach answer (not `{ properties, channels }`).
+    const remaining = detached.body.data.contacts[0]
+    expect(remaining).toMatchObject({ _id: bo, account_id: owner.account_id, firstname: "Bo", lastname: null, deal_ids: [deal] })
+    expect(remaining).toHaveProperty("email", null)
+    expect(remaining).toHaveProperty("fullname")
+    expect(remaining).toHaveProperty("created_at")
+    expect(remaining.channels).toEqual([])
+    expect(remaining).not.toHaveProperty("properties")
     expect((await server.request("GET", `/api/contacts/${ana}`, { token: owner.token })).body.data.properties.deal_ids)
       .toEqual([])
   })

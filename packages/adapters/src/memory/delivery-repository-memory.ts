@@ -8,7 +8,9 @@ import {
   type DeliveryTarget,
   type DeliveryView,
   type EventName,
+  type FailedWindow,
   type NewDelivery,
+  type RecoveredDelivery,
   type StoredWebhook,
   type WebhookState
 } from "@wasl/core"
@@ -139,6 +141,7 @@ export const DeliveryRepositoryMemory: Layer.Layer<DeliveryRepository, never, Me
               attempts: d.state.attempts,
               nextAttemptAt: d.state.nextAttemptAt,
               claimedUntil: null,
+              recoveredAt: null,
               createdAt: d.createdAt,
               updatedAt: d.createdAt,
               attemptLog: []
@@ -284,6 +287,24 @@ export const DeliveryRepositoryMemory: Layer.Layer<DeliveryRepository, never, Me
         return { items: all.slice(page.offset, page.offset + page.limit).map(toView), total: all.length }
       })
 
+    const takeFailed = (window: FailedWindow) =>
+      Effect.flatMap(DateTime.now, (now) =>
+        updateStore(store, (state) => {
+          const [since, until] = [millis(window.since), millis(window.until)]
+          const taken = [...state.deliveries.values()]
+            .filter((row) =>
+              row.accountId === window.accountId && row.webhookId === window.webhookId && row.status === "failed" &&
+              row.recoveredAt === null && millis(row.updatedAt) >= since && millis(row.updatedAt) <= until
+            )
+            .sort((a, b) => millis(a.updatedAt) - millis(b.updatedAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+            .slice(0, Math.max(0, Math.floor(window.limit)))
+          if (taken.length === 0) return [[], state] as const
+          const rows = new Map(state.deliveries)
+          for (const row of taken) rows.set(deliveryKey(row.accountId, row.id), { ...row, recoveredAt: now })
+          const answer: ReadonlyArray<RecoveredDelivery> = taken.map((row) => ({ id: row.id, event: row.event, body: row.body }))
+          return [answer, { ...state, deliveries: rows }] as const
+        }))
+
     const findBody = (accountId: number, webhookId: number, deliveryId: string) =>
       UUID_TEXT.test(deliveryId)
         ? readStore(store, (state) => {
@@ -305,6 +326,7 @@ export const DeliveryRepositoryMemory: Layer.Layer<DeliveryRepository, never, Me
       saveWebhookHealth,
       webhookExists,
       list,
+      takeFailed,
       findBody
     })
   })

@@ -184,6 +184,8 @@ export interface DeliveryRow {
   readonly nextAttemptAt: DateTime.Utc | null
   /** The end of the current claim's lease; null when unclaimed. */
   readonly claimedUntil: DateTime.Utc | null
+  /** When a recovery queued it again (failed deliveries only); null until then. */
+  readonly recoveredAt: DateTime.Utc | null
   /** When the delivery was queued. */
   readonly createdAt: DateTime.Utc
   /** When the row last changed. */

@@ -7,7 +7,9 @@ import {
   type DeliveryTarget,
   type DeliveryView,
   EventName,
+  type FailedWindow,
   type NewDelivery,
+  type RecoveredDelivery,
   type WebhookState
 } from "@wasl/core"
 import { Array as Arr, DateTime, Duration, Effect, Layer, Option, Schema } from "effect"
@@ -65,6 +67,7 @@ const decodeSubscriptions = decodeRows(SubscriptionRow)
 const decodeDeliveries = decodeRows(DeliveryRow)
 const decodeAttempts = decodeRows(AttemptRow)
 const decodeBody = decodeFirst(BodyRow)
+const decodeTaken = decodeRows(Schema.Struct({ id: Schema.String, event: EventName, body: Schema.String, updated_at: DbTimestamp }))
 
 const toTarget = (row: WebhookTargetRow): DeliveryTarget => ({
   url: row.url,
@@ -343,6 +346,40 @@ export const DeliveryRepositoryPg: Layer.Layer<DeliveryRepository, never, SqlCli
         return { items, total: Number(total) }
       }).pipe(Effect.orDie)
 
+    /**
+     * One statement: the window's unrecovered failed rows (a range of `deliveries_recoverable`),
+     * locked, then marked. A concurrent recovery of the same rows waits for the lock and, once this
+     * one commits, finds them recovered (the WHERE is checked again on the locked row), so it
+     * takes none of them twice.
+     */
+    const takeFailed = (window: FailedWindow) =>
+      Effect.gen(function*() {
+        const limit = Math.floor(window.limit)
+        if (!(limit > 0)) return []
+        const now = DateTime.toDateUtc(yield* DateTime.now)
+        const rows = yield* sql`
+          WITH taken AS (
+            SELECT account_id, id FROM deliveries
+            WHERE account_id = ${window.accountId} AND webhook_id = ${window.webhookId}
+              AND status = 'failed' AND recovered_at IS NULL
+              AND updated_at >= ${DateTime.toDateUtc(window.since)} AND updated_at <= ${DateTime.toDateUtc(window.until)}
+            ORDER BY updated_at, id
+            LIMIT ${limit}
+            FOR UPDATE
+          )
+          UPDATE deliveries d SET recovered_at = ${now}
+          FROM taken
+          WHERE d.account_id = taken.account_id AND d.id = taken.id
+          RETURNING d.id::text AS id, d.event, d.body, d.updated_at
+        `.pipe(Effect.flatMap(decodeTaken))
+        // RETURNING keeps no order: the earliest ended first, as the port says.
+        return [...rows]
+          .sort((a, b) =>
+            DateTime.toEpochMillis(a.updated_at) - DateTime.toEpochMillis(b.updated_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+          )
+          .map((row): RecoveredDelivery => ({ id: row.id, event: row.event, body: row.body }))
+      }).pipe(Effect.orDie)
+
     const findBody = (accountId: number, webhookId: number, deliveryId: string) =>
       UUID_TEXT.test(deliveryId)
         ? sql`
@@ -362,6 +399,7 @@ export const DeliveryRepositoryPg: Layer.Layer<DeliveryRepository, never, SqlCli
       saveWebhookHealth,
       webhookExists,
       list,
+      takeFailed,
       findBody
     })
   })

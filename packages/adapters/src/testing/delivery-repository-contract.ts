@@ -151,6 +151,9 @@ const failuresOf = (accountId: number, webhookId: number) =>
  *   late result is dropped); a success clears its webhook's failure count; six failed attempts
  *   exhaust; a cancellation is recorded without an attempt and without a failure;
  * - the webhook's health (`lockWebhook`, `saveWebhookHealth`, `webhookExists`);
+ * - `takeFailed`: the webhook's deliveries that ended failed in the window (both ends inclusive),
+ *   earliest ended first, up to the limit, each taken once (concurrent takes share none), never
+ *   another account's or webhook's; a rolled-back take leaves them to take;
  * - deleting a webhook deletes its deliveries (an attempt in flight then records nothing);
  * - tenancy: another account's keys reach nothing; a rolled-back transaction leaves nothing.
  *
@@ -617,6 +620,87 @@ export const deliveryRepositoryContract = <E>(name: string, implementation: Laye
             assert.deepStrictEqual(idsOf(yield* repo.claimDue(10, LEASE)), [kept.id])
           })
         )
+      }))
+
+    it.effect("takeFailed: the window's failed deliveries not taken before, earliest ended first, up to the limit, once each", () =>
+      Effect.gen(function*() {
+        yield* drainDeliveries
+        const repo = yield* DeliveryRepository
+        const transactor = yield* Transactor
+        const accountId = yield* newAccount
+        const intruder = yield* newAccount
+        const hook = yield* newWebhook(accountId, "https://recover.example/a", ["deal-created"])
+        const sibling = yield* newWebhook(accountId, "https://recover.example/b", ["deal-created"])
+        const foreign = yield* newWebhook(intruder, "https://recover.example/c", ["deal-created"])
+        // Queues a delivery and ends it at `second` (its `updated_at`), failed or succeeded.
+        const ended = (accountId: number, webhookId: number, second: number, status: "failed" | "succeeded") =>
+          Effect.gen(function*() {
+            const row = delivery(accountId, webhookId, { due: later(second) })
+            yield* repo.insert([row])
+            yield* at(
+              later(second),
+              Effect.gen(function*() {
+                const claimed = yield* repo.claimDue(10, LEASE)
+                assert.deepStrictEqual(idsOf(claimed), [row.id])
+                yield* repo.recordAttempts([record(claimed[0]!, { status, attempts: 6, nextAttemptAt: null }, attempt(6, 500, later(second)))])
+              })
+            )
+            return row
+          })
+        const before = yield* ended(accountId, hook, 10, "failed")
+        const first = yield* ended(accountId, hook, 20, "failed")
+        yield* ended(accountId, hook, 30, "succeeded")
+        const second = yield* ended(accountId, hook, 40, "failed")
+        const last = yield* ended(accountId, hook, 50, "failed")
+        const after = yield* ended(accountId, hook, 60, "failed")
+        yield* ended(accountId, sibling, 45, "failed")
+        yield* ended(intruder, foreign, 45, "failed")
+        yield* repo.insert([delivery(accountId, hook, { due: later(55) })])
+        const window = { accountId, webhookId: hook, since: later(20), until: later(50) }
+        const take = (w: typeof window, limit: number) => at(later(100), repo.takeFailed({ ...w, limit }))
+        const taken = (rows: ReadonlyArray<{ readonly id: string; readonly event: EventName; readonly body: string }>) =>
+          rows.map((r) => ({ id: r.id, event: r.event, body: r.body }))
+
+        // Another account's key reaches nothing; a rolled-back take leaves every delivery to take.
+        assert.deepStrictEqual(yield* take({ ...window, accountId: intruder }, 10), [])
+        assert.deepStrictEqual(yield* take({ ...window, webhookId: foreign }, 10), [])
+        const rolledBack = yield* Effect.flip(transactor.transaction(Effect.andThen(take(window, 10), Effect.fail("no" as const))))
+        assert.strictEqual(rolledBack, "no")
+
+        // Both ends inclusive, the earliest ended first, up to the limit; neither succeeded nor pending.
+        assert.deepStrictEqual(yield* take(window, 2), taken([first, second]))
+        assert.deepStrictEqual(yield* take(window, 10), taken([last]))
+        assert.deepStrictEqual(yield* take(window, 10), [], "each is taken once")
+        assert.deepStrictEqual(yield* take({ ...window, since: T0, until: later(100) }, 0), [])
+        assert.deepStrictEqual(yield* take({ ...window, since: T0, until: later(100) }, 10), taken([before, after]))
+        // The other webhook's failed delivery is still there for its own recovery.
+        assert.strictEqual((yield* take({ ...window, webhookId: sibling }, 10)).length, 1)
+      }))
+
+    it.effect("takeFailed: concurrent takes in their own transactions share no delivery", () =>
+      Effect.gen(function*() {
+        yield* drainDeliveries
+        const repo = yield* DeliveryRepository
+        const transactor = yield* Transactor
+        const accountId = yield* newAccount
+        const hook = yield* newWebhook(accountId, "https://recover-race.example/a", ["deal-created"])
+        const rows = Array.from({ length: 30 }, () => delivery(accountId, hook, { due: later(1) }))
+        yield* repo.insert(rows)
+        yield* at(
+          later(1),
+          Effect.gen(function*() {
+            const claimed = yield* repo.claimDue(100, LEASE)
+            yield* repo.recordAttempts(claimed.map((d) => record(d, { status: "failed", attempts: 6, nextAttemptAt: null }, null)))
+          })
+        )
+        const take = at(
+          later(100),
+          transactor.transaction(repo.takeFailed({ accountId, webhookId: hook, since: T0, until: later(100), limit: 12 }))
+        )
+        const results = yield* Effect.all([take, take, take, take], { concurrency: "unbounded" })
+        const all = results.flatMap(idsOf)
+        assert.strictEqual(all.length, 30)
+        assert.deepStrictEqual(new Set(all), new Set(idsOf(rows)))
       }))
 
     it.effect("concurrent claimers never share a delivery: 60 deliveries, 4 claim loops, each claimed once", () =>

@@ -14,7 +14,8 @@
  *   and the Webhook Deactivated notice is stored for the account's members, once;
  * - a webhook that stopped delivering cancels its due deliveries without calling the endpoint;
  *   a deleted webhook's deliveries are gone at once and an attempt in flight records nothing;
- * - the delivery log and redelivery, tenancy and permissions included.
+ * - the delivery log and redelivery, tenancy and permissions included;
+ * - recovery: at most RECOVERY_BATCH deliveries per call, the earliest ended first.
  */
 import { assert, describe, layer } from "@effect/vitest"
 import {
@@ -25,10 +26,13 @@ import {
   type EventName,
   fanOutEvents,
   listDeliveries,
+  type NewDelivery,
   NotificationRepository,
   Outbox,
   PERMISSIONS,
   type Principal,
+  RECOVERY_BATCH,
+  recoverDeliveries,
   redeliver,
   SecretBox,
   verifyDelivery,
@@ -36,7 +40,7 @@ import {
   type WebhookResponse,
   type WebhookState
 } from "@wasl/core"
-import { Duration, Effect, Layer, Option } from "effect"
+import { DateTime, Duration, Effect, Layer, Option } from "effect"
 import { SecureRandom } from "effect/crypto"
 import type { SqlClient } from "effect/sql"
 import { MigrationsLive } from "../../src/db/database.ts"
@@ -354,6 +358,47 @@ const suite = <E>(name: string, services: Layer.Layer<any, E>) =>
         assert.strictEqual(yield* notFound(redeliver(readOnly, hook, original.id)), "Forbidden")
         const none: Principal = { ...a.principal, permissions: new Set() }
         assert.strictEqual(yield* notFound(listDeliveries(none, hook, [])), "Forbidden")
+      }))
+
+    it.effect("a recovery queues at most RECOVERY_BATCH, the earliest ended first; the next call queues the rest", () =>
+      Effect.gen(function*() {
+        yield* reset
+        const a = yield* newAccount
+        const hook = yield* receivingWebhook(a.accountId, "https://a.example/recover", ["deal-created"])
+        const repo = yield* DeliveryRepository
+        const random = yield* SecureRandom.SecureRandom
+        const now = yield* DateTime.now
+        const failed: Array<NewDelivery> = []
+        // Ended (`updated_at`, here their creation) one millisecond apart, the last one latest.
+        for (let i = 0; i <= RECOVERY_BATCH; i++) {
+          failed.push({
+            accountId: a.accountId,
+            id: yield* random.uuidV4(),
+            webhookId: hook,
+            event: "deal-created",
+            body: `{"n":${i}}`,
+            eventId: null,
+            state: { status: "failed", attempts: 6, nextAttemptAt: null },
+            createdAt: DateTime.subtract(now, { milliseconds: RECOVERY_BATCH + 1 - i })
+          })
+        }
+        yield* repo.insert(failed)
+        const since = { since: DateTime.formatIso(DateTime.subtract(now, { hours: 1 })) }
+        const pendingBodies = Effect.gen(function*() {
+          const { items } = yield* repo.list(a.accountId, hook, { offset: 0, limit: 3 * RECOVERY_BATCH })
+          const bodies: Array<string> = []
+          for (const item of items.filter((d) => d.status === "pending")) {
+            bodies.push(Option.getOrThrow(yield* repo.findBody(a.accountId, hook, item.id)).body)
+          }
+          return bodies
+        })
+        assert.deepStrictEqual(yield* immediate(recoverDeliveries(a.principal, hook, since)), { queued: RECOVERY_BATCH })
+        const first = yield* pendingBodies
+        assert.strictEqual(first.length, RECOVERY_BATCH)
+        assert.isFalse(first.includes(failed[RECOVERY_BATCH]!.body), "the latest ended is left for the next call")
+        assert.deepStrictEqual(yield* immediate(recoverDeliveries(a.principal, hook, since)), { queued: 1 })
+        assert.isTrue((yield* pendingBodies).includes(failed[RECOVERY_BATCH]!.body))
+        assert.deepStrictEqual(yield* immediate(recoverDeliveries(a.principal, hook, since)), { queued: 0 })
       }))
   })
 

@@ -134,13 +134,28 @@ export const ContactJson: Schema.Struct<{
   channels: Schema.Array(ContactChannelJson)
 }).annotate({ identifier: "Contact" })
 
-/** A deal as shown: `{ properties, contacts }`, the contacts as summaries or full contact shapes. */
+/**
+ * A full contact record at the top level: its properties and its `channels` side by side, as a
+ * deal's detach-contact answer lists the remaining contacts (the wrapped `{ properties, channels }`
+ * is for ticket attach-contacts and webhook payloads).
+ */
+export const FlatContactJson: Schema.StructWithRest<
+  Schema.Struct<Record<string, Schema.Codec<unknown, unknown>>>,
+  readonly [Schema.$Record<Schema.String, Schema.Unknown>]
+> = Schema.StructWithRest(
+  Schema.Struct({ ...propertiesSchema("contact").schema.fields, channels: Schema.Array(ContactChannelJson) }),
+  [Schema.Record(Schema.String, Schema.Unknown)]
+).annotate({ identifier: "FlatContact" })
+
+/** A deal as shown: `{ properties, contacts }`, the contacts as summaries or flat full contact records. */
 export const DealJson: Schema.Struct<{
   readonly properties: RecordPropertiesSchema
-  readonly contacts: Schema.$Array<Schema.Union<readonly [typeof ContactSummaryJson, typeof ContactJson]>>
+  readonly contacts: Schema.$Array<Schema.Union<readonly [typeof FlatContactJson, typeof ContactSummaryJson]>>
 }> = Schema.Struct({
   properties: propertiesSchema("deal"),
-  contacts: Schema.Array(Schema.Union([ContactSummaryJson, ContactJson]))
+  // The flat record first: a summary is no full record (it lacks `channels`), while a full record
+  // would also pass as a summary and be cut down to one.
+  contacts: Schema.Array(Schema.Union([FlatContactJson, ContactSummaryJson]))
 }).annotate({ identifier: "Deal" })
 
 /** The schema of a record shown as its `properties` alone (companies, tickets, invoices, products). */
@@ -193,12 +208,17 @@ export interface ContactRecordJson {
   /** Its messaging channels. */
   readonly channels: ReadonlyArray<typeof ContactChannelJson.Type>
 }
+/** A full contact record flat: its properties at the top level, with its messaging channels. */
+export interface FlatContactRecordJson extends RecordProperties {
+  /** Its messaging channels. */
+  readonly channels: ReadonlyArray<typeof ContactChannelJson.Type>
+}
 /** A deal as shown: its properties and its linked contacts. */
 export interface DealRecordJson {
   /** The record's `properties` object. */
   readonly properties: RecordProperties
-  /** The linked contacts, as summaries or full contact shapes. */
-  readonly contacts: ReadonlyArray<ContactSummaryJson | ContactRecordJson>
+  /** The linked contacts, as summaries or flat full contact records. */
+  readonly contacts: ReadonlyArray<ContactSummaryJson | FlatContactRecordJson>
 }
 /** A company, ticket, invoice or product as shown: its properties alone. */
 export interface PlainRecordJson {
@@ -210,8 +230,8 @@ export type RecordJson = ContactRecordJson | DealRecordJson | PlainRecordJson
 
 /** What a record shows beyond its stored values, from its links and channels. */
 export interface DerivedData {
-  /** Deal: the linked contacts, as summaries or full contact shapes. */
-  readonly contacts?: ReadonlyArray<ContactSummaryJson | ContactRecordJson> | undefined
+  /** Deal: the linked contacts, as summaries or flat full contact records. */
+  readonly contacts?: ReadonlyArray<ContactSummaryJson | FlatContactRecordJson> | undefined
   /** Contact: its messaging channels. */
   readonly channels?: ReadonlyArray<ContactChannel> | undefined
   /** Contact: the ids of its linked deals. */
@@ -297,6 +317,12 @@ export const contactJson = (
 ): ContactRecordJson => ({
   properties: recordProperties("contact", record, custom, derived),
   channels: (derived.channels ?? []).map(channelJson)
+})
+
+/** A contact's `{ properties, channels }` flattened: the properties at the top level, beside `channels`. */
+export const flatContact = (contact: ContactRecordJson): FlatContactRecordJson => ({
+  ...contact.properties,
+  channels: contact.channels
 })
 
 /** A linked contact as a deal lists it: `{ _id, account_id, firstname, lastname }`. */

@@ -19,13 +19,7 @@ import { DeliveryRepository, type DeliveryView } from "../webhooks/delivery-repo
 import { type DeliveryResource, toDeliveryResource } from "../webhooks/delivery-resource.ts"
 import { queued } from "../webhooks/delivery-state.ts"
 import { authorize } from "./authenticate.ts"
-
-/** 404 unless the account holds the webhook (ids that are not positive integers included). */
-const requireWebhook = (accountId: number, webhookId: number) =>
-  !Number.isSafeInteger(webhookId) || webhookId <= 0 ? Effect.fail(new NotFound()) : Effect.flatMap(
-    DeliveryRepository.use((repo) => repo.webhookExists(accountId, webhookId)),
-    (exists) => exists ? Effect.void : Effect.fail(new NotFound())
-  )
+import { requireWebhook } from "./require-webhook.ts"
 
 /**
  * `GET /api/account/webhooks/{id}/deliveries`: one page (`page`, `per_page` of `query`) of the
@@ -94,3 +88,4 @@ export const redeliver: (
     createdAt: now
   } satisfies DeliveryView)
 })
+

@@ -17,7 +17,7 @@ import type { Outbox } from "../events/outbox.ts"
 import { bodyHas, validateId, validateIdList } from "../records/link-input.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
 import { RecordRepository, type RecordLinkName } from "../records/record-repository.ts"
-import type { RecordJson } from "../records/record-shape.ts"
+import { type ContactRecordJson, flatContact, type RecordJson } from "../records/record-shape.ts"
 import { Transactor } from "../transactor.ts"
 import { authorize } from "./authenticate.ts"
 import { appendRecordsUpdated, currentShapes, isRecordId } from "./record-lookup.ts"
@@ -146,7 +146,8 @@ export const detachDealContact: RecordLinkUseCase<RecordJson> = Effect.fn("detac
       yield* applyLinks(accountId, { link: "deal_contact", side: "from", pathId: dealId, otherIds: [id], action: "unlink" })
       const deal = yield* currentShape(accountId, "deal", dealId)
       const summaries = (deal as { readonly contacts: ReadonlyArray<{ readonly _id: string }> }).contacts
-      const contacts = yield* currentShapes(accountId, "contact", summaries.map((c) => c._id))
+      const shapes = yield* currentShapes(accountId, "contact", summaries.map((c) => c._id))
+      const contacts = (shapes as ReadonlyArray<ContactRecordJson>).map(flatContact)
       return { ...deal, contacts } as RecordJson
     }))
 })

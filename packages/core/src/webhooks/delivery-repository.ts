@@ -135,6 +135,30 @@ export interface DeliverySubscription {
   readonly event: EventName
 }
 
+/** A failed delivery taken for recovery: what its fresh delivery repeats. */
+export interface RecoveredDelivery {
+  /** The failed delivery's id. */
+  readonly id: string
+  /** The event it delivered. */
+  readonly event: EventName
+  /** Its body, as serialised when it was queued. */
+  readonly body: string
+}
+
+/** Which failed deliveries of a webhook `takeFailed` takes. */
+export interface FailedWindow {
+  /** The account of the webhook. */
+  readonly accountId: number
+  /** The webhook. */
+  readonly webhookId: number
+  /** The earliest end (`updated_at`) taken, inclusive. */
+  readonly since: DateTime.Utc
+  /** The latest end taken, inclusive. */
+  readonly until: DateTime.Utc
+  /** At most this many, the earliest ended first. */
+  readonly limit: number
+}
+
 /** What the DeliveryRepository port offers (implement this to write an adapter). */
 export interface DeliveryRepositoryShape {
   /**
@@ -181,6 +205,14 @@ export interface DeliveryRepositoryShape {
     webhookId: number,
     page: { readonly offset: number; readonly limit: number }
   ) => Effect.Effect<{ readonly items: ReadonlyArray<DeliveryView>; readonly total: number }>
+  /**
+   * Takes for recovery the webhook's deliveries that ended `failed` within the window and were not
+   * taken before, at most `limit`, the earliest ended first (then by id): marks them recovered
+   * (`recovered_at`, now) and answers them. A delivery is taken once: a second call, concurrent
+   * or later, does not answer it again. Joins the caller's transaction, so the marks commit with
+   * the fresh deliveries queued for them (or roll back with them).
+   */
+  readonly takeFailed: (window: FailedWindow) => Effect.Effect<ReadonlyArray<RecoveredDelivery>>
   /** The event and body of one of the webhook's deliveries. */
   readonly findBody: (
     accountId: number,

@@ -5,6 +5,7 @@ import {
   contactJson,
   contactSummary,
   dealJson,
+  flatContact,
   deriveFullname,
   OBJECT_KINDS,
   type PropertyDefinition,
@@ -109,9 +110,14 @@ describe("deal shape", () => {
     })
   })
 
-  it("takes full contact shapes as contacts (detach-contact)", () => {
-    const full = contactJson(ANN, CUSTOM)
+  it("takes flat full contact records as contacts (detach-contact)", () => {
+    const full = flatContact(contactJson(ANN, CUSTOM))
     assert.deepStrictEqual(dealJson(deal, CUSTOM, { contacts: [full] }).contacts, [full])
+  })
+
+  it("flattens a contact: its properties at the top level, beside its channels", () => {
+    const shown = contactJson(ANN, CUSTOM)
+    assert.deepStrictEqual(flatContact(shown), { ...shown.properties, channels: shown.channels })
   })
 
   it.prop("close_date round-trips through the $date form", [Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 253_402_300_799_999 }))], ([ms]) => {
@@ -276,13 +282,16 @@ describe("other kinds", () => {
     }
     for (const kind of OBJECT_KINDS) {
       const json = recordJson(kind, samples[kind], CUSTOM, {
-        contacts: [contactSummary(ANN), contactJson(ANN, [])],
+        contacts: [contactSummary(ANN), flatContact(contactJson(ANN, []))],
         dealIds: ["65a1b2c3d4e5f60718293a4b"],
         contactsCount: 1,
         dealsCount: 1
       })
       assert.isTrue(Option.isSome(Schema.decodeUnknownOption(RECORD_JSON[kind])(json)), kind)
     }
+    // A deal's flat full contact goes through whole, not cut down to a summary (the wire encodes with this Schema).
+    const deal = recordJson("deal", samples.deal, CUSTOM, { contacts: [contactSummary(ANN), flatContact(contactJson(ANN, []))] })
+    assert.deepStrictEqual(Schema.encodeUnknownSync(RECORD_JSON.deal)(deal), deal)
     // A wrong close_date form is not.
     const bad = { properties: { ...dealJson(samples.deal, []).properties, close_date: "2026-12-31" }, contacts: [] }
     assert.isTrue(Option.isNone(Schema.decodeUnknownOption(RECORD_JSON.deal)(bad)))

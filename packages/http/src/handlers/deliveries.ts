@@ -1,7 +1,7 @@
 import { Effect, type Layer } from "effect"
 import type { HttpRouter } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
-import { listDeliveries, redeliver } from "@wasl/core"
+import { listDeliveries, recoverDeliveries, redeliver } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"
@@ -12,7 +12,7 @@ import { type Authentication, CurrentPrincipal } from "../security.ts"
 /** A path id: decimal digits only, else NaN (which the use-cases answer with 404). */
 const webhookId = (raw: string): number => /^[0-9]{1,15}$/.test(raw) ? Number(raw) : Number.NaN
 
-/** The handlers of the `deliveries` group: a webhook's delivery log and redelivery. */
+/** The handlers of the `deliveries` group: a webhook's delivery log, redelivery and recovery. */
 export const DeliveryHandlers: Layer.Layer<
   HttpApiGroup.Service<"wasl", "deliveries">,
   never,
@@ -27,5 +27,10 @@ export const DeliveryHandlers: Layer.Layer<
     .handle("redeliver", ({ params }) =>
       Effect.gen(function*() {
         const data = yield* domain(redeliver(yield* CurrentPrincipal, webhookId(params.id), params.delivery_id))
+        return { data, message: WEBHOOK_CREATED }
+      }))
+    .handle("recover", ({ params, payload }) =>
+      Effect.gen(function*() {
+        const data = yield* domain(recoverDeliveries(yield* CurrentPrincipal, webhookId(params.id), payload))
         return { data, message: WEBHOOK_CREATED }
       })))
