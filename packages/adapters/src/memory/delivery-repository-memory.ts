@@ -10,6 +10,7 @@ import {
   type EventName,
   type NewDelivery,
   type StoredWebhook,
+  traceParentField,
   type WebhookState
 } from "@wasl/core"
 import { DateTime, Duration, Effect, Layer, Option } from "effect"
@@ -141,7 +142,8 @@ export const DeliveryRepositoryMemory: Layer.Layer<DeliveryRepository, never, Me
               claimedUntil: null,
               createdAt: d.createdAt,
               updatedAt: d.createdAt,
-              attemptLog: []
+              attemptLog: [],
+              ...traceParentField(d.traceParent)
             })
           }
           return [undefined, { ...state, deliveries: rows }] as const
@@ -177,7 +179,8 @@ export const DeliveryRepositoryMemory: Layer.Layer<DeliveryRepository, never, Me
               body: row.body,
               state: { status: row.status, attempts: row.attempts, nextAttemptAt: row.nextAttemptAt },
               claimedUntil: until,
-              webhook: targetOf(webhook)
+              webhook: targetOf(webhook),
+              ...traceParentField(row.traceParent)
             })
           }
           return [claimed, { ...state, deliveries: rows }]
