@@ -6,7 +6,8 @@
  * Nullable, without a default: NULL when traces are not exported (and for deliveries queued
  * before this migration, or redelivered by hand). Adding such a column rewrites no row and takes
  * its lock for an instant. No CHECK: the worker parses the text and starts a trace of its own
- * when it is not a `traceparent`, so a bad value costs a link, never a delivery.
+ * when it is not a `traceparent`, so a bad value only takes the attempts out of the request's
+ * trace, never stops a delivery.
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
