@@ -3,7 +3,8 @@
  * embedded database) with OTEL_EXPORTER_OTLP_ENDPOINT pointing at a local OTLP/HTTP collector
  * (a node:http server here, taking the JSON encoding asked for with OTEL_EXPORTER_OTLP_PROTOCOL).
  * A `POST /api/contacts` is one trace: the server span, the use-case span and the SQL spans under
- * it; the webhook delivery it causes is an attempt span naming the delivery; the JSON log lines
+ * it; the webhook delivery it causes is an attempt span naming the delivery, in the same trace,
+ * under the span that committed the event; the JSON log lines
  * written in the request carry its trace id. Health probes, metrics scrapes and the worker's polling
  * make no traces.
  *
@@ -107,7 +108,7 @@ describe("traces (npm start with OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
     if (dir !== "") Fs.rmSync(dir, { recursive: true, force: true })
   })
 
-  it("exports a request's server span with its use-case and SQL spans, a delivery attempt span, and logs the trace id", async () => {
+  it("exports a request's server span with its use-case and SQL spans, the delivery attempt span under them, and logs the trace id", async () => {
     const created = await api("POST", "/api/account/webhooks", { URL: receiver.url("/traced"), events: ["contact-created"] })
     expect(created.status, created.text).toBe(201)
     receiver.setSecret("/traced", created.body.data.secret)
@@ -154,6 +155,11 @@ describe("traces (npm start with OTEL_EXPORTER_OTLP_ENDPOINT)", () => {
     const deliveryId = String(delivered.headers["x-wasl-delivery"])
     const attemptSpan = () => collector.spans.find((s) => s.name === "webhook.delivery.attempt" && s.attributes["wasl.delivery.id"] === deliveryId)
     await eventually(() => attemptSpan() !== undefined, 10_000, "the delivery attempt span")
+    // In the request's trace: its parents lead up to the server span (through the span that
+    // committed the event, which the outbox kept).
+    expect(attemptSpan()!.traceId).toBe(request.traceId)
+    expect(attemptSpan()!.parentSpanId).toBeTruthy()
+    await eventually(() => underRequest(attemptSpan()!), 5_000, "the attempt span under the request's server span")
     expect(attemptSpan()!.attributes).toMatchObject({
       "wasl.event.name": "contact-created",
       "wasl.webhook.id": created.body.data.id,

@@ -51,6 +51,7 @@ import {
   sendAttempt,
   sendPendingEmails,
   sweepOtpReservations,
+  traceParentSpan,
   type Transactor,
   type WebhookTransport
 } from "@wasl/core"
@@ -163,14 +164,18 @@ const waitFor = (latch: Latch.Latch, duration: Duration.Duration) =>
   Effect.raceFirst(latch.await, Effect.sleep(duration))
 
 /**
- * Each attempt is a trace of its own (the worker's loop is no request): a client span naming the
- * delivery, its webhook and event, which the attempt's log lines carry. The outbox does not keep
- * the trace context of the request that committed the event, so the span is not linked to it;
- * the delivery id, shown in the delivery log and sent as `X-Wasl-Delivery`, joins them.
+ * An attempt's span: a client span naming the delivery, its webhook and event, which the attempt's
+ * log lines carry. Its parent is the span that committed the delivery's event (the trace context
+ * the outbox kept, `ClaimedDelivery.traceParent`), so the attempt shows in the trace of the request
+ * that caused it — retries too, hours later: a trace is what one request caused, and a trace id is
+ * looked up, not waited for. A delivery without one (traces were not exported when its event was
+ * committed, or a redelivery) is a trace of its own, as is one whose stored text is not a
+ * `traceparent`: the worker's loop is no request.
  */
 const attemptSpan = (delivery: ClaimedDelivery) =>
   Effect.withSpan("webhook.delivery.attempt", {
     root: true,
+    parent: delivery.traceParent === undefined ? undefined : Option.getOrUndefined(traceParentSpan(delivery.traceParent)),
     kind: "client",
     attributes: {
       "wasl.account.id": delivery.accountId,

@@ -10,7 +10,10 @@
  *   earlier, with one delivery id, and the attempt that meets a receiver holding the webhook's
  *   secret succeeds (its signature verified) and ends the delivery;
  * - three deliveries that use all six attempts switch the webhook off, and the Webhook
- *   Deactivated mail is sent through the mailer.
+ *   Deactivated mail is sent through the mailer;
+ * - with traces exported, every attempt of a delivery (retries too) is a child span of the span
+ *   that appended its event; a delivery without trace context, or with text that is no
+ *   `traceparent`, is attempted in a trace of its own.
  */
 import { assert, describe, it } from "@effect/vitest"
 import {
@@ -23,6 +26,7 @@ import {
   WebhookRepository
 } from "@wasl/core"
 import { MemoryMailbox, MemoryReceivers, WaslMemory } from "@wasl/adapters/memory"
+import { makeRecordingTracer } from "@wasl/adapters/testing"
 import { DateTime, Duration, Effect, Exit, Option, Scope } from "effect"
 import { TestClock } from "effect/testing"
 import { runDeliveryWorker } from "../src/index.ts"
@@ -84,6 +88,9 @@ const advanceTo = (due: DateTime.Utc, sentBefore: number) =>
     yield* TestClock.adjust(Duration.millis(1))
   })
 
+/** A delivery queued with a trace parent that is no `traceparent`. */
+const GARBLED_DELIVERY = "5d0c3cbe-94a4-4c1b-9d0c-6a0e3f3bbf41"
+
 const status = (response: WebhookResponse) => response._tag === "Answered" ? response.status : response.error
 
 describe("runDeliveryWorker on the memory ports", () => {
@@ -141,6 +148,64 @@ describe("runDeliveryWorker on the memory ports", () => {
       assert.strictEqual(yield* sentCount, 4, "nothing more is sent")
       yield* Scope.close(worker, Exit.void)
     }).pipe(Effect.provide(services)))
+
+  it.effect("an attempt span, retries included, is a child of the span that appended its event", () => {
+    const recording = makeRecordingTracer()
+    return Effect.gen(function*() {
+      yield* TestClock.setTime(DateTime.toEpochMillis(T0))
+      const receivers = yield* MemoryReceivers
+      const account = yield* AccountRepository.use((a) =>
+        a.create({ name: "Traced worker", plan: "business", webhookLimit: null, otpCredits: 0 })
+      )
+      const hook = yield* deliveringWebhook(account.id)
+      const worker = yield* startWorker
+
+      // A request's use-case appends an event under its span; another event is appended outside
+      // any span; a delivery is queued with text that is no traceparent.
+      const request = yield* Effect.andThen(appendDeal(account.id, "traced"), Effect.currentSpan).pipe(
+        Effect.withSpan("createRecord"),
+        Effect.orDie
+      )
+      yield* appendDeal(account.id, "untraced")
+      yield* DeliveryRepository.use((repo) =>
+        repo.insert([{
+          accountId: account.id,
+          id: GARBLED_DELIVERY,
+          webhookId: hook,
+          event: "deal-created",
+          body: "{}",
+          eventId: null,
+          state: { status: "pending", attempts: 0, nextAttemptAt: T0 },
+          createdAt: T0,
+          traceParent: "00-not-a-traceparent-01"
+        }])
+      )
+      // Attempt 1 of each is refused; attempt 2, five minutes later, is answered.
+      yield* receivers.awaitSent(3)
+      yield* receivers.register(URL, SECRET)
+      yield* advanceTo(DateTime.add(T0, { minutes: 5 }), 3)
+      const sent = yield* receivers.awaitSent(6)
+      yield* Scope.close(worker, Exit.void)
+
+      const attempts = recording.spans.filter((span) => span.name === "webhook.delivery.attempt")
+      assert.strictEqual(attempts.length, 6)
+      const deliveryOf = (deal: string) =>
+        sent.find((s) => s.request.body.includes(`"deal_name":"${deal}"`))!.request.headers["X-Wasl-Delivery"]
+      const spansOf = (deliveryId: string | undefined) => attempts.filter((span) => span.attributes.get("wasl.delivery.id") === deliveryId)
+
+      const traced = spansOf(deliveryOf("traced"))
+      assert.strictEqual(traced.length, 2)
+      for (const span of traced) {
+        assert.strictEqual(span.traceId, request.traceId)
+        assert.strictEqual(Option.getOrThrow(span.parent).spanId, request.spanId)
+      }
+      for (const span of [...spansOf(deliveryOf("untraced")), ...spansOf(GARBLED_DELIVERY)]) {
+        assert.isTrue(Option.isNone(span.parent))
+        assert.notStrictEqual(span.traceId, request.traceId)
+      }
+      assert.strictEqual(spansOf(GARBLED_DELIVERY).length, 2)
+    }).pipe(Effect.withTracer(recording.tracer), Effect.provide(services))
+  })
 
   it.effect("three deliveries that use all their attempts switch the webhook off and mail its owner", () =>
     Effect.gen(function*() {

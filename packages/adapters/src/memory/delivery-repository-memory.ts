@@ -12,6 +12,7 @@ import {
   type NewDelivery,
   type RecoveredDelivery,
   type StoredWebhook,
+  traceParentField,
   type WebhookState
 } from "@wasl/core"
 import { DateTime, Duration, Effect, Layer, Option } from "effect"
@@ -144,7 +145,8 @@ export const DeliveryRepositoryMemory: Layer.Layer<DeliveryRepository, never, Me
               recoveredAt: null,
               createdAt: d.createdAt,
               updatedAt: d.createdAt,
-              attemptLog: []
+              attemptLog: [],
+              ...traceParentField(d.traceParent)
             })
           }
           return [undefined, { ...state, deliveries: rows }] as const
@@ -180,7 +182,8 @@ export const DeliveryRepositoryMemory: Layer.Layer<DeliveryRepository, never, Me
               body: row.body,
               state: { status: row.status, attempts: row.attempts, nextAttemptAt: row.nextAttemptAt },
               claimedUntil: until,
-              webhook: targetOf(webhook)
+              webhook: targetOf(webhook),
+              ...traceParentField(row.traceParent)
             })
           }
           return [claimed, { ...state, deliveries: rows }]

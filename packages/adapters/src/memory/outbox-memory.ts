@@ -1,4 +1,12 @@
-import { type ClaimedOutboxEvent, type NewOutboxEvent, Outbox, type OutboxEvent, type OutboxEventKey } from "@wasl/core"
+import {
+  type ClaimedOutboxEvent,
+  currentTraceParent,
+  type NewOutboxEvent,
+  Outbox,
+  type OutboxEvent,
+  type OutboxEventKey,
+  traceParentField
+} from "@wasl/core"
 import { Clock, DateTime, Duration, Effect, Layer } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { signalAfterCommit } from "./after-commit.ts"
@@ -24,7 +32,8 @@ const keyOf = (event: OutboxEventKey) => `${event.accountId}:${event.id.toLowerC
  * store update, and a `TransactorMemory` transaction that fails restores its snapshot, so its
  * appended events are gone as on PostgreSQL. Claims are serialised by the store, hence never
  * overlap. Same constraints as the table (existing account, event name, JSON object payload),
- * refused as defects. Appending (once its transaction commits) and releasing wake the `outbox`
+ * refused as defects. Appended events keep the current span's trace context, as `OutboxPg`'s do.
+ * Appending (once its transaction commits) and releasing wake the `outbox`
  * listeners of `QueueSignalsMemory`, as the table's NOTIFY does.
  */
 export const OutboxMemory: Layer.Layer<Outbox, never, MemoryStore | SecureRandom.SecureRandom> = Layer.effect(
@@ -37,6 +46,7 @@ export const OutboxMemory: Layer.Layer<Outbox, never, MemoryStore | SecureRandom
       Effect.gen(function*() {
         if (events.length === 0) return []
         const micros = Number((yield* Clock.currentTimeNanos) / 1000n)
+        const traceParent = yield* currentTraceParent
         const rows: Array<OutboxEvent> = []
         for (const event of events) {
           rows.push({
@@ -46,7 +56,8 @@ export const OutboxMemory: Layer.Layer<Outbox, never, MemoryStore | SecureRandom
             payload: asStoredPayload(event.payload),
             occurredAtMicros: micros,
             claimedUntil: null,
-            attempts: 0
+            attempts: 0,
+            ...traceParentField(traceParent)
           })
         }
         const appended = yield* updateStore(store, (state) => {

@@ -192,6 +192,8 @@ export interface DeliveryRow {
   readonly updatedAt: DateTime.Utc
   /** The `delivery_attempts` rows, by number. */
   readonly attemptLog: ReadonlyArray<DeliveryAttempt>
+  /** The W3C `traceparent` its attempts are traced under (`trace_parent`); absent when none. */
+  readonly traceParent?: string | undefined
 }
 
 /** A kept idempotency key (idempotency-store-memory.ts): the claim and the answer to replay. */

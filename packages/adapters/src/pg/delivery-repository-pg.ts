@@ -10,6 +10,7 @@ import {
   type FailedWindow,
   type NewDelivery,
   type RecoveredDelivery,
+  traceParentField,
   type WebhookState
 } from "@wasl/core"
 import { Array as Arr, DateTime, Duration, Effect, Layer, Option, Schema } from "effect"
@@ -21,7 +22,7 @@ import { storableText, UUID_TEXT } from "../repository-semantics.ts"
 /** The channel `deliveries` NOTIFYs after each insert (migration 0007). */
 export const DELIVERIES_CHANNEL = "wasl_deliveries"
 
-/** Rows per INSERT (11 parameters each, far below the 65,535 limit). */
+/** Rows per INSERT (12 parameters each, far below the 65,535 limit). */
 const INSERT_BATCH = 500
 /** Records per `recordAttempts` statement (13 parameters each). */
 const RECORD_BATCH = 1000
@@ -36,6 +37,7 @@ const ClaimRow = Schema.Struct({
   attempts: DbInt,
   next_attempt_at: Schema.NullOr(DbTimestamp),
   claimed_until: DbTimestamp,
+  trace_parent: Schema.NullOr(Schema.String),
   ...WebhookTargetRow.fields
 })
 
@@ -122,7 +124,8 @@ export const DeliveryRepositoryPg: Layer.Layer<DeliveryRepository, never, SqlCli
           attempts: d.state.attempts,
           next_attempt_at: dateOrNull(d.state.nextAttemptAt),
           created_at: DateTime.toDateUtc(d.createdAt),
-          updated_at: DateTime.toDateUtc(d.createdAt)
+          updated_at: DateTime.toDateUtc(d.createdAt),
+          trace_parent: d.traceParent ?? null
         }))
         return sql`INSERT INTO deliveries ${sql.insert(rows)} ON CONFLICT (account_id, event_id, webhook_id) DO NOTHING`
       }, { discard: true }).pipe(Effect.orDie)
@@ -147,10 +150,10 @@ export const DeliveryRepositoryPg: Layer.Layer<DeliveryRepository, never, SqlCli
             FROM due
             WHERE d.account_id = due.account_id AND d.id = due.id
             RETURNING d.account_id, d.id, d.webhook_id, d.event, d.body, d.status, d.attempts,
-                      d.next_attempt_at, d.claimed_until
+                      d.next_attempt_at, d.claimed_until, d.trace_parent
           )
           SELECT c.account_id, c.id::text AS id, c.webhook_id, c.event, c.body, c.status, c.attempts,
-                 c.next_attempt_at, c.claimed_until,
+                 c.next_attempt_at, c.claimed_until, c.trace_parent,
                  w.url, w.secret_sealed, w.is_validated, w.is_active, w.consecutive_failures, w.last_failure_at
           FROM claimed c
           JOIN webhooks w ON w.account_id = c.account_id AND w.id = c.webhook_id
@@ -164,7 +167,8 @@ export const DeliveryRepositoryPg: Layer.Layer<DeliveryRepository, never, SqlCli
           body: row.body,
           state: { status: row.status, attempts: row.attempts, nextAttemptAt: row.next_attempt_at },
           claimedUntil: row.claimed_until,
-          webhook: toTarget(row)
+          webhook: toTarget(row),
+          ...traceParentField(row.trace_parent)
         }))
       })
 

@@ -1,10 +1,12 @@
 import {
   EventName,
   type ClaimedOutboxEvent,
+  currentTraceParent,
   type NewOutboxEvent,
   Outbox,
   type OutboxEvent,
-  type OutboxEventKey
+  type OutboxEventKey,
+  traceParentField
 } from "@wasl/core"
 import { Array as Arr, Clock, DateTime, Duration, Effect, Layer, Schema } from "effect"
 import { SecureRandom } from "effect/crypto"
@@ -22,7 +24,8 @@ const EventRow = Schema.Struct({
   payload: Schema.Unknown,
   occurred_at_micros: DbInt,
   claimed_until: DbTimestamp,
-  attempts: DbInt
+  attempts: DbInt,
+  trace_parent: Schema.NullOr(Schema.String)
 })
 
 const decodeEvents = decodeRows(EventRow)
@@ -46,7 +49,7 @@ const payloadJson = (payload: unknown): string => {
 }
 
 /**
- * The outbox on PostgreSQL (table `outbox_events`, migration 0003). `append` runs on the ambient
+ * The outbox on PostgreSQL (table `outbox_events`, migration 0003; `trace_parent`, migration 0014). `append` runs on the ambient
  * `SqlClient`, so inside `sql.withTransaction` (`TransactorPg`) it is part of that transaction; the
  * insert trigger's NOTIFY goes out at commit. `claim` is one statement:
  * `SELECT ... ORDER BY seq LIMIT n FOR UPDATE SKIP LOCKED` feeding an UPDATE of the lease, so any
@@ -77,6 +80,9 @@ export const OutboxPg: Layer.Layer<Outbox, never, SqlClient.SqlClient | SecureRa
       Effect.gen(function*() {
         if (events.length === 0) return []
         const micros = Number((yield* Clock.currentTimeNanos) / 1000n)
+        // The span of the use-case that appends (e.g. under a request's server span): absent when
+        // traces are not exported, so tracing off stores NULL and costs a context lookup.
+        const traceParent = yield* currentTraceParent
         const rows: Array<OutboxEvent> = []
         for (const event of events) {
           const text = payloadJson(event.payload)
@@ -87,7 +93,8 @@ export const OutboxPg: Layer.Layer<Outbox, never, SqlClient.SqlClient | SecureRa
             payload: JSON.parse(text),
             occurredAtMicros: micros,
             claimedUntil: null,
-            attempts: 0
+            attempts: 0,
+            ...traceParentField(traceParent)
           })
         }
         const occurredAt = formatMicrosIso(micros)
@@ -96,7 +103,8 @@ export const OutboxPg: Layer.Layer<Outbox, never, SqlClient.SqlClient | SecureRa
           id: row.id,
           name: row.name,
           payload: JSON.stringify(row.payload),
-          occurred_at: occurredAt
+          occurred_at: occurredAt,
+          trace_parent: traceParent ?? null
         }))
         if (Arr.isArrayNonEmpty(values)) {
           yield* sql`INSERT INTO outbox_events ${sql.insert(values)}`.pipe(Effect.orDie)
@@ -126,7 +134,7 @@ export const OutboxPg: Layer.Layer<Outbox, never, SqlClient.SqlClient | SecureRa
           )
           SELECT account_id, id::text AS id, name, payload,
                  (extract(epoch FROM occurred_at) * 1000000)::int8 AS occurred_at_micros,
-                 claimed_until, attempts
+                 claimed_until, attempts, trace_parent
           FROM claimed
           ORDER BY seq
         `.pipe(Effect.orDie, Effect.flatMap(decodeEvents))
@@ -137,7 +145,8 @@ export const OutboxPg: Layer.Layer<Outbox, never, SqlClient.SqlClient | SecureRa
           payload: row.payload,
           occurredAtMicros: row.occurred_at_micros,
           claimedUntil: row.claimed_until,
-          attempts: row.attempts
+          attempts: row.attempts,
+          ...traceParentField(row.trace_parent)
         }))
       })
 

@@ -8,16 +8,21 @@ import {
   DeliveryRepository,
   type DeliveryState,
   type EventName,
+  fanOutEvents,
   type NewDelivery,
+  Outbox,
   Transactor,
   WebhookRepository,
   type WebhookState
 } from "@wasl/core"
 import { DateTime, Duration, Effect, Exit, type Layer, Option } from "effect"
+import { SecureRandom } from "effect/crypto"
 import { TestClock } from "effect/testing"
+import { contactCreated, drainOutbox } from "./outbox-contract.ts"
+import { makeRecordingTracer } from "./recording-tracer.ts"
 
 /** What the layer under `deliveryRepositoryContract` provides. */
-export type DeliveryContractServices = DeliveryRepository | WebhookRepository | AccountRepository | Transactor
+export type DeliveryContractServices = DeliveryRepository | Outbox | WebhookRepository | AccountRepository | Transactor
 
 const T0 = DateTime.makeUnsafe("2032-04-05T06:07:08.901Z")
 const FAR_FUTURE = DateTime.makeUnsafe("2200-01-01T00:00:00Z")
@@ -144,7 +149,9 @@ const failuresOf = (accountId: number, webhookId: number) =>
  *   refused as defects;
  * - `subscribers`: the validated and active webhooks subscribed to each (account, event), by id;
  * - `claimDue`: due pending deliveries, earliest first, up to the limit, leased until now + lease
- *   (now from Effect's `Clock`: `TestClock` drives every lease here); a leased delivery is
+ *   (now from Effect's `Clock`: `TestClock` drives every lease here), with the trace parent they
+ *   were queued with — at fan-out (`fanOutEvents` over the `Outbox`), the one their event was
+ *   appended with; a leased delivery is
  *   invisible to other claimers until its lease runs out or is released; concurrent claimers never
  *   share one; `nextDueAt` is the earliest unleased pending delivery;
  * - `recordAttempts`: stores state and attempt and ends the lease, only for the current lease (a
@@ -166,7 +173,7 @@ const failuresOf = (accountId: number, webhookId: number) =>
  * Effect's test services (each test that needs a `TestClock` provides its own).
  *
  * @param name The name of the `describe` block (e.g. the adapter's).
- * @param implementation Provides `DeliveryRepository` (under test), `WebhookRepository`,
+ * @param implementation Provides `DeliveryRepository` (under test), `Outbox`, `WebhookRepository`,
  *   `AccountRepository` and `Transactor`.
  */
 export const deliveryRepositoryContract = <E>(name: string, implementation: Layer.Layer<DeliveryContractServices, E>): void =>
@@ -342,6 +349,41 @@ export const deliveryRepositoryContract = <E>(name: string, implementation: Laye
             assert.deepStrictEqual(yield* repo.nextDueAt, Option.none())
           })
         )
+      }))
+
+    it.effect("a trace parent stored with an event reaches its claimed deliveries; one inserted with a delivery too", () =>
+      Effect.gen(function*() {
+        yield* drainOutbox
+        yield* drainDeliveries
+        const repo = yield* DeliveryRepository
+        const outbox = yield* Outbox
+        const transactor = yield* Transactor
+        const accountId = yield* newAccount
+        const hooks = [
+          yield* newWebhook(accountId, "https://trace.example/a", ["contact-created"]),
+          yield* newWebhook(accountId, "https://trace.example/b", ["contact-created"])
+        ]
+        const recording = makeRecordingTracer()
+
+        // A use-case commits an event under an exported span; another with tracing off.
+        const committing = yield* transactor.transaction(Effect.gen(function*() {
+          yield* outbox.append([contactCreated(accountId, 1)])
+          return yield* Effect.currentParentSpan
+        })).pipe(Effect.withSpan("createRecord"), Effect.withTracer(recording.tracer), Effect.orDie)
+        yield* transactor.transaction(outbox.append([contactCreated(accountId, 2)])).pipe(Effect.withSpan("createRecord"))
+        const fannedOut = yield* fanOutEvents(10, Duration.seconds(30)).pipe(Effect.provide(SecureRandom.layerWebCrypto))
+        assert.deepStrictEqual(fannedOut, { events: 2, deliveries: 4 })
+
+        const traceParent = `00-${committing.traceId}-${committing.spanId}-01`
+        const inserted = { ...delivery(accountId, hooks[0]!, { due: DateTime.makeUnsafe(0), eventId: null }), traceParent: traceParent.replace(/-01$/, "-00") }
+        yield* repo.insert([inserted])
+        const claimed = yield* repo.claimDue(10, LEASE)
+        assert.strictEqual(claimed.length, 5)
+        const ofContact = (n: number) => claimed.filter((d) => d.body.includes(`"contact":${n},`))
+        assert.deepStrictEqual(ofContact(1).map((d) => d.webhookId).sort(), [...hooks].sort())
+        assert.deepStrictEqual(ofContact(1).map((d) => d.traceParent), [traceParent, traceParent])
+        assert.deepStrictEqual(ofContact(2).map((d) => "traceParent" in d), [false, false])
+        assert.strictEqual(claimed.find((d) => d.id === inserted.id)?.traceParent, inserted.traceParent)
       }))
 
     it.effect("a lease hides a delivery until it runs out; the lease fences a late result", () =>

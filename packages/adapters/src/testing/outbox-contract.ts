@@ -3,6 +3,7 @@ import { assert, layer } from "@effect/vitest"
 import { AccountRepository, type EventName, type NewOutboxEvent, Outbox, type OutboxEvent, Transactor } from "@wasl/core"
 import { Cause, DateTime, Duration, Effect, Exit, type Layer } from "effect"
 import { TestClock } from "effect/testing"
+import { makeRecordingTracer } from "./recording-tracer.ts"
 
 /** What the layer under `outboxContract` provides. */
 export type OutboxContractServices = Outbox | Transactor | AccountRepository
@@ -51,7 +52,8 @@ const ids = (events: ReadonlyArray<OutboxEvent>) => events.map((event) => event.
  * PGlite, PostgreSQL, or yours):
  *
  * - an append commits with its transaction, leaves nothing when the transaction fails, and commits
- *   at once outside one; events read back as appended, with the Clock's microseconds;
+ *   at once outside one; events read back as appended, with the Clock's microseconds, and with the
+ *   `traceParent` of the span current at the append when it is exported and sampled (none else);
  * - events are claimed oldest first with a lease (from the Clock); a second claim gets other
  *   events; expired leases come back; `release` makes events claimable at once, `complete` removes
  *   them, unknown events are ignored;
@@ -150,6 +152,45 @@ export const outboxContract = <E>(name: string, implementation: Layer.Layer<Outb
         assert.deepStrictEqual(yield* outbox.append([]), [])
         const appended = yield* outbox.append([contactCreated(accountId, 1)])
         assert.deepStrictEqual(ids(yield* claimAll), ids(appended))
+      }))
+
+    it.effect("append keeps the traceparent of the current span when it is exported and sampled; else none", () =>
+      Effect.gen(function*() {
+        yield* drainOutbox
+        const outbox = yield* Outbox
+        const transactor = yield* Transactor
+        const accountId = yield* newAccount
+        const recording = makeRecordingTracer()
+        /** Appends one event in a transaction; the span current at the append, and the event as claimed. */
+        const appendOne = (n: number) =>
+          Effect.gen(function*() {
+            const span = yield* transactor.transaction(Effect.gen(function*() {
+              const span = yield* Effect.orElseSucceed(Effect.currentParentSpan, () => undefined)
+              yield* outbox.append([contactCreated(accountId, n)])
+              return span
+            }))
+            const [claimed] = yield* claimAll
+            return { span, claimed: claimed! }
+          })
+
+        // Exported: the span's trace id and span id, sampled.
+        const traced = yield* appendOne(1).pipe(Effect.withSpan("use case"), Effect.withTracer(recording.tracer))
+        assert.isDefined(traced.span)
+        assert.isTrue(recording.spans.includes(traced.span as never))
+        assert.strictEqual(traced.claimed.traceParent, `00-${traced.span!.traceId}-${traced.span!.spanId}-01`)
+        assert.match(traced.claimed.traceParent!, /^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/)
+
+        // Tracing off (Effect's native tracer: its spans are recorded nowhere), or an unsampled
+        // span: nothing is kept.
+        for (
+          const untraced of [
+            appendOne(2).pipe(Effect.withSpan("use case")),
+            appendOne(3).pipe(Effect.withSpan("use case", { sampled: false }), Effect.withTracer(recording.tracer))
+          ]
+        ) {
+          const { claimed } = yield* untraced
+          assert.isFalse("traceParent" in claimed, JSON.stringify(claimed))
+        }
       }))
 
     it.effect("occurredAtMicros keeps the clock's microseconds through the database", () =>

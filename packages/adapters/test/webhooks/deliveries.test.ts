@@ -14,7 +14,8 @@
  *   and the Webhook Deactivated notice is stored for the account's members, once;
  * - a webhook that stopped delivering cancels its due deliveries without calling the endpoint;
  *   a deleted webhook's deliveries are gone at once and an attempt in flight records nothing;
- * - the delivery log and redelivery, tenancy and permissions included;
+ * - the delivery log and redelivery, tenancy and permissions included; a redelivery starts a
+ *   trace of its own;
  * - recovery: at most RECOVERY_BATCH deliveries per call, the earliest ended first.
  */
 import { assert, describe, layer } from "@effect/vitest"
@@ -48,7 +49,7 @@ import { postgresTestEnabled, TestDatabase } from "../../src/db/test-database.ts
 import { MemoryReceivers, RepositoriesMemory, WebhookTransportMemory } from "../../src/memory/index.ts"
 import { PasswordHasherScrypt } from "../../src/password-hasher-scrypt.ts"
 import { ServicesPg } from "../../src/services-pg.ts"
-import { DELIVERING_WEBHOOK, drainDeliveries, drainOutbox, newWebhook } from "../../src/testing/index.ts"
+import { DELIVERING_WEBHOOK, drainDeliveries, drainOutbox, makeRecordingTracer, newWebhook } from "../../src/testing/index.ts"
 import { TokenHasherNode } from "../../src/token-hasher-node.ts"
 
 const KEY = new Uint8Array(32).fill(7)
@@ -399,6 +400,26 @@ const suite = <E>(name: string, services: Layer.Layer<any, E>) =>
         assert.deepStrictEqual(yield* immediate(recoverDeliveries(a.principal, hook, since)), { queued: 1 })
         assert.isTrue((yield* pendingBodies).includes(failed[RECOVERY_BATCH]!.body))
         assert.deepStrictEqual(yield* immediate(recoverDeliveries(a.principal, hook, since)), { queued: 0 })
+        }))
+
+    it.effect("a redelivery starts a trace of its own: the original's trace context is not copied", () =>
+      Effect.gen(function*() {
+        yield* reset
+        const a = yield* newAccount
+        const hook = yield* receivingWebhook(a.accountId, "https://a.example/traced", ["contact-created"])
+        yield* append(a.accountId, "contact-created", { properties: { n: 1 }, channels: [] }).pipe(
+          Effect.withSpan("createRecord"),
+          Effect.withTracer(makeRecordingTracer().tracer)
+        )
+        yield* fanOut
+        const claim = DeliveryRepository.use((repo) => repo.claimDue(1000, Duration.minutes(1)))
+        const [original] = yield* claim
+        assert.isDefined(original!.traceParent)
+
+        const again = yield* immediate(redeliver(a.principal, hook, original!.id))
+        const [redelivered] = yield* claim
+        assert.strictEqual(redelivered!.id, again.id)
+        assert.isFalse("traceParent" in redelivered!)
       }))
   })
 

@@ -65,6 +65,12 @@ export interface OutboxEvent extends NewOutboxEvent {
   readonly claimedUntil: DateTime.Utc | null
   /** How many times the event was claimed. */
   readonly attempts: number
+  /**
+   * The W3C `traceparent` of the span that appended the event (trace-parent.ts): captured by
+   * `append` from the current span when traces are exported, else absent. Its deliveries carry it
+   * on, and their attempts are traced under it.
+   */
+  readonly traceParent?: string | undefined
 }
 
 /** An event as `claim` hands it out: leased until `claimedUntil`. */
@@ -86,7 +92,8 @@ export interface OutboxShape {
   /**
    * Records the events, in order, with one `occurredAtMicros` from the Clock. Joins the caller's
    * transaction (`Transactor.transaction`): the events commit with it or not at all. Outside a
-   * transaction the events are committed at once.
+   * transaction the events are committed at once. The events keep the trace context of the
+   * current span (`currentTraceParent`), when there is one to keep.
    */
   readonly append: (events: ReadonlyArray<NewOutboxEvent>) => Effect.Effect<ReadonlyArray<OutboxEvent>>
   /**

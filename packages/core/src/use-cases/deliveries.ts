@@ -26,6 +26,7 @@ import { SecureRandom } from "effect/crypto"
 import type { NotificationRepository } from "../account/notification-repository.ts"
 import type { SecretBox } from "../auth/secret-box.ts"
 import { Outbox } from "../events/outbox.ts"
+import { traceParentField } from "../events/trace-parent.ts"
 import { Transactor } from "../transactor.ts"
 import { DeliveryPolicy } from "../webhooks/delivery-policy.ts"
 import {
@@ -101,7 +102,8 @@ export const fanOutEvents: (
           body,
           eventId: event.id,
           state,
-          createdAt: now
+          createdAt: now,
+          ...traceParentField(event.traceParent)
         })
       }
     }

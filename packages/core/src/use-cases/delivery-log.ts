@@ -50,7 +50,8 @@ export const listDeliveries: (
 /**
  * `POST /api/account/webhooks/{id}/deliveries/{delivery_id}/redeliver`: queues a fresh delivery
  * (new id, attempts from 1) of the same event and body. It is sent only while the webhook is
- * validated and active (else it is cancelled like any other). Needs `webhook-update`. Answers the
+ * validated and active (else it is cancelled like any other). It keeps no trace context: its
+ * attempts are a trace of their own, not part of the original request's, which may be days old. Needs `webhook-update`. Answers the
  * new delivery as the log shows it. Fails {@link Forbidden} without the permission,
  * {@link NotFound} for a webhook or delivery the account does not have.
  */

@@ -39,6 +39,11 @@ export interface NewDelivery {
   readonly state: DeliveryState
   /** When it was queued. */
   readonly createdAt: DateTime.Utc
+  /**
+   * The W3C `traceparent` of the span that committed its event (`OutboxEvent.traceParent`), under
+   * which its attempts are traced; absent when none was captured, and for a redelivery.
+   */
+  readonly traceParent?: string | undefined
 }
 
 /** The webhook a claimed delivery goes to, as it was at claim time. */
@@ -69,6 +74,8 @@ export interface ClaimedDelivery {
   readonly claimedUntil: DateTime.Utc
   /** The webhook as it was at claim time. */
   readonly webhook: DeliveryTarget
+  /** The trace context it was queued with (`NewDelivery.traceParent`), if any. */
+  readonly traceParent?: string | undefined
 }
 
 /** One attempt as recorded for the delivery log. */
