@@ -8,7 +8,7 @@ import { HttpServer } from "effect/http"
 import type { PgClient } from "@effect/sql-pg"
 import { SqlClient } from "effect/sql"
 import { createServer } from "node:http"
-import { MigrationsLive, PasswordHasherFast, postgresTestEnabled, ServicesPg, TestDatabase } from "@wasl/adapters"
+import { MigrationsLive, NotificationFeedPg, PasswordHasherFast, postgresTestEnabled, ServicesPg, TestDatabase } from "@wasl/adapters"
 import { bootstrapAccount, RATE_LIMIT_OFF, RateLimitPolicy, type RateLimitPolicyShape } from "@wasl/core"
 import { MetricsToken, parseTrustedProxies, serveWasl, TrustedProxies } from "@wasl/http"
 import { type Client, makeClient } from "./client.ts"
@@ -67,7 +67,7 @@ export const startTestServer = async (
   })
   const webhooks = webhookTestServices(options)
   const messaging = messagingTestServices(options)
-  const services = ServicesPg.pipe(
+  const services = Layer.mergeAll(ServicesPg, NotificationFeedPg).pipe(
     Layer.provideMerge(webhooks.layer),
     Layer.provideMerge(messaging.layer),
     Layer.provideMerge(PasswordHasherFast),
