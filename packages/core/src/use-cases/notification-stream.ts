@@ -4,7 +4,7 @@
  * received (`Last-Event-ID`), the unread ones stored after it come first, at most
  * {@link RESUME_LIMIT} of them (the newest), so a reconnecting dashboard misses nothing recent.
  */
-import { Effect, Option, Stream } from "effect"
+import { Effect, Option, type Scope, Stream } from "effect"
 import type { Notification } from "../account/notification.ts"
 import { NotificationFeed } from "../account/notification-feed.ts"
 import { NotificationRepository } from "../account/notification-repository.ts"
@@ -16,14 +16,14 @@ export const RESUME_LIMIT = 50
 /**
  * The caller's popup and browser notifications, as the transactions that store them commit, in
  * the current account only; after `lastId` (the last one the caller received), the missed unread
- * ones first. Listening starts before the missed ones are read, so none falls between the two;
- * one found both ways is sent once.
+ * ones first. Listening has started when the effect succeeds (until the scope closes), and starts
+ * before the missed ones are read, so none falls between the two; one found both ways is sent once.
  */
 export const notificationStream = (
   principal: Principal,
   lastId: Option.Option<number>
-): Stream.Stream<Notification, never, NotificationFeed | NotificationRepository> =>
-  Stream.unwrap(Effect.gen(function*() {
+): Effect.Effect<Stream.Stream<Notification>, never, NotificationFeed | NotificationRepository | Scope.Scope> =>
+  Effect.gen(function*() {
     const { accountId, userId } = principal
     const repo = yield* NotificationRepository
     const live = yield* NotificationFeed.use((feed) => feed.subscribe(accountId, userId))
@@ -38,4 +38,4 @@ export const notificationStream = (
       Stream.map((found) => found.value)
     )
     return Stream.concat(Stream.fromIterable(missed), fresh)
-  }))
+  })
