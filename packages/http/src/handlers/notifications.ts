@@ -1,4 +1,4 @@
-import { Deferred, Effect, type Layer } from "effect"
+import { Effect, type Layer } from "effect"
 import { type HttpRouter, HttpServerRequest } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import { listNotifications, markNotificationRead, updateNotificationPreference } from "@wasl/core"
@@ -9,6 +9,7 @@ import { listRequest, paginated } from "../list-request.ts"
 import { MODIFIED } from "../messages.ts"
 import { lastEventId, notificationStreamResponse, SseHeartbeat } from "../notification-stream.ts"
 import { type Authentication, CurrentPrincipal } from "../security.ts"
+import { ServerClosing } from "../server-closing.ts"
 
 const notificationId = (raw: string): number => /^[0-9]{1,15}$/.test(raw) ? Number(raw) : Number.NaN
 
@@ -19,10 +20,7 @@ export const NotificationHandlers: Layer.Layer<
   Authentication | HttpRouter.Request.From<"Requires", WaslHttpServices>
 > = HttpApiBuilder.group(WaslApi, "notifications", (handlers) =>
   Effect.gen(function*() {
-    // The routes close before the HTTP server does: completing this then ends every open stream,
-    // so the server's graceful close is not held open by them.
-    const closing = yield* Deferred.make<void>()
-    yield* Effect.addFinalizer(() => Deferred.succeed(closing, undefined))
+    const closing = yield* ServerClosing
     const heartbeat = yield* SseHeartbeat
     return handlers
       .handle("list", () =>
@@ -36,7 +34,7 @@ export const NotificationHandlers: Layer.Layer<
           return yield* notificationStreamResponse(
             yield* CurrentPrincipal,
             lastEventId(request.headers["last-event-id"]),
-            { closing: Deferred.await(closing), heartbeat }
+            { closing, heartbeat }
           )
         }))
       .handle("read", ({ params }) =>
