@@ -51,6 +51,31 @@ export const NotificationEvents: HttpApiSchema.StreamSse<typeof NotificationEven
   events: NotificationEvent
 })
 
+/**
+ * The stream's operation as documented: the `Last-Event-ID` header it resumes after, and its 200
+ * without Effect's `x-effect-stream` note, which describes a failure event this stream never sends.
+ */
+const documentStream = (operation: Record<string, any>): Record<string, any> => {
+  const { "x-effect-stream": _ignored, ...content } = operation["responses"]["200"]["content"]["text/event-stream"]
+  return {
+    ...operation,
+    parameters: [...(operation["parameters"] ?? []), {
+      name: "Last-Event-ID",
+      in: "header",
+      required: false,
+      description: "The id of the last event received: the unread notifications stored after it are sent first.",
+      schema: { type: "string", pattern: "^[0-9]{1,15}$" }
+    }],
+    responses: {
+      ...operation["responses"],
+      "200": {
+        ...operation["responses"]["200"],
+        content: { "text/event-stream": content }
+      }
+    }
+  }
+}
+
 /** `GET /api/notifications/stream`: the caller's new popup and browser notifications, live. */
 export const StreamNotificationsEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   "stream",
@@ -68,7 +93,7 @@ export const StreamNotificationsEndpoint: HttpApiEndpoint.HttpApiEndpoint<
 }).annotate(OpenApi.Summary, "Receive your notifications live").annotate(
   OpenApi.Description,
   "Server-Sent Events (text/event-stream) for as long as the connection stays open: each new notification of the caller in the current account whose popup or browser channel is on, as a `message` event whose data is the notification as the list shows it and whose `id` is the notification's id. A comment line is sent every 15 seconds to keep the connection open. A client that reconnects with `Last-Event-ID` (EventSource does so by itself) first receives the unread ones stored after that id, at most the newest 50. Counts once against the rate limit, when it connects."
-)
+).annotate(OpenApi.Transform, documentStream)
 
 /** `POST /api/notifications/:id/read`: marks one of the caller's notifications read. */
 export const ReadNotificationEndpoint: WaslEndpoint<"read", "POST", "/notifications/:id/read", {

@@ -73,6 +73,15 @@ describe.each(DATABASES)("the notification stream on %s", (database) => {
     await Effect.runPromise(Scope.close(scope, Exit.void))
   })
 
+  it("is documented as an event stream with a summary and the Last-Event-ID header", async () => {
+    const document = (await first.request("GET", "/api/openapi.json", {})).body
+    const operation = document.paths[STREAM].get
+    expect(operation.summary).toBe("Receive your notifications live")
+    expect(operation.description).toContain("Server-Sent Events")
+    expect(Object.keys(operation.responses["200"].content)).toEqual(["text/event-stream"])
+    expect(operation.parameters).toContainEqual(expect.objectContaining({ name: "Last-Event-ID", in: "header" }))
+  })
+
   it("answers 401 without credentials", async () => {
     const reply = await fetch(`${first.url}${STREAM}`)
     expect(reply.status).toBe(401)
