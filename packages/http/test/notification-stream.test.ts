@@ -166,9 +166,18 @@ describe.each(DATABASES)("the notification stream on %s", (database) => {
     stream.close()
   })
 
-  it("ends open streams when the server shuts down", async () => {
-    const replica = await startTestServer(database, { database: shared(), sseHeartbeat: Duration.seconds(30) })
+  it("counts against the rate limit once, at connect; ends open streams when the server shuts down", async () => {
+    const replica = await startTestServer(database, {
+      database: shared(),
+      sseHeartbeat: HEARTBEAT,
+      // A day-long window: the two requests counted never straddle two windows.
+      rateLimits: { caller: { limit: 5, window: Duration.days(1) } }
+    })
     const stream = await connect(replica, owner.token)
+    await sleep(700)
+    expect(stream.chunks()).toBeGreaterThanOrEqual(3)
+    const me = await replica.request("GET", "/api/me", { token: owner.token })
+    expect(me.headers.get("ratelimit-remaining")).toBe("3")
     const started = Date.now()
     await replica.close()
     await stream.ended
