@@ -149,6 +149,14 @@ describe.each(DATABASES)("the notification stream on %s", (database) => {
     resumed.close()
   })
 
+  it("takes a Last-Event-ID that is not an id as none: nothing is resumed", async () => {
+    const stream = await connect(first, owner.token, "not-an-id")
+    expect(stream.status).toBe(200)
+    await sleep(300)
+    expect(stream.events).toEqual([])
+    stream.close()
+  })
+
   it("sends heartbeat comments while idle", async () => {
     const stream = await connect(first, other.token)
     const before = stream.chunks()

@@ -88,6 +88,26 @@ export const notificationFeedContract = <E>(
         assert.isTrue(Option.isNone(yield* repo.findLive(accountId, colleague, second)), "another user's id is not found")
       }).pipe(Effect.scoped))
 
+    it.effect("what a stream missed: the newest unread popup or browser ones after an id, oldest first", () =>
+      Effect.gen(function*() {
+        const repo = yield* NotificationRepository
+        const accountId = yield* newAccount
+        const userId = yield* newMember(accountId)
+        for (let i = 0; i < 3; i++) yield* store(accountId, userId, ALL_ON)
+        yield* store(accountId, userId, { ...ALL_ON, popup: false, browser: false })
+        const ids = (yield* repo.listLiveAfter(accountId, userId, 0, 10)).map((n) => n.id)
+        assert.strictEqual(ids.length, 3, "the silenced one is left out")
+        const [a, b, c] = ids as [number, number, number]
+        assert.isTrue(a < b && b < c)
+        yield* repo.markRead(accountId, userId, a, yield* DateTime.now)
+        const after = (afterId: number, limit: number) =>
+          Effect.map(repo.listLiveAfter(accountId, userId, afterId, limit), (found) => found.map((n) => n.id))
+        assert.deepStrictEqual(yield* after(0, 10), [b, c], "a read one is not missed")
+        assert.deepStrictEqual(yield* after(0, 1), [c], "the newest within the limit")
+        assert.deepStrictEqual(yield* after(b, 10), [c])
+        assert.deepStrictEqual(yield* Effect.map(repo.listLiveAfter(accountId, userId + 1, 0, 10), (f) => f.length), 0)
+      }))
+
     it.effect("a subscription's stream ends with its scope", () =>
       Effect.gen(function*() {
         const accountId = yield* newAccount
