@@ -4,6 +4,7 @@
  */
 import type { SecureRandom } from "effect/crypto"
 import type { AccountRepository } from "./account/account-repository.ts"
+import type { NotificationFeed } from "./account/notification-feed.ts"
 import type { NotificationRepository } from "./account/notification-repository.ts"
 import type { TeamRepository } from "./account/team-repository.ts"
 import type { UserRepository } from "./account/user-repository.ts"
@@ -76,13 +77,14 @@ export type WaslRepositories =
 
 /**
  * Every port the use-cases, the HTTP handlers and the delivery worker need: the storage ports,
- * the worker's wake-up signals, hashing and secrets, and the ports through which Wasl reaches the
+ * the worker's wake-up signals, the live notification feed, hashing and secrets, and the ports through which Wasl reaches the
  * outside world (webhook endpoints, mail, WhatsApp). `DeliveryPolicy` is not listed: it has a
  * default (the spec's retry schedule and timeout) that a deployment may override.
  */
 export type WaslServices =
   | WaslRepositories
   | QueueSignals
+  | NotificationFeed
   | PasswordHasher
   | TokenHasher
   | SecureRandom.SecureRandom

@@ -2,7 +2,7 @@
  * Wasl's HTTP application as layers: its routes to mount in a host's Effect HTTP app beside the
  * host's own, or the whole application to serve alone.
  */
-import { Layer } from "effect"
+import { Deferred, Effect, Layer } from "effect"
 import { HttpRouter, type HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { OBJECT_PATHS } from "@wasl/core"
@@ -20,6 +20,7 @@ import { RecordHandlers } from "./handlers/records.ts"
 import { TokenHandlers } from "./handlers/tokens.ts"
 import { MAX_PARAM_LENGTH, routeTableOf } from "./route-table.ts"
 import { AuthenticationLive } from "./security.ts"
+import { ServerClosing } from "./server-closing.ts"
 import { WebhookHandlers } from "./handlers/webhooks.ts"
 import { DeliveryHandlers } from "./handlers/deliveries.ts"
 import { MetricsRoute } from "./metrics-route.ts"
@@ -55,7 +56,7 @@ const DocsRoute = HttpApiScalar.layer(WaslApi, { path: DOCS_PATH })
  * @example
  * ```ts
  * import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
- * import { Layer } from "effect"
+ * import { Deferred, Effect, Layer } from "effect"
  * import { HttpRouter, HttpServerResponse } from "effect/http"
  * import { createServer } from "node:http"
  * import { WaslEmbedded } from "@wasl/adapters"
@@ -106,7 +107,7 @@ export const waslRouterConfig: {
  * @example
  * ```ts
  * import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
- * import { Layer } from "effect"
+ * import { Deferred, Effect, Layer } from "effect"
  * import { createServer } from "node:http"
  * import { WaslEmbedded } from "@wasl/adapters"
  * import { serveWasl } from "@wasl/http"
@@ -123,4 +124,15 @@ export const serveWasl: Layer.Layer<
   HttpRouter.Request<"Error", unknown> | HttpRouter.Request<"GlobalError", unknown>,
   never,
   WaslHttpServices | HttpServer.HttpServer | WaslPlatformServices
-> = HttpRouter.serve(WaslApp, { routerConfig: waslRouterConfig, disableLogger: true, disableListenLog: true })
+> = Layer.effectContext(Effect.gen(function*() {
+  const closing = yield* Deferred.make<void>()
+  const served = yield* Layer.build(
+    HttpRouter.serve(WaslApp, { routerConfig: waslRouterConfig, disableLogger: true, disableListenLog: true }).pipe(
+      Layer.provide(Layer.succeed(ServerClosing, Deferred.await(closing)))
+    )
+  )
+  // Added once the server serves, so it runs first at shutdown: the open notification streams end
+  // before the server's graceful close, instead of holding it open for its whole timeout.
+  yield* Effect.addFinalizer(() => Deferred.succeed(closing, undefined))
+  return served
+}))

@@ -54,7 +54,11 @@ const send = async (base: string, request: Pick<FuzzRequest, "method" | "url" | 
     headers: request.headers,
     ...(request.body === undefined ? {} : { body: Buffer.from(request.body, "utf8") })
   })
-  const text = await response.text()
+  // An event stream (GET /api/notifications/stream) never ends by itself: its status and headers
+  // are the answer, and the connection is dropped instead of read.
+  const streaming = /^text\/event-stream/.test(response.headers.get("content-type") ?? "")
+  if (streaming) await response.body?.cancel()
+  const text = streaming ? "" : await response.text()
   let body: unknown = undefined
   try {
     body = text === "" ? undefined : JSON.parse(text)

@@ -6,13 +6,12 @@
  * and one statement per request for it all.
  */
 import { PgClient } from "@effect/sql-pg"
-import { Duration, Effect, Exit, type Layer, Redacted, Scope, Tracer } from "effect"
+import { Duration, Effect, Exit, type Layer, Scope, Tracer } from "effect"
 import type { SqlClient } from "effect/sql"
 import { request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeEmbeddedPgClient, makePgliteTestDatabase, makePostgresTestDatabase, pgClientOptions, testPostgresUrl } from "@wasl/adapters"
 import type { Reply } from "./support/client.ts"
-import { DATABASES, type DatabaseKind, startTestServer, type TestServer } from "./support/server.ts"
+import { DATABASES, sharedDatabaseOf, startTestServer, type TestServer } from "./support/server.ts"
 
 const perMinute = (limit: number) => ({ limit, window: Duration.minutes(1) })
 
@@ -258,14 +257,3 @@ const countingTracer = (statements: Array<string>): Tracer.Tracer =>
       return span
     }
   })
-
-/** One database for two replicas: each build of the returned layer is another client of it. */
-const sharedDatabaseOf = (database: DatabaseKind) =>
-  Effect.gen(function*() {
-    if (database === "pglite") {
-      const embedded = yield* makePgliteTestDatabase
-      return () => PgClient.layerFrom(makeEmbeddedPgClient(embedded))
-    }
-    const created = yield* makePostgresTestDatabase(testPostgresUrl()!)
-    return () => PgClient.layer({ ...pgClientOptions, url: Redacted.make(created.url) })
-  }) as Effect.Effect<() => Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, unknown>, unknown, Scope.Scope>

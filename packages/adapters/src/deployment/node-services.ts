@@ -9,6 +9,7 @@ import {
   DeliveryPolicy,
   type DeliveryPolicyShape,
   type Mailer,
+  type NotificationFeed,
   type QueueSignals,
   SecretBox,
   ServerKeys,
@@ -26,7 +27,7 @@ import { WebhookUrlGuardDns } from "../webhooks/webhook-url-guard-dns.ts"
 import { DEFAULT_DATA_DIR, type MailOptions, type WaslOptions } from "./options.ts"
 
 /** What `nodeServices` provides: every port of `WaslServices` but storage and the worker's signals. */
-export type NodeServices = Exclude<WaslServices, WaslRepositories | QueueSignals>
+export type NodeServices = Exclude<WaslServices, WaslRepositories | QueueSignals | NotificationFeed>
 
 /** SMTP when a server is configured, else JSON lines in the outbox file. */
 export const mailerOf = (mail: MailOptions, dataDir: string): Layer.Layer<Mailer> => {

@@ -20,6 +20,7 @@ import { RetentionPolicy, type ServerKeyError, type WaslServices } from "@wasl/c
 import { EmbeddedClientLive, MigrationsLive, pgClientOptions, PostgresClientLive } from "../db/database.ts"
 import type { DatabaseLockedError, EmbeddedPostgresError } from "../db/embedded-postgres.ts"
 import { RepositoriesPg } from "../pg/index.ts"
+import { NotificationFeedPg } from "../pg/notification-feed-pg.ts"
 import { QueueSignalsPg } from "../pg/queue-signals-pg.ts"
 import { masterKey } from "./master-key.ts"
 import { nodeServices } from "./node-services.ts"
@@ -88,7 +89,7 @@ const onDatabase = <E, R>(
     const retention = yield* retentionPolicyOf(options.retention)
     const otpCooldown = yield* otpCooldownOf(options.messaging?.otpCooldown)
     yield* checkMailOptions(options.mail)
-    return Layer.mergeAll(RepositoriesPg, QueueSignalsPg, Layer.succeed(RetentionPolicy, retention)).pipe(
+    return Layer.mergeAll(RepositoriesPg, QueueSignalsPg, NotificationFeedPg, Layer.succeed(RetentionPolicy, retention)).pipe(
       Layer.provideMerge(nodeServices(options, master, policy, otpCooldown)),
       Layer.provideMerge(MigrationsLive),
       Layer.provideMerge(database)

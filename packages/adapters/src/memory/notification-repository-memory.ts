@@ -1,5 +1,6 @@
 import { type Notification, type NotificationName, type NotificationPreference, NotificationRepository } from "@wasl/core"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, PubSub } from "effect"
+import { afterCommit } from "./after-commit.ts"
 import {
   membershipKey,
   MemoryStore,
@@ -26,6 +27,8 @@ export const toPreference = (row: PreferenceRow): NotificationPreference => ({
 })
 
 const isStored = (row: NotificationRow) => row.stored ?? true
+
+const isLive = (row: NotificationRow) => (row.popup ?? true) || (row.browser ?? true)
 
 const toNotification = (row: NotificationRow): Notification => ({
   id: row.id,
@@ -97,7 +100,7 @@ export const NotificationRepositoryMemory: Layer.Layer<NotificationRepository, n
             })),
 
       insert: (n) =>
-        updateStore(store, (state) => {
+        Effect.flatMap(updateStore(store, (state) => {
           requireMembership(state, n.accountId, n.userId, "notifications")
           const row: NotificationRow = {
             id: state.sequences.notifications,
@@ -115,12 +118,36 @@ export const NotificationRepositoryMemory: Layer.Layer<NotificationRepository, n
             emailedAt: null,
             emailAttempts: 0
           }
-          return [undefined, {
+          return [row.id, {
             ...state,
             notifications: [...state.notifications, row],
             sequences: { ...state.sequences, notifications: row.id + 1 }
           }] as const
-        }),
+        }), (id) =>
+          // As the PostgreSQL insert's NOTIFY: told at commit, never on rollback.
+          n.channels.popup || n.channels.browser
+            ? afterCommit(store, PubSub.publish(store.notices, { accountId: n.accountId, userId: n.userId, id }).pipe(Effect.asVoid))
+            : Effect.void),
+
+      findLive: (accountId, userId, id) =>
+        readStore(store, (state) =>
+          Option.map(
+            Option.fromNullishOr(state.notifications.find((row) =>
+              row.accountId === accountId && row.userId === userId && row.id === id && isLive(row)
+            )),
+            toNotification
+          )),
+
+      listLiveAfter: (accountId, userId, afterId, limit) =>
+        readStore(store, (state) =>
+          state.notifications
+            .filter((row) =>
+              row.accountId === accountId && row.userId === userId && row.id > afterId && isLive(row) &&
+              row.readAt === null
+            )
+            .sort((a, b) => a.id - b.id)
+            .slice(-limit)
+            .map(toNotification)),
 
       list: (accountId, userId, page) =>
         readStore(store, (state) => {

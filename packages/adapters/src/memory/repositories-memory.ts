@@ -1,9 +1,10 @@
 /** Every storage port in memory, over one store. */
-import type { QueueSignals, WaslRepositories } from "@wasl/core"
+import type { NotificationFeed, QueueSignals, WaslRepositories } from "@wasl/core"
 import { Layer } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import { AccountRepositoryMemory } from "./account-repository-memory.ts"
 import { DeliveryRepositoryMemory } from "./delivery-repository-memory.ts"
+import { NotificationFeedMemory } from "./notification-feed-memory.ts"
 import { NotificationRepositoryMemory } from "./notification-repository-memory.ts"
 import { OutboxMemory } from "./outbox-memory.ts"
 import { PropertyGroupRepositoryMemory } from "./property-group-repository-memory.ts"
@@ -38,7 +39,7 @@ import { DeliveryBacklogMemory } from "./delivery-backlog-memory.ts"
  * subscription ids.
  */
 export const RepositoriesMemory: Layer.Layer<
-  WaslRepositories | QueueSignals | MemoryStore,
+  WaslRepositories | QueueSignals | NotificationFeed | MemoryStore,
   never,
   SecureRandom.SecureRandom
 > = Layer.mergeAll(
@@ -62,6 +63,7 @@ export const RepositoriesMemory: Layer.Layer<
   OtpReservationRepositoryMemory,
   DeliveryRepositoryMemory,
   QueueSignalsMemory,
+  NotificationFeedMemory,
   RecordRepositoryMemory,
   NoteRepositoryMemory,
   IdempotencyStoreMemory,

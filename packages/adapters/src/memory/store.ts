@@ -21,6 +21,7 @@ import type {
   DeliveryStatus,
   EventName,
   NotificationName,
+  NotificationNotice,
   OutboxEvent,
   Permission,
   PropertyDefinition,
@@ -31,7 +32,7 @@ import type {
   Subscription,
   User
 } from "@wasl/core"
-import { Context, type DateTime, Effect, HashMap, Layer, Ref, Result, Semaphore } from "effect"
+import { Context, type DateTime, Effect, HashMap, Layer, PubSub, Ref, Result, Semaphore } from "effect"
 import { emptyMessagingTables, type MessagingTables } from "./messaging-tables.ts"
 import { makeSignalHub, type MemorySignalHub } from "./signal-hub.ts"
 import type { LinkTable, NoteTable, RecordTable } from "./record-tables.ts"
@@ -345,6 +346,8 @@ export interface MemoryStoreService {
   readonly lock: Semaphore.Semaphore
   /** Work-queue wake-ups, sent after commit (QueueSignalsMemory). */
   readonly signals: MemorySignalHub
+  /** New popup and browser notifications, published after commit (NotificationFeedMemory). */
+  readonly notices: PubSub.PubSub<NotificationNotice>
 }
 
 /** @ignore */
@@ -376,7 +379,8 @@ export class MemoryStore extends MemoryStoreBase {
       return MemoryStore.of({
         ref: yield* Ref.make(emptyMemoryState),
         lock: yield* Semaphore.make(1),
-        signals: makeSignalHub()
+        signals: makeSignalHub(),
+        notices: yield* Effect.acquireRelease(PubSub.unbounded<NotificationNotice>(), PubSub.shutdown)
       })
     })
   )

@@ -41,6 +41,7 @@ export { RecordRepositoryPg } from "./record-repository-pg.ts"
 export { WebhookRepositoryPg } from "./webhook-repository-pg.ts"
 export { DELIVERIES_CHANNEL, DeliveryRepositoryPg } from "./delivery-repository-pg.ts"
 export { QueueSignalsPg } from "./queue-signals-pg.ts"
+export { NotificationFeedPg } from "./notification-feed-pg.ts"
 export { NoteRepositoryPg } from "./note-repository-pg.ts"
 export { IdempotencyStorePg } from "./idempotency-store-pg.ts"
 export { RateLimiterPg } from "./rate-limiter-pg.ts"
@@ -52,7 +53,8 @@ export { DeliveryBacklogPg } from "./delivery-backlog-pg.ts"
 /**
  * Every storage port on PostgreSQL (`WaslRepositories`: the repositories, the outbox, the delivery
  * queue, the Transactor and the rate-limit counts), over one `SqlClient` (migrated). Needs `SecureRandom` (subscription
- * ids). The queues' wake-ups (`QueueSignalsPg`) are a separate layer: they need a `PgClient`.
+ * ids). The queues' wake-ups (`QueueSignalsPg`) and the live notifications (`NotificationFeedPg`)
+ * are separate layers: they need a `PgClient`.
  */
 export const RepositoriesPg: Layer.Layer<WaslRepositories, never, SecureRandom.SecureRandom | SqlClient> = Layer.mergeAll(
   AccountRepositoryPg,

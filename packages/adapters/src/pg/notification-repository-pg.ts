@@ -9,6 +9,12 @@ import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbTimestamp, decodeFirst, decodeRows } from "./rows.ts"
 
+/**
+ * The channel an insert NOTIFYs for a notification whose popup or browser channel is on; the
+ * payload is `<account id>:<user id>:<notification id>`.
+ */
+export const NOTIFICATIONS_CHANNEL = "wasl_notifications"
+
 const PreferenceRow = Schema.Struct({
   name: NotificationName,
   stored: Schema.Boolean,
@@ -138,14 +144,37 @@ export const NotificationRepositoryPg: Layer.Layer<NotificationRepository, never
           Effect.orDie
         ),
 
+      // The NOTIFY is part of the insert's transaction: PostgreSQL delivers it at commit, to the
+      // NotificationFeedPg of every process, and drops it on rollback.
       insert: (n) =>
         sql`
-          INSERT INTO notifications
-            (account_id, user_id, type, data, stored, popup, browser, email_subject, email_text, created_at, updated_at)
-          VALUES (${n.accountId}, ${n.userId}, ${n.type}, ${JSON.stringify(n.data)}::jsonb, ${n.channels.stored},
-                  ${n.channels.popup}, ${n.channels.browser}, ${n.email?.subject ?? null}, ${n.email?.text ?? null},
-                  ${DateTime.toDateUtc(n.now)}, ${DateTime.toDateUtc(n.now)})
+          WITH inserted AS (
+            INSERT INTO notifications
+              (account_id, user_id, type, data, stored, popup, browser, email_subject, email_text, created_at, updated_at)
+            VALUES (${n.accountId}, ${n.userId}, ${n.type}, ${JSON.stringify(n.data)}::jsonb, ${n.channels.stored},
+                    ${n.channels.popup}, ${n.channels.browser}, ${n.email?.subject ?? null}, ${n.email?.text ?? null},
+                    ${DateTime.toDateUtc(n.now)}, ${DateTime.toDateUtc(n.now)})
+            RETURNING account_id, user_id, id, popup, browser
+          )
+          SELECT pg_notify(${NOTIFICATIONS_CHANNEL}, account_id || ':' || user_id || ':' || id)
+          FROM inserted WHERE popup OR browser
         `.pipe(Effect.asVoid, Effect.orDie),
+
+      findLive: (accountId, userId, id) =>
+        sql`
+          SELECT ${notificationColumns} FROM notifications
+          WHERE account_id = ${accountId} AND user_id = ${userId} AND id = ${id} AND (popup OR browser)
+        `.pipe(Effect.flatMap(decodeNotification), Effect.map(Option.map(toNotification)), Effect.orDie),
+
+      listLiveAfter: (accountId, userId, afterId, limit) =>
+        sql`
+          SELECT * FROM (
+            SELECT ${notificationColumns} FROM notifications
+            WHERE account_id = ${accountId} AND user_id = ${userId} AND id > ${afterId}
+              AND (popup OR browser) AND read_at IS NULL
+            ORDER BY id DESC LIMIT ${limit}
+          ) newest ORDER BY id
+        `.pipe(Effect.flatMap(decodeNotifications), Effect.map((rows) => rows.map(toNotification)), Effect.orDie),
 
       list: (accountId, userId, page) =>
         Effect.gen(function*() {

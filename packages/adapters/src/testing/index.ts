@@ -18,6 +18,7 @@
  *   lists (search, filters, ordering, pages) and notes;
  * - `outboxContract`, `outboxNotifyContract`, `deliveryRepositoryContract`, `queueSignalsContract`:
  *   the event outbox, the webhook delivery queue, and the wake-ups between them;
+ * - `notificationFeedContract`: live notifications, told to their user once committed;
  * - `messagingRepositoriesContract`, `otpLedgerContract`, `otpReservationContract`: WhatsApp sending
  *   numbers, broadcasts, messages and one-time passwords;
  * - `retentionContract`: pruning the rows whose retention ran out;
@@ -54,6 +55,7 @@ export * from "./delivery-repository-contract.ts"
 export * from "./outbox-contract.ts"
 export * from "./outbox-notify-contract.ts"
 export * from "./properties-contract.ts"
+export * from "./notification-feed-contract.ts"
 export * from "./queue-signals-contract.ts"
 export * from "./rate-limiter-contract.ts"
 export * from "./recording-tracer.ts"

@@ -3,7 +3,7 @@
  * PostgreSQL (the last when TEST_DATABASE_URL, or DATABASE_URL, is set), a fresh principal, and the
  * events an account queued.
  */
-import { bootstrapAccount, Outbox, PERMISSIONS, type Permission, type Principal, type QueueSignals, type RecordJson } from "@wasl/core"
+import { bootstrapAccount, Outbox, PERMISSIONS, type Permission, type Principal, type NotificationFeed, type QueueSignals, type RecordJson } from "@wasl/core"
 import { Effect, Layer } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { MigrationsLive } from "../../src/db/database.ts"
@@ -22,7 +22,7 @@ const onDatabase = (database: (typeof TestDatabase.variants)[number]["layer"]) =
   ServicesPg.pipe(Layer.provideMerge(PasswordHasherFast), Layer.provideMerge(MigrationsLive), Layer.provide(database))
 
 /** What every variant provides: the memory one's services (all ports), less its store and its signals. */
-export type UseCaseServices = Exclude<Layer.Success<typeof memory>, MemoryStore | QueueSignals>
+export type UseCaseServices = Exclude<Layer.Success<typeof memory>, MemoryStore | QueueSignals | NotificationFeed>
 
 export interface UseCaseVariant {
   readonly name: string

@@ -54,7 +54,11 @@ export interface NotificationRepositoryShape {
     permission: Permission,
     name: NotificationName
   ) => Effect.Effect<ReadonlyArray<NotificationRecipient>>
-  /** Stores the notification and, when it has one, queues its mail. */
+  /**
+   * Stores the notification and, when it has one, queues its mail. When its `popup` or `browser`
+   * channel is on, the `NotificationFeed` of every process tells the user once the surrounding
+   * transaction commits.
+   */
   readonly insert: (notification: NewNotification) => Effect.Effect<void>
   /** The user's stored notifications, newest first, one page. */
   readonly list: (
@@ -62,6 +66,18 @@ export interface NotificationRepositoryShape {
     userId: number,
     page: { readonly offset: number; readonly limit: number }
   ) => Effect.Effect<{ readonly items: ReadonlyArray<Notification>; readonly total: number }>
+  /** The user's notification `id` when its `popup` or `browser` channel is on; None otherwise. */
+  readonly findLive: (accountId: number, userId: number, id: number) => Effect.Effect<Option.Option<Notification>>
+  /**
+   * The user's unread notifications after `afterId` whose `popup` or `browser` channel is on: the
+   * newest `limit` of them, oldest first (what a live stream missed while it was away).
+   */
+  readonly listLiveAfter: (
+    accountId: number,
+    userId: number,
+    afterId: number,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<Notification>>
   /** Marks the user's stored notification read (the first read time is kept); None if there is none. */
   readonly markRead: (
     accountId: number,

@@ -3,14 +3,26 @@
  * chosen kind, for black-box tests. PostgreSQL runs only when TEST_DATABASE_URL is set.
  */
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer, Logger, ManagedRuntime, Redacted, Result, Tracer } from "effect"
+import { type Duration, Effect, Layer, Logger, ManagedRuntime, Redacted, Result, type Scope, Tracer } from "effect"
 import { HttpServer } from "effect/http"
-import type { PgClient } from "@effect/sql-pg"
+import { PgClient } from "@effect/sql-pg"
 import { SqlClient } from "effect/sql"
 import { createServer } from "node:http"
-import { MigrationsLive, PasswordHasherFast, postgresTestEnabled, ServicesPg, TestDatabase } from "@wasl/adapters"
+import {
+  makeEmbeddedPgClient,
+  makePgliteTestDatabase,
+  makePostgresTestDatabase,
+  MigrationsLive,
+  NotificationFeedPg,
+  PasswordHasherFast,
+  pgClientOptions,
+  postgresTestEnabled,
+  ServicesPg,
+  TestDatabase,
+  testPostgresUrl
+} from "@wasl/adapters"
 import { bootstrapAccount, RATE_LIMIT_OFF, RateLimitPolicy, type RateLimitPolicyShape } from "@wasl/core"
-import { MetricsToken, parseTrustedProxies, serveWasl, TrustedProxies } from "@wasl/http"
+import { MetricsToken, parseTrustedProxies, serveWasl, SseHeartbeat, TrustedProxies } from "@wasl/http"
 import { type Client, makeClient } from "./client.ts"
 import { type FakeWebhookTransport, webhookTestServices, type WebhookServiceOptions } from "./webhook-services.ts"
 import { messagingTestServices, type MessagingServiceOptions } from "./messaging-services.ts"
@@ -55,6 +67,8 @@ export interface ServerOptions {
   readonly trustedProxies?: string
   /** The bearer token `GET /metrics` asks for (none: open). */
   readonly metricsToken?: string
+  /** How often an idle notification stream sends its heartbeat (15 seconds unless given). */
+  readonly sseHeartbeat?: Duration.Duration
 }
 
 export const startTestServer = async (
@@ -67,7 +81,7 @@ export const startTestServer = async (
   })
   const webhooks = webhookTestServices(options)
   const messaging = messagingTestServices(options)
-  const services = ServicesPg.pipe(
+  const services = Layer.mergeAll(ServicesPg, NotificationFeedPg).pipe(
     Layer.provideMerge(webhooks.layer),
     Layer.provideMerge(messaging.layer),
     Layer.provideMerge(PasswordHasherFast),
@@ -86,7 +100,8 @@ export const startTestServer = async (
     Layer.provide(Logger.layer([capture])),
     Layer.provide(options.tracer === undefined ? Layer.empty : Layer.succeed(Tracer.Tracer, options.tracer)),
     Layer.provide(Layer.succeed(TrustedProxies, Result.getOrThrow(parseTrustedProxies(options.trustedProxies ?? "")))),
-    Layer.provide(Layer.succeed(MetricsToken, options.metricsToken === undefined ? undefined : Redacted.make(options.metricsToken)))
+    Layer.provide(Layer.succeed(MetricsToken, options.metricsToken === undefined ? undefined : Redacted.make(options.metricsToken))),
+    Layer.provide(options.sseHeartbeat === undefined ? Layer.empty : Layer.succeed(SseHeartbeat, options.sseHeartbeat))
   )
   const runtime = ManagedRuntime.make(app)
   const address = await runtime.runPromise(Effect.gen(function*() {
@@ -118,3 +133,14 @@ export const startTestServer = async (
     sandboxOutbox: messaging.sandboxOutbox
   }
 }
+
+/** One database for two replicas: each build of the returned layer is another client of it. */
+export const sharedDatabaseOf = (database: DatabaseKind) =>
+  Effect.gen(function*() {
+    if (database === "pglite") {
+      const embedded = yield* makePgliteTestDatabase
+      return () => PgClient.layerFrom(makeEmbeddedPgClient(embedded))
+    }
+    const created = yield* makePostgresTestDatabase(testPostgresUrl()!)
+    return () => PgClient.layer({ ...pgClientOptions, url: Redacted.make(created.url) })
+  }) as Effect.Effect<() => Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, unknown>, unknown, Scope.Scope>

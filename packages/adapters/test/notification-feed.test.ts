@@ -1,0 +1,32 @@
+/**
+ * The NotificationFeed contract: `NotificationFeedMemory` with the memory repositories, and
+ * `NotificationFeedPg` (LISTEN wasl_notifications) with the PostgreSQL ones on PGlite, and on
+ * PostgreSQL when TEST_DATABASE_URL (or DATABASE_URL) is set.
+ */
+import { describe } from "@effect/vitest"
+import type { PgClient } from "@effect/sql-pg"
+import { Layer } from "effect"
+import { SecureRandom } from "effect/crypto"
+import type { SqlClient } from "effect/sql"
+import { MigrationsLive } from "../src/db/database.ts"
+import { postgresTestEnabled, TestDatabase } from "../src/db/test-database.ts"
+import { RepositoriesMemory } from "../src/memory/index.ts"
+import { NotificationFeedPg, RepositoriesPg } from "../src/pg/index.ts"
+import { notificationFeedContract } from "../src/testing/index.ts"
+
+const memory = RepositoriesMemory.pipe(Layer.provide(SecureRandom.layerWebCrypto))
+
+const onDatabase = <E>(database: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, E>) =>
+  Layer.mergeAll(RepositoriesPg, NotificationFeedPg).pipe(
+    Layer.provideMerge(MigrationsLive),
+    Layer.provide(SecureRandom.layerWebCrypto),
+    Layer.provide(database)
+  )
+
+notificationFeedContract("notification feed in memory", memory)
+
+notificationFeedContract("notification feed on PGlite", onDatabase(TestDatabase.pglite))
+
+describe.runIf(postgresTestEnabled())("on PostgreSQL", () => {
+  notificationFeedContract("notification feed on PostgreSQL", onDatabase(TestDatabase.postgres))
+})
