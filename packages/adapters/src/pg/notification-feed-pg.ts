@@ -14,8 +14,8 @@ const parseNotice = (payload: string): NotificationNotice | undefined => {
 /**
  * `NotificationFeed` over PostgreSQL `LISTEN wasl_notifications` (what
  * `NotificationRepositoryPg.insert` NOTIFYs at commit, from any process on the database). One
- * listener per process feeds every subscriber through a PubSub, so streams cost no connection
- * each. When the listening connection fails it logs, waits and listens again; notices sent in
+ * listener per process, started by the first subscriber, feeds every subscriber through a PubSub,
+ * so streams cost no connection each. When the listening connection fails it logs, waits and listens again; notices sent in
  * between are lost, which a reconnecting client's `Last-Event-ID` recovers. Closing the layer
  * ends every subscriber's stream.
  */
@@ -25,7 +25,8 @@ export const NotificationFeedPg: Layer.Layer<NotificationFeed, never, PgClient.P
     const client = yield* PgClient.PgClient
     const notices = yield* Effect.acquireRelease(PubSub.unbounded<NotificationNotice>(), PubSub.shutdown)
     const listening = yield* Deferred.make<void>()
-    yield* Effect.scoped(Effect.gen(function*() {
+    const scope = yield* Effect.scope
+    const listen = Effect.scoped(Effect.gen(function*() {
       const payloads = yield* client.listen(NOTIFICATIONS_CHANNEL)
       yield* Deferred.succeed(listening, undefined)
       while (true) {
@@ -35,9 +36,11 @@ export const NotificationFeedPg: Layer.Layer<NotificationFeed, never, PgClient.P
     })).pipe(
       Effect.tapCause((cause) => Effect.logWarning(`listening on ${NOTIFICATIONS_CHANNEL} failed; retrying`, cause)),
       Effect.retry(Schedule.spaced(Duration.seconds(1))),
-      Effect.ignore,
-      Effect.forkScoped
+      Effect.ignore
     )
-    return NotificationFeed.of(feedFromNotices(notices, Deferred.await(listening)))
+    // Started by the first subscriber, in the layer's scope: a process that serves no stream
+    // (a worker) holds no listening connection.
+    const startListening = yield* Effect.cached(Effect.forkIn(listen, scope))
+    return NotificationFeed.of(feedFromNotices(notices, Effect.andThen(startListening, Deferred.await(listening))))
   })
 )
