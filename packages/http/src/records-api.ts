@@ -103,12 +103,14 @@ export const BatchBody: Schema.$Record<Schema.String, Schema.Unknown> = Schema.R
 })
 
 /** The answer of a batch that writes records: the records in the inputs' order, and the single call's message. */
-type BatchRecordsAnswer = DataMessageAnswer<Schema.$Array<typeof RecordView>>
-const BatchRecordsAnswer: BatchRecordsAnswer = DataMessageAnswer(Schema.Array(RecordView))
+export type BatchRecordsAnswer = DataMessageAnswer<Schema.$Array<typeof RecordView>>
+/** The schema of {@link BatchRecordsAnswer}. */
+export const BatchRecordsAnswer: BatchRecordsAnswer = DataMessageAnswer(Schema.Array(RecordView))
 
 /** The answer of a batch delete: the ids deleted, in the inputs' order, and the single delete's message. */
-type BatchDeletedAnswer = DataMessageAnswer<Schema.$Array<Schema.String>>
-const BatchDeletedAnswer: BatchDeletedAnswer = DataMessageAnswer(Schema.Array(Schema.String))
+export type BatchDeletedAnswer = DataMessageAnswer<Schema.$Array<Schema.String>>
+/** The schema of {@link BatchDeletedAnswer}. */
+export const BatchDeletedAnswer: BatchDeletedAnswer = DataMessageAnswer(Schema.Array(Schema.String))
 
 const BATCH_RULES = ` One transaction: every input is written or, when any is invalid, none is (a 422 listing every bad input, ` +
   `each message the one the single call gives, keyed under the input: inputs.3.email). At most ${MAX_BATCH_INPUTS} inputs; ` +

@@ -41,10 +41,10 @@ import { customOf, findRecord } from "./record-lookup.ts"
 import { removeRecord, storeNewRecord, storeRecordPatch } from "./record-writes.ts"
 
 /** The services a batch needs. */
-type BatchServices = Outbox | PropertyRepository | RecordRepository | SecureRandom.SecureRandom | Transactor
+export type BatchServices = Outbox | PropertyRepository | RecordRepository | SecureRandom.SecureRandom | Transactor
 
 /** What the batch use-cases take: who asks, the kind, and the request's JSON body. */
-type Batch<A> = (
+export type Batch<A> = (
   principal: Principal,
   kind: ObjectKind,
   body: unknown
