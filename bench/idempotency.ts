@@ -19,14 +19,11 @@
  *
  * @module
  */
-import { randomBytes } from "node:crypto"
-import * as Fs from "node:fs"
 import * as Http from "node:http"
 import * as Os from "node:os"
-import * as Path from "node:path"
 import { performance } from "node:perf_hooks"
-import { cliMain, runToCompletion, startWaslServer, stopChild } from "./support/children.ts"
-import { createBenchDatabase } from "./support/database.ts"
+import { startWaslServer, stopChild } from "./support/children.ts"
+import { benchDeployment } from "./support/deployment.ts"
 import { intFromEnv } from "./support/env.ts"
 import { atCleanup, runBenchmark } from "./support/harness.ts"
 import { ms, table } from "./support/table.ts"
@@ -93,32 +90,8 @@ const run = async () => {
     warmup: intFromEnv("BENCH_WARMUP", 200, 0),
     concurrency: intFromEnv("BENCH_CONCURRENCY", 10, 1)
   }
-  const postgresUrl = process.env.BENCH_DATABASE_URL || undefined
-  const tmp = Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-bench-"))
-  atCleanup(() => Fs.rmSync(tmp, { recursive: true, force: true }))
-  const env: NodeJS.ProcessEnv = { ...process.env, WASL_DATA_DIR: Path.join(tmp, "data"), HOST: "127.0.0.1" }
-  delete env.DATABASE_URL
-  let databaseLabel = "embedded (PGlite under a temporary WASL_DATA_DIR)"
-  if (postgresUrl !== undefined) {
-    const database = await createBenchDatabase(postgresUrl)
-    atCleanup(database.drop)
-    env.DATABASE_URL = database.url
-    databaseLabel = `PostgreSQL, database ${database.name} (created for this run, dropped after)`
-  }
-  console.error("bench: bootstrapping an account with the CLI...")
-  const bootstrap = JSON.parse(
-    await runToCompletion("wasl bootstrap", [
-      cliMain,
-      "bootstrap",
-      "--account",
-      "Bench",
-      "--email",
-      "bench@localhost",
-      "--password",
-      randomBytes(18).toString("base64url")
-    ], env)
-  ) as { readonly token: string }
-  const headers = { accept: "application/json", authorization: `Bearer ${bootstrap.token}` }
+  const { databaseLabel, env, token } = await benchDeployment((message) => console.error(`bench: ${message}`))
+  const headers = { accept: "application/json", authorization: `Bearer ${token}` }
   console.error("bench: starting apps/server...")
   const wasl = await startWaslServer(env)
   const agent = new Http.Agent({ keepAlive: true, maxSockets: settings.concurrency })

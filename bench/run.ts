@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
+import { createHash, timingSafeEqual } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -29,10 +29,10 @@ import { fileURLToPath } from "node:url"
 import { PgClient } from "@effect/sql-pg"
 import { Effect } from "effect"
 import { notFound, openPgClient, type Reply, serveBaseline } from "./support/baseline-server.ts"
-import { cliMain, runToCompletion, startBaseline, startWaslServer, stopChild } from "./support/children.ts"
-import { createBenchDatabase } from "./support/database.ts"
+import { startBaseline, startWaslServer, stopChild } from "./support/children.ts"
+import { benchDeployment } from "./support/deployment.ts"
 import { intFromEnv } from "./support/env.ts"
-import { atCleanup, runBenchmark } from "./support/harness.ts"
+import { runBenchmark } from "./support/harness.ts"
 import { measure } from "./support/load.ts"
 import { ms, table } from "./support/table.ts"
 
@@ -105,41 +105,11 @@ const run = async () => {
     warmup: intFromEnv("BENCH_WARMUP", 300, 0),
     concurrency: intFromEnv("BENCH_CONCURRENCY", 10, 1)
   }
-  const postgresUrl = process.env.BENCH_DATABASE_URL || undefined
   const startedAt = new Date()
-
-  const tmp = Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-bench-"))
-  atCleanup(() => Fs.rmSync(tmp, { recursive: true, force: true }))
-  const env: NodeJS.ProcessEnv = { ...process.env, WASL_DATA_DIR: Path.join(tmp, "data"), HOST: "127.0.0.1" }
-  delete env.DATABASE_URL
-  let databaseLabel = "embedded (PGlite under a temporary WASL_DATA_DIR)"
-  if (postgresUrl !== undefined) {
-    const database = await createBenchDatabase(postgresUrl)
-    atCleanup(database.drop)
-    env.DATABASE_URL = database.url
-    const shown = new URL(database.url)
-    shown.password = ""
-    databaseLabel = `PostgreSQL ${shown.host}${shown.pathname} (created for this run, dropped after)`
-  }
-
-  // 1. An account and its owner token, with the CLI (it migrates first).
-  console.error("bench: bootstrapping an account with the CLI...")
-  const password = randomBytes(18).toString("base64url")
-  const bootstrap = JSON.parse(
-    await runToCompletion("wasl bootstrap", [
-      cliMain,
-      "bootstrap",
-      "--account",
-      "Bench",
-      "--email",
-      "bench@localhost",
-      "--password",
-      password
-    ], env)
-  ) as { readonly token: string }
-  const headers = { accept: "application/json", authorization: `Bearer ${bootstrap.token}` }
+  const { databaseLabel, dir: tmp, env, token } = await benchDeployment((message) => console.error(`bench: ${message}`))
+  const headers = { accept: "application/json", authorization: `Bearer ${token}` }
   // The same token id with a wrong secret: a server that authenticates must refuse it.
-  const wrongHeaders = { ...headers, authorization: `Bearer ${bootstrap.token.split("|")[0]}|${"x".repeat(40)}` }
+  const wrongHeaders = { ...headers, authorization: `Bearer ${token.split("|")[0]}|${"x".repeat(40)}` }
   const expectStatus = async (origin: string, requestHeaders: Record<string, string>, status: number) => {
     const response = await fetch(`${origin}/api/me`, { headers: requestHeaders })
     const text = await response.text()
@@ -166,14 +136,15 @@ const run = async () => {
   // 3. The baseline, in a child process like Wasl.
   const bodyFile = Path.join(tmp, "me.json")
   Fs.writeFileSync(bodyFile, meBody)
-  const baselineKind = postgresUrl !== undefined
+  const onPostgres = env.DATABASE_URL !== undefined
+  const baselineKind = onPostgres
     ? "node:http + raw SQL (token by id, SHA-256 compare, user, account)"
     : "node:http echo of a fixed body of the same size (no database)"
   console.error(`bench: starting the baseline (${baselineKind})...`)
   const baseline = await startBaseline(self, ["--baseline"], { ...env, BASELINE_BODY_FILE: bodyFile })
   const baselineOrigin = baseline.origin
   await expectStatus(baselineOrigin, headers, 200)
-  if (postgresUrl !== undefined) await expectStatus(baselineOrigin, wrongHeaders, 401)
+  if (onPostgres) await expectStatus(baselineOrigin, wrongHeaders, 401)
   console.error(`bench: baseline: ${settings.warmup} warm-up + ${settings.requests} requests...`)
   const baselineRun = await measure(baselineOrigin, headers, settings, () => ME_PATH)
   await stopChild(baseline.child)
