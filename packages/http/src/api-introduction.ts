@@ -93,6 +93,18 @@ hash and answers a \`verification_id\`; check what the user typed with
 \`attempts_remaining\` when wrong (five tries), 410 once the verification is no longer live. With
 your own \`code\`, Wasl only relays it. The API never returns a code.
 
+## Operating
+
+- \`GET /health/live\` and \`GET /health/ready\` need no credentials and answer only
+  \`{"status":"ok"}\` (200) or \`{"status":"unavailable"}\` (503): ready means the database answers
+  and is migrated, and, where the process runs the delivery worker, its loops are running.
+- \`GET /metrics\` (outside this document) is a Prometheus scrape: requests by route and status with
+  durations, the outbox and delivery backlog, attempts by outcome, event to first attempt latency,
+  OTP sends by outcome. With \`WASL_METRICS_TOKEN\` set it asks for that bearer token.
+- With \`OTEL_EXPORTER_OTLP_ENDPOINT\` set, every request is traced over OTLP, with its use-case and
+  SQL statements under it, and each webhook delivery attempt joins the trace of the request that
+  caused its event; JSON log lines carry the trace id.
+
 ## Clients
 
 This document is served at \`/api/openapi.json\` (OpenAPI 3.1). From TypeScript with Effect, use
