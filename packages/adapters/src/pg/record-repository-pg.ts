@@ -11,7 +11,7 @@ import {
   RecordRepository,
   type RecordWithDerived
 } from "@wasl/core"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { type RecordRow, RecordStorePg } from "./records/record-store-pg.ts"
 import { type CustomProperty, KIND_STORAGE } from "./records/storage.ts"
@@ -105,6 +105,19 @@ const make = Effect.gen(function*() {
         })
         return { rows: result.rows.map(withDerived), total: result.total }
       }),
+    scan: (input, batchSize) =>
+      Stream.map(
+        store.scan({
+          accountId: input.accountId,
+          kind: input.kind,
+          custom: customOf(input.kind, input.custom),
+          filters: input.filters,
+          search: input.search,
+          order: input.order,
+          direction: input.direction
+        }, batchSize),
+        (rows) => rows.map(withDerived)
+      ),
     existing: (accountId, kind, ids) =>
       ids.length === 0 ? Effect.succeed([]) : Effect.map(
         sql<{ readonly id: string }>`

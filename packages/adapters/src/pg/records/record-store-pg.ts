@@ -19,10 +19,12 @@
  * @module
  */
 import { formatWireTimestamp, type ObjectKind, parseDateInput, storageOf } from "@wasl/core"
-import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { Context, DateTime, Effect, Layer, Option, Stream } from "effect"
 import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
 import type { Fragment, Statement } from "effect/sql/Statement"
 import { compileList, type OrderDirection, selectColumns, selectLinkedContacts, selectLinkSets } from "./filter-sql.ts"
+import { compileScan } from "./scan-sql.ts"
 import type { ComplexFilters } from "@wasl/core"
 import {
   type BuiltinColumn,
@@ -348,6 +350,11 @@ export interface RecordStore {
   readonly get: (input: RecordGet) => Effect.Effect<Option.Option<RecordRow>>
   /** A page in order with the exact total. */
   readonly list: (input: RecordListQuery) => Effect.Effect<RecordListResult>
+  /**
+   * Every record the list matches over all pages, in order, `batchSize` rows a fetch, through a
+   * cursor: pull it inside a transaction (the cursor lives as long as the transaction).
+   */
+  readonly scan: (input: Omit<RecordListQuery, "page" | "perPage">, batchSize: number) => Stream.Stream<ReadonlyArray<RecordRow>>
   /** Links two records of the account (idempotent); true only when the link is new (false when it
    * existed already or either record is not there). */
   readonly link: (input: RecordLink) => Effect.Effect<boolean>
@@ -501,6 +508,34 @@ const make = Effect.gen(function*() {
       }))
     }).pipe(Effect.orDie)
 
+  // One cursor per scan, named apart so that two scans in one transaction do not collide.
+  let scans = 0
+  const scan = (input: Omit<RecordListQuery, "page" | "perPage">, batchSize: number) =>
+    Stream.unwrap(Effect.sync(() => {
+      const mapping = recordMapping(input.kind, input.custom)
+      const cursor = sql(`wasl_record_scan_${++scans}`)
+      const size = Math.max(1, Math.floor(batchSize))
+      const declare = sql`DECLARE ${cursor} NO SCROLL CURSOR FOR ${
+        compileScan(sql, mapping, {
+          accountId: input.accountId,
+          filters: input.filters ?? [],
+          search: input.search,
+          order: input.order ?? "created_at",
+          direction: input.direction ?? "desc"
+        })
+      }`
+      const fetch = Effect.map(sql`FETCH ${sql.literal(String(size))} FROM ${cursor}`.unprepared, (rows) =>
+        rows.map((row) => decodeRecord(mapping, row)))
+      // A short fetch is the last one: the cursor is closed then rather than at the transaction's end.
+      type Step = readonly [ReadonlyArray<RecordRow>, boolean] | undefined
+      const next = (open: boolean): Effect.Effect<Step, SqlError> =>
+        !open ? Effect.succeed(undefined) : Effect.flatMap(fetch, (rows): Effect.Effect<Step, SqlError> =>
+          rows.length === size
+            ? Effect.succeed([rows, true])
+            : Effect.as(sql`CLOSE ${cursor}`.unprepared, rows.length === 0 ? undefined : [rows, false]))
+      return Stream.unfold<boolean, ReadonlyArray<RecordRow>, SqlError, never>(true, next).pipe(Stream.onStart(Effect.orDie(declare.unprepared)), Stream.orDie)
+    }))
+
   const linkScope = (input: RecordLink) => {
     const spec = LINKS[input.link]
     return {
@@ -633,6 +668,7 @@ const make = Effect.gen(function*() {
     delete: del,
     get,
     list,
+    scan,
     link,
     unlink,
     dropPropertyValues,
