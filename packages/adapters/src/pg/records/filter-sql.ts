@@ -377,8 +377,9 @@ export interface OrderKey {
   readonly join?: Fragment
   /** The id the branch orders on (the index's last column). */
   readonly tie: Fragment
-  /** Records with a value / without one; absent when every record has one. */
+  /** Records with a value; absent when every record has one. */
   readonly present?: Fragment
+  /** Records without a value; absent when every record has one. */
   readonly absent?: Fragment
   /** The key's SQL type, for the NULL of the branch without a value. */
   readonly nullKey: Fragment
