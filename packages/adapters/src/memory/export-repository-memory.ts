@@ -3,7 +3,7 @@
  * lock from `hold` to its end, so nothing can claim the export meanwhile, as on PostgreSQL where
  * the claim skips the row the run holds.
  */
-import { type ExportRow, ExportRepository } from "@wasl/core"
+import { type ExportRow, ExportRepository, queuedExport } from "@wasl/core"
 import { DateTime, Effect, Layer, Option, Stream } from "effect"
 import { exportKey, type ExportTable, type MemoryState, MemoryStore, readStore, updateStore } from "./store.ts"
 
@@ -30,19 +30,7 @@ export const ExportRepositoryMemory: Layer.Layer<ExportRepository, never, Memory
     return ExportRepository.of({
       insert: (row) =>
         update((state) => {
-          const full: ExportRow = {
-            ...row,
-            status: "queued",
-            attempts: 0,
-            leaseUntil: null,
-            rowCount: null,
-            byteSize: null,
-            failure: null,
-            updatedAt: row.createdAt,
-            completedAt: null,
-            expiresAt: null
-          }
-          const rows = new Map(state.exports.rows).set(exportKey(row.accountId, row.id), full)
+          const rows = new Map(state.exports.rows).set(exportKey(row.accountId, row.id), queuedExport(row))
           return [undefined, withExports(state, { ...state.exports, rows })]
         }),
       get: (accountId, id) =>

@@ -9,6 +9,7 @@ import {
   type DerivedData,
   type PropertyDefinition,
   RecordRepository,
+  type RecordScanInput,
   type RecordWithDerived
 } from "@wasl/core"
 import { Effect, Layer, Option, Stream } from "effect"
@@ -20,6 +21,17 @@ const customOf = (kind: string, definitions: ReadonlyArray<PropertyDefinition>):
   definitions
     .filter((d) => !d.builtin && d.kind === kind)
     .map((d) => ({ id: d._id, internal_name: d.internal_name, type: d.type }))
+
+/** A list's query without its page, as the store takes it. */
+const storeQuery = (input: RecordScanInput) => ({
+  accountId: input.accountId,
+  kind: input.kind,
+  custom: customOf(input.kind, input.custom),
+  filters: input.filters,
+  search: input.search,
+  order: input.order,
+  direction: input.direction
+})
 
 const countOf = (value: unknown): number | null => typeof value === "number" ? value : null
 
@@ -92,32 +104,10 @@ const make = Effect.gen(function*() {
       ),
     list: (input) =>
       Effect.gen(function*() {
-        const result = yield* store.list({
-          accountId: input.accountId,
-          kind: input.kind,
-          custom: customOf(input.kind, input.custom),
-          filters: input.filters,
-          search: input.search,
-          order: input.order,
-          direction: input.direction,
-          page: input.page,
-          perPage: input.perPage
-        })
+        const result = yield* store.list({ ...storeQuery(input), page: input.page, perPage: input.perPage })
         return { rows: result.rows.map(withDerived), total: result.total }
       }),
-    scan: (input, batchSize) =>
-      Stream.map(
-        store.scan({
-          accountId: input.accountId,
-          kind: input.kind,
-          custom: customOf(input.kind, input.custom),
-          filters: input.filters,
-          search: input.search,
-          order: input.order,
-          direction: input.direction
-        }, batchSize),
-        (rows) => rows.map(withDerived)
-      ),
+    scan: (input, batchSize) => Stream.map(store.scan(storeQuery(input), batchSize), (rows) => rows.map(withDerived)),
     existing: (accountId, kind, ids) =>
       ids.length === 0 ? Effect.succeed([]) : Effect.map(
         sql<{ readonly id: string }>`

@@ -7,10 +7,7 @@
  * once the claim's lease has run out another worker claims the export again and starts over.
  */
 import { Context, type DateTime, type Effect, type Option, type Stream } from "effect"
-import type { ExportRow } from "./export.ts"
-
-/** A new export, queued. */
-export type NewExport = Pick<ExportRow, "accountId" | "id" | "userId" | "kind" | "query" | "columns" | "createdAt">
+import type { ExportRow, NewExport } from "./export.ts"
 
 /** What a completed export records. */
 export interface ExportCompletion {

@@ -52,6 +52,23 @@ export interface ExportRow {
   readonly expiresAt: DateTime.Utc | null
 }
 
+/** What a new export is asked with: who, what, and when. */
+export type NewExport = Pick<ExportRow, "accountId" | "id" | "userId" | "kind" | "query" | "columns" | "createdAt">
+
+/** A new export as stored: queued, never run. */
+export const queuedExport = (asked: NewExport): ExportRow => ({
+  ...asked,
+  status: "queued",
+  attempts: 0,
+  leaseUntil: null,
+  rowCount: null,
+  byteSize: null,
+  failure: null,
+  updatedAt: asked.createdAt,
+  completedAt: null,
+  expiresAt: null
+})
+
 /** What an export answers: its stored state, or `expired` once its file is gone. */
 export const ExportJsonStatus: Schema.Literals<readonly [...typeof EXPORT_STATUSES, "expired"]> = Schema.Literals([
   ...EXPORT_STATUSES,

@@ -14,7 +14,7 @@ import type { SecureRandom } from "effect/crypto"
 import type { ObjectKind } from "../auth/permission.ts"
 import type { Principal } from "../auth/principal.ts"
 import { type Forbidden, Gone, NotFound, type ValidationFailed } from "../errors.ts"
-import { type ExportJson, exportJson, type ExportRow, isExpired } from "../exports/export.ts"
+import { type ExportJson, exportJson, isExpired, queuedExport } from "../exports/export.ts"
 import { ExportRepository } from "../exports/export-repository.ts"
 import { parseExportRequest } from "../exports/export-request.ts"
 import { PATH_OF_KIND } from "../records/object-kind.ts"
@@ -46,24 +46,15 @@ export const requestExport: (
   const custom = yield* customOf(principal.accountId, kind)
   const request = yield* parseExportRequest(kind, body, custom)
   const now = yield* DateTime.now
-  const row: ExportRow = {
+  const row = queuedExport({
     accountId: principal.accountId,
     id: yield* newRecordId,
     userId: principal.userId,
     kind,
     query: request.query,
     columns: request.columns,
-    status: "queued",
-    attempts: 0,
-    leaseUntil: null,
-    rowCount: null,
-    byteSize: null,
-    failure: null,
-    createdAt: now,
-    updatedAt: now,
-    completedAt: null,
-    expiresAt: null
-  }
+    createdAt: now
+  })
   yield* ExportRepository.use((repo) => repo.insert(row))
   return exportJson(row, now)
 })
