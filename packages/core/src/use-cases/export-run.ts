@@ -12,6 +12,10 @@
  *   file), and once the lease has run out another run starts over. After `EXPORT_MAX_ATTEMPTS`
  *   runs the export fails. A query that no longer validates (a filter on a property deleted since)
  *   fails it at once with the list's message.
+ *
+ * The one transaction is what makes a run all or nothing and lets the cursor read one snapshot.
+ * On PostgreSQL it blocks nobody (the export reads; it writes only its own rows). On the embedded
+ * database, which runs one transaction at a time, it makes other requests wait while it runs.
  */
 import { DateTime, Duration, Effect, Option, Stream } from "effect"
 import { NotificationRepository } from "../account/notification-repository.ts"
