@@ -15,6 +15,7 @@
  *    and line count. Stops the worker.
  * 3. Baseline, in the same run: the same rows read raw through a cursor (`DECLARE … FETCH 500`,
  *    the same driver, in-process, nothing encoded or stored): the floor of reading them.
+ *    `BENCH_WORKER_NODE_ARGS` are node flags for the worker alone (`--max-old-space-size=96`).
  * 4. Prints the table; drops the database and stops the children (also on failure, Ctrl-C or the
  *    time limit `BENCH_TIMEOUT_MS`, 60 minutes).
  *
@@ -40,7 +41,10 @@ const settings = {
   url: process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres",
   sizes: (process.env.BENCH_EXPORT_SIZES ?? "100000,1000000").split(",").map((n) => Number(n.trim()))
     .filter((n) => Number.isSafeInteger(n) && n > 0).sort((a, b) => a - b),
-  pollMs: intFromEnv("BENCH_POLL_MS", 100, 10)
+  pollMs: intFromEnv("BENCH_POLL_MS", 100, 10),
+  // Extra node flags for the worker alone, e.g. `--max-old-space-size=96` to show the export's live
+  // memory stays under a small heap whatever the row count.
+  workerFlags: (process.env.BENCH_WORKER_NODE_ARGS ?? "").split(" ").filter((flag) => flag !== "")
 }
 
 const log = (message: string) => console.error(`bench:exports: ${message}`)
@@ -115,7 +119,7 @@ const run = async () => {
     }).pipe(sql.withTransaction))
 
   const measure = async (rows: number): Promise<ExportFigures> => {
-    const worker = startChild("apps/worker", [Path.join(root, "apps", "worker", "src", "main.ts")], env)
+    const worker = startChild("apps/worker", [...settings.workerFlags, Path.join(root, "apps", "worker", "src", "main.ts")], env)
     await worker.waitFor(/Wasl delivery worker started/, 60_000)
     const pid = worker.child.pid!
     await new Promise((resolve) => setTimeout(resolve, 1000))
@@ -175,7 +179,8 @@ const run = async () => {
   const mib = (n: number) => `${(n / MiB).toFixed(1)} MiB`
   console.log([
     `Exports benchmark, ${new Date().toISOString()}, ${Os.cpus().length} CPUs (${Os.cpus()[0]?.model ?? "?"}), Node ${process.version}`,
-    `  apps/server + one apps/worker on PostgreSQL; every property of a deal (17 columns), newest first`,
+    `  apps/server + one apps/worker${settings.workerFlags.length > 0 ? ` (node ${settings.workerFlags.join(" ")})` : ""} on PostgreSQL; ` +
+      "every property of a deal (17 columns), newest first",
     "",
     table([
       ["deals", "file", "export (queued → completed)", "rows/s", "worker RSS idle", "worker RSS peak", "peak − idle", "download", "baseline: raw cursor read"],
