@@ -15,7 +15,7 @@
  * | timestamp      | Date       | built-in; use timestamptz for every column                          |
  * | date           | string     | built-in, `YYYY-MM-DD`                                              |
  * | numeric        | string     | built-in, exact decimal text                                        |
- * | json/jsonb     | parsed     | built-in; write with `sql.json(value)` (PgClient) or a string       |
+ * | json/jsonb     | parsed     | built-in, on both databases: repositories read objects, never text; write with `sql.json(value)` (PgClient) or a string |
  * | uuid/text      | string     | built-in                                                           |
  * | bool           | boolean    | built-in                                                           |
  *

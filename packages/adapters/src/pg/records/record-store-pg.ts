@@ -311,7 +311,7 @@ const decodeRecord = (mapping: RecordMapping, row: Record<string, unknown>): Rec
       if (value !== undefined) (column.derived ? derived : values)[column.name] = value
     }
   }
-  const custom = (typeof row.custom === "string" ? JSON.parse(row.custom) : row.custom ?? {}) as Record<string, unknown>
+  const custom = (row.custom ?? {}) as Record<string, unknown>
   for (const property of mapping.custom) {
     const value = custom[property.id]
     if (value !== undefined && value !== null) values[property.internal_name] = value as RecordValue
@@ -319,7 +319,7 @@ const decodeRecord = (mapping: RecordMapping, row: Record<string, unknown>): Rec
   for (const link of mapping.storage.links) {
     if (link.derived) derived[link.name] = (row[link.name] ?? []) as ReadonlyArray<string>
   }
-  const linked = typeof row.linked_contacts === "string" ? JSON.parse(row.linked_contacts) : row.linked_contacts
+  const linked = row.linked_contacts
   return {
     _id: String(row.id),
     account_id: Number(row.account_id),
