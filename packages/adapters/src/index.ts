@@ -38,7 +38,10 @@
  * @module
  */
 export * from "./db/database.ts"
+export { acquireDataDirLock, dataDirLockPath, pgDataPath } from "./db/data-dir-lock.ts"
 export * from "./db/embedded-postgres.ts"
+export * from "./db/embedded-postgres-errors.ts"
+export { makeBackendScanner, type Notification } from "./db/wire-multiplexer.ts"
 export { migrations } from "./db/migrations/index.ts"
 export * from "./db/test-database.ts"
 export * from "./memory/index.ts"

@@ -32,12 +32,8 @@ import { Effect, Layer, Redacted, Result, type Scope, Semaphore } from "effect"
 import type { Reactivity } from "effect/reactivity"
 import type { SqlClient } from "effect/sql/SqlClient"
 import { SqlError, UnknownError } from "effect/sql/SqlError"
-import {
-  type DatabaseLockedError,
-  type EmbeddedPostgresError,
-  type EmbeddedPostgresService,
-  makeEmbeddedPostgres
-} from "./embedded-postgres.ts"
+import { type EmbeddedPostgresService, makeEmbeddedPostgres } from "./embedded-postgres.ts"
+import type { DatabaseLockedError, EmbeddedPostgresError } from "./embedded-postgres-errors.ts"
 import { migrations } from "./migrations/index.ts"
 
 // -----------------------------------------------------------------------------

@@ -68,10 +68,10 @@ export {
   DatabaseLockedError,
   DatabaseLockedErrorBase,
   EmbeddedPostgresError,
-  EmbeddedPostgresErrorBase,
-  type EmbeddedPostgresService,
-  type Notification
-} from "../db/embedded-postgres.ts"
+  EmbeddedPostgresErrorBase
+} from "../db/embedded-postgres-errors.ts"
+export type { EmbeddedPostgresService } from "../db/embedded-postgres.ts"
+export type { Notification } from "../db/wire-multiplexer.ts"
 export * from "./note-repository-contract.ts"
 export * from "./property-value-store-contract.ts"
 export * from "./record-list-contract.ts"
