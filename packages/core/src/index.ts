@@ -1,3 +1,24 @@
+/**
+ * Wasl's domain as a library, pure Effect (no Node modules; runs on Node and Deno). This entry
+ * point exports:
+ *
+ * - the use-cases (`use-cases/`): records and their lists, links, notes and batches; custom
+ *   properties and groups; webhooks and deliveries; WhatsApp messaging and managed OTP;
+ *   authentication, tokens, sessions, notifications, bootstrap, pruning;
+ * - the ports they need (`...Repository`, `Outbox`, `Transactor`, `WebhookTransport`,
+ *   `MessagingProvider`, `Mailer`, `SecretBox`, `TokenHasher`, ...), each a `Context.Service` with
+ *   its `...Shape` to implement, and `WaslServices` naming them all (`services.ts`);
+ * - the domain's schemas, state machines and rules: accounts and permissions, object kinds and
+ *   record shapes, property types and validation, the list query and `complex_filters` language,
+ *   webhook and delivery states, signatures (`X-Wasl-Signature`, Standard Webhooks), OTP codes;
+ * - the typed domain errors (`errors.ts`) and the wire forms shared with the HTTP package (record
+ *   ids, timestamps).
+ *
+ * Property-test helpers and reference models are at `@wasl/core/testing`; adapters of the ports at
+ * `@wasl/adapters`.
+ *
+ * @module
+ */
 export * from "./account/account.ts"
 export * from "./account/account-repository.ts"
 export * from "./account/current-user.ts"
