@@ -4,7 +4,8 @@
  * routes (`WaslRoutes`), the error bodies, and the OpenAPI document at `/api/openapi.json`.
  *
  * This entry point exports: the API (`WaslApi` and one `...Group` per resource, with their
- * request and answer schemas, `Pagination`, `DeletedAnswer`); serving (`serveWasl`, `WaslApp`,
+ * request and answer schemas, `Pagination`, `DeletedAnswer`); the paginator body of a list page
+ * (`paginationBody`); serving (`serveWasl`, `WaslApp`,
  * `WaslRoutes`, `waslRouterConfig`, `ServerClosing`, `TrustedProxies`); authentication and limits
  * (`Authentication`, rate-limit and idempotency middleware and their policies); the error bodies
  * and their statuses; the messages of answers; metrics (`MetricsRoute`, HTTP and OTP metrics);
@@ -42,6 +43,7 @@ export * from "./idempotency.ts"
 export * from "./idempotency-openapi.ts"
 export type { KindParams, RecordParams } from "./kind-params.ts"
 export { Pagination } from "./list-request.ts"
+export * from "./paginator.ts"
 export * from "./messages.ts"
 export * from "./messaging-api.ts"
 export * from "./metrics-route.ts"
