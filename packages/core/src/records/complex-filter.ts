@@ -16,7 +16,7 @@
  * condition names.
  */
 import { DateTime, Effect, Option } from "effect"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "./object-kind.ts"
 import { ValidationFailed } from "../errors.ts"
 import { parseDateInput } from "../wire/timestamp.ts"
 import {

@@ -23,10 +23,9 @@
  */
 import { DateTime, Schema, SchemaGetter } from "effect"
 import { AccountId, UserId } from "../account/account.ts"
-import type { ObjectKind } from "../auth/permission.ts"
 import { RecordId } from "../wire/record-id.ts"
 import { WireTimestamp } from "../wire/timestamp.ts"
-import { ObjectKindSchema } from "./object-kind.ts"
+import { type ObjectKind, ObjectKindSchema } from "./object-kind.ts"
 import { type FilterableProperty, PropertyType } from "./property-type.ts"
 
 // ---------------------------------------------------------------------------------------------
