@@ -15,7 +15,7 @@
  * (`MailerSmtp`, `MailerJsonLines`), the WhatsApp Cloud and sandbox providers
  * (`MessagingProviderLive`), password and token hashing (`PasswordHasherScrypt`,
  * `TokenHasherNode`). A few exports are internal plumbing shared between the adapters' files (the
- * records' list statement and row codec, row helpers); their documentation says so.
+ * records' list statement and storage mapping, row helpers); their documentation says so.
  *
  * Test databases (`TestDatabase`) and the local stand-in for the WhatsApp Cloud API
  * (`startFakeCloudApi`) are test doubles: they live at `@wasl/adapters/testing`, with the ports'
@@ -53,9 +53,7 @@ export * from "./token-hasher-node.ts"
 export * from "./pg/index.ts"
 export * from "./repository-semantics.ts"
 export * from "./services-pg.ts"
-export * from "./pg/records/custom-value-rows.ts"
 export * from "./pg/records/list-statement.ts"
-export * from "./pg/records/record-codec.ts"
 export * from "./pg/records/storage.ts"
 export * from "./webhooks/webhook-transport-http.ts"
 export * from "./webhooks/webhook-url-guard-dns.ts"

@@ -80,14 +80,21 @@ const encodeScalar = (
 
 /** One custom value's side row, as `jsonb_to_recordset` reads it. */
 export interface ValueRow {
+  /** The custom property's id. */
   readonly property_id: string
+  /** A number's value. */
   readonly num?: number
+  /** A text's value (folded when written). */
   readonly txt?: string
+  /** A date's or datetime's instant (a date at UTC midnight). */
   readonly ts?: string
+  /** A boolean's value. */
   readonly bool?: boolean
+  /** A multi_select's elements. */
   readonly elems?: ReadonlyArray<string>
 }
 
+/** What a write sets: built-in columns, the `custom` jsonb and the side rows of custom values. */
 export interface EncodedWrite {
   /** Built-in columns to set (column → parameter; null clears). */
   readonly columns: Record<string, unknown>
