@@ -49,7 +49,7 @@ export const seedDeals = (sql: SqlClient.SqlClient, accountId: number, from: num
     [accountId, from, to, custom.score.id, custom.region.id]
   ).raw
 
-/** The custom values' side rows, from `custom` (what RecordStorePg writes row by row). */
+/** The custom values' side rows, from `custom` (what RecordRepositoryPg writes row by row). */
 export const seedValues = (sql: SqlClient.SqlClient, accountId: number, custom: Custom) =>
   Effect.all([
     sql`

@@ -11,17 +11,14 @@ import { DateTime, Effect, Layer, Option, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbTimestamp, decodeFirst } from "./rows.ts"
 
-/** jsonb comes back parsed from some clients, as text from others. */
-const Jsonb = <S extends Schema.Top>(schema: S) =>
-  Schema.Union([schema, Schema.fromJsonString(schema)])
-
 const ExportDbRow = Schema.Struct({
   account_id: DbInt,
   id: Schema.String,
   user_id: DbInt,
   kind: ObjectKindSchema,
-  query: Jsonb(Schema.Record(Schema.String, Schema.String)),
-  columns: Jsonb(Schema.Array(Schema.String)),
+  // jsonb: the driver parses it.
+  query: Schema.Record(Schema.String, Schema.String),
+  columns: Schema.Array(Schema.String),
   status: Schema.Literals(["queued", "running", "completed", "failed"]),
   attempts: DbInt,
   lease_until: Schema.NullOr(DbTimestamp),

@@ -1,6 +1,6 @@
 /**
  * The records scan compiled to SQL: every record a list matches, in the list's order, for a
- * cursor to read (record-store-pg.ts `scan`). The list's statement (filter-sql.ts `compileList`)
+ * cursor to read (record-repository-pg.ts `scan`). The list's statement (list-statement.ts `listStatement`)
  * with neither page nor total: the same WHERE, the same order key and the same two branches
  * (records with a value for the order first, then those without, by id), so an export lists what
  * the pages of `GET /api/{kind}` list, in the same order.
@@ -9,16 +9,16 @@ import type { SqlClient } from "effect/sql/SqlClient"
 import type { Statement } from "effect/sql/Statement"
 import {
   compileWhere,
+  type ListStatementParams,
   orderKey,
-  type RecordListSpec,
   selectColumns,
   selectLinkedContacts,
   selectLinkSets
-} from "./filter-sql.ts"
+} from "./list-statement.ts"
 import type { RecordMapping } from "./storage.ts"
 
 /** A list request without its page. */
-export type RecordScanSpec = Omit<RecordListSpec, "page" | "perPage">
+export type RecordScanSpec = Omit<ListStatementParams, "page" | "perPage">
 
 /** The statement of every record `spec` matches, in order, with what the records' shapes derive from links. */
 export const compileScan = (sql: SqlClient, mapping: RecordMapping, spec: RecordScanSpec): Statement<Record<string, unknown>> => {
