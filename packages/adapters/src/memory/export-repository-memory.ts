@@ -1,7 +1,7 @@
 /**
- * Exports in memory, with ExportRepositoryPg's semantics. A run's transaction holds the store's
+ * Exports in memory, with ExportRepositoryPg's semantics. A batch's transaction holds the store's
  * lock from `hold` to its end, so nothing can claim the export meanwhile, as on PostgreSQL where
- * the claim skips the row the run holds.
+ * the claim skips the row the batch holds.
  */
 import { type ExportRow, ExportRepository, queuedExport } from "@wasl/core"
 import { DateTime, Effect, Layer, Option, Stream } from "effect"
@@ -55,6 +55,8 @@ export const ExportRepositoryMemory: Layer.Layer<ExportRepository, never, Memory
           const chunks = new Map(state.exports.chunks).set(key, [...(state.exports.chunks.get(key) ?? []), chunk])
           return [undefined, withExports(state, { ...state.exports, chunks })]
         }),
+      advance: (accountId, id, progress, leaseUntil) =>
+        update((state) => [undefined, changed(state, exportKey(accountId, id), (row) => ({ ...row, progress, leaseUntil }))]),
       complete: (accountId, id, c) =>
         update((state) => [
           undefined,

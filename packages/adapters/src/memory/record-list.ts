@@ -26,11 +26,13 @@ import {
   type PropertyDefinition,
   type RecordListInput,
   type RecordPage,
+  type RecordScanBatch,
+  type RecordScanInput,
   SEARCH_PROPERTIES,
   storageOf
 } from "@wasl/core"
 import { type DerivationContext, listedValues, recordWithDerived } from "./record-derived.ts"
-import { orderSpecOf, sortByKey, sortKeyOf } from "./record-order.ts"
+import { compareInOrder, type OrderPlace, orderSpecOf, sortByKey, type SortKey, sortKeyOf } from "./record-order.ts"
 import type { MemoryRecordRow } from "./record-tables.ts"
 import { customOfKind } from "./record-values.ts"
 
@@ -69,6 +71,33 @@ const matchesSearch = (kind: ObjectKind, values: Readonly<Record<string, unknown
   })
 }
 
+/** A matching record with its place in the order. */
+interface MatchingRow extends OrderPlace {
+  readonly row: MemoryRecordRow
+  readonly key: SortKey | undefined
+}
+
+/** The records of `rows` (the account's records of the kind) that `input` matches, in its order. */
+const sortedMatches = (
+  input: RecordScanInput,
+  rows: Iterable<MemoryRecordRow>,
+  context: DerivationContext
+): Array<MatchingRow> => {
+  const custom = customOfKind(input.kind, input.custom)
+  checkFilters(input.kind, custom, input.filters)
+  const spec = orderSpecOf(input.kind, custom, input.order)
+  const search = input.search === undefined || input.search === "" ? undefined : input.search
+
+  const matching: Array<MatchingRow> = []
+  for (const row of rows) {
+    const values = listedValues(input.kind, row, custom, context.links)
+    if (!matchesFilters(values, input.filters)) continue
+    if (search !== undefined && !matchesSearch(input.kind, values, search)) continue
+    matching.push({ id: row.id, row, key: sortKeyOf(spec, values[input.order]) })
+  }
+  return sortByKey(matching, input.direction)
+}
+
 /** The page `input` asks for, of `rows` (the account's records of the kind). */
 export const listPage = (
   input: RecordListInput,
@@ -78,18 +107,33 @@ export const listPage = (
   if (!(Number.isSafeInteger(input.page) && input.page >= 1)) defect(`page ${input.page}`)
   if (!(Number.isSafeInteger(input.perPage) && input.perPage >= 1)) defect(`per_page ${input.perPage}`)
   const custom = customOfKind(input.kind, input.custom)
-  checkFilters(input.kind, custom, input.filters)
-  const spec = orderSpecOf(input.kind, custom, input.order)
-  const search = input.search === undefined || input.search === "" ? undefined : input.search
-
-  const matching: Array<{ readonly id: string; readonly row: MemoryRecordRow; readonly key: ReturnType<typeof sortKeyOf> }> = []
-  for (const row of rows) {
-    const values = listedValues(input.kind, row, custom, context.links)
-    if (!matchesFilters(values, input.filters)) continue
-    if (search !== undefined && !matchesSearch(input.kind, values, search)) continue
-    matching.push({ id: row.id, row, key: sortKeyOf(spec, values[input.order]) })
-  }
+  const matching = sortedMatches(input, rows, context)
   const offset = (input.page - 1) * input.perPage
-  const page = sortByKey(matching, input.direction).slice(offset, offset + input.perPage)
+  const page = matching.slice(offset, offset + input.perPage)
   return { rows: page.map((entry) => recordWithDerived(entry.row, custom, context)), total: matching.length }
+}
+
+/**
+ * A scan's batch of `rows`: the next `limit` matches after the place `after` in the order, by key
+ * and id as the PostgreSQL scan goes. The position is this adapter's own: the JSON of the last
+ * place, `{ id, key }` (no `key`: no value).
+ */
+export const scanBatch = (
+  input: RecordScanInput,
+  after: string | null,
+  limit: number,
+  rows: Iterable<MemoryRecordRow>,
+  context: DerivationContext
+): RecordScanBatch => {
+  if (!(Number.isSafeInteger(limit) && limit >= 1)) defect(`limit ${limit}`)
+  const custom = customOfKind(input.kind, input.custom)
+  const from = after === null ? undefined : JSON.parse(after) as OrderPlace
+  const compare = compareInOrder(input.direction)
+  const batch = sortedMatches(input, rows, context).filter((entry) => from === undefined || compare(entry, from) > 0)
+    .slice(0, limit)
+  const last = batch.at(-1)
+  return {
+    rows: batch.map((entry) => recordWithDerived(entry.row, custom, context)),
+    after: last === undefined ? after : JSON.stringify({ id: last.id, key: last.key })
+  }
 }

@@ -104,20 +104,25 @@ const compareKeys = (a: SortKey, b: SortKey): number =>
 
 const compareIds = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0
 
-/** Sorts entries in the order of the module comment. */
-export const sortByKey = <T extends { readonly id: string; readonly key: SortKey | undefined }>(
-  entries: ReadonlyArray<T>,
-  direction: OrderDirection
-): Array<T> => {
-  const sign = direction === "asc" ? 1 : -1
-  return [...entries].sort((a, b) => {
-    if (a.key === undefined || b.key === undefined) {
-      if (a.key !== undefined) return -1
-      if (b.key !== undefined) return 1
-    } else {
-      const byKey = compareKeys(a.key, b.key)
-      if (byKey !== 0) return sign * byKey
-    }
-    return sign * compareIds(a.id, b.id)
-  })
+/** An entry's place in the order: its id and its key (undefined: no value). */
+export interface OrderPlace {
+  readonly id: string
+  readonly key: SortKey | undefined
 }
+
+/** Compares two places in the order of the module comment (negative: `a` comes first). */
+export const compareInOrder = (direction: OrderDirection) => (a: OrderPlace, b: OrderPlace): number => {
+  const sign = direction === "asc" ? 1 : -1
+  if (a.key === undefined || b.key === undefined) {
+    if (a.key !== undefined) return -1
+    if (b.key !== undefined) return 1
+  } else {
+    const byKey = compareKeys(a.key, b.key)
+    if (byKey !== 0) return sign * byKey
+  }
+  return sign * compareIds(a.id, b.id)
+}
+
+/** Sorts entries in the order of the module comment. */
+export const sortByKey = <T extends OrderPlace>(entries: ReadonlyArray<T>, direction: OrderDirection): Array<T> =>
+  [...entries].sort(compareInOrder(direction))

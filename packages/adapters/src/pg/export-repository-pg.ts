@@ -2,11 +2,11 @@
  * Exports on PostgreSQL (tables `exports` and `export_chunks`, migration 0016).
  *
  * The claim takes the oldest waiting export with `FOR UPDATE SKIP LOCKED` through the partial
- * index `exports_waiting`: a queued one, or a running one whose lease ran out — and that no run
- * holds (`hold` locks the row for the run's whole transaction, which the claim then skips), so a
- * slow run is never started twice and a dead one is started again.
+ * index `exports_waiting`: a queued one, or a running one whose lease ran out — and that no batch
+ * holds (`hold` locks the row for the batch's transaction, which the claim then skips), so a slow
+ * batch is never taken over and a dead run is resumed from its stored progress.
  */
-import { type ExportChunk, type ExportCompletion, type ExportRow, ExportRepository, type NewExport, ObjectKindSchema } from "@wasl/core"
+import { type ExportChunk, type ExportCompletion, type ExportProgress, type ExportRow, ExportRepository, type NewExport, ObjectKindSchema } from "@wasl/core"
 import { DateTime, Effect, Layer, Option, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbTimestamp, decodeFirst } from "./rows.ts"
@@ -22,6 +22,11 @@ const ExportDbRow = Schema.Struct({
   status: Schema.Literals(["queued", "running", "completed", "failed"]),
   attempts: DbInt,
   lease_until: Schema.NullOr(DbTimestamp),
+  scan_after: Schema.NullOr(Schema.String),
+  written_rows: DbInt,
+  written_bytes: DbInt,
+  written_chunks: DbInt,
+  started_at: Schema.NullOr(DbTimestamp),
   row_count: Schema.NullOr(DbInt),
   byte_size: Schema.NullOr(DbInt),
   failure: Schema.NullOr(Schema.String),
@@ -40,6 +45,13 @@ const toExport = (r: typeof ExportDbRow.Type): ExportRow => ({
   columns: r.columns,
   status: r.status,
   attempts: r.attempts,
+  progress: {
+    after: r.scan_after,
+    rows: r.written_rows,
+    bytes: r.written_bytes,
+    chunks: r.written_chunks,
+    startedAt: r.started_at
+  },
   leaseUntil: r.lease_until,
   rowCount: r.row_count,
   byteSize: r.byte_size,
@@ -103,6 +115,15 @@ export const ExportRepositoryPg: Layer.Layer<ExportRepository, never, SqlClient.
         VALUES (${chunk.accountId}, ${chunk.exportId}, ${chunk.seq}, ${chunk.bytes}, ${at(chunk.writtenAt)})
       `.pipe(Effect.asVoid, Effect.orDie)
 
+    const advance = (accountId: number, id: string, p: ExportProgress, leaseUntil: DateTime.Utc) =>
+      sql`
+        UPDATE exports SET scan_after = ${p.after}, written_rows = ${p.rows}, written_bytes = ${p.bytes},
+          written_chunks = ${p.chunks}, started_at = ${p.startedAt === null ? null : at(p.startedAt)},
+          lease_until = ${at(leaseUntil)}
+        WHERE account_id = ${accountId} AND id = ${id}
+      `.pipe(Effect.asVoid, Effect.orDie)
+
+    // The progress columns keep what the last batch before stored; a completed export answers by its counts.
     const complete = (accountId: number, id: string, c: ExportCompletion) =>
       sql`
         UPDATE exports SET status = 'completed', row_count = ${c.rowCount}, byte_size = ${c.byteSize},
@@ -130,6 +151,6 @@ export const ExportRepositoryPg: Layer.Layer<ExportRepository, never, SqlClient.
           (rows) => rows.length === 0 ? undefined : [rows[0]!.bytes, seq + 1] as const
         )).pipe(Stream.orDie)
 
-    return ExportRepository.of({ insert, get, claim, hold, appendChunk, complete, fail, chunks })
+    return ExportRepository.of({ insert, get, claim, hold, appendChunk, advance, complete, fail, chunks })
   })
 )

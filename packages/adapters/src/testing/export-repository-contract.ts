@@ -7,6 +7,8 @@ import {
   queuedExport,
   RecordRepository,
   type RecordListParams,
+  type RecordScanBatch,
+  type RecordWithDerived,
   Retention,
   Transactor
 } from "@wasl/core"
@@ -50,13 +52,20 @@ const fileText = (accountId: number, id: string) =>
     Effect.map((parts) => parts.map((part) => new TextDecoder().decode(part)).join(""))
   )
 
+/** Every record of the scan, a batch per transaction, each after the position the one before ended. */
 const scanned = (input: Parameters<typeof listInput>, batchSize: number) =>
-  Transactor.use((transactor) =>
-    transactor.transaction(RecordRepository.use((records) => {
-      const { page: _page, perPage: _perPage, ...scan } = listInput(...input)
-      return Stream.runCollect(Stream.flattenIterable(records.scan(scan, batchSize)))
-    }))
-  )
+  Effect.gen(function*() {
+    const { page: _page, perPage: _perPage, ...scan } = listInput(...input)
+    const transactor = yield* Transactor
+    const all: Array<RecordWithDerived> = []
+    let after: string | null = null
+    while (true) {
+      const batch: RecordScanBatch = yield* transactor.transaction(RecordRepository.use((r) => r.scanBatch(scan, after, batchSize)))
+      all.push(...batch.rows)
+      if (batch.rows.length < batchSize) return all
+      after = batch.after
+    }
+  })
 
 /**
  * The `ExportRepository` contract, and the records scan: the same tests over every implementation
@@ -69,9 +78,10 @@ const scanned = (input: Parameters<typeof listInput>, batchSize: number) =>
  * - Chunks read back in order, one at a time; `complete` records the counts and times; `fail`
  *   records the reason and deletes the file.
  * - Retention `exports` deletes the chunks written before the cutoff, oldest first, at most the limit.
- * - The scan, inside a transaction, gives every record the list gives over all its pages, in the
- *   same order, whatever the batch size: built-in or custom order, records without a value last,
- *   both directions, with filters and search.
+ * - `advance` stores the progress and the renewed lease; a claim of the export answers them.
+ * - The scan, a batch per transaction after the position the batch before answered, gives every
+ *   record the list gives over all its pages, in the same order, whatever the batch size: built-in
+ *   or custom order, records without a value last, both directions, with filters and search.
  *
  * Call it at the top level of a vitest test file (it uses `@effect/vitest`).
  */
@@ -140,6 +150,24 @@ export const exportRepositoryContract = <E>(
         assert.strictEqual(yield* fileText(accountId, asked.id), "")
       }))
 
+    it.effect("stores the progress with the renewed lease; the next claim answers it", () =>
+      Effect.gen(function*() {
+        yield* drain
+        const accountId = yield* newAccountId
+        const asked = newExport(accountId, T0)
+        yield* repo.use((r) => r.insert(asked))
+        const claimed = Option.getOrThrow(yield* claimAt(second(1)))
+        const progress = { after: "[0,\"5\",\"x\"]", rows: 500, bytes: 12345, chunks: 2, startedAt: second(2) }
+        const renewed = DateTime.addDuration(second(3), LEASE)
+        yield* repo.use((r) => r.advance(accountId, asked.id, progress, renewed))
+        const stored = Option.getOrThrow(yield* repo.use((r) => r.get(accountId, asked.id)))
+        assert.deepStrictEqual([stored.progress, stored.leaseUntil, stored.attempts], [progress, renewed, claimed.attempts])
+        assert.isTrue(Option.isNone(yield* claimAt(DateTime.addDuration(second(1), LEASE))))
+        const resumed = Option.getOrThrow(yield* claimAt(DateTime.addDuration(renewed, Duration.millis(1))))
+        assert.deepStrictEqual([resumed.id, resumed.attempts, resumed.progress], [asked.id, 2, progress])
+        yield* drain
+      }))
+
     it.effect("retention deletes the chunks written before the cutoff, oldest first, at most the limit", () =>
       Effect.gen(function*() {
         const prune = (cutoff: DateTime.Utc, limit: number) => Retention.use((r) => r.pruneBatch("exports", cutoff, limit))
@@ -188,6 +216,7 @@ export const exportRepositoryContract = <E>(
         }
         const cases: ReadonlyArray<Partial<RecordListParams>> = [
           {},
+          { order: "created_at", direction: "asc" },
           { order: "amount", direction: "asc" },
           { order: "amount", direction: "desc" },
           { order: "score", direction: "asc" },

@@ -1,6 +1,10 @@
 /**
  * An export's file: UTF-8 CSV (RFC 4180, CRLF records, written by `effect/encoding`'s Csv) after
  * a byte order mark, so that spreadsheets read it as UTF-8 rather than the system's code page.
+ *
+ * The file is written a batch of records at a time (`csvBatch`), the first batch after the mark
+ * and the header. RFC 4180 records stand alone, so the batches' bytes one after the other are the
+ * bytes of the whole file encoded at once, wherever the batches were cut.
  */
 import { Effect, Stream } from "effect"
 import { Csv } from "effect/encoding"
@@ -8,57 +12,30 @@ import { Csv } from "effect/encoding"
 /** The UTF-8 byte order mark. */
 export const UTF8_BOM: Uint8Array = new Uint8Array([0xef, 0xbb, 0xbf])
 
-/** The file's bytes: the mark, the header record, then a record per row, encoded as the stream is pulled. */
-export const csvFile = <E, R>(
-  header: ReadonlyArray<string>,
-  rows: Stream.Stream<ReadonlyArray<string>, E, R>
-): Stream.Stream<Uint8Array, E, R> =>
-  Stream.concat(Stream.make(header), rows).pipe(
-    Stream.pipeThroughChannel(Csv.encode()),
-    Stream.prepend([UTF8_BOM])
-  )
-
-/** How a file was stored. */
-export interface PiecesWritten {
-  /** How many pieces. */
-  readonly pieces: number
-  /** Its bytes in all. */
-  readonly bytes: number
+const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
+  const all = new Uint8Array(parts.reduce((n, part) => n + part.length, 0))
+  let at = 0
+  for (const part of parts) {
+    all.set(part, at)
+    at += part.length
+  }
+  return all
 }
 
+/** The records `rows` (arrays of cells) as CSV bytes, each ending in CRLF; nothing for no rows. */
+const csvRecords = (rows: ReadonlyArray<ReadonlyArray<string>>): Effect.Effect<Uint8Array> =>
+  rows.length === 0
+    ? Effect.succeed(new Uint8Array(0))
+    : Stream.fromIterable(rows).pipe(Stream.pipeThroughChannel(Csv.encode()), Stream.runCollect, Effect.map(concat))
+
 /**
- * Regroups `bytes` into pieces of at least `size` bytes (the last one may be smaller), each handed
- * to `write` with its place from 0 as soon as it is full, so a file is stored in a few large
- * chunks whatever the pieces the encoder makes, and no more than a piece is held at once.
+ * A batch of the file: the records `rows` (arrays of cells), after the mark and the `header`
+ * record when it is given (the first batch). Empty for no rows and no header.
  */
-export const writeInPieces = <E, R, E2, R2>(
-  bytes: Stream.Stream<Uint8Array, E, R>,
-  size: number,
-  write: (piece: Uint8Array, seq: number) => Effect.Effect<void, E2, R2>
-): Effect.Effect<PiecesWritten, E | E2, R | R2> =>
-  Effect.suspend(() => {
-    let buffered: Array<Uint8Array> = []
-    let bufferedSize = 0
-    let seq = 0
-    let total = 0
-    const flush = Effect.suspend(() => {
-      const piece = new Uint8Array(bufferedSize)
-      let at = 0
-      for (const part of buffered) {
-        piece.set(part, at)
-        at += part.length
-      }
-      buffered = []
-      bufferedSize = 0
-      return write(piece, seq++)
-    })
-    return Stream.runForEach(bytes, (part) => {
-      buffered.push(part)
-      bufferedSize += part.length
-      total += part.length
-      return bufferedSize >= size ? flush : Effect.void
-    }).pipe(
-      Effect.andThen(Effect.suspend(() => bufferedSize > 0 ? flush : Effect.void)),
-      Effect.map((): PiecesWritten => ({ pieces: seq, bytes: total }))
-    )
-  })
+export const csvBatch = (
+  rows: ReadonlyArray<ReadonlyArray<string>>,
+  header: ReadonlyArray<string> | null
+): Effect.Effect<Uint8Array> =>
+  header === null
+    ? csvRecords(rows)
+    : Effect.map(csvRecords([header, ...rows]), (records) => concat([UTF8_BOM, records]))

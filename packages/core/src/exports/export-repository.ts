@@ -2,12 +2,14 @@
  * The ExportRepository port: export rows and the chunks of their CSV files, per account.
  *
  * A run of the worker goes: `claim` (its own short transaction, so the status `running` shows at
- * once), then one transaction that `hold`s the export for the whole run, appends its chunks and
- * `complete`s it. A worker that dies mid-run rolls back every chunk it wrote and releases the hold;
- * once the claim's lease has run out another worker claims the export again and starts over.
+ * once), then a short transaction per batch of records that `hold`s the export, appends the
+ * batch's chunk and `advance`s its progress (renewing the lease), the last one also `complete`s
+ * it. A worker that dies mid-run loses at most the batch it was writing (rolled back with its
+ * chunk); once the lease has run out another worker claims the export and resumes from the
+ * stored progress.
  */
 import { Context, type DateTime, type Effect, type Option, type Stream } from "effect"
-import type { ExportRow, NewExport } from "./export.ts"
+import type { ExportProgress, ExportRow, NewExport } from "./export.ts"
 
 /** What a completed export records. */
 export interface ExportCompletion {
@@ -48,13 +50,20 @@ export interface ExportRepositoryShape {
    */
   readonly claim: (now: DateTime.Utc, leaseUntil: DateTime.Utc) => Effect.Effect<Option.Option<ExportRow>>
   /**
-   * Inside the run's transaction: holds the export until the transaction ends, so no other worker
-   * claims it even once the lease runs out. False when it is no longer this run's (another run
-   * claimed it since: `attempts` moved on, or it is no longer running).
+   * Inside a batch's transaction: holds the export until the transaction ends, so no other worker
+   * claims it meanwhile even once the lease runs out. False when it is no longer this run's
+   * (another run claimed it since: `attempts` moved on, or it is no longer running).
    */
   readonly hold: (accountId: number, id: string, attempts: number) => Effect.Effect<boolean>
   /** Appends a chunk of the file. */
   readonly appendChunk: (chunk: ExportChunk) => Effect.Effect<void>
+  /** Stores how far the file is written and renews the run's lease until `leaseUntil`. */
+  readonly advance: (
+    accountId: number,
+    id: string,
+    progress: ExportProgress,
+    leaseUntil: DateTime.Utc
+  ) => Effect.Effect<void>
   /** Marks the export completed. */
   readonly complete: (accountId: number, id: string, completion: ExportCompletion) => Effect.Effect<void>
   /** Marks the export failed, with the reason shown to its requester; its chunks are deleted. */

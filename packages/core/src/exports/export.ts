@@ -16,6 +16,26 @@ export type ExportStatus = typeof EXPORT_STATUSES[number]
 /** The list query of `GET /api/{kind}` as an export keeps it: the query-string names and their texts. */
 export type ExportQuery = Readonly<Record<string, string>>
 
+/**
+ * How far the worker got writing an export's file, stored with the export in the transaction that
+ * writes each batch, so that the next run resumes after the last record written.
+ */
+export interface ExportProgress {
+  /** Where the last batch ended in the list's order (the records port's opaque position); null before the first. */
+  readonly after: string | null
+  /** Records written so far. */
+  readonly rows: number
+  /** Bytes of the file so far. */
+  readonly bytes: number
+  /** Chunks stored so far: the next chunk's `seq`. */
+  readonly chunks: number
+  /** When the first batch was written: the age of every chunk, from which the file's expiry counts. */
+  readonly startedAt: DateTime.Utc | null
+}
+
+/** An export's progress before its first batch. */
+export const NO_PROGRESS: ExportProgress = { after: null, rows: 0, bytes: 0, chunks: 0, startedAt: null }
+
 /** An export as stored. */
 export interface ExportRow {
   /** The account whose records are exported. */
@@ -32,8 +52,10 @@ export interface ExportRow {
   readonly columns: ReadonlyArray<string>
   /** Where it is. */
   readonly status: ExportStatus
-  /** How many runs were started (a run lost with its worker is started again, from scratch). */
+  /** How many runs were started (a run lost with its worker is resumed by another, from `progress`). */
   readonly attempts: number
+  /** How far the file is written. */
+  readonly progress: ExportProgress
   /** Until when the running worker holds it; past that, another worker may start it again. */
   readonly leaseUntil: DateTime.Utc | null
   /** Records written (completed exports). */
@@ -60,6 +82,7 @@ export const queuedExport = (asked: NewExport): ExportRow => ({
   ...asked,
   status: "queued",
   attempts: 0,
+  progress: NO_PROGRESS,
   leaseUntil: null,
   rowCount: null,
   byteSize: null,

@@ -12,7 +12,7 @@
  * and channels, a ticket's link counts), so that `recordJson(kind, record, custom, derived)` is its
  * REST shape. Deleting a record removes its custom values, its links and its notes.
  */
-import { Context, type Effect, type Option, type Stream } from "effect"
+import { Context, type Effect, type Option } from "effect"
 import type { ObjectKind } from "./object-kind.ts"
 import type { RecordListParams } from "./list-query.ts"
 import type { PropertyDefinition } from "./property-definition.ts"
@@ -72,6 +72,17 @@ export interface RecordListInput extends RecordListParams {
 /** Which records a scan reads: a list's query without its page. */
 export type RecordScanInput = Omit<RecordListInput, "page" | "perPage">
 
+/** One batch of a scan. */
+export interface RecordScanBatch {
+  /** The records after the position asked for, in the list's order. */
+  readonly rows: ReadonlyArray<RecordWithDerived>
+  /**
+   * The position after the last of `rows`, to ask for the next batch with (the position asked for
+   * when `rows` is empty). Opaque text of the adapter's, to be stored and handed back as it is.
+   */
+  readonly after: string | null
+}
+
 /** One page of a list. */
 export interface RecordPage {
   /** The records of the page, in order. */
@@ -115,12 +126,13 @@ export interface RecordRepositoryShape {
    */
   readonly list: (input: RecordListInput) => Effect.Effect<RecordPage>
   /**
-   * Every record the list would show over all its pages, in the list's order, `batchSize` at a
-   * time, read as the stream is pulled so that memory stays flat however many there are. Pull it
-   * inside a transaction: on PostgreSQL it reads through a cursor, which lives as long as the
-   * transaction, and every batch comes from the same snapshot.
+   * The next `limit` records the list would show, in the list's order, after the position `after`
+   * (null: from the first), by keyset: the order's key and `_id` of the last record of the batch
+   * before, not an offset. Batch after batch, each in its own transaction if need be, they give
+   * every record the list shows, each once, as long as no record's place in the order changes
+   * meanwhile. Fewer than `limit` records: there are no more.
    */
-  readonly scan: (input: RecordScanInput, batchSize: number) => Stream.Stream<ReadonlyArray<RecordWithDerived>>
+  readonly scanBatch: (input: RecordScanInput, after: string | null, limit: number) => Effect.Effect<RecordScanBatch>
   /**
    * Of `ids`, those the account has a record of the kind with (each once, in the given order). In
    * a transaction each one found is held until it ends: a deletion of it waits (one that went first

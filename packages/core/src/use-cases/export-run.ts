@@ -3,43 +3,52 @@
  *
  * - Claim (its own short transaction): the oldest queued export, or a running one whose worker
  *   died (its lease ran out and nothing holds it) — status `running`, one attempt more.
- * - Write (one transaction): hold the export, read the records through the list's order
- *   (`RecordRepository.scan`, a cursor on PostgreSQL, a batch at a time), turn each into its CSV
- *   row as the API shows it, encode, and store the file in pieces of `EXPORT_CHUNK_BYTES`; then
- *   mark it completed and tell the requester (ObjectsExport). Memory stays flat: a batch of
- *   records and one piece of the file at a time, however many records.
- * - A worker that dies mid-run loses nothing but time: the transaction rolls back (no partial
- *   file), and once the lease has run out another run starts over. After `EXPORT_MAX_ATTEMPTS`
- *   runs the export fails. A query that no longer validates (a filter on a property deleted since)
- *   fails it at once with the list's message.
+ * - Write, a batch of `EXPORT_BATCH_SIZE` records per short transaction: hold the export, read the
+ *   next records in the list's order after the stored position (`RecordRepository.scanBatch`, by
+ *   keyset), turn each into its CSV row as the API shows it, encode, append the batch's bytes as
+ *   the file's next chunk and store the progress (position, rows, bytes, chunks) with a renewed
+ *   lease; the batch that finds no more records also marks the export completed and tells the
+ *   requester (ObjectsExport). Memory stays flat: one batch at a time, however many records.
+ *   Between two batches other work runs, also on the embedded database, which runs one
+ *   transaction at a time.
+ * - A worker that dies mid-run loses at most its current batch (rolled back with its chunk); once
+ *   the lease has run out another run resumes after the last batch stored, so the file holds each
+ *   position of the order once and is byte for byte what an uninterrupted run writes of the same
+ *   data. After `EXPORT_MAX_ATTEMPTS` runs the export fails. A query that no longer validates (a
+ *   filter on a property deleted since) fails it at once with the list's message.
  *
- * The one transaction is what makes a run all or nothing and lets the cursor read one snapshot.
- * On PostgreSQL it blocks nobody (the export reads; it writes only its own rows). On the embedded
- * database, which runs one transaction at a time, it makes other requests wait while it runs.
+ * Consistency: each batch reads the records as they are when it runs, not one snapshot of the
+ * whole export. Batches follow the list's order (the ordered property's key, then `_id`; records
+ * without a value last), each after the position where the one before ended. So, for records
+ * changed while an export runs:
+ * - a record that stays put in that order (not created, deleted, or changed in its sort key or
+ *   in whether it matches) is written exactly once, in its form when its batch read it;
+ * - a record written at most once, except one whose sort key moves ahead of the position after
+ *   its row was written: it is written again, in its new form, when the export reaches it;
+ * - a record is missing if it stops matching or is deleted before its batch, or sits (created, or
+ *   moved by a change of its sort key) behind the position when the export passes its new place.
  */
-import { DateTime, Duration, Effect, Option, Stream } from "effect"
-import { NotificationRepository } from "../account/notification-repository.ts"
+import { DateTime, Duration, Effect, Option } from "effect"
+import type { NotificationRepository } from "../account/notification-repository.ts"
 import { csvRowOf } from "../exports/csv-cells.ts"
-import { csvFile, writeInPieces } from "../exports/csv-file.ts"
-import type { ExportRow } from "../exports/export.ts"
+import { csvBatch } from "../exports/csv-file.ts"
+import type { ExportProgress, ExportRow } from "../exports/export.ts"
 import { ExportRepository } from "../exports/export-repository.ts"
 import { exportListParams } from "../exports/export-request.ts"
 import { PATH_OF_KIND } from "../records/object-kind.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
-import { RecordRepository } from "../records/record-repository.ts"
+import { RecordRepository, type RecordScanBatch, type RecordScanInput } from "../records/record-repository.ts"
 import { RetentionPolicy } from "../retention/retention-policy.ts"
 import { Transactor } from "../transactor.ts"
 import { notifyUser } from "./notify-user.ts"
 import { customOf, shapeOf } from "./record-lookup.ts"
 
-/** How long a claim keeps other workers off an export before its run holds it. */
+/** How long a claim, then each batch written, keeps other workers off an export. */
 export const EXPORT_LEASE: Duration.Duration = Duration.minutes(5)
 /** Runs an export gets before it fails. */
 export const EXPORT_MAX_ATTEMPTS: number = 3
-/** The size of the pieces a file is stored in: 1 MiB. */
-export const EXPORT_CHUNK_BYTES: number = 1024 * 1024
-/** Records read per batch. */
-const SCAN_BATCH = 500
+/** Records read, encoded and stored per transaction: a chunk of the file each. */
+export const EXPORT_BATCH_SIZE: number = 500
 
 /** The notification's name. */
 export const OBJECTS_EXPORT = "ObjectsExport" as const
@@ -56,61 +65,97 @@ export type ExportRunServices =
   | NotificationRepository
   | Transactor
 
-/** Writes the claimed export in one transaction; false when another run has it since. */
-const writeExport = (row: ExportRow, progress: Effect.Effect<void>) =>
+/** What a run writes: the claimed export and its query as parsed now. */
+interface RunPlan {
+  readonly row: ExportRow
+  readonly scan: RecordScanInput
+  readonly batchSize: number
+}
+
+/** The file's next chunk with the progress after it, or none when the batch adds no bytes. */
+const nextChunk = (plan: RunPlan, progress: ExportProgress, batch: RecordScanBatch) =>
   Effect.gen(function*() {
+    const { custom, kind } = plan.scan
+    const cells = batch.rows.map((record) => csvRowOf(shapeOf(kind, record, custom), plan.row.columns))
+    const bytes = yield* csvBatch(cells, progress.chunks === 0 ? plan.row.columns : null)
+    const next: ExportProgress = {
+      after: batch.after,
+      rows: progress.rows + batch.rows.length,
+      bytes: progress.bytes + bytes.length,
+      chunks: progress.chunks + (bytes.length > 0 ? 1 : 0),
+      startedAt: progress.startedAt ?? (yield* DateTime.now)
+    }
+    return { bytes, next }
+  })
+
+/**
+ * One batch in its own transaction (the caller's): holds the export, writes the records after
+ * `progress` as the next chunk and stores the progress with a renewed lease, or completes the
+ * export when no more follow. The progress to go on from; none when done, or when the export is
+ * no longer this run's.
+ */
+const writeBatch = (plan: RunPlan, progress: ExportProgress) =>
+  Effect.gen(function*() {
+    const { row } = plan
     const repo = yield* ExportRepository
-    if (!(yield* repo.hold(row.accountId, row.id, row.attempts))) return false
-    const custom = yield* customOf(row.accountId, row.kind)
-    const params = yield* exportListParams(row.kind, row.query, custom)
-    // The pieces' age for the retention and the file's expiry count from the same instant, so
-    // the pruner never deletes a piece of a file that can still be downloaded.
-    const writtenAt = yield* DateTime.now
-    let rowCount = 0
-    const rows = RecordRepository.use((records) =>
-      Effect.succeed(records.scan({ accountId: row.accountId, kind: row.kind, custom, ...params }, SCAN_BATCH))
-    ).pipe(
-      Stream.unwrap,
-      Stream.flattenIterable,
-      Stream.map((record) => {
-        rowCount++
-        return csvRowOf(shapeOf(row.kind, record, custom), row.columns)
-      })
-    )
-    const written = yield* writeInPieces(csvFile(row.columns, rows), EXPORT_CHUNK_BYTES, (bytes, seq) =>
-      Effect.andThen(
-        repo.appendChunk({ accountId: row.accountId, exportId: row.id, seq, bytes, writtenAt }),
-        progress
-      ))
-    const completedAt = yield* DateTime.now
+    if (!(yield* repo.hold(row.accountId, row.id, row.attempts))) return Option.none<ExportProgress>()
+    const batch = yield* RecordRepository.use((records) => records.scanBatch(plan.scan, progress.after, plan.batchSize))
+    const { bytes, next } = yield* nextChunk(plan, progress, batch)
+    // The chunks' age for the retention and the file's expiry count from the same instant, so the
+    // pruner never deletes a chunk of a file that can still be downloaded.
+    const writtenAt = next.startedAt!
+    if (bytes.length > 0) {
+      yield* repo.appendChunk({ accountId: row.accountId, exportId: row.id, seq: progress.chunks, bytes, writtenAt })
+    }
+    const now = yield* DateTime.now
+    if (batch.rows.length === plan.batchSize) {
+      yield* repo.advance(row.accountId, row.id, next, DateTime.addDuration(now, EXPORT_LEASE))
+      return Option.some(next)
+    }
     yield* repo.complete(row.accountId, row.id, {
-      rowCount,
-      byteSize: written.bytes,
-      completedAt,
+      rowCount: next.rows,
+      byteSize: next.bytes,
+      completedAt: now,
       expiresAt: DateTime.addDuration(writtenAt, (yield* RetentionPolicy).exports)
     })
-    const message = exportReadyMessage(row, rowCount)
+    const message = exportReadyMessage(row, next.rows)
     yield* notifyUser(row.accountId, row.userId, {
       type: OBJECTS_EXPORT,
-      data: { export_id: row.id, object_type: row.kind, row_count: rowCount, message },
+      data: { export_id: row.id, object_type: row.kind, row_count: next.rows, message },
       mail: {
         subject: "Your export is ready",
         text: [message, "", `Download it with GET /api/exports/${row.id}/download.`].join("\n")
       }
     })
-    return true
+    return Option.none<ExportProgress>()
+  })
+
+/** Writes the claimed export from its stored progress, a transaction per batch (see the module comment). */
+const writeExport = (row: ExportRow, beat: Effect.Effect<void>, batchSize: number) =>
+  Effect.gen(function*() {
+    const custom = yield* customOf(row.accountId, row.kind)
+    const params = yield* exportListParams(row.kind, row.query, custom)
+    const plan: RunPlan = { row, scan: { accountId: row.accountId, kind: row.kind, custom, ...params }, batchSize }
+    const transactor = yield* Transactor
+    let progress = Option.some(row.progress)
+    while (Option.isSome(progress)) {
+      progress = yield* transactor.transaction(writeBatch(plan, progress.value))
+      yield* beat
+    }
   })
 
 /**
- * Claims the next export waiting and writes it (see the module comment); `progress` runs after
- * every piece stored (a heartbeat for a long run). Answers whether there was one to run, so a
- * worker runs it again at once while there was. A failure of the database is a defect: the run is
- * rolled back and tried again once its lease runs out.
+ * Claims the next export waiting and writes it (see the module comment), `batchSize` records per
+ * transaction; `progress` runs after every batch stored (a heartbeat for a long run). Answers
+ * whether there was one to run, so a worker runs it again at once while there was. A failure of
+ * the database is a defect: its batch is rolled back, and the export resumed once its lease runs out.
  */
 export const runNextExport: (
-  progress?: Effect.Effect<void>
+  progress?: Effect.Effect<void>,
+  batchSize?: number
 ) => Effect.Effect<boolean, never, ExportRunServices> = Effect.fn("runNextExport")(function*(
-  progress: Effect.Effect<void> = Effect.void
+  progress: Effect.Effect<void> = Effect.void,
+  batchSize: number = EXPORT_BATCH_SIZE
 ) {
   const repo = yield* ExportRepository
   const now = yield* DateTime.now
@@ -121,8 +166,7 @@ export const runNextExport: (
     yield* repo.fail(row.accountId, row.id, `The export was started ${EXPORT_MAX_ATTEMPTS} times without finishing.`, now)
     return true
   }
-  const transactor = yield* Transactor
-  yield* transactor.transaction(writeExport(row, progress)).pipe(
+  yield* writeExport(row, progress, Math.max(1, Math.floor(batchSize))).pipe(
     Effect.catchTag("ValidationFailed", (invalid) =>
       Effect.flatMap(DateTime.now, (at) =>
         repo.fail(

@@ -1,10 +1,10 @@
 /**
  * The CSV of an export: cells as the API shows values, the formula guard, RFC 4180 quoting with a
- * byte order mark, and the file stored in pieces.
+ * byte order mark, and the file written in batches.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Stream } from "effect"
-import { cellOf, csvFile, guardFormula, UTF8_BOM, writeInPieces } from "../../src/index.ts"
+import { Effect } from "effect"
+import { cellOf, csvBatch, guardFormula, UTF8_BOM } from "../../src/index.ts"
 
 // ignoreBOM keeps the mark in the text (a decoder drops it by default).
 const text = (bytes: ReadonlyArray<Uint8Array>) => new TextDecoder("utf-8", { ignoreBOM: true }).decode(concat(bytes))
@@ -43,8 +43,8 @@ describe("export cells", () => {
 describe("export file", () => {
   it.effect("is a BOM, then RFC 4180 records ending in CRLF: fields with a comma, quote or line break are quoted", () =>
     Effect.gen(function*() {
-      const rows = Stream.make(["1", "Acme, Inc."], ["2", "say \"hi\""], ["3", "two\nlines"], ["4", ""])
-      const bytes = yield* Stream.runCollect(csvFile(["_id", "name"], rows))
+      const rows = [["1", "Acme, Inc."], ["2", "say \"hi\""], ["3", "two\nlines"], ["4", ""]]
+      const bytes = [yield* csvBatch(rows, ["_id", "name"])]
       const all = concat(bytes)
       assert.deepStrictEqual([...all.subarray(0, 3)], [...UTF8_BOM])
       assert.strictEqual(
@@ -55,19 +55,15 @@ describe("export file", () => {
 
   it.effect("an export of no records is the BOM and the header", () =>
     Effect.gen(function*() {
-      assert.strictEqual(text(yield* Stream.runCollect(csvFile(["_id"], Stream.empty))), "\uFEFF_id\r\n")
+      assert.strictEqual(text([yield* csvBatch([], ["_id"])]), "\uFEFF_id\r\n")
     }))
 
-  it.effect("is stored in pieces of at least the size asked, in order, the last one smaller, adding up to the file", () =>
+  it.effect("written in batches, only the first with the mark and the header, is the file written at once", () =>
     Effect.gen(function*() {
-      const parts = Array.from({ length: 10 }, (_, i) => new Uint8Array(30).fill(i))
-      const pieces: Array<{ seq: number; bytes: Uint8Array }> = []
-      const written = yield* writeInPieces(Stream.fromIterable(parts), 100, (bytes, seq) =>
-        Effect.sync(() => {
-          pieces.push({ seq, bytes })
-        }))
-      assert.deepStrictEqual(written, { pieces: 3, bytes: 300 })
-      assert.deepStrictEqual(pieces.map((p) => [p.seq, p.bytes.length]), [[0, 120], [1, 120], [2, 60]])
-      assert.deepStrictEqual(concat(pieces.map((p) => p.bytes)), concat(parts))
+      const rows = [["1", "a,b"], ["2", "=x"], ["3", "two\nlines"], ["4", "\"q\""], ["5", ""]]
+      const whole = yield* csvBatch(rows, ["_id", "name"])
+      const batches = [yield* csvBatch(rows.slice(0, 2), ["_id", "name"]), yield* csvBatch(rows.slice(2, 3), null), yield* csvBatch(rows.slice(3), null)]
+      assert.deepStrictEqual(concat(batches), whole)
+      assert.strictEqual((yield* csvBatch([], null)).length, 0)
     }))
 })

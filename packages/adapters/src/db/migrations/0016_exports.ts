@@ -2,12 +2,13 @@
  * 0016: CSV exports (core exports/, `ExportRepositoryPg`).
  *
  * - `exports`: one row per export asked for: the list query and columns, who asked, and the run's
- *   state. `exports_waiting` holds only the rows a worker may claim (queued, or running and perhaps
+ *   state, with its progress (`scan_after`, `written_*`, `started_at`), stored by the transaction
+ *   that writes each batch so that a lost run is resumed where it stopped. `exports_waiting` holds only the rows a worker may claim (queued, or running and perhaps
  *   abandoned), oldest first, so the claim every poll is a scan of a handful of entries however
  *   many finished exports the table keeps.
- * - `export_chunks`: the file, in pieces of about 1 MiB in order (`seq`). `written_at` is the age
- *   the pruner goes by (retention kind `exports`): the instant the writing run began, from which
- *   the export's `expires_at` also counts. `export_chunks_age` serves the pruning, across accounts.
+ * - `export_chunks`: the file, a piece per batch of records in order (`seq`). `written_at` is the
+ *   age the pruner goes by (retention kind `exports`): the instant the first batch was written
+ *   (`started_at`), from which the export's `expires_at` also counts. `export_chunks_age` serves the pruning, across accounts.
  *   The pieces are large, so they go to TOAST, out of the table's pages; a piece is read alone.
  */
 import { Effect } from "effect"
@@ -28,6 +29,11 @@ const migration: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effect.gen
       status text NOT NULL CHECK (status IN ('queued', 'running', 'completed', 'failed')),
       attempts integer NOT NULL DEFAULT 0,
       lease_until timestamptz,
+      scan_after text,
+      written_rows bigint NOT NULL DEFAULT 0,
+      written_bytes bigint NOT NULL DEFAULT 0,
+      written_chunks integer NOT NULL DEFAULT 0,
+      started_at timestamptz,
       row_count bigint,
       byte_size bigint,
       failure text,

@@ -377,6 +377,8 @@ export interface OrderKey {
   readonly absent?: Fragment
   /** The key's SQL type, for the NULL of the branch without a value. */
   readonly nullKey: Fragment
+  /** The cast of a key's text back to the key (`::float8`, `::text COLLATE "C"`...), for a keyset position. */
+  readonly keyCast: Fragment
 }
 
 const NULL_KEY: { readonly [S in ValueStorage]: string } = {
@@ -386,6 +388,9 @@ const NULL_KEY: { readonly [S in ValueStorage]: string } = {
   datetime: "NULL::timestamptz",
   date: "NULL::date"
 }
+
+/** The cast to a key of `storage`: its NULL's type. */
+const keyCastOf = (sql: Sql, storage: ValueStorage): Fragment => sql.literal(NULL_KEY[storage].slice("NULL".length))
 
 const setKey = (sql: Sql, source: SetSource): Fragment =>
   sql`(SELECT left(string_agg(lower(s.${sql(source.element)}), chr(1) ORDER BY lower(s.${
@@ -402,9 +407,10 @@ export const orderKey = (sql: Sql, mapping: RecordMapping, order: string): Order
       const storage = storageOf(column.type)
       const key = column.folded ? columnTextKey(sql, column) : columnRef(sql, column)
       const nullKey = sql.literal(NULL_KEY[storage])
+      const keyCast = keyCastOf(sql, storage)
       return column.nullable
-        ? { key, tie: sql`r.id`, present: sql`${key} IS NOT NULL`, absent: sql`${key} IS NULL`, nullKey }
-        : { key, tie: sql`r.id`, nullKey }
+        ? { key, tie: sql`r.id`, present: sql`${key} IS NOT NULL`, absent: sql`${key} IS NULL`, nullKey, keyCast }
+        : { key, tie: sql`r.id`, nullKey, keyCast }
     }
     case "Custom": {
       const property = target.property
@@ -417,7 +423,8 @@ export const orderKey = (sql: Sql, mapping: RecordMapping, order: string): Order
         tie: sql`v.record_id`,
         present: sql`${key} IS NOT NULL`,
         absent: sql`NOT ${customRow(sql, property)}`,
-        nullKey: sql.literal(storage === "date" ? NULL_KEY.datetime : NULL_KEY[storage])
+        nullKey: sql.literal(storage === "date" ? NULL_KEY.datetime : NULL_KEY[storage]),
+        keyCast: keyCastOf(sql, storage === "date" ? "datetime" : storage)
       }
     }
     case "Link": {
@@ -428,7 +435,8 @@ export const orderKey = (sql: Sql, mapping: RecordMapping, order: string): Order
         tie: sql`r.id`,
         present: sql`${key} IS NOT NULL`,
         absent: sql`${key} IS NULL`,
-        nullKey: sql.literal(NULL_KEY.text)
+        nullKey: sql.literal(NULL_KEY.text),
+        keyCast: keyCastOf(sql, "text")
       }
     }
   }
