@@ -2,9 +2,13 @@
  * CSV exports over HTTP: the request answers 202 with the export queued and refuses a bad query
  * with the list's own 422; the worker's run writes the file; the download streams it as an
  * attachment (UTF-8 with a BOM, RFC 4180, formulas guarded), 404 before it exists, 410 once
- * expired; another account's export is 404; the requester gets an ObjectsExport notification.
+ * expired; another account's export is 404; the requester gets an ObjectsExport notification. The
+ * file is written a batch per transaction: other requests run between two batches (also on
+ * PGlite, which runs one transaction at a time), and a run stopped after some batches is resumed
+ * by the next one into the file a run in one go writes.
  */
 import { runNextExport } from "@wasl/core"
+import { Deferred, Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 
@@ -95,5 +99,72 @@ describe.each(DATABASES)("CSV exports over HTTP on %s", (database) => {
     const gone = await download(id)
     expect(gone.status).toBe(410)
     expect(await gone.json()).toEqual({ message: "The export's file has expired.", status: "expired" })
+  })
+
+  describe("a batch per transaction", () => {
+    let seller: { account_id: number; token: string }
+    const DEALS = 300
+    const BATCH = 40
+    const body = { order: "amount", direction: "asc", properties: ["deal_name", "amount"] }
+    const progressOf = async (id: string) =>
+      (await server.query("SELECT status, attempts, written_rows::int AS rows, written_chunks AS chunks FROM exports WHERE id = $1", [id]))[0]
+    const fileOf = async (id: string, token: string) => {
+      const file = await fetch(`${server.url}/api/exports/${id}/download`, { headers: { authorization: `Bearer ${token}` } })
+      expect(file.status).toBe(200)
+      return new Uint8Array(await file.arrayBuffer())
+    }
+
+    beforeAll(async () => {
+      seller = await server.bootstrap({ email: "exports-batches@example.test", password: "pw-batches" })
+      for (let from = 0; from < DEALS; from += 100) {
+        // Ties and deals without an amount: the batches cross both branches of the order.
+        const inputs = Array.from({ length: 100 }, (_, i) => from + i).map((i) => ({
+          properties: { deal_name: `Deal ${i}`, ...(i % 7 === 0 ? {} : { amount: i % 13 }) }
+        }))
+        expect((await server.request("POST", "/api/deals/batch/create", { token: seller.token, body: { inputs } })).status).toBe(201)
+      }
+    })
+
+    it("lets another request write between two batches: the export is still running, with progress stored", async () => {
+      const asked = await server.request("POST", "/api/deals/exports", { token: seller.token, body })
+      const id = asked.body.data._id as string
+      const paused = await server.run(Deferred.make<void>())
+      const resume = await server.run(Deferred.make<void>())
+      let beats = 0
+      // After the second batch: stops until the request below is answered.
+      const beat = Effect.suspend(() => ++beats === 2 ? Effect.andThen(Deferred.succeed(paused, undefined), Deferred.await(resume)) : Effect.void)
+      const running = server.run(runNextExport(beat, BATCH))
+      await server.run(Deferred.await(paused))
+      const created = await server.request("POST", "/api/contacts", { token: seller.token, body: { firstname: "Between", lastname: "Batches" } })
+      expect(created.status).toBe(201)
+      expect(await progressOf(id)).toMatchObject({ status: "running", rows: 2 * BATCH, chunks: 2 })
+      await server.run(Deferred.succeed(resume, undefined))
+      expect(await running).toBe(true)
+      expect((await server.request("GET", `/api/exports/${id}`, { token: seller.token })).body.data)
+        .toMatchObject({ status: "completed", row_count: DEALS })
+    })
+
+    it("resumes a run stopped after some batches from its progress: each deal once, the file byte for byte a one-go run's", async () => {
+      const stopped = (await server.request("POST", "/api/deals/exports", { token: seller.token, body })).body.data._id as string
+      let beats = 0
+      const dieAfterThree = Effect.suspend(() => ++beats === 3 ? Effect.interrupt : Effect.void)
+      await expect(server.run(runNextExport(dieAfterThree, BATCH))).rejects.toBeDefined()
+      expect(await progressOf(stopped)).toEqual({ status: "running", attempts: 1, rows: 3 * BATCH, chunks: 3 })
+
+      // Its worker is gone: once the lease has run out, the next run takes it over.
+      await server.query("UPDATE exports SET lease_until = now() - interval '1 second' WHERE id = $1", [stopped])
+      const oneGo = (await server.request("POST", "/api/deals/exports", { token: seller.token, body })).body.data._id as string
+      expect(await server.run(runNextExport(Effect.void, BATCH))).toBe(true)
+      expect(await progressOf(stopped)).toMatchObject({ status: "completed", attempts: 2 })
+      expect(await server.run(runNextExport(Effect.void, DEALS * 2))).toBe(true)
+
+      const resumed = await fileOf(stopped, seller.token)
+      expect(resumed).toEqual(await fileOf(oneGo, seller.token))
+      const lines = new TextDecoder().decode(resumed).split("\r\n").slice(1, -1)
+      expect(lines.length).toBe(DEALS)
+      expect(new Set(lines.map((line) => line.split(",")[0])).size).toBe(DEALS)
+      const shown = (await server.request("GET", `/api/exports/${stopped}`, { token: seller.token })).body.data
+      expect([shown.row_count, shown.byte_size]).toEqual([DEALS, resumed.length])
+    })
   })
 })

@@ -2,10 +2,11 @@
  * CSV exports on the memory store: the request validated as the list validates its query, the
  * worker's run writing what the list shows in its order, the ObjectsExport notification per the
  * requester's channels, account isolation and permissions, expiry (410), a query no longer valid,
- * a dead worker's export started again, and the pruning of expired files.
+ * a dead worker's export started again, a run stopped between batches resumed from its progress,
+ * and the pruning of expired files.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { DateTime, Duration, Effect, Option, Stream } from "effect"
+import { DateTime, Duration, Effect, Exit, Option, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import {
   authenticateToken,
@@ -17,6 +18,7 @@ import {
   ExportRepository,
   getExport,
   listRecords,
+  type ExportProgress,
   OBJECTS_EXPORT,
   parseRecordListQuery,
   type Permission,
@@ -251,5 +253,40 @@ describe("exports", () => {
       assert.isTrue(yield* runNextExport())
       const failed = yield* getExport(principal, doomed._id)
       assert.deepStrictEqual([failed.status, failed.failure_reason], ["failed", "The export was started 3 times without finishing."])
+    }).pipe(Effect.provide(TestPorts())))
+
+  it.effect("a run stopped after some batches is resumed by the next claimer from its progress: the file a one-go run writes", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* setup()
+      for (let i = 0; i < 23; i++) {
+        // Ties and records without a value: the batches cross both branches of the order.
+        yield* createRecord(principal, "deal", { deal_name: `Deal ${i}`, ...(i % 4 === 0 ? {} : { amount: i % 5 }) })
+      }
+      const body = { order: "amount", direction: "asc", properties: ["deal_name", "amount"] }
+      const stopped = yield* requestExport(principal, "deal", body)
+      let beats = 0
+      const dieAfterThree = Effect.suspend(() => ++beats === 3 ? Effect.interrupt : Effect.void)
+      assert.isTrue(Exit.hasInterrupts(yield* Effect.exit(runNextExport(dieAfterThree, 4))))
+      const repo = yield* ExportRepository
+      const left = Option.getOrThrow(yield* repo.get(principal.accountId, stopped._id))
+      assert.deepStrictEqual([left.status, left.progress.rows, left.progress.chunks], ["running", 12, 3])
+      assert.strictEqual((yield* memoryState).exports.chunks.get(`${principal.accountId}:${stopped._id}`)?.length, 3)
+
+      yield* TestClock.adjust(Duration.sum(EXPORT_LEASE, Duration.millis(1)))
+      const oneGo = yield* requestExport(principal, "deal", body)
+      const resumed: Array<ExportProgress> = []
+      assert.isTrue(yield* runNextExport(Effect.flatMap(repo.get(principal.accountId, stopped._id), (row) =>
+        Effect.sync(() => {
+          resumed.push(Option.getOrThrow(row).progress)
+        })), 4))
+      assert.strictEqual(resumed[0]!.rows, 16)
+      assert.isTrue(yield* runNextExport(Effect.void, 100))
+      const done = yield* getExport(principal, stopped._id)
+      assert.deepStrictEqual([done.status, done.row_count], ["completed", 23])
+      assert.strictEqual(Option.getOrThrow(yield* repo.get(principal.accountId, stopped._id)).attempts, 2)
+      const file = (yield* fileOf(principal, stopped._id)).text
+      assert.strictEqual(file, (yield* fileOf(principal, oneGo._id)).text)
+      const ids = file.split("\r\n").slice(1, -1).map((line) => line.split(",")[0])
+      assert.strictEqual(new Set(ids).size, 23)
     }).pipe(Effect.provide(TestPorts())))
 })
