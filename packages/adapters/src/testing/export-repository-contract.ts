@@ -195,7 +195,8 @@ export const exportRepositoryContract = <E>(
       Effect.gen(function*() {
         const accountId = yield* newAccountId
         const score = customProperty(accountId, "deal", "score", "number")
-        const custom = [score]
+        const tier = customProperty(accountId, "deal", "tier", "string")
+        const custom = [score, tier]
         const ids = freshIds(7)
         const amounts = [5, null, 5, 1, null, 9, 3]
         for (const [i, id] of ids.entries()) {
@@ -209,7 +210,11 @@ export const exportRepositoryContract = <E>(
               values: {
                 deal_name: i % 2 === 0 ? `Even ${i}` : `Odd ${i}`,
                 ...(amount === null ? {} : { amount }),
-                ...(i % 3 === 0 ? {} : { score: 10 - i })
+                ...(i % 3 === 0 ? {} : { score: 10 - i }),
+                // Keys of every type, with ties (same text once folded) and records without one.
+                ...(i % 2 === 0 ? { close_date: `2040-0${1 + (i % 3)}-01T10:00:00.123000Z` } : {}),
+                ...(i === 3 ? {} : { tier: i % 2 === 0 ? "Gold" : "gold" }),
+                ...(i % 3 === 1 ? {} : { deal_stage: i % 2 === 0 ? "appointment_scheduled" : "closed_won" })
               }
             })
           ))
@@ -220,6 +225,10 @@ export const exportRepositoryContract = <E>(
           { order: "amount", direction: "asc" },
           { order: "amount", direction: "desc" },
           { order: "score", direction: "asc" },
+          { order: "tier", direction: "desc" },
+          { order: "close_date", direction: "asc" },
+          { order: "deal_stage", direction: "desc" },
+          { order: "contact_ids", direction: "asc" },
           { order: "deal_name", direction: "desc", search: "even" },
           {
             order: "amount",
