@@ -19,14 +19,19 @@
  *
  * Consistency: each batch reads the records as they are when it runs, not one snapshot of the
  * whole export. Batches follow the list's order (the ordered property's key, then `_id`; records
- * without a value last), each after the position where the one before ended. So, for records
- * changed while an export runs:
- * - a record that stays put in that order (not created, deleted, or changed in its sort key or
- *   in whether it matches) is written exactly once, in its form when its batch read it;
- * - a record written at most once, except one whose sort key moves ahead of the position after
- *   its row was written: it is written again, in its new form, when the export reaches it;
- * - a record is missing if it stops matching or is deleted before its batch, or sits (created, or
- *   moved by a change of its sort key) behind the position when the export passes its new place.
+ * without a value last), each strictly after the position where the one before ended (the last
+ * record's key and `_id`), and the position only moves forward. So, for records changed while an
+ * export runs:
+ * - a record whose place in that order does not change (not created or deleted, its sort key and
+ *   whether it matches unchanged) is written exactly once, in its form when its batch read it;
+ * - no record is written twice, except one whose sort key changes after its row was written so
+ *   that it moves ahead of the position: it is written again, in its new form, when the export
+ *   gets there;
+ * - a record created (or starting to match) ahead of the position is written once;
+ * - a record is left out if it is deleted or stops matching before its batch reads it, or if it
+ *   is created, or moved by a change of its sort key, behind the position. With the default order
+ *   (`created_at`, newest first) nothing moves, and records created after the first batch are
+ *   left out.
  */
 import { DateTime, Duration, Effect, Option } from "effect"
 import type { NotificationRepository } from "../account/notification-repository.ts"
