@@ -8,15 +8,7 @@ import { cellOf, csvBatch, guardFormula, UTF8_BOM } from "../../src/index.ts"
 
 // ignoreBOM keeps the mark in the text (a decoder drops it by default).
 const text = (bytes: ReadonlyArray<Uint8Array>) => new TextDecoder("utf-8", { ignoreBOM: true }).decode(concat(bytes))
-const concat = (parts: ReadonlyArray<Uint8Array>) => {
-  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const part of parts) {
-    all.set(part, at)
-    at += part.length
-  }
-  return all
-}
+const concat = (parts: ReadonlyArray<Uint8Array>) => new Uint8Array(parts.flatMap((part) => [...part]))
 
 describe("export cells", () => {
   it("prefixes a ' to text a spreadsheet would run as a formula: = + - @, a leading tab or carriage return", () => {

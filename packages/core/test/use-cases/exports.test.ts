@@ -225,7 +225,7 @@ describe("exports", () => {
       assert.strictEqual((yield* memoryState).notifications.filter((n) => n.type === OBJECTS_EXPORT).length, 0)
     }).pipe(Effect.provide(TestPorts())))
 
-  it.effect("a run lost with its worker is started again once its lease ran out, from scratch; after 3 runs it fails", () =>
+  it.effect("a run lost with its worker is started again once its lease ran out, from its progress (none yet); after 3 runs it fails", () =>
     Effect.gen(function*() {
       const { principal } = yield* setup()
       yield* deals(principal)
