@@ -21,8 +21,9 @@
  *   attempts, read notifications, expired OTP verifications). Each batch is one short statement
  *   that skips locked rows, so deliveries going on never wait for it, and every worker runs it.
  * - exports: `runNextExport` while there is an export waiting, else it looks again every poll
- *   interval. One export at a time per worker; each stored piece of a file is a heartbeat, so a
- *   long export does not make the worker unready.
+ *   interval. One export at a time per worker, a short transaction per batch of records; each
+ *   batch stored is a heartbeat, so a long export does not make the worker unready. Stopping
+ *   mid-export loses at most the batch being written: another worker resumes after the last one.
  *
  * Stopping (the scope closes, e.g. on SIGTERM): the loops are interrupted; an attempt in flight
  * is interrupted too and its lease released at once, so another worker (or the next start) sends
