@@ -12,6 +12,7 @@ import {
   authenticateToken,
   createRecord,
   createTokenForMember,
+  deleteRecord,
   downloadExport,
   EXPORT_LEASE,
   EXPORT_MAX_ATTEMPTS,
@@ -24,6 +25,7 @@ import {
   type Permission,
   type Principal,
   pruneExpired,
+  updateRecord,
   requestExport,
   runNextExport
 } from "../../src/index.ts"
@@ -288,5 +290,30 @@ describe("exports", () => {
       assert.strictEqual(file, (yield* fileOf(principal, oneGo._id)).text)
       const ids = file.split("\r\n").slice(1, -1).map((line) => line.split(",")[0])
       assert.strictEqual(new Set(ids).size, 23)
+    }).pipe(Effect.provide(TestPorts())))
+
+  it.effect("records changed between batches: ahead of the position they are written (again), behind it they are not", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* setup()
+      const deal = (name: string, amount: number) =>
+        Effect.map(createRecord(principal, "deal", { deal_name: name, amount }), (r) => String(r.properties._id))
+      const [a1, , , , a5, a6, gone] = yield* Effect.forEach([1, 2, 3, 4, 5, 6, 7], (n) => deal(`A${n}`, n))
+      const queued = yield* requestExport(principal, "deal", { order: "amount", direction: "asc", properties: ["deal_name"] })
+      let beats = 0
+      const services = yield* Effect.context<Effect.Services<ReturnType<typeof deal>> | Effect.Services<ReturnType<typeof updateRecord>>>()
+      // After the first batch (A1, A2): changes on both sides of the position.
+      const changes = Effect.gen(function*() {
+        if (++beats !== 1) return
+        yield* deal("Behind", 0)
+        yield* deal("Ahead", 10)
+        yield* updateRecord(principal, "deal", a1!, { deal_name: "A1 moved ahead", amount: 20 })
+        yield* updateRecord(principal, "deal", a5!, { deal_name: "A5 moved behind", amount: 0.5 })
+        yield* updateRecord(principal, "deal", a6!, { deal_name: "A6 renamed" })
+        yield* deleteRecord(principal, "deal", gone!)
+      }).pipe(Effect.orDie, Effect.provideContext(services))
+      assert.isTrue(yield* runNextExport(changes, 2))
+      const names = (yield* fileOf(principal, queued._id)).lines.slice(1).map((line) => line.split(",")[1])
+      assert.deepStrictEqual(names, ["A1", "A2", "A3", "A4", "A6 renamed", "Ahead", "A1 moved ahead"])
+      assert.strictEqual((yield* getExport(principal, queued._id)).row_count, 7)
     }).pipe(Effect.provide(TestPorts())))
 })
