@@ -12,7 +12,9 @@
  * key goes out as its text and comes back through the key's own cast (`keyCast`), which gives the
  * same value (PostgreSQL prints floats and instants exactly), so no record is lost or repeated at a
  * batch's edge. The row comparison follows the index `(account_id, key, id)`: a batch reads its
- * records from the index, not the account.
+ * records from the index, not the account. The exception is an order on a link set (a deal's
+ * `contact_ids`), which has no index: each batch sorts the account's matches, as each page of
+ * such a list does.
  */
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { Fragment, Statement } from "effect/sql/Statement"
