@@ -77,7 +77,7 @@ interface RunPlan {
   readonly batchSize: number
 }
 
-/** The file's next chunk with the progress after it, or none when the batch adds no bytes. */
+/** The bytes a batch adds to the file (none for a last, empty batch) and the progress after them. */
 const nextChunk = (plan: RunPlan, progress: ExportProgress, batch: RecordScanBatch) =>
   Effect.gen(function*() {
     const { custom, kind } = plan.scan
