@@ -5,7 +5,7 @@ export const LanguageSwitch = () => {
   const { language, setLanguage, t } = useI18n()
   const other = language === "ar" ? "en" : "ar"
   return (
-    <button type="button" lang={other} aria-label={t("languageName")} onClick={() => setLanguage(other)}>
+    <button type="button" lang={other} title={t("languageName")} onClick={() => setLanguage(other)}>
       {t("language")}
     </button>
   )
