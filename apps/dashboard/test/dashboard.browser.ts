@@ -86,6 +86,8 @@ describe("the dashboard in a browser", () => {
     })
     page = await context.newPage()
     page.setDefaultTimeout(15_000)
+    // Deleting asks for confirmation: the suite confirms.
+    page.on("dialog", (dialog) => void dialog.accept())
   }, 180_000)
 
   afterAll(async () => {
@@ -155,6 +157,21 @@ describe("the dashboard in a browser", () => {
     await screenshot(page, "record")
     const notes = await api("GET", `/api/deals/${page.url().split("/").pop()}/notes`)
     expect(notes.body.data.map((n: { body: string }) => n.body)).toEqual(["Call back on Tuesday"])
+    await page.getByLabel("Note", { exact: true }).fill("Scratch")
+    await page.getByRole("button", { name: "Add note" }).click()
+    await page.locator(".notes li").filter({ hasText: "Scratch" }).getByRole("button", { name: "Delete" }).click()
+    await expect.poll(() => page.locator(".notes li").count()).toBe(1)
+  })
+
+  it("attaches a contact to the deal and detaches it", async () => {
+    expect((await api("POST", "/api/contacts", { firstname: "Salma", lastname: "Haddad" })).status).toBe(201)
+    const links = page.getByRole("region", { name: "Links: Contacts" })
+    await links.getByLabel("Search: Contacts").fill("salma")
+    await links.getByLabel("Find a record to link: Contacts").selectOption({ label: "Salma Haddad" })
+    await links.getByRole("button", { name: "Attach" }).click()
+    await links.getByRole("link", { name: "Salma Haddad" }).waitFor()
+    await links.getByRole("listitem").getByRole("button", { name: "Detach" }).click()
+    await expect.poll(() => links.getByRole("link", { name: "Salma Haddad" }).count()).toBe(0)
   })
 
   it("filters the deals with the filter builder, an or group included, and shows the total", async () => {
@@ -251,6 +268,10 @@ describe("the dashboard in a browser", () => {
     await page.getByRole("cell", { name: "Reporting" }).waitFor()
     await accessible("tokens page")
     await screenshot(page, "tokens")
+    await page.getByRole("row", { name: /Reporting/ }).getByRole("button", { name: "Revoke" }).click()
+    await expect.poll(() => page.getByRole("cell", { name: "Reporting" }).count()).toBe(0)
+    const refused = await fetch(`${baseUrl}/api/deals`, { headers: { authorization: `Bearer ${token}`, accept: "application/json" } })
+    expect(refused.status).toBe(401)
   })
 
   it("switches to Arabic with a right-to-left layout and Arabic labels, still accessible, and on a phone", async () => {
