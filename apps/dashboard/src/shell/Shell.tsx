@@ -1,5 +1,5 @@
 /** The signed-in frame: navigation, the user with account, plan and credits, and the page. */
-import type { ReactNode } from "react"
+import { type ReactNode, useEffect, useRef } from "react"
 import { useI18n } from "../i18n/i18n"
 import { KINDS } from "../records/kinds"
 import { Link } from "../router"
@@ -14,6 +14,13 @@ export const Shell = ({ path, children }: { readonly path: string; readonly chil
   const { t } = useI18n()
   const me = useMe()
   const { signOut } = useSession()
+  // After a client-side navigation, keyboard and screen-reader users start at the new page.
+  const main = useRef<HTMLElement>(null)
+  const first = useRef(true)
+  useEffect(() => {
+    if (first.current) first.current = false
+    else main.current?.focus({ preventScroll: true })
+  }, [path])
   return (
     <div className="shell">
       <a className="skip" href="#main">{t("skipToContent")}</a>
@@ -39,7 +46,7 @@ export const Shell = ({ path, children }: { readonly path: string; readonly chil
           <NavLink to="/imports" current={path}>{t("importsExports")}</NavLink>
         </ul>
       </nav>
-      <main id="main" tabIndex={-1}>{children}</main>
+      <main id="main" tabIndex={-1} ref={main}>{children}</main>
     </div>
   )
 }
