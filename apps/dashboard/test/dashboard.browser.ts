@@ -326,7 +326,17 @@ describe("the dashboard in a browser", () => {
     await page.setViewportSize({ width: 1280, height: 800 })
   })
 
-  it("signs out", async () => {
+  it("goes back to the sign-in page when the session ends elsewhere", async () => {
+    const ended = await page.request.post(`${baseUrl}/api/auth/logout`, { headers: { "X-Requested-With": "XMLHttpRequest" } })
+    expect(ended.status()).toBe(204)
+    await page.getByRole("link", { name: "API tokens" }).click()
+    await page.getByRole("button", { name: "Sign in" }).waitFor()
+  })
+
+  it("signs in again and signs out", async () => {
+    await page.getByLabel("Email").fill(email)
+    await page.getByLabel("Password").fill(password)
+    await page.getByRole("button", { name: "Sign in" }).click()
     await page.getByRole("button", { name: "Sign out" }).click()
     await page.getByRole("button", { name: "Sign in" }).waitFor()
     expect((await page.request.get(`${baseUrl}/api/me`)).status()).toBe(401)

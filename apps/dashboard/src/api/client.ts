@@ -25,3 +25,13 @@ export const api = createClient<paths>({
   headers: { Accept: "application/json", "X-Requested-With": "XMLHttpRequest" },
   querySerializer
 })
+
+/** Raised on `window` when the API answers 401: the session ended (expired, or signed out elsewhere). */
+export const SIGNED_OUT_EVENT = "wasl:signed-out"
+
+api.use({
+  onResponse: ({ response }) => {
+    if (response.status === 401) window.dispatchEvent(new Event(SIGNED_OUT_EVENT))
+    return undefined
+  }
+})

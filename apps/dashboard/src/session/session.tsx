@@ -1,6 +1,6 @@
 /** Who is signed in (`GET /api/me`), sign-in and sign-out with the first-party session cookie. */
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from "react"
-import { api, type Schemas } from "../api/client"
+import { api, type Schemas, SIGNED_OUT_EVENT } from "../api/client"
 import { problemOf, type Problem } from "../api/errors"
 
 export interface Session {
@@ -20,6 +20,12 @@ export const SessionProvider = ({ children }: { readonly children: ReactNode }) 
     setMe(data ?? null)
   }, [])
   useEffect(() => void refresh(), [refresh])
+  // Any 401 means the session is gone: back to the sign-in page.
+  useEffect(() => {
+    const signedOut = () => setMe(null)
+    window.addEventListener(SIGNED_OUT_EVENT, signedOut)
+    return () => window.removeEventListener(SIGNED_OUT_EVENT, signedOut)
+  }, [])
   const signIn = useCallback(async (email: string, password: string) => {
     const { error } = await api.POST("/api/auth/login", { body: { email, password } })
     if (error) return problemOf(error)
