@@ -220,6 +220,23 @@ describe("the dashboard in a browser", () => {
     await screenshot(page, "deals")
   })
 
+  it("shows every kind's list and form from the same generic pages", async () => {
+    const kinds = { contacts: "Contacts", companies: "Companies", tickets: "Tickets", invoices: "Invoices", products: "Products" }
+    for (const [kind, title] of Object.entries(kinds)) {
+      await visit(`/${kind}`)
+      expect(await page.locator("main h1").textContent()).toBe(title)
+      await page.getByTestId("total").waitFor()
+      await accessible(`${kind} list`)
+      await visit(`/${kind}/new`)
+      await accessible(`${kind} form`)
+    }
+    await page.getByLabel("Product name").fill("Rotor")
+    await page.getByLabel("Price").fill("12.5")
+    await page.getByRole("button", { name: "Create" }).click()
+    await page.getByRole("heading", { name: "Rotor" }).waitFor()
+    expect(await page.locator('[data-property="price"]').textContent()).toBe("12.5")
+  })
+
   it("creates a webhook (secret shown once, with a copy button), validates and activates it", async () => {
     await visit("/webhooks")
     await page.getByRole("button", { name: "New" }).click()

@@ -1,4 +1,7 @@
-/** Loads data when its inputs change, with a `reload` for after a change. */
+/**
+ * Loads data when its inputs change, with a `reload` for after a change. An answer that arrives
+ * after the inputs changed again is dropped, so a slow request never overwrites a newer one.
+ */
 import { useCallback, useEffect, useState } from "react"
 
 export const useLoad = <A,>(load: () => Promise<A>, inputs: ReadonlyArray<unknown>) => {
@@ -12,7 +15,7 @@ export const useLoad = <A,>(load: () => Promise<A>, inputs: ReadonlyArray<unknow
     return () => {
       current = false
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // `load` is a new closure each render; the inputs it reads are what decide a reload.
   }, [...inputs, version])
   const reload = useCallback(() => setVersion((n) => n + 1), [])
   return { data, reload }
