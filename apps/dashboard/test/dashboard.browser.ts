@@ -123,6 +123,7 @@ describe("the dashboard in a browser", () => {
     await page.getByLabel("Internal name").fill("region")
     await page.getByLabel("Name (English)").fill("Region")
     await page.getByLabel("Name (Arabic)").fill("المنطقة")
+    await expect.poll(() => page.getByLabel("Group").inputValue()).not.toBe("")
     await page.getByRole("button", { name: "Save" }).click()
     await page.getByRole("cell", { name: "region", exact: true }).waitFor()
     await page.getByRole("button", { name: "New: Group" }).click()

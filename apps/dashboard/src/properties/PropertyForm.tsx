@@ -34,7 +34,9 @@ export const PropertyForm = ({ kind, groups, property, onDone }: {
   const { language, t } = useI18n()
   const [internalName, setInternalName] = useState(property?.internal_name ?? "")
   const [type, setType] = useState<PropertyType>(property?.type ?? "string")
-  const [groupId, setGroupId] = useState(property?.group_id ?? groups[0]?._id ?? "")
+  const [chosenGroup, setGroupId] = useState(property?.group_id ?? "")
+  // The groups may arrive after the form opens: until one is chosen, the first is meant.
+  const groupId = chosenGroup || (groups[0]?._id ?? "")
   const [name, setName] = useState(fromLocalized(property?.name))
   const [desc, setDesc] = useState(fromLocalized(property?.desc))
   const [options, setOptions] = useState(optionsText(property?.enum))
