@@ -162,11 +162,11 @@ describe("the dashboard in a browser", () => {
   it("adds, edits and deletes a note on the deal", async () => {
     await page.getByLabel("Note", { exact: true }).fill("Call back on Monday")
     await page.getByRole("button", { name: "Add note" }).click()
-    await page.getByText("Call back on Monday").waitFor()
+    await page.locator(".note-body", { hasText: "Call back on Monday" }).waitFor()
     await page.locator(".notes li").getByRole("button", { name: "Edit" }).click()
     await page.locator(".notes").getByLabel("Note", { exact: true }).fill("Call back on Tuesday")
     await page.locator(".notes").getByRole("button", { name: "Save" }).click()
-    await page.getByText("Call back on Tuesday").waitFor()
+    await page.locator(".note-body", { hasText: "Call back on Tuesday" }).waitFor()
     await screenshot(page, "record")
     const notes = await api("GET", `/api/deals/${page.url().split("/").pop()}/notes`)
     expect(notes.body.data.map((n: { body: string }) => n.body)).toEqual(["Call back on Tuesday"])

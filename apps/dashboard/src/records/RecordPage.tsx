@@ -33,7 +33,7 @@ export const RecordPage = ({ kind, id }: { readonly kind: Kind; readonly id: str
         <Link className="button" to={`/${kind}`}>{t("back")}</Link>
       </header>
       {groups.map((group) => {
-        const shown = properties.filter((p) => p.group_id === group._id && values[p.internal_name] !== undefined)
+        const shown = properties.filter((p) => p.group_id === group._id && displayValue(values[p.internal_name], p, language) !== "")
         if (shown.length === 0) return null
         return (
           <section key={group._id} aria-label={localized(group.name, language)}>

@@ -40,6 +40,7 @@ export const screenshot = async (page: Page, name: string): Promise<void> => {
   const folder = process.env.WASL_SCREENSHOTS
   if (folder === undefined || folder === "") return
   Fs.mkdirSync(folder, { recursive: true })
+  await page.evaluate(() => window.scrollTo(0, 0))
   await page.screenshot({ path: Path.join(folder, `${name}.png`), fullPage: false })
 }
 
