@@ -138,6 +138,14 @@ describe("the dashboard in a browser", () => {
     await page.getByRole("region", { name: "Partner", exact: true }).waitFor()
     const groups = await api("GET", "/api/deals/properties/groups")
     expect(groups.body.data.find((g: { internal_name: string }) => g.internal_name === "partner_details")?.name).toEqual({ en: "Partner", ar: "بيانات الشريك" })
+    await page.getByRole("region", { name: "Partner", exact: true }).getByRole("button", { name: "Delete" }).click()
+    await expect.poll(() => page.getByRole("region", { name: "Partner", exact: true }).count()).toBe(0)
+    await page.getByRole("row", { name: /region/ }).getByRole("button", { name: "Edit" }).click()
+    await page.getByLabel("Name (Arabic)").fill("منطقة البيع")
+    await page.getByRole("button", { name: "Save" }).click()
+    await expect.poll(async () =>
+      (await api("GET", "/api/deals/properties")).body.data.find((p: { internal_name: string }) => p.internal_name === "region").name
+    ).toEqual({ en: "Region", ar: "منطقة البيع" })
     await accessible("properties page")
     await screenshot(page, "properties")
   })
