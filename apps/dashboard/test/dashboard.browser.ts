@@ -352,6 +352,18 @@ describe("the dashboard in a browser", () => {
     await page.setViewportSize({ width: 1280, height: 800 })
   })
 
+  it("is usable from the keyboard: a skip link to the page, and focus on the new page after a link", async () => {
+    await visit("/deals")
+    await page.keyboard.press("Tab")
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content")
+    await page.keyboard.press("Enter")
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("main")
+    await page.getByRole("link", { name: "Webhooks" }).focus()
+    await page.keyboard.press("Enter")
+    await page.getByRole("heading", { name: "Webhooks" }).waitFor()
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("main")
+  })
+
   it("goes back to the sign-in page when the session ends elsewhere", async () => {
     const ended = await page.request.post(`${baseUrl}/api/auth/logout`, { headers: { "X-Requested-With": "XMLHttpRequest" } })
     expect(ended.status()).toBe(204)

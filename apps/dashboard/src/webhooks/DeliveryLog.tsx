@@ -1,5 +1,5 @@
 /** A webhook's deliveries, each attempt with its status, duration and error; redeliver and recover. */
-import { useState } from "react"
+import { useEffect, useState } from "react"
 import { api } from "../api/client"
 import { useI18n } from "../i18n/i18n"
 import { Link } from "../router"
@@ -7,6 +7,8 @@ import { Pagination } from "../ui/Pagination"
 import { useLoad } from "../ui/useLoad"
 import { RecoverForm } from "./RecoverForm"
 import { WebhookHealth } from "./WebhookHealth"
+
+const POLL_MS = 3_000
 
 export const DeliveryLog = ({ id }: { readonly id: string }) => {
   const { date, t } = useI18n()
@@ -17,6 +19,13 @@ export const DeliveryLog = ({ id }: { readonly id: string }) => {
     [id, page]
   )
   const reload = () => { webhook.reload(); deliveries.reload() }
+  // While a delivery still has attempts to come, the log follows them every few seconds.
+  const pending = deliveries.data?.data.some((delivery) => delivery.status === "pending") ?? false
+  useEffect(() => {
+    if (!pending) return
+    const timer = setInterval(reload, POLL_MS)
+    return () => clearInterval(timer)
+  }, [pending])
   const redeliver = async (delivery: string) => {
     await api.POST("/api/account/webhooks/{id}/deliveries/{delivery_id}/redeliver", { params: { path: { id, delivery_id: delivery } } })
     reload()
