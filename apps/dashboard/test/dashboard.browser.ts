@@ -227,6 +227,23 @@ describe("the dashboard in a browser", () => {
     expect(await page.locator("tbody tr").allTextContents()).toEqual([expect.stringContaining("Acme renewal")])
     await accessible("records list with filters")
     await screenshot(page, "deals")
+    // A range and a list: between takes two inputs, in takes comma-separated values.
+    await page.getByRole("button", { name: "Clear" }).click()
+    await expect.poll(() => page.getByTestId("total").textContent()).toBe("3 in total")
+    await page.getByRole("button", { name: "Add condition" }).click()
+    await page.getByLabel("Property").selectOption("amount")
+    await page.getByLabel("Operator").selectOption("between")
+    await page.getByLabel("From", { exact: true }).fill("40")
+    await page.getByLabel("To", { exact: true }).fill("600")
+    await page.getByRole("button", { name: "Apply" }).click()
+    await expect.poll(() => page.getByTestId("total").textContent()).toBe("2 in total")
+    await page.getByRole("button", { name: "Add condition" }).click()
+    await page.getByLabel("Property").nth(1).selectOption("deal_name")
+    await page.getByLabel("Operator").nth(1).selectOption("in")
+    await page.getByLabel("Value").fill("Small pilot, Beta expansion")
+    await page.getByRole("button", { name: "Apply" }).click()
+    await expect.poll(() => page.getByTestId("total").textContent()).toBe("1 in total")
+    expect(await page.locator("tbody tr").allTextContents()).toEqual([expect.stringContaining("Small pilot")])
   })
 
   it("shows every kind's list and form from the same generic pages", async () => {
