@@ -2,6 +2,7 @@
 import { useState } from "react"
 import { api, type Kind } from "../api/client"
 import { useI18n } from "../i18n/i18n"
+import { useDebounced } from "../ui/useDebounced"
 import { useLoad } from "../ui/useLoad"
 import { NAME_PROPERTY, type RecordValues } from "./kinds"
 
@@ -12,10 +13,11 @@ export const RecordPicker = ({ kind, value, onChange }: {
 }) => {
   const { t } = useI18n()
   const [search, setSearch] = useState("")
+  const searched = useDebounced(search)
   const found = useLoad(async () => {
-    const { data } = await api.GET("/api/{kind}", { params: { path: { kind }, query: { search, per_page: 20 } } })
+    const { data } = await api.GET("/api/{kind}", { params: { path: { kind }, query: { search: searched, per_page: 20 } } })
     return (data?.data ?? []) as ReadonlyArray<{ readonly properties: RecordValues }>
-  }, [kind, search])
+  }, [kind, searched])
   return (
     <span className="picker">
       <input type="search" aria-label={`${t("search")}: ${t(`kind_${kind}`)}`} value={search} onChange={(e) => setSearch(e.target.value)} />

@@ -6,6 +6,7 @@ import { localized, useI18n } from "../i18n/i18n"
 import { Link } from "../router"
 import { Pagination } from "../ui/Pagination"
 import { ProblemMessage } from "../ui/ProblemMessage"
+import { useDebounced } from "../ui/useDebounced"
 import { useLoad } from "../ui/useLoad"
 import { FilterBuilder } from "./FilterBuilder"
 import { type FilterRow, toApiFilters } from "./filters"
@@ -24,17 +25,18 @@ export const RecordsPage = ({ kind }: { readonly kind: Kind }) => {
   const [filters, setFilters] = useState<ReadonlyArray<FilterRow>>([])
   const [page, setPage] = useState(1)
   const [problem, setProblem] = useState<Problem | undefined>()
+  const searched = useDebounced(search)
   const isNumeric = (name: string) => properties.some((p) => p.internal_name === name && p.type === "number")
   const list = useLoad(async () => {
     const { data, error } = await api.GET("/api/{kind}", {
       params: {
         path: { kind },
-        query: { search, order, direction, page, per_page: 15, complex_filters: toApiFilters(filters, isNumeric) }
+        query: { search: searched, order, direction, page, per_page: 15, complex_filters: toApiFilters(filters, isNumeric) }
       }
     })
     setProblem(problemOf(error))
     return data
-  }, [kind, search, order, direction, filters, page, properties.length])
+  }, [kind, searched, order, direction, filters, page, properties.length])
   const name = NAME_PROPERTY[kind]
   const columns = properties.filter((p) => p.internal_name !== name && !DERIVED.has(p.internal_name)).slice(0, COLUMNS)
   const rows = (list.data?.data ?? []) as ReadonlyArray<{ readonly properties: RecordValues }>
