@@ -323,6 +323,19 @@ describe("the dashboard in a browser", () => {
     await page.getByRole("form", { name: "Recover failed deliveries" }).getByRole("alert").waitFor()
     await page.locator(".delivery").first().getByRole("button", { name: "Redeliver" }).click()
     await expect.poll(() => page.locator(".delivery").count()).toBe(4)
+    // Fixed and switched on again, the webhook recovers the period's failed deliveries.
+    receiver.setStatus("/failing", 200)
+    await page.getByRole("link", { name: "Back" }).click()
+    await page.getByRole("listitem", { name: receiver.url("/failing") }).getByRole("button", { name: "Activate" }).click()
+    await page.getByRole("listitem", { name: receiver.url("/failing") }).getByText("Active", { exact: true }).waitFor()
+    await page.getByRole("listitem", { name: receiver.url("/failing") }).getByRole("link", { name: "Delivery log" }).click()
+    await page.getByLabel("Since").fill(new Date(Date.now() - 3_600_000).toISOString().slice(0, 16))
+    await page.getByRole("button", { name: "Recover failed deliveries" }).click()
+    await page.getByRole("form", { name: "Recover failed deliveries" }).getByRole("status").waitFor()
+    // The three that switched it off, and the redelivery if it has used its attempts by now.
+    const queued = await page.getByRole("form", { name: "Recover failed deliveries" }).getByRole("status").textContent()
+    expect(queued).toMatch(/^[34] queued$/)
+    await expect.poll(() => page.locator('.delivery[data-status="succeeded"]').count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(3)
   })
 
   it("lists the notification in the inbox with the unread count, and marks it read", async () => {
