@@ -36,6 +36,7 @@ import { Context, type DateTime, Effect, HashMap, Layer, PubSub, Ref, Result, Se
 import { emptyMessagingTables, type MessagingTables } from "./messaging-tables.ts"
 import { makeSignalHub, type MemorySignalHub } from "./signal-hub.ts"
 import type { LinkTable, NoteTable, RecordTable } from "./record-tables.ts"
+import type { ImportEntry } from "./import-repository-memory.ts"
 
 /** A user's membership of an account (the `account_user` row) with the member's own settings. */
 export interface MembershipRow {
@@ -278,6 +279,8 @@ export interface MemoryState {
   readonly notes: NoteTable
   /** Kept idempotency keys, by `idempotencyKey(claim)`. */
   readonly idempotencyKeys: ReadonlyMap<string, IdempotencyKeyRow>
+  /** CSV imports with their staged rows, by `<account id>:<import id>` (import-repository-memory.ts). */
+  readonly imports: ReadonlyMap<string, ImportEntry>
 }
 
 /** The state of a fresh store: every table empty, every sequence at 1. */
@@ -302,7 +305,8 @@ export const emptyMemoryState: MemoryState = {
   records: HashMap.empty(),
   recordLinks: HashMap.empty(),
   notes: HashMap.empty(),
-  idempotencyKeys: new Map()
+  idempotencyKeys: new Map(),
+  imports: new Map()
 }
 
 /** The key of a membership in `MemoryState.memberships`. */

@@ -24,6 +24,7 @@ import { RetentionPg } from "./retention-pg.ts"
 import { RateLimiterPg } from "./rate-limiter-pg.ts"
 import { ReadinessPg } from "./readiness-pg.ts"
 import { DeliveryBacklogPg } from "./delivery-backlog-pg.ts"
+import { ImportRepositoryPg } from "./import-repository-pg.ts"
 
 export { AccountRepositoryPg } from "./account-repository-pg.ts"
 export { NotificationRepositoryPg } from "./notification-repository-pg.ts"
@@ -49,6 +50,7 @@ export * from "./messaging/index.ts"
 export { RetentionPg } from "./retention-pg.ts"
 export { ReadinessPg } from "./readiness-pg.ts"
 export { DeliveryBacklogPg } from "./delivery-backlog-pg.ts"
+export { ImportRepositoryPg } from "./import-repository-pg.ts"
 
 /**
  * Every storage port on PostgreSQL (`WaslRepositories`: the repositories, the outbox, the delivery
@@ -77,5 +79,6 @@ export const RepositoriesPg: Layer.Layer<WaslRepositories, never, SecureRandom.S
   RetentionPg,
   RateLimiterPg,
   ReadinessPg,
-  DeliveryBacklogPg
+  DeliveryBacklogPg,
+  ImportRepositoryPg
 )
