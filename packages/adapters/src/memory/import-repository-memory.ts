@@ -99,7 +99,7 @@ export const ImportRepositoryMemory: Layer.Layer<ImportRepository, never, Memory
         }),
       rows: (accountId, id, fromLine, limit) =>
         readStore(store, (state) =>
-          [...entryOf(state, accountId, id).rows]
+          [...(state.imports.get(key(accountId, id))?.rows ?? [])]
             .filter(([line]) => line >= fromLine)
             .sort(([a], [b]) => a - b)
             .slice(0, limit)
