@@ -26,6 +26,7 @@ import { MessagingGroup } from "./messaging-api.ts"
 import { OtpGroup } from "./otp-api.ts"
 import { RecordLinksGroup } from "./record-links-api.ts"
 import { RecordsGroup } from "./records-api.ts"
+import { ImportsGroup } from "./imports-api.ts"
 import { Authentication } from "./security.ts"
 import { WebhooksGroup } from "./webhooks-api.ts"
 import { DeliveriesGroup } from "./deliveries-api.ts"
@@ -190,6 +191,7 @@ export const WaslApiBase: HttpApi.HttpApi<
   | typeof OtpGroup
   | typeof RecordLinksGroup
   | typeof NotesGroup
+  | typeof ImportsGroup
   | typeof RecordsGroup
   | typeof HealthGroup
 > = HttpApi.make("wasl")
@@ -204,6 +206,7 @@ export const WaslApiBase: HttpApi.HttpApi<
   .add(OtpGroup)
   .add(RecordLinksGroup)
   .add(NotesGroup)
+  .add(ImportsGroup)
   .add(RecordsGroup)
   .add(HealthGroup)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "ignore" })
