@@ -13,7 +13,7 @@ import { Authentication } from "./security.ts"
  */
 /** The schema of {@link ImportForm}: the file and the optional `match_on` field. */
 export type ImportForm = HttpApiSchema.asMultipartStream<
-  Schema.Struct<{ readonly file: Schema.String; readonly match_on: Schema.optional<Schema.String> }>
+  Schema.Struct<{ readonly file: Schema.String; readonly match_on: Schema.optionalKey<Schema.String> }>
 >
 
 export const ImportForm: ImportForm = Schema.Struct({
@@ -21,7 +21,7 @@ export const ImportForm: ImportForm = Schema.Struct({
     format: "binary",
     description: "The CSV (UTF-8, RFC 4180, comma-separated). Its header row names the internal_name of each column's property."
   }),
-  match_on: Schema.optional(Schema.String.annotate({
+  match_on: Schema.optionalKey(Schema.String.annotate({
     description: "A property of the kind that is also a column (e.g. email): a row whose value of it is one record's updates that record instead of creating one."
   }))
 }).pipe(HttpApiSchema.asMultipartStream())
