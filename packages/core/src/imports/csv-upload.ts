@@ -32,11 +32,21 @@ export interface UploadSink<R> {
   readonly rows: (rows: ReadonlyArray<ImportRow>) => Effect.Effect<void, never, R>
 }
 
+/** The limits a file is read under (the defaults are the API's). */
+export interface UploadLimits {
+  /** The most bytes. Default {@link MAX_IMPORT_BYTES}. */
+  readonly bytes?: number | undefined
+  /** The most data rows. Default {@link MAX_IMPORT_ROWS}. */
+  readonly rows?: number | undefined
+  /** The most columns. Default {@link MAX_IMPORT_COLUMNS}. */
+  readonly columns?: number | undefined
+}
+
 /**
- * The file's bytes as text, refusing more than {@link MAX_IMPORT_BYTES} bytes and any byte
- * sequence that is not UTF-8 (the CSV decoder's own UTF-8 step would replace it silently).
+ * The file's bytes as text, refusing more than `maxBytes` bytes and any byte sequence that is not
+ * UTF-8 (the CSV decoder's own UTF-8 step would replace it silently).
  */
-const strictUtf8 = <E>(bytes: Stream.Stream<Uint8Array, E>): Stream.Stream<string, E | ValidationFailed> =>
+const strictUtf8 = <E>(bytes: Stream.Stream<Uint8Array, E>, maxBytes: number): Stream.Stream<string, E | ValidationFailed> =>
   Stream.suspend(() => {
     const decoder = new TextDecoder("utf-8", { fatal: true })
     let size = 0
@@ -47,7 +57,7 @@ const strictUtf8 = <E>(bytes: Stream.Stream<Uint8Array, E>): Stream.Stream<strin
       })
     return bytes.pipe(
       Stream.mapEffect((chunk) =>
-        (size += chunk.byteLength) > MAX_IMPORT_BYTES ? Effect.fail(badFile(FileMessage.tooLarge)) : decode(chunk)
+        (size += chunk.byteLength) > maxBytes ? Effect.fail(badFile(FileMessage.tooLarge(maxBytes))) : decode(chunk)
       ),
       Stream.concat(Stream.fromEffect(decode()))
     )
@@ -56,14 +66,18 @@ const strictUtf8 = <E>(bytes: Stream.Stream<Uint8Array, E>): Stream.Stream<strin
 /**
  * Reads the file: checks the header with `sink.header`, then hands its data rows to `sink.rows`
  * in batches of {@link STAGE_BATCH}. Answers the header and the number of data rows. Fails with
- * a 422 on `file` for an unreadable file; `uploadFailed` maps a failure of the upload itself.
+ * a 422 on `file` for an unreadable file or one over `limits`; `uploadFailed` maps a failure of
+ * the upload itself.
  */
 export const readCsvUpload = <E, R>(
   bytes: Stream.Stream<Uint8Array, E>,
   uploadFailed: (error: E) => ValidationFailed,
-  sink: UploadSink<R>
+  sink: UploadSink<R>,
+  limits: UploadLimits = {}
 ): Effect.Effect<{ readonly columns: ReadonlyArray<string>; readonly rows: number }, ValidationFailed, R> =>
   Effect.gen(function*() {
+    const maxRows = limits.rows ?? MAX_IMPORT_ROWS
+    const maxColumns = limits.columns ?? MAX_IMPORT_COLUMNS
     let columns: ReadonlyArray<string> | undefined
     let line = 0
     let batch: Array<ImportRow> = []
@@ -78,17 +92,17 @@ export const readCsvUpload = <E, R>(
           line++
           if (columns === undefined) {
             columns = cells.map((cell) => cell.trim())
-            if (columns.length > MAX_IMPORT_COLUMNS) return yield* badFile(FileMessage.tooManyColumns)
+            if (columns.length > maxColumns) return yield* badFile(FileMessage.tooManyColumns(maxColumns))
             yield* sink.header(columns)
             continue
           }
           if (cells.length !== columns.length) return yield* badFile(FileMessage.rowWidth(line, cells.length, columns.length))
-          if (line - 1 > MAX_IMPORT_ROWS) return yield* badFile(FileMessage.tooManyRows)
+          if (line - 1 > maxRows) return yield* badFile(FileMessage.tooManyRows(maxRows))
           batch.push({ line, cells })
           if (batch.length >= STAGE_BATCH) yield* flush
         }
       })
-    const records = strictUtf8(Stream.mapError(bytes, uploadFailed)).pipe(
+    const records = strictUtf8(Stream.mapError(bytes, uploadFailed), limits.bytes ?? MAX_IMPORT_BYTES).pipe(
       Stream.pipeThroughChannel(Csv.decodeString({ ignoreEmptyLines: true, maxRecordSize: MAX_IMPORT_ROW_CHARS })),
       Stream.catchTag("CsvError", (error) => Stream.fail(badFile(FileMessage.notCsv(error.message, error.line))))
     )

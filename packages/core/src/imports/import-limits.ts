@@ -19,11 +19,11 @@ export const badFile = (message: string): ValidationFailed => invalid("file", me
 /** The messages of a file refused at upload. */
 export const FileMessage: {
   readonly required: string
-  readonly tooLarge: string
+  readonly tooLarge: (bytes: number) => string
   readonly notUtf8: string
   readonly noHeader: string
-  readonly tooManyRows: string
-  readonly tooManyColumns: string
+  readonly tooManyRows: (rows: number) => string
+  readonly tooManyColumns: (columns: number) => string
   readonly failedUpload: string
   readonly notCsv: (reason: string, line: number) => string
   readonly unnamedColumn: (position: number) => string
@@ -32,11 +32,11 @@ export const FileMessage: {
   readonly rowWidth: (line: number, cells: number, columns: number) => string
 } = {
   required: "The file field is required.",
-  tooLarge: `The file must not be greater than ${MAX_IMPORT_BYTES / 1024} kilobytes.`,
+  tooLarge: (bytes) => `The file must not be greater than ${bytes / 1024} kilobytes.`,
   notUtf8: "The file must be UTF-8 encoded text.",
   noHeader: "The file must start with a header row naming the properties of its columns.",
-  tooManyRows: `The file must not have more than ${MAX_IMPORT_ROWS} rows besides its header.`,
-  tooManyColumns: `The file must not have more than ${MAX_IMPORT_COLUMNS} columns.`,
+  tooManyRows: (rows) => `The file must not have more than ${rows} rows besides its header.`,
+  tooManyColumns: (columns) => `The file must not have more than ${columns} columns.`,
   failedUpload: "The file failed to upload.",
   notCsv: (reason: string, line: number) => `The file is not valid CSV: ${reason} (line ${line}).`,
   unnamedColumn: (position: number) => `The file's column ${position} has no name in the header row.`,

@@ -13,11 +13,13 @@ import {
   getImport,
   ImportRepository,
   importErrorsCsv,
+  invalid,
   listRecords,
   MAX_IMPORT_COLUMNS,
   type Principal,
   processImport,
   processNextImport,
+  readCsvUpload,
   startImport,
   type UploadPart
 } from "../../src/index.ts"
@@ -120,7 +122,7 @@ describe("CSV imports", () => {
         [form("firstname,email\n\"Unclosed,a@example.com\n"), { file: [] }],
         [form("firstname,email\nA\n"), { file: ["The file's line 2 has 1 cells; its header has 2 columns."] }],
         [form(""), { file: ["The file must start with a header row naming the properties of its columns."] }],
-        [form(Array.from({ length: MAX_IMPORT_COLUMNS + 1 }, (_, i) => `c${i}`).join(",") + "\n"), { file: ["The file must not have more than 200 columns."] }],
+        [form(Array.from({ length: MAX_IMPORT_COLUMNS + 1 }, (_, i) => `c${i}`).join(",") + "\n"), { file: [`The file must not have more than ${MAX_IMPORT_COLUMNS} columns.`] }],
         [Stream.make<UploadPart<never>>({ _tag: "Field", key: "match_on", value: "email" }), { file: ["The file field is required."] }],
         [form("firstname\nA\n", { match_on: "email" }), { match_on: ["The selected match on is invalid."] }],
         [form("firstname,email\nA,a@example.com\n", { match_on: "shoe_size" }), { match_on: ["The selected match on is invalid."] }]
@@ -171,4 +173,21 @@ describe("CSV imports", () => {
       assert.strictEqual((yield* Effect.flip(importErrorsCsv(stranger, "contact", queued._id)))._tag, "NotFound")
       assert.strictEqual((yield* Effect.flip(getImport(principal, "deal", queued._id)))._tag, "NotFound")
     }).pipe(Effect.provide(TestPorts())))
+})
+
+describe("reading an uploaded CSV", () => {
+  const read = (csv: string, limits: { bytes?: number; rows?: number; columns?: number }) =>
+    readCsvUpload(Stream.make(bytes(csv)), () => invalid("file", "failed"), { header: () => Effect.void, rows: () => Effect.void }, limits)
+
+  it.effect("refuses a file over its byte, row or column limit with the limit in the message", () =>
+    Effect.gen(function*() {
+      assert.deepStrictEqual(yield* errorsOf(read(`firstname\n${"Amal\n".repeat(300)}`, { bytes: 1024 })), {
+        file: ["The file must not be greater than 1 kilobytes."]
+      })
+      assert.deepStrictEqual(yield* errorsOf(read("firstname\nAmal\nOmar\nSara\n", { rows: 2 })), {
+        file: ["The file must not have more than 2 rows besides its header."]
+      })
+      assert.deepStrictEqual(yield* errorsOf(read("a,b,c\n", { columns: 2 })), { file: ["The file must not have more than 2 columns."] })
+      assert.deepStrictEqual(yield* read("firstname\nAmal\nOmar\n", { bytes: 20, rows: 2, columns: 1 }), { columns: ["firstname"], rows: 2 })
+    }))
 })
