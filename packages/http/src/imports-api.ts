@@ -16,6 +16,7 @@ export type ImportForm = HttpApiSchema.asMultipartStream<
   Schema.Struct<{ readonly file: Schema.String; readonly match_on: Schema.optionalKey<Schema.String> }>
 >
 
+/** The form of `POST /api/:kind/imports`, documented as multipart/form-data and streamed to the handler. */
 export const ImportForm: ImportForm = Schema.Struct({
   file: Schema.String.annotate({
     format: "binary",

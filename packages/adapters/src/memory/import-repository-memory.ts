@@ -8,8 +8,10 @@ import { requireAccount } from "./property-repository-memory.ts"
 import { mapSet, type MemoryState, MemoryStore, readStore, updateStore } from "./store.ts"
 
 /** A staged row: its cells, and its messages once refused. */
-interface StagedRow {
+export interface StagedImportRow {
+  /** Its cells, in the header's order. */
   readonly cells: ReadonlyArray<string>
+  /** Its 422 messages once refused; null before. */
   readonly errors: RowErrors | null
 }
 
@@ -20,7 +22,7 @@ export interface ImportEntry {
   /** Until when a worker holds it; null when none does. */
   readonly leasedUntil: DateTime.Utc | null
   /** Its staged rows by line. */
-  readonly rows: ReadonlyMap<number, StagedRow>
+  readonly rows: ReadonlyMap<number, StagedImportRow>
 }
 
 const key = (accountId: number, id: string) => `${accountId}:${id}`
@@ -109,7 +111,7 @@ export const ImportRepositoryMemory: Layer.Layer<ImportRepository, never, Memory
           const entry = entryOf(state, accountId, id)
           if (entry.job.nextLine !== progress.from) return [false, state] as const
           const failures = new Map(progress.failures.map((f) => [f.line, f.errors]))
-          const rows = new Map<number, StagedRow>()
+          const rows = new Map<number, StagedImportRow>()
           for (const [line, row] of entry.rows) {
             const errors = failures.get(line)
             if (errors !== undefined) rows.set(line, { ...row, errors })

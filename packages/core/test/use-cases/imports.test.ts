@@ -123,7 +123,7 @@ describe("CSV imports", () => {
         [form("firstname,email\nA\n"), { file: ["The file's line 2 has 1 cells; its header has 2 columns."] }],
         [form(""), { file: ["The file must start with a header row naming the properties of its columns."] }],
         [form(Array.from({ length: MAX_IMPORT_COLUMNS + 1 }, (_, i) => `c${i}`).join(",") + "\n"), { file: [`The file must not have more than ${MAX_IMPORT_COLUMNS} columns.`] }],
-        [Stream.make<UploadPart<never>>({ _tag: "Field", key: "match_on", value: "email" }), { file: ["The file field is required."] }],
+        [Stream.succeed<UploadPart<never>>({ _tag: "Field", key: "match_on", value: "email" }), { file: ["The file field is required."] }],
         [form("firstname\nA\n", { match_on: "email" }), { match_on: ["The selected match on is invalid."] }],
         [form("firstname,email\nA,a@example.com\n", { match_on: "shoe_size" }), { match_on: ["The selected match on is invalid."] }]
       ]
