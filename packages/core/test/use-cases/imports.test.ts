@@ -8,7 +8,10 @@ import { assert, describe, it } from "@effect/vitest"
 import { Duration, Effect, Fiber, Option, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import {
+  BUILTIN_GROUPS,
+  createProperty,
   createRecord,
+  deleteProperty,
   errorText,
   getImport,
   ImportRepository,
@@ -133,6 +136,27 @@ describe("CSV imports", () => {
         else assert.deepStrictEqual(errors, expected)
       }
       assert.strictEqual((yield* memoryState).imports.size, 0)
+    }).pipe(Effect.provide(TestPorts())))
+
+  it.effect("an import whose match_on property was deleted meanwhile fails with its reason, and the uploader is told", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* setup()
+      const property = yield* createProperty(principal, "contact", {
+        type: "string",
+        name: { en: "Member no" },
+        internal_name: "member_no",
+        group_id: BUILTIN_GROUPS.contact._id
+      })
+      const queued = yield* startImport(principal, "contact", form("member_no,firstname\nM1,Amal\n", { match_on: "member_no" }))
+      yield* deleteProperty(principal, "contact", property._id)
+      yield* drain
+      const failed = yield* getImport(principal, "contact", queued._id)
+      assert.deepInclude(failed, { status: "failed", reason: "the property member_no that rows match on no longer exists.", created: 0 })
+      assert.deepStrictEqual((yield* contactEvents).filter((name) => !name.includes("property")), [])
+      const notices = (yield* memoryState).notifications.filter((n) => n.type === "ObjectsImport")
+      const data = notices[0]!.data as Record<string, unknown>
+      assert.deepInclude(data, { status: "failed" })
+      assert.match(String(data["message"]), /failed: the property member_no/)
     }).pipe(Effect.provide(TestPorts())))
 
   it.effect("a worker stopped between batches is resumed by the next once its claim ran out: every row once", () =>
