@@ -14,7 +14,8 @@
  * 3. Prints, per size: the upload time (the file read, checked and staged: the 202), the import
  *    time (202 → completed, the worker's part), rows per second, and the peak RSS of the server
  *    and of the worker next to their RSS before the upload. Equal peaks at both sizes show that
- *    neither process holds the file. Then stops the children and drops the database (also on
+ *    neither process holds the file. `BENCH_WORKER_NODE_ARGS` and `BENCH_WASL_NODE_ARGS` give the
+ *    worker's and the server's node flags (e.g. `--max-old-space-size=64`). Then stops the children and drops the database (also on
  *    failure, Ctrl-C or the time limit `BENCH_TIMEOUT_MS`, 20 minutes).
  *
  * @module
@@ -37,6 +38,9 @@ const settings = {
 }
 
 const log = (message: string) => console.error(`bench:imports: ${message}`)
+// BENCH_WORKER_NODE_ARGS: node flags for the worker (BENCH_WASL_NODE_ARGS: for the server), e.g.
+// `--max-old-space-size=64` to show the import fits a heap far smaller than the file's rows.
+const workerFlags = (process.env.BENCH_WORKER_NODE_ARGS ?? "").split(" ").filter((flag) => flag !== "")
 const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(resolve, millis))
 const mib = (kib: number) => `${(kib / 1024).toFixed(1)} MiB`
 
@@ -101,7 +105,7 @@ const run = async () => {
     const file = Path.join(tmp, `${tag}.csv`)
     await writeCsv(file, rows, tag)
     const server = await startWaslServer(env)
-    const worker = startChild("apps/worker", [Path.join(root, "apps", "worker", "src", "main.ts")], env)
+    const worker = startChild("apps/worker", [...workerFlags, Path.join(root, "apps", "worker", "src", "main.ts")], env)
     await worker.waitFor(/Wasl delivery worker started/, 60_000)
     await sleep(1000)
     const serverIdle = rssOf(server.child.child.pid)
