@@ -30,7 +30,7 @@ describe.each(DATABASES)("CSV imports over HTTP on %s", (database) => {
     return { status: response.status, body: await response.json() as any }
   }
   const drain = async () => {
-    while (await server.run(processNextImport({ batch: 2 }))) {
+    while (await server.run(processNextImport())) {
       // next import
     }
   }

@@ -46,7 +46,8 @@ export const notifyRecipients = (
 
 /**
  * One user of the account as a recipient of the notification `type`, with the channels their
- * preference enables (all on when never stored); None for a user that no longer exists.
+ * preference enables (all on when never stored); None for a user that no longer exists or is no
+ * longer an active member of the account (nobody is told in an account they left).
  */
 export const userRecipient = (
   accountId: number,
@@ -54,8 +55,10 @@ export const userRecipient = (
   type: NotificationName
 ): Effect.Effect<Option.Option<NotificationRecipient>, never, NotificationRepository | UserRepository> =>
   Effect.gen(function*() {
-    const user = yield* UserRepository.use((users) => users.findById(userId))
-    if (Option.isNone(user)) return Option.none()
+    const users = yield* UserRepository
+    const user = yield* users.findById(userId)
+    const membership = yield* users.findMembership(accountId, userId)
+    if (Option.isNone(user) || Option.isNone(membership) || membership.value.status !== "active") return Option.none()
     const preferences = yield* NotificationRepository.use((repo) => repo.listPreferences(accountId, userId))
     const preference = preferences.find((p) => p.name === type)
     const channels = preference === undefined

@@ -28,7 +28,7 @@ import {
 } from "../../src/index.ts"
 import { setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
-import { memoryState, setPreferences } from "../support/store.ts"
+import { memoryState, removeMembership, setPreferences } from "../support/store.ts"
 
 const bytes = (text: string) => new TextEncoder().encode(text)
 
@@ -89,6 +89,16 @@ describe("CSV imports", () => {
       ])
       yield* startImport(principal, "contact", form("firstname\nAmal\n"))
       yield* drain
+      assert.deepStrictEqual((yield* memoryState).notifications.filter((n) => n.type === "ObjectsImport"), [])
+    }).pipe(Effect.provide(TestPorts())))
+
+  it.effect("an uploader who left the account meanwhile is not told; the import completes all the same", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* setup()
+      const queued = yield* startImport(principal, "contact", form("firstname\nAmal\n"))
+      yield* removeMembership(principal.accountId, principal.userId)
+      yield* drain
+      assert.deepInclude(yield* getImport(principal, "contact", queued._id), { status: "completed", created: 1 })
       assert.deepStrictEqual((yield* memoryState).notifications.filter((n) => n.type === "ObjectsImport"), [])
     }).pipe(Effect.provide(TestPorts())))
 
