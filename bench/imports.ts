@@ -13,10 +13,12 @@
  *    it samples both processes' resident memory (VmRSS in /proc, every 50 ms).
  * 3. Prints, per size: the upload time (the file read, checked and staged: the 202), the import
  *    time (202 → completed, the worker's part), rows per second, and the peak RSS of the server
- *    and of the worker next to their RSS before the upload. Equal peaks at both sizes show that
- *    neither process holds the file. `BENCH_WORKER_NODE_ARGS` and `BENCH_WASL_NODE_ARGS` give the
- *    worker's and the server's node flags (e.g. `--max-old-space-size=64`). Then stops the children and drops the database (also on
- *    failure, Ctrl-C or the time limit `BENCH_TIMEOUT_MS`, 20 minutes).
+ *    and of the worker next to their RSS before the upload: peaks that do not follow the size show
+ *    that neither process holds the file. `BENCH_WORKER_NODE_ARGS` and `BENCH_WASL_NODE_ARGS` give
+ *    the worker's and the server's node flags (e.g. `--max-old-space-size=64`, a heap far smaller
+ *    than the file's rows).
+ * 4. Stops the children and drops the database (also on failure, Ctrl-C or the time limit
+ *    `BENCH_TIMEOUT_MS`, 20 minutes).
  *
  * @module
  */
@@ -38,8 +40,7 @@ const settings = {
 }
 
 const log = (message: string) => console.error(`bench:imports: ${message}`)
-// BENCH_WORKER_NODE_ARGS: node flags for the worker (BENCH_WASL_NODE_ARGS: for the server), e.g.
-// `--max-old-space-size=64` to show the import fits a heap far smaller than the file's rows.
+// BENCH_WORKER_NODE_ARGS: node flags for the worker (startWaslServer reads BENCH_WASL_NODE_ARGS).
 const workerFlags = (process.env.BENCH_WORKER_NODE_ARGS ?? "").split(" ").filter((flag) => flag !== "")
 const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(resolve, millis))
 const mib = (kib: number) => `${(kib / 1024).toFixed(1)} MiB`
