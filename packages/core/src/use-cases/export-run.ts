@@ -19,6 +19,7 @@
  */
 import { DateTime, Duration, Effect, Option, Stream } from "effect"
 import { NotificationRepository } from "../account/notification-repository.ts"
+import type { UserRepository } from "../account/user-repository.ts"
 import { csvRowOf } from "../exports/csv-cells.ts"
 import { csvFile, writeInPieces } from "../exports/csv-file.ts"
 import type { ExportRow } from "../exports/export.ts"
@@ -29,7 +30,7 @@ import type { PropertyRepository } from "../records/property-repository.ts"
 import { RecordRepository } from "../records/record-repository.ts"
 import { RetentionPolicy } from "../retention/retention-policy.ts"
 import { Transactor } from "../transactor.ts"
-import { notifyUser } from "./notify-user.ts"
+import { notifyUser } from "./notify.ts"
 import { customOf, shapeOf } from "./record-lookup.ts"
 
 /** How long a claim keeps other workers off an export before its run holds it. */
@@ -54,6 +55,7 @@ export type ExportRunServices =
   | RecordRepository
   | PropertyRepository
   | NotificationRepository
+  | UserRepository
   | Transactor
 
 /** Writes the claimed export in one transaction; false when another run has it since. */
