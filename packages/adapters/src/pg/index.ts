@@ -49,6 +49,13 @@ export * from "./messaging/index.ts"
 export { RetentionPg } from "./retention-pg.ts"
 export { ReadinessPg } from "./readiness-pg.ts"
 export { DeliveryBacklogPg } from "./delivery-backlog-pg.ts"
+export {
+  CACHE_CHANNEL,
+  type CachedRepositories,
+  DEFAULT_CACHE_TTL,
+  type RepositoryCachesOptions,
+  RepositoryCachesPg
+} from "./cache/repository-caches-pg.ts"
 
 /**
  * Every storage port on PostgreSQL (`WaslRepositories`: the repositories, the outbox, the delivery

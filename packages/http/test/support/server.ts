@@ -17,6 +17,7 @@ import {
   PasswordHasherFast,
   pgClientOptions,
   postgresTestEnabled,
+  RepositoryCachesPg,
   ServicesPg,
   TestDatabase,
   testPostgresUrl
@@ -81,7 +82,9 @@ export const startTestServer = async (
   })
   const webhooks = webhookTestServices(options)
   const messaging = messagingTestServices(options)
-  const services = Layer.mergeAll(ServicesPg, NotificationFeedPg).pipe(
+  // As the apps run: the per-request reads through the caches (WaslPostgres does the same).
+  const repositories = RepositoryCachesPg().pipe(Layer.provideMerge(ServicesPg))
+  const services = Layer.mergeAll(repositories, NotificationFeedPg).pipe(
     Layer.provideMerge(webhooks.layer),
     Layer.provideMerge(messaging.layer),
     Layer.provideMerge(PasswordHasherFast),
