@@ -41,8 +41,11 @@ profile.samples.forEach((id, i) => {
   const delta = profile.timeDeltas[i] ?? 0
   const frame = nodes.get(id)!.callFrame
   const place = placeOf(frame)
-  if (place === "(idle)") idle += delta
   total += delta
+  if (place === "(idle)") {
+    idle += delta
+    return
+  }
   byPlace.set(place, (byPlace.get(place) ?? 0) + delta)
   const name = `${frame.functionName || "(anonymous)"} ${frame.url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*\/(packages|apps)\//, "$1/")}:${frame.lineNumber + 1}`
   byFunction.set(name, (byFunction.get(name) ?? 0) + delta)
@@ -50,7 +53,7 @@ profile.samples.forEach((id, i) => {
 const busy = total - idle
 const share = (micros: number) => `${((100 * micros) / busy).toFixed(1)} %`
 console.log(`${(total / 1e6).toFixed(1)} s profiled, ${(busy / 1e6).toFixed(1)} s busy; shares of the busy time:`)
-for (const [place, micros] of [...byPlace].filter(([p]) => p !== "(idle)").sort((a, b) => b[1] - a[1]).slice(0, 20)) {
+for (const [place, micros] of [...byPlace].sort((a, b) => b[1] - a[1]).slice(0, 20)) {
   console.log(`  ${share(micros).padStart(7)}  ${place}`)
 }
 console.log("heaviest functions (self time):")

@@ -367,7 +367,8 @@ const checkSamePages = (scenario: Scenario, paths: ReadonlyArray<string>, wasl: 
 /** Each target scenario's requests to Wasl, then to the baseline, under the same closed-loop load. */
 const measureHttp = Effect.fnUntraced(function*(env: NodeJS.ProcessEnv, accountId: number, custom: Custom, token: string) {
   yield* log("starting apps/server and the baseline")
-  const wasl = yield* scopedChild(() => startWaslServer(env))
+  // No request rate limit: the load is far above the default (the baseline has none either).
+  const wasl = yield* scopedChild(() => startWaslServer({ ...env, WASL_RATE_LIMIT: "0" }))
   const baseline = yield* scopedChild(() =>
     startBaseline(baselineMain, [], { ...env, BASELINE_ACCOUNT: String(accountId), BASELINE_CUSTOM: JSON.stringify(custom) })
   )

@@ -122,6 +122,29 @@ const definition = (accountId: number, internalName: string): PropertyDefinition
   required: false
 })
 
+/** The internal names of the account's deal properties. */
+const propertyNames = (accountId: number) =>
+  Effect.map(
+    PropertyRepository.use((properties) => properties.list(accountId, "deal")),
+    (definitions) => definitions.map((d) => d.internal_name)
+  )
+
+/** Until `replica` keeps the account's (empty) property list: a property `writer` adds silently does not show. */
+const untilPropertiesKept = (replica: Replica, writer: Replica, accountId: number) => {
+  const silent = definition(accountId, "silent")
+  return untilKept(
+    replica,
+    propertyNames(accountId),
+    writer(silently(
+      `INSERT INTO properties (account_id, id, kind, internal_name, type, name, group_id, created_at, updated_at)
+       VALUES ($1, $2, 'deal', 'silent', 'string', '{"en":"silent"}', $3, now(), now())`,
+      [accountId, silent._id, silent.group_id]
+    )),
+    writer(sql(`DELETE FROM properties WHERE account_id = $1`, [accountId])),
+    (names) => names.length === 0
+  )
+}
+
 const databases: ReadonlyArray<Database> = postgresTestEnabled() ? ["pglite", "postgres"] : ["pglite"]
 
 describe.each(databases)("RepositoryCachesPg on %s", (database) => {
@@ -169,22 +192,8 @@ describe.each(databases)("RepositoryCachesPg on %s", (database) => {
   it.live("a property created on one replica is listed by the other once notified", () =>
     Effect.gen(function*() {
       const { a, b, owner } = yield* twoReplicas(database)
-      const namesOnB = Effect.map(
-        PropertyRepository.use((properties) => properties.list(owner.account_id, "deal")),
-        (definitions) => definitions.map((d) => d.internal_name)
-      )
-      const silent = definition(owner.account_id, "silent")
-      yield* untilKept(
-        b,
-        namesOnB,
-        a(silently(
-          `INSERT INTO properties (account_id, id, kind, internal_name, type, name, group_id, created_at, updated_at)
-           VALUES ($1, $2, 'deal', 'silent', 'string', '{"en":"silent"}', $3, now(), now())`,
-          [owner.account_id, silent._id, silent.group_id]
-        )),
-        a(sql(`DELETE FROM properties WHERE account_id = $1`, [owner.account_id])),
-        (names) => names.length === 0
-      )
+      const namesOnB = propertyNames(owner.account_id)
+      yield* untilPropertiesKept(b, a, owner.account_id)
       yield* a(PropertyRepository.use((properties) =>
         properties.insert(definition(owner.account_id, "announced"))))
       yield* until(b, namesOnB, (exit) => Exit.isSuccess(exit) && exit.value.length === 2)
@@ -193,22 +202,8 @@ describe.each(databases)("RepositoryCachesPg on %s", (database) => {
   it.live("a read inside a transaction sees its own writes and keeps nothing a rollback undoes", () =>
     Effect.gen(function*() {
       const { a, owner } = yield* twoReplicas(database)
-      const names = Effect.map(
-        PropertyRepository.use((properties) => properties.list(owner.account_id, "deal")),
-        (definitions) => definitions.map((d) => d.internal_name)
-      )
-      const silent = definition(owner.account_id, "silent")
-      yield* untilKept(
-        a,
-        names,
-        a(silently(
-          `INSERT INTO properties (account_id, id, kind, internal_name, type, name, group_id, created_at, updated_at)
-           VALUES ($1, $2, 'deal', 'silent', 'string', '{"en":"silent"}', $3, now(), now())`,
-          [owner.account_id, silent._id, silent.group_id]
-        )),
-        a(sql(`DELETE FROM properties WHERE account_id = $1`, [owner.account_id])),
-        (list) => list.length === 0
-      )
+      const names = propertyNames(owner.account_id)
+      yield* untilPropertiesKept(a, a, owner.account_id)
       const inside = yield* a(Transactor.use((transactor) =>
         transactor.transaction(Effect.gen(function*() {
           yield* (yield* PropertyRepository).insert(definition(owner.account_id, "rolled_back"))

@@ -24,78 +24,41 @@ import type { SqlError } from "effect/sql/SqlError"
 const migration: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
+  // One function for every table: TG_ARGV[0] is what to forget, the other arguments the columns
+  // naming which; the old row and the new one (an update moving a row) are both announced.
   yield* sql`
-    CREATE FUNCTION api_tokens_cache_notify() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      PERFORM pg_notify('wasl_cache', 'token:' || OLD.id);
-      RETURN NULL;
-    END
-    $$
-  `
-  yield* sql`
-    CREATE TRIGGER api_tokens_cache_notify
-    AFTER DELETE OR UPDATE OF account_id, user_id, secret_hash, abilities ON api_tokens
-    FOR EACH ROW EXECUTE FUNCTION api_tokens_cache_notify()
-  `
-
-  yield* sql`
-    CREATE FUNCTION member_grants_cache_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+    CREATE FUNCTION cache_notify() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE
-      changed record;
+      changed jsonb[] := '{}';
+      one jsonb;
+      payload text;
     BEGIN
-      IF TG_OP = 'INSERT' THEN changed := NEW; ELSE changed := OLD; END IF;
-      PERFORM pg_notify('wasl_cache', 'grants:' || changed.account_id || ':' || changed.user_id);
-      IF TG_OP = 'UPDATE' THEN
-        PERFORM pg_notify('wasl_cache', 'grants:' || NEW.account_id || ':' || NEW.user_id);
-      END IF;
+      IF TG_OP <> 'INSERT' THEN changed := changed || to_jsonb(OLD); END IF;
+      IF TG_OP <> 'DELETE' THEN changed := changed || to_jsonb(NEW); END IF;
+      FOREACH one IN ARRAY changed LOOP
+        payload := TG_ARGV[0];
+        FOR i IN 1 .. TG_NARGS - 1 LOOP
+          payload := payload || ':' || (one ->> TG_ARGV[i]);
+        END LOOP;
+        PERFORM pg_notify('wasl_cache', payload);
+      END LOOP;
       RETURN NULL;
     END
     $$
   `
-  yield* sql`
-    CREATE TRIGGER account_user_cache_notify
-    AFTER DELETE OR UPDATE OF account_id, user_id, status ON account_user
-    FOR EACH ROW EXECUTE FUNCTION member_grants_cache_notify()
-  `
-  yield* sql`
-    CREATE TRIGGER team_user_cache_notify
-    AFTER INSERT OR DELETE OR UPDATE ON team_user
-    FOR EACH ROW EXECUTE FUNCTION member_grants_cache_notify()
-  `
-
-  yield* sql`
-    CREATE FUNCTION teams_cache_notify() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      PERFORM pg_notify('wasl_cache', 'grants:' || OLD.account_id);
-      RETURN NULL;
-    END
-    $$
-  `
-  yield* sql`
-    CREATE TRIGGER teams_cache_notify
-    AFTER DELETE OR UPDATE OF account_id, permissions ON teams
-    FOR EACH ROW EXECUTE FUNCTION teams_cache_notify()
-  `
-
-  yield* sql`
-    CREATE FUNCTION properties_cache_notify() RETURNS trigger LANGUAGE plpgsql AS $$
-    DECLARE
-      changed record;
-    BEGIN
-      IF TG_OP = 'INSERT' THEN changed := NEW; ELSE changed := OLD; END IF;
-      PERFORM pg_notify('wasl_cache', 'properties:' || changed.account_id || ':' || changed.kind);
-      IF TG_OP = 'UPDATE' THEN
-        PERFORM pg_notify('wasl_cache', 'properties:' || NEW.account_id || ':' || NEW.kind);
-      END IF;
-      RETURN NULL;
-    END
-    $$
-  `
-  yield* sql`
-    CREATE TRIGGER properties_cache_notify
-    AFTER INSERT OR DELETE OR UPDATE ON properties
-    FOR EACH ROW EXECUTE FUNCTION properties_cache_notify()
-  `
+  const triggers: ReadonlyArray<readonly [table: string, events: string, args: string]> = [
+    ["api_tokens", "DELETE OR UPDATE OF account_id, user_id, secret_hash, abilities", "'token', 'id'"],
+    ["account_user", "DELETE OR UPDATE OF account_id, user_id, status", "'grants', 'account_id', 'user_id'"],
+    ["team_user", "INSERT OR DELETE OR UPDATE", "'grants', 'account_id', 'user_id'"],
+    ["teams", "DELETE OR UPDATE OF account_id, permissions", "'grants', 'account_id'"],
+    ["properties", "INSERT OR DELETE OR UPDATE", "'properties', 'account_id', 'kind'"]
+  ]
+  for (const [table, events, args] of triggers) {
+    yield* sql.unsafe(`
+      CREATE TRIGGER ${table}_cache_notify AFTER ${events} ON ${table}
+      FOR EACH ROW EXECUTE FUNCTION cache_notify(${args})
+    `)
+  }
 })
 
 export default migration
