@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs"
+import { availableParallelism } from "node:os"
 import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
 
@@ -28,6 +29,11 @@ export default defineConfig({
     // One process per test file: PGlite (WebAssembly) instances, env and the data-directory lock
     // (which identifies its holder by pid) stay per file; worker threads would share one pid.
     pool: "forks",
+    // One file per core, and at least two at once: most files spend their time waiting on child
+    // processes, sockets and PostgreSQL rather than computing, and vitest's default (cores − 1)
+    // runs a single file at a time on a two-core machine. Files share nothing but the PostgreSQL
+    // server, where each makes its own database.
+    maxWorkers: Math.max(2, availableParallelism()),
     // Starting an embedded PGlite takes ~0.5 s from the test template, ~2.5 s with initdb.
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,7 +1,7 @@
 /**
  * The HTTP baseline of the records benchmark (started by bench/records.ts as a child process): a
  * bare `node:http` server that answers `GET /api/deals?…` of the benchmark's target scenarios by
- * sending the very SQL `RecordStorePg.list` runs for it (compiled here once per request variant,
+ * sending the very SQL `RecordRepositoryPg`'s list runs for it (compiled here once per request variant,
  * at start) raw through `@effect/sql-pg`'s `PgClient` with Wasl's pool size and codecs, and
  * writing the rows as JSON. No authentication, no property definitions, no record shapes: the
  * floor under Wasl's list endpoint on the same database.
@@ -26,10 +26,10 @@ const accountId = Number(process.env.BASELINE_ACCOUNT)
 const custom = JSON.parse(process.env.BASELINE_CUSTOM!) as Custom
 
 const statements = new Map<string, ReturnType<typeof compileListQuery>>()
-for (const scenario of scenarios(accountId, custom).filter((s) => s.target)) {
+for (const scenario of scenarios(accountId).filter((s) => s.target)) {
   for (let i = 0; i < scenario.variants; i++) {
     const input = scenario.input(i)
-    statements.set(listPath(input), compileListQuery(sql, input))
+    statements.set(listPath(input), compileListQuery(sql, custom, input))
   }
 }
 

@@ -10,7 +10,7 @@
  *    a single_select, 80 % filled) defined in `properties` and valued in `custom` and in
  *    `record_values`; then `VACUUM ANALYZE`.
  * 2. Runs each query `BENCH_RUNS` times (200) after `BENCH_WARMUP` (20), one at a time, through
- *    `RecordStorePg.list` (compile the AST, run, decode the page), and the same SQL text with the
+ *    `RecordRepositoryPg`'s list (compile the AST, run, decode the page), and the same SQL text with the
  *    same parameters sent raw through the `PgClient` (compiled once, before timing): the baseline.
  * 3. Over HTTP: starts the Wasl HTTP service (`apps/server`) and a bare `node:http` baseline
  *    (bench/records-baseline.ts) sending the same SQL raw, both child processes on this database;
@@ -25,9 +25,15 @@
  * @module
  */
 import { PgClient } from "@effect/sql-pg"
-import { BUILTIN_GROUPS } from "@wasl/core"
-import { type CustomProperty, pgClientOptions, RecordStorePg, runMigrations } from "@wasl/adapters"
-import { Duration, Effect, Exit, Redacted } from "effect"
+import { BUILTIN_GROUPS, PropertyRepository, RecordRepository } from "@wasl/core"
+import {
+  type CustomProperty,
+  pgClientOptions,
+  PropertyRepositoryPg,
+  RecordRepositoryPg,
+  runMigrations
+} from "@wasl/adapters"
+import { Duration, Effect, Exit, Layer, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
@@ -43,6 +49,7 @@ import {
   compileListQuery,
   type Custom,
   listPath,
+  paramsOf,
   REGIONS,
   type Scenario,
   scenarios,
@@ -140,7 +147,7 @@ const seedDeals = (sql: SqlClient.SqlClient, accountId: number, from: number, to
     [accountId, from, to, custom.score.id, custom.region.id]
   ).raw
 
-/** The custom values' side rows, from `custom` (what RecordStorePg writes row by row). */
+/** The custom values' side rows, from `custom` (what RecordRepositoryPg writes row by row). */
 const seedValues = (sql: SqlClient.SqlClient, accountId: number, custom: Custom) =>
   Effect.all([
     sql`
@@ -269,35 +276,39 @@ interface Row {
   readonly total: string
 }
 
-/** Each scenario through `RecordStorePg.list`, then its SQL raw; also the plans with BENCH_EXPLAIN=1. */
+/** Each scenario through `RecordRepositoryPg`'s list, then its SQL raw; also the plans with BENCH_EXPLAIN=1. */
 const measure = Effect.fnUntraced(function*(sql: SqlClient.SqlClient, accountId: number, custom: Custom) {
-  const store = yield* RecordStorePg
+  const records = yield* RecordRepository
+  // The account's definitions, as a list request reads them.
+  const definitions = yield* PropertyRepository.use((properties) => properties.list(accountId, "deal"))
+  const list = (request: Parameters<typeof paramsOf>[0]) =>
+    records.list({ ...paramsOf(request), kind: "deal", custom: definitions })
   const results: Array<Row> = []
-  for (const scenario of scenarios(accountId, custom)) {
+  for (const scenario of scenarios(accountId)) {
     // The baseline's statements: the same SQL text and parameters, compiled before timing.
     const compiled = Array.from(
       { length: Math.max(settings.runs, settings.warmup) },
-      (_, i) => compileListQuery(sql, scenario.input(i))
+      (_, i) => compileListQuery(sql, custom, scenario.input(i))
     )
-    const sample = yield* store.list(scenario.input(0))
+    const sample = yield* list(scenario.input(0))
     if (settings.explain) {
       const [text, params] = compiled[0]!
       const plan = yield* sql.unsafe<{ readonly "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, params).unprepared
       console.error(`\n-- ${scenario.name}\n${plan.map((r) => r["QUERY PLAN"]).join("\n")}`)
     }
     yield* log(`${scenario.name}: ${settings.warmup} + ${settings.runs} runs each`)
-    const list = yield* time((i) => store.list(scenario.input(i)))
+    const listed = yield* time((i) => list(scenario.input(i)))
     const raw = yield* time((i) => {
       const [text, params] = compiled[i]!
       return sql.unsafe(text, params).unprepared
     })
     const totals = new Set<number>()
-    for (let i = 0; i < Math.min(compiled.length, 10); i++) totals.add((yield* store.list(scenario.input(i))).total)
+    for (let i = 0; i < Math.min(compiled.length, 10); i++) totals.add((yield* list(scenario.input(i))).total)
     const spread = [...totals].sort((a, b) => a - b)
     results.push({
       name: scenario.name,
       target: scenario.target,
-      list,
+      list: listed,
       raw,
       rows: sample.rows.length,
       total: spread.length === 1 ? spread[0]!.toLocaleString("en") : `${spread[0]!.toLocaleString("en")}–${spread[spread.length - 1]!.toLocaleString("en")}`
@@ -376,7 +387,7 @@ const measureHttp = Effect.fnUntraced(function*(env: NodeJS.ProcessEnv, accountI
   const { concurrency, requests, warmup } = settings.http
   const rows: Array<HttpRow> = []
   const rss = sampleRss(wasl.child.child.pid)
-  for (const scenario of scenarios(accountId, custom).filter((s) => s.target)) {
+  for (const scenario of scenarios(accountId).filter((s) => s.target)) {
     const paths = Array.from({ length: scenario.variants }, (_, i) => listPath(scenario.input(i)))
     yield* checkSamePages(scenario, paths, wasl.origin, baseline.origin, headers)
     yield* log(`HTTP ${scenario.name}: ${warmup} + ${requests} requests each, ${concurrency} connections`)
@@ -448,7 +459,7 @@ const report = (
     } deals; custom score (number, 90 % filled) and region (single_select, 80 %)`,
     `  seeded in ${seeded.seconds.toFixed(0)} s; ${settings.runs} measured runs per query after ${settings.warmup} warm-up, one at a time`,
     `  database: ${version.split(" on ")[0]}, ${database.name} (created for this run, dropped after)`,
-    `  list = RecordStorePg.list (compile the filter AST, run, decode the page); raw = the same SQL and parameters sent`,
+    `  list = RecordRepositoryPg's list (compile the filter AST, run, decode the page); raw = the same SQL and parameters sent`,
     `  through the PgClient as compiled before timing`,
     `  node ${process.version}, ${Os.platform()} ${Os.arch()}, ${cpus.length} CPU(s) ${cpus[0]?.model.trim() ?? ""}`,
     "",
@@ -493,13 +504,13 @@ const program = Effect.gen(function*() {
   yield* log(`account ${owner.account_id} made with the CLI, with its owner, the Administrators team and a token`)
   const seeded = yield* seed(sql, owner.account_id)
   const results = yield* measure(sql, seeded.main, seeded.custom).pipe(
-    Effect.provide(RecordStorePg.layer),
+    Effect.provide(Layer.mergeAll(RecordRepositoryPg, PropertyRepositoryPg)),
     Effect.provideService(SqlClient.SqlClient, sql)
   )
   const http = yield* measureHttp(env, seeded.main, seeded.custom, owner.token)
   console.log(report(startedAt, database, version!, seeded, results, http))
   writeResults([
-    ...results.filter((r) => r.target).map((r) => figureResult(`RecordStorePg.list ${r.name}: p95 ms`, r.list.p95, 50)),
+    ...results.filter((r) => r.target).map((r) => figureResult(`RecordRepositoryPg list ${r.name}: p95 ms`, r.list.p95, 50)),
     ...httpResults(http)
   ])
 }).pipe(Effect.scoped, Effect.provide(Reactivity.layer))

@@ -1,12 +1,22 @@
 /**
  * What the records benchmark seeds and asks: the vocabulary of the seeded deals, the custom
  * properties `score` and `region`, and the list queries (scenarios) over the big account, each as
- * the `RecordStorePg.list` input, as the SQL it compiles to, and as the query string of
+ * the list parameters `RecordRepositoryPg` takes, as the statement it runs for them, and as the query string of
  * `GET /api/deals` that asks the same over HTTP. The benchmark (bench/records.ts) and its HTTP
  * baseline (bench/records-baseline.ts) share them, so both send the same statements.
  */
-import { type ComplexFilters, type Condition, DEAL_STAGE_OPTIONS, encodeComplexFilters } from "@wasl/core"
-import { type CustomProperty, listStatement, type RecordListQuery } from "@wasl/adapters"
+import {
+  type ComplexFilters,
+  type Condition,
+  DEAL_STAGE_OPTIONS,
+  DEFAULT_DIRECTION,
+  DEFAULT_ORDER,
+  DEFAULT_PAGE,
+  DEFAULT_PER_PAGE,
+  encodeComplexFilters,
+  type RecordListParams
+} from "@wasl/core"
+import { type CustomProperty, listStatement, type ListStatementParams, recordMapping } from "@wasl/adapters"
 import type { SqlClient } from "effect/sql"
 
 export const SYLLABLES = [
@@ -53,14 +63,28 @@ export interface Scenario {
   /** How many different requests the scenario cycles through (search words, filter values, pages). */
   readonly variants: number
   /** The i-th run's list request (i modulo `variants`). */
-  readonly input: (i: number) => RecordListQuery
+  readonly input: (i: number) => DealListRequest
 }
+
+/** A list of the big account's deals, as a query string asks it: what it leaves out is the default. */
+export type DealListRequest = { readonly accountId: number } & Partial<RecordListParams>
+
+/** The parameters of `request` as the core's list query gives them: its defaults filled in. */
+export const paramsOf = (request: DealListRequest): ListStatementParams => ({
+  accountId: request.accountId,
+  filters: request.filters ?? [],
+  search: request.search,
+  order: request.order ?? DEFAULT_ORDER,
+  direction: request.direction ?? DEFAULT_DIRECTION,
+  page: request.page ?? DEFAULT_PAGE,
+  perPage: request.perPage ?? DEFAULT_PER_PAGE
+})
 
 const cond = (property: string, type: Condition["type"], operator: Condition["operator"], value: unknown): Condition =>
   ({ _tag: "Condition", property, type, operator, value }) as Condition
 
-export const scenarios = (accountId: number, custom: Custom): ReadonlyArray<Scenario> => {
-  const base = { accountId, kind: "deal" as const, custom: custom.list }
+export const scenarios = (accountId: number): ReadonlyArray<Scenario> => {
+  const base = { accountId }
   /** Search terms: 20 of the 8,000 words (each in ≈ 250 deal names of 1,000,000). */
   const terms = Array.from({ length: 20 }, (_, i) => wordOf((i * 3989 + 17) % 8000))
   const filter = (i: number): ComplexFilters => [
@@ -104,11 +128,12 @@ export const scenarios = (accountId: number, custom: Custom): ReadonlyArray<Scen
   ]
 }
 
-/** The statement `RecordStorePg.list` runs for `input`, compiled: its SQL text and parameters. */
-export const compileListQuery = (sql: SqlClient.SqlClient, input: RecordListQuery) => listStatement(sql, input).compile()
+/** The statement `RecordRepositoryPg`'s list runs for `request`, compiled: its SQL text and parameters. */
+export const compileListQuery = (sql: SqlClient.SqlClient, custom: Custom, request: DealListRequest) =>
+  listStatement(sql, recordMapping("deal", custom.list), paramsOf(request)).compile()
 
 /** `GET /api/deals?…` asking what `input` asks (decisions §4: complex_filters as JSON). */
-export const listPath = (input: RecordListQuery): string => {
+export const listPath = (input: DealListRequest): string => {
   const query = new URLSearchParams()
   if (input.search !== undefined) query.set("search", input.search)
   if (input.order !== undefined) query.set("order", input.order)

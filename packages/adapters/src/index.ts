@@ -15,7 +15,11 @@
  * (`MailerSmtp`, `MailerJsonLines`), the WhatsApp Cloud and sandbox providers
  * (`MessagingProviderLive`), password and token hashing (`PasswordHasherScrypt`,
  * `TokenHasherNode`). A few exports are internal plumbing shared between the adapters' files (the
- * record store's SQL compiler, row helpers); their documentation says so.
+ * records' list statement and storage mapping, row helpers); their documentation says so.
+ *
+ * Test databases (`TestDatabase`) and the local stand-in for the WhatsApp Cloud API
+ * (`startFakeCloudApi`) are test doubles: they live at `@wasl/adapters/testing`, with the ports'
+ * contract suites, not here.
  *
  * These adapters use Node's modules (`node:crypto`, `node:fs`, `node:net`, ...); the memory
  * adapters of `@wasl/adapters/memory` need nothing but `effect` and `@wasl/core`.
@@ -38,17 +42,18 @@
  * @module
  */
 export * from "./db/database.ts"
+export { acquireDataDirLock, dataDirLockPath, pgDataPath } from "./db/data-dir-lock.ts"
 export * from "./db/embedded-postgres.ts"
+export * from "./db/embedded-postgres-errors.ts"
+export { makeBackendScanner, type Notification } from "./db/wire-multiplexer.ts"
 export { migrations } from "./db/migrations/index.ts"
-export * from "./db/test-database.ts"
 export * from "./memory/index.ts"
 export * from "./password-hasher-scrypt.ts"
 export * from "./token-hasher-node.ts"
 export * from "./pg/index.ts"
 export * from "./repository-semantics.ts"
 export * from "./services-pg.ts"
-export * from "./pg/records/filter-sql.ts"
-export * from "./pg/records/record-store-pg.ts"
+export * from "./pg/records/list-statement.ts"
 export * from "./pg/records/storage.ts"
 export * from "./webhooks/webhook-transport-http.ts"
 export * from "./webhooks/webhook-url-guard-dns.ts"
@@ -58,5 +63,4 @@ export * from "./mail/smtp-url.ts"
 export * from "./messaging/messaging-provider-live.ts"
 export * from "./messaging/messaging-provider-sandbox.ts"
 export * from "./messaging/messaging-provider-whatsapp-cloud.ts"
-export * from "./messaging/fake-whatsapp-cloud-api.ts"
 export * from "./deployment/index.ts"

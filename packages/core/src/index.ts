@@ -1,3 +1,24 @@
+/**
+ * Wasl's domain as a library, pure Effect (no Node modules; runs on Node and Deno). This entry
+ * point exports:
+ *
+ * - the use-cases (`use-cases/`): records and their lists, links, notes and batches; custom
+ *   properties and groups; webhooks and deliveries; WhatsApp messaging and managed OTP;
+ *   authentication, tokens, sessions, notifications, bootstrap, pruning;
+ * - the ports they need (`...Repository`, `Outbox`, `Transactor`, `WebhookTransport`,
+ *   `MessagingProvider`, `Mailer`, `SecretBox`, `TokenHasher`, ...), each a `Context.Service` with
+ *   its `...Shape` to implement, and `WaslServices` naming them all (`services.ts`);
+ * - the domain's schemas, state machines and rules: accounts and permissions, object kinds and
+ *   record shapes, property types and validation, the list query and `complex_filters` language,
+ *   webhook and delivery states, signatures (`X-Wasl-Signature`, Standard Webhooks), OTP codes;
+ * - the typed domain errors (`errors.ts`) and the wire forms shared with the HTTP package (record
+ *   ids, timestamps).
+ *
+ * Property-test helpers and reference models are at `@wasl/core/testing`; adapters of the ports at
+ * `@wasl/adapters`.
+ *
+ * @module
+ */
 export * from "./account/account.ts"
 export * from "./account/account-repository.ts"
 export * from "./account/current-user.ts"
@@ -26,7 +47,6 @@ export * from "./use-cases/current-user.ts"
 export * from "./use-cases/operator.ts"
 export * from "./use-cases/sessions.ts"
 export * from "./use-cases/tokens.ts"
-export * from "./wire/hex.ts"
 export * from "./wire/random-string.ts"
 export * from "./wire/record-id.ts"
 export * from "./wire/timestamp.ts"
@@ -94,7 +114,12 @@ export * from "./messaging/platform.ts"
 export * from "./messaging/broadcast.ts"
 export * from "./messaging/message.ts"
 export * from "./messaging/messaging-provider.ts"
-export * from "./messaging/messaging-repositories.ts"
+export * from "./messaging/broadcast-repository.ts"
+export * from "./messaging/message-repository.ts"
+export * from "./messaging/otp-ledger.ts"
+export * from "./messaging/otp-reservation-repository.ts"
+export * from "./messaging/platform-repository.ts"
+export * from "./messaging/verification-repository.ts"
 export * from "./messaging/messaging-settings.ts"
 export * from "./messaging/otp-code.ts"
 export * from "./messaging/otp-verification.ts"

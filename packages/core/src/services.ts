@@ -19,14 +19,12 @@ import type { IdempotencyStore } from "./idempotency/idempotency-store.ts"
 import type { QueueSignals } from "./events/queue-signals.ts"
 import type { Mailer } from "./mail/mailer.ts"
 import type { MessagingProvider } from "./messaging/messaging-provider.ts"
-import type {
-  BroadcastRepository,
-  MessageRepository,
-  OtpLedger,
-  OtpReservationRepository,
-  PlatformRepository,
-  VerificationRepository
-} from "./messaging/messaging-repositories.ts"
+import type { BroadcastRepository } from "./messaging/broadcast-repository.ts"
+import type { MessageRepository } from "./messaging/message-repository.ts"
+import type { OtpLedger } from "./messaging/otp-ledger.ts"
+import type { OtpReservationRepository } from "./messaging/otp-reservation-repository.ts"
+import type { PlatformRepository } from "./messaging/platform-repository.ts"
+import type { VerificationRepository } from "./messaging/verification-repository.ts"
 import type { MessagingSettings } from "./messaging/messaging-settings.ts"
 import type { OtpCodeHasher } from "./messaging/otp-code.ts"
 import type { NoteRepository } from "./notes/note-repository.ts"

@@ -3,6 +3,16 @@
  * handlers as layers to serve alone (`serveWasl`, `WaslApp`) or to mount beside a host's own
  * routes (`WaslRoutes`), the error bodies, and the OpenAPI document at `/api/openapi.json`.
  *
+ * This entry point exports: the API (`WaslApi` and one `...Group` per resource, with their
+ * request and answer schemas, `Pagination`, `DeletedAnswer`); the paginator body of a list page
+ * (`paginationBody`); serving (`serveWasl`, `WaslApp`,
+ * `WaslRoutes`, `waslRouterConfig`, `ServerClosing`, `TrustedProxies`); authentication and limits
+ * (`Authentication`, rate-limit and idempotency middleware and their policies); the error bodies
+ * and their statuses; the messages of answers; metrics (`MetricsRoute`, HTTP and OTP metrics);
+ * and `WaslHttpServices`, the core services the handlers need. A typed client is at
+ * `@wasl/http/client`. The package imports no adapter (the build refuses one): a host provides
+ * the services, usually with a layer of `@wasl/adapters`.
+ *
  * @example
  * ```ts
  * import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
@@ -33,6 +43,7 @@ export * from "./idempotency.ts"
 export * from "./idempotency-openapi.ts"
 export type { KindParams, RecordParams } from "./kind-params.ts"
 export { Pagination } from "./list-request.ts"
+export * from "./paginator.ts"
 export * from "./messages.ts"
 export * from "./messaging-api.ts"
 export * from "./metrics-route.ts"

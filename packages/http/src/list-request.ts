@@ -5,7 +5,8 @@
  */
 import { Effect, Schema } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { type Page, type PaginationBody, paginationBody } from "@wasl/core"
+import type { Page } from "@wasl/core"
+import { type PaginationBody, paginationBody } from "./paginator.ts"
 
 /** The parts of a list request its paginated answer is made from. */
 export interface ListRequest {

@@ -17,7 +17,7 @@ import {
   REQUIRED_ON_CREATE,
   type WebhookRequest
 } from "@wasl/core"
-import { type FakeCloudApi, startFakeCloudApi } from "@wasl/adapters"
+import { type FakeCloudApi, startFakeCloudApi } from "@wasl/adapters/testing"
 import { Duration, Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type FuzzState, IdPool, learn, type PropertyInfo } from "./support/fuzz-pool.ts"

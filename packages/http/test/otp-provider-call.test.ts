@@ -13,7 +13,7 @@
  * - with a cooldown shorter than a provider call, an older send whose answer comes back after a
  *   newer one's does not supersede the newer code (one live code per recipient and template, §8).
  */
-import { type FakeCloudApi, startFakeCloudApi } from "@wasl/adapters"
+import { type FakeCloudApi, startFakeCloudApi } from "@wasl/adapters/testing"
 import { addOtpCredits, type Principal, sendOtp, sweepOtpReservations } from "@wasl/core"
 import { Duration, Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"

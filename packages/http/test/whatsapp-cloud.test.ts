@@ -4,7 +4,7 @@
  * (`WASL_WHATSAPP_GRAPH_URL`, here a local fake that checks the documented request) with it as
  * the bearer; Cloud API rejections are 422 and throttling a 503 with Retry-After, neither charged.
  */
-import { type FakeCloudApi, startFakeCloudApi } from "@wasl/adapters"
+import { type FakeCloudApi, startFakeCloudApi } from "@wasl/adapters/testing"
 import { addOtpCredits } from "@wasl/core"
 import { createHmac } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"

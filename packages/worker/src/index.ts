@@ -1,7 +1,14 @@
 /**
  * Wasl's webhook delivery worker as a library: it fans outbox events out to webhook deliveries,
  * sends them signed with retries, mails the Webhook Deactivated notices, refunds stale OTP
- * reservations and prunes the rows whose retention ran out, in the caller's Effect scope. Run any number of workers over one database.
+ * reservations and prunes the rows whose retention ran out, in the caller's Effect scope. Run
+ * any number of workers over one database.
+ *
+ * This entry point exports: the worker as a layer (`DeliveryWorkerLive`, or `runDeliveryWorker`
+ * in a scope) with its options and services; its loops (`WorkerLoops`); its readiness
+ * (`WorkerReadiness`, `workerReady`) and health routes (`WorkerHealthRoutes`); its metrics. The package imports no
+ * adapter (the build refuses one): a host provides the core's services, usually with a layer of
+ * `@wasl/adapters`.
  *
  * @example
  * ```ts

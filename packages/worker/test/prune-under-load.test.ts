@@ -8,7 +8,7 @@
  * delivery however old.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { TestDatabase, postgresTestEnabled } from "@wasl/adapters"
+import { TestDatabase, postgresTestEnabled } from "@wasl/adapters/testing"
 import { Outbox, SecretBox, WebhookTransport, type WebhookResponse } from "@wasl/core"
 import { Duration, Effect, Exit, Fiber, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql"

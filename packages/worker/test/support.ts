@@ -5,10 +5,9 @@ import {
   MigrationsLive,
   PasswordHasherScrypt,
   QueueSignalsPg,
-  ServicesPg,
-  TestDatabase,
-  type TestDatabaseLayer
+  ServicesPg
 } from "@wasl/adapters"
+import { TestDatabase, type TestDatabaseLayer } from "@wasl/adapters/testing"
 import { Duration, Effect, Layer } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"

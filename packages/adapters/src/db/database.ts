@@ -15,7 +15,7 @@
  * | timestamp      | Date       | built-in; use timestamptz for every column                          |
  * | date           | string     | built-in, `YYYY-MM-DD`                                              |
  * | numeric        | string     | built-in, exact decimal text                                        |
- * | json/jsonb     | parsed     | built-in; write with `sql.json(value)` (PgClient) or a string       |
+ * | json/jsonb     | parsed     | built-in, on both databases: repositories read objects, never text; write with `sql.json(value)` (PgClient) or a string |
  * | uuid/text      | string     | built-in                                                           |
  * | bool           | boolean    | built-in                                                           |
  *
@@ -32,12 +32,8 @@ import { Effect, Layer, Redacted, Result, type Scope, Semaphore } from "effect"
 import type { Reactivity } from "effect/reactivity"
 import type { SqlClient } from "effect/sql/SqlClient"
 import { SqlError, UnknownError } from "effect/sql/SqlError"
-import {
-  type DatabaseLockedError,
-  type EmbeddedPostgresError,
-  type EmbeddedPostgresService,
-  makeEmbeddedPostgres
-} from "./embedded-postgres.ts"
+import { type EmbeddedPostgresService, makeEmbeddedPostgres } from "./embedded-postgres.ts"
+import type { DatabaseLockedError, EmbeddedPostgresError } from "./embedded-postgres-errors.ts"
 import { migrations } from "./migrations/index.ts"
 
 // -----------------------------------------------------------------------------

@@ -26,12 +26,8 @@ import { createRequire } from "node:module"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { makeEmbeddedPgClient, pgClientOptions } from "./database.ts"
-import {
-  type DatabaseLockedError,
-  type EmbeddedPostgresError,
-  type EmbeddedPostgresService,
-  makeEmbeddedPostgres
-} from "./embedded-postgres.ts"
+import { type EmbeddedPostgresService, makeEmbeddedPostgres } from "./embedded-postgres.ts"
+import type { DatabaseLockedError, EmbeddedPostgresError } from "./embedded-postgres-errors.ts"
 
 /** The PostgreSQL server tests run on: `TEST_DATABASE_URL`, else `DATABASE_URL`, else none. */
 export const testPostgresUrl = (): string | undefined =>

@@ -1,6 +1,6 @@
 /**
  * What a record shows and is listed by beyond the values it holds, derived from the account's
- * links as the PostgreSQL store derives it (record-repository-pg.ts, filter-sql.ts):
+ * links as the PostgreSQL store derives it (record-codec.ts, list-statement.ts):
  *
  * - the `DerivedData` of its REST shape: a deal's linked contacts as summaries, oldest link first
  *   (ties by contact id); a contact's deal ids in id order and its channels (none are held yet:

@@ -1,6 +1,6 @@
 /**
  * A page of a record list over an account's records of one kind, as PostgreSQL's
- * list statement gives it (filter-sql.ts):
+ * list statement gives it (list-statement.ts):
  *
  * - `complex_filters` are the core's reference evaluator (`matchesFilters`, filter-evaluator.ts),
  *   which the SQL compiler is tested against, over the values a list reads (record-derived.ts);

@@ -1,6 +1,6 @@
 /**
  * The order of a record list, key for key as PostgreSQL's list statement sorts
- * (filter-sql.ts, migration 0004):
+ * (list-statement.ts, migration 0004):
  *
  * - by the value of the ordered property, then by `_id`, both in the direction; records without a
  *   value come last in either direction, by `_id` in the direction;

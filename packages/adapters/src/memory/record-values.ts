@@ -1,6 +1,6 @@
 /**
  * A record's values as the memory store writes and reads them, to the letter of the PostgreSQL
- * store (record-store-pg.ts):
+ * store (record-codec.ts):
  *
  * - A write names built-in and custom properties by internal_name. A name that is no writable
  *   property of the kind (unknown, derived, a link, a timestamp), a value not of its property's

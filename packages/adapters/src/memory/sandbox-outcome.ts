@@ -3,9 +3,10 @@
  * memory provider: every number is accepted except those whose digits begin with 999, which are
  * undeliverable; an accepted message gets the id `wamid.sandbox.<24 hex digits>`.
  */
-import { type ProviderOutcome, toHex } from "@wasl/core"
+import type { ProviderOutcome } from "@wasl/core"
 import { Effect } from "effect"
 import type { SecureRandom } from "effect/crypto"
+import { Hex } from "effect/encoding"
 
 /** Numbers the sandbox refuses: their digits start with this. */
 export const SANDBOX_UNDELIVERABLE_PREFIX = "999"
@@ -14,4 +15,4 @@ export const SANDBOX_UNDELIVERABLE_PREFIX = "999"
 export const sandboxOutcome = (random: SecureRandom.SecureRandom["Service"], to: string): Effect.Effect<ProviderOutcome> =>
   to.startsWith(SANDBOX_UNDELIVERABLE_PREFIX)
     ? Effect.succeed({ _tag: "Rejected", reason: "The sandbox does not deliver to numbers starting with 999." })
-    : Effect.map(random.randomBytes(12), (bytes) => ({ _tag: "Accepted", messageId: `wamid.sandbox.${toHex(bytes)}` }))
+    : Effect.map(random.randomBytes(12), (bytes) => ({ _tag: "Accepted", messageId: `wamid.sandbox.${Hex.encode(bytes)}` }))

@@ -1,5 +1,4 @@
 import {
-  type Notification,
   NotificationName,
   type NotificationPreference,
   NotificationRepository,
@@ -31,14 +30,13 @@ const PreferenceRow = Schema.Struct({
 const NotificationRow = Schema.Struct({
   id: DbInt,
   type: NotificationName,
-  data: Schema.Union([Schema.Record(Schema.String, Schema.Unknown), Schema.String]),
+  data: Schema.Record(Schema.String, Schema.Unknown),
   popup: Schema.Boolean,
   browser: Schema.Boolean,
   read_at: Schema.NullOr(DbTimestamp),
   created_at: DbTimestamp,
   updated_at: DbTimestamp
 })
-type NotificationRow = typeof NotificationRow.Type
 
 const RecipientRow = Schema.Struct({
   user_id: DbInt,
@@ -67,11 +65,6 @@ const decodeNotification = decodeFirst(NotificationRow)
 const decodeRecipients = decodeRows(RecipientRow)
 const decodeEmails = decodeRows(EmailRow)
 
-// jsonb comes back parsed from node-postgres, as text from some clients.
-const toNotification = (row: NotificationRow): Notification => ({
-  ...row,
-  data: typeof row.data === "string" ? JSON.parse(row.data) as Record<string, unknown> : row.data
-})
 
 /** Notification preferences, notifications and their mail queue on PostgreSQL. */
 export const NotificationRepositoryPg: Layer.Layer<NotificationRepository, never, SqlClient.SqlClient> = Layer.effect(
@@ -164,7 +157,7 @@ export const NotificationRepositoryPg: Layer.Layer<NotificationRepository, never
         sql`
           SELECT ${notificationColumns} FROM notifications
           WHERE account_id = ${accountId} AND user_id = ${userId} AND id = ${id} AND (popup OR browser)
-        `.pipe(Effect.flatMap(decodeNotification), Effect.map(Option.map(toNotification)), Effect.orDie),
+        `.pipe(Effect.flatMap(decodeNotification), Effect.orDie),
 
       listLiveAfter: (accountId, userId, afterId, limit) =>
         sql`
@@ -174,7 +167,7 @@ export const NotificationRepositoryPg: Layer.Layer<NotificationRepository, never
               AND (popup OR browser) AND read_at IS NULL
             ORDER BY id DESC LIMIT ${limit}
           ) newest ORDER BY id
-        `.pipe(Effect.flatMap(decodeNotifications), Effect.map((rows) => rows.map(toNotification)), Effect.orDie),
+        `.pipe(Effect.flatMap(decodeNotifications), Effect.orDie),
 
       list: (accountId, userId, page) =>
         Effect.gen(function*() {
@@ -188,7 +181,7 @@ export const NotificationRepositoryPg: Layer.Layer<NotificationRepository, never
             SELECT count(*)::int4 AS count FROM notifications
             WHERE account_id = ${accountId} AND user_id = ${userId} AND stored
           `
-          return { items: rows.map(toNotification), total: Number(total[0]?.count ?? 0) }
+          return { items: rows, total: Number(total[0]?.count ?? 0) }
         }).pipe(Effect.orDie),
 
       markRead: (accountId, userId, id, now) =>
@@ -198,7 +191,7 @@ export const NotificationRepositoryPg: Layer.Layer<NotificationRepository, never
               updated_at = CASE WHEN read_at IS NULL THEN ${DateTime.toDateUtc(now)} ELSE updated_at END
           WHERE account_id = ${accountId} AND user_id = ${userId} AND id = ${id} AND stored
           RETURNING ${notificationColumns}
-        `.pipe(Effect.flatMap(decodeNotification), Effect.map(Option.map(toNotification)), Effect.orDie),
+        `.pipe(Effect.flatMap(decodeNotification), Effect.orDie),
 
       claimEmails: (limit, maxAttempts) =>
         sql`

@@ -5,7 +5,7 @@
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { type PropertyDefinition, PropertyValueStore, type StoredValue } from "@wasl/core"
-import { RecordStorePg } from "./records/record-store-pg.ts"
+import { dropPropertyValues, rebuildPropertyValues } from "./records/custom-value-rows.ts"
 import { KIND_STORAGE } from "./records/storage.ts"
 
 const scopeOf = (accountId: number, property: PropertyDefinition) => ({
@@ -16,13 +16,12 @@ const scopeOf = (accountId: number, property: PropertyDefinition) => ({
 
 /**
  * `PropertyValueStore` on PostgreSQL (`SqlClient`, migrated): the values records hold for a custom
- * property, converted in one statement when its type changes; provides its own `RecordStorePg`.
+ * property, converted in one statement when its type changes.
  */
 export const PropertyValueStorePg: Layer.Layer<PropertyValueStore, never, SqlClient.SqlClient> = Layer.effect(
   PropertyValueStore,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const store = yield* RecordStorePg
     return PropertyValueStore.of({
       valuesOf: (accountId, kind, propertyId) =>
         sql<{ readonly value: StoredValue }>`
@@ -47,9 +46,9 @@ export const PropertyValueStorePg: Layer.Layer<PropertyValueStore, never, SqlCli
               WHERE r.account_id = ${accountId}::int8 AND r.custom -> ${property._id}::text = c.f
             `
           }
-          yield* store.rebuildPropertyValues(scopeOf(accountId, property))
+          yield* rebuildPropertyValues(sql, scopeOf(accountId, property))
         }).pipe(Effect.orDie),
-      drop: (accountId, property) => Effect.asVoid(store.dropPropertyValues(scopeOf(accountId, property)))
+      drop: (accountId, property) => Effect.asVoid(dropPropertyValues(sql, scopeOf(accountId, property)))
     })
   })
-).pipe(Layer.provide(RecordStorePg.layer))
+)

@@ -26,6 +26,8 @@
  *
  * `TestDatabase` gives each build of a layer a database of its own: embedded PGlite in a temporary
  * directory, or a new database on the PostgreSQL server of `TEST_DATABASE_URL`.
+ * `startFakeCloudApi` runs a local stand-in for the WhatsApp Cloud API that records what it was
+ * sent and answers like the real one (failures and held answers on demand).
  *
  * @example Your adapter of the `Outbox` port, beside Wasl's own account and transaction adapters, on a fresh database
  * ```ts
@@ -63,15 +65,16 @@ export * from "./repositories-contract.ts"
 export * from "./retention-contract.ts"
 export * from "./delivery-backlog-contract.ts"
 export * from "../db/test-database.ts"
+export * from "./fake-whatsapp-cloud-api.ts"
 // What a test database's layer can fail with, and the embedded server `makePgliteTestDatabase` gives.
 export {
   DatabaseLockedError,
   DatabaseLockedErrorBase,
   EmbeddedPostgresError,
-  EmbeddedPostgresErrorBase,
-  type EmbeddedPostgresService,
-  type Notification
-} from "../db/embedded-postgres.ts"
+  EmbeddedPostgresErrorBase
+} from "../db/embedded-postgres-errors.ts"
+export type { EmbeddedPostgresService } from "../db/embedded-postgres.ts"
+export type { Notification } from "../db/wire-multiplexer.ts"
 export * from "./note-repository-contract.ts"
 export * from "./property-value-store-contract.ts"
 export * from "./record-list-contract.ts"

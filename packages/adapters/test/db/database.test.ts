@@ -6,7 +6,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { DatabaseLive, migrationsTable, MigrationsLive, runMigrations } from "../../src/db/database.ts"
-import { dataDirLockPath } from "../../src/db/embedded-postgres.ts"
+import { dataDirLockPath } from "../../src/db/data-dir-lock.ts"
 import { makePgliteTestDatabase, postgresTestEnabled, testPostgresUrl, TestDatabase } from "../../src/db/test-database.ts"
 
 // The same suite on both databases: PGlite always, PostgreSQL when TEST_DATABASE_URL is set.

@@ -10,15 +10,10 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import { makeEmbeddedPgClient } from "../../src/db/database.ts"
-import {
-  acquireDataDirLock,
-  dataDirLockPath,
-  DatabaseLockedError,
-  EmbeddedPostgres,
-  makeEmbeddedPostgres,
-  makeBackendScanner,
-  type Notification
-} from "../../src/db/embedded-postgres.ts"
+import { acquireDataDirLock, dataDirLockPath } from "../../src/db/data-dir-lock.ts"
+import { EmbeddedPostgres, makeEmbeddedPostgres } from "../../src/db/embedded-postgres.ts"
+import { DatabaseLockedError } from "../../src/db/embedded-postgres-errors.ts"
+import { makeBackendScanner, type Notification } from "../../src/db/wire-multiplexer.ts"
 import { makePgliteTestDatabase } from "../../src/db/test-database.ts"
 
 const tempDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-embedded-test-"))

@@ -9,7 +9,7 @@ import type { ProviderRequest } from "@wasl/core"
 import { Effect } from "effect"
 import { afterAll, beforeAll } from "vitest"
 import { classifyCloudError, makeWhatsAppCloudProvider } from "../../src/index.ts"
-import { type FakeCloudApi, startFakeCloudApi } from "../../src/index.ts"
+import { type FakeCloudApi, startFakeCloudApi } from "../../src/testing/fake-whatsapp-cloud-api.ts"
 
 const TOKEN = "EAAG-test-token"
 

@@ -1,18 +1,26 @@
 /**
- * Shared pieces of the record store tests: the layer over a database variant, accounts, ids,
+ * Shared pieces of the PostgreSQL records tests: the layer over a database variant, accounts, ids,
+ * custom property definitions,
  * and the reference ordering of decisions §4 (the expected order the SQL must produce: the memory
  * adapter's, whose keys the record list contract checks case by case).
  */
+import type { ObjectKind, OrderDirection, PropertyDefinition } from "@wasl/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { MigrationsLive } from "../../src/db/database.ts"
 import { type OrderSpec, type SortKey, sortByKey, sortKeyOf } from "../../src/memory/record-order.ts"
-import { RecordStorePg } from "../../src/pg/records/record-store-pg.ts"
+import { RecordRepositoryPg } from "../../src/pg/record-repository-pg.ts"
+import type { CustomProperty } from "../../src/pg/records/storage.ts"
+import { asRecordId, customProperty } from "../../src/testing/record-contract-support.ts"
 
-/** The record store and the raw client over a migrated database. */
+/** `RecordRepositoryPg` and the raw client over a migrated database. */
 export const storeOn = <E>(database: Layer.Layer<SqlClient.SqlClient, E>) =>
-  RecordStorePg.layer.pipe(Layer.provideMerge(MigrationsLive), Layer.provideMerge(database))
+  RecordRepositoryPg.pipe(Layer.provideMerge(MigrationsLive), Layer.provideMerge(database))
+
+/** The account's definitions of custom properties of `kind` with the given ids, names and types. */
+export const definitionsOf = (kind: ObjectKind, custom: ReadonlyArray<CustomProperty>): Array<PropertyDefinition> =>
+  custom.map((p) => ({ ...customProperty(0, kind, p.internal_name, p.type), _id: asRecordId(p.id) }))
 
 /** A fresh 24-hex id. */
 export const newId = (): string => randomBytes(12).toString("hex")
@@ -51,5 +59,5 @@ export const sortKey = (type: OrderType, value: unknown): SortKey | undefined =>
  */
 export const expectedOrder = (
   records: ReadonlyArray<{ readonly id: string; readonly key: SortKey | undefined }>,
-  direction: "asc" | "desc"
+  direction: OrderDirection
 ): Array<string> => sortByKey(records, direction).map((r) => r.id)

@@ -1,6 +1,6 @@
 /**
  * Random record values and `complex_filters` for the property tests of the record adapters
- * (filter-sql.property.test.ts, record-repository.differential.test.ts): texts whose case folding
+ * (list-statement.property.test.ts, record-repository.differential.test.ts): texts whose case folding
  * PostgreSQL's lower() and JavaScript agree on, with LIKE metacharacters, code points past U+FFFF
  * and texts longer than the 255-character sort key; numbers, instants and days that tie; and
  * conditions in the shapes the core's parser produces.

@@ -1,10 +1,10 @@
 /** Permission names. A user holds the union of its teams' permissions in an account. */
 import { Schema } from "effect"
+import { OBJECT_KINDS, type ObjectKind } from "../records/object-kind.ts"
 
-/** The six kinds of record: contacts, companies, deals, tickets, invoices and products. */
-export const OBJECT_KINDS = ["contact", "company", "deal", "ticket", "invoice", "product"] as const
-/** A kind of record (`contact`, `company`, `deal`, `ticket`, `invoice`, `product`). */
-export type ObjectKind = typeof OBJECT_KINDS[number]
+// Re-exported for importers of the old place (the kinds live with the object kinds now).
+export { OBJECT_KINDS, type ObjectKind } from "../records/object-kind.ts"
+
 
 const RECORD_ACTIONS = ["index", "show", "create", "update", "delete"] as const
 

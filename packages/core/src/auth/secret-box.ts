@@ -1,11 +1,11 @@
 /**
  * Secrets kept encrypted at rest (webhook secrets, sending-number access
- * tokens): AES-256-GCM through Web Crypto, so core stays portable. The key
- * comes from configuration at the edge.
+ * tokens): AES-256-GCM with effect/crypto's `Aead` over Web Crypto, so core stays portable. The
+ * key comes from configuration at the edge.
  */
-import { Context, Effect, Layer, Option } from "effect"
-import { SecureRandom } from "effect/crypto"
-import { utf8 } from "../wire/hex.ts"
+import { Context, Effect, Layer, Option, Result } from "effect"
+import { Aead, SecureRandom } from "effect/crypto"
+import { Base64Url } from "effect/encoding"
 
 const VERSION = "v1"
 const NONCE_BYTES = 12
@@ -52,18 +52,15 @@ export class SecretBox extends SecretBoxBase {
       Effect.gen(function*() {
         if (key.length !== 32) return yield* Effect.die(new RangeError("SecretBox needs a 32-byte key"))
         const random = yield* SecureRandom.SecureRandom
-        const subtle = globalThis.crypto.subtle
-        const cryptoKey = yield* Effect.promise(() =>
-          subtle.importKey("raw", key.slice(), { name: "AES-GCM" }, false, ["encrypt", "decrypt"])
-        )
+        const aead = yield* Aead.Aead
+        // A 32-byte key always imports: a CryptoError here is a broken runtime.
+        const aesKey = yield* Effect.orDie(Aead.key(Aead.aes256Gcm, key))
         return SecretBox.of({
           seal: (plaintext) =>
             Effect.gen(function*() {
               const nonce = yield* random.randomBytes(NONCE_BYTES)
-              const sealed = yield* Effect.promise(() =>
-                subtle.encrypt({ name: "AES-GCM", iv: nonce.slice() }, cryptoKey, utf8(plaintext).slice())
-              )
-              return `${VERSION}.${toBase64Url(nonce)}.${toBase64Url(new Uint8Array(sealed))}`
+              const sealed = yield* Effect.orDie(aead.encrypt(aesKey, new TextEncoder().encode(plaintext), { nonce }))
+              return `${VERSION}.${Base64Url.encode(nonce)}.${Base64Url.encode(sealed)}`
             }),
           open: (sealed) => {
             const [version, nonce, body] = sealed.split(".")
@@ -72,26 +69,19 @@ export class SecretBox extends SecretBoxBase {
             if (version !== VERSION || nonceBytes?.length !== NONCE_BYTES || bodyBytes === undefined) {
               return Effect.succeedNone
             }
-            return Effect.tryPromise(() =>
-              subtle.decrypt({ name: "AES-GCM", iv: nonceBytes.slice() }, cryptoKey, bodyBytes.slice())
-            ).pipe(
+            return aead.decrypt(aesKey, bodyBytes, { nonce: nonceBytes }).pipe(
               Effect.map((plain) => Option.some(new TextDecoder().decode(plain))),
               Effect.orElseSucceed(() => Option.none<string>())
             )
           }
         })
       })
-    )
+    ).pipe(Layer.provide(Aead.layerWebCrypto))
 }
 
-const toBase64Url = (bytes: Uint8Array): string => {
-  let binary = ""
-  for (const b of bytes) binary += String.fromCharCode(b)
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
-}
-
+// The unpadded URL-safe form only, as seal writes it: anything else was not sealed here.
 const fromBase64Url = (text: string): Uint8Array | undefined => {
-  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined
-  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"))
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0))
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined
+  const bytes = Base64Url.decode(text)
+  return Result.isSuccess(bytes) ? bytes.success : undefined
 }

@@ -1,7 +1,6 @@
 /** SHA-256 of token and session secrets, compared in constant time; Web Crypto keeps core portable. */
 import { Context, Effect, Layer } from "effect"
 import { Digest, Mac } from "effect/crypto"
-import { utf8 } from "../wire/hex.ts"
 
 /** What the {@link TokenHasher} port offers. */
 export interface TokenHasherShape {
@@ -25,11 +24,12 @@ export class TokenHasher extends TokenHasherBase {
     TokenHasher,
     Effect.gen(function*() {
       const digest = yield* Digest.Digest
-      const hash = (secret: string) => digest.digestHex(Digest.sha256, utf8(secret))
+      const utf8 = new TextEncoder()
+      const hash = (secret: string) => digest.digestHex(Digest.sha256, utf8.encode(secret))
       return TokenHasher.of({
         hash,
         matches: (secret, expectedHash) =>
-          Effect.map(hash(secret), (actual) => Mac.timingSafeEqual(utf8(actual), utf8(expectedHash)))
+          Effect.map(hash(secret), (actual) => Mac.timingSafeEqual(utf8.encode(actual), utf8.encode(expectedHash)))
       })
     })
   ).pipe(Layer.provide(Digest.layerWebCrypto))

@@ -9,7 +9,7 @@ import { invalid, ServiceUnavailable, type ValidationFailed } from "../errors.ts
 import { newRecordId } from "../wire/record-id.ts"
 import type { Broadcast } from "./broadcast.ts"
 import type { Message } from "./message.ts"
-import { MessageRepository } from "./messaging-repositories.ts"
+import { MessageRepository } from "./message-repository.ts"
 import { MessagingProvider, type ProviderRequest } from "./messaging-provider.ts"
 import type { Recipient } from "./recipient.ts"
 import { MASKED_CODE, renderBody } from "./template.ts"

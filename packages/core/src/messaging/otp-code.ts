@@ -7,9 +7,10 @@
  *   salts it, so equal codes hash differently, and without the server key a stolen table cannot be
  *   brute-forced offline over the million codes. Comparison is constant-time.
  */
-import { Context, Effect, Layer } from "effect"
-import { SecureRandom } from "effect/crypto"
-import { toHex, utf8 } from "../wire/hex.ts"
+import { Context, Effect, Layer, Result } from "effect"
+import { Mac, SecureRandom } from "effect/crypto"
+import { Hex } from "effect/encoding"
+import { hmacSha256 } from "../webhooks/hmac.ts"
 
 /** The digits of a managed code. */
 export const MANAGED_CODE_DIGITS = 6
@@ -28,14 +29,6 @@ export const generateOtpCode: Effect.Effect<string, never, SecureRandom.SecureRa
   }
 })
 
-/** Equal-length strings compared without an early exit. */
-const constantTimeEqual = (a: string, b: string): boolean => {
-  let diff = a.length ^ b.length
-  const n = Math.max(a.length, b.length)
-  for (let i = 0; i < n; i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0)
-  return diff === 0
-}
-
 /** What the OtpCodeHasher port offers. */
 export interface OtpCodeHasherShape {
   /** HMAC-SHA256(key, verificationId + code), lowercase hex. */
@@ -51,26 +44,24 @@ export const OtpCodeHasherBase: Context.ServiceClass<OtpCodeHasher, "@wasl/core/
 /** Hashes one-time codes with the server's key, so that a stored code cannot be read back. */
 export class OtpCodeHasher extends OtpCodeHasherBase {
   /**
-   * Web Crypto HMAC-SHA256 under `key` (at least 32 bytes: the server's "otp-code" subkey); a
-   * shorter key is a defect.
+   * HMAC-SHA256 (effect/crypto's `Mac` over Web Crypto, hmac.ts) under `key` (at least 32 bytes:
+   * the server's "otp-code" subkey); a shorter key is a defect.
    */
   static readonly layerHmacSha256: (key: Uint8Array) => Layer.Layer<OtpCodeHasher> = (key: Uint8Array) =>
     Layer.effect(
       OtpCodeHasher,
       Effect.gen(function*() {
         if (key.length < 32) return yield* Effect.die(new RangeError("OtpCodeHasher needs a key of at least 32 bytes"))
-        const subtle = globalThis.crypto.subtle
-        const cryptoKey = yield* Effect.promise(() =>
-          subtle.importKey("raw", key.slice(), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
-        )
-        const hash = (verificationId: string, code: string) =>
-          Effect.promise(() => subtle.sign("HMAC", cryptoKey, utf8(verificationId + code).slice())).pipe(
-            Effect.map((mac) => toHex(new Uint8Array(mac)))
-          )
+        const hmac = yield* hmacSha256(key)
+        const hash = (verificationId: string, code: string) => Effect.map(hmac(verificationId + code), Hex.encode)
         return OtpCodeHasher.of({
           hash,
           matches: (verificationId, code, stored) =>
-            Effect.map(hash(verificationId, code), (computed) => constantTimeEqual(computed, stored))
+            Effect.map(hmac(verificationId + code), (computed) => {
+              // A stored hash that is not hex (never written so) matches no code.
+              const expected = Hex.decode(stored)
+              return Result.isSuccess(expected) && Mac.timingSafeEqual(computed, expected.success)
+            })
         })
       })
     )

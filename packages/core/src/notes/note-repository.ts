@@ -5,7 +5,7 @@
  * notes (RecordRepository.delete).
  */
 import { Context, type DateTime, type Effect, type Option } from "effect"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "../records/object-kind.ts"
 import type { PageParams } from "../records/pagination.ts"
 import type { Note } from "./note.ts"
 

@@ -3,7 +3,7 @@
  * created_at, updated_at`, and the validation of its body.
  */
 import { type DateTime, Effect, Schema } from "effect"
-import type { OBJECT_KINDS, ObjectKind } from "../auth/permission.ts"
+import type { OBJECT_KINDS, ObjectKind } from "../records/object-kind.ts"
 import { ValidationFailed } from "../errors.ts"
 import { cleanInput, codePointLength, ownValue } from "../records/body-input.ts"
 import { ObjectKindSchema } from "../records/object-kind.ts"

@@ -16,9 +16,7 @@
  *   ticket `contacts_count` and `deals_count` (read-only numbers). They are computed when a record
  *   is shown (record-shape.ts), never validated or stored from a body.
  */
-import type { ObjectKind } from "../auth/permission.ts"
-import { OBJECT_KINDS } from "../auth/permission.ts"
-import { REQUIRED_ON_CREATE } from "./object-kind.ts"
+import { OBJECT_KINDS, type ObjectKind, REQUIRED_ON_CREATE } from "./object-kind.ts"
 import {
   BUILTIN_TIMESTAMP,
   builtinGroupId,

@@ -1,5 +1,7 @@
 /**
- * The `complex_filters` language of list queries.
+ * The parser of the `complex_filters` language of list queries (the tree it builds and the
+ * operator tables: filter-condition.ts; the writer back to a query: filter-query-writer.ts; this
+ * module re-exports both, so it stays the one import for the whole language).
  *
  * A filter is a list of nodes that must all hold; a node is a condition
  * `{ property, operator, value }` or one level of `{ or: [conditions] }`. It arrives either as a
@@ -14,10 +16,26 @@
  * condition names.
  */
 import { DateTime, Effect, Option } from "effect"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "./object-kind.ts"
 import { ValidationFailed } from "../errors.ts"
-import { formatWireTimestamp, parseDateInput } from "../wire/timestamp.ts"
-import { type FilterableProperty, type PropertyType, TIMESTAMP_FILTER_PROPERTIES } from "./property-type.ts"
+import { parseDateInput } from "../wire/timestamp.ts"
+import {
+  COMPLEX_FILTERS_KEY,
+  type ComplexFilters,
+  type Condition,
+  CONTACT_IDS_FILTER,
+  FILTER_OPERATORS,
+  type FilterNode,
+  type FilterOperator,
+  type FilterScalar,
+  type FilterValueType,
+  type ListOperator,
+  MAX_FILTER_CONDITIONS,
+  MAX_FILTER_LIST_LENGTH,
+  operatorsFor,
+  type PresenceOperator
+} from "./filter-condition.ts"
+import { type FilterableProperty, TIMESTAMP_FILTER_PROPERTIES } from "./property-type.ts"
 import {
   cleanLikeLaravel,
   laravelTrim,
@@ -31,173 +49,8 @@ import {
 import { LaravelMessageMore } from "./more-validation-messages.ts"
 import { LaravelMessage } from "./validation-messages.ts"
 
-// ---------------------------------------------------------------------------------------------
-// The AST
-// ---------------------------------------------------------------------------------------------
-
-/** Every operator of the filter language (see `operatorsFor` for the ones each type accepts). */
-export const FILTER_OPERATORS = [
-  "eq",
-  "neq",
-  "gt",
-  "gte",
-  "lt",
-  "lte",
-  "between",
-  "in",
-  "not_in",
-  "contains",
-  "not_contains",
-  "starts_with",
-  "ends_with",
-  "is_empty",
-  "is_not_empty"
-] as const
-/** A filter operator (`eq`, `gt`, `between`, `in`, `contains`, `is_empty`, ...). */
-export type FilterOperator = typeof FILTER_OPERATORS[number]
-
-/** Operators taking one value. */
-export type ScalarOperator = Exclude<FilterOperator, "between" | "in" | "not_in" | "is_empty" | "is_not_empty">
-/** Operators taking a list. */
-export type ListOperator = "in" | "not_in"
-/** Operators taking no value. */
-export type PresenceOperator = "is_empty" | "is_not_empty"
-
-/** At most this many conditions, those inside or-groups included. */
-export const MAX_FILTER_CONDITIONS = 20
-/** At most this many values in an `in` / `not_in` list. */
-export const MAX_FILTER_LIST_LENGTH = 100
-/** The field name of a filter. */
-export const COMPLEX_FILTERS_KEY = "complex_filters"
-/** Deals filter on their linked contacts: `contact_ids` with `in`. */
-export const CONTACT_IDS_FILTER = "contact_ids"
-
-/**
- * The type a condition compares under: the property's type, or `record_ids` for the deal's
- * `contact_ids` link filter (a set of 24-hex record ids, compared like a multi_select).
- */
-export type FilterValueType = PropertyType | "record_ids"
-
-/**
- * A coerced filter value: a string (text, select option, record id), a finite number (never -0),
- * a boolean, or an instant (datetime; for `date` properties the UTC midnight of the day).
- */
-export type FilterScalar = string | number | boolean | DateTime.Utc
-
-/** What every condition holds: the property it reads and the type it compares under. */
-export interface ConditionBase {
-  /** Marks a condition (an or-group is `Or`). */
-  readonly _tag: "Condition"
-  /** The internal_name of the property the condition reads. */
-  readonly property: string
-  /** The type its values are coerced to and compared under. */
-  readonly type: FilterValueType
-}
-/**
- * A condition with one value: `eq`, `neq`, the orderings `gt`, `gte`, `lt`, `lte`, and the
- * substring tests `contains`, `not_contains`, `starts_with`, `ends_with`.
- */
-export interface ScalarCondition extends ConditionBase {
-  /** The comparison. */
-  readonly operator: ScalarOperator
-  /** The value the record's value is compared with. */
-  readonly value: FilterScalar
-}
-/** `between [low, high]`: holds when low ≤ value ≤ high, both bounds included. */
-export interface RangeCondition extends ConditionBase {
-  /** Always `between`. */
-  readonly operator: "between"
-  /** The low and high bounds. */
-  readonly value: readonly [FilterScalar, FilterScalar]
-}
-/** `in` / `not_in`: the record's value equals one / none of the list. */
-export interface ListCondition extends ConditionBase {
-  /** `in` or `not_in`. */
-  readonly operator: ListOperator
-  /** The values (at most `MAX_FILTER_LIST_LENGTH`). */
-  readonly value: ReadonlyArray<FilterScalar>
-}
-/** `is_empty` / `is_not_empty`: the record has no value / has one (absent, null, "" and [] are none). */
-export interface PresenceCondition extends ConditionBase {
-  /** `is_empty` or `is_not_empty`. */
-  readonly operator: PresenceOperator
-}
-/** One validated condition `{ property, operator, value }`, its value coerced to the property's type. */
-export type Condition = ScalarCondition | RangeCondition | ListCondition | PresenceCondition
-
-/** Holds when any of its conditions holds. */
-export interface OrGroup {
-  /** Marks an or-group. */
-  readonly _tag: "Or"
-  /** Its conditions (or-groups do not nest). */
-  readonly conditions: ReadonlyArray<Condition>
-}
-
-/** One entry of a filter list: a condition, or an or-group of conditions. */
-export type FilterNode = Condition | OrGroup
-/** All nodes must hold; an empty list holds for every record. */
-export type ComplexFilters = ReadonlyArray<FilterNode>
-
-const TEXT_OPERATORS: ReadonlyArray<FilterOperator> = [
-  "eq",
-  "neq",
-  "in",
-  "not_in",
-  "contains",
-  "not_contains",
-  "starts_with",
-  "ends_with",
-  "is_empty",
-  "is_not_empty"
-]
-const ORDERED_OPERATORS: ReadonlyArray<FilterOperator> = [
-  "eq",
-  "neq",
-  "gt",
-  "gte",
-  "lt",
-  "lte",
-  "between",
-  "in",
-  "not_in",
-  "is_empty",
-  "is_not_empty"
-]
-const EQUALITY_OPERATORS: ReadonlyArray<FilterOperator> = ["eq", "neq", "in", "not_in", "is_empty", "is_not_empty"]
-const MULTI_SELECT_OPERATORS: ReadonlyArray<FilterOperator> = [
-  "eq",
-  "neq",
-  "in",
-  "not_in",
-  "contains",
-  "not_contains",
-  "is_empty",
-  "is_not_empty"
-]
-
-/**
- * The operators a type accepts. Text types: equality, lists, substring tests, presence. Numbers
- * and dates: equality, ordering, `between`, lists, presence. Booleans and single selects:
- * equality, lists, presence. Multi selects: equality, lists, `contains` / `not_contains`
- * (element membership), presence. `record_ids` (deal `contact_ids`): `in` only.
- */
-export const operatorsFor = (type: FilterValueType): ReadonlyArray<FilterOperator> => {
-  switch (type) {
-    case "number":
-    case "date":
-    case "datetime":
-      return ORDERED_OPERATORS
-    case "boolean":
-    case "single_select":
-      return EQUALITY_OPERATORS
-    case "multi_select":
-      return MULTI_SELECT_OPERATORS
-    case "record_ids":
-      return ["in"]
-    default:
-      return TEXT_OPERATORS
-  }
-}
+export * from "./filter-condition.ts"
+export * from "./filter-query-writer.ts"
 
 const isFilterOperator = (s: string): s is FilterOperator => (FILTER_OPERATORS as ReadonlyArray<string>).includes(s)
 const isListOperator = (op: FilterOperator): op is ListOperator => op === "in" || op === "not_in"
@@ -496,43 +349,3 @@ export const parseComplexFilters = (
     }
     return validateComplexFilters(decoded, properties, options)
   })
-
-// ---------------------------------------------------------------------------------------------
-// Encoding (for clients, links and tests): the inverse of parsing
-// ---------------------------------------------------------------------------------------------
-
-/** A value as JSON writes it: instants as wire timestamps (`2026-11-21T17:24:05.123000Z`). */
-export const encodeFilterScalar = (value: FilterScalar): string | number | boolean =>
-  DateTime.isDateTime(value) ? formatWireTimestamp(value) : value
-
-const encodeCondition = (c: Condition): Record<string, unknown> =>
-  "value" in c
-    ? {
-      property: c.property,
-      operator: c.operator,
-      value: Array.isArray(c.value) ? c.value.map(encodeFilterScalar) : encodeFilterScalar(c.value as FilterScalar)
-    }
-    : { property: c.property, operator: c.operator }
-
-/** The JSON form of a filter (`JSON.stringify` it for `complex_filters=`). */
-export const encodeComplexFilters = (filters: ComplexFilters): ReadonlyArray<Record<string, unknown>> =>
-  filters.map((node) => node._tag === "Or" ? { or: node.conditions.map(encodeCondition) } : encodeCondition(node))
-
-const conditionPairs = (c: Condition, prefix: string, out: Array<readonly [string, string]>) => {
-  out.push([`${prefix}[property]`, c.property], [`${prefix}[operator]`, c.operator])
-  if (!("value" in c)) return
-  const text = (v: FilterScalar) => String(encodeFilterScalar(v))
-  if (Array.isArray(c.value)) c.value.forEach((v, i) => out.push([`${prefix}[value][${i}]`, text(v)]))
-  else out.push([`${prefix}[value]`, text(c.value as FilterScalar)])
-}
-
-/** The bracket-notation form of a filter: URL-decoded query pairs, indices written out. */
-export const complexFiltersToQuery = (filters: ComplexFilters): ReadonlyArray<readonly [string, string]> => {
-  const out: Array<readonly [string, string]> = []
-  filters.forEach((node, i) => {
-    const prefix = `${COMPLEX_FILTERS_KEY}[${i}]`
-    if (node._tag === "Or") node.conditions.forEach((c, j) => conditionPairs(c, `${prefix}[or][${j}]`, out))
-    else conditionPairs(node, prefix, out)
-  })
-  return out
-}

@@ -19,7 +19,7 @@
  * Group bodies: `name` and `desc` as above.
  */
 import { Effect, Predicate } from "effect"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "./object-kind.ts"
 import type { ValidationFailed } from "../errors.ts"
 import { RecordId } from "../wire/record-id.ts"
 import { cleanInput, codePointLength, ErrorBag, isBlankInput, ownValue } from "./body-input.ts"

@@ -5,7 +5,7 @@
  * (`contact_ids.1`, `deal_id`), never a 404.
  */
 import { Effect } from "effect"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "./object-kind.ts"
 import { ValidationFailed } from "../errors.ts"
 import { cleanInput, ErrorBag, isBlankInput, ownValue } from "./body-input.ts"
 import { MAX_FILTER_LIST_LENGTH } from "./complex-filter.ts"

@@ -4,7 +4,7 @@
  * means absent) and validated together, so one 422 lists every bad key at once.
  */
 import { Effect } from "effect"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "./object-kind.ts"
 import { ValidationFailed } from "../errors.ts"
 import { definitionsOf, filterablePropertiesOf, PROPERTY_SYNONYMS } from "./builtin-properties.ts"
 import { type ComplexFilters, parseComplexFilters } from "./complex-filter.ts"

@@ -1,10 +1,14 @@
 /**
- * The six object kinds of the records API: their path segments, the properties a list's `search`
+ * The six object kinds of the records API (`OBJECT_KINDS`, `ObjectKind`): their path segments, the properties a list's `search`
  * looks in, the properties a create must carry, and the 72 webhook event names with the key each
  * event's body holds its object under.
  */
 import { Option, Schema } from "effect"
-import { OBJECT_KINDS, type ObjectKind } from "../auth/permission.ts"
+
+/** The six kinds of record: contacts, companies, deals, tickets, invoices and products. */
+export const OBJECT_KINDS = ["contact", "company", "deal", "ticket", "invoice", "product"] as const
+/** A kind of record (`contact`, `company`, `deal`, `ticket`, `invoice`, `product`). */
+export type ObjectKind = typeof OBJECT_KINDS[number]
 
 /** An object kind (`contact`, `company`, `deal`, `ticket`, `invoice`, `product`) as a Schema. */
 export const ObjectKindSchema: Schema.Literals<typeof OBJECT_KINDS> = Schema.Literals(OBJECT_KINDS).annotate({

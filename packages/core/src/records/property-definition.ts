@@ -23,11 +23,9 @@
  */
 import { DateTime, Schema, SchemaGetter } from "effect"
 import { AccountId, UserId } from "../account/account.ts"
-import type { ObjectKind } from "../auth/permission.ts"
-import { utf8 } from "../wire/hex.ts"
 import { RecordId } from "../wire/record-id.ts"
 import { WireTimestamp } from "../wire/timestamp.ts"
-import { ObjectKindSchema } from "./object-kind.ts"
+import { type ObjectKind, ObjectKindSchema } from "./object-kind.ts"
 import { type FilterableProperty, PropertyType } from "./property-type.ts"
 
 // ---------------------------------------------------------------------------------------------
@@ -239,7 +237,7 @@ const MASK_64 = 0xffffffffffffffffn
 /** 64-bit FNV-1a over the UTF-8 bytes of `text`, as 16 lowercase hex digits. */
 export const fnv1a64Hex = (text: string): string => {
   let hash = FNV_OFFSET
-  for (const byte of utf8(text)) hash = ((hash ^ BigInt(byte)) * FNV_PRIME) & MASK_64
+  for (const byte of new TextEncoder().encode(text)) hash = ((hash ^ BigInt(byte)) * FNV_PRIME) & MASK_64
   return hash.toString(16).padStart(16, "0")
 }
 

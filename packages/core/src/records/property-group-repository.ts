@@ -8,7 +8,7 @@
  * `PropertyRepository.countInGroup`.
  */
 import { Context, type Effect, type Option } from "effect"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "./object-kind.ts"
 import type { ValidationFailed } from "../errors.ts"
 import type { RecordId } from "../wire/record-id.ts"
 import type { PropertyGroupDefinition } from "./property-definition.ts"

@@ -9,7 +9,7 @@
  * `list` returns them oldest first (`created_at`, then `_id`).
  */
 import { Context, type Effect, type Option } from "effect"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "./object-kind.ts"
 import type { ValidationFailed } from "../errors.ts"
 import type { RecordId } from "../wire/record-id.ts"
 import type { PropertyDefinition } from "./property-definition.ts"

@@ -8,7 +8,7 @@
  * The records store owns the values; both run inside the property use-case's transaction.
  */
 import { Context, type Effect } from "effect"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "./object-kind.ts"
 import type { RecordId } from "../wire/record-id.ts"
 import type { PropertyDefinition } from "./property-definition.ts"
 import type { StoredValue } from "./value-validation.ts"

@@ -13,7 +13,7 @@
  * REST shape. Deleting a record removes its custom values, its links and its notes.
  */
 import { Context, type Effect, type Option } from "effect"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "./object-kind.ts"
 import type { RecordListParams } from "./list-query.ts"
 import type { PropertyDefinition } from "./property-definition.ts"
 import type { DerivedData, StoredRecord } from "./record-shape.ts"

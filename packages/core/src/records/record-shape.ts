@@ -18,7 +18,7 @@
  * detach-contact response.
  */
 import { DateTime, Option, Schema } from "effect"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "./object-kind.ts"
 import { formatWireTimestamp, MongoDate, MongoDateObject, parseDateInput, WireTimestampString } from "../wire/timestamp.ts"
 import { BUILTIN_PROPERTIES, definitionsOf } from "./builtin-properties.ts"
 import type { PropertyDefinition } from "./property-definition.ts"

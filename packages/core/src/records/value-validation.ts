@@ -41,7 +41,7 @@
  * Normalisation is idempotent: validating a stored value gives it back unchanged.
  */
 import { DateTime, Effect, Option, Predicate, Schema } from "effect"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "./object-kind.ts"
 import type { ValidationFailed } from "../errors.ts"
 import { formatWireTimestamp, parseDateInput } from "../wire/timestamp.ts"
 import { cleanInput, codePointLength, ErrorBag, isBlankInput, ownValue } from "./body-input.ts"

@@ -7,7 +7,7 @@
  */
 import { DateTime, Effect } from "effect"
 import type { SecureRandom } from "effect/crypto"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "../records/object-kind.ts"
 import type { Principal } from "../auth/principal.ts"
 import { type Forbidden, NotFound, type ValidationFailed } from "../errors.ts"
 import type { Outbox } from "../events/outbox.ts"

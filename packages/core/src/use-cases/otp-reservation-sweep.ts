@@ -4,7 +4,7 @@
  * any number of workers may run it at once (the store skips rows another one holds).
  */
 import { DateTime, Effect } from "effect"
-import { OtpReservationRepository } from "../messaging/messaging-repositories.ts"
+import { OtpReservationRepository } from "../messaging/otp-reservation-repository.ts"
 import { OTP_RESERVATION_SAFE_AFTER } from "../messaging/otp-reservation.ts"
 
 /**

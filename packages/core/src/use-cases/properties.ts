@@ -18,7 +18,7 @@
  */
 import { DateTime, Effect, Option, Schema } from "effect"
 import type { SecureRandom } from "effect/crypto"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "../records/object-kind.ts"
 import { allows, type Principal } from "../auth/principal.ts"
 import { type Forbidden, forbidden, NotFound, type ValidationFailed } from "../errors.ts"
 import { Outbox } from "../events/outbox.ts"

@@ -14,7 +14,8 @@
  */
 import { Effect } from "effect"
 import type { SecureRandom } from "effect/crypto"
-import type { ObjectKind, Permission } from "../auth/permission.ts"
+import type { Permission } from "../auth/permission.ts"
+import type { ObjectKind } from "../records/object-kind.ts"
 import type { Principal } from "../auth/principal.ts"
 import { type Forbidden, invalid, type NotFound, type ValidationFailed } from "../errors.ts"
 import type { Outbox } from "../events/outbox.ts"

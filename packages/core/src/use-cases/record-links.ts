@@ -10,7 +10,7 @@
  * (`contacts_count`, `deals_count`) for ticket links.
  */
 import { Effect } from "effect"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "../records/object-kind.ts"
 import type { Principal } from "../auth/principal.ts"
 import { type Forbidden, NotFound, type ValidationFailed } from "../errors.ts"
 import type { Outbox } from "../events/outbox.ts"

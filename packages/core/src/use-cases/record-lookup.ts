@@ -4,7 +4,7 @@
  * record event in the caller's transaction.
  */
 import { Effect, Option, Schema } from "effect"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "../records/object-kind.ts"
 import { NotFound } from "../errors.ts"
 import { Outbox, type OutboxEvent } from "../events/outbox.ts"
 import { type EventAction, eventName, type EventSubject } from "../records/object-kind.ts"

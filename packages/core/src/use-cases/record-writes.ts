@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import type { SecureRandom } from "effect/crypto"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "../records/object-kind.ts"
 import { NotFound } from "../errors.ts"
 import type { Outbox } from "../events/outbox.ts"
 import type { PropertyDefinition } from "../records/property-definition.ts"

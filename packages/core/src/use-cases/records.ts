@@ -16,7 +16,7 @@
  */
 import { Effect } from "effect"
 import type { SecureRandom } from "effect/crypto"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "../records/object-kind.ts"
 import type { Principal } from "../auth/principal.ts"
 import type { Forbidden, NotFound, ValidationFailed } from "../errors.ts"
 import type { Outbox } from "../events/outbox.ts"

@@ -44,13 +44,11 @@ import type { Broadcast } from "../messaging/broadcast.ts"
 import { sendThroughProvider, storeMessage } from "../messaging/dispatch.ts"
 import type { Message } from "../messaging/message.ts"
 import type { MessagingProvider } from "../messaging/messaging-provider.ts"
-import {
-  type BroadcastRepository,
-  type MessageRepository,
-  OtpLedger,
-  OtpReservationRepository,
-  VerificationRepository
-} from "../messaging/messaging-repositories.ts"
+import { type BroadcastRepository } from "../messaging/broadcast-repository.ts"
+import { type MessageRepository } from "../messaging/message-repository.ts"
+import { OtpLedger } from "../messaging/otp-ledger.ts"
+import { OtpReservationRepository } from "../messaging/otp-reservation-repository.ts"
+import { VerificationRepository } from "../messaging/verification-repository.ts"
 import type { OtpReservation } from "../messaging/otp-reservation.ts"
 import { MessagingSettings } from "../messaging/messaging-settings.ts"
 import { generateOtpCode, OtpCodeHasher } from "../messaging/otp-code.ts"

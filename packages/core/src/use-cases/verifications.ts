@@ -8,7 +8,7 @@
 import { DateTime, Effect, Option, Schema } from "effect"
 import type { Principal } from "../auth/principal.ts"
 import { type Forbidden, Gone, InvalidOtpCode, NotFound, type ValidationFailed } from "../errors.ts"
-import { VerificationRepository } from "../messaging/messaging-repositories.ts"
+import { VerificationRepository } from "../messaging/verification-repository.ts"
 import { OtpCodeHasher } from "../messaging/otp-code.ts"
 import { type Verification, verify } from "../messaging/otp-verification.ts"
 import { validateVerifyInput } from "../messaging/send-input.ts"

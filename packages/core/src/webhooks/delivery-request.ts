@@ -12,9 +12,9 @@
  *   seconds) and `webhook-signature` over `<id>.<timestamp>.<body>`, with the same key.
  */
 import { Effect, Option } from "effect"
+import { Hex } from "effect/encoding"
 import { SecretBox } from "../auth/secret-box.ts"
 import { eventObjectKey, type EventName } from "../records/object-kind.ts"
-import { toHex, utf8 } from "../wire/hex.ts"
 import { hmacSha256 } from "./hmac.ts"
 import { SIGNATURE_PREFIX, WEBHOOK_HEADERS } from "./signature.ts"
 import { STANDARD_WEBHOOK_HEADERS, standardSignature } from "./standard-webhooks.ts"
@@ -76,8 +76,8 @@ export interface DeliverySigner {
 
 /** A signer for the (opened) secret, keyed with its UTF-8 bytes. */
 export const deliverySigner = (secret: string): Effect.Effect<DeliverySigner> =>
-  Effect.map(hmacSha256(utf8(secret)), (hmac) => ({
-    sign: (timestamp, body) => Effect.map(hmac(`${timestamp}:${body}`), (tag) => `${SIGNATURE_PREFIX}${toHex(tag)}`),
+  Effect.map(hmacSha256(new TextEncoder().encode(secret)), (hmac) => ({
+    sign: (timestamp, body) => Effect.map(hmac(`${timestamp}:${body}`), (tag) => `${SIGNATURE_PREFIX}${Hex.encode(tag)}`),
     signStandard: (id, timestamp, body) => standardSignature(hmac, id, timestamp, body)
   }))
 

@@ -6,7 +6,6 @@
  */
 import { Effect, Layer } from "effect"
 import { Mac, SecureRandom } from "effect/crypto"
-import { utf8 } from "../wire/hex.ts"
 
 /** Signs a message (its UTF-8 bytes) with one key; answers the 32-byte tag. */
 export type HmacSha256 = (message: string) => Effect.Effect<Uint8Array>
@@ -25,5 +24,5 @@ export const hmacSha256 = (key: Uint8Array): Effect.Effect<HmacSha256> =>
     const mac = yield* Mac.Mac
     const macKey = yield* Mac.key(Mac.hmacSha256, key)
     // A byte key of any non-empty length signs: a CryptoError here is a broken runtime.
-    return (message: string) => Effect.orDie(mac.sign(macKey, utf8(message)))
+    return (message: string) => Effect.orDie(mac.sign(macKey, new TextEncoder().encode(message)))
   }).pipe(Effect.orDie, Effect.provide(MacWebCrypto))

@@ -7,9 +7,9 @@
  * Known answers (test vectors) are checked by the core test suite.
  */
 import { Effect, Predicate } from "effect"
-import { SecureRandom } from "effect/crypto"
+import { Mac, SecureRandom } from "effect/crypto"
+import { Hex } from "effect/encoding"
 import { ownValue } from "../records/body-input.ts"
-import { toHex, utf8 } from "../wire/hex.ts"
 import { hmacSha256 } from "./hmac.ts"
 
 /** The header names of a delivery and of the challenge, all prefixed `X-Wasl`. */
@@ -30,7 +30,7 @@ const CHALLENGE_BYTES = 32
 
 /** Lowercase hex HMAC-SHA256 of `message` keyed with `secret` (both as UTF-8). */
 export const hmacSha256Hex = (secret: string, message: string): Effect.Effect<string> =>
-  Effect.flatMap(hmacSha256(utf8(secret)), (hmac) => Effect.map(hmac(message), toHex))
+  Effect.flatMap(hmacSha256(new TextEncoder().encode(secret)), (hmac) => Effect.map(hmac(message), Hex.encode))
 
 /** `X-Wasl-Signature` of one attempt: over `<timestamp>:<body>`, the body exactly as sent. */
 export const signDelivery = (secret: string, timestamp: string, body: string): Effect.Effect<string> =>
@@ -43,22 +43,18 @@ export const challengeAnswer = (secret: string, challenge: string): Effect.Effec
 /** A fresh challenge: 64 lowercase hex characters from a CSPRNG. */
 export const newChallenge: Effect.Effect<string, never, SecureRandom.SecureRandom> = Effect.gen(function*() {
   const random = yield* SecureRandom.SecureRandom
-  return toHex(yield* random.randomBytes(CHALLENGE_BYTES))
+  return Hex.encode(yield* random.randomBytes(CHALLENGE_BYTES))
 })
 
 /**
  * Compares two strings in time independent of where they differ, so that a signature check
- * does not tell an attacker how much of a guess was right. The length is
- * not secret (every signature has the same length), so unequal lengths answer at once.
+ * does not tell an attacker how much of a guess was right: effect/crypto's `Mac.timingSafeEqual`
+ * over their UTF-8 bytes. The length is not secret (every signature has the same length), so
+ * unequal lengths answer at once. The strings compared are signatures and challenge answers,
+ * whose form (`sha256=` + lowercase hex) is part of the check, so they are not decoded first.
  */
-export const constantTimeEqual = (a: string, b: string): boolean => {
-  const x = utf8(a)
-  const y = utf8(b)
-  if (x.length !== y.length) return false
-  let diff = 0
-  for (let i = 0; i < x.length; i++) diff |= x[i]! ^ y[i]!
-  return diff === 0
-}
+export const constantTimeEqual = (a: string, b: string): boolean =>
+  Mac.timingSafeEqual(new TextEncoder().encode(a), new TextEncoder().encode(b))
 
 /** Whether `signature` is the right one for `<timestamp>:<body>` (what a receiver checks). */
 export const verifyDelivery = (secret: string, timestamp: string, body: string, signature: string): Effect.Effect<boolean> =>

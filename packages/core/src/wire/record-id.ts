@@ -4,7 +4,7 @@
  */
 import { Clock, Effect, Schema } from "effect"
 import { SecureRandom } from "effect/crypto"
-import { toHex } from "./hex.ts"
+import { Hex } from "effect/encoding"
 
 /** A record id: 24 lowercase hexadecimal characters (a branded string). */
 export const RecordId: Schema.brand<Schema.String, "RecordId"> = Schema.String.check(
@@ -16,7 +16,7 @@ export type RecordId = typeof RecordId.Type
 /** The id made of `epochSeconds` (4 bytes, big-endian) then the first 8 bytes of `random`. */
 export const makeRecordId = (epochSeconds: number, random: Uint8Array): RecordId => {
   const seconds = (Math.floor(epochSeconds) >>> 0).toString(16).padStart(8, "0")
-  return RecordId.make(seconds + toHex(random.subarray(0, 8)))
+  return RecordId.make(seconds + Hex.encode(random.subarray(0, 8)))
 }
 
 /** A fresh record id: the Clock's current second then 8 random bytes. */

@@ -1,8 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { SecureRandom } from "effect/crypto"
+import { Hex } from "effect/encoding"
 import { TestClock } from "effect/testing"
-import { makeRecordId, newRecordId, RecordId, toHex } from "../../src/index.ts"
+import { makeRecordId, newRecordId, RecordId } from "../../src/index.ts"
 import { seededSecureRandom } from "../support/random.ts"
 
 const ID = /^[0-9a-f]{24}$/
@@ -20,7 +21,7 @@ describe("makeRecordId", () => {
     const id = makeRecordId(seconds, Uint8Array.from(bytes))
     assert.match(id, ID)
     assert.strictEqual(parseInt(id.slice(0, 8), 16), seconds)
-    assert.strictEqual(id.slice(8), toHex(Uint8Array.from(bytes)))
+    assert.strictEqual(id.slice(8), Hex.encode(Uint8Array.from(bytes)))
     assert.isTrue(Schema.is(RecordId)(id))
   })
 

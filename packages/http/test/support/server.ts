@@ -10,18 +10,20 @@ import { SqlClient } from "effect/sql"
 import { createServer } from "node:http"
 import {
   makeEmbeddedPgClient,
-  makePgliteTestDatabase,
-  makePostgresTestDatabase,
   MigrationsLive,
   NotificationFeedPg,
   PasswordHasherFast,
   pgClientOptions,
-  postgresTestEnabled,
   RepositoryCachesPg,
-  ServicesPg,
+  ServicesPg
+} from "@wasl/adapters"
+import {
+  makePgliteTestDatabase,
+  makePostgresTestDatabase,
+  postgresTestEnabled,
   TestDatabase,
   testPostgresUrl
-} from "@wasl/adapters"
+} from "@wasl/adapters/testing"
 import { bootstrapAccount, RATE_LIMIT_OFF, RateLimitPolicy, type RateLimitPolicyShape } from "@wasl/core"
 import { MetricsToken, parseTrustedProxies, serveWasl, SseHeartbeat, TrustedProxies } from "@wasl/http"
 import { type Client, makeClient } from "./client.ts"

@@ -12,10 +12,6 @@ import { SqlClient } from "effect/sql"
 import { DbInt, DbTimestamp, decodeFirst, decodeRows, nowParam } from "../rows.ts"
 import { PlatformRow } from "./platform-repository-pg.ts"
 
-/** jsonb arrives parsed (objects) or as text, depending on the client's type parsers. */
-const Json = <S extends Schema.Top>(schema: S) =>
-  Schema.Union([schema, Schema.fromJsonString(schema)]) as unknown as Schema.Codec<S["Type"], unknown>
-
 const Header = Schema.Struct({ format: Schema.Literals(HEADER_FORMATS), text: Schema.NullOr(Schema.String) })
 const Button = Schema.Struct({
   type: Schema.Literals(BUTTON_TYPES),
@@ -37,14 +33,14 @@ const BroadcastRow = Schema.Struct({
   t_name: Schema.String,
   t_category: Schema.Literals(TEMPLATE_CATEGORIES),
   t_external_id: Schema.NullOr(Schema.String),
-  t_header: Schema.NullOr(Json(Header)),
+  t_header: Schema.NullOr(Header),
   t_body: Schema.String,
   t_footer: Schema.NullOr(Schema.String),
-  t_buttons: Schema.NullOr(Json(Schema.Array(Button))),
+  t_buttons: Schema.NullOr(Schema.Array(Button)),
   t_code_expiration_minutes: Schema.NullOr(DbInt),
   t_created_at: DbTimestamp,
   t_updated_at: DbTimestamp,
-  platform: Json(PlatformRow)
+  platform: PlatformRow
 })
 type BroadcastRow = typeof BroadcastRow.Type
 

@@ -1,7 +1,7 @@
 /**
  * Where each property of a record lives in the schema of migration 0004, and the adapter-side
- * mapping `internal_name → built-in column | custom property id | link set` that the filter
- * compiler and the record store work from.
+ * mapping `internal_name → built-in column | custom property id | link set` that the list
+ * statement (list-statement.ts) and `RecordRepositoryPg` work from.
  *
  * This is the whitelist: the only SQL identifiers the records adapter ever writes are the table and
  * column names below. Custom properties are addressed by their id, always bound as a parameter;
@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { type ObjectKind, type PropertyType, storageOf } from "@wasl/core"
+import { type ObjectKind, type PropertyDefinition, type PropertyType, storageOf } from "@wasl/core"
 
 /** A built-in property held in a column of the kind's table. */
 export interface BuiltinColumn {
@@ -236,7 +236,7 @@ export type LinkName = keyof typeof LINKS
 // The mapping
 // -----------------------------------------------------------------------------------------------
 
-/** A custom property of the kind, as the store needs it. */
+/** A custom property of the kind, as the storage needs it. */
 export interface CustomProperty {
   /** The property definition's `_id` (24 hex): the key of its values. */
   readonly id: string
@@ -245,6 +245,18 @@ export interface CustomProperty {
   /** The property's type: how its values are held and compared. */
   readonly type: PropertyType
 }
+
+/**
+ * The custom properties of `kind` among an account's property definitions (the port's `custom`),
+ * in the form the storage addresses them: by id, with their name and type.
+ */
+export const customPropertiesOf = (
+  kind: ObjectKind,
+  definitions: ReadonlyArray<PropertyDefinition>
+): ReadonlyArray<CustomProperty> =>
+  definitions
+    .filter((d) => !d.builtin && d.kind === kind)
+    .map((d) => ({ id: d._id, internal_name: d.internal_name, type: d.type }))
 
 /** Where a property named in a filter, an order or a body is held. */
 export type PropertyTarget =

@@ -1,7 +1,8 @@
 /**
- * The record list query compiled to SQL over the schema of migration 0004: the parsed
- * `complex_filters` AST of @wasl/core, `search`, `order` / `direction` and the page, to one
- * statement returning the page's rows and the exact total.
+ * The statement of a record list (`listStatement`), over the schema of migration 0004: the
+ * parsed `complex_filters` AST of @wasl/core, `search`, `order` / `direction` and the page, in
+ * one statement returning the page's rows and the exact total. `RecordRepositoryPg.list` runs it;
+ * the records benchmark sends it raw too.
  *
  * Semantics are those of the core's reference evaluator (`matchesFilters`,
  * filter-evaluator.ts), which the property tests use as the oracle:
@@ -37,7 +38,14 @@
  *
  * @module
  */
-import { type ComplexFilters, type Condition, type FilterScalar, storageOf, type ValueStorage } from "@wasl/core"
+import {
+  type ComplexFilters,
+  type Condition,
+  type FilterScalar,
+  type RecordListInput,
+  storageOf,
+  type ValueStorage
+} from "@wasl/core"
 import { DateTime } from "effect"
 import type { Fragment, Statement } from "effect/sql/Statement"
 import type { SqlClient } from "effect/sql/SqlClient"
@@ -53,26 +61,12 @@ import {
 /** The SQL builder (`SqlClient` is one). */
 type Sql = SqlClient
 
-/** Ascending or descending. */
-export type OrderDirection = "asc" | "desc"
-
-/** One list request, already validated by the caller. */
-export interface RecordListSpec {
-  /** The account whose records are listed. */
-  readonly accountId: number
-  /** The parsed `complex_filters` (empty: none). */
-  readonly filters: ComplexFilters
-  /** A case-insensitive substring of the kind's name property; empty or absent: none. */
-  readonly search?: string | undefined
-  /** An internal_name of the kind (built-in or custom), or `created_at` / `updated_at`. */
-  readonly order: string
-  /** The direction of `order` (and of the ties by id). */
-  readonly direction: OrderDirection
-  /** ≥ 1. */
-  readonly page: number
-  /** ≥ 1. */
-  readonly perPage: number
-}
+/**
+ * What a list statement selects, validated by the core (`RecordListParams`): the account, the
+ * filters, the search, the order with its direction and the page. The kind and its custom
+ * properties come in the `RecordMapping`.
+ */
+export type ListStatementParams = Omit<RecordListInput, "kind" | "custom">
 
 /** The characters of a text sort key (the B-tree key of text columns, migration 0004). */
 export const TEXT_KEY_LENGTH = 255
@@ -354,7 +348,7 @@ export const compileSearch = (sql: SqlClient, mapping: RecordMapping, search: st
 }
 
 /** The WHERE of a list: the account, the filter and the search. */
-export const compileWhere = (sql: SqlClient, mapping: RecordMapping, spec: RecordListSpec): Fragment => {
+export const compileWhere = (sql: SqlClient, mapping: RecordMapping, spec: ListStatementParams): Fragment => {
   const clauses: Array<Fragment> = [sql`r.account_id = ${spec.accountId}::int8`]
   if (spec.filters.length > 0) clauses.push(compileFilters(sql, mapping, spec.filters))
   if (spec.search !== undefined && spec.search !== "") clauses.push(compileSearch(sql, mapping, spec.search))
@@ -471,7 +465,11 @@ export const selectLinkedContacts = (sql: SqlClient, mapping: RecordMapping, ali
  * `total` is the per-account counter (`record_counts`) when there is neither filter nor search,
  * else `count(*)` of the same WHERE.
  */
-export const compileList = (sql: SqlClient, mapping: RecordMapping, spec: RecordListSpec): Statement<Record<string, unknown>> => {
+export const listStatement = (
+  sql: SqlClient,
+  mapping: RecordMapping,
+  spec: ListStatementParams
+): Statement<Record<string, unknown>> => {
   if (!(Number.isSafeInteger(spec.page) && spec.page >= 1)) defect(`page ${spec.page}`)
   if (!(Number.isSafeInteger(spec.perPage) && spec.perPage >= 1)) defect(`per_page ${spec.perPage}`)
   const table = sql(mapping.storage.table)

@@ -1,7 +1,7 @@
 /**
  * The property test of the list query: random deals (built-in and custom values of every type,
  * links to contacts, tied timestamps) and random `complex_filters` ASTs, evaluated in memory by
- * the core's reference evaluator (`matchesFilters`) and in SQL by `RecordStorePg.list`: the same
+ * the core's reference evaluator (`matchesFilters`) and in SQL by `RecordRepositoryPg`'s list: the same
  * set of ids, the exact total; and pages that partition the result in the order of decisions §4
  * (nulls last both ways, ties by id, no repeat, no gap, nothing past the last page).
  *
@@ -18,15 +18,18 @@ import {
   type FilterScalar,
   type FilterValueType,
   foldCase,
-  matchesFilters
+  matchesFilters,
+  RecordRepository,
+  type StoredValues
 } from "@wasl/core"
 import { DateTime, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import fc from "fast-check"
 import { TestDatabase } from "../../src/db/test-database.ts"
-import { type RecordInputValue, RecordStorePg } from "../../src/pg/records/record-store-pg.ts"
+import type { WriteValue } from "../../src/pg/records/record-codec.ts"
 import type { CustomProperty } from "../../src/pg/records/storage.ts"
-import { expectedOrder, newAccount, newId, type OrderType, sortKey, storeOn } from "./fixtures.ts"
+import { atTime, listInput } from "../../src/testing/record-contract-support.ts"
+import { definitionsOf, expectedOrder, newAccount, newId, type OrderType, sortKey, storeOn } from "./fixtures.ts"
 import {
   conditionArb,
   DATES,
@@ -47,7 +50,7 @@ const HEAT = ["hot", "cold", "Warm"]
 const TAGS = ["red", "green", "blue", "Mixed Case"]
 
 /** Fixed custom property ids: the mirror account uses the same ones (isolation of value rows). */
-const CUSTOM: ReadonlyArray<CustomProperty> = [
+const CUSTOM_PROPERTIES: ReadonlyArray<CustomProperty> = [
   { id: "c0000000000000000000000a", internal_name: "c_text", type: "string" },
   { id: "c0000000000000000000000b", internal_name: "c_num", type: "number" },
   { id: "c0000000000000000000000c", internal_name: "c_bool", type: "boolean" },
@@ -57,6 +60,7 @@ const CUSTOM: ReadonlyArray<CustomProperty> = [
   { id: "c00000000000000000000010", internal_name: "c_multi", type: "multi_select" },
   { id: "c00000000000000000000011", internal_name: "c_email", type: "email" }
 ]
+const CUSTOM = definitionsOf("deal", CUSTOM_PROPERTIES)
 
 /** Properties a record body sets. */
 const WRITABLE: ReadonlyArray<TestProperty> = [
@@ -108,14 +112,14 @@ const UNKNOWN_CONTACT = "0c00000000000000000000ff"
 const AT = ["2026-02-01T10:00:00.000000Z", "2026-02-01T10:00:00.001000Z", "2026-02-02T00:00:00.000000Z"]
 
 /** A property's value or one of the forms of "no value". */
-const slotArb = (p: TestProperty): fc.Arbitrary<RecordInputValue> =>
+const slotArb = (p: TestProperty): fc.Arbitrary<WriteValue> =>
   fc.oneof(
-    { weight: 2, arbitrary: valueArb(p) as fc.Arbitrary<RecordInputValue> },
-    { weight: 1, arbitrary: fc.constantFrom<RecordInputValue>(undefined, null, "", []) }
+    { weight: 2, arbitrary: valueArb(p) as fc.Arbitrary<WriteValue> },
+    { weight: 1, arbitrary: fc.constantFrom<WriteValue>(undefined, null, "", []) }
   )
 
 interface RecordCase {
-  readonly values: Readonly<Record<string, RecordInputValue>>
+  readonly values: Readonly<Record<string, WriteValue>>
   /** Bit i: linked to CONTACTS[i]. */
   readonly links: number
   readonly at: number
@@ -196,12 +200,14 @@ type Query = { readonly filters: ComplexFilters; readonly search?: string | unde
 const linkedContacts = (mask: number) => CONTACTS.filter((_, i) => (mask & (1 << i)) !== 0)
 
 const seed = Effect.fnUntraced(function*(accountId: number, records: ReadonlyArray<RecordCase>, ids: ReadonlyArray<string>) {
-  const store = yield* RecordStorePg
+  const store = yield* RecordRepository
   for (const id of CONTACTS) {
     yield* store.insert({ accountId, kind: "contact", id, custom: [], values: { firstname: "C" } })
   }
   for (const [i, r] of records.entries()) {
-    yield* store.insert({ accountId, kind: "deal", id: ids[i]!, custom: CUSTOM, values: r.values, at: instant(AT[r.at]!) })
+    // Values as the core never stores them too ("", [], null: no value), and created_at = updated_at = AT.
+    const values = r.values as StoredValues
+    yield* atTime(AT[r.at]!, store.insert({ accountId, kind: "deal", id: ids[i]!, custom: CUSTOM, values }))
     for (const contact of linkedContacts(r.links)) {
       assert.isTrue(yield* store.link({ accountId, link: "deal_contact", from: ids[i]!, to: contact }))
     }
@@ -217,7 +223,7 @@ const oracleValues = (r: RecordCase): Record<string, unknown> => ({
 })
 
 const checkCase = Effect.fnUntraced(function*(c: Case) {
-  const store = yield* RecordStorePg
+  const store = yield* RecordRepository
   const accountId = yield* newAccount
   const mirrorId = yield* newAccount
   const ids = c.records.map(() => newId())
@@ -230,7 +236,7 @@ const checkCase = Effect.fnUntraced(function*(c: Case) {
     ids
   )
 
-  const all = yield* store.list({ accountId, kind: "deal", custom: CUSTOM, perPage: 100 })
+  const all = yield* store.list(listInput(accountId, "deal", CUSTOM, { perPage: 100 }))
   assert.strictEqual(all.total, n, "unfiltered total (the counter)")
 
   const oracle = c.records.map((r, i) => ({ id: ids[i]!, r, values: oracleValues(r) }))
@@ -244,10 +250,10 @@ const checkCase = Effect.fnUntraced(function*(c: Case) {
 
   for (const query of c.queries) {
     const expected = matching(query).map((o) => o.id).sort()
-    const result = yield* store.list({ accountId, kind: "deal", custom: CUSTOM, ...query, perPage: 100 })
-    const got = result.rows.map((row) => row._id)
+    const result = yield* store.list(listInput(accountId, "deal", CUSTOM, { ...query, perPage: 100 }))
+    const got = result.rows.map((row) => row.record._id)
     assert.strictEqual(new Set(got).size, got.length, "no duplicate")
-    assert.isTrue(result.rows.every((row) => row.account_id === accountId), "only the account's records")
+    assert.isTrue(result.rows.every((row) => row.record.account_id === accountId), "only the account's records")
     assert.deepStrictEqual([...got].sort(), expected, `query ${JSON.stringify(query)}`)
     assert.strictEqual(result.total, expected.length, "total")
   }
@@ -262,21 +268,18 @@ const checkCase = Effect.fnUntraced(function*(c: Case) {
     const lastPage = Math.max(Math.ceil(expected.length / o.perPage), 1)
     const seen: Array<string> = []
     for (let page = 1; page <= lastPage + 1; page++) {
-      const result = yield* store.list({
-        accountId,
-        kind: "deal",
-        custom: CUSTOM,
+      const result = yield* store.list(listInput(accountId, "deal", CUSTOM, {
         ...query,
         order: o.order.name,
         direction: o.direction,
         page,
         perPage: o.perPage
-      })
+      }))
       assert.strictEqual(result.total, expected.length, "total on every page")
       assert.isAtMost(result.rows.length, o.perPage)
       if (page > lastPage) assert.strictEqual(result.rows.length, 0, "nothing past the last page")
       else if (page < lastPage) assert.strictEqual(result.rows.length, o.perPage, "full pages before the last")
-      seen.push(...result.rows.map((row) => row._id))
+      seen.push(...result.rows.map((row) => row.record._id))
     }
     assert.deepStrictEqual(seen, expected, `order ${o.order.name} ${o.direction} per_page ${o.perPage}`)
   }
@@ -287,7 +290,7 @@ describe.each(TestDatabase.variants)("list query on $name", ({ enabled, layer: d
     layer(storeOn(database), { excludeTestServices: true, timeout: "120 seconds" })((it) => {
       it.effect("SQL selects exactly what matchesFilters accepts; pages partition it in order", () =>
         Effect.gen(function*() {
-          const context = yield* Effect.context<RecordStorePg | SqlClient.SqlClient>()
+          const context = yield* Effect.context<RecordRepository | SqlClient.SqlClient>()
           const run = Effect.runPromiseWith(context)
           yield* Effect.promise(() =>
             fc.assert(

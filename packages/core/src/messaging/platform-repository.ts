@@ -1,0 +1,29 @@
+/**
+ * The account's sending numbers (platforms). Every method takes the account and never sees another
+ * account's rows.
+ */
+import { Context, type Effect, type Option } from "effect"
+import type { Platform, PlatformInput } from "./platform.ts"
+
+/** What the PlatformRepository port offers (implement this to write an adapter). */
+export interface PlatformRepositoryShape {
+  /** Stores a sending number (`sealed_access_token` already sealed); created_at = updated_at = now. */
+  readonly insert: (
+    accountId: number,
+    input: Omit<PlatformInput, "access_token"> & { readonly sealed_access_token: string | null }
+  ) => Effect.Effect<Platform>
+  /** The account's sending numbers, oldest first. */
+  readonly list: (accountId: number) => Effect.Effect<ReadonlyArray<Platform>>
+  /** The account's sending number with that id, or none. */
+  readonly findById: (accountId: number, id: number) => Effect.Effect<Option.Option<Platform>>
+}
+
+/** @ignore */
+export const PlatformRepositoryBase: Context.ServiceClass<
+  PlatformRepository,
+  "@wasl/core/PlatformRepository",
+  PlatformRepositoryShape
+> = Context.Service<PlatformRepository, PlatformRepositoryShape>()("@wasl/core/PlatformRepository")
+
+/** The account's sending numbers (platforms). */
+export class PlatformRepository extends PlatformRepositoryBase {}
