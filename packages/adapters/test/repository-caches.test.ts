@@ -17,8 +17,9 @@ import {
   TokenRepository,
   Transactor
 } from "@wasl/core"
-import { DateTime, Effect, Exit, Layer, Redacted, type Context } from "effect"
+import { type Context, DateTime, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
+import { afterAll, beforeAll } from "vitest"
 import { makeEmbeddedPgClient, MigrationsLive, pgClientOptions } from "../src/db/database.ts"
 import { makePgliteTestDatabase, makePostgresTestDatabase, postgresTestEnabled, testPostgresUrl } from "../src/db/test-database.ts"
 import { PasswordHasherFast } from "../src/password-hasher-scrypt.ts"
@@ -46,22 +47,26 @@ const replicaLayer = (client: Layer.Layer<PgClient.PgClient | SqlClient.SqlClien
 
 type Replica = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.Effect<A, E>
 
-/** Two replicas (`a`, `b`) on one database, and an account with its owner's token made on `a`. */
+/** Two replicas (`a`, `b`) on one database, for the scope. */
 const twoReplicas = (database: Database) =>
   Effect.gen(function*() {
     const client = yield* sharedDatabase(database)
     const on = (context: Context.Context<any>): Replica => (effect) => Effect.provideContext(effect, context)
     const a = on(yield* Layer.build(replicaLayer(client())))
     const b = on(yield* Layer.build(replicaLayer(client())))
-    const owner = yield* a(bootstrapAccount({
-      account: "Cache",
-      email: "cache@example.test",
-      password: "correct horse battery",
-      plan: "business",
-      otpCredits: 0
-    }))
-    return { a, b, owner }
+    return { a, b }
   }).pipe(Effect.orDie)
+
+let accounts = 0
+/** A fresh account with its owner's token, made on `replica`: each test has its own. */
+const newOwner = (replica: Replica) =>
+  replica(bootstrapAccount({
+    account: "Cache",
+    email: `cache-${++accounts}@example.test`,
+    password: "correct horse battery",
+    plan: "business",
+    otpCredits: 0
+  })).pipe(Effect.orDie)
 
 /** Runs SQL on a replica without firing the cache triggers: a change nobody announces. */
 const silently = (statement: string, params: ReadonlyArray<unknown>) =>
@@ -148,9 +153,18 @@ const untilPropertiesKept = (replica: Replica, writer: Replica, accountId: numbe
 const databases: ReadonlyArray<Database> = postgresTestEnabled() ? ["pglite", "postgres"] : ["pglite"]
 
 describe.each(databases)("RepositoryCachesPg on %s", (database) => {
+  // One database and two replicas for the file's tests (each test works in an account of its own).
+  const scope = Scope.makeUnsafe()
+  let replicas: { readonly a: Replica; readonly b: Replica }
+  beforeAll(async () => {
+    replicas = await Effect.runPromise(Scope.provide(twoReplicas(database), scope))
+  }, 60_000)
+  afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
+
   it.live("a token revoked on one replica is refused by the other once notified", () =>
     Effect.gen(function*() {
-      const { a, b, owner } = yield* twoReplicas(database)
+      const { a, b } = replicas
+      const owner = yield* newOwner(a)
       const tokenId = Number(owner.token.split("|")[0])
       const abilitiesOnB = Effect.map(authenticateToken(owner.token), (principal) => principal.abilities)
       // B keeps the token: a change nobody announces does not reach it.
@@ -168,11 +182,12 @@ describe.each(databases)("RepositoryCachesPg on %s", (database) => {
       yield* until(b, abilitiesOnB, Exit.isFailure)
       const exit = yield* Effect.exit(b(abilitiesOnB))
       assert.isTrue(Exit.isFailure(exit))
-    }).pipe(Effect.scoped), 60_000)
+    }), 60_000)
 
   it.live("a member suspended with SQL loses access on every replica once notified", () =>
     Effect.gen(function*() {
-      const { a, b, owner } = yield* twoReplicas(database)
+      const { a, b } = replicas
+      const owner = yield* newOwner(a)
       const permissionsOnB = Effect.map(authenticateToken(owner.token), (principal) => principal.permissions.size)
       const [team] = yield* a(sql(`SELECT permissions FROM teams WHERE account_id = $1`, [owner.account_id]))
       yield* untilKept(
@@ -187,21 +202,23 @@ describe.each(databases)("RepositoryCachesPg on %s", (database) => {
         owner.user_id
       ]))
       yield* until(b, permissionsOnB, Exit.isFailure)
-    }).pipe(Effect.scoped), 60_000)
+    }), 60_000)
 
   it.live("a property created on one replica is listed by the other once notified", () =>
     Effect.gen(function*() {
-      const { a, b, owner } = yield* twoReplicas(database)
+      const { a, b } = replicas
+      const owner = yield* newOwner(a)
       const namesOnB = propertyNames(owner.account_id)
       yield* untilPropertiesKept(b, a, owner.account_id)
       yield* a(PropertyRepository.use((properties) =>
         properties.insert(definition(owner.account_id, "announced"))))
       yield* until(b, namesOnB, (exit) => Exit.isSuccess(exit) && exit.value.length === 2)
-    }).pipe(Effect.scoped), 60_000)
+    }), 60_000)
 
   it.live("a read inside a transaction sees its own writes and keeps nothing a rollback undoes", () =>
     Effect.gen(function*() {
-      const { a, owner } = yield* twoReplicas(database)
+      const { a } = replicas
+      const owner = yield* newOwner(a)
       const names = propertyNames(owner.account_id)
       yield* untilPropertiesKept(a, a, owner.account_id)
       const inside = yield* a(Transactor.use((transactor) =>
@@ -211,5 +228,5 @@ describe.each(databases)("RepositoryCachesPg on %s", (database) => {
         }))).pipe(Effect.flip))
       assert.deepStrictEqual([...inside].sort(), ["rolled_back", "silent"], "the transaction read the database, not the cache")
       assert.deepStrictEqual(yield* a(names), ["silent"], "the write dropped the kept list; the rolled back property is not kept")
-    }).pipe(Effect.scoped), 60_000)
+    }), 60_000)
 })
