@@ -191,7 +191,8 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
   retainDeliveries: durationSetting("WASL_RETENTION_DELIVERIES"),
   retainNotifications: durationSetting("WASL_RETENTION_NOTIFICATIONS"),
   retainVerifications: durationSetting("WASL_RETENTION_VERIFICATIONS"),
-  retainIdempotency: durationSetting("WASL_RETENTION_IDEMPOTENCY")
+  retainIdempotency: durationSetting("WASL_RETENTION_IDEMPOTENCY"),
+  retainExports: durationSetting("WASL_RETENTION_EXPORTS")
 }).pipe(Config.map((c) => ({
   databaseUrl: c.database.databaseUrl === undefined ? undefined : Redacted.value(c.database.databaseUrl),
   dataDir: c.database.dataDir,
@@ -203,7 +204,8 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
     deliveries: c.retainDeliveries,
     notifications: c.retainNotifications,
     verifications: c.retainVerifications,
-    idempotency: c.retainIdempotency
+    idempotency: c.retainIdempotency,
+    exports: c.retainExports
   }
 })))
 export type WaslConfig = Config.Success<typeof WaslConfig>

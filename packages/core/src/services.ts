@@ -40,6 +40,7 @@ import type { DeliveryRepository } from "./webhooks/delivery-repository.ts"
 import type { WebhookRepository } from "./webhooks/webhook-repository.ts"
 import type { WebhookTransport } from "./webhooks/webhook-transport.ts"
 import type { WebhookUrlGuard } from "./webhooks/webhook-url.ts"
+import type { ExportRepository } from "./exports/export-repository.ts"
 
 /**
  * The storage ports: every repository, the outbox, the transactor that makes writes atomic and
@@ -72,6 +73,7 @@ export type WaslRepositories =
   | RateLimiter
   | Readiness
   | DeliveryBacklog
+  | ExportRepository
 
 /**
  * Every port the use-cases, the HTTP handlers and the delivery worker need: the storage ports,

@@ -26,6 +26,7 @@ import { MessagingGroup } from "./messaging-api.ts"
 import { OtpGroup } from "./otp-api.ts"
 import { RecordLinksGroup } from "./record-links-api.ts"
 import { RecordsGroup } from "./records-api.ts"
+import { ExportsGroup } from "./exports-api.ts"
 import { Authentication } from "./security.ts"
 import { WebhooksGroup } from "./webhooks-api.ts"
 import { DeliveriesGroup } from "./deliveries-api.ts"
@@ -191,6 +192,7 @@ export const WaslApiBase: HttpApi.HttpApi<
   | typeof RecordLinksGroup
   | typeof NotesGroup
   | typeof RecordsGroup
+  | typeof ExportsGroup
   | typeof HealthGroup
 > = HttpApi.make("wasl")
   .add(MeGroup)
@@ -205,6 +207,7 @@ export const WaslApiBase: HttpApi.HttpApi<
   .add(RecordLinksGroup)
   .add(NotesGroup)
   .add(RecordsGroup)
+  .add(ExportsGroup)
   .add(HealthGroup)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "ignore" })
   .annotateMerge(OpenApi.annotations({
@@ -222,7 +225,7 @@ export const WaslApiBase: HttpApi.HttpApi<
 /**
  * Wasl's HTTP API as an Effect `HttpApi`: every endpoint under `/api` with its payload, answer and
  * error schemas, in groups (`me`, `auth`, `tokens`, `records`, `recordLinks`, `notes`,
- * `properties`, `webhooks`, `deliveries`, `notifications`, `messaging`, `otp`), and the health
+ * `exports`, `properties`, `webhooks`, `deliveries`, `notifications`, `messaging`, `otp`), and the health
  * probes (`health`) at `/health/live` and `/health/ready`. Serve it with
  * `WaslRoutes`, derive a typed client with `@wasl/http/client`, or its OpenAPI document with
  * `OpenApi.fromApi(WaslApi)`.

@@ -20,6 +20,9 @@
  *   deleting the rows whose retention ran out (`RetentionPolicy`: finished deliveries and their
  *   attempts, read notifications, expired OTP verifications). Each batch is one short statement
  *   that skips locked rows, so deliveries going on never wait for it, and every worker runs it.
+ * - exports: `runNextExport` while there is an export waiting, else it looks again every poll
+ *   interval. One export at a time per worker; each stored piece of a file is a heartbeat, so a
+ *   long export does not make the worker unready.
  *
  * Stopping (the scope closes, e.g. on SIGTERM): the loops are interrupted; an attempt in flight
  * is interrupted too and its lease released at once, so another worker (or the next start) sends
@@ -32,6 +35,7 @@
  */
 import {
   type ClaimedDelivery,
+  type ExportRunServices,
   DeliveryPolicy,
   deliveryLeaseFor,
   DeliveryRepository,
@@ -47,6 +51,7 @@ import {
   QueueSignals,
   recordAttempts,
   type Retention,
+  runNextExport,
   type SecretBox,
   sendAttempt,
   sendPendingEmails,
@@ -68,6 +73,7 @@ import { recordAttemptMetrics } from "./worker-metrics.ts"
  */
 export type DeliveryWorkerServices =
   | DeliveryRepository
+  | ExportRunServices
   | Mailer
   | NotificationRepository
   | OtpReservationRepository
@@ -124,6 +130,7 @@ const FAN_OUT = "outbox fan-out"
 const MAIL = "notification mail"
 const OTP_SWEEP = "OTP reservation sweep"
 const PRUNING = "pruning"
+const EXPORTS = "CSV exports"
 
 /** The pause after a loop iteration failed. */
 const FAILURE_PAUSE = Duration.seconds(1)
@@ -363,6 +370,15 @@ export const runDeliveryWorker = (
       yield* Effect.sleep(pruneInterval)
     })
 
+    // exports ------------------------------------------------------------------------------
+    const exportStep = Effect.gen(function*() {
+      while (yield* runNextExport(beat(EXPORTS))) {
+        // there may be another waiting
+        yield* beat(EXPORTS)
+      }
+      yield* Effect.sleep(poll)
+    })
+
     yield* Effect.forkScoped(forever(loops, FAN_OUT, poll, fanOutStep))
     // A full send loop waits for a free slot: at most an attempt's timeout.
     yield* Effect.forkScoped(forever(loops, "delivery sending", Duration.max(poll, timeout), sendStep))
@@ -370,6 +386,7 @@ export const runDeliveryWorker = (
     yield* Effect.forkScoped(forever(loops, MAIL, poll, mailStep))
     yield* Effect.forkScoped(forever(loops, OTP_SWEEP, otpSweepInterval, otpSweepStep))
     yield* Effect.forkScoped(forever(loops, PRUNING, pruneInterval, pruneStep))
+    yield* Effect.forkScoped(forever(loops, EXPORTS, poll, exportStep))
     yield* Effect.addFinalizer(() =>
       Effect.logInfo("Wasl delivery worker stopped").pipe(Effect.annotateLogs({ attempts: sent }))
     )

@@ -6,7 +6,7 @@
  * record-derived.ts and lists record-list.ts.
  */
 import { type PropertyDefinition, RecordRepository, type RecordWithDerived } from "@wasl/core"
-import { DateTime, Effect, HashMap, Layer, Option } from "effect"
+import { Array as Arr, DateTime, Effect, HashMap, Layer, Option, Stream } from "effect"
 import { requireAccount } from "./property-repository-memory.ts"
 import { type DerivationContext, indexLinks, recordWithDerived } from "./record-derived.ts"
 import { listPage } from "./record-list.ts"
@@ -101,6 +101,14 @@ export const RecordRepositoryMemory: Layer.Layer<RecordRepository, never, Memory
             HashMap.values(recordRowsOf(state.records, input.accountId, input.kind)),
             contextOf(state, input.accountId)
           )),
+      // The store is one immutable state: reading every match from it at once is the snapshot the
+      // PostgreSQL cursor gives; the batches only mimic its pace (memory stays small in tests).
+      scan: (input, batchSize) =>
+        Stream.unwrap(readStore(store, (state) => {
+          const rows = HashMap.values(recordRowsOf(state.records, input.accountId, input.kind))
+          const all = listPage({ ...input, page: 1, perPage: Number.MAX_SAFE_INTEGER }, rows, contextOf(state, input.accountId))
+          return Stream.fromIterable(Arr.chunksOf(all.rows, Math.max(1, Math.floor(batchSize))))
+        })),
       existing: (accountId, kind, ids) =>
         readStore(store, (state) => [...new Set(ids)].filter((id) => findRecordRow(state.records, accountId, kind, id) !== undefined)),
       link: (input) =>

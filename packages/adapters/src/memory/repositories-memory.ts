@@ -31,6 +31,7 @@ import { IdempotencyStoreMemory } from "./idempotency-store-memory.ts"
 import { RetentionMemory } from "./retention-memory.ts"
 import { ReadinessMemory } from "./readiness-memory.ts"
 import { DeliveryBacklogMemory } from "./delivery-backlog-memory.ts"
+import { ExportRepositoryMemory } from "./export-repository-memory.ts"
 
 /**
  * Every repository port, the Transactor and the store's QueueSignals over one
@@ -70,5 +71,6 @@ export const RepositoriesMemory: Layer.Layer<
   RetentionMemory,
   RateLimiterMemory,
   ReadinessMemory,
-  DeliveryBacklogMemory
+  DeliveryBacklogMemory,
+  ExportRepositoryMemory
 ).pipe(Layer.provideMerge(MemoryStore.layer))

@@ -1,4 +1,4 @@
-import { Retention, type RetentionKind } from "@wasl/core"
+import { type ExportChunk, Retention, type RetentionKind } from "@wasl/core"
 import { DateTime, Effect, Layer } from "effect"
 import type { DeliveryRow, MemoryState, NotificationRow } from "./store.ts"
 import { MemoryStore, updateStore } from "./store.ts"
@@ -50,6 +50,18 @@ const PRUNE: Readonly<Record<RetentionKind, (state: MemoryState, cutoff: number,
     const idempotencyKeys = new Map(state.idempotencyKeys)
     for (const [key] of gone) idempotencyKeys.delete(key)
     return [gone.size, { ...state, idempotencyKeys }]
+  },
+  exports: (state, cutoff, limit) => {
+    const pieces = [...state.exports.chunks].flatMap(([key, chunks]) => chunks.map((chunk) => ({ key, chunk })))
+    const gone = oldest(pieces, ({ chunk }) => millis(chunk.writtenAt), cutoff, limit)
+    if (gone.size === 0) return [0, state]
+    const goneChunks = new Set([...gone].map(({ chunk }) => chunk))
+    const chunks = new Map<string, ReadonlyArray<ExportChunk>>()
+    for (const [key, list] of state.exports.chunks) {
+      const kept = list.filter((chunk) => !goneChunks.has(chunk))
+      if (kept.length > 0) chunks.set(key, kept)
+    }
+    return [gone.size, { ...state, exports: { ...state.exports, chunks } }]
   }
 }
 

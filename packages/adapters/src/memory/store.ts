@@ -20,6 +20,8 @@ import type {
   DeliveryAttempt,
   DeliveryStatus,
   EventName,
+  ExportChunk,
+  ExportRow,
   NotificationName,
   NotificationNotice,
   OutboxEvent,
@@ -278,7 +280,20 @@ export interface MemoryState {
   readonly notes: NoteTable
   /** Kept idempotency keys, by `idempotencyKey(claim)`. */
   readonly idempotencyKeys: ReadonlyMap<string, IdempotencyKeyRow>
+  /** Exports and their files (export-repository-memory.ts). */
+  readonly exports: ExportTable
 }
+
+/** Exports and the chunks of their files, both by `exportKey(accountId, id)`. */
+export interface ExportTable {
+  /** The exports, oldest first. */
+  readonly rows: ReadonlyMap<string, ExportRow>
+  /** Each export's chunks, in order. */
+  readonly chunks: ReadonlyMap<string, ReadonlyArray<ExportChunk>>
+}
+
+/** The key of an export in the export table. */
+export const exportKey = (accountId: number, id: string): string => `${accountId}:${id}`
 
 /** The state of a fresh store: every table empty, every sequence at 1. */
 export const emptyMemoryState: MemoryState = {
@@ -302,7 +317,8 @@ export const emptyMemoryState: MemoryState = {
   records: HashMap.empty(),
   recordLinks: HashMap.empty(),
   notes: HashMap.empty(),
-  idempotencyKeys: new Map()
+  idempotencyKeys: new Map(),
+  exports: { rows: new Map(), chunks: new Map() }
 }
 
 /** The key of a membership in `MemoryState.memberships`. */

@@ -24,6 +24,7 @@ import { RetentionPg } from "./retention-pg.ts"
 import { RateLimiterPg } from "./rate-limiter-pg.ts"
 import { ReadinessPg } from "./readiness-pg.ts"
 import { DeliveryBacklogPg } from "./delivery-backlog-pg.ts"
+import { ExportRepositoryPg } from "./export-repository-pg.ts"
 
 export { AccountRepositoryPg } from "./account-repository-pg.ts"
 export { NotificationRepositoryPg } from "./notification-repository-pg.ts"
@@ -56,6 +57,7 @@ export {
   type RepositoryCachesOptions,
   RepositoryCachesPg
 } from "./cache/repository-caches-pg.ts"
+export { ExportRepositoryPg } from "./export-repository-pg.ts"
 
 /**
  * Every storage port on PostgreSQL (`WaslRepositories`: the repositories, the outbox, the delivery
@@ -84,5 +86,6 @@ export const RepositoriesPg: Layer.Layer<WaslRepositories, never, SecureRandom.S
   RetentionPg,
   RateLimiterPg,
   ReadinessPg,
-  DeliveryBacklogPg
+  DeliveryBacklogPg,
+  ExportRepositoryPg
 )

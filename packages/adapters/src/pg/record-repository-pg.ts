@@ -4,7 +4,8 @@
  *
  * Each record kind has its table; custom values sit in its `custom` jsonb and in typed side rows
  * (records/custom-value-rows.ts) that filters and ordering use; values go in and come out in the
- * core's stored form (records/record-codec.ts). A list is one statement (records/list-statement.ts).
+ * core's stored form (records/record-codec.ts). A list is one statement (records/list-statement.ts);
+ * a scan (every record of a list, for exports) reads the same through a cursor (records/scan-sql.ts).
  * A deal's linked contacts, a contact's deal ids and a ticket's link counts are read in the same
  * statement as the record.
  *
@@ -24,16 +25,19 @@ import {
   type RecordListInput,
   type RecordPage,
   type RecordRef,
+  type RecordScanInput,
   type RecordUpdateInput,
   type RecordWithDerived
 } from "@wasl/core"
 import type { ObjectKind, PropertyDefinition } from "@wasl/core"
-import { DateTime, Effect, Layer, Option } from "effect"
+import { DateTime, Effect, Layer, Option, Stream } from "effect"
 import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
 import type { Fragment } from "effect/sql/Statement"
 import { writeSideRows } from "./records/custom-value-rows.ts"
 import { listStatement, selectColumns, selectLinkedContacts, selectLinkSets } from "./records/list-statement.ts"
 import { decodeRecord, encodeWrite } from "./records/record-codec.ts"
+import { compileScan } from "./records/scan-sql.ts"
 import { customPropertiesOf, KIND_STORAGE, LINKS, type RecordMapping, recordMapping } from "./records/storage.ts"
 
 /** Where the kind's properties live, with the account's custom ones among `custom`. */
@@ -112,6 +116,29 @@ const make = Effect.gen(function*() {
       }))
     }).pipe(Effect.orDie)
 
+  // One cursor per scan, named apart so that two scans in one transaction do not collide.
+  let scans = 0
+  const scan = (input: RecordScanInput, batchSize: number) =>
+    Stream.unwrap(Effect.sync(() => {
+      const mapping = mappingOf(input)
+      const cursor = sql(`wasl_record_scan_${++scans}`)
+      const size = Math.max(1, Math.floor(batchSize))
+      const declare = sql`DECLARE ${cursor} NO SCROLL CURSOR FOR ${compileScan(sql, mapping, input)}`
+      const fetch = Effect.map(sql`FETCH ${sql.literal(String(size))} FROM ${cursor}`.unprepared, (rows) =>
+        rows.map((row) => decodeRecord(mapping, row)))
+      // A short fetch is the last one: the cursor is closed then rather than at the transaction's end.
+      type Step = readonly [ReadonlyArray<RecordWithDerived>, boolean] | undefined
+      const next = (open: boolean): Effect.Effect<Step, SqlError> =>
+        !open ? Effect.succeed(undefined) : Effect.flatMap(fetch, (rows): Effect.Effect<Step, SqlError> =>
+          rows.length === size
+            ? Effect.succeed([rows, true])
+            : Effect.as(sql`CLOSE ${cursor}`.unprepared, rows.length === 0 ? undefined : [rows, false]))
+      return Stream.unfold<boolean, ReadonlyArray<RecordWithDerived>, SqlError, never>(true, next).pipe(
+        Stream.onStart(Effect.orDie(declare.unprepared)),
+        Stream.orDie
+      )
+    }))
+
   const linkScope = (input: RecordLinkInput) => {
     const spec = LINKS[input.link]
     return {
@@ -161,6 +188,7 @@ const make = Effect.gen(function*() {
     delete: del,
     get,
     list,
+    scan,
     existing: (accountId, kind, ids) =>
       ids.length === 0 ? Effect.succeed([]) : Effect.map(
         sql<{ readonly id: string }>`

@@ -28,7 +28,9 @@ const RULES: Readonly<Record<RetentionKind, PruneRule>> = {
     prunable: "(read_at IS NOT NULL OR NOT stored)"
   },
   verifications: { table: "otp_verifications", key: ["account_id", "id"], age: "expires_at", prunable: "true" },
-  idempotency: { table: "idempotency_keys", key: ["account_id", "principal", "key"], age: "expires_at", prunable: "true" }
+  idempotency: { table: "idempotency_keys", key: ["account_id", "principal", "key"], age: "expires_at", prunable: "true" },
+  // The files of exports (their rows stay): `written_at` is the export's expiry less the retention.
+  exports: { table: "export_chunks", key: ["account_id", "export_id", "seq"], age: "written_at", prunable: "true" }
 }
 
 /**

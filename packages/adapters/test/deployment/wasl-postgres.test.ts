@@ -85,27 +85,36 @@ describe("WaslPostgres", () => {
         deliveries: Duration.days(7),
         notifications: DEFAULT_RETENTION.notifications,
         verifications: Duration.hours(12),
-        idempotency: DEFAULT_RETENTION.idempotency
+        idempotency: DEFAULT_RETENTION.idempotency,
+        exports: DEFAULT_RETENTION.exports
       })
     }), { timeout: 60_000 })
 })
 
 describe("retentionPolicyOf", () => {
-  it.effect("reads the duration syntax of the retry delays, and defaults to 30, 90 and 30 days and idempotency keys at expiry", () =>
+  it.effect("reads the duration syntax of the retry delays, and defaults to 30, 90 and 30 days, idempotency keys at expiry and export files 7 days", () =>
     Effect.gen(function*() {
       assert.deepStrictEqual(yield* retentionPolicyOf(), DEFAULT_RETENTION)
       assert.deepStrictEqual(DEFAULT_RETENTION, {
         deliveries: Duration.days(30),
         notifications: Duration.days(90),
         verifications: Duration.days(30),
-        idempotency: Duration.zero
+        idempotency: Duration.zero,
+        exports: Duration.days(7)
       })
-      const policy = yield* retentionPolicyOf({ deliveries: "36h", notifications: "1.5d", verifications: "90m", idempotency: "0s" })
+      const policy = yield* retentionPolicyOf({
+        deliveries: "36h",
+        notifications: "1.5d",
+        verifications: "90m",
+        idempotency: "0s",
+        exports: "2h"
+      })
       assert.deepStrictEqual(policy, {
         deliveries: Duration.hours(36),
         notifications: Duration.hours(36),
         verifications: Duration.minutes(90),
-        idempotency: Duration.zero
+        idempotency: Duration.zero,
+        exports: Duration.hours(2)
       })
     }))
 })

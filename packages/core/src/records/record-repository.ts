@@ -12,7 +12,7 @@
  * and channels, a ticket's link counts), so that `recordJson(kind, record, custom, derived)` is its
  * REST shape. Deleting a record removes its custom values, its links and its notes.
  */
-import { Context, type Effect, type Option } from "effect"
+import { Context, type Effect, type Option, type Stream } from "effect"
 import type { ObjectKind } from "./object-kind.ts"
 import type { RecordListParams } from "./list-query.ts"
 import type { PropertyDefinition } from "./property-definition.ts"
@@ -69,6 +69,9 @@ export interface RecordListInput extends RecordListParams {
   readonly custom: ReadonlyArray<PropertyDefinition>
 }
 
+/** Which records a scan reads: a list's query without its page. */
+export type RecordScanInput = Omit<RecordListInput, "page" | "perPage">
+
 /** One page of a list. */
 export interface RecordPage {
   /** The records of the page, in order. */
@@ -111,6 +114,13 @@ export interface RecordRepositoryShape {
    * records without a value come last in either direction.
    */
   readonly list: (input: RecordListInput) => Effect.Effect<RecordPage>
+  /**
+   * Every record the list would show over all its pages, in the list's order, `batchSize` at a
+   * time, read as the stream is pulled so that memory stays flat however many there are. Pull it
+   * inside a transaction: on PostgreSQL it reads through a cursor, which lives as long as the
+   * transaction, and every batch comes from the same snapshot.
+   */
+  readonly scan: (input: RecordScanInput, batchSize: number) => Stream.Stream<ReadonlyArray<RecordWithDerived>>
   /**
    * Of `ids`, those the account has a record of the kind with (each once, in the given order). In
    * a transaction each one found is held until it ends: a deletion of it waits (one that went first

@@ -30,17 +30,24 @@ export interface RetentionPolicyShape {
    * (`WASL_RETENTION_IDEMPOTENCY`). An expired key no longer replays, so by default it goes at once.
    */
   readonly idempotency: Duration.Duration
+  /**
+   * The files of CSV exports, counted from when the run that wrote one began
+   * (`WASL_RETENTION_EXPORTS`): the export's `expires_at`. After it the download answers 410 and
+   * the worker deletes the file; the export itself stays, so its status still answers.
+   */
+  readonly exports: Duration.Duration
 }
 
 /**
  * The defaults: deliveries 30 days, notifications 90 days, OTP verifications 30 days, idempotency
- * keys as soon as they expire.
+ * keys as soon as they expire, export files 7 days.
  */
 export const DEFAULT_RETENTION: RetentionPolicyShape = {
   deliveries: Duration.days(30),
   notifications: Duration.days(90),
   verifications: Duration.days(30),
-  idempotency: Duration.zero
+  idempotency: Duration.zero,
+  exports: Duration.days(7)
 }
 
 /**

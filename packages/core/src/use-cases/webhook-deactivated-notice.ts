@@ -9,8 +9,9 @@
  * is on (sent after commit by `sendPendingEmails`, never inside the worker's transaction). A
  * member who silenced every channel gets nothing.
  */
-import { DateTime, Effect } from "effect"
+import { Effect } from "effect"
 import { NotificationRepository } from "../account/notification-repository.ts"
+import { deliverNotice } from "./notify-user.ts"
 
 /** The notification's name. */
 export const WEBHOOK_DEACTIVATED = "WebhookDeactivated" as const
@@ -41,20 +42,13 @@ export const notifyWebhookDeactivated: (
   function*(accountId: number, webhookId: number, url: string) {
     const notifications = yield* NotificationRepository
     const recipients = yield* notifications.recipients(accountId, "webhook-update", WEBHOOK_DEACTIVATED)
-    const now = yield* DateTime.now
-    const data = { webhook_id: webhookId, url, message: webhookDeactivatedMessage(url) }
+    const notice = {
+      type: WEBHOOK_DEACTIVATED,
+      data: { webhook_id: webhookId, url, message: webhookDeactivatedMessage(url) },
+      mail: { subject: "Webhook deactivated", text: mailText(url, webhookId) }
+    }
     for (const recipient of recipients) {
-      const { stored, popup, browser, email } = recipient.channels
-      if (!stored && !popup && !browser && !email) continue
-      yield* notifications.insert({
-        accountId,
-        userId: recipient.userId,
-        type: WEBHOOK_DEACTIVATED,
-        data,
-        channels: recipient.channels,
-        email: email ? { subject: "Webhook deactivated", text: mailText(url, webhookId) } : null,
-        now
-      })
+      yield* deliverNotice(accountId, recipient.userId, recipient.channels, notice)
     }
     return recipients.length
   }

@@ -7,7 +7,7 @@
  * How stale a kept value may be, and why:
  *
  * - Every change to what is kept, whoever makes it (a replica, the CLI, an operator's SQL, a
- *   cascade), NOTIFYs `wasl_cache` at commit (migration 0015's triggers). Each process LISTENs
+ *   cascade), NOTIFYs `wasl_cache` at commit (migration 0017's triggers). Each process LISTENs
  *   from its first cached read on and drops what a notification names as soon as it arrives:
  *   a revoked token is refused, a changed property applies, on every replica within the
  *   notification's delivery (milliseconds on a healthy connection).
@@ -33,7 +33,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Context, DateTime, Duration, Effect, Layer, Option, Queue, Schedule } from "effect"
 import { makeTtlCache, type TtlCache } from "./ttl-cache.ts"
 
-/** The channel migration 0015's triggers NOTIFY with what to forget. */
+/** The channel migration 0017's triggers NOTIFY with what to forget. */
 export const CACHE_CHANNEL = "wasl_cache"
 
 /** How long a kept value lives at most when no notification drops it first. */

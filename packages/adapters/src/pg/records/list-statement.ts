@@ -348,7 +348,11 @@ export const compileSearch = (sql: SqlClient, mapping: RecordMapping, search: st
 }
 
 /** The WHERE of a list: the account, the filter and the search. */
-export const compileWhere = (sql: SqlClient, mapping: RecordMapping, spec: ListStatementParams): Fragment => {
+export const compileWhere = (
+  sql: SqlClient,
+  mapping: RecordMapping,
+  spec: Pick<ListStatementParams, "accountId" | "filters" | "search">
+): Fragment => {
   const clauses: Array<Fragment> = [sql`r.account_id = ${spec.accountId}::int8`]
   if (spec.filters.length > 0) clauses.push(compileFilters(sql, mapping, spec.filters))
   if (spec.search !== undefined && spec.search !== "") clauses.push(compileSearch(sql, mapping, spec.search))
@@ -359,15 +363,17 @@ export const compileWhere = (sql: SqlClient, mapping: RecordMapping, spec: ListS
 // Ordering and the page
 // -----------------------------------------------------------------------------------------------
 
-interface OrderKey {
+/** How a list orders on a name: the sort key, and the two branches when some records have no value. */
+export interface OrderKey {
   /** The sort key. */
   readonly key: Fragment
   /** Joined in the branch of records with a value (custom values). */
   readonly join?: Fragment
   /** The id the branch orders on (the index's last column). */
   readonly tie: Fragment
-  /** Records with a value / without one; absent when every record has one. */
+  /** Records with a value; absent when every record has one. */
   readonly present?: Fragment
+  /** Records without a value; absent when every record has one. */
   readonly absent?: Fragment
   /** The key's SQL type, for the NULL of the branch without a value. */
   readonly nullKey: Fragment
@@ -387,7 +393,8 @@ const setKey = (sql: Sql, source: SetSource): Fragment =>
   }) COLLATE "C"), ${keyLength(sql)}) COLLATE "C" FROM ${sql(source.table)} s
     WHERE s.account_id = r.account_id AND s.${sql(source.owner)} = r.id${source.scope})`
 
-const orderKey = (sql: Sql, mapping: RecordMapping, order: string): OrderKey => {
+/** The order key of `order` (an internal_name or a timestamp) over records `r`. */
+export const orderKey = (sql: Sql, mapping: RecordMapping, order: string): OrderKey => {
   const target = targetOf(mapping, order)
   switch (target._tag) {
     case "Column": {

@@ -1,5 +1,5 @@
 /**
- * 0015: the announcements the processes' caches listen to (`RepositoryCachesPg`).
+ * 0017: the announcements the processes' caches listen to (`RepositoryCachesPg`).
  *
  * A server keeps, for a few seconds, what every request reads first: an API token by id, a
  * member's grants, an account's property definitions of a kind. Whatever changes one of them —

@@ -1,0 +1,208 @@
+/** The contract suite of `ExportRepository` and of the records scan exports read through (documented on `exportRepositoryContract`). */
+import { assert, layer } from "@effect/vitest"
+import {
+  type AccountRepository,
+  ExportRepository,
+  type NewExport,
+  queuedExport,
+  RecordRepository,
+  type RecordListParams,
+  Retention,
+  Transactor
+} from "@wasl/core"
+import { DateTime, Duration, Effect, type Layer, Option, Stream } from "effect"
+import { atTime, plusMillis } from "./otp-fixtures.ts"
+import { condition, customProperty, freshId, freshIds, idsOf, listInput, newAccountId } from "./record-contract-support.ts"
+
+/** What the layer under `exportRepositoryContract` provides. */
+export type ExportRepositoryContractServices = ExportRepository | RecordRepository | AccountRepository | Retention | Transactor
+
+const T0 = DateTime.makeUnsafe("2041-01-01T00:00:00.000Z")
+const second = (n: number) => plusMillis(T0, n * 1000)
+const LEASE = Duration.minutes(5)
+/** Later than every export these tests write. */
+const END_OF_TIME = DateTime.makeUnsafe("2300-01-01T00:00:00.000Z")
+
+const repo = ExportRepository
+const newExport = (accountId: number, createdAt: DateTime.Utc): NewExport => ({
+  accountId,
+  id: freshId(),
+  userId: 1,
+  kind: "deal",
+  query: { order: "amount", complex_filters: "[{\"property\":\"amount\",\"operator\":\"gt\",\"value\":1}]" },
+  columns: ["_id", "amount", "created_at", "updated_at"],
+  createdAt
+})
+const claimAt = (now: DateTime.Utc) => repo.use((r) => r.claim(now, DateTime.addDuration(now, LEASE)))
+
+/** Claims every export waiting (left by earlier tests on the same database) and fails it. */
+const drain = Effect.gen(function*() {
+  while (true) {
+    const claimed = yield* claimAt(END_OF_TIME)
+    if (Option.isNone(claimed)) return
+    yield* repo.use((r) => r.fail(claimed.value.accountId, claimed.value.id, "drained", END_OF_TIME))
+  }
+})
+
+const bytes = (text: string) => new TextEncoder().encode(text)
+const fileText = (accountId: number, id: string) =>
+  repo.use((r) => Stream.runCollect(r.chunks(accountId, id))).pipe(
+    Effect.map((parts) => parts.map((part) => new TextDecoder().decode(part)).join(""))
+  )
+
+const scanned = (input: Parameters<typeof listInput>, batchSize: number) =>
+  Transactor.use((transactor) =>
+    transactor.transaction(RecordRepository.use((records) => {
+      const { page: _page, perPage: _perPage, ...scan } = listInput(...input)
+      return Stream.runCollect(Stream.flattenIterable(records.scan(scan, batchSize)))
+    }))
+  )
+
+/**
+ * The `ExportRepository` contract, and the records scan: the same tests over every implementation
+ * (memory, PGlite, PostgreSQL, or yours).
+ *
+ * - An export is stored queued, with its query and columns as given; another account does not see it.
+ * - A claim takes the oldest waiting export (queued, or running with its lease run out), makes it
+ *   running with one attempt more and the lease; a running export within its lease is not
+ *   claimed; nothing waiting is `None`. `hold` is true only for the attempt that claimed it last.
+ * - Chunks read back in order, one at a time; `complete` records the counts and times; `fail`
+ *   records the reason and deletes the file.
+ * - Retention `exports` deletes the chunks written before the cutoff, oldest first, at most the limit.
+ * - The scan, inside a transaction, gives every record the list gives over all its pages, in the
+ *   same order, whatever the batch size: built-in or custom order, records without a value last,
+ *   both directions, with filters and search.
+ *
+ * Call it at the top level of a vitest test file (it uses `@effect/vitest`).
+ */
+export const exportRepositoryContract = <E>(
+  name: string,
+  implementation: Layer.Layer<ExportRepositoryContractServices, E>
+): void =>
+  layer(implementation, { excludeTestServices: true, timeout: Duration.seconds(60) })(name, (it) => {
+    it.effect("stores an export queued with its query and columns, for its account only", () =>
+      Effect.gen(function*() {
+        const accountId = yield* newAccountId
+        const other = yield* newAccountId
+        const asked = newExport(accountId, T0)
+        yield* repo.use((r) => r.insert(asked))
+        const found = Option.getOrThrow(yield* repo.use((r) => r.get(accountId, asked.id)))
+        assert.deepStrictEqual(found, queuedExport(asked))
+        assert.deepStrictEqual([found.status, found.attempts, found.leaseUntil], ["queued", 0, null])
+        assert.isTrue(Option.isNone(yield* repo.use((r) => r.get(other, asked.id))))
+      }))
+
+    it.effect("claims the oldest waiting export with a lease; a lost run is claimed again once its lease ran out", () =>
+      Effect.gen(function*() {
+        yield* drain
+        const accountId = yield* newAccountId
+        const older = newExport(accountId, second(1))
+        const newer = newExport(accountId, second(2))
+        yield* repo.use((r) => r.insert(newer))
+        yield* repo.use((r) => r.insert(older))
+
+        const first = Option.getOrThrow(yield* claimAt(second(10)))
+        assert.deepStrictEqual([first.id, first.status, first.attempts], [older.id, "running", 1])
+        assert.deepStrictEqual(first.leaseUntil, DateTime.addDuration(second(10), LEASE))
+        assert.strictEqual(Option.getOrThrow(yield* claimAt(second(11))).id, newer.id)
+        assert.isTrue(Option.isNone(yield* claimAt(second(12))))
+
+        const lapsed = DateTime.addDuration(second(10), Duration.sum(LEASE, Duration.millis(1)))
+        const again = Option.getOrThrow(yield* claimAt(lapsed))
+        assert.deepStrictEqual([again.id, again.attempts], [older.id, 2])
+        assert.isFalse(yield* repo.use((r) => r.hold(accountId, older.id, 1)))
+        assert.isTrue(yield* repo.use((r) => r.hold(accountId, older.id, 2)))
+        yield* drain
+      }))
+
+    it.effect("keeps the file's chunks in order; completes with its counts; a failure records why and deletes the file", () =>
+      Effect.gen(function*() {
+        const accountId = yield* newAccountId
+        const asked = newExport(accountId, T0)
+        yield* repo.use((r) => r.insert(asked))
+        for (const [seq, text] of ["_id\r\n", "a\r\n", "b\r\n"].entries()) {
+          yield* repo.use((r) => r.appendChunk({ accountId, exportId: asked.id, seq, bytes: bytes(text), writtenAt: second(1) }))
+        }
+        assert.strictEqual(yield* fileText(accountId, asked.id), "_id\r\na\r\nb\r\n")
+        assert.strictEqual(yield* fileText(accountId + 1, asked.id), "")
+
+        const completion = { rowCount: 2, byteSize: 14, completedAt: second(2), expiresAt: second(3) }
+        yield* repo.use((r) => r.complete(accountId, asked.id, completion))
+        const done = Option.getOrThrow(yield* repo.use((r) => r.get(accountId, asked.id)))
+        assert.deepStrictEqual(
+          [done.status, done.rowCount, done.byteSize, done.completedAt, done.expiresAt, done.updatedAt],
+          ["completed", 2, 14, second(2), second(3), second(2)]
+        )
+
+        yield* repo.use((r) => r.fail(accountId, asked.id, "It broke.", second(4)))
+        const failed = Option.getOrThrow(yield* repo.use((r) => r.get(accountId, asked.id)))
+        assert.deepStrictEqual([failed.status, failed.failure, failed.updatedAt], ["failed", "It broke.", second(4)])
+        assert.strictEqual(yield* fileText(accountId, asked.id), "")
+      }))
+
+    it.effect("retention deletes the chunks written before the cutoff, oldest first, at most the limit", () =>
+      Effect.gen(function*() {
+        const prune = (cutoff: DateTime.Utc, limit: number) => Retention.use((r) => r.pruneBatch("exports", cutoff, limit))
+        while ((yield* prune(END_OF_TIME, 1000)) > 0) {
+          // chunks left by earlier tests
+        }
+        const accountId = yield* newAccountId
+        const old = newExport(accountId, T0)
+        const recent = newExport(accountId, T0)
+        yield* repo.use((r) => r.insert(old))
+        yield* repo.use((r) => r.insert(recent))
+        for (const seq of [0, 1, 2]) {
+          yield* repo.use((r) => r.appendChunk({ accountId, exportId: old.id, seq, bytes: bytes("x"), writtenAt: second(1) }))
+        }
+        yield* repo.use((r) => r.appendChunk({ accountId, exportId: recent.id, seq: 0, bytes: bytes("y"), writtenAt: second(5) }))
+        assert.strictEqual(yield* prune(second(1), 10), 0)
+        assert.strictEqual(yield* prune(second(2), 2), 2)
+        assert.strictEqual(yield* prune(second(2), 2), 1)
+        assert.strictEqual(yield* fileText(accountId, old.id), "")
+        assert.strictEqual(yield* fileText(accountId, recent.id), "y")
+        assert.isTrue(Option.isSome(yield* repo.use((r) => r.get(accountId, old.id))))
+      }))
+
+    it.effect("the scan gives what the list gives over all pages, in order, whatever the batch size", () =>
+      Effect.gen(function*() {
+        const accountId = yield* newAccountId
+        const score = customProperty(accountId, "deal", "score", "number")
+        const custom = [score]
+        const ids = freshIds(7)
+        const amounts = [5, null, 5, 1, null, 9, 3]
+        for (const [i, id] of ids.entries()) {
+          const amount = amounts[i]
+          yield* atTime(second(i), RecordRepository.use((records) =>
+            records.insert({
+              accountId,
+              kind: "deal",
+              id,
+              custom,
+              values: {
+                deal_name: i % 2 === 0 ? `Even ${i}` : `Odd ${i}`,
+                ...(amount === null ? {} : { amount }),
+                ...(i % 3 === 0 ? {} : { score: 10 - i })
+              }
+            })
+          ))
+        }
+        const cases: ReadonlyArray<Partial<RecordListParams>> = [
+          {},
+          { order: "amount", direction: "asc" },
+          { order: "amount", direction: "desc" },
+          { order: "score", direction: "asc" },
+          { order: "deal_name", direction: "desc", search: "even" },
+          {
+            order: "amount",
+            direction: "asc",
+            filters: [condition("amount", "number", "gte", 5)]
+          }
+        ]
+        for (const params of cases) {
+          const listed = idsOf((yield* RecordRepository.use((r) => r.list(listInput(accountId, "deal", custom, params)))).rows)
+          for (const batch of [1, 2, 100]) {
+            assert.deepStrictEqual(idsOf(yield* scanned([accountId, "deal", custom, params], batch)), listed, JSON.stringify(params))
+          }
+        }
+      }))
+  })

@@ -1,0 +1,109 @@
+/**
+ * The body of `POST /api/{kind}/exports`: the list query of `GET /api/{kind}` as JSON (`search`,
+ * `order`, `direction`, `complex_filters`) and the columns (`properties`), validated the way the
+ * list validates its query, so the same mistakes get the same 422 messages.
+ *
+ * Each query key is turned into the text the query string would carry and handed to the list's
+ * parser: a string as it is, a number as its decimal text, `complex_filters` given as JSON as
+ * `complex_filters=<json>` (which the list also takes). `page` and `per_page` mean nothing here
+ * (an export has every page) and are ignored, as are unknown keys.
+ */
+import { Effect } from "effect"
+import type { ObjectKind } from "../auth/permission.ts"
+import { ValidationFailed } from "../errors.ts"
+import { definitionsOf } from "../records/builtin-properties.ts"
+import { COMPLEX_FILTERS_KEY } from "../records/complex-filter.ts"
+import { parseRecordListQuery, type RecordListParams } from "../records/list-query.ts"
+import type { PropertyDefinition } from "../records/property-definition.ts"
+import { LaravelMessage } from "../records/validation-messages.ts"
+import type { ExportQuery } from "./export.ts"
+
+/** The list keys an export takes from its body. */
+const QUERY_KEYS = ["search", "order", "direction", COMPLEX_FILTERS_KEY] as const
+
+/** The columns every export has around its properties. */
+const ID_COLUMN = "_id"
+const TIMESTAMP_COLUMNS = ["created_at", "updated_at"] as const
+
+/** A validated export request. */
+export interface ExportRequest {
+  /** The list query as text, to keep with the export and parse again when it runs. */
+  readonly query: ExportQuery
+  /** The CSV columns, in order. */
+  readonly columns: ReadonlyArray<string>
+}
+
+const isObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/**
+ * The body's list keys as query-string pairs. A value no query string could carry as text (a
+ * boolean, an object) is passed as `key[]`, an array: the list's parser then refuses it with the
+ * message it gives `?key[]=...`.
+ */
+const queryPairs = (body: Readonly<Record<string, unknown>>): ReadonlyArray<readonly [string, string]> =>
+  QUERY_KEYS.flatMap((key): ReadonlyArray<readonly [string, string]> => {
+    const value = body[key]
+    if (value === undefined || value === null) return []
+    if (typeof value === "string") return [[key, value]]
+    if (typeof value === "number" && Number.isFinite(value)) return [[key, String(value)]]
+    if (key === COMPLEX_FILTERS_KEY && typeof value === "object") return [[key, JSON.stringify(value)]]
+    return [[`${key}[]`, ""]]
+  })
+
+/** The columns asked for: `_id`, the properties (default: all of the kind's, built-in then custom), the timestamps. */
+const columnsOf = (
+  kind: ObjectKind,
+  custom: ReadonlyArray<PropertyDefinition>,
+  raw: unknown,
+  errors: Record<string, ReadonlyArray<string>>
+): ReadonlyArray<string> => {
+  const known = definitionsOf(kind, custom).map((d) => d.internal_name)
+  const fixed = new Set<string>([ID_COLUMN, ...TIMESTAMP_COLUMNS])
+  let chosen: ReadonlyArray<string> = known
+  if (raw !== undefined && raw !== null) {
+    if (!Array.isArray(raw)) {
+      errors.properties = [LaravelMessage.list("properties")]
+    } else {
+      const names = new Set(known)
+      raw.forEach((name: unknown, i) => {
+        if (typeof name !== "string" || !(names.has(name) || fixed.has(name))) {
+          errors[`properties.${i}`] = [LaravelMessage.selectedInvalid(`properties.${i}`)]
+        }
+      })
+      chosen = raw.filter((name): name is string => typeof name === "string")
+    }
+  }
+  return [...new Set([ID_COLUMN, ...chosen.filter((name) => !fixed.has(name)), ...TIMESTAMP_COLUMNS])]
+}
+
+/**
+ * Validates an export request of `kind` against its properties (`custom`: the account's custom
+ * ones). Every bad key is reported at once: the list's keys with the list's messages,
+ * `properties` or `properties.N` for columns that are not properties of the kind.
+ */
+export const parseExportRequest = (
+  kind: ObjectKind,
+  body: unknown,
+  custom: ReadonlyArray<PropertyDefinition>
+): Effect.Effect<ExportRequest, ValidationFailed> =>
+  Effect.gen(function*() {
+    const fields = isObject(body) ? body : {}
+    const pairs = queryPairs(fields)
+    const errors: Record<string, ReadonlyArray<string>> = {}
+    yield* Effect.catchTag(parseRecordListQuery(kind, pairs, custom), "ValidationFailed", (e) =>
+      Effect.sync(() => {
+        Object.assign(errors, e.errors)
+      }))
+    const columns = columnsOf(kind, custom, fields.properties, errors)
+    if (Object.keys(errors).length > 0) return yield* new ValidationFailed({ errors })
+    return { query: Object.fromEntries(pairs), columns }
+  })
+
+/** The stored query of an export parsed again against the kind's properties as they are now. */
+export const exportListParams = (
+  kind: ObjectKind,
+  query: ExportQuery,
+  custom: ReadonlyArray<PropertyDefinition>
+): Effect.Effect<Omit<RecordListParams, "page" | "perPage">, ValidationFailed> =>
+  Effect.map(parseRecordListQuery(kind, query, custom), ({ page: _page, perPage: _perPage, ...params }) => params)
