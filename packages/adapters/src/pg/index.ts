@@ -51,6 +51,13 @@ export * from "./messaging/index.ts"
 export { RetentionPg } from "./retention-pg.ts"
 export { ReadinessPg } from "./readiness-pg.ts"
 export { DeliveryBacklogPg } from "./delivery-backlog-pg.ts"
+export {
+  CACHE_CHANNEL,
+  type CachedRepositories,
+  DEFAULT_CACHE_TTL,
+  type RepositoryCachesOptions,
+  RepositoryCachesPg
+} from "./cache/repository-caches-pg.ts"
 export { ExportRepositoryPg } from "./export-repository-pg.ts"
 export { ImportRepositoryPg } from "./import-repository-pg.ts"
 

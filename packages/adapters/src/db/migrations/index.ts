@@ -20,6 +20,7 @@ import _0013_recover from "./0013_recover.ts"
 import _0014_trace_context from "./0014_trace_context.ts"
 import _0015_imports from "./0015_imports.ts"
 import _0016_exports from "./0016_exports.ts"
+import _0017_cache_invalidation from "./0017_cache_invalidation.ts"
 
 /**
  * Wasl's migrations, in order, for `@effect/sql-pg`'s `PgMigrator` (`runMigrations` and
@@ -41,5 +42,6 @@ export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0013_recover": _0013_recover,
   "0014_trace_context": _0014_trace_context,
   "0015_imports": _0015_imports,
-  "0016_exports": _0016_exports
+  "0016_exports": _0016_exports,
+  "0017_cache_invalidation": _0017_cache_invalidation
 })
