@@ -398,6 +398,12 @@ describe("the dashboard in a browser", () => {
     const lines = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes.subarray(3)).split("\r\n")
     expect(lines[0]).toBe("_id,firstname,email,created_at,updated_at")
     expect(lines.slice(1)).toEqual([expect.stringMatching(/^\w+,Lina,lina@example\.com,/), ""])
+    // Unsearched, every contact, every column.
+    await page.getByLabel("Search").fill("")
+    await expect.poll(() => page.getByTestId("total").textContent()).toBe("3 in total")
+    await page.getByLabel("Columns").selectOption([])
+    await page.getByRole("button", { name: "Export", exact: true }).click()
+    await expect.poll(() => progress.getByTestId("export-size").textContent(), { timeout: 60_000 }).toMatch(/^3 records, /)
   })
 
   it("creates a token with abilities, shown once, and revokes it", async () => {

@@ -48,7 +48,9 @@ export const ExportCsv = ({ kind, properties, query }: {
   const [problem, setProblem] = useState<Problem | undefined>()
   const [id, setId] = useState<string | undefined>()
   const start = async () => {
-    const body = { ...query, ...(columns.length > 0 ? { properties: [...columns] } : {}) }
+    // As the list sends it: an empty search is no search.
+    const { search, ...rest } = query
+    const body = { ...rest, ...(search !== "" ? { search } : {}), ...(columns.length > 0 ? { properties: [...columns] } : {}) }
     const { data, error } = await api.POST("/api/{kind}/exports", { params: { path: { kind } }, body })
     setProblem(problemOf(error))
     setId(data?.data._id)
