@@ -23,7 +23,6 @@ export const Routes = ({ path }: { readonly path: string }) => {
   if (path === "/webhooks") return <WebhooksPage />
   if (path === "/notifications") return <NotificationsPage />
   if (path === "/tokens") return <TokensPage />
-  if (path === "/imports") return <section><h1>{t("importsExports")}</h1><p>{t("importsExportsSoon")}</p></section>
   const webhook = match("/webhooks/:id", path)
   if (webhook) return <DeliveryLog key={webhook["id"]} id={webhook["id"]!} />
   const [, first, second, third] = path.split("/")

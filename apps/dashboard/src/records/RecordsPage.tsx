@@ -10,6 +10,8 @@ import { useDebounced } from "../ui/useDebounced"
 import { useLoad } from "../ui/useLoad"
 import { FilterBuilder } from "./FilterBuilder"
 import { type FilterRow, toApiFilters } from "./filters"
+import { ExportCsv } from "./ExportCsv"
+import { ImportCsv } from "./ImportCsv"
 import { DERIVED, NAME_PROPERTY, type RecordValues } from "./kinds"
 import { useProperties } from "./useProperties"
 import { displayValue } from "./values"
@@ -25,14 +27,13 @@ export const RecordsPage = ({ kind }: { readonly kind: Kind }) => {
   const [filters, setFilters] = useState<ReadonlyArray<FilterRow>>([])
   const [page, setPage] = useState(1)
   const [problem, setProblem] = useState<Problem | undefined>()
+  const [transfer, setTransfer] = useState<"import" | "export" | undefined>()
   const searched = useDebounced(search)
   const isNumeric = (name: string) => properties.some((p) => p.internal_name === name && p.type === "number")
+  const query = { search: searched, order, direction, complex_filters: toApiFilters(filters, isNumeric) }
   const list = useLoad(async () => {
     const { data, error } = await api.GET("/api/{kind}", {
-      params: {
-        path: { kind },
-        query: { search: searched, order, direction, page, per_page: 15, complex_filters: toApiFilters(filters, isNumeric) }
-      }
+      params: { path: { kind }, query: { ...query, page, per_page: 15 } }
     })
     setProblem(problemOf(error))
     return data
@@ -47,7 +48,11 @@ export const RecordsPage = ({ kind }: { readonly kind: Kind }) => {
         <h1>{t(`kind_${kind}`)}</h1>
         <Link className="button primary" to={`/${kind}/new`}>{t("new")}</Link>
         <Link className="button" to={`/${kind}/properties`}>{t("properties")}</Link>
+        <button type="button" aria-expanded={transfer === "import"} onClick={() => setTransfer(transfer === "import" ? undefined : "import")}>{t("importCsv")}</button>
+        <button type="button" aria-expanded={transfer === "export"} onClick={() => setTransfer(transfer === "export" ? undefined : "export")}>{t("exportCsv")}</button>
       </header>
+      {transfer === "import" && <ImportCsv kind={kind} properties={properties} onImported={list.reload} />}
+      {transfer === "export" && <ExportCsv kind={kind} properties={properties} query={query} />}
       <form className="toolbar" role="search" onSubmit={(e) => e.preventDefault()}>
         <label>
           {t("search")}

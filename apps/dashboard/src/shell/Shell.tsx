@@ -43,7 +43,6 @@ export const Shell = ({ path, children }: { readonly path: string; readonly chil
             {t("notifications")} <span className="badge" data-testid="unread-count">{me.unread_notifications_count}</span>
           </NavLink>
           <NavLink to="/tokens" current={path}>{t("tokens")}</NavLink>
-          <NavLink to="/imports" current={path}>{t("importsExports")}</NavLink>
         </ul>
       </nav>
       <main id="main" tabIndex={-1} ref={main}>{children}</main>
