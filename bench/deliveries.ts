@@ -15,8 +15,13 @@
  *    (p50 / p95 / p99 / max).
  * 3. Saturation: commits `BENCH_BACKLOG` (20,000) events as fast as it can (500 per transaction)
  *    and measures the receiver's arrival rate: deliveries/s from the first to the last arrival.
- * 4. Prints the figures, stops the children and drops the database (also on failure, Ctrl-C or
- *    the time limit `BENCH_TIMEOUT_MS`, 10 minutes).
+ * 4. Baseline: a bare sender in this process posts the same number of deliveries to the same
+ *    receiver — the body of a real delivery with its sequence number changed, both signatures
+ *    made per request, HTTPS keep-alive with the worker's 64 sockets and 64 in flight — with no
+ *    database: the floor of this machine for the saturation figure (target: the worker ≥ 0.8x).
+ * 5. Prints the figures (and adds them to `BENCH_JSON`, if set), stops the children and drops the
+ *    database (also on failure, Ctrl-C or the time limit `BENCH_TIMEOUT_MS`, 10 minutes). The
+ *    worker's resident memory is sampled over the saturation phase.
  *
  * Everything runs on this machine: the receiver and the event generator in this process, the
  * server, the worker and PostgreSQL beside it.
@@ -28,8 +33,9 @@ import { OutboxPg, pgClientOptions } from "@wasl/adapters"
 import { type NewOutboxEvent, Outbox } from "@wasl/core"
 import { Layer, ManagedRuntime, Redacted } from "effect"
 import { SecureRandom } from "effect/crypto"
-import { randomBytes } from "node:crypto"
+import { createHmac, randomBytes, randomUUID } from "node:crypto"
 import * as Fs from "node:fs"
+import * as Https from "node:https"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { performance } from "node:perf_hooks"
@@ -38,6 +44,8 @@ import { cliMain, root, runToCompletion, startChild, startWaslServer } from "./s
 import { createBenchDatabase } from "./support/database.ts"
 import { intFromEnv } from "./support/env.ts"
 import { atCleanup, runBenchmark } from "./support/harness.ts"
+import { figureResult, ratioResult, writeResults } from "./support/results.ts"
+import { sampleRss } from "./support/rss.ts"
 import { ms, table } from "./support/table.ts"
 
 const settings = {
@@ -49,6 +57,64 @@ const settings = {
 
 const log = (message: string) => console.error(`bench:deliveries: ${message}`)
 const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, millis)))
+
+/** Delivery targets: the worker at least this fraction of the bare sender; p99 at the fixed rate at most 250 ms. */
+const SATURATION_TARGET = 0.8
+const P99_TARGET_MS = 250
+
+/** The worker's concurrency: 64 keep-alive sockets per host, 64 attempts in flight. */
+const SOCKETS = 64
+
+/**
+ * The baseline sender: `count` deliveries like `sample` (a delivery the worker made: its body and
+ * path), each with its own sequence number and both signatures, posted with `SOCKETS` in flight.
+ */
+const bareSend = async (
+  url: string,
+  secret: string,
+  sample: { readonly rawBody: string },
+  count: number,
+  seqOf: (i: number) => number
+) => {
+  const agent = new Https.Agent({ keepAlive: true, maxSockets: SOCKETS, ca: Fs.readFileSync(RECEIVER_CA_FILE) })
+  const template = JSON.parse(sample.rawBody)
+  const key = Buffer.from(secret, "utf8")
+  const post = (seq: number) =>
+    new Promise<void>((resolve, reject) => {
+      template.contact.properties.seq = seq
+      const body = JSON.stringify(template)
+      const id = randomUUID()
+      const timestamp = String(Math.floor(Date.now() / 1000))
+      const request = Https.request(url, {
+        method: "POST",
+        agent,
+        headers: {
+          "content-type": "application/json",
+          "x-wasl-event": "contact-created",
+          "x-wasl-delivery": id,
+          "x-wasl-timestamp": timestamp,
+          "x-wasl-signature": `sha256=${createHmac("sha256", key).update(`${timestamp}:${body}`).digest("hex")}`,
+          "webhook-id": id,
+          "webhook-timestamp": timestamp,
+          "webhook-signature": `v1,${createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64")}`
+        }
+      }, (response) => {
+        response.resume()
+        response.on("end", () => (response.statusCode === 200 ? resolve() : reject(new Error(`bare sender: status ${response.statusCode}`))))
+      })
+      request.on("error", reject)
+      request.end(body)
+    })
+  let next = 0
+  const loop = async () => {
+    for (let i = next++; i < count; i = next++) await post(seqOf(i))
+  }
+  try {
+    await Promise.all(Array.from({ length: SOCKETS }, loop))
+  } finally {
+    agent.destroy()
+  }
+}
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
@@ -124,9 +190,11 @@ const run = async () => {
   let unverified = 0
   let duplicates = 0
   const seen = new Set<number>()
+  let sample: { readonly rawBody: string } | undefined
   receiver.onRequest((request) => {
     const now = performance.now()
     if (request.body?.event !== "contact-created") return
+    sample ??= request
     if (!request.verified) unverified++
     const seq = request.body.contact.properties.seq as number
     if (seen.has(seq)) {
@@ -183,6 +251,7 @@ const run = async () => {
   log(`saturation: ${settings.backlog} events, 500 per transaction...`)
   seen.clear()
   arrivals.length = 0
+  const workerRss = sampleRss(worker.child.pid)
   const s0 = performance.now()
   for (let start = 0; start < settings.backlog; start += 500) {
     const events: Array<NewOutboxEvent> = []
@@ -195,6 +264,16 @@ const run = async () => {
   const last = arrivals.at(-1)!
   const perSecond = (arrivals.length - 1) / ((last - first) / 1000)
   const drained = (last - s0) / 1000
+  const memory = workerRss.stop()
+
+  // 4. The bare sender: the same deliveries to the same receiver, without the worker.
+  log(`baseline: a bare sender posts ${settings.backlog} deliveries, ${SOCKETS} in flight...`)
+  seen.clear()
+  arrivals.length = 0
+  await bareSend(receiver.url("/bench"), hook.secret, sample!, settings.backlog, (i) => 2_000_000 + i)
+  await waitForArrivals(settings.backlog, 300_000)
+  const bareSeconds = (arrivals.at(-1)! - arrivals[0]!) / 1000
+  const barePerSecond = (arrivals.length - 1) / bareSeconds
 
   const cpus = Os.cpus()
   console.log([
@@ -216,12 +295,24 @@ const run = async () => {
     "",
     `saturation: ${settings.backlog} events committed in ${(backlogCommitted / 1000).toFixed(1)} s, all delivered ${drained.toFixed(1)} s after the first commit`,
     table([
-      ["", "deliveries/s"],
-      ["first to last arrival", perSecond.toFixed(0)]
+      ["first to last arrival", "deliveries/s"],
+      ["apps/worker", perSecond.toFixed(0)],
+      ["bare sender (no database)", barePerSecond.toFixed(0)],
+      ["worker / bare sender", `${(perSecond / barePerSecond).toFixed(2)}x`]
     ]),
+    memory === undefined
+      ? "apps/worker RSS: not readable here"
+      : `apps/worker RSS over the saturation: ${memory.first.toFixed(0)} MiB at start, ${memory.peak.toFixed(0)} MiB at most, ${
+        memory.last.toFixed(0)
+      } MiB at the end`,
     "",
     `unverified signatures: ${unverified}; duplicate deliveries: ${duplicates}`
   ].join("\n"))
+  writeResults([
+    ratioResult("webhook deliveries at saturation: deliveries/s", perSecond, barePerSecond, SATURATION_TARGET),
+    figureResult(`event commit -> first attempt at ${settings.rate} events/s: p99 ms`, percentile(sortedLatency, 99), P99_TARGET_MS),
+    ...(memory === undefined ? [] : [figureResult("apps/worker RSS peak at delivery saturation (MiB)", memory.peak)])
+  ])
   if (unverified > 0) throw new Error(`${unverified} deliveries failed the receiver's signature check`)
 }
 

@@ -31,6 +31,7 @@ import { seedOldDeliveries } from "../test/support/old-deliveries.ts"
 import { createBenchDatabase } from "./support/database.ts"
 import { intFromEnv } from "./support/env.ts"
 import { atCleanup, runBenchmark } from "./support/harness.ts"
+import { figureResult, ratioResult, writeResults } from "./support/results.ts"
 import { ms, table } from "./support/table.ts"
 
 const settings = {
@@ -171,6 +172,12 @@ const run = async () => {
   ]))
   console.log(`\nDeliveries recorded by the writer: ${Math.round(alone)}/s alone, ${Math.round(duringRate)}/s while pruning`)
   console.log(`Attempts left (the writer's own): ${left[0]!.n}`)
+  // For information: pruning's pace, its longest lock, and what it costs deliveries going on.
+  writeResults([
+    figureResult("pruning alone: attempts/s", (quiet.deliveries * ATTEMPTS_EACH) / quiet.seconds),
+    figureResult("pruning batch p99, while delivering: ms", percentile(loaded.batches, 99)),
+    ratioResult("deliveries recorded while pruning / alone: deliveries/s", duringRate, alone, null)
+  ])
 }
 
 await runBenchmark(run, { defaultTimeoutMs: 10 * 60_000, log })

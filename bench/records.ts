@@ -36,6 +36,8 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { performance } from "node:perf_hooks"
 import { fileURLToPath } from "node:url"
+import { type BenchResult, figureResult, ratioResult, writeResults } from "./support/results.ts"
+import { sampleRss } from "./support/rss.ts"
 import { type Child, cliMain, runToCompletion, startBaseline, startWaslServer, stopAllChildren, stopChild } from "./support/children.ts"
 import { compileListQuery, type Custom, listPath, paramsOf, type Scenario, scenarios } from "./support/deal-scenarios.ts"
 import { customFor, defineCustom, seedDeals, seedValues } from "./support/deal-seed.ts"
@@ -235,6 +237,12 @@ interface HttpRow {
   readonly baseline: LoadFigures
 }
 
+interface HttpRun {
+  readonly rows: ReadonlyArray<HttpRow>
+  /** apps/server's resident memory over its list load (MiB), if it could be read. */
+  readonly rss: { readonly first: number; readonly peak: number; readonly last: number } | undefined
+}
+
 /** A child process for the scope: stopped on release, whatever happened. */
 const scopedChild = <A extends { readonly child: Child }>(start: () => Promise<A>) =>
   Effect.acquireRelease(Effect.tryPromise(start), (started) => Effect.promise(() => stopChild(started.child)))
@@ -279,13 +287,15 @@ const checkSamePages = (scenario: Scenario, paths: ReadonlyArray<string>, wasl: 
 /** Each target scenario's requests to Wasl, then to the baseline, under the same closed-loop load. */
 const measureHttp = Effect.fnUntraced(function*(env: NodeJS.ProcessEnv, accountId: number, custom: Custom, token: string) {
   yield* log("starting apps/server and the baseline")
-  const wasl = yield* scopedChild(() => startWaslServer(env))
+  // No request rate limit: the load is far above the default (the baseline has none either).
+  const wasl = yield* scopedChild(() => startWaslServer({ ...env, WASL_RATE_LIMIT: "0" }))
   const baseline = yield* scopedChild(() =>
     startBaseline(baselineMain, [], { ...env, BASELINE_ACCOUNT: String(accountId), BASELINE_CUSTOM: JSON.stringify(custom) })
   )
   const headers = { accept: "application/json", authorization: `Bearer ${token}` }
   const { concurrency, requests, warmup } = settings.http
   const rows: Array<HttpRow> = []
+  const rss = sampleRss(wasl.child.child.pid)
   for (const scenario of scenarios(accountId).filter((s) => s.target)) {
     const paths = Array.from({ length: scenario.variants }, (_, i) => listPath(scenario.input(i)))
     yield* checkSamePages(scenario, paths, wasl.origin, baseline.origin, headers)
@@ -295,10 +305,16 @@ const measureHttp = Effect.fnUntraced(function*(env: NodeJS.ProcessEnv, accountI
     const b = yield* Effect.tryPromise(() => measureLoad(baseline.origin, headers, settings.http, pathOf))
     rows.push({ name: scenario.name, client: w.client, wasl: w.figures, baseline: b.figures })
   }
-  return rows
+  return { rows, rss: rss.stop() } satisfies HttpRun
 }, Effect.scoped)
 
-const httpReport = (rows: ReadonlyArray<HttpRow>): ReadonlyArray<string> => {
+/** The HTTP figures for `BENCH_JSON`: each query's throughput against the baseline's, and the server's memory. */
+const httpResults = ({ rows, rss }: HttpRun): ReadonlyArray<BenchResult> => [
+  ...rows.map((r) => ratioResult(`GET /api/deals ${r.name}: req/s`, r.wasl.perSecond, r.baseline.perSecond, 0.9)),
+  ...(rss === undefined ? [] : [figureResult("apps/server RSS peak under list load (MiB)", rss.peak)])
+]
+
+const httpReport = ({ rows, rss }: HttpRun): ReadonlyArray<string> => {
   const { concurrency, requests, warmup } = settings.http
   const misses = rows.filter((r) => r.wasl.perSecond / r.baseline.perSecond < 0.9)
   return [
@@ -326,7 +342,12 @@ const httpReport = (rows: ReadonlyArray<HttpRow>): ReadonlyArray<string> => {
     "",
     misses.length === 0
       ? "target: Wasl/baseline throughput >= 0.9x met by every query"
-      : `target MISSED (Wasl/baseline throughput < 0.9x): ${misses.map((m) => m.name).join("; ")}`
+      : `target MISSED (Wasl/baseline throughput < 0.9x): ${misses.map((m) => m.name).join("; ")}`,
+    rss === undefined
+      ? "apps/server RSS: not readable here"
+      : `apps/server RSS over the list load: ${rss.first.toFixed(0)} MiB at start, ${rss.peak.toFixed(0)} MiB at most, ${
+        rss.last.toFixed(0)
+      } MiB at the end`
   ]
 }
 
@@ -336,7 +357,7 @@ const report = (
   version: string,
   seeded: { readonly seconds: number; readonly main: number },
   results: ReadonlyArray<Row>,
-  http: ReadonlyArray<HttpRow>
+  http: HttpRun
 ): string => {
   const cpus = Os.cpus()
   const misses = results.filter((r) => r.target && r.list.p95 > 50)
@@ -397,6 +418,10 @@ const program = Effect.gen(function*() {
   )
   const http = yield* measureHttp(env, seeded.main, seeded.custom, owner.token)
   console.log(report(startedAt, database, version!, seeded, results, http))
+  writeResults([
+    ...results.filter((r) => r.target).map((r) => figureResult(`RecordRepositoryPg list ${r.name}: p95 ms`, r.list.p95, 50)),
+    ...httpResults(http)
+  ])
 }).pipe(Effect.scoped, Effect.provide(Reactivity.layer))
 
 const controller = new AbortController()

@@ -1,7 +1,7 @@
 /**
  * The skeleton of the benchmarks' baselines: a bare `node:http` server on loopback and the port
- * `BASELINE_PORT` (0: any), answering each request with what `handle` resolves to (a failure is a
- * 500 and a line on stderr), printing `baseline is listening on …` once it listens, and closing
+ * `BASELINE_PORT` (0: any), answering each request, once its body is read, with what `handle`
+ * resolves to (a failure is a 500 and a line on stderr), printing `baseline is listening on …` once it listens, and closing
  * itself and `onStop` on SIGTERM / SIGINT.
  */
 import * as Http from "node:http"
@@ -19,12 +19,11 @@ export interface Reply {
 export const notFound: Reply = { status: 404, body: "{}" }
 
 export const serveBaseline = (
-  handle: (request: Http.IncomingMessage) => Promise<Reply>,
+  handle: (request: Http.IncomingMessage, body: string) => Promise<Reply>,
   onStop: () => Promise<unknown> = () => Promise.resolve()
 ): void => {
   const port = intFromEnv("BASELINE_PORT", 0, 0)
   const server = Http.createServer((request, response) => {
-    request.resume()
     const send = (reply: Reply) => {
       response.writeHead(reply.status, {
         "content-type": "application/json",
@@ -32,10 +31,13 @@ export const serveBaseline = (
       })
       response.end(reply.body)
     }
-    if (request.method !== "GET") return send(notFound)
-    handle(request).then(send, (error: unknown) => {
-      console.error(String(error))
-      send({ status: 500, body: "{}" })
+    const chunks: Array<Buffer> = []
+    request.on("data", (chunk: Buffer) => chunks.push(chunk))
+    request.on("end", () => {
+      handle(request, Buffer.concat(chunks).toString("utf8")).then(send, (error: unknown) => {
+        console.error(String(error))
+        send({ status: 500, body: "{}" })
+      })
     })
   })
   const stop = () => {

@@ -7,10 +7,17 @@
 import * as Http from "node:http"
 import { performance } from "node:perf_hooks"
 
+/** One request of a load: a `GET` without a body, or a write with a JSON body. */
+export interface LoadRequest {
+  readonly method: "GET" | "POST" | "PUT"
+  readonly path: string
+  readonly body?: string | undefined
+}
+
 export interface Sender {
   readonly name: string
-  /** One `GET path`; resolves with the status and the body size once the body is read. */
-  readonly get: (path: string) => Promise<{ readonly status: number; readonly bytes: number }>
+  /** One request; resolves with the status and the body size once the body is read. */
+  readonly send: (request: LoadRequest) => Promise<{ readonly status: number; readonly bytes: number; readonly text: () => string }>
   readonly close: () => Promise<void>
 }
 
@@ -22,7 +29,12 @@ interface UndiciModule {
     readonly headersTimeout: number
     readonly bodyTimeout: number
   }) => {
-    request(options: { readonly path: string; readonly method: "GET"; readonly headers: Record<string, string> }): Promise<{
+    request(options: {
+      readonly path: string
+      readonly method: LoadRequest["method"]
+      readonly headers: Record<string, string>
+      readonly body?: string | undefined
+    }): Promise<{
       readonly statusCode: number
       readonly body: { arrayBuffer(): Promise<ArrayBuffer> }
     }>
@@ -46,9 +58,15 @@ export const makeSender = async (origin: string, headers: Record<string, string>
     const pool = new undici.Pool(origin, { connections, pipelining: 1, headersTimeout: 10_000, bodyTimeout: 10_000 })
     return {
       name: "undici Pool",
-      get: async (path) => {
-        const { body, statusCode } = await pool.request({ path, method: "GET", headers })
-        return { status: statusCode, bytes: (await body.arrayBuffer()).byteLength }
+      send: async ({ body: requestBody, method, path }) => {
+        const { body, statusCode } = await pool.request({
+          path,
+          method,
+          headers: requestBody === undefined ? headers : { ...headers, "content-type": "application/json" },
+          body: requestBody
+        })
+        const bytes = Buffer.from(await body.arrayBuffer())
+        return { status: statusCode, bytes: bytes.byteLength, text: () => bytes.toString("utf8") }
       },
       close: () => pool.close()
     }
@@ -56,16 +74,25 @@ export const makeSender = async (origin: string, headers: Record<string, string>
   const agent = new Http.Agent({ keepAlive: true, maxSockets: connections })
   return {
     name: "node:http Agent",
-    get: (path) =>
+    send: ({ body, method, path }) =>
       new Promise((resolve, reject) => {
-        const request = Http.get(`${origin}${path}`, { agent, headers, timeout: 10_000 }, (response) => {
-          let bytes = 0
-          response.on("data", (chunk: Buffer) => (bytes += chunk.length))
-          response.on("end", () => resolve({ status: response.statusCode ?? 0, bytes }))
+        const request = Http.request(`${origin}${path}`, {
+          agent,
+          method,
+          headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
+          timeout: 10_000
+        }, (response) => {
+          const chunks: Array<Buffer> = []
+          response.on("data", (chunk: Buffer) => chunks.push(chunk))
+          response.on("end", () => {
+            const all = Buffer.concat(chunks)
+            resolve({ status: response.statusCode ?? 0, bytes: all.byteLength, text: () => all.toString("utf8") })
+          })
           response.on("error", reject)
         })
         request.on("timeout", () => request.destroy(new Error("request timed out")))
         request.on("error", reject)
+        request.end(body)
       }),
     close: async () => agent.destroy()
   }
@@ -85,23 +112,31 @@ export interface Figures {
 /** Nearest-rank percentile of sorted values. */
 const percentile = (sorted: Float64Array, p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!
 
-/** `total` requests (the i-th to `pathOf(i)`) over `concurrency` loops, each with one request in flight. */
-export const load = async (
+/**
+ * `total` requests (the i-th `requestOf(i)`) over `concurrency` loops, each with one request in
+ * flight; each answer must have the `expected` status (`onAnswer` sees it, e.g. to keep an id).
+ */
+export const loadRequests = async (
   sender: Sender,
   total: number,
   concurrency: number,
-  pathOf: (i: number) => string
+  requestOf: (i: number) => LoadRequest,
+  expected = 200,
+  onAnswer: (i: number, text: () => string) => void = () => {}
 ): Promise<Figures> => {
   const latencies = new Float64Array(total)
   let next = 0
   let bytes = 0
   const loop = async () => {
     for (let i = next++; i < total; i = next++) {
-      const path = pathOf(i)
+      const request = requestOf(i)
       const started = performance.now()
-      const reply = await sender.get(path)
+      const reply = await sender.send(request)
       latencies[i] = performance.now() - started
-      if (reply.status !== 200) throw new Error(`request ${i} (GET ${path}): status ${reply.status}`)
+      if (reply.status !== expected) {
+        throw new Error(`request ${i} (${request.method} ${request.path}): status ${reply.status}: ${reply.text().slice(0, 500)}`)
+      }
+      onAnswer(i, reply.text)
       bytes = reply.bytes
     }
   }
@@ -119,6 +154,10 @@ export const load = async (
     bytes
   }
 }
+
+/** `total` `GET`s (the i-th to `pathOf(i)`), each answered 200. */
+export const load = (sender: Sender, total: number, concurrency: number, pathOf: (i: number) => string): Promise<Figures> =>
+  loadRequests(sender, total, concurrency, (i) => ({ method: "GET", path: pathOf(i) }))
 
 export interface LoadSettings {
   readonly requests: number

@@ -1,13 +1,14 @@
-/** The HTTP server of the settings, over the given services. */
+/** The HTTP server of the settings, over the given services: the API and the web console at /app. */
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { RateLimitPolicy } from "@wasl/core"
-import { MetricsToken, serveWasl, TrustedProxies } from "@wasl/http"
+import { MetricsToken, serveWaslWith, TrustedProxies } from "@wasl/http"
 import type { HttpConfig } from "./config.ts"
+import { DashboardRoute } from "./dashboard-route.ts"
 
 export const HttpServerLive = ({ metricsToken, rateLimits, server: { host, port }, trustedProxies }: HttpConfig) =>
-  serveWasl.pipe(
+  serveWaslWith(DashboardRoute()).pipe(
     Layer.provide(NodeHttpServer.layer(createServer, { port, host })),
     Layer.provide(Layer.succeed(RateLimitPolicy, rateLimits)),
     Layer.provide(Layer.succeed(TrustedProxies, trustedProxies)),

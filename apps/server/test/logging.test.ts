@@ -6,19 +6,27 @@ import { LoggingConfig, loggingLayer } from "../src/logging.ts"
 
 const settings = (env: Record<string, string>) => Effect.runSync(LoggingConfig.parse(ConfigProvider.fromEnvRecord(env)))
 
-/** What the loggers of `env` print for a debug, an info and a warning entry. */
-const printed = (env: Record<string, string>, isTerminal: boolean): Array<string> => {
+/** Where a test's loggers write: JSON lines (batched, so read after a turn of the event loop), and the Console's. */
+const capture = () => {
   const lines: Array<string> = []
   const console: Console.Console = { ...globalThis.console, log: (...args: Array<unknown>) => lines.push(args.map(String).join(" ")) }
+  const output = { write: (chunk: string) => lines.push(...chunk.split("\n").filter((line) => line !== "")) }
+  const written = () => new Promise<Array<string>>((resolve) => setImmediate(() => resolve(lines)))
+  return { console, output, written }
+}
+
+/** What the loggers of `env` print for a debug, an info and a warning entry. */
+const printed = (env: Record<string, string>, isTerminal: boolean): Promise<Array<string>> => {
+  const { console, output, written } = capture()
   Effect.runSync(
     Effect.logDebug("a debug entry").pipe(
       Effect.andThen(Effect.logInfo("an info entry")),
       Effect.andThen(Effect.logWarning("a warning entry")),
-      Effect.provide(loggingLayer(settings(env), isTerminal)),
+      Effect.provide(loggingLayer(settings(env), isTerminal, output)),
       Effect.provideService(Console.Console, console)
     )
   )
-  return lines
+  return written()
 }
 
 const isJson = (line: string) => {
@@ -33,34 +41,34 @@ const refusal = (env: Record<string, string>) =>
   describeConfigError(Effect.runSync(Effect.flip(LoggingConfig.parse(ConfigProvider.fromEnvRecord(env)))) as Config.ConfigError)
 
 describe("logging", () => {
-  it("writes one JSON object per line when stdout is not a terminal, info and above", () => {
-    const lines = printed({}, false)
+  it("writes one JSON object per line when stdout is not a terminal, info and above", async () => {
+    const lines = await printed({}, false)
     expect(lines).toHaveLength(2)
     expect(lines.every(isJson)).toBe(true)
     expect(lines.map((line) => JSON.parse(line).message)).toEqual(["an info entry", "a warning entry"])
   })
 
-  it("writes human-readable lines on a terminal", () => {
-    const lines = printed({}, true)
+  it("writes human-readable lines on a terminal", async () => {
+    const lines = await printed({}, true)
     expect(lines).toHaveLength(2)
     expect(lines.some(isJson)).toBe(false)
     expect(lines[0]).toMatch(/INFO.*an info entry/)
     expect(lines[1]).toMatch(/WARN.*a warning entry/)
   })
 
-  it("follows WASL_LOG_FORMAT over the terminal guess", () => {
-    expect(printed({ WASL_LOG_FORMAT: "json" }, true).every(isJson)).toBe(true)
-    expect(printed({ WASL_LOG_FORMAT: "pretty" }, false).some(isJson)).toBe(false)
+  it("follows WASL_LOG_FORMAT over the terminal guess", async () => {
+    expect((await printed({ WASL_LOG_FORMAT: "json" }, true)).every(isJson)).toBe(true)
+    expect((await printed({ WASL_LOG_FORMAT: "pretty" }, false)).some(isJson)).toBe(false)
   })
 
-  it("drops the entries below WASL_LOG_LEVEL", () => {
-    expect(printed({ WASL_LOG_LEVEL: "debug" }, false).map((line) => JSON.parse(line).message)).toEqual([
+  it("drops the entries below WASL_LOG_LEVEL", async () => {
+    expect((await printed({ WASL_LOG_LEVEL: "debug" }, false)).map((line) => JSON.parse(line).message)).toEqual([
       "a debug entry",
       "an info entry",
       "a warning entry"
     ])
-    expect(printed({ WASL_LOG_LEVEL: "WARN" }, false).map((line) => JSON.parse(line).message)).toEqual(["a warning entry"])
-    expect(printed({ WASL_LOG_LEVEL: "none" }, false)).toEqual([])
+    expect((await printed({ WASL_LOG_LEVEL: "WARN" }, false)).map((line) => JSON.parse(line).message)).toEqual(["a warning entry"])
+    expect(await printed({ WASL_LOG_LEVEL: "none" }, false)).toEqual([])
   })
 
   it("refuses an unknown format or level, naming the setting and the accepted values", () => {
@@ -70,25 +78,35 @@ describe("logging", () => {
     )
   })
 
-  it("puts the trace and span ids on a JSON line written in a span of an exporting tracer, and only there", () => {
-    const entries = (tracer: Tracer.Tracer | undefined) => {
-      const lines: Array<string> = []
-      const console: Console.Console = { ...globalThis.console, log: (...args: Array<unknown>) => lines.push(args.map(String).join(" ")) }
+  it("writes the JSON lines of one turn of the event loop in one write, in their order", async () => {
+    const chunks: Array<string> = []
+    Effect.runSync(Effect.logInfo("first").pipe(
+      Effect.andThen(Effect.logInfo("second")),
+      Effect.provide(loggingLayer(settings({}), false, { write: (chunk) => chunks.push(chunk) }))
+    ))
+    expect(chunks).toEqual([])
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(chunks).toHaveLength(1)
+    expect(chunks[0]!.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line).message)).toEqual(["first", "second"])
+  })
+
+  it("puts the trace and span ids on a JSON line written in a span of an exporting tracer, and only there", async () => {
+    const entries = async (tracer: Tracer.Tracer | undefined) => {
+      const { output, written } = capture()
       const program = Effect.logInfo("outside").pipe(
         Effect.andThen(Effect.logInfo("inside").pipe(Effect.withSpan("work"))),
         Effect.andThen(Effect.logInfo("untraced").pipe(Effect.withSpan("quiet"), Effect.withTracerEnabled(false))),
-        Effect.provide(loggingLayer(settings({}), false)),
-        Effect.provideService(Console.Console, console)
+        Effect.provide(loggingLayer(settings({}), false, output))
       )
       let span: Tracer.Span | undefined
       Effect.runSync(tracer === undefined ? program : program.pipe(Effect.provideService(Tracer.Tracer, Tracer.make({
         span: (options) => (span = tracer.span(options))
       }))))
-      return { annotations: lines.map((line) => JSON.parse(line).annotations), span }
+      return { annotations: (await written()).map((line) => JSON.parse(line).annotations), span }
     }
-    const exported = entries(Tracer.make({ span: (options) => new Tracer.NativeSpan(options) }))
+    const exported = await entries(Tracer.make({ span: (options) => new Tracer.NativeSpan(options) }))
     expect(exported.annotations).toEqual([{}, { trace_id: exported.span!.traceId, span_id: exported.span!.spanId }, {}])
     // Effect's native tracer (tracing off): the spans are recorded nowhere, so no ids.
-    expect(entries(undefined).annotations).toEqual([{}, {}, {}])
+    expect((await entries(undefined)).annotations).toEqual([{}, {}, {}])
   })
 })

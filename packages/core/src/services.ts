@@ -16,6 +16,7 @@ import type { TokenHasher } from "./auth/token-hasher.ts"
 import type { TokenRepository } from "./auth/token-repository.ts"
 import type { Outbox } from "./events/outbox.ts"
 import type { IdempotencyStore } from "./idempotency/idempotency-store.ts"
+import type { ImportRepository } from "./imports/import-repository.ts"
 import type { QueueSignals } from "./events/queue-signals.ts"
 import type { Mailer } from "./mail/mailer.ts"
 import type { MessagingProvider } from "./messaging/messaging-provider.ts"
@@ -69,6 +70,7 @@ export type WaslRepositories =
   | OtpLedger
   | OtpReservationRepository
   | IdempotencyStore
+  | ImportRepository
   | Retention
   | RateLimiter
   | Readiness

@@ -27,6 +27,7 @@ import { OtpGroup } from "./otp-api.ts"
 import { RecordLinksGroup } from "./record-links-api.ts"
 import { RecordsGroup } from "./records-api.ts"
 import { ExportsGroup } from "./exports-api.ts"
+import { ImportsGroup } from "./imports-api.ts"
 import { Authentication } from "./security.ts"
 import { WebhooksGroup } from "./webhooks-api.ts"
 import { DeliveriesGroup } from "./deliveries-api.ts"
@@ -191,6 +192,7 @@ export const WaslApiBase: HttpApi.HttpApi<
   | typeof OtpGroup
   | typeof RecordLinksGroup
   | typeof NotesGroup
+  | typeof ImportsGroup
   | typeof RecordsGroup
   | typeof ExportsGroup
   | typeof HealthGroup
@@ -206,6 +208,7 @@ export const WaslApiBase: HttpApi.HttpApi<
   .add(OtpGroup)
   .add(RecordLinksGroup)
   .add(NotesGroup)
+  .add(ImportsGroup)
   .add(RecordsGroup)
   .add(ExportsGroup)
   .add(HealthGroup)

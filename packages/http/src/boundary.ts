@@ -7,7 +7,7 @@ import { ByteSize, Cause, Clock, Effect, type Layer, Option, Result, type Types 
 import { SecureRandom } from "effect/crypto"
 import { Headers, HttpIncomingMessage, HttpMiddleware, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
-import { exportedSpan } from "@wasl/core"
+import { exportedSpan, MAX_IMPORT_BYTES } from "@wasl/core"
 import { httpErrorResponse, responses } from "./errors.ts"
 import type { RouteTable } from "./route-table.ts"
 import { TrustedProxies } from "./trusted-proxies.ts"
@@ -19,8 +19,16 @@ import { currentRouteTemplate, recordRequest } from "./http-metrics.ts"
 export const JSON_BODY_LIMIT: number = 1024 * 1024
 /** The largest multipart body accepted, in bytes: 10 MiB for the header file, with room for the form around it. */
 export const MULTIPART_BODY_LIMIT: number = 10 * 1024 * 1024 + 64 * 1024
-/** The only endpoint that takes multipart/form-data: a template send with a header file. */
-const MULTIPART_PATH = /^\/api\/broadcasts\/[^/]+\/send\/?$/
+/** The largest CSV import upload accepted, in bytes: the file's limit, with room for the form around it. */
+export const IMPORT_BODY_LIMIT: number = MAX_IMPORT_BYTES + 64 * 1024
+/**
+ * The endpoints that take multipart/form-data, each with its body limit: a template send with a
+ * header file, and a CSV import (streamed to the use-case, which counts the file's bytes itself).
+ */
+const MULTIPART_PATHS: ReadonlyArray<readonly [RegExp, number]> = [
+  [/^\/api\/broadcasts\/[^/]+\/send\/?$/, MULTIPART_BODY_LIMIT],
+  [/^\/api\/(contacts|companies|deals|tickets|invoices|products)\/imports\/?$/, IMPORT_BODY_LIMIT]
+]
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"])
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
@@ -49,8 +57,12 @@ const asJson = (request: HttpServerRequest.HttpServerRequest): HttpServerRequest
 const withOwn415 = (response: HttpServerResponse.HttpServerResponse) =>
   response.status === 415 ? responses.unsupportedMediaType() : response
 
-const isMultipart = (request: HttpServerRequest.HttpServerRequest) =>
-  /^multipart\/form-data\s*;/i.test(request.headers["content-type"] ?? "") && MULTIPART_PATH.test(pathOf(request.url))
+/** The body limit of a multipart request to an endpoint that takes one; undefined for any other request. */
+const multipartLimit = (request: HttpServerRequest.HttpServerRequest): number | undefined => {
+  if (!/^multipart\/form-data\s*;/i.test(request.headers["content-type"] ?? "")) return undefined
+  const path = pathOf(request.url)
+  return MULTIPART_PATHS.find(([pattern]) => pattern.test(path))?.[1]
+}
 
 /**
  * PostgreSQL text cannot hold U+0000 (nor a surrogate without its pair), so input carrying one is
@@ -182,8 +194,9 @@ export const makeBoundary = (routes: RouteTable): HttpRouter.Middleware<{
           const request = asJson(yield* HttpServerRequest.HttpServerRequest)
           const started = yield* Clock.currentTimeMillis
           const requestId = yield* requestIdOf(request, random)
-          const multipart = isMultipart(request)
-          const limit = multipart ? MULTIPART_BODY_LIMIT : JSON_BODY_LIMIT
+          const multipartBodyLimit = multipartLimit(request)
+          const multipart = multipartBodyLimit !== undefined
+          const limit = multipartBodyLimit ?? JSON_BODY_LIMIT
           const guarded = hasBody(request) && !multipart && !isJson(request.headers["content-type"])
             ? Effect.succeed(responses.unsupportedMediaType())
             : Number(request.headers["content-length"] ?? 0) > limit

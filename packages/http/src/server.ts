@@ -18,6 +18,7 @@ import { OtpHandlers } from "./handlers/otp.ts"
 import { RecordLinkHandlers } from "./handlers/record-links.ts"
 import { RecordHandlers } from "./handlers/records.ts"
 import { ExportHandlers } from "./handlers/exports.ts"
+import { ImportHandlers } from "./handlers/imports.ts"
 import { TokenHandlers } from "./handlers/tokens.ts"
 import { MAX_PARAM_LENGTH, routeTableOf } from "./route-table.ts"
 import { AuthenticationLive } from "./security.ts"
@@ -37,7 +38,7 @@ export const DOCS_PATH = "/docs"
 const routes = routeTableOf(WaslApi, { kind: OBJECT_PATHS })
 
 const ApiRoutes = HttpApiBuilder.layer(WaslApi, { openapiPath: OPENAPI_PATH }).pipe(
-  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, PropertyHandlers, MessagingHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, RecordHandlers, ExportHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers, HealthHandlers]),
+  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, PropertyHandlers, MessagingHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, ImportHandlers, RecordHandlers, ExportHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers, HealthHandlers]),
   Layer.provide(AuthenticationLive)
 )
 
@@ -102,6 +103,29 @@ export const waslRouterConfig: {
 } = { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH } as const
 
 /**
+ * `serveWasl` with a host's own routes beside Wasl's (e.g. a web console under `/app`), in the
+ * same router: a request that neither serves is answered by Wasl's 404/405.
+ */
+export const serveWaslWith = (
+  hostRoutes: Layer.Layer<never, never, HttpRouter.HttpRouter>
+): Layer.Layer<
+  HttpRouter.Request<"Error", unknown> | HttpRouter.Request<"GlobalError", unknown>,
+  never,
+  WaslHttpServices | HttpServer.HttpServer | WaslPlatformServices
+> => Layer.effectContext(Effect.gen(function*() {
+  const closing = yield* Deferred.make<void>()
+  const served = yield* Layer.build(
+    HttpRouter.serve(Layer.mergeAll(WaslApp, hostRoutes), { routerConfig: waslRouterConfig, disableLogger: true, disableListenLog: true }).pipe(
+      Layer.provide(Layer.succeed(ServerClosing, Deferred.await(closing)))
+    )
+  )
+  // Added once the server serves, so it runs first at shutdown: the open notification streams end
+  // before the server's graceful close, instead of holding it open for its whole timeout.
+  yield* Effect.addFinalizer(() => Deferred.succeed(closing, undefined))
+  return served
+}))
+
+/**
  * Serves `WaslApp` on the `HttpServer` provided (Node's in production, a test server in tests),
  * over the Wasl services (a layer of `@wasl/adapters`).
  *
@@ -125,15 +149,4 @@ export const serveWasl: Layer.Layer<
   HttpRouter.Request<"Error", unknown> | HttpRouter.Request<"GlobalError", unknown>,
   never,
   WaslHttpServices | HttpServer.HttpServer | WaslPlatformServices
-> = Layer.effectContext(Effect.gen(function*() {
-  const closing = yield* Deferred.make<void>()
-  const served = yield* Layer.build(
-    HttpRouter.serve(WaslApp, { routerConfig: waslRouterConfig, disableLogger: true, disableListenLog: true }).pipe(
-      Layer.provide(Layer.succeed(ServerClosing, Deferred.await(closing)))
-    )
-  )
-  // Added once the server serves, so it runs first at shutdown: the open notification streams end
-  // before the server's graceful close, instead of holding it open for its whole timeout.
-  yield* Effect.addFinalizer(() => Deferred.succeed(closing, undefined))
-  return served
-}))
+> = serveWaslWith(Layer.empty)

@@ -215,7 +215,9 @@ describe.each(DATABASES)("rate limits over HTTP on %s", (database) => {
       await server.request("GET", "/api/me", { token })
       statements.length = 0
       expect((await server.request("GET", "/api/me", { token })).status).toBe(200)
-      return [...statements]
+      // Without the token and grants reads: the process's caches answer them, or not yet (before
+      // its LISTEN is confirmed), which would make the two servers' counts differ by chance.
+      return statements.filter((text) => !/FROM api_tokens WHERE id|FROM account_user au\b/.test(text))
     }
     const without = await statementsOf(open, openStatements)
     const withLimit = await statementsOf(limited, limitedStatements)

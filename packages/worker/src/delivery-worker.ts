@@ -16,6 +16,9 @@
  * - OTP sweep: `sweepOtpReservations` every `otpSweepInterval`, refunding the credits of send-otp
  *   calls whose process stopped between charging and storing the outcome (core
  *   messaging/otp-reservation.ts); rows are taken `FOR UPDATE SKIP LOCKED`, so every worker runs it.
+ * - imports: `processNextImport` claims a CSV import (queued, or left by a crashed worker once its
+ *   claim ran out) and writes it to its end, a batch of `importBatch` rows per transaction; with
+ *   none waiting it looks again every poll interval. Every worker runs it; each takes its own import.
  * - pruning: `pruneExpired` every `pruneInterval`, batch after batch while a batch comes back full,
  *   deleting the rows whose retention ran out (`RetentionPolicy`: finished deliveries and their
  *   attempts, read notifications, expired OTP verifications). Each batch is one short statement
@@ -41,6 +44,7 @@ import {
   deliveryLeaseFor,
   DeliveryRepository,
   fanOutEvents,
+  type ImportProcessingServices,
   leaseOf,
   type Mailer,
   makeSignerCache,
@@ -48,6 +52,7 @@ import {
   type OtpReservationRepository,
   type Outbox,
   type PendingAttempt,
+  processNextImport,
   pruneExpired,
   QueueSignals,
   recordAttempts,
@@ -85,6 +90,7 @@ export type DeliveryWorkerServices =
   | SecureRandom.SecureRandom
   | Transactor
   | WebhookTransport
+  | ImportProcessingServices
 
 /** How the worker runs: batch sizes, concurrency and the intervals of its loops. Every field has a default. */
 export interface DeliveryWorkerOptions {
@@ -118,6 +124,13 @@ export interface DeliveryWorkerOptions {
    * rows are kept at most this long beyond their retention.
    */
   readonly pruneInterval?: Duration.Duration | undefined
+  /** Rows of a CSV import written per transaction. Default 500. */
+  readonly importBatch?: number | undefined
+  /**
+   * How long an import stays claimed without a batch committed. Default 1 minute: a crashed
+   * worker's import waits this long before another worker goes on with it.
+   */
+  readonly importLease?: Duration.Duration | undefined
 }
 
 /** OTP reservations per sweep statement. */
@@ -132,6 +145,7 @@ const MAIL = "notification mail"
 const OTP_SWEEP = "OTP reservation sweep"
 const PRUNING = "pruning"
 const EXPORTS = "CSV exports"
+const IMPORTS = "CSV imports"
 
 /** The pause after a loop iteration failed. */
 const FAILURE_PAUSE = Duration.seconds(1)
@@ -206,7 +220,8 @@ const annotateAttemptSpan = (pending: PendingAttempt) =>
 /**
  * Runs the worker's loops until the scope closes. Needs the core's ports: Outbox,
  * DeliveryRepository, Transactor, SecretBox, WebhookTransport, NotificationRepository, Mailer,
- * QueueSignals, SecureRandom, OtpReservationRepository, Retention (and DeliveryPolicy and
+ * QueueSignals, SecureRandom, OtpReservationRepository, Retention, and for imports
+ * ImportRepository, PropertyRepository, RecordRepository and UserRepository (and DeliveryPolicy and
  * RetentionPolicy, which default to the spec's values and the standard retention).
  *
  * @example
@@ -380,7 +395,17 @@ export const runDeliveryWorker = (
       yield* Effect.sleep(poll)
     })
 
+    // imports -------------------------------------------------------------------------------
+    const importOptions = { batch: options.importBatch, lease: options.importLease }
+    const importStep = Effect.gen(function*() {
+      while (yield* processNextImport(importOptions, beat(IMPORTS))) {
+        // an import written to its end: there may be another waiting
+      }
+      yield* Effect.sleep(poll)
+    })
+
     yield* Effect.forkScoped(forever(loops, FAN_OUT, poll, fanOutStep))
+    yield* Effect.forkScoped(forever(loops, IMPORTS, poll, importStep))
     // A full send loop waits for a free slot: at most an attempt's timeout.
     yield* Effect.forkScoped(forever(loops, "delivery sending", Duration.max(poll, timeout), sendStep))
     yield* Effect.forkScoped(forever(loops, "delivery recording", poll, recordStep))

@@ -20,6 +20,7 @@ import { RetentionPolicy, type ServerKeyError, type WaslServices } from "@wasl/c
 import { EmbeddedClientLive, MigrationsLive, pgClientOptions, PostgresClientLive } from "../db/database.ts"
 import type { DatabaseLockedError, EmbeddedPostgresError } from "../db/embedded-postgres-errors.ts"
 import { RepositoriesPg } from "../pg/index.ts"
+import { RepositoryCachesPg } from "../pg/cache/repository-caches-pg.ts"
 import { NotificationFeedPg } from "../pg/notification-feed-pg.ts"
 import { QueueSignalsPg } from "../pg/queue-signals-pg.ts"
 import { masterKey } from "./master-key.ts"
@@ -89,7 +90,9 @@ const onDatabase = <E, R>(
     const retention = yield* retentionPolicyOf(options.retention)
     const otpCooldown = yield* otpCooldownOf(options.messaging?.otpCooldown)
     yield* checkMailOptions(options.mail)
-    return Layer.mergeAll(RepositoriesPg, QueueSignalsPg, NotificationFeedPg, Layer.succeed(RetentionPolicy, retention)).pipe(
+    // The per-request reads (token, grants, property definitions) through the caches.
+    const repositories = RepositoryCachesPg().pipe(Layer.provideMerge(RepositoriesPg))
+    return Layer.mergeAll(repositories, QueueSignalsPg, NotificationFeedPg, Layer.succeed(RetentionPolicy, retention)).pipe(
       Layer.provideMerge(nodeServices(options, master, policy, otpCooldown)),
       Layer.provideMerge(MigrationsLive),
       Layer.provideMerge(database)

@@ -79,6 +79,7 @@ export { RetentionMemory } from "./retention-memory.ts"
 export { ReadinessMemory } from "./readiness-memory.ts"
 export { DeliveryBacklogMemory } from "./delivery-backlog-memory.ts"
 export { ExportRepositoryMemory } from "./export-repository-memory.ts"
+export { type ImportEntry, ImportRepositoryMemory, type StagedImportRow } from "./import-repository-memory.ts"
 export * from "./wasl-memory.ts"
 // The options and the error of `WaslMemory.layer`, shared with the PostgreSQL deployment layers.
 export { WaslConfigError, WaslConfigErrorBase, type WebhookOptions } from "../deployment/options.ts"

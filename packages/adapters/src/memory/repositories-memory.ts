@@ -32,6 +32,7 @@ import { RetentionMemory } from "./retention-memory.ts"
 import { ReadinessMemory } from "./readiness-memory.ts"
 import { DeliveryBacklogMemory } from "./delivery-backlog-memory.ts"
 import { ExportRepositoryMemory } from "./export-repository-memory.ts"
+import { ImportRepositoryMemory } from "./import-repository-memory.ts"
 
 /**
  * Every repository port, the Transactor and the store's QueueSignals over one
@@ -72,5 +73,6 @@ export const RepositoriesMemory: Layer.Layer<
   RateLimiterMemory,
   ReadinessMemory,
   DeliveryBacklogMemory,
-  ExportRepositoryMemory
+  ExportRepositoryMemory,
+  ImportRepositoryMemory
 ).pipe(Layer.provideMerge(MemoryStore.layer))

@@ -38,6 +38,7 @@ import { Context, type DateTime, Effect, HashMap, Layer, PubSub, Ref, Result, Se
 import { emptyMessagingTables, type MessagingTables } from "./messaging-tables.ts"
 import { makeSignalHub, type MemorySignalHub } from "./signal-hub.ts"
 import type { LinkTable, NoteTable, RecordTable } from "./record-tables.ts"
+import type { ImportEntry } from "./import-repository-memory.ts"
 
 /** A user's membership of an account (the `account_user` row) with the member's own settings. */
 export interface MembershipRow {
@@ -282,6 +283,8 @@ export interface MemoryState {
   readonly idempotencyKeys: ReadonlyMap<string, IdempotencyKeyRow>
   /** Exports and their files (export-repository-memory.ts). */
   readonly exports: ExportTable
+  /** CSV imports with their staged rows, by `<account id>:<import id>` (import-repository-memory.ts). */
+  readonly imports: ReadonlyMap<string, ImportEntry>
 }
 
 /** Exports and the chunks of their files, both by `exportKey(accountId, id)`. */
@@ -318,7 +321,8 @@ export const emptyMemoryState: MemoryState = {
   recordLinks: HashMap.empty(),
   notes: HashMap.empty(),
   idempotencyKeys: new Map(),
-  exports: { rows: new Map(), chunks: new Map() }
+  exports: { rows: new Map(), chunks: new Map() },
+  imports: new Map()
 }
 
 /** The key of a membership in `MemoryState.memberships`. */

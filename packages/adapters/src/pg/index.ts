@@ -25,6 +25,7 @@ import { RateLimiterPg } from "./rate-limiter-pg.ts"
 import { ReadinessPg } from "./readiness-pg.ts"
 import { DeliveryBacklogPg } from "./delivery-backlog-pg.ts"
 import { ExportRepositoryPg } from "./export-repository-pg.ts"
+import { ImportRepositoryPg } from "./import-repository-pg.ts"
 
 export { AccountRepositoryPg } from "./account-repository-pg.ts"
 export { NotificationRepositoryPg } from "./notification-repository-pg.ts"
@@ -50,7 +51,15 @@ export * from "./messaging/index.ts"
 export { RetentionPg } from "./retention-pg.ts"
 export { ReadinessPg } from "./readiness-pg.ts"
 export { DeliveryBacklogPg } from "./delivery-backlog-pg.ts"
+export {
+  CACHE_CHANNEL,
+  type CachedRepositories,
+  DEFAULT_CACHE_TTL,
+  type RepositoryCachesOptions,
+  RepositoryCachesPg
+} from "./cache/repository-caches-pg.ts"
 export { ExportRepositoryPg } from "./export-repository-pg.ts"
+export { ImportRepositoryPg } from "./import-repository-pg.ts"
 
 /**
  * Every storage port on PostgreSQL (`WaslRepositories`: the repositories, the outbox, the delivery
@@ -80,5 +89,6 @@ export const RepositoriesPg: Layer.Layer<WaslRepositories, never, SecureRandom.S
   RateLimiterPg,
   ReadinessPg,
   DeliveryBacklogPg,
-  ExportRepositoryPg
+  ExportRepositoryPg,
+  ImportRepositoryPg
 )

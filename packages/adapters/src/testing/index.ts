@@ -22,7 +22,8 @@
  * - `messagingRepositoriesContract`, `otpLedgerContract`, `otpReservationContract`: WhatsApp sending
  *   numbers, broadcasts, messages and one-time passwords;
  * - `retentionContract`: pruning the rows whose retention ran out;
- * - `rateLimiterContract`: the request counters of rate limits.
+ * - `rateLimiterContract`: the request counters of rate limits;
+ * - `importRepositoryContract`: CSV imports, their staged rows and the worker's claims.
  *
  * `TestDatabase` gives each build of a layer a database of its own: embedded PGlite in a temporary
  * directory, or a new database on the PostgreSQL server of `TEST_DATABASE_URL`.
@@ -53,6 +54,7 @@ export * from "./messaging-repositories-contract.ts"
 export * from "./otp-ledger-contract.ts"
 export * from "./otp-reservation-contract.ts"
 export * from "./idempotency-store-contract.ts"
+export * from "./import-repository-contract.ts"
 export * from "./delivery-repository-contract.ts"
 export * from "./outbox-contract.ts"
 export * from "./outbox-notify-contract.ts"

@@ -35,6 +35,7 @@
  */
 import { DateTime, Duration, Effect, Option } from "effect"
 import type { NotificationRepository } from "../account/notification-repository.ts"
+import type { UserRepository } from "../account/user-repository.ts"
 import { csvRowOf } from "../exports/csv-cells.ts"
 import { csvBatch } from "../exports/csv-file.ts"
 import type { ExportProgress, ExportRow } from "../exports/export.ts"
@@ -45,7 +46,7 @@ import type { PropertyRepository } from "../records/property-repository.ts"
 import { RecordRepository, type RecordScanBatch, type RecordScanInput } from "../records/record-repository.ts"
 import { RetentionPolicy } from "../retention/retention-policy.ts"
 import { Transactor } from "../transactor.ts"
-import { notifyUser } from "./notify-user.ts"
+import { notifyUser } from "./notify.ts"
 import { customOf, shapeOf } from "./record-lookup.ts"
 
 /** How long a claim, then each batch written, keeps other workers off an export. */
@@ -68,6 +69,7 @@ export type ExportRunServices =
   | RecordRepository
   | PropertyRepository
   | NotificationRepository
+  | UserRepository
   | Transactor
 
 /** What a run writes: the claimed export and its query as parsed now. */

@@ -28,17 +28,15 @@ import {
   underInput
 } from "../records/batch-input.ts"
 import { ErrorBag, ownValue } from "../records/body-input.ts"
-import { filterablePropertiesOf } from "../records/builtin-properties.ts"
-import { validateComplexFilters } from "../records/complex-filter.ts"
 import type { PropertyDefinition } from "../records/property-definition.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
-import { RecordRepository } from "../records/record-repository.ts"
+import type { RecordRepository } from "../records/record-repository.ts"
 import type { RecordJson } from "../records/record-shape.ts"
 import { LaravelMessage } from "../records/validation-messages.ts"
 import { validateRecordCreate, validateRecordUpdate } from "../records/value-validation.ts"
 import { Transactor } from "../transactor.ts"
 import { authorize } from "./authenticate.ts"
-import { customOf, findRecord } from "./record-lookup.ts"
+import { customOf, findRecord, isMatchProperty, recordWithValue } from "./record-lookup.ts"
 import { removeRecord, storeNewRecord, storeRecordPatch } from "./record-writes.ts"
 
 /** The services a batch needs. */
@@ -171,26 +169,19 @@ export const upsertRecords: Batch<RecordJson> = Effect.fn("upsertRecords")(funct
       const idProperty = yield* inputText(input, "id_property", at, shared)
       const id = yield* inputText(input, "id", at)
       const properties = yield* inputProperties(input, at)
-      const filterable = filterablePropertiesOf(kind, custom)
-      if (!filterable.some((p) => p.internal_name === idProperty)) {
+      if (!isMatchProperty(kind, custom, idProperty)) {
         const key = ownValue(input, "id_property") === undefined && shared !== undefined ? "id_property" : `${at}.id_property`
         return yield* Effect.fail(invalid(key, LaravelMessage.selectedInvalid(key)))
       }
-      const filters = yield* Effect.mapError(
-        validateComplexFilters([{ property: idProperty, operator: "eq", value: id }], filterable),
-        () => invalid(`${at}.id`, LaravelMessage.selectedInvalid(`${at}.id`))
-      )
-      const matches = yield* RecordRepository.use((repo) =>
-        repo.list({ accountId, kind, custom, page: 1, perPage: 2, search: undefined, order: "created_at", direction: "asc", filters })
-      )
-      if (matches.total > 1) return yield* Effect.fail(invalid(`${at}.id`, ambiguousUpsertKey(`${at}.id`)))
-      const existing = matches.rows[0]
-      if (existing === undefined) {
+      const existing = yield* recordWithValue(accountId, kind, custom, idProperty, id)
+      if (existing._tag === "invalid") return yield* Effect.fail(invalid(`${at}.id`, LaravelMessage.selectedInvalid(`${at}.id`)))
+      if (existing._tag === "many") return yield* Effect.fail(invalid(`${at}.id`, ambiguousUpsertKey(`${at}.id`)))
+      if (existing._tag === "none") {
         const values = yield* under(at, validateRecordCreate(kind, { ...properties, [idProperty]: id }, custom))
         return storeNewRecord(accountId, kind, custom, values)
       }
       const patch = yield* under(at, validateRecordUpdate(kind, properties, custom))
-      return storeRecordPatch(accountId, kind, custom, existing.record._id, patch)
+      return storeRecordPatch(accountId, kind, custom, existing.record.record._id, patch)
     }))
 })
 

@@ -7,6 +7,8 @@ import { Effect, Option, Schema } from "effect"
 import type { ObjectKind } from "../records/object-kind.ts"
 import { NotFound } from "../errors.ts"
 import { Outbox, type OutboxEvent } from "../events/outbox.ts"
+import { filterablePropertiesOf } from "../records/builtin-properties.ts"
+import { validateComplexFilters } from "../records/complex-filter.ts"
 import { type EventAction, eventName, type EventSubject } from "../records/object-kind.ts"
 import type { PropertyDefinition } from "../records/property-definition.ts"
 import { PropertyRepository } from "../records/property-repository.ts"
@@ -42,6 +44,46 @@ export const findRecord = (
   isRecordId(id)
     ? Effect.flatMap(RecordRepository.use((repo) => repo.get({ accountId, kind, id, custom })), orNotFound)
     : Effect.fail(new NotFound())
+
+/** Whether `property` is one a record can be found by (a filterable property of the kind). */
+export const isMatchProperty = (kind: ObjectKind, custom: ReadonlyArray<PropertyDefinition>, property: string): boolean =>
+  filterablePropertiesOf(kind, custom).some((p) => p.internal_name === property)
+
+/** What looking a record up by a property's value found. */
+export type RecordWithValue =
+  | { readonly _tag: "one"; readonly record: RecordWithDerived }
+  | { readonly _tag: "none" }
+  | { readonly _tag: "many" }
+  | { readonly _tag: "invalid" }
+
+/**
+ * The record of the account whose `property` has `value`, as a batch upsert and an import with
+ * `match_on` find the record to update: `none` when no record has it, `many` when more than one
+ * does, `invalid` when the value cannot be compared with the property's values.
+ */
+export const recordWithValue = (
+  accountId: number,
+  kind: ObjectKind,
+  custom: ReadonlyArray<PropertyDefinition>,
+  property: string,
+  value: unknown
+): Effect.Effect<
+  RecordWithValue,
+  never,
+  RecordRepository
+> =>
+  Effect.gen(function*() {
+    const parsed = yield* Effect.result(
+      validateComplexFilters([{ property, operator: "eq", value }], filterablePropertiesOf(kind, custom))
+    )
+    if (parsed._tag === "Failure") return { _tag: "invalid" as const }
+    const matches = yield* RecordRepository.use((repo) =>
+      repo.list({ accountId, kind, custom, page: 1, perPage: 2, search: undefined, order: "created_at", direction: "asc", filters: parsed.success })
+    )
+    if (matches.total > 1) return { _tag: "many" as const }
+    const first = matches.rows[0]
+    return first === undefined ? { _tag: "none" as const } : { _tag: "one" as const, record: first }
+  })
 
 /** Queues one event of the kind in the current transaction. */
 export const appendEvent = (

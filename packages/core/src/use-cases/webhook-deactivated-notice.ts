@@ -4,14 +4,11 @@
  * together or not at all.
  *
  * Every ACTIVE member of the account whose teams hold `webhook-update` is told, through each
- * channel their `WebhookDeactivated` preference enables (all on by default): a notification row
- * carrying the stored/popup/browser flags when any of those is on, and a queued mail when email
- * is on (sent after commit by `sendPendingEmails`, never inside the worker's transaction). A
- * member who silenced every channel gets nothing.
+ * channel their `WebhookDeactivated` preference enables (notify.ts).
  */
 import { Effect } from "effect"
 import { NotificationRepository } from "../account/notification-repository.ts"
-import { deliverNotice } from "./notify-user.ts"
+import { notifyRecipients } from "./notify.ts"
 
 /** The notification's name. */
 export const WEBHOOK_DEACTIVATED = "WebhookDeactivated" as const
@@ -40,16 +37,13 @@ export const notifyWebhookDeactivated: (
   url: string
 ) => Effect.Effect<number, never, NotificationRepository> = Effect.fn("notifyWebhookDeactivated")(
   function*(accountId: number, webhookId: number, url: string) {
-    const notifications = yield* NotificationRepository
-    const recipients = yield* notifications.recipients(accountId, "webhook-update", WEBHOOK_DEACTIVATED)
-    const notice = {
-      type: WEBHOOK_DEACTIVATED,
+    const recipients = yield* NotificationRepository.use((notifications) =>
+      notifications.recipients(accountId, "webhook-update", WEBHOOK_DEACTIVATED)
+    )
+    yield* notifyRecipients(accountId, WEBHOOK_DEACTIVATED, recipients, {
       data: { webhook_id: webhookId, url, message: webhookDeactivatedMessage(url) },
       mail: { subject: "Webhook deactivated", text: mailText(url, webhookId) }
-    }
-    for (const recipient of recipients) {
-      yield* deliverNotice(accountId, recipient.userId, recipient.channels, notice)
-    }
+    })
     return recipients.length
   }
 )

@@ -14,6 +14,7 @@ import {
   NotificationFeedPg,
   PasswordHasherFast,
   pgClientOptions,
+  RepositoryCachesPg,
   ServicesPg
 } from "@wasl/adapters"
 import {
@@ -83,7 +84,9 @@ export const startTestServer = async (
   })
   const webhooks = webhookTestServices(options)
   const messaging = messagingTestServices(options)
-  const services = Layer.mergeAll(ServicesPg, NotificationFeedPg).pipe(
+  // As the apps run: the per-request reads through the caches (WaslPostgres does the same).
+  const repositories = RepositoryCachesPg().pipe(Layer.provideMerge(ServicesPg))
+  const services = Layer.mergeAll(repositories, NotificationFeedPg).pipe(
     Layer.provideMerge(webhooks.layer),
     Layer.provideMerge(messaging.layer),
     Layer.provideMerge(PasswordHasherFast),

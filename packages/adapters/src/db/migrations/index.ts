@@ -18,7 +18,9 @@ import _0011_retention from "./0011_retention.ts"
 import _0012_rate_limits from "./0012_rate_limits.ts"
 import _0013_recover from "./0013_recover.ts"
 import _0014_trace_context from "./0014_trace_context.ts"
+import _0015_imports from "./0015_imports.ts"
 import _0016_exports from "./0016_exports.ts"
+import _0017_cache_invalidation from "./0017_cache_invalidation.ts"
 
 /**
  * Wasl's migrations, in order, for `@effect/sql-pg`'s `PgMigrator` (`runMigrations` and
@@ -39,5 +41,7 @@ export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0012_rate_limits": _0012_rate_limits,
   "0013_recover": _0013_recover,
   "0014_trace_context": _0014_trace_context,
-  "0016_exports": _0016_exports
+  "0015_imports": _0015_imports,
+  "0016_exports": _0016_exports,
+  "0017_cache_invalidation": _0017_cache_invalidation
 })

@@ -1,0 +1,37 @@
+/** Which page a path under /app shows. */
+import { useEffect } from "react"
+import { useI18n } from "./i18n/i18n"
+import { NotificationsPage } from "./notifications/NotificationsPage"
+import { PropertiesPage } from "./properties/PropertiesPage"
+import { isKind } from "./records/kinds"
+import { RecordForm } from "./records/RecordForm"
+import { RecordPage } from "./records/RecordPage"
+import { RecordsPage } from "./records/RecordsPage"
+import { match, navigate } from "./router"
+import { TokensPage } from "./tokens/TokensPage"
+import { DeliveryLog } from "./webhooks/DeliveryLog"
+import { WebhooksPage } from "./webhooks/WebhooksPage"
+
+const Redirect = ({ to }: { readonly to: string }) => {
+  useEffect(() => navigate(to), [to])
+  return null
+}
+
+export const Routes = ({ path }: { readonly path: string }) => {
+  const { t } = useI18n()
+  if (path === "/" || path === "/login") return <Redirect to="/deals" />
+  if (path === "/webhooks") return <WebhooksPage />
+  if (path === "/notifications") return <NotificationsPage />
+  if (path === "/tokens") return <TokensPage />
+  const webhook = match("/webhooks/:id", path)
+  if (webhook) return <DeliveryLog key={webhook["id"]} id={webhook["id"]!} />
+  const [, first, second, third] = path.split("/")
+  if (isKind(first)) {
+    if (second === undefined) return <RecordsPage key={first} kind={first} />
+    if (second === "new") return <RecordForm key={first} kind={first} />
+    if (second === "properties") return <PropertiesPage key={first} kind={first} />
+    if (third === "edit") return <RecordForm key={second} kind={first} id={second} />
+    if (third === undefined) return <RecordPage key={second} kind={first} id={second} />
+  }
+  return <p>{t("notFound")}</p>
+}

@@ -1,0 +1,103 @@
+/** A kind's records: search, ordering, the filter builder, pages and the total. */
+import { useState } from "react"
+import { api, type Kind } from "../api/client"
+import { problemOf, type Problem } from "../api/errors"
+import { localized, useI18n } from "../i18n/i18n"
+import { Link } from "../router"
+import { Pagination } from "../ui/Pagination"
+import { ProblemMessage } from "../ui/ProblemMessage"
+import { useDebounced } from "../ui/useDebounced"
+import { useLoad } from "../ui/useLoad"
+import { FilterBuilder } from "./FilterBuilder"
+import { type FilterRow, toApiFilters } from "./filters"
+import { ExportCsv } from "./ExportCsv"
+import { ImportCsv } from "./ImportCsv"
+import { DERIVED, NAME_PROPERTY, type RecordValues } from "./kinds"
+import { useProperties } from "./useProperties"
+import { displayValue } from "./values"
+
+const COLUMNS = 4
+
+export const RecordsPage = ({ kind }: { readonly kind: Kind }) => {
+  const { date, language, t } = useI18n()
+  const properties = useProperties(kind).data ?? []
+  const [search, setSearch] = useState("")
+  const [order, setOrder] = useState("created_at")
+  const [direction, setDirection] = useState<"asc" | "desc">("desc")
+  const [filters, setFilters] = useState<ReadonlyArray<FilterRow>>([])
+  const [page, setPage] = useState(1)
+  const [problem, setProblem] = useState<Problem | undefined>()
+  const [transfer, setTransfer] = useState<"import" | "export" | undefined>()
+  const searched = useDebounced(search)
+  const isNumeric = (name: string) => properties.some((p) => p.internal_name === name && p.type === "number")
+  const query = { search: searched, order, direction, complex_filters: toApiFilters(filters, isNumeric) }
+  const list = useLoad(async () => {
+    const { data, error } = await api.GET("/api/{kind}", {
+      params: { path: { kind }, query: { ...query, page, per_page: 15 } }
+    })
+    setProblem(problemOf(error))
+    return data
+  }, [kind, searched, order, direction, filters, page, properties.length])
+  const name = NAME_PROPERTY[kind]
+  const columns = properties.filter((p) => p.internal_name !== name && !DERIVED.has(p.internal_name)).slice(0, COLUMNS)
+  const rows = (list.data?.data ?? []) as ReadonlyArray<{ readonly properties: RecordValues }>
+  const nameProperty = properties.find((p) => p.internal_name === name)
+  return (
+    <section>
+      <header className="page-header">
+        <h1>{t(`kind_${kind}`)}</h1>
+        <Link className="button primary" to={`/${kind}/new`}>{t("new")}</Link>
+        <Link className="button" to={`/${kind}/properties`}>{t("properties")}</Link>
+        <button type="button" aria-expanded={transfer === "import"} onClick={() => setTransfer(transfer === "import" ? undefined : "import")}>{t("importCsv")}</button>
+        <button type="button" aria-expanded={transfer === "export"} onClick={() => setTransfer(transfer === "export" ? undefined : "export")}>{t("exportCsv")}</button>
+      </header>
+      {transfer === "import" && <ImportCsv kind={kind} properties={properties} onImported={list.reload} />}
+      {transfer === "export" && <ExportCsv kind={kind} properties={properties} query={query} />}
+      <form className="toolbar" role="search" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          {t("search")}
+          <input type="search" value={search} onChange={(e) => { setSearch(e.target.value); setPage(1) }} />
+        </label>
+        <label>
+          {t("orderBy")}
+          <select value={order} onChange={(e) => setOrder(e.target.value)}>
+            <option value="created_at">{t("created_at")}</option>
+            <option value="updated_at">{t("updated_at")}</option>
+            {properties.map((p) => <option key={p._id} value={p.internal_name}>{localized(p.name, language) || p.internal_name}</option>)}
+          </select>
+        </label>
+        <label>
+          {t("direction")}
+          <select value={direction} onChange={(e) => setDirection(e.target.value as "asc" | "desc")}>
+            <option value="desc">{t("desc")}</option>
+            <option value="asc">{t("asc")}</option>
+          </select>
+        </label>
+      </form>
+      <FilterBuilder properties={properties} onApply={(rows) => { setFilters(rows); setPage(1) }} />
+      <ProblemMessage problem={problem} />
+      <div className="table-scroll">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{localized(nameProperty?.name, language) || name}</th>
+              {columns.map((p) => <th scope="col" key={p._id}>{localized(p.name, language) || p.internal_name}</th>)}
+              <th scope="col">{t("created_at")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map(({ properties: values }) => (
+              <tr key={String(values["_id"])}>
+                <td><Link to={`/${kind}/${String(values["_id"])}`}>{displayValue(values[name], nameProperty, language) || String(values["_id"])}</Link></td>
+                {columns.map((p) => <td key={p._id}>{displayValue(values[p.internal_name], p, language)}</td>)}
+                <td>{date(String(values["created_at"]))}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {list.data && rows.length === 0 && <p>{t("nothingYet")}</p>}
+      {list.data && <Pagination meta={list.data.meta} onPage={setPage} />}
+    </section>
+  )
+}

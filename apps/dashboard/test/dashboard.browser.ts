@@ -1,0 +1,474 @@
+/**
+ * The dashboard in a real browser (Debian's chromium through playwright-core) against `npm start`
+ * on the embedded database, with a local HTTPS receiver for webhooks: sign in, a custom property
+ * and a deal with it, the filter builder, a note, a webhook created and validated, a failing
+ * endpoint's delivery log and its deactivation arriving live as a toast and a browser
+ * notification, a CSV import and export followed to their end, a token, the Arabic layout.
+ * axe-core checks every main page (no serious or critical violation), and the first load's
+ * JavaScript is weighed (under 300 KB gzip).
+ *
+ * The tests share one server, browser page and data directory, and run in order.
+ */
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { apiClient, eventually, freePort, killAll, launch, waslMain } from "../../../test/support/processes.ts"
+import { RECEIVER_CA_FILE, startWebhookReceiver, type WebhookReceiver } from "../../../test/support/webhook-receiver.ts"
+import { javascriptWeight, launchBrowser, screenshot, seriousViolations } from "./support/browser.ts"
+
+const LISTENING = /Wasl is listening on http:\/\/[^\s"]+:(\d+)/
+const FIRST_RUN = /first account created\.\n\s*owner:\s*(\S+)\n\s*password:\s*(\S+)\n\s*token:\s*(\S+)\n/
+const JS_BUDGET_GZIP = 300 * 1024
+
+describe("the dashboard in a browser", () => {
+  let dir = ""
+  let receiver: WebhookReceiver
+  let browser: Browser
+  let context: BrowserContext
+  let page: Page
+  let baseUrl = ""
+  let email = ""
+  let password = ""
+  let api: ReturnType<typeof apiClient>
+
+  /** The page has no serious or critical accessibility violation. */
+  const accessible = async (what: string) => {
+    const violations = await seriousViolations(page)
+    expect(violations, `${what}: ${JSON.stringify(violations, null, 1)}`).toEqual([])
+  }
+  const visit = async (path: string) => {
+    await page.goto(`${baseUrl}/app${path}`)
+    await page.locator("main h1").first().waitFor()
+  }
+
+  beforeAll(async () => {
+    dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-dashboard-browser-"))
+    receiver = await startWebhookReceiver()
+    const port = await freePort()
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      WASL_DATA_DIR: Path.join(dir, "data"),
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      WASL_WEBHOOK_ALLOW_PRIVATE: "true",
+      WASL_WEBHOOK_CA_FILE: RECEIVER_CA_FILE,
+      // Six quick attempts, so three failed deliveries switch a webhook off within seconds.
+      WASL_RETRY_DELAYS: "0s,200ms,200ms,200ms,200ms,200ms",
+      WASL_DELIVERY_TIMEOUT: "5s",
+      WASL_MAIL_OUTBOX: Path.join(dir, "mail.jsonl"),
+      WASL_RATE_LIMIT: "0"
+    }
+    delete env.DATABASE_URL
+    const wasl = launch("wasl", waslMain, [], env)
+    await wasl.waitForStdout(LISTENING, 90_000)
+    const block = FIRST_RUN.exec(wasl.stdout())
+    if (block === null) throw new Error(`no first-run block\n${wasl.output()}`)
+    ;[, email = "", password = ""] = block
+    baseUrl = `http://127.0.0.1:${port}`
+    api = apiClient(baseUrl, block[3]!)
+    browser = await launchBrowser()
+    // CSP (default-src 'self') would refuse axe-core's injected script: the check bypasses it.
+    context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 }, locale: "en-US" })
+    await context.grantPermissions(["notifications"], { origin: baseUrl })
+    // Records the browser notifications the page raises (chromium headless shows none).
+    await context.addInitScript(() => {
+      const shown: Array<{ title: string; body: string }> = []
+      ;(window as any).__notifications = shown
+      class Recorded {
+        static permission = "granted"
+        static requestPermission = async () => "granted"
+        constructor(title: string, options?: { body?: string }) {
+          shown.push({ title, body: options?.body ?? "" })
+        }
+      }
+      ;(window as any).Notification = Recorded
+    })
+    page = await context.newPage()
+    page.setDefaultTimeout(15_000)
+    // Deleting asks for confirmation: the suite confirms.
+    page.on("dialog", (dialog) => void dialog.accept())
+  }, 180_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await killAll()
+    await receiver?.close()
+    if (dir !== "") Fs.rmSync(dir, { recursive: true, force: true })
+  }, 60_000)
+
+  it("loads /app with under 300 KB of JavaScript (gzip) and signs in, showing the user, account, plan and credits", async () => {
+    const weight = await javascriptWeight(page, () => page.goto(`${baseUrl}/app`, { waitUntil: "networkidle" }))
+    console.log(`dashboard first load: ${weight.files} script(s), ${weight.raw} bytes, ${weight.gzip} bytes gzip`)
+    expect(weight.files).toBeGreaterThan(0)
+    expect(weight.gzip).toBeLessThan(JS_BUDGET_GZIP)
+    await page.getByLabel("Email").fill(email)
+    await page.getByLabel("Password").fill("wrong password")
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await expect.poll(() => page.getByRole("alert").first().textContent()).toBeTruthy()
+    await accessible("sign-in page")
+    await screenshot(page, "sign-in")
+    await page.getByLabel("Password").fill(password)
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await page.getByTestId("user").waitFor()
+    expect(await page.getByTestId("user").textContent()).toContain(email)
+    expect(await page.getByTestId("plan").textContent()).toBe("business")
+    expect(await page.getByTestId("credits").textContent()).toMatch(/^\d+$/)
+    expect(await page.getByTestId("account").textContent()).not.toBe("")
+  })
+
+  it("creates a custom deal property with bilingual names", async () => {
+    await visit("/deals/properties")
+    await page.getByRole("button", { name: "New: Property" }).click()
+    await page.getByLabel("Internal name").fill("region")
+    await page.getByLabel("Name (English)").fill("Region")
+    await page.getByLabel("Name (Arabic)").fill("المنطقة")
+    await expect.poll(() => page.getByLabel("Group").inputValue()).not.toBe("")
+    await page.getByRole("button", { name: "Save" }).click()
+    await page.getByRole("cell", { name: "region", exact: true }).waitFor()
+    await page.getByRole("button", { name: "New: Group" }).click()
+    await page.getByLabel("Name (English)").fill("Partner details")
+    await page.getByLabel("Name (Arabic)").fill("بيانات الشريك")
+    await page.getByRole("button", { name: "Save" }).click()
+    const group = page.getByRole("region", { name: "Partner details" })
+    await group.waitFor()
+    await group.getByRole("button", { name: "Edit" }).click()
+    await page.getByLabel("Name (English)").fill("Partner")
+    await page.getByRole("button", { name: "Save" }).click()
+    await page.getByRole("region", { name: "Partner", exact: true }).waitFor()
+    const groups = await api("GET", "/api/deals/properties/groups")
+    expect(groups.body.data.find((g: { internal_name: string }) => g.internal_name === "partner_details")?.name).toEqual({ en: "Partner", ar: "بيانات الشريك" })
+    await page.getByRole("region", { name: "Partner", exact: true }).getByRole("button", { name: "Delete" }).click()
+    await expect.poll(() => page.getByRole("region", { name: "Partner", exact: true }).count()).toBe(0)
+    await page.getByRole("row", { name: /region/ }).getByRole("button", { name: "Edit" }).click()
+    await page.getByLabel("Name (Arabic)").fill("منطقة البيع")
+    await page.getByRole("button", { name: "Save" }).click()
+    await expect.poll(async () =>
+      (await api("GET", "/api/deals/properties")).body.data.find((p: { internal_name: string }) => p.internal_name === "region").name
+    ).toEqual({ en: "Region", ar: "منطقة البيع" })
+    await accessible("properties page")
+    await screenshot(page, "properties")
+  })
+
+  it("shows the API's 422 on the field, then creates a deal with the custom property", async () => {
+    await visit("/deals/new")
+    await page.getByLabel("Amount", { exact: true }).fill("500")
+    await page.getByRole("button", { name: "Create" }).click()
+    const nameError = page.locator(".field-invalid").filter({ has: page.getByLabel("Deal name", { exact: true }) }).locator(".field-error")
+    await nameError.waitFor()
+    expect(await nameError.textContent()).toMatch(/deal_name|required|Deal name/i)
+    await accessible("record form with errors")
+    await page.getByLabel("Deal name", { exact: true }).fill("Acme renewal")
+    await page.getByLabel("Region").fill("North")
+    await page.getByRole("button", { name: "Create" }).click()
+    await page.getByRole("heading", { name: "Acme renewal" }).waitFor()
+    expect(await page.locator('[data-property="region"]').textContent()).toBe("North")
+    expect(await page.getByText("Region", { exact: true }).count()).toBeGreaterThan(0)
+    await accessible("record page")
+  })
+
+  it("adds, edits and deletes a note on the deal", async () => {
+    await page.getByLabel("Note", { exact: true }).fill("Call back on Monday")
+    await page.getByRole("button", { name: "Add note" }).click()
+    await page.locator(".note-body", { hasText: "Call back on Monday" }).waitFor()
+    await page.locator(".notes li").getByRole("button", { name: "Edit" }).click()
+    await page.locator(".notes").getByLabel("Note", { exact: true }).fill("Call back on Tuesday")
+    await page.locator(".notes").getByRole("button", { name: "Save" }).click()
+    await page.locator(".note-body", { hasText: "Call back on Tuesday" }).waitFor()
+    await screenshot(page, "record")
+    const notes = await api("GET", `/api/deals/${page.url().split("/").pop()}/notes`)
+    expect(notes.body.data.map((n: { body: string }) => n.body)).toEqual(["Call back on Tuesday"])
+    await page.getByLabel("Note", { exact: true }).fill("Scratch")
+    await page.getByRole("button", { name: "Add note" }).click()
+    await page.locator(".notes li").filter({ hasText: "Scratch" }).getByRole("button", { name: "Delete" }).click()
+    await expect.poll(() => page.locator(".notes li").count()).toBe(1)
+  })
+
+  it("edits the deal", async () => {
+    await page.getByRole("link", { name: "Edit" }).click()
+    await page.getByLabel("Next steps").fill("Send the contract")
+    await page.getByRole("button", { name: "Save" }).click()
+    await page.locator('[data-property="next_steps"]').waitFor()
+    expect(await page.locator('[data-property="next_steps"]').textContent()).toBe("Send the contract")
+    expect(await page.locator('[data-property="region"]').textContent()).toBe("North")
+  })
+
+  it("attaches a contact to the deal and detaches it", async () => {
+    expect((await api("POST", "/api/contacts", { firstname: "Salma", lastname: "Haddad" })).status).toBe(201)
+    const links = page.getByRole("region", { name: "Links: Contacts" })
+    await links.getByLabel("Search: Contacts").fill("salma")
+    await links.getByLabel("Find a record to link: Contacts").selectOption({ label: "Salma Haddad" })
+    await links.getByRole("button", { name: "Attach" }).click()
+    await links.getByRole("link", { name: "Salma Haddad" }).waitFor()
+    await links.getByRole("listitem").getByRole("button", { name: "Detach" }).click()
+    await expect.poll(() => links.getByRole("link", { name: "Salma Haddad" }).count()).toBe(0)
+  })
+
+  it("filters the deals with the filter builder, an or group included, and shows the total", async () => {
+    expect((await api("POST", "/api/deals", { deal_name: "Small pilot", amount: 50 })).status).toBe(201)
+    expect((await api("POST", "/api/deals", { deal_name: "Beta expansion", amount: 900, region: "South" })).status).toBe(201)
+    await visit("/deals")
+    await expect.poll(() => page.getByTestId("total").textContent()).toBe("3 in total")
+    await page.getByLabel("Search").fill("PILOT")
+    await expect.poll(() => page.getByTestId("total").textContent()).toBe("1 in total")
+    await page.getByLabel("Search").fill("")
+    await page.getByLabel("Order by").selectOption("amount")
+    await page.getByLabel("Direction").selectOption("asc")
+    await expect.poll(() => page.locator("tbody tr td:first-child").allTextContents()).toEqual(["Small pilot", "Acme renewal", "Beta expansion"])
+    await page.getByRole("button", { name: "Add condition" }).click()
+    await page.getByLabel("Property").selectOption("amount")
+    await page.getByLabel("Operator").selectOption("gt")
+    await page.getByLabel("Value").fill("100")
+    await page.getByRole("button", { name: "Apply" }).click()
+    await expect.poll(() => page.getByTestId("total").textContent()).toBe("2 in total")
+    await page.getByRole("button", { name: "Add “or” group" }).click()
+    const group = page.locator(".or-group")
+    await group.getByLabel("Property").nth(0).selectOption("region")
+    await group.getByLabel("Value").nth(0).fill("north")
+    await group.getByLabel("Property").nth(1).selectOption("deal_name")
+    await group.getByLabel("Operator").nth(1).selectOption("starts_with")
+    await group.getByLabel("Value").nth(1).fill("small")
+    await page.getByRole("button", { name: "Apply" }).click()
+    await expect.poll(() => page.getByTestId("total").textContent()).toBe("1 in total")
+    expect(await page.locator("tbody tr").allTextContents()).toEqual([expect.stringContaining("Acme renewal")])
+    await accessible("records list with filters")
+    await screenshot(page, "deals")
+    // A range and a list: between takes two inputs, in takes comma-separated values.
+    await page.getByRole("button", { name: "Clear" }).click()
+    await expect.poll(() => page.getByTestId("total").textContent()).toBe("3 in total")
+    await page.getByRole("button", { name: "Add condition" }).click()
+    await page.getByLabel("Property").selectOption("amount")
+    await page.getByLabel("Operator").selectOption("between")
+    await page.getByLabel("From", { exact: true }).fill("40")
+    await page.getByLabel("To", { exact: true }).fill("600")
+    await page.getByRole("button", { name: "Apply" }).click()
+    await expect.poll(() => page.getByTestId("total").textContent()).toBe("2 in total")
+    await page.getByRole("button", { name: "Add condition" }).click()
+    await page.getByLabel("Property").nth(1).selectOption("deal_name")
+    await page.getByLabel("Operator").nth(1).selectOption("in")
+    await page.getByLabel("Value").fill("Small pilot, Beta expansion")
+    await page.getByRole("button", { name: "Apply" }).click()
+    await expect.poll(() => page.getByTestId("total").textContent()).toBe("1 in total")
+    expect(await page.locator("tbody tr").allTextContents()).toEqual([expect.stringContaining("Small pilot")])
+  })
+
+  it("shows every kind's list and form from the same generic pages", async () => {
+    const kinds = { contacts: "Contacts", companies: "Companies", tickets: "Tickets", invoices: "Invoices", products: "Products" }
+    for (const [kind, title] of Object.entries(kinds)) {
+      await visit(`/${kind}`)
+      expect(await page.locator("main h1").textContent()).toBe(title)
+      await page.getByTestId("total").waitFor()
+      await accessible(`${kind} list`)
+      await visit(`/${kind}/new`)
+      await accessible(`${kind} form`)
+    }
+    await page.getByLabel("Product name").fill("Rotor")
+    await page.getByLabel("Price").fill("12.5")
+    await page.getByRole("button", { name: "Create" }).click()
+    await page.getByRole("heading", { name: "Rotor" }).waitFor()
+    expect(await page.locator('[data-property="price"]').textContent()).toBe("12.5")
+  })
+
+  it("creates a webhook (secret shown once, with a copy button), validates and activates it", async () => {
+    await visit("/webhooks")
+    await page.getByRole("button", { name: "New" }).click()
+    await page.getByLabel("URL").fill(receiver.url("/ok"))
+    await page.getByLabel("Events").selectOption(["deal-created", "deal-note-created"])
+    await page.getByRole("button", { name: "Save" }).click()
+    const secret = (await page.getByTestId("secret").textContent()) ?? ""
+    expect(secret).toHaveLength(32)
+    await page.getByRole("button", { name: "Copy" }).waitFor()
+    receiver.setSecret("/ok", secret)
+    const card = page.getByRole("listitem", { name: receiver.url("/ok") })
+    await card.getByRole("button", { name: "Validate" }).click()
+    await card.getByText("Validated", { exact: true }).waitFor()
+    await card.getByRole("button", { name: "Activate" }).click()
+    await card.getByText("Active", { exact: true }).waitFor()
+    await card.getByRole("button", { name: "Edit" }).click()
+    await page.getByLabel("Events").selectOption(["deal-created", "deal-updated"])
+    await page.getByRole("button", { name: "Save" }).click()
+    await card.getByText("deal-created, deal-updated").waitFor()
+    await accessible("webhooks page")
+    await screenshot(page, "webhooks")
+  })
+
+  it("shows a failing endpoint's delivery log, and its deactivation arrives live as a toast and a browser notification", async () => {
+    const created = await api("POST", "/api/account/webhooks", { URL: receiver.url("/failing"), events: ["product-created"] })
+    expect(created.status, created.text).toBe(201)
+    const { id, secret } = created.body.data
+    receiver.setSecret("/failing", secret)
+    expect((await api("POST", `/api/account/webhooks/${id}/validate`)).status).toBe(200)
+    expect((await api("PUT", `/api/account/webhooks/${id}/activate`, { is_active: true })).status).toBe(200)
+    receiver.setStatus("/failing", 500)
+    await visit(`/webhooks/${id}`)
+    for (const name of ["Widget", "Gadget", "Gizmo"]) {
+      expect((await api("POST", "/api/products", { name })).status).toBe(201)
+    }
+    const toast = page.locator(".toast").filter({ hasText: "/failing" })
+    await toast.waitFor({ timeout: 60_000 })
+    expect(await toast.textContent()).toContain("Webhook deactivated")
+    await eventually(async () => (await page.evaluate(() => (window as any).__notifications.length)) > 0, 10_000, "a browser notification")
+    expect(await page.evaluate(() => (window as any).__notifications[0].title)).toBe("Webhook deactivated")
+    await page.getByRole("button", { name: "Refresh" }).click()
+    await expect.poll(() => page.locator('.delivery[data-status="failed"]').count()).toBe(3)
+    const attempts = page.locator(".delivery").first().locator("tbody tr")
+    expect(await attempts.count()).toBe(6)
+    expect(await attempts.first().locator("td").nth(2).textContent()).toBe("500")
+    expect(await page.getByTestId("health").textContent()).toContain("Inactive")
+    await accessible("delivery log")
+    await screenshot(page, "delivery-log")
+    // A switched-off webhook recovers nothing: the API's message is shown.
+    await page.getByLabel("Since").fill(new Date(Date.now() - 3_600_000).toISOString().slice(0, 16))
+    await page.getByRole("button", { name: "Recover failed deliveries" }).click()
+    await page.getByRole("form", { name: "Recover failed deliveries" }).getByRole("alert").waitFor()
+    await page.locator(".delivery").first().getByRole("button", { name: "Redeliver" }).click()
+    await expect.poll(() => page.locator(".delivery").count()).toBe(4)
+    // Fixed and switched on again, the webhook recovers the period's failed deliveries.
+    receiver.setStatus("/failing", 200)
+    await page.getByRole("link", { name: "Back" }).click()
+    await page.getByRole("listitem", { name: receiver.url("/failing") }).getByRole("button", { name: "Activate" }).click()
+    await page.getByRole("listitem", { name: receiver.url("/failing") }).getByText("Active", { exact: true }).waitFor()
+    await page.getByRole("listitem", { name: receiver.url("/failing") }).getByRole("link", { name: "Delivery log" }).click()
+    await page.getByLabel("Since").fill(new Date(Date.now() - 3_600_000).toISOString().slice(0, 16))
+    await page.getByRole("button", { name: "Recover failed deliveries" }).click()
+    await page.getByRole("form", { name: "Recover failed deliveries" }).getByRole("status").waitFor()
+    // The three that switched it off, and the redelivery if it has used its attempts by now.
+    const queued = await page.getByRole("form", { name: "Recover failed deliveries" }).getByRole("status").textContent()
+    expect(queued).toMatch(/^[34] queued$/)
+    await expect.poll(() => page.locator('.delivery[data-status="succeeded"]').count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(3)
+  })
+
+  it("lists the notification in the inbox with the unread count, and marks it read", async () => {
+    await visit("/notifications")
+    expect(await page.getByTestId("unread").textContent()).toBe("1 unread")
+    await page.getByRole("button", { name: "Mark as read" }).click()
+    await expect.poll(() => page.getByTestId("unread").textContent()).toBe("0 unread")
+    // The box follows the stored preference: it clears once the API has saved it.
+    await page.getByLabel("Webhook deactivated: Pop-up").click()
+    await expect.poll(() => page.getByLabel("Webhook deactivated: Pop-up").isChecked()).toBe(false)
+    await expect.poll(async () =>
+      (await api("GET", "/api/me")).body.notification_preferences.find((p: { name: string }) => p.name === "WebhookDeactivated").popup
+    ).toBe(false)
+    await accessible("notifications page")
+    await screenshot(page, "notifications")
+  })
+
+  it("imports a CSV of contacts, following it to completion with its counts, its refused row and the refused rows' CSV", async () => {
+    await visit("/contacts")
+    await page.getByRole("button", { name: "Import CSV" }).click()
+    const csv = "firstname,lastname,email\r\nLina,Saleh,lina@example.com\r\nOmar,Nasser,omar@example.com\r\nBad,Row,not an email\r\n"
+    await page.getByLabel("CSV file").setInputFiles({ name: "people.csv", mimeType: "text/csv", buffer: Buffer.from(csv) })
+    await page.getByLabel("Match on").selectOption("email")
+    await page.getByRole("button", { name: "Upload" }).click()
+    const progress = page.getByTestId("import-progress")
+    await expect.poll(() => progress.getByRole("status").textContent(), { timeout: 60_000 }).toBe("Status: Completed")
+    expect(await progress.getByTestId("rows-read").textContent()).toBe("3 of 3")
+    expect(await progress.getByTestId("created").textContent()).toBe("2")
+    expect(await progress.getByTestId("updated").textContent()).toBe("0")
+    expect(await progress.getByTestId("failed").textContent()).toBe("1")
+    expect(await progress.getByRole("listitem").allTextContents()).toEqual([expect.stringMatching(/^Line 4: .*email/i)])
+    // The list reloads once the import has ended.
+    await expect.poll(() => page.getByTestId("total").textContent()).toBe("3 in total")
+    await accessible("import progress")
+    await screenshot(page, "import")
+    // A same-origin link: the session cookie alone signs the download in.
+    const href = await progress.getByRole("link", { name: "Download the refused rows (CSV)" }).getAttribute("href")
+    const errors = await page.request.get(`${baseUrl}${href}`)
+    expect(errors.status()).toBe(200)
+    expect(await errors.text()).toMatch(/^firstname,lastname,email,error\r\nBad,Row,not an email,.*email.*\r\n$/i)
+  })
+
+  it("exports the contacts as searched, with chosen columns, to a download with a byte order mark and a header", async () => {
+    await page.getByLabel("Search").fill("lina")
+    await expect.poll(() => page.getByTestId("total").textContent()).toBe("1 in total")
+    await page.getByRole("button", { name: "Export CSV" }).click()
+    await page.getByLabel("Columns").selectOption(["firstname", "email"])
+    await page.getByRole("button", { name: "Export", exact: true }).click()
+    const progress = page.getByTestId("export-progress")
+    const download = progress.getByRole("link", { name: "Download CSV" })
+    await download.waitFor({ timeout: 60_000 })
+    expect(await progress.getByRole("status").textContent()).toBe("Status: Completed")
+    await accessible("export progress")
+    await screenshot(page, "export")
+    const response = await page.request.get(`${baseUrl}${await download.getAttribute("href")}`)
+    expect(response.status()).toBe(200)
+    const bytes = await response.body()
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+    const lines = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes.subarray(3)).split("\r\n")
+    expect(lines[0]).toBe("_id,firstname,email,created_at,updated_at")
+    expect(lines.slice(1)).toEqual([expect.stringMatching(/^\w+,Lina,lina@example\.com,/), ""])
+    // Unsearched, every contact, every column.
+    await page.getByLabel("Search").fill("")
+    await expect.poll(() => page.getByTestId("total").textContent()).toBe("3 in total")
+    await page.getByLabel("Columns").selectOption([])
+    await page.getByRole("button", { name: "Export", exact: true }).click()
+    await expect.poll(() => progress.getByTestId("export-size").textContent(), { timeout: 60_000 }).toMatch(/^3 records, /)
+  })
+
+  it("creates a token with abilities, shown once, and revokes it", async () => {
+    await visit("/tokens")
+    await page.getByLabel("Name").fill("Reporting")
+    await page.getByLabel("Abilities").selectOption(["deal-index", "deal-show"])
+    await page.getByRole("button", { name: "Create" }).click()
+    const token = (await page.getByTestId("secret").textContent()) ?? ""
+    expect(token).toMatch(/^\d+\|\S{40}$/)
+    const listed = await fetch(`${baseUrl}/api/deals`, { headers: { authorization: `Bearer ${token}`, accept: "application/json" } })
+    expect(listed.status).toBe(200)
+    await page.getByRole("cell", { name: "Reporting" }).waitFor()
+    await accessible("tokens page")
+    await screenshot(page, "tokens")
+    await page.getByRole("row", { name: /Reporting/ }).getByRole("button", { name: "Revoke" }).click()
+    await expect.poll(() => page.getByRole("cell", { name: "Reporting" }).count()).toBe(0)
+    const refused = await fetch(`${baseUrl}/api/deals`, { headers: { authorization: `Bearer ${token}`, accept: "application/json" } })
+    expect(refused.status).toBe(401)
+  })
+
+  it("switches to Arabic with a right-to-left layout and Arabic labels, still accessible, and on a phone", async () => {
+    await visit("/deals")
+    await page.getByRole("button", { name: "العربية" }).click()
+    await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe("rtl")
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("ar")
+    await page.getByRole("link", { name: "الصفقات" }).waitFor()
+    await page.getByRole("columnheader", { name: "اسم الصفقة" }).waitFor()
+    await accessible("deals in Arabic")
+    await screenshot(page, "deals-arabic")
+    await page.getByRole("button", { name: "استيراد CSV" }).click()
+    await page.getByLabel("ملف CSV").waitFor()
+    await accessible("import form in Arabic")
+    await page.setViewportSize({ width: 390, height: 844 })
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    expect(overflow).toBeLessThanOrEqual(0)
+    await screenshot(page, "phone-arabic")
+    await page.getByRole("button", { name: "English" }).click()
+    await page.setViewportSize({ width: 1280, height: 800 })
+  })
+
+  it("is usable from the keyboard: a skip link to the page, and focus on the new page after a link", async () => {
+    await visit("/deals")
+    await page.keyboard.press("Tab")
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content")
+    await page.keyboard.press("Enter")
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("main")
+    await page.getByRole("link", { name: "Webhooks" }).focus()
+    await page.keyboard.press("Enter")
+    await page.getByRole("heading", { name: "Webhooks" }).waitFor()
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("main")
+  })
+
+  it("goes back to the sign-in page when the session ends elsewhere", async () => {
+    const ended = await page.request.post(`${baseUrl}/api/auth/logout`, { headers: { "X-Requested-With": "XMLHttpRequest" } })
+    expect(ended.status()).toBe(204)
+    await page.getByRole("link", { name: "API tokens" }).click()
+    await page.getByRole("button", { name: "Sign in" }).waitFor()
+  })
+
+  it("signs in again and signs out", async () => {
+    await page.getByLabel("Email").fill(email)
+    await page.getByLabel("Password").fill(password)
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await page.getByRole("button", { name: "Sign in" }).waitFor()
+    expect((await page.request.get(`${baseUrl}/api/me`)).status()).toBe(401)
+  })
+})

@@ -1,0 +1,18 @@
+/**
+ * The dashboard's browser suite (`npm run test:browser`): Playwright driving Debian's chromium
+ * against a real `npm start` process. Its files end in `.browser.ts`, which the root
+ * `vitest.config.ts` (the main `npm test`) does not include.
+ */
+import { fileURLToPath } from "node:url"
+import { defineConfig } from "vitest/config"
+
+export default defineConfig({
+  root: fileURLToPath(new URL("../../..", import.meta.url)),
+  test: {
+    include: ["apps/dashboard/test/**/*.browser.ts"],
+    pool: "forks",
+    testTimeout: 90_000,
+    hookTimeout: 120_000,
+    teardownTimeout: 30_000
+  }
+})

@@ -1,0 +1,62 @@
+/**
+ * The shares of a CPU profile (`--cpu-prof`, e.g. through `BENCH_WASL_NODE_ARGS`): self time by
+ * where the code lives (a package under node_modules, a Wasl package, Node's own modules, garbage
+ * collection, idle), and the heaviest functions. `npx node bench/profile-shares.ts <file.cpuprofile> [top]`.
+ *
+ * @module
+ */
+import * as Fs from "node:fs"
+
+interface ProfileNode {
+  readonly id: number
+  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number }
+}
+interface Profile {
+  readonly nodes: ReadonlyArray<ProfileNode>
+  readonly samples: ReadonlyArray<number>
+  readonly timeDeltas: ReadonlyArray<number>
+}
+
+const [file, topArg] = process.argv.slice(2)
+if (file === undefined) throw new Error("usage: profile-shares.ts <file.cpuprofile> [top]")
+const profile = JSON.parse(Fs.readFileSync(file, "utf8")) as Profile
+const nodes = new Map(profile.nodes.map((n) => [n.id, n]))
+
+/** Where a frame's code lives. */
+const placeOf = ({ functionName, url }: ProfileNode["callFrame"]): string => {
+  if (functionName === "(idle)" || functionName === "(program)" || functionName === "(garbage collector)") return functionName
+  const modules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)
+  if (modules !== null) return modules[1]!
+  const wasl = /\/(packages|apps)\/([^/]+)\//.exec(url)
+  if (wasl !== null) return `wasl ${wasl[1]}/${wasl[2]}`
+  if (url.startsWith("node:") || url === "") return "node (built-in)"
+  return url
+}
+
+const byPlace = new Map<string, number>()
+const byFunction = new Map<string, number>()
+let total = 0
+let idle = 0
+profile.samples.forEach((id, i) => {
+  const delta = profile.timeDeltas[i] ?? 0
+  const frame = nodes.get(id)!.callFrame
+  const place = placeOf(frame)
+  total += delta
+  if (place === "(idle)") {
+    idle += delta
+    return
+  }
+  byPlace.set(place, (byPlace.get(place) ?? 0) + delta)
+  const name = `${frame.functionName || "(anonymous)"} ${frame.url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*\/(packages|apps)\//, "$1/")}:${frame.lineNumber + 1}`
+  byFunction.set(name, (byFunction.get(name) ?? 0) + delta)
+})
+const busy = total - idle
+const share = (micros: number) => `${((100 * micros) / busy).toFixed(1)} %`
+console.log(`${(total / 1e6).toFixed(1)} s profiled, ${(busy / 1e6).toFixed(1)} s busy; shares of the busy time:`)
+for (const [place, micros] of [...byPlace].sort((a, b) => b[1] - a[1]).slice(0, 20)) {
+  console.log(`  ${share(micros).padStart(7)}  ${place}`)
+}
+console.log("heaviest functions (self time):")
+for (const [name, micros] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, Number(topArg ?? 25))) {
+  console.log(`  ${share(micros).padStart(7)}  ${name}`)
+}

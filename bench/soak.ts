@@ -1,0 +1,84 @@
+/**
+ * The soak benchmark (`npx node bench/soak.ts`, 10 minutes, not in CI): `apps/server` under a
+ * steady mixed load — `GET /api/me`, `GET /api/deals`, `POST /api/deals` in turn over 10
+ * keep-alive connections — for `BENCH_SOAK_SECONDS` (600), its resident memory sampled every 5
+ * seconds. Reports the memory of the first and the last minute (after a warm-up of 30 s) and the
+ * growth between them: a leak shows as growth that does not level off. Embedded database by
+ * default, `BENCH_DATABASE_URL` for PostgreSQL; `BENCH_JSON` takes the figures.
+ *
+ * @module
+ */
+import { performance } from "node:perf_hooks"
+import { startWaslServer, stopChild } from "./support/children.ts"
+import { benchDeployment } from "./support/deployment.ts"
+import { intFromEnv } from "./support/env.ts"
+import { runBenchmark } from "./support/harness.ts"
+import { type LoadRequest, makeSender } from "./support/load.ts"
+import { figureResult, writeResults } from "./support/results.ts"
+import { rssMiB } from "./support/rss.ts"
+import { table } from "./support/table.ts"
+
+const log = (message: string) => console.error(`bench:soak: ${message}`)
+
+const WARMUP_SECONDS = 30
+const SAMPLE_EVERY_MS = 5_000
+
+const average = (values: ReadonlyArray<number>) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length)
+
+const run = async () => {
+  const seconds = intFromEnv("BENCH_SOAK_SECONDS", 600, 60 + WARMUP_SECONDS)
+  const concurrency = intFromEnv("BENCH_CONCURRENCY", 10, 1)
+  const { databaseLabel, env, token } = await benchDeployment(log)
+  const wasl = await startWaslServer({ ...env, WASL_RATE_LIMIT: "0" })
+  const sender = await makeSender(wasl.origin, { accept: "application/json", authorization: `Bearer ${token}` }, concurrency)
+  const mix: ReadonlyArray<readonly [LoadRequest, number]> = [
+    [{ method: "GET", path: "/api/me" }, 200],
+    [{ method: "GET", path: "/api/deals" }, 200],
+    [{ method: "POST", path: "/api/deals", body: JSON.stringify({ deal_name: "Soak", amount: 1 }) }, 201]
+  ]
+  const samples: Array<{ readonly at: number; readonly rss: number }> = []
+  const started = performance.now()
+  const elapsed = () => (performance.now() - started) / 1000
+  const timer = setInterval(() => {
+    const rss = rssMiB(wasl.child.child.pid)
+    if (rss !== undefined) samples.push({ at: elapsed(), rss })
+  }, SAMPLE_EVERY_MS)
+  let requests = 0
+  log(`${seconds} s of mixed load on ${databaseLabel}...`)
+  try {
+    await Promise.all(Array.from({ length: concurrency }, async () => {
+      while (elapsed() < seconds) {
+        const [request, expected] = mix[requests++ % mix.length]!
+        const reply = await sender.send(request)
+        if (reply.status !== expected) throw new Error(`${request.method} ${request.path}: status ${reply.status}: ${reply.text()}`)
+      }
+    }))
+  } finally {
+    clearInterval(timer)
+    await sender.close()
+    await stopChild(wasl.child)
+  }
+  const steady = samples.filter((s) => s.at >= WARMUP_SECONDS)
+  if (steady.length === 0) throw new Error("no memory samples (is /proc readable?)")
+  const firstMinute = average(steady.filter((s) => s.at < WARMUP_SECONDS + 60).map((s) => s.rss))
+  const lastMinute = average(steady.filter((s) => s.at >= seconds - 60).map((s) => s.rss))
+  const growth = lastMinute - firstMinute
+  console.log([
+    `Wasl soak, ${seconds} s of GET /api/me, GET /api/deals, POST /api/deals in turn, ${concurrency} connections; ${databaseLabel}`,
+    `  ${requests} requests (${(requests / seconds).toFixed(0)}/s)`,
+    "",
+    table([
+      ["apps/server RSS (MiB)", "value"],
+      [`first minute after ${WARMUP_SECONDS} s`, firstMinute.toFixed(1)],
+      ["last minute", lastMinute.toFixed(1)],
+      ["peak", Math.max(...steady.map((s) => s.rss)).toFixed(1)],
+      ["growth", growth.toFixed(1)]
+    ])
+  ].join("\n"))
+  writeResults([
+    figureResult("soak: apps/server RSS growth, first to last minute (MiB)", growth),
+    figureResult("soak: apps/server RSS peak (MiB)", Math.max(...steady.map((s) => s.rss)))
+  ])
+}
+
+await runBenchmark(run, { defaultTimeoutMs: 30 * 60_000, log })

@@ -1,0 +1,214 @@
+/**
+ * The writes benchmark (`npx node bench/writes.ts`): `POST /api/deals` and `PUT /api/deals/{_id}`
+ * on the real Wasl HTTP server (`apps/server`, a child process) against a bare `node:http` server
+ * (`node bench/writes.ts --baseline`, also a child) doing the same write in one transaction with
+ * raw SQL: the deal row, then its event in the outbox. PostgreSQL only (`BENCH_DATABASE_URL`,
+ * default `postgres://postgres@127.0.0.1:5432/postgres`; the run creates and drops its own
+ * database). See bench/README.md ("The writes benchmark").
+ *
+ * | variable            | default | meaning                                                        |
+ * |---------------------|---------|----------------------------------------------------------------|
+ * | `BENCH_REQUESTS`    | 2000    | measured requests per server and endpoint                      |
+ * | `BENCH_WARMUP`      | 200     | warm-up requests per server and endpoint (not measured)        |
+ * | `BENCH_CONCURRENCY` | 10      | concurrent keep-alive connections (one request in flight each) |
+ * | `BENCH_JSON`        | unset   | a file the figures are added to, as JSON                       |
+ *
+ * @module
+ */
+import { randomBytes } from "node:crypto"
+import * as Os from "node:os"
+import { fileURLToPath } from "node:url"
+import { pgClientOptions } from "@wasl/adapters"
+import { Effect } from "effect"
+import { notFound, openPgClient, type Reply, serveBaseline } from "./support/baseline-server.ts"
+import { startBaseline, startWaslServer, stopChild } from "./support/children.ts"
+import { benchDeployment } from "./support/deployment.ts"
+import { intFromEnv } from "./support/env.ts"
+import { runBenchmark } from "./support/harness.ts"
+import { type Figures, type LoadRequest, loadRequests, makeSender } from "./support/load.ts"
+import { figureResult, ratioResult, writeResults } from "./support/results.ts"
+import { sampleRss } from "./support/rss.ts"
+import { ms, table } from "./support/table.ts"
+
+const self = fileURLToPath(import.meta.url)
+const log = (message: string) => console.error(`bench:writes: ${message}`)
+
+/** Target: Wasl's writes per second at least this fraction of the baseline's. */
+const TARGET = 0.8
+
+const STAGES = ["appointment_scheduled", "qualified_to_buy", "presentation_scheduled", "contract_sent"]
+
+/** The i-th create's body, and the i-th update's: the same built-in properties on both servers. */
+const createBody = (i: number) => JSON.stringify({ deal_name: `Deal ${i}`, amount: 1000 + i, deal_stage: STAGES[i % STAGES.length] })
+const updateBody = (i: number) => JSON.stringify({ amount: 5000 + i, deal_stage: STAGES[(i + 1) % STAGES.length] })
+
+// -----------------------------------------------------------------------------
+// the baseline server (`node bench/writes.ts --baseline`)
+// -----------------------------------------------------------------------------
+
+const DEAL_COLUMNS = "id, deal_name, amount, deal_stage, close_date, forecast_amount, next_steps, custom, created_at, updated_at"
+
+/** A record id as Wasl makes them: 4 bytes of seconds and 8 random bytes, in hex. */
+const recordId = () => Math.floor(Date.now() / 1000).toString(16).padStart(8, "0") + randomBytes(8).toString("hex")
+
+const runBaselineServer = async () => {
+  const { close, sql } = await openPgClient(process.env.DATABASE_URL!, {
+    ...pgClientOptions,
+    applicationName: "wasl-bench-writes-baseline",
+    maxConnections: 10
+  })
+  const accountId = Number(process.env.BASELINE_ACCOUNT)
+  const columns = sql.literal(DEAL_COLUMNS)
+  /** The deal's row and its event, in one transaction; the answer is the row. */
+  const write = (event: "deal-created" | "deal-updated", statement: Effect.Effect<ReadonlyArray<any>, unknown>, status: number) =>
+    sql.withTransaction(Effect.gen(function*() {
+      const rows = yield* statement
+      if (rows.length === 0) return notFound
+      const now = new Date()
+      yield* sql`
+        INSERT INTO outbox_events (account_id, name, payload, occurred_at)
+        VALUES (${accountId}, ${event}, ${JSON.stringify({ properties: rows[0] })}, ${now})
+      `
+      return { status, body: JSON.stringify({ data: { properties: rows[0] } }) } satisfies Reply
+    }))
+  serveBaseline((request, text) => {
+    const path = request.url ?? ""
+    if (request.method === "POST" && path === "/api/deals") {
+      const body = JSON.parse(text)
+      const now = new Date()
+      return Effect.runPromise(write(
+        "deal-created",
+        sql`
+          INSERT INTO deals (account_id, id, deal_name, amount, deal_stage, created_at, updated_at)
+          VALUES (${accountId}, ${recordId()}, ${body.deal_name}, ${body.amount}, ${body.deal_stage}, ${now}, ${now})
+          RETURNING ${columns}
+        `,
+        201
+      ))
+    }
+    const update = /^\/api\/deals\/([0-9a-f]{24})$/.exec(path)
+    if (request.method === "PUT" && update !== null) {
+      const body = JSON.parse(text)
+      return Effect.runPromise(write(
+        "deal-updated",
+        sql`
+          UPDATE deals SET amount = ${body.amount}, deal_stage = ${body.deal_stage}, updated_at = ${new Date()}
+          WHERE account_id = ${accountId} AND id = ${update[1]!}
+          RETURNING ${columns}
+        `,
+        200
+      ))
+    }
+    return Promise.resolve(notFound)
+  }, close)
+}
+
+// -----------------------------------------------------------------------------
+// the run
+// -----------------------------------------------------------------------------
+
+interface Phase {
+  readonly create: Figures
+  readonly update: Figures
+  readonly client: string
+}
+
+/** Creates, then updates the created deals, on `origin`, each under the same closed loop. */
+const writeLoad = async (origin: string, headers: Record<string, string>, settings: {
+  readonly requests: number
+  readonly warmup: number
+  readonly concurrency: number
+}): Promise<Phase> => {
+  const sender = await makeSender(origin, headers, settings.concurrency)
+  try {
+    const ids: Array<string> = []
+    // Wasl's record shape names the id `_id`, the baseline's row `id`.
+    const keepId = (_: number, text: () => string) => {
+      const { properties } = JSON.parse(text()).data
+      ids.push(properties._id ?? properties.id)
+    }
+    const post = (i: number): LoadRequest => ({ method: "POST", path: "/api/deals", body: createBody(i) })
+    const put = (i: number): LoadRequest => ({ method: "PUT", path: `/api/deals/${ids[i % ids.length]}`, body: updateBody(i) })
+    if (settings.warmup > 0) await loadRequests(sender, settings.warmup, settings.concurrency, post, 201, keepId)
+    const create = await loadRequests(sender, settings.requests, settings.concurrency, post, 201, keepId)
+    if (settings.warmup > 0) await loadRequests(sender, settings.warmup, settings.concurrency, put, 200)
+    const update = await loadRequests(sender, settings.requests, settings.concurrency, put, 200)
+    return { create, update, client: sender.name }
+  } finally {
+    await sender.close()
+  }
+}
+
+const run = async () => {
+  const settings = {
+    requests: intFromEnv("BENCH_REQUESTS", 2000, 1),
+    warmup: intFromEnv("BENCH_WARMUP", 200, 0),
+    concurrency: intFromEnv("BENCH_CONCURRENCY", 10, 1)
+  }
+  process.env.BENCH_DATABASE_URL ||= "postgres://postgres@127.0.0.1:5432/postgres"
+  const startedAt = new Date()
+  const { databaseLabel, env, token } = await benchDeployment(log)
+  const headers = { accept: "application/json", authorization: `Bearer ${token}` }
+
+  log("starting apps/server...")
+  const wasl = await startWaslServer({ ...env, WASL_RATE_LIMIT: "0" })
+  const me = await fetch(`${wasl.origin}/api/me`, { headers }).then((r) => r.json()) as { readonly account: { readonly id: number } }
+  log(`Wasl: ${settings.warmup} warm-up + ${settings.requests} creates, then as many updates...`)
+  const rss = sampleRss(wasl.child.child.pid)
+  const w = await writeLoad(wasl.origin, headers, settings)
+  const memory = rss.stop()
+  await stopChild(wasl.child)
+
+  log("starting the baseline...")
+  const baseline = await startBaseline(self, ["--baseline"], { ...env, BASELINE_ACCOUNT: String(me.account.id) })
+  log(`baseline: ${settings.warmup} warm-up + ${settings.requests} creates, then as many updates...`)
+  const b = await writeLoad(baseline.origin, headers, settings)
+  await stopChild(baseline.child)
+
+  const row = (label: string, f: Figures) => [label, f.perSecond.toFixed(0), ms(f.p50), ms(f.p95), ms(f.p99), String(f.bytes)]
+  const ratio = (label: string, x: Figures, y: Figures) => [
+    label,
+    `${(x.perSecond / y.perSecond).toFixed(2)}x`,
+    `${(x.p50 / y.p50).toFixed(1)}x`,
+    `${(x.p95 / y.p95).toFixed(1)}x`,
+    `${(x.p99 / y.p99).toFixed(1)}x`,
+    ""
+  ]
+  const results = [
+    ratioResult("POST /api/deals: req/s", w.create.perSecond, b.create.perSecond, TARGET),
+    ratioResult("PUT /api/deals/{_id}: req/s", w.update.perSecond, b.update.perSecond, TARGET),
+    ...(memory === undefined ? [] : [figureResult("apps/server RSS peak under writes (MiB)", memory.peak)])
+  ]
+  const cpus = Os.cpus()
+  console.log([
+    `Wasl writes benchmark, ${startedAt.toISOString()}`,
+    `  POST /api/deals then PUT /api/deals/{_id} (the deals just created): ${settings.requests} requests each after ${settings.warmup} warm-up,`,
+    `  ${settings.concurrency} concurrent keep-alive connections (${w.client}), loopback`,
+    `  database: ${databaseLabel}`,
+    `  baseline: node:http + raw SQL, one transaction per write (the deal row, its outbox event), no authentication`,
+    `  node ${process.version}, ${Os.platform()} ${Os.arch()}, ${cpus.length} CPU(s) ${cpus[0]?.model.trim() ?? ""}`,
+    "",
+    table([
+      ["", "req/s", "p50 ms", "p95 ms", "p99 ms", "body B"],
+      row("POST Wasl", w.create),
+      row("POST baseline", b.create),
+      ratio("POST Wasl / baseline", w.create, b.create),
+      row("PUT Wasl", w.update),
+      row("PUT baseline", b.update),
+      ratio("PUT Wasl / baseline", w.update, b.update)
+    ]),
+    "",
+    ...results.filter((r) => r.target !== null).map((r) =>
+      `${r.name}: ${r.ratio!.toFixed(2)}x of the baseline, target >= ${r.target}x ${r.met ? "met" : "MISSED"}`
+    ),
+    memory === undefined
+      ? "apps/server RSS: not readable here"
+      : `apps/server RSS over the writes: ${memory.first.toFixed(0)} MiB at start, ${memory.peak.toFixed(0)} MiB at most, ${
+        memory.last.toFixed(0)
+      } MiB at the end`
+  ].join("\n"))
+  writeResults(results)
+}
+
+if (process.argv.includes("--baseline")) await runBaselineServer()
+else await runBenchmark(run, { defaultTimeoutMs: 600_000, log })

@@ -1,0 +1,150 @@
+/**
+ * CSV imports in the memory store, the twin of `ImportRepositoryPg`: an import with its claim and
+ * its staged rows by line; a claim takes the oldest waiting import whose claim ran out.
+ */
+import { type FailedRow, type ImportJob, ImportRepository, type RowErrors } from "@wasl/core"
+import { DateTime, Effect, Layer, Option } from "effect"
+import { requireAccount } from "./property-repository-memory.ts"
+import { mapSet, type MemoryState, MemoryStore, readStore, updateStore } from "./store.ts"
+
+/** A staged row: its cells, and its messages once refused. */
+export interface StagedImportRow {
+  /** Its cells, in the header's order. */
+  readonly cells: ReadonlyArray<string>
+  /** Its 422 messages once refused; null before. */
+  readonly errors: RowErrors | null
+}
+
+/** An import in the memory store. */
+export interface ImportEntry {
+  /** The import. */
+  readonly job: ImportJob
+  /** Until when a worker holds it; null when none does. */
+  readonly leasedUntil: DateTime.Utc | null
+  /** Its staged rows by line. */
+  readonly rows: ReadonlyMap<number, StagedImportRow>
+}
+
+const key = (accountId: number, id: string) => `${accountId}:${id}`
+
+/** The entry, which must exist (as the table's foreign key requires). */
+const entryOf = (state: MemoryState, accountId: number, id: string): ImportEntry => {
+  const entry = state.imports.get(key(accountId, id))
+  if (entry === undefined) throw new Error(`import_rows: no import ${accountId}:${id}`)
+  return entry
+}
+
+const put = (state: MemoryState, entry: ImportEntry): MemoryState => ({
+  ...state,
+  imports: mapSet(state.imports, key(entry.job.accountId, entry.job.id), entry)
+})
+
+/** CSV imports in the memory store; the twin of `ImportRepositoryPg`. */
+export const ImportRepositoryMemory: Layer.Layer<ImportRepository, never, MemoryStore> = Layer.effect(
+  ImportRepository,
+  Effect.gen(function*() {
+    const store = yield* MemoryStore
+    return ImportRepository.of({
+      create: (job) =>
+        updateStore(store, (state) => {
+          requireAccount(state, job.accountId, "imports")
+          if (state.imports.has(key(job.accountId, job.id))) throw new Error(`imports: duplicate key ${job.id}`)
+          const stored: ImportJob = {
+            id: job.id,
+            accountId: job.accountId,
+            userId: job.userId,
+            kind: job.kind,
+            status: "queued",
+            fileName: job.fileName,
+            columns: job.columns,
+            matchOn: null,
+            rowsTotal: 0,
+            nextLine: 2,
+            rowsRead: 0,
+            created: 0,
+            updated: 0,
+            failed: 0,
+            reason: null,
+            createdAt: job.now,
+            updatedAt: job.now,
+            finishedAt: null
+          }
+          return [undefined, put(state, { job: stored, leasedUntil: null, rows: new Map() })] as const
+        }),
+      appendRows: (accountId, id, rows) =>
+        updateStore(store, (state) => {
+          const entry = entryOf(state, accountId, id)
+          const staged = new Map(entry.rows)
+          for (const row of rows) {
+            if (staged.has(row.line)) throw new Error(`import_rows: duplicate line ${row.line}`)
+            staged.set(row.line, { cells: row.cells, errors: null })
+          }
+          return [undefined, put(state, { ...entry, rows: staged })] as const
+        }),
+      setStaged: (accountId, id, rowsTotal, matchOn) =>
+        updateStore(store, (state) => {
+          const entry = entryOf(state, accountId, id)
+          return [undefined, put(state, { ...entry, job: { ...entry.job, rowsTotal, matchOn } })] as const
+        }),
+      find: (accountId, id) =>
+        readStore(store, (state) => Option.fromNullishOr(state.imports.get(key(accountId, id))?.job)),
+      claim: (now, leaseUntil) =>
+        updateStore(store, (state) => {
+          const waiting = [...state.imports.values()]
+            .filter((e) => e.job.status === "queued" || e.job.status === "running")
+            .filter((e) => e.leasedUntil === null || DateTime.isLessThanOrEqualTo(e.leasedUntil, now))
+            .sort((a, b) => DateTime.toEpochMillis(a.job.createdAt) - DateTime.toEpochMillis(b.job.createdAt))
+          const first = waiting[0]
+          if (first === undefined) return [Option.none(), state] as const
+          const job: ImportJob = { ...first.job, status: "running", updatedAt: now }
+          return [Option.some(job), put(state, { ...first, job, leasedUntil: leaseUntil })] as const
+        }),
+      rows: (accountId, id, fromLine, limit) =>
+        readStore(store, (state) =>
+          [...(state.imports.get(key(accountId, id))?.rows ?? [])]
+            .filter(([line]) => line >= fromLine)
+            .sort(([a], [b]) => a - b)
+            .slice(0, limit)
+            .map(([line, row]) => ({ line, cells: row.cells }))),
+      advance: (accountId, id, progress) =>
+        updateStore(store, (state) => {
+          const entry = entryOf(state, accountId, id)
+          if (entry.job.nextLine !== progress.from) return [false, state] as const
+          const failures = new Map(progress.failures.map((f) => [f.line, f.errors]))
+          const rows = new Map<number, StagedImportRow>()
+          for (const [line, row] of entry.rows) {
+            const errors = failures.get(line)
+            if (errors !== undefined) rows.set(line, { ...row, errors })
+            else if (line < progress.from || line >= progress.nextLine || row.errors !== null) rows.set(line, row)
+          }
+          const { job } = entry
+          const next: ImportJob = {
+            ...job,
+            nextLine: progress.nextLine,
+            rowsRead: job.rowsRead + progress.created + progress.updated + progress.failures.length,
+            created: job.created + progress.created,
+            updated: job.updated + progress.updated,
+            failed: job.failed + progress.failures.length,
+            updatedAt: progress.now
+          }
+          return [true, put(state, { job: next, leasedUntil: progress.leaseUntil, rows })] as const
+        }),
+      finish: (accountId, id, status, reason, now) =>
+        updateStore(store, (state) => {
+          const entry = entryOf(state, accountId, id)
+          const job: ImportJob = { ...entry.job, status, reason, updatedAt: now, finishedAt: now }
+          return [undefined, put(state, { ...entry, job, leasedUntil: null })] as const
+        }),
+      failedRows: (accountId, id, afterLine, limit) =>
+        readStore(store, (state): ReadonlyArray<FailedRow> => {
+          const entry = state.imports.get(key(accountId, id))
+          if (entry === undefined) return []
+          return [...entry.rows]
+            .filter(([line, row]) => line > afterLine && row.errors !== null)
+            .sort(([a], [b]) => a - b)
+            .slice(0, limit)
+            .map(([line, row]) => ({ line, cells: row.cells, errors: row.errors! }))
+        })
+    })
+  })
+)

@@ -1,0 +1,153 @@
+/**
+ * The reads every request makes, kept in memory for a few seconds: an API token by id
+ * (`TokenRepository.findById`), a member's grants (`TeamRepository.grantsOf`) and an account's
+ * property definitions of a kind (`PropertyRepository.list`). Without it an authenticated list
+ * request sends four statements where the list itself is one.
+ *
+ * How stale a kept value may be, and why:
+ *
+ * - Every change to what is kept, whoever makes it (a replica, the CLI, an operator's SQL, a
+ *   cascade), NOTIFYs `wasl_cache` at commit (migration 0017's triggers). Each process LISTENs
+ *   from its first cached read on and drops what a notification names as soon as it arrives:
+ *   a revoked token is refused, a changed property applies, on every replica within the
+ *   notification's delivery (milliseconds on a healthy connection).
+ * - Nothing is kept while the process is not listening (before the first LISTEN is confirmed,
+ *   and from a lost listening connection until it listens again, when everything kept is
+ *   dropped): a notification missed cannot leave a stale value behind.
+ * - Whatever is kept expires after `ttl` (10 seconds by default) regardless: the bound for
+ *   anything that bypassed the triggers (a disabled trigger, a restored backup).
+ * - On the process that made a change, its own write drops the entry at once and again at
+ *   commit, and a read inside a transaction never uses nor fills the cache (it must see the
+ *   transaction's own uncommitted writes, and what it reads may yet be rolled back).
+ *
+ * Unknown tokens and non-members are not kept (a new token or membership works at once).
+ */
+import {
+  PropertyRepository,
+  type StoredToken,
+  TeamRepository,
+  TokenRepository
+} from "@wasl/core"
+import type { Permission, PropertyDefinition } from "@wasl/core"
+import { PgClient } from "@effect/sql-pg"
+import { Context, DateTime, Duration, Effect, Layer, Option, Queue, Schedule } from "effect"
+import { makeTtlCache, type TtlCache } from "./ttl-cache.ts"
+
+/** The channel migration 0017's triggers NOTIFY with what to forget. */
+export const CACHE_CHANNEL = "wasl_cache"
+
+/** How long a kept value lives at most when no notification drops it first. */
+export const DEFAULT_CACHE_TTL: Duration.Duration = Duration.seconds(10)
+
+/** Options of {@link RepositoryCachesPg}. */
+export interface RepositoryCachesOptions {
+  /** How long a kept value lives at most (default {@link DEFAULT_CACHE_TTL}). */
+  readonly ttl?: Duration.Input | undefined
+  /** How many values of each kind a process keeps at most (default 10,000; the oldest go first). */
+  readonly maxEntries?: number | undefined
+}
+
+/** The ports whose hot reads {@link RepositoryCachesPg} keeps. */
+export type CachedRepositories = TokenRepository | TeamRepository | PropertyRepository
+
+/**
+ * Decorates the token, team and property repositories it is given (usually the PostgreSQL
+ * ones) with a per-process cache of their per-request reads, dropped across processes by
+ * PostgreSQL notifications (see the module's comment for the guarantees). Provide it over the
+ * repositories: `RepositoryCachesPg().pipe(Layer.provideMerge(RepositoriesPg))`.
+ */
+export const RepositoryCachesPg = (
+  options: RepositoryCachesOptions = {}
+): Layer.Layer<CachedRepositories, never, CachedRepositories | PgClient.PgClient> =>
+  Layer.effectContext(Effect.gen(function*() {
+    const client = yield* PgClient.PgClient
+    const tokens = yield* TokenRepository
+    const teams = yield* TeamRepository
+    const properties = yield* PropertyRepository
+    const sizes = { ttlMillis: Duration.toMillis(options.ttl ?? DEFAULT_CACHE_TTL), maxEntries: options.maxEntries ?? 10_000 }
+    const tokenCache = makeTtlCache<Option.Option<StoredToken>>(sizes)
+    const grantCache = makeTtlCache<Option.Option<ReadonlyArray<Permission>>>(sizes)
+    const propertyCache = makeTtlCache<ReadonlyArray<PropertyDefinition>>(sizes)
+    const caches: ReadonlyArray<TtlCache<any>> = [tokenCache, grantCache, propertyCache]
+    const clearAll = () => caches.forEach((cache) => cache.clear())
+
+    const forget = (payload: string) => {
+      const colon = payload.indexOf(":")
+      const what = payload.slice(0, colon)
+      const key = payload.slice(colon + 1)
+      if (colon > 0 && what === "token") tokenCache.invalidate(key)
+      else if (colon > 0 && what === "grants") grantCache.invalidate(key)
+      else if (colon > 0 && what === "properties") propertyCache.invalidate(key)
+      else clearAll()
+    }
+
+    let listening = false
+    const listen = Effect.scoped(Effect.gen(function*() {
+      const notifications = yield* client.listen(CACHE_CHANNEL)
+      // Whatever was read before this point may have missed a notification: start afresh.
+      clearAll()
+      listening = true
+      while (true) forget((yield* Queue.take(notifications)).payload)
+    })).pipe(
+      Effect.ensuring(Effect.sync(() => {
+        listening = false
+        clearAll()
+      })),
+      Effect.tapCause((cause) => Effect.logWarning(`listening on ${CACHE_CHANNEL} failed; not caching until it listens again`, cause)),
+      Effect.retry(Schedule.spaced(Duration.seconds(1))),
+      Effect.ignore
+    )
+    // Started by the first read, in the layer's scope: a process that reads none of these (a
+    // worker) holds no listening connection.
+    const scope = yield* Effect.scope
+    let started = false
+    const startListening = Effect.suspend(() => {
+      if (started) return Effect.void
+      started = true
+      return Effect.asVoid(Effect.forkIn(listen, scope))
+    })
+
+    const inTransaction = Effect.map(Effect.serviceOption(client.transactionService), Option.isSome)
+    /** `load` through `cache` when the process listens and no transaction is open, else `load` alone. */
+    const cached = <V>(cache: TtlCache<V>, key: string, load: Effect.Effect<V>, keep: (value: V) => boolean) =>
+      Effect.flatMap(inTransaction, (transaction) => {
+        if (listening && !transaction) return cache.get(key, load, keep)
+        return Effect.andThen(startListening, load)
+      })
+    /** After a write of this process: drop the entry now, and again once the write commits. */
+    const written = <V>(cache: TtlCache<V>, key: string) =>
+      Effect.andThen(
+        Effect.sync(() => cache.invalidate(key)),
+        client.afterCommit(Effect.sync(() => cache.invalidate(key)))
+      )
+
+    const tokenRepository = TokenRepository.of({
+      ...tokens,
+      findById: (id) => cached(tokenCache, String(id), tokens.findById(id), Option.isSome),
+      revoke: (accountId, userId, id) => Effect.tap(tokens.revoke(accountId, userId, id), () => written(tokenCache, String(id))),
+      // The kept copy learns the new last use, so the next request does not write it again.
+      touch: (id) =>
+        Effect.andThen(
+          tokens.touch(id),
+          Effect.map(DateTime.now, (now) =>
+            tokenCache.update(String(id), Option.map((stored) => ({ ...stored, token: { ...stored.token, last_used_at: now } }))))
+        )
+    })
+    const teamRepository = TeamRepository.of({
+      ...teams,
+      create: (input, members) => Effect.tap(teams.create(input, members), () => written(grantCache, String(input.accountId))),
+      grantsOf: (accountId, userId) => cached(grantCache, `${accountId}:${userId}`, teams.grantsOf(accountId, userId), Option.isSome)
+    })
+    const propertiesOf = (accountId: number | null, kind: string) => written(propertyCache, `${accountId}:${kind}`)
+    const propertyRepository = PropertyRepository.of({
+      ...properties,
+      list: (accountId, kind) => cached(propertyCache, `${accountId}:${kind}`, properties.list(accountId, kind), () => true),
+      insert: (d) => Effect.tap(properties.insert(d), () => propertiesOf(d.account_id, d.kind)),
+      update: (d) => Effect.tap(properties.update(d), () => propertiesOf(d.account_id, d.kind)),
+      delete: (accountId, kind, id) => Effect.tap(properties.delete(accountId, kind, id), () => propertiesOf(accountId, kind))
+    })
+    return Context.make(TokenRepository, tokenRepository).pipe(
+      Context.add(TeamRepository, teamRepository),
+      Context.add(PropertyRepository, propertyRepository)
+    )
+  }))

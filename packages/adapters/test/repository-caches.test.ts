@@ -1,0 +1,232 @@
+/**
+ * `RepositoryCachesPg` across two replicas on one database (PGlite, and PostgreSQL when
+ * TEST_DATABASE_URL is set): each replica keeps the per-request reads (so a change that announces
+ * nothing stays invisible to it for the TTL, here an hour), and a change that the triggers
+ * announce — a revoked token, a suspended member, a new property — takes effect on the other
+ * replica as soon as the notification arrives. The TTL of an hour means only the notification can
+ * make these tests pass; they wait for it without a deadline of their own (the test timeout).
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { PgClient } from "@effect/sql-pg"
+import {
+  authenticateToken,
+  bootstrapAccount,
+  makeRecordId,
+  type PropertyDefinition,
+  PropertyRepository,
+  TokenRepository,
+  Transactor
+} from "@wasl/core"
+import { type Context, DateTime, Effect, Exit, Layer, Redacted, Scope } from "effect"
+import { SqlClient } from "effect/sql"
+import { afterAll, beforeAll } from "vitest"
+import { makeEmbeddedPgClient, MigrationsLive, pgClientOptions } from "../src/db/database.ts"
+import { makePgliteTestDatabase, makePostgresTestDatabase, postgresTestEnabled, testPostgresUrl } from "../src/db/test-database.ts"
+import { PasswordHasherFast } from "../src/password-hasher-scrypt.ts"
+import { RepositoryCachesPg } from "../src/pg/index.ts"
+import { ServicesPg } from "../src/services-pg.ts"
+
+type Database = "pglite" | "postgres"
+
+/** A client layer per replica, on one fresh database for the scope. */
+const sharedDatabase = (database: Database) =>
+  database === "pglite"
+    ? Effect.map(makePgliteTestDatabase, (embedded) => () => PgClient.layerFrom(makeEmbeddedPgClient(embedded)))
+    : Effect.map(
+      makePostgresTestDatabase(testPostgresUrl()!),
+      (created) => () => PgClient.layer({ ...pgClientOptions, url: Redacted.make(created.url) })
+    )
+
+const replicaLayer = (client: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, unknown>) =>
+  RepositoryCachesPg({ ttl: "1 hour" }).pipe(
+    Layer.provideMerge(ServicesPg),
+    Layer.provideMerge(PasswordHasherFast),
+    Layer.provideMerge(MigrationsLive),
+    Layer.provideMerge(client)
+  )
+
+type Replica = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.Effect<A, E>
+
+/** Two replicas (`a`, `b`) on one database, for the scope. */
+const twoReplicas = (database: Database) =>
+  Effect.gen(function*() {
+    const client = yield* sharedDatabase(database)
+    const on = (context: Context.Context<any>): Replica => (effect) => Effect.provideContext(effect, context)
+    const a = on(yield* Layer.build(replicaLayer(client())))
+    const b = on(yield* Layer.build(replicaLayer(client())))
+    return { a, b }
+  }).pipe(Effect.orDie)
+
+let accounts = 0
+/** A fresh account with its owner's token, made on `replica`: each test has its own. */
+const newOwner = (replica: Replica) =>
+  replica(bootstrapAccount({
+    account: "Cache",
+    email: `cache-${++accounts}@example.test`,
+    password: "correct horse battery",
+    plan: "business",
+    otpCredits: 0
+  })).pipe(Effect.orDie)
+
+/** Runs SQL on a replica without firing the cache triggers: a change nobody announces. */
+const silently = (statement: string, params: ReadonlyArray<unknown>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.withTransaction(Effect.andThen(
+      sql`SET LOCAL session_replication_role = replica`,
+      sql.unsafe(statement, [...params])
+    ))
+  }).pipe(Effect.orDie)
+
+const sql = (statement: string, params: ReadonlyArray<unknown>) =>
+  SqlClient.SqlClient.use((client) => client.unsafe(statement, [...params])).pipe(Effect.orDie)
+
+/**
+ * Until `replica` keeps what `read` reads: reads (which starts its listener), changes it without
+ * announcing (`change`), reads again; the old value (`kept`) means the replica answered from its
+ * cache. Otherwise (it was not listening yet, or kept an older value) undoes the change with an
+ * announced one (`undo`, which drops whatever the replica kept) and tries again.
+ */
+const untilKept = <A, E>(
+  replica: Replica,
+  read: Effect.Effect<A, E, any>,
+  change: Effect.Effect<void, never, any>,
+  undo: Effect.Effect<void, never, any>,
+  kept: (value: A) => boolean
+) =>
+  Effect.gen(function*() {
+    while (true) {
+      yield* replica(read)
+      yield* change
+      if (kept(yield* replica(read))) return
+      yield* undo
+      yield* Effect.sleep("20 millis")
+    }
+  })
+
+/** Until `read` on the replica satisfies `done` (what a notification brings about). */
+const until = <A, E>(replica: Replica, read: Effect.Effect<A, E, any>, done: (exit: Exit.Exit<A, E>) => boolean) =>
+  Effect.gen(function*() {
+    while (!done(yield* Effect.exit(replica(read)))) yield* Effect.sleep("20 millis")
+  })
+
+const definition = (accountId: number, internalName: string): PropertyDefinition => ({
+  _id: makeRecordId(Date.now() / 1000, globalThis.crypto.getRandomValues(new Uint8Array(8))),
+  type: "string",
+  name: { en: internalName },
+  desc: null,
+  internal_name: internalName,
+  group_id: makeRecordId(Date.now() / 1000, globalThis.crypto.getRandomValues(new Uint8Array(8))),
+  account_id: accountId,
+  made_by: null,
+  created_at: DateTime.makeUnsafe("2031-01-01T00:00:00Z"),
+  updated_at: DateTime.makeUnsafe("2031-01-01T00:00:00Z"),
+  kind: "deal",
+  builtin: false,
+  readOnly: false,
+  required: false
+})
+
+/** The internal names of the account's deal properties. */
+const propertyNames = (accountId: number) =>
+  Effect.map(
+    PropertyRepository.use((properties) => properties.list(accountId, "deal")),
+    (definitions) => definitions.map((d) => d.internal_name)
+  )
+
+/** Until `replica` keeps the account's (empty) property list: a property `writer` adds silently does not show. */
+const untilPropertiesKept = (replica: Replica, writer: Replica, accountId: number) => {
+  const silent = definition(accountId, "silent")
+  return untilKept(
+    replica,
+    propertyNames(accountId),
+    writer(silently(
+      `INSERT INTO properties (account_id, id, kind, internal_name, type, name, group_id, created_at, updated_at)
+       VALUES ($1, $2, 'deal', 'silent', 'string', '{"en":"silent"}', $3, now(), now())`,
+      [accountId, silent._id, silent.group_id]
+    )),
+    writer(sql(`DELETE FROM properties WHERE account_id = $1`, [accountId])),
+    (names) => names.length === 0
+  )
+}
+
+const databases: ReadonlyArray<Database> = postgresTestEnabled() ? ["pglite", "postgres"] : ["pglite"]
+
+describe.each(databases)("RepositoryCachesPg on %s", (database) => {
+  // One database and two replicas for the file's tests (each test works in an account of its own).
+  const scope = Scope.makeUnsafe()
+  let replicas: { readonly a: Replica; readonly b: Replica }
+  beforeAll(async () => {
+    replicas = await Effect.runPromise(Scope.provide(twoReplicas(database), scope))
+  }, 60_000)
+  afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
+
+  it.live("a token revoked on one replica is refused by the other once notified", () =>
+    Effect.gen(function*() {
+      const { a, b } = replicas
+      const owner = yield* newOwner(a)
+      const tokenId = Number(owner.token.split("|")[0])
+      const abilitiesOnB = Effect.map(authenticateToken(owner.token), (principal) => principal.abilities)
+      // B keeps the token: a change nobody announces does not reach it.
+      yield* untilKept(
+        b,
+        abilitiesOnB,
+        a(silently(`UPDATE api_tokens SET abilities = '["deal-index"]' WHERE id = $1`, [tokenId])),
+        a(sql(`UPDATE api_tokens SET abilities = '["*"]' WHERE id = $1`, [tokenId])),
+        (abilities) => abilities?.includes("*") === true
+      )
+      assert.deepStrictEqual(yield* a(abilitiesOnB), ["deal-index"], "A, which kept nothing of it, reads the change")
+      const revoked = yield* a(TokenRepository.use((tokens) =>
+        tokens.revoke(owner.account_id, owner.user_id, tokenId)))
+      assert.isTrue(revoked)
+      yield* until(b, abilitiesOnB, Exit.isFailure)
+      const exit = yield* Effect.exit(b(abilitiesOnB))
+      assert.isTrue(Exit.isFailure(exit))
+    }), 60_000)
+
+  it.live("a member suspended with SQL loses access on every replica once notified", () =>
+    Effect.gen(function*() {
+      const { a, b } = replicas
+      const owner = yield* newOwner(a)
+      const permissionsOnB = Effect.map(authenticateToken(owner.token), (principal) => principal.permissions.size)
+      const [team] = yield* a(sql(`SELECT permissions FROM teams WHERE account_id = $1`, [owner.account_id]))
+      yield* untilKept(
+        b,
+        permissionsOnB,
+        a(silently(`UPDATE teams SET permissions = '{}' WHERE account_id = $1`, [owner.account_id])),
+        a(sql(`UPDATE teams SET permissions = $2::text[] WHERE account_id = $1`, [owner.account_id, (team as { permissions: unknown }).permissions])),
+        (size) => size > 0
+      )
+      yield* a(sql(`UPDATE account_user SET status = 'suspended' WHERE account_id = $1 AND user_id = $2`, [
+        owner.account_id,
+        owner.user_id
+      ]))
+      yield* until(b, permissionsOnB, Exit.isFailure)
+    }), 60_000)
+
+  it.live("a property created on one replica is listed by the other once notified", () =>
+    Effect.gen(function*() {
+      const { a, b } = replicas
+      const owner = yield* newOwner(a)
+      const namesOnB = propertyNames(owner.account_id)
+      yield* untilPropertiesKept(b, a, owner.account_id)
+      yield* a(PropertyRepository.use((properties) =>
+        properties.insert(definition(owner.account_id, "announced"))))
+      yield* until(b, namesOnB, (exit) => Exit.isSuccess(exit) && exit.value.length === 2)
+    }), 60_000)
+
+  it.live("a read inside a transaction sees its own writes and keeps nothing a rollback undoes", () =>
+    Effect.gen(function*() {
+      const { a } = replicas
+      const owner = yield* newOwner(a)
+      const names = propertyNames(owner.account_id)
+      yield* untilPropertiesKept(a, a, owner.account_id)
+      const inside = yield* a(Transactor.use((transactor) =>
+        transactor.transaction(Effect.gen(function*() {
+          yield* (yield* PropertyRepository).insert(definition(owner.account_id, "rolled_back"))
+          return yield* Effect.fail(yield* names)
+        }))).pipe(Effect.flip))
+      assert.deepStrictEqual([...inside].sort(), ["rolled_back", "silent"], "the transaction read the database, not the cache")
+      assert.deepStrictEqual(yield* a(names), ["silent"], "the write dropped the kept list; the rolled back property is not kept")
+    }), 60_000)
+})

@@ -1,0 +1,210 @@
+/**
+ * CSV imports, the worker's side: claims an import and writes its staged rows as records, a batch
+ * per transaction. Each transaction writes the batch's records with their `<kind>-created` /
+ * `<kind>-updated` events AND moves the import's place (`nextLine`) and counts, so a worker that
+ * dies mid-batch leaves nothing of that batch, and the next claimer (once the claim runs out)
+ * starts again at that batch: no row is written twice, none skipped.
+ *
+ * A row is validated exactly as `POST /api/{kind}` (or, when it updates, `PUT /api/{kind}/{_id}`)
+ * validates a body: the row's non-empty cells keyed by their columns (an empty cell sets nothing,
+ * and keeps an updated record's value). With `match_on`, the record whose property has the row's
+ * value is updated; none → a record is created; more than one → the row is refused. A refused row
+ * keeps its 422 messages and never stops the others.
+ *
+ * When the last batch is written the import is `completed`, and its uploader gets the
+ * `ObjectsImport` notification on the channels they chose, in that same transaction. An import
+ * whose `match_on` property was deleted meanwhile is `failed`, with its reason, and told the same way.
+ */
+import { Data, DateTime, Duration, Effect, Option } from "effect"
+import type { SecureRandom } from "effect/crypto"
+import type { NotificationRepository } from "../account/notification-repository.ts"
+import type { UserRepository } from "../account/user-repository.ts"
+import type { ValidationFailed } from "../errors.ts"
+import { invalid } from "../errors.ts"
+import type { Outbox } from "../events/outbox.ts"
+import type { ImportJob, ImportRow, RowErrors } from "../imports/import-job.ts"
+import { ImportRepository } from "../imports/import-repository.ts"
+import { ambiguousUpsertKey } from "../records/batch-input.ts"
+import { PATH_OF_KIND } from "../records/object-kind.ts"
+import type { PropertyDefinition } from "../records/property-definition.ts"
+import type { PropertyRepository } from "../records/property-repository.ts"
+import type { RecordRepository } from "../records/record-repository.ts"
+import { LaravelMessage } from "../records/validation-messages.ts"
+import { validateRecordCreate, validateRecordUpdate } from "../records/value-validation.ts"
+import { Transactor } from "../transactor.ts"
+import { notifyUser } from "./notify.ts"
+import { customOf, isMatchProperty, recordWithValue } from "./record-lookup.ts"
+import { storeNewRecord, storeRecordPatch } from "./record-writes.ts"
+
+/** The notification's name. */
+export const OBJECTS_IMPORT = "ObjectsImport" as const
+
+/** The services the worker's import loop needs. */
+export type ImportProcessingServices =
+  | ImportRepository
+  | NotificationRepository
+  | Outbox
+  | PropertyRepository
+  | RecordRepository
+  | SecureRandom.SecureRandom
+  | Transactor
+  | UserRepository
+
+/** How an import is written: rows per transaction and how long a claim lasts without progress. */
+export interface ImportProcessingOptions {
+  /** Rows per transaction. Default 500. */
+  readonly batch?: number | undefined
+  /** How long a claim holds without a batch committed: a crashed worker's import waits this long. Default 1 minute. */
+  readonly lease?: Duration.Duration | undefined
+}
+
+/** Another worker took the import over (its claim ran out) and wrote this batch: roll it back. */
+class ImportTakenOver extends Data.TaggedError("ImportTakenOver")<{}> {}
+
+/** The row as a request body: its non-empty cells keyed by their columns. */
+const bodyOf = (columns: ReadonlyArray<string>, row: ImportRow): Record<string, string> => {
+  const body: Record<string, string> = {}
+  for (const [i, column] of columns.entries()) {
+    const cell = row.cells[i] ?? ""
+    if (cell !== "") body[column] = cell
+  }
+  return body
+}
+
+type RowOutcome = "created" | "updated" | { readonly errors: RowErrors }
+
+/** Writes one row as a record (created, or updated when `match_on` finds one), or refuses it. */
+const writeRow = (job: ImportJob, custom: ReadonlyArray<PropertyDefinition>, row: ImportRow) =>
+  Effect.gen(function*() {
+    const { accountId, kind, matchOn } = job
+    const body = bodyOf(job.columns, row)
+    const value = matchOn === null ? undefined : body[matchOn]
+    if (matchOn !== null && value !== undefined) {
+      const found = yield* recordWithValue(accountId, kind, custom, matchOn, value)
+      if (found._tag === "invalid") return yield* invalid(matchOn, LaravelMessage.selectedInvalid(matchOn))
+      if (found._tag === "many") return yield* invalid(matchOn, ambiguousUpsertKey(matchOn))
+      if (found._tag === "one") {
+        const patch = yield* validateRecordUpdate(kind, body, custom)
+        yield* Effect.catchTag(
+          storeRecordPatch(accountId, kind, custom, found.record.record._id, patch),
+          "NotFound",
+          // Deleted between its lookup and its write (a concurrent delete).
+          () => Effect.fail(invalid(matchOn, LaravelMessage.selectedInvalid(matchOn)))
+        )
+        return "updated" as const
+      }
+    }
+    const values = yield* validateRecordCreate(kind, body, custom)
+    yield* storeNewRecord(accountId, kind, custom, values)
+    return "created" as const
+  }).pipe(Effect.catchTag("ValidationFailed", (failure: ValidationFailed) => Effect.succeed({ errors: failure.errors } as RowOutcome)))
+
+/** The notification's message: what became of the file. */
+export const importMessage = (job: ImportJob): string =>
+  job.status === "failed"
+    ? `The import of ${job.fileName} into ${PATH_OF_KIND[job.kind]} failed: ${job.reason ?? "unknown reason"}`
+    : `The import of ${job.fileName} into ${PATH_OF_KIND[job.kind]} is complete: ${job.created} created, ${job.updated} updated, ${job.failed} failed.`
+
+/** Ends the import and tells its uploader, in the caller's transaction. */
+const finishImport = (job: ImportJob, status: "completed" | "failed", reason: string | null) =>
+  Effect.gen(function*() {
+    const repo = yield* ImportRepository
+    const now = yield* DateTime.now
+    yield* repo.finish(job.accountId, job.id, status, reason, now)
+    const ended = Option.getOrThrow(yield* repo.find(job.accountId, job.id))
+    const message = importMessage(ended)
+    yield* notifyUser(job.accountId, job.userId, {
+      type: OBJECTS_IMPORT,
+      data: {
+        import_id: ended.id,
+        object_type: ended.kind,
+        status: ended.status,
+        rows_total: ended.rowsTotal,
+        created: ended.created,
+        updated: ended.updated,
+        failed: ended.failed,
+        message
+      },
+      mail: {
+        subject: status === "completed" ? "Import complete" : "Import failed",
+        text: [message, "", `GET /api/${PATH_OF_KIND[job.kind]}/imports/${job.id} shows it; /errors lists the refused rows as CSV.`].join("\n")
+      }
+    })
+  })
+
+/**
+ * One batch of the import from `from` on, in one transaction. Answers the next line, or None when
+ * the import ended (completed or failed) with this batch.
+ */
+const writeBatch = (job: ImportJob, from: number, batch: number, lease: Duration.Duration) =>
+  Effect.flatMap(Transactor, (transactor) => transactor.transaction(Effect.gen(function*() {
+    const repo = yield* ImportRepository
+    const custom = yield* customOf(job.accountId, job.kind)
+    if (job.matchOn !== null && !isMatchProperty(job.kind, custom, job.matchOn)) {
+      yield* finishImport(job, "failed", `the property ${job.matchOn} that rows match on no longer exists.`)
+      return Option.none<number>()
+    }
+    const rows = yield* repo.rows(job.accountId, job.id, from, batch)
+    let created = 0
+    let updated = 0
+    const failures: Array<{ line: number; errors: RowErrors }> = []
+    for (const row of rows) {
+      const outcome = yield* writeRow(job, custom, row)
+      if (outcome === "created") created++
+      else if (outcome === "updated") updated++
+      else failures.push({ line: row.line, errors: outcome.errors })
+    }
+    const now = yield* DateTime.now
+    const nextLine = rows.length === 0 ? from : rows[rows.length - 1]!.line + 1
+    const moved = yield* repo.advance(job.accountId, job.id, {
+      from,
+      nextLine,
+      created,
+      updated,
+      failures,
+      leaseUntil: DateTime.addDuration(now, lease),
+      now
+    })
+    if (!moved) return yield* new ImportTakenOver()
+    if (rows.length < batch) {
+      yield* finishImport(job, "completed", null)
+      return Option.none<number>()
+    }
+    return Option.some(nextLine)
+  })))
+
+/**
+ * Writes a claimed import to its end, batch after batch; `onBatch` runs after each committed
+ * batch (the worker's heartbeat). Stops quietly when another worker took the import over.
+ */
+export const processImport = (
+  job: ImportJob,
+  options: ImportProcessingOptions = {},
+  onBatch: Effect.Effect<void> = Effect.void
+): Effect.Effect<void, never, ImportProcessingServices> =>
+  Effect.gen(function*() {
+    const batch = options.batch ?? 500
+    const lease = options.lease ?? Duration.minutes(1)
+    let from = Option.some(job.nextLine)
+    while (Option.isSome(from)) {
+      from = yield* writeBatch(job, from.value, batch, lease)
+      yield* onBatch
+    }
+  }).pipe(Effect.catchTag("ImportTakenOver", () => Effect.void))
+
+/**
+ * Claims the oldest import waiting (or left by a crashed worker) and writes it to its end.
+ * Answers whether there was one.
+ */
+export const processNextImport = (
+  options: ImportProcessingOptions = {},
+  onBatch: Effect.Effect<void> = Effect.void
+): Effect.Effect<boolean, never, ImportProcessingServices> =>
+  Effect.gen(function*() {
+    const now = yield* DateTime.now
+    const lease = options.lease ?? Duration.minutes(1)
+    const claimed = yield* ImportRepository.use((repo) => repo.claim(now, DateTime.addDuration(now, lease)))
+    if (Option.isNone(claimed)) return false
+    yield* processImport(claimed.value, options, onBatch)
+    return true
+  })
