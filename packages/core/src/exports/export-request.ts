@@ -15,9 +15,9 @@ import { definitionsOf } from "../records/builtin-properties.ts"
 import { COMPLEX_FILTERS_KEY } from "../records/complex-filter.ts"
 import { parseRecordListQuery, type RecordListParams } from "../records/list-query.ts"
 import type { PropertyDefinition } from "../records/property-definition.ts"
-import { laravelTrim } from "../records/laravel-trim.ts"
+import { laravelTrim } from "../validation/laravel-trim.ts"
 import type { ListQueryInput } from "../records/list-query-input.ts"
-import { LaravelMessage } from "../records/validation-messages.ts"
+import { LaravelMessage } from "../validation/validation-messages.ts"
 import type { ExportQuery } from "./export.ts"
 
 /** The list keys an export takes from its body. */

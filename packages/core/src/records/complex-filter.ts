@@ -36,10 +36,10 @@ import {
   type PresenceOperator
 } from "./filter-condition.ts"
 import { type FilterableProperty, TIMESTAMP_FILTER_PROPERTIES } from "./property-type.ts"
-import { laravelTrim } from "./laravel-trim.ts"
+import { laravelTrim } from "../validation/laravel-trim.ts"
 import { droppedTooDeep, type ListQueryInput, MAX_QUERY_NESTING } from "./list-query-input.ts"
-import { LaravelMessageMore } from "./more-validation-messages.ts"
-import { LaravelMessage } from "./validation-messages.ts"
+import { LaravelMessageMore } from "../validation/more-validation-messages.ts"
+import { LaravelMessage } from "../validation/validation-messages.ts"
 
 export * from "./filter-condition.ts"
 export * from "./filter-query-writer.ts"

@@ -11,7 +11,7 @@ import { type ComplexFilters, parseComplexFilters } from "./complex-filter.ts"
 import { DEFAULT_PAGE, DEFAULT_PER_PAGE, parsePageParams } from "./pagination.ts"
 import type { PropertyDefinition } from "./property-definition.ts"
 import type { ListQueryInput } from "./list-query-input.ts"
-import { LaravelMessage } from "./validation-messages.ts"
+import { LaravelMessage } from "../validation/validation-messages.ts"
 
 /** The directions a list may be ordered in. */
 export const ORDER_DIRECTIONS = ["asc", "desc"] as const

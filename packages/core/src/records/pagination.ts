@@ -6,7 +6,7 @@
 import { Effect } from "effect"
 import { ValidationFailed } from "../errors.ts"
 import type { ListQueryInput, QueryValue } from "./list-query-input.ts"
-import { LaravelMessage } from "./validation-messages.ts"
+import { LaravelMessage } from "../validation/validation-messages.ts"
 
 /** The page a list shows when the query names none. */
 export const DEFAULT_PAGE = 1

@@ -22,7 +22,7 @@ import { FAILURES_SHOWN, type FailedRow, importView, type ImportView, type RowEr
 import { badFile, FileMessage } from "../imports/import-limits.ts"
 import { ImportRepository } from "../imports/import-repository.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
-import { LaravelMessage } from "../records/validation-messages.ts"
+import { LaravelMessage } from "../validation/validation-messages.ts"
 import { Transactor } from "../transactor.ts"
 import { newRecordId } from "../wire/record-id.ts"
 import { authorize } from "./authenticate.ts"
