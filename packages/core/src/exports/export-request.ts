@@ -9,7 +9,7 @@
  * every page) and are ignored, as are unknown keys.
  */
 import { Effect } from "effect"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "../records/object-kind.ts"
 import { ValidationFailed } from "../errors.ts"
 import { definitionsOf } from "../records/builtin-properties.ts"
 import { COMPLEX_FILTERS_KEY } from "../records/complex-filter.ts"

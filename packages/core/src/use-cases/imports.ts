@@ -14,7 +14,7 @@
 import { DateTime, Effect, Option, Stream } from "effect"
 import { Csv } from "effect/encoding"
 import type { SecureRandom } from "effect/crypto"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "../records/object-kind.ts"
 import type { Principal } from "../auth/principal.ts"
 import { type Forbidden, invalid, NotFound, type ValidationFailed } from "../errors.ts"
 import { checkHeader, readCsvUpload } from "../imports/csv-upload.ts"
