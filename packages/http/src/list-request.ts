@@ -1,17 +1,21 @@
 /**
  * What a paginated list needs from its request: the query as ordered name/value pairs (so
- * bracket notation and the page links keep the client's order) and the list's absolute URL
- * without its query, as Laravel's `$request->url()` gives it to the paginator.
+ * bracket notation and the page links keep the client's order), the same query parsed into the
+ * list's parameters for the use-case, and the list's absolute URL without its query, as Laravel's
+ * `$request->url()` gives it to the paginator.
  */
 import { Effect, Schema } from "effect"
 import { HttpServerRequest } from "effect/http"
-import type { Page } from "@wasl/core"
+import type { ListQueryInput, Page } from "@wasl/core"
 import { type PaginationBody, paginationBody } from "./paginator.ts"
+import { parseListQuery } from "./query-string.ts"
 
 /** The parts of a list request its paginated answer is made from. */
 export interface ListRequest {
   /** The query string as name/value pairs, in the client's order. */
   readonly query: ReadonlyArray<readonly [string, string]>
+  /** The query parsed the way Laravel reads it: the parameters the list use-cases take. */
+  readonly input: ListQueryInput
   /** The list's absolute URL without its query (the scheme from `X-Forwarded-Proto`). */
   readonly path: string
 }
@@ -26,7 +30,8 @@ export const listRequest: Effect.Effect<ListRequest, never, HttpServerRequest.Ht
     // Behind a TLS-terminating proxy the scheme arrives in X-Forwarded-Proto; the host is the client's.
     const scheme = request.headers["x-forwarded-proto"] === "https" ? "https" : "http"
     const host = request.headers.host ?? "localhost"
-    return { query: [...new URLSearchParams(search)], path: `${scheme}://${host}${pathname.replace(/\/$/, "")}` }
+    const query = [...new URLSearchParams(search)]
+    return { query, input: parseListQuery(query), path: `${scheme}://${host}${pathname.replace(/\/$/, "")}` }
   }
 )
 

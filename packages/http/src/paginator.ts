@@ -4,16 +4,8 @@
  * `onEachSide = 3`) produces them, with the request's query carried into every page URL
  * (`withQueryString()`). The wire format of a list, built here at the edge from the core's `Page`.
  */
-import {
-  buildPhpQuery,
-  cleanLikeLaravel,
-  emptyPhpArray,
-  lastPageOf,
-  type Page,
-  parsePhpQuery,
-  phpIntegerKey,
-  type QueryInput
-} from "@wasl/core"
+import { lastPageOf, type Page } from "@wasl/core"
+import { buildPhpQuery, cleanLikeLaravel, emptyPhpArray, parsePhpQuery, phpIntegerKey, type QueryInput } from "./query-string.ts"
 
 /** The paginator's `onEachSide`: pages shown either side of the current one in `meta.links`. */
 export const PAGINATION_ON_EACH_SIDE = 3

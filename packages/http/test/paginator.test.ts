@@ -3,8 +3,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
-import type { QueryInput } from "@wasl/core"
 import { paginationBody, type PaginationBody, type PaginationLink, urlWindow } from "../src/paginator.ts"
+import type { QueryInput } from "../src/query-string.ts"
 
 const PATH = "https://crm.test/api/deals"
 const PREV = "&laquo; Previous"

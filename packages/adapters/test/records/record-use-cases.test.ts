@@ -190,16 +190,14 @@ describe.each(USE_CASE_VARIANTS)("record use-cases on $name", ({ enabled, layer:
             yield* createRecord(principal, "deal", { deal_name: "No amount" })
           ]
           yield* createRecord(other, "deal", { deal_name: "Their deal", amount: 50 })
-          const page = yield* listRecords(principal, "deal", [
-            ["complex_filters[0][property]", "amount"],
-            ["complex_filters[0][operator]", "gte"],
-            ["complex_filters[0][value]", "1"],
-            ["search", "DEAL"],
-            ["order", "amount"],
-            ["direction", "asc"],
-            ["per_page", "1"],
-            ["page", "2"]
-          ])
+          const page = yield* listRecords(principal, "deal", {
+            complex_filters: [{ property: "amount", operator: "gte", value: "1" }],
+            search: "DEAL",
+            order: "amount",
+            direction: "asc",
+            per_page: "1",
+            page: "2"
+          })
           assert.deepStrictEqual(page, { items: [big], total: 2, page: 2, perPage: 1 })
           const all = yield* listRecords(principal, "deal", { order: "amount", direction: "desc" })
           assert.deepStrictEqual(all.items, [big, small, none])

@@ -331,7 +331,7 @@ const suite = <E>(name: string, services: Layer.Layer<any, E>) =>
         for (let i = 0; i < 3; i++) yield* append(a.accountId, "contact-deleted", { properties: { n: i }, channels: [] })
         yield* fanOut
         yield* attemptAllDue
-        const page = yield* listDeliveries(a.principal, hook, [["page", "1"], ["per_page", "2"]])
+        const page = yield* listDeliveries(a.principal, hook, { page: "1", per_page: "2" })
         assert.strictEqual(page.total, 3)
         assert.lengthOf(page.items, 2)
         const original = page.items[0]!
@@ -351,14 +351,14 @@ const suite = <E>(name: string, services: Layer.Layer<any, E>) =>
 
         // Another account sees neither the webhook nor the delivery.
         const notFound = (e: Effect.Effect<unknown, unknown, any>) => Effect.map(Effect.flip(e), (err: any) => err._tag)
-        assert.strictEqual(yield* notFound(listDeliveries(b.principal, hook, [])), "NotFound")
+        assert.strictEqual(yield* notFound(listDeliveries(b.principal, hook, {})), "NotFound")
         assert.strictEqual(yield* notFound(redeliver(b.principal, hook, original.id)), "NotFound")
         assert.strictEqual(yield* notFound(redeliver(a.principal, hook, "not-a-uuid")), "NotFound")
         // Permissions: index to read, update to redeliver.
         const readOnly: Principal = { ...a.principal, permissions: new Set(["webhook-index"]) }
         assert.strictEqual(yield* notFound(redeliver(readOnly, hook, original.id)), "Forbidden")
         const none: Principal = { ...a.principal, permissions: new Set() }
-        assert.strictEqual(yield* notFound(listDeliveries(none, hook, [])), "Forbidden")
+        assert.strictEqual(yield* notFound(listDeliveries(none, hook, {})), "Forbidden")
       }))
 
     it.effect("a recovery queues at most RECOVERY_BATCH, the earliest ended first; the next call queues the rest", () =>

@@ -2,10 +2,6 @@
 import { Schema } from "effect"
 import { OBJECT_KINDS, type ObjectKind } from "../records/object-kind.ts"
 
-// Re-exported for importers of the old place (the kinds live with the object kinds now).
-export { OBJECT_KINDS, type ObjectKind } from "../records/object-kind.ts"
-
-
 const RECORD_ACTIONS = ["index", "show", "create", "update", "delete"] as const
 
 /** The permission on one action over the records of one kind, e.g. `deal-update`. */

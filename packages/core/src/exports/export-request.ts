@@ -3,19 +3,21 @@
  * `order`, `direction`, `complex_filters`) and the columns (`properties`), validated the way the
  * list validates its query, so the same mistakes get the same 422 messages.
  *
- * Each query key is turned into the text the query string would carry and handed to the list's
- * parser: a string as it is, a number as its decimal text, `complex_filters` given as JSON as
- * `complex_filters=<json>` (which the list also takes). `page` and `per_page` mean nothing here
- * (an export has every page) and are ignored, as are unknown keys.
+ * Each query key is kept as the text the query string would carry and validated by the list's
+ * parser: a string as it is, a number as its decimal text, `complex_filters` given as JSON as its
+ * JSON text (which the list also takes). `page` and `per_page` mean nothing here (an export has
+ * every page) and are ignored, as are unknown keys.
  */
 import { Effect } from "effect"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "../records/object-kind.ts"
 import { ValidationFailed } from "../errors.ts"
 import { definitionsOf } from "../records/builtin-properties.ts"
 import { COMPLEX_FILTERS_KEY } from "../records/complex-filter.ts"
 import { parseRecordListQuery, type RecordListParams } from "../records/list-query.ts"
 import type { PropertyDefinition } from "../records/property-definition.ts"
-import { LaravelMessage } from "../records/validation-messages.ts"
+import { laravelTrim } from "../validation/laravel-trim.ts"
+import type { ListQueryInput } from "../records/list-query-input.ts"
+import { LaravelMessage } from "../validation/validation-messages.ts"
 import type { ExportQuery } from "./export.ts"
 
 /** The list keys an export takes from its body. */
@@ -37,19 +39,31 @@ const isObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
 /**
- * The body's list keys as query-string pairs. A value no query string could carry as text (a
- * boolean, an object) is passed as `key[]`, an array: the list's parser then refuses it with the
- * message it gives `?key[]=...`.
+ * The body's list keys as texts (`texts`, what the export keeps) and as the list's parameters
+ * (`input`: cleaned like any input, blank texts null). A value no query string could carry as text
+ * (a boolean, an object) is given to the list as an array: the list's parser then refuses it with
+ * the message it gives `?key[]=...`.
  */
-const queryPairs = (body: Readonly<Record<string, unknown>>): ReadonlyArray<readonly [string, string]> =>
-  QUERY_KEYS.flatMap((key): ReadonlyArray<readonly [string, string]> => {
+const queryOf = (body: Readonly<Record<string, unknown>>): { readonly texts: ExportQuery; readonly input: ListQueryInput } => {
+  const texts: Record<string, string> = {}
+  const refused: Record<string, ReadonlyArray<null>> = {}
+  for (const key of QUERY_KEYS) {
     const value = body[key]
-    if (value === undefined || value === null) return []
-    if (typeof value === "string") return [[key, value]]
-    if (typeof value === "number" && Number.isFinite(value)) return [[key, String(value)]]
-    if (key === COMPLEX_FILTERS_KEY && typeof value === "object") return [[key, JSON.stringify(value)]]
-    return [[`${key}[]`, ""]]
-  })
+    if (value === undefined || value === null) continue
+    if (typeof value === "string") texts[key] = value
+    else if (typeof value === "number" && Number.isFinite(value)) texts[key] = String(value)
+    else if (key === COMPLEX_FILTERS_KEY && typeof value === "object") texts[key] = JSON.stringify(value)
+    else refused[key] = [null]
+  }
+  return { texts, input: { ...listInputOf(texts), ...refused } }
+}
+
+/** A kept query as the list's parameters: texts trimmed, blank ones null (Laravel's middleware). */
+const listInputOf = (query: ExportQuery): ListQueryInput =>
+  Object.fromEntries(Object.entries(query).map(([key, text]) => {
+    const trimmed = laravelTrim(text)
+    return [key, trimmed === "" ? null : trimmed]
+  }))
 
 /** The columns asked for: `_id`, the properties (default: all of the kind's, built-in then custom), the timestamps. */
 const columnsOf = (
@@ -89,15 +103,15 @@ export const parseExportRequest = (
 ): Effect.Effect<ExportRequest, ValidationFailed> =>
   Effect.gen(function*() {
     const fields = isObject(body) ? body : {}
-    const pairs = queryPairs(fields)
+    const { input, texts } = queryOf(fields)
     const errors: Record<string, ReadonlyArray<string>> = {}
-    yield* Effect.catchTag(parseRecordListQuery(kind, pairs, custom), "ValidationFailed", (e) =>
+    yield* Effect.catchTag(parseRecordListQuery(kind, input, custom), "ValidationFailed", (e) =>
       Effect.sync(() => {
         Object.assign(errors, e.errors)
       }))
     const columns = columnsOf(kind, custom, fields.properties, errors)
     if (Object.keys(errors).length > 0) return yield* new ValidationFailed({ errors })
-    return { query: Object.fromEntries(pairs), columns }
+    return { query: texts, columns }
   })
 
 /** The stored query of an export parsed again against the kind's properties as they are now. */
@@ -106,4 +120,4 @@ export const exportListParams = (
   query: ExportQuery,
   custom: ReadonlyArray<PropertyDefinition>
 ): Effect.Effect<Omit<RecordListParams, "page" | "perPage">, ValidationFailed> =>
-  Effect.map(parseRecordListQuery(kind, query, custom), ({ page: _page, perPage: _perPage, ...params }) => params)
+  Effect.map(parseRecordListQuery(kind, listInputOf(query), custom), ({ page: _page, perPage: _perPage, ...params }) => params)

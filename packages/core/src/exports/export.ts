@@ -5,7 +5,7 @@
  * but the row stays, so its status still answers.
  */
 import { DateTime, Schema } from "effect"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "../records/object-kind.ts"
 import { WireTimestamp } from "../wire/timestamp.ts"
 
 /** The stored states of an export: waiting for a worker, being written, written, or given up. */

@@ -7,7 +7,7 @@
  */
 import { Effect, Stream } from "effect"
 import { Csv } from "effect/encoding"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "../records/object-kind.ts"
 import type { ValidationFailed } from "../errors.ts"
 import { definitionsOf } from "../records/builtin-properties.ts"
 import type { PropertyDefinition } from "../records/property-definition.ts"

@@ -8,7 +8,7 @@
  */
 import type { DateTime } from "effect"
 import { Schema } from "effect"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "../records/object-kind.ts"
 import { WireTimestamp } from "../wire/timestamp.ts"
 
 /** Where an import is: staged and waiting, being written, done, or given up with its reason. */

@@ -1,6 +1,6 @@
 /** The port of CSV imports: the imports, their staged rows and the worker's claim on them. */
 import { Context, type DateTime, type Effect, type Option } from "effect"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "../records/object-kind.ts"
 import type { FailedRow, ImportJob, ImportRow, RowErrors } from "./import-job.ts"
 
 /** A new import, stored as its file is read (status `queued`, no rows yet). */

@@ -7,7 +7,7 @@ import type { OBJECT_KINDS, ObjectKind } from "../records/object-kind.ts"
 import { ValidationFailed } from "../errors.ts"
 import { cleanInput, codePointLength, ownValue } from "../records/body-input.ts"
 import { ObjectKindSchema } from "../records/object-kind.ts"
-import { LaravelMessage } from "../records/validation-messages.ts"
+import { LaravelMessage } from "../validation/validation-messages.ts"
 import { formatWireTimestamp, WireTimestampString } from "../wire/timestamp.ts"
 
 /** A note on a record, as stored. */

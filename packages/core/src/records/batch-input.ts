@@ -7,7 +7,7 @@
 import { Effect, Predicate } from "effect"
 import { ValidationFailed } from "../errors.ts"
 import { cleanInput, ErrorBag, isBlankInput, ownValue } from "./body-input.ts"
-import { displayAttribute, LaravelMessage } from "./validation-messages.ts"
+import { displayAttribute, LaravelMessage } from "../validation/validation-messages.ts"
 
 /** The most inputs one batch takes; more is a 422 on `inputs`. */
 export const MAX_BATCH_INPUTS = 100

@@ -9,7 +9,7 @@
  */
 import { Predicate } from "effect"
 import { ValidationFailed } from "../errors.ts"
-import { laravelTrim } from "./query-string.ts"
+import { laravelTrim } from "../validation/laravel-trim.ts"
 
 /**
  * How deep cleaning goes. Record and definition bodies nest at most three levels (`enum.0.en`,

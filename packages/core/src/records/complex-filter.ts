@@ -36,18 +36,10 @@ import {
   type PresenceOperator
 } from "./filter-condition.ts"
 import { type FilterableProperty, TIMESTAMP_FILTER_PROPERTIES } from "./property-type.ts"
-import {
-  cleanLikeLaravel,
-  laravelTrim,
-  MAX_NESTING,
-  parsePhpName,
-  parsePhpQuery,
-  phpToJs,
-  type QueryInput,
-  queryPairs
-} from "./query-string.ts"
-import { LaravelMessageMore } from "./more-validation-messages.ts"
-import { LaravelMessage } from "./validation-messages.ts"
+import { laravelTrim } from "../validation/laravel-trim.ts"
+import { droppedTooDeep, type ListQueryInput, MAX_QUERY_NESTING } from "./list-query-input.ts"
+import { LaravelMessageMore } from "../validation/more-validation-messages.ts"
+import { LaravelMessage } from "../validation/validation-messages.ts"
 
 export * from "./filter-condition.ts"
 export * from "./filter-query-writer.ts"
@@ -139,30 +131,8 @@ export interface ParseFilterOptions {
   readonly kind?: ObjectKind | undefined
 }
 
-/** What the raw input holds: a JSON text to decode, or the already nested bracket form. */
-export type ComplexFiltersInput = string | QueryInput
-
-/**
- * The `complex_filters` value of a query as PHP would see it: bracket keys
- * (`complex_filters[1][or][0][value][]`) nested into plain arrays and objects (a PHP array whose
- * keys are 0..n-1 becomes an array), strings trimmed and empty strings null (Laravel's
- * middleware). A plain `complex_filters=<json>` comes back as that (trimmed) string; an absent or
- * empty one as undefined.
- */
-export const extractComplexFilters = (query: QueryInput): unknown => {
-  const value = cleanLikeLaravel(parsePhpQuery(query)).entries.get(COMPLEX_FILTERS_KEY)
-  return value === undefined || value === null ? undefined : phpToJs(value)
-}
-
-/**
- * Whether a bracket name of `complex_filters` nests deeper than PHP keeps: PHP would drop it and
- * list unfiltered, so it is refused instead.
- */
-const nestedTooDeep = (query: QueryInput): boolean =>
-  queryPairs(query).some(([name]) => {
-    const parsed = parsePhpName(name)
-    return parsed !== undefined && parsed.base === COMPLEX_FILTERS_KEY && parsed.indices.length > MAX_NESTING
-  })
+/** What the input holds: a JSON text to decode, or the list's parameters (bracket notation already nested). */
+export type ComplexFiltersInput = string | ListQueryInput
 
 /** Laravel's `required`: null, a blank string or an empty array is no value. */
 const isBlank = (v: unknown): boolean =>
@@ -321,9 +291,8 @@ export const validateComplexFilters = (
 
 /**
  * Parses `complex_filters` into a validated AST. The input is either the parameter's value (a
- * URL-decoded JSON string) or the request's whole query (pairs or flat record), in which case the
- * parameter is found as `complex_filters=<json>` or in bracket notation. Absent, empty or `null`
- * means no filter. Errors: `complex_filters` (bad JSON, not a list, more than 20 conditions, a
+ * URL-decoded JSON string) or the list's parameters, in which case `complex_filters` holds a JSON
+ * text or the nested bracket notation. Absent, empty or `null` means no filter. Errors: `complex_filters` (bad JSON, not a list, more than 20 conditions, a
  * bracket name nested more than 64 levels deep) or the dot path of the offending part, with
  * Laravel's messages.
  */
@@ -333,18 +302,17 @@ export const parseComplexFilters = (
   options: ParseFilterOptions = {}
 ): Effect.Effect<ComplexFilters, ValidationFailed> =>
   Effect.suspend(() => {
-    if (typeof input !== "string" && nestedTooDeep(input)) {
-      const key = COMPLEX_FILTERS_KEY
-      return Effect.fail(new ValidationFailed({ errors: { [key]: [LaravelMessageMore.maxDepth(key, MAX_NESTING)] } }))
+    const key = COMPLEX_FILTERS_KEY
+    if (typeof input !== "string" && droppedTooDeep(input, key)) {
+      return Effect.fail(new ValidationFailed({ errors: { [key]: [LaravelMessageMore.maxDepth(key, MAX_QUERY_NESTING)] } }))
     }
-    const raw = typeof input === "string" ? laravelTrim(input) : extractComplexFilters(input)
+    const raw = typeof input === "string" ? laravelTrim(input) : Object.hasOwn(input, key) ? input[key] ?? undefined : undefined
     if (typeof raw !== "string") return validateComplexFilters(raw, properties, options)
     if (raw === "") return Effect.succeed([])
     let decoded: unknown
     try {
       decoded = JSON.parse(raw)
     } catch {
-      const key = COMPLEX_FILTERS_KEY
       return Effect.fail(new ValidationFailed({ errors: { [key]: [LaravelMessage.json(key)] } }))
     }
     return validateComplexFilters(decoded, properties, options)

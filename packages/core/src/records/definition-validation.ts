@@ -24,7 +24,7 @@ import type { ValidationFailed } from "../errors.ts"
 import { RecordId } from "../wire/record-id.ts"
 import { cleanInput, codePointLength, ErrorBag, isBlankInput, ownValue } from "./body-input.ts"
 import { RESERVED_INTERNAL_NAMES } from "./builtin-properties.ts"
-import { LaravelMessageMore } from "./more-validation-messages.ts"
+import { LaravelMessageMore } from "../validation/more-validation-messages.ts"
 import {
   type EnumOption,
   INTERNAL_NAME_PATTERN,
@@ -33,7 +33,7 @@ import {
   type PropertyDefinition
 } from "./property-definition.ts"
 import { PROPERTY_TYPES, type PropertyType } from "./property-type.ts"
-import { LaravelMessage } from "./validation-messages.ts"
+import { LaravelMessage } from "../validation/validation-messages.ts"
 
 /** The longest name, description or option label, in characters. */
 export const MAX_LABEL_LENGTH = 255

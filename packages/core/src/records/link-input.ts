@@ -10,7 +10,7 @@ import { ValidationFailed } from "../errors.ts"
 import { cleanInput, ErrorBag, isBlankInput, ownValue } from "./body-input.ts"
 import { MAX_FILTER_LIST_LENGTH } from "./complex-filter.ts"
 import { RecordRepository } from "./record-repository.ts"
-import { LaravelMessage } from "./validation-messages.ts"
+import { LaravelMessage } from "../validation/validation-messages.ts"
 
 /** How many ids one attach call may carry (the same bound as a filter's `in` list). */
 export const MAX_ATTACH_IDS: typeof MAX_FILTER_LIST_LENGTH = MAX_FILTER_LIST_LENGTH

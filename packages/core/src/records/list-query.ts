@@ -1,7 +1,7 @@
 /**
  * The query of `GET /api/{kind}`: page, per_page, search, order, direction and
- * complex_filters, read the way Laravel reads a query string (PHP nesting, trimmed strings, empty
- * means absent) and validated together, so one 422 lists every bad key at once.
+ * complex_filters, as the edge parsed them (trimmed strings, empty means absent), validated
+ * together against the kind's properties, so one 422 lists every bad key at once.
  */
 import { Effect } from "effect"
 import type { ObjectKind } from "./object-kind.ts"
@@ -10,8 +10,8 @@ import { definitionsOf, filterablePropertiesOf, PROPERTY_SYNONYMS } from "./buil
 import { type ComplexFilters, parseComplexFilters } from "./complex-filter.ts"
 import { DEFAULT_PAGE, DEFAULT_PER_PAGE, parsePageParams } from "./pagination.ts"
 import type { PropertyDefinition } from "./property-definition.ts"
-import { cleanLikeLaravel, parsePhpQuery, type QueryInput } from "./query-string.ts"
-import { LaravelMessage } from "./validation-messages.ts"
+import type { ListQueryInput } from "./list-query-input.ts"
+import { LaravelMessage } from "../validation/validation-messages.ts"
 
 /** The directions a list may be ordered in. */
 export const ORDER_DIRECTIONS = ["asc", "desc"] as const
@@ -52,7 +52,7 @@ const orderableNames = (kind: ObjectKind, custom: ReadonlyArray<PropertyDefiniti
  */
 export const parseRecordListQuery = (
   kind: ObjectKind,
-  query: QueryInput,
+  query: ListQueryInput,
   custom: ReadonlyArray<PropertyDefinition>
 ): Effect.Effect<RecordListParams, ValidationFailed> =>
   Effect.gen(function*() {
@@ -63,16 +63,16 @@ export const parseRecordListQuery = (
         return Effect.succeed(fallback)
       })
     const { page, perPage } = yield* orFallback(parsePageParams(query), { page: DEFAULT_PAGE, perPage: DEFAULT_PER_PAGE })
-    const entries = cleanLikeLaravel(parsePhpQuery(query)).entries
+    const param = (name: string) => Object.hasOwn(query, name) ? query[name] : undefined
 
-    const rawSearch = entries.get("search")
+    const rawSearch = param("search")
     let search: string | undefined
     if (rawSearch !== undefined && rawSearch !== null) {
       if (typeof rawSearch === "string") search = rawSearch
       else errors.search = [LaravelMessage.string("search")]
     }
 
-    const rawOrder = entries.get("order")
+    const rawOrder = param("order")
     let order = DEFAULT_ORDER
     if (rawOrder !== undefined && rawOrder !== null) {
       const name = typeof rawOrder === "string" ? (PROPERTY_SYNONYMS[kind][rawOrder] ?? rawOrder) : undefined
@@ -80,7 +80,7 @@ export const parseRecordListQuery = (
       else errors.order = [LaravelMessage.selectedInvalid("order")]
     }
 
-    const rawDirection = entries.get("direction")
+    const rawDirection = param("direction")
     let direction: OrderDirection = DEFAULT_DIRECTION
     if (rawDirection !== undefined && rawDirection !== null) {
       const lowered = typeof rawDirection === "string" ? rawDirection.toLowerCase() : undefined

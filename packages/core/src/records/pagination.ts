@@ -5,8 +5,8 @@
  */
 import { Effect } from "effect"
 import { ValidationFailed } from "../errors.ts"
-import { cleanLikeLaravel, type PhpArray, parsePhpQuery, type QueryInput } from "./query-string.ts"
-import { LaravelMessage } from "./validation-messages.ts"
+import type { ListQueryInput, QueryValue } from "./list-query-input.ts"
+import { LaravelMessage } from "../validation/validation-messages.ts"
 
 /** The page a list shows when the query names none. */
 export const DEFAULT_PAGE = 1
@@ -53,16 +53,18 @@ const isPhpInt = (s: string) => {
 
 /**
  * Laravel's size of a value under a rule set containing `integer`: the number for a numeric
- * string, the count of an array, else the string's length.
+ * string, the count of an array (a list's length, an object's keys), else the string's length.
  */
-const sizeOf = (value: string | PhpArray): number =>
-  typeof value !== "string" ? value.entries.size : isPhpNumeric(value) ? Number(value) : [...value].length
+const sizeOf = (value: NonNullable<QueryValue>): number =>
+  typeof value !== "string"
+    ? Object.keys(value).length
+    : isPhpNumeric(value) ? Number(value) : [...value].length
 
 /**
  * Runs `nullable|integer|min:1|max:<max>` the way Laravel does (every rule, no bail) and returns
  * the messages of the failing ones.
  */
-const integerRule = (key: string, value: string | PhpArray, max: number): Array<string> => {
+const integerRule = (key: string, value: NonNullable<QueryValue>, max: number): Array<string> => {
   const messages: Array<string> = []
   if (typeof value !== "string" || !isPhpInt(value)) messages.push(LaravelMessage.integer(key))
   const size = sizeOf(value)
@@ -73,18 +75,17 @@ const integerRule = (key: string, value: string | PhpArray, max: number): Array<
 
 /**
  * `page` and `per_page` of a list query: `page` an integer ≥ 1, default 1;
- * `per_page` an integer from 1 to 100, default 15. The query is read as Laravel reads it (PHP
- * nesting, then TrimStrings and ConvertEmptyStringsToNull), so an empty or blank value means the
- * default (the rules are `nullable`). Failures carry Laravel's messages under `page` / `per_page`,
+ * `per_page` an integer from 1 to 100, default 15. The query arrives as Laravel's middleware
+ * leaves it (trimmed, empty values null), so an empty or blank value means the default (the rules
+ * are `nullable`). Failures carry Laravel's messages under `page` / `per_page`,
  * every failing rule of each, e.g. `per_page=0.5` gives both "must be an integer" and "must be at
  * least 1". `page` is further bounded by Number.MAX_SAFE_INTEGER so that it stays exact.
  */
-export const parsePageParams = (query: QueryInput): Effect.Effect<PageParams, ValidationFailed> =>
+export const parsePageParams = (query: ListQueryInput): Effect.Effect<PageParams, ValidationFailed> =>
   Effect.suspend(() => {
-    const cleaned = cleanLikeLaravel(parsePhpQuery(query))
     const errors: Record<string, Array<string>> = {}
     const read = (key: string, fallback: number, max: number): number => {
-      const value = cleaned.entries.get(key)
+      const value = Object.hasOwn(query, key) ? query[key] : undefined
       if (value === undefined || value === null) return fallback
       const messages = integerRule(key, value, max)
       if (messages.length > 0) {

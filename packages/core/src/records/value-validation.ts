@@ -47,9 +47,9 @@ import { formatWireTimestamp, parseDateInput } from "../wire/timestamp.ts"
 import { cleanInput, codePointLength, ErrorBag, isBlankInput, ownValue } from "./body-input.ts"
 import { definitionsOf, PROPERTY_SYNONYMS, RECORD_SYSTEM_KEYS } from "./builtin-properties.ts"
 import { coerceBoolean, coerceNumber } from "./complex-filter.ts"
-import { LaravelMessageMore } from "./more-validation-messages.ts"
+import { LaravelMessageMore } from "../validation/more-validation-messages.ts"
 import { optionNames, type PropertyDefinition } from "./property-definition.ts"
-import { LaravelMessage } from "./validation-messages.ts"
+import { LaravelMessage } from "../validation/validation-messages.ts"
 
 // ---------------------------------------------------------------------------------------------
 // Stored values

@@ -13,7 +13,7 @@ import { SecureRandom } from "effect/crypto"
 import type { Principal } from "../auth/principal.ts"
 import { type Forbidden, NotFound, type ValidationFailed } from "../errors.ts"
 import { type Page, pageOffset, parsePageParams } from "../records/pagination.ts"
-import type { QueryInput } from "../records/query-string.ts"
+import type { ListQueryInput } from "../records/list-query-input.ts"
 import { DeliveryPolicy } from "../webhooks/delivery-policy.ts"
 import { DeliveryRepository, type DeliveryView } from "../webhooks/delivery-repository.ts"
 import { type DeliveryResource, toDeliveryResource } from "../webhooks/delivery-resource.ts"
@@ -30,13 +30,13 @@ import { requireWebhook } from "./require-webhook.ts"
 export const listDeliveries: (
   principal: Principal,
   webhookId: number,
-  query: QueryInput
+  query: ListQueryInput
 ) => Effect.Effect<Page<DeliveryResource>, Forbidden | NotFound | ValidationFailed, DeliveryRepository> = Effect.fn(
   "listDeliveries"
 )(function*(
   principal: Principal,
   webhookId: number,
-  query: QueryInput
+  query: ListQueryInput
 ) {
   yield* authorize(principal, "webhook-index")
   const page = yield* parsePageParams(query)

@@ -11,7 +11,7 @@
  */
 import { DateTime, Effect, Option, type Stream } from "effect"
 import type { SecureRandom } from "effect/crypto"
-import type { ObjectKind } from "../auth/permission.ts"
+import type { ObjectKind } from "../records/object-kind.ts"
 import type { Principal } from "../auth/principal.ts"
 import { type Forbidden, Gone, NotFound, type ValidationFailed } from "../errors.ts"
 import { type ExportJson, exportJson, isExpired, queuedExport } from "../exports/export.ts"

@@ -15,7 +15,7 @@ import { type Note, noteJson, type NoteJson, validateNoteBody } from "../notes/n
 import { NoteRepository, type NoteRef, type NoteScope } from "../notes/note-repository.ts"
 import { type Page, parsePageParams } from "../records/pagination.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
-import type { QueryInput } from "../records/query-string.ts"
+import type { ListQueryInput } from "../records/list-query-input.ts"
 import type { RecordRepository } from "../records/record-repository.ts"
 import { Transactor } from "../transactor.ts"
 import { newRecordId } from "../wire/record-id.ts"
@@ -43,7 +43,7 @@ export const listNotes: (
   principal: Principal,
   kind: ObjectKind,
   recordId: string,
-  query: QueryInput
+  query: ListQueryInput
 ) => Effect.Effect<
   Page<NoteJson>,
   Forbidden | NotFound | ValidationFailed,
@@ -52,7 +52,7 @@ export const listNotes: (
   principal: Principal,
   kind: ObjectKind,
   recordId: string,
-  query: QueryInput
+  query: ListQueryInput
 ) {
   yield* authorize(principal, `${kind}-show`)
   const scope = yield* recordScope(principal, kind, recordId)

@@ -18,8 +18,8 @@ import { NOTIFICATION_NAMES, type NotificationName, type NotificationPreference 
 import type { Principal } from "../auth/principal.ts"
 import { ErrorBag, cleanInput, isBlankInput, ownValue } from "../records/body-input.ts"
 import { type Page, pageOffset, parsePageParams } from "../records/pagination.ts"
-import type { QueryInput } from "../records/query-string.ts"
-import { LaravelMessage } from "../records/validation-messages.ts"
+import type { ListQueryInput } from "../records/list-query-input.ts"
+import { LaravelMessage } from "../validation/validation-messages.ts"
 import { NotFound, type ValidationFailed } from "../errors.ts"
 import { Mailer } from "../mail/mailer.ts"
 import { Transactor } from "../transactor.ts"
@@ -34,12 +34,12 @@ export const MAX_EMAIL_ATTEMPTS = 5
  */
 export const listNotifications: (
   principal: Principal,
-  query: QueryInput
+  query: ListQueryInput
 ) => Effect.Effect<
   Page<Notification>,
   ValidationFailed,
   NotificationRepository
-> = Effect.fn("listNotifications")(function*(principal: Principal, query: QueryInput) {
+> = Effect.fn("listNotifications")(function*(principal: Principal, query: ListQueryInput) {
   const page = yield* parsePageParams(query)
   const repo = yield* NotificationRepository
   const { items, total } = yield* repo.list(principal.accountId, principal.userId, {

@@ -23,7 +23,7 @@ import type { Outbox } from "../events/outbox.ts"
 import { parseRecordListQuery } from "../records/list-query.ts"
 import type { Page } from "../records/pagination.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
-import type { QueryInput } from "../records/query-string.ts"
+import type { ListQueryInput } from "../records/list-query-input.ts"
 import { RecordRepository } from "../records/record-repository.ts"
 import type { RecordJson } from "../records/record-shape.ts"
 import { validateRecordCreate, validateRecordUpdate } from "../records/value-validation.ts"
@@ -149,8 +149,9 @@ export const deleteRecord: (
 })
 
 /**
- * `GET /api/{kind}`: one page of the account's records of the kind. `query` is the request's query
- * string as pairs or an object (PHP-style nesting, e.g. `complex_filters[0][property]`): `page`,
+ * `GET /api/{kind}`: one page of the account's records of the kind. `query` holds the list's
+ * parameters as the edge parsed them (bracket notation nested, e.g. `complex_filters[0][property]`
+ * as `{ complex_filters: [{ property }] }`): `page`,
  * `per_page` (default 15, at most 100), `search` (in the kind's name property), `order` (a property
  * or a timestamp, default `created_at`), `direction` (`asc` or `desc`, default `desc`) and
  * `complex_filters`. Needs `<kind>-index`.
@@ -170,19 +171,17 @@ export const deleteRecord: (
  *     per_page: "50",
  *     order: "amount",
  *     direction: "desc",
- *     "complex_filters[0][property]": "amount",
- *     "complex_filters[0][operator]": "gt",
- *     "complex_filters[0][value]": "100"
+ *     complex_filters: [{ property: "amount", operator: "gt", value: "100" }]
  *   }).pipe(Effect.map((page) => `${page.items.length} of ${page.total}`))
  * ```
  */
 export const listRecords: (
   principal: Principal,
   kind: ObjectKind,
-  query: QueryInput
+  query: ListQueryInput
 ) => Effect.Effect<Page<RecordJson>, Forbidden | ValidationFailed, PropertyRepository | RecordRepository> = Effect.fn(
   "listRecords"
-)(function*(principal: Principal, kind: ObjectKind, query: QueryInput) {
+)(function*(principal: Principal, kind: ObjectKind, query: ListQueryInput) {
   yield* authorize(principal, `${kind}-index`)
   const custom = yield* customOf(principal.accountId, kind)
   const params = yield* parseRecordListQuery(kind, query, custom)

@@ -15,7 +15,7 @@ import { Predicate, Result } from "effect"
 import type { ValidationFailed } from "../errors.ts"
 import { cleanInput, ErrorBag, isBlankInput, ownValue } from "../records/body-input.ts"
 import { EVENT_NAMES, type EventName } from "../records/object-kind.ts"
-import { LaravelMessage } from "../records/validation-messages.ts"
+import { LaravelMessage } from "../validation/validation-messages.ts"
 import { checkWebhookUrlSyntax, WebhookUrlMessage } from "./webhook-url.ts"
 
 /** A validated webhook body. */

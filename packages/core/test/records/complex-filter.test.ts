@@ -16,9 +16,10 @@ import {
   matchesFilters,
   operatorsFor,
   type ParseFilterOptions,
-  parseComplexFilters,
-  type QueryInput
+  parseComplexFilters
 } from "../../src/index.ts"
+// The bracket notation reaches the core parsed by the edge, as a request's query does.
+import { parseListQuery, type QueryInput } from "@wasl/http"
 
 const STAGES = ["appointment_scheduled", "qualified_to_buy", "closed_won", "closed_lost"]
 const TAGS = ["red", "green", "blue", "Mixed Case"]
@@ -41,10 +42,11 @@ const DEAL: ParseFilterOptions = { kind: "deal" }
 const ID_A = "65a1b2c3d4e5f60718293a4b"
 const ID_B = "0123456789abcdef01234567"
 
+const listInput = (input: string | QueryInput) => typeof input === "string" ? input : parseListQuery(input)
 const parse = (input: string | QueryInput, options: ParseFilterOptions = {}) =>
-  Effect.runSync(parseComplexFilters(input, PROPERTIES, options))
+  Effect.runSync(parseComplexFilters(listInput(input), PROPERTIES, options))
 const errorsOf = (input: string | QueryInput, options: ParseFilterOptions = {}) =>
-  Effect.runSync(Effect.flip(parseComplexFilters(input, PROPERTIES, options))).errors
+  Effect.runSync(Effect.flip(parseComplexFilters(listInput(input), PROPERTIES, options))).errors
 const json = (filters: unknown) => JSON.stringify(filters)
 
 const utc = (iso: string) => DateTime.makeUnsafe(iso)

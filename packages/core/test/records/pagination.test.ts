@@ -1,65 +1,28 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Schema } from "effect"
-import {
-  buildPhpQuery,
-  cleanLikeLaravel,
-  parsePageParams,
-  parsePhpQuery,
-  phpToJs,
-  type QueryInput
-} from "../../src/index.ts"
+import { type ListQueryInput, parsePageParams } from "../../src/index.ts"
 
 const errorsOf = <A>(effect: Effect.Effect<A, { readonly errors: Record<string, ReadonlyArray<string>> }>) =>
   Effect.runSync(Effect.flip(effect)).errors
-
-describe("PHP query parsing", () => {
-  it("nests bracket names, appends with [], lets the last plain value win", () => {
-    const parsed = parsePhpQuery([
-      ["a[]", "1"],
-      ["a[]", "2"],
-      ["b[x][y]", "3"],
-      ["c", "1"],
-      ["c", "2"],
-      ["d[", "4"],
-      ["e[k]tail", "5"],
-      [" f.g h", "6"],
-      ["", "7"],
-      ["[x]", "8"]
-    ])
-    assert.deepStrictEqual(phpToJs(parsed), {
-      a: ["1", "2"],
-      b: { x: { y: "3" } },
-      c: "2",
-      "d_": "4",
-      e: { k: "5" },
-      "f_g_h": "6"
-    })
-  })
-
-  it("rebuilds the same query string for plain indexed names", () => {
-    const pairs: QueryInput = [["a[0]", "x y"], ["a[1]", "z"], ["b", "1"]]
-    assert.strictEqual(buildPhpQuery(cleanLikeLaravel(parsePhpQuery(pairs))), "a%5B0%5D=x%20y&a%5B1%5D=z&b=1")
-  })
-})
 
 const PositiveInt = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 1_000_000 }))
 const PerPage = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 }))
 
 describe("parsePageParams", () => {
-  const ok = (query: QueryInput) => Effect.runSync(parsePageParams(query))
+  const ok = (query: ListQueryInput) => Effect.runSync(parsePageParams(query))
 
   it("defaults to page 1 and 15 per page", () => {
     assert.deepStrictEqual(ok({}), { page: 1, perPage: 15 })
-    assert.deepStrictEqual(ok({ page: "", per_page: "  " }), { page: 1, perPage: 15 })
+    assert.deepStrictEqual(ok({ page: null, per_page: null }), { page: 1, perPage: 15 })
   })
 
-  it("reads integers, trimmed", () => {
+  it("reads integers", () => {
     assert.deepStrictEqual(ok({ page: "3", per_page: "100" }), { page: 3, perPage: 100 })
-    assert.deepStrictEqual(ok({ page: " 2 ", per_page: "+1" }), { page: 2, perPage: 1 })
+    assert.deepStrictEqual(ok({ page: "2", per_page: "+1" }), { page: 2, perPage: 1 })
   })
 
   it("refuses with Laravel's messages, every failing rule of each key", () => {
-    const cases: ReadonlyArray<readonly [Record<string, string | Array<string>>, Record<string, ReadonlyArray<string>>]> = [
+    const cases: ReadonlyArray<readonly [ListQueryInput, Record<string, ReadonlyArray<string>>]> = [
       [{ per_page: "101" }, { per_page: ["The per page field must not be greater than 100."] }],
       [{ per_page: "0" }, { per_page: ["The per page field must be at least 1."] }],
       [{ per_page: "abc" }, { per_page: ["The per page field must be an integer."] }],
@@ -73,7 +36,7 @@ describe("parsePageParams", () => {
       [{ page: "0" }, { page: ["The page field must be at least 1."] }],
       [{ page: "-4" }, { page: ["The page field must be at least 1."] }],
       [{ page: "05" }, { page: ["The page field must be an integer."] }],
-      [{ "page[]": ["1"] }, { page: ["The page field must be an integer."] }],
+      [{ page: ["1"] }, { page: ["The page field must be an integer."] }],
       [{ page: "x", per_page: "500" }, {
         page: ["The page field must be an integer."],
         per_page: ["The per page field must not be greater than 100."]

@@ -22,7 +22,7 @@ export const DeliveryHandlers: Layer.Layer<
     .handle("list", ({ params }) =>
       Effect.gen(function*() {
         const request = yield* listRequest
-        return paginated(request, yield* domain(listDeliveries(yield* CurrentPrincipal, webhookId(params.id), request.query)))
+        return paginated(request, yield* domain(listDeliveries(yield* CurrentPrincipal, webhookId(params.id), request.input)))
       }))
     .handle("redeliver", ({ params }) =>
       Effect.gen(function*() {

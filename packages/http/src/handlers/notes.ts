@@ -19,7 +19,7 @@ export const NoteHandlers: Layer.Layer<
     .handle("list", ({ params }) =>
       Effect.gen(function*() {
         const request = yield* listRequest
-        const page = yield* domain(listNotes(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id, request.query))
+        const page = yield* domain(listNotes(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id, request.input))
         return paginated(request, page)
       }))
     .handle("create", ({ params, payload }) =>

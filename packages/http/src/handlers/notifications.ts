@@ -26,7 +26,7 @@ export const NotificationHandlers: Layer.Layer<
       .handle("list", () =>
         Effect.gen(function*() {
           const request = yield* listRequest
-          return paginated(request, yield* domain(listNotifications(yield* CurrentPrincipal, request.query)))
+          return paginated(request, yield* domain(listNotifications(yield* CurrentPrincipal, request.input)))
         }))
       .handle("stream", () =>
         Effect.gen(function*() {

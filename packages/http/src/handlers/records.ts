@@ -30,7 +30,7 @@ export const RecordHandlers: Layer.Layer<
     .handle("list", ({ params }) =>
       Effect.gen(function*() {
         const request = yield* listRequest
-        const page = yield* domain(listRecords(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], request.query))
+        const page = yield* domain(listRecords(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], request.input))
         return paginated(request, page)
       }))
     .handle("create", ({ params, payload }) =>

@@ -5,8 +5,10 @@
  * query back in pagination links "exactly as Laravel writes them". Both depend on how PHP turns
  * the query string into nested arrays (`php_register_variable_ex`, used by `parse_str` and
  * `$_GET`), how Laravel's default middleware cleans it (TrimStrings, ConvertEmptyStringsToNull)
- * and how `http_build_query` writes it back. This module reproduces those three steps.
+ * and how `http_build_query` writes it back. This module reproduces those three steps, and hands
+ * the list use-cases their parameters as the core takes them (`parseListQuery`).
  */
+import { laravelTrim, type ListQueryInput, MAX_QUERY_NESTING, NESTED_TOO_DEEP, type QueryValue } from "@wasl/core"
 
 /**
  * A URL query as the HTTP layer hands it over, already URL-decoded: name/value pairs in their
@@ -62,7 +64,7 @@ const phpAppend = (array: PhpArray, value: PhpValue): string => {
 }
 
 /** PHP's max_input_nesting_level: deeper names are dropped. */
-export const MAX_NESTING = 64
+export const MAX_NESTING: number = MAX_QUERY_NESTING
 
 /** A query name as PHP reads it: its base name and its bracket indices (undefined for `[]`). */
 export interface PhpName {
@@ -165,9 +167,6 @@ export const parsePhpQuery = (input: QueryInput): PhpArray => {
 /** Laravel's TrimStrings keeps these as sent. */
 const UNTRIMMED = new Set(["current_password", "password", "password_confirmation"])
 
-/** TrimStrings: `~^[\s\x{FEFF}\x{200B}]+|[\s\x{FEFF}\x{200B}]+$~u`. */
-export const laravelTrim = (value: string): string => value.replace(/^[\s\uFEFF\u200B]+|[\s\uFEFF\u200B]+$/g, "")
-
 /**
  * The query after Laravel's default middleware: strings trimmed (TrimStrings), then empty strings
  * turned into null (ConvertEmptyStringsToNull), at every depth.
@@ -230,4 +229,22 @@ export const phpToJs = (value: PhpValue): unknown => {
   if (keys.length === 0) return []
   // fromEntries defines own properties: a `__proto__` key stays a plain key.
   return Object.fromEntries([...value.entries].map(([k, v]) => [k, phpToJs(v)]))
+}
+
+/**
+ * The query of a list request as the core's list use-cases take it: PHP's nesting, then Laravel's
+ * cleaning, each parameter as plain arrays and objects (`phpToJs`). The names of parameters PHP
+ * drops for nesting deeper than `MAX_NESTING` are listed under `NESTED_TOO_DEEP`, so the list can
+ * refuse a dropped `complex_filters` instead of answering unfiltered.
+ */
+export const parseListQuery = (input: QueryInput): ListQueryInput => {
+  const cleaned = cleanLikeLaravel(parsePhpQuery(input))
+  const params: Record<string, QueryValue> = Object.fromEntries(
+    [...cleaned.entries].map(([name, value]) => [name, phpToJs(value) as QueryValue])
+  )
+  const tooDeep = queryPairs(input).flatMap(([rawName]) => {
+    const name = parsePhpName(rawName)
+    return name !== undefined && name.indices.length > MAX_NESTING ? [name.base] : []
+  })
+  return tooDeep.length > 0 ? { ...params, [NESTED_TOO_DEEP]: [...new Set(tooDeep)] } : params
 }
