@@ -192,7 +192,8 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
   retainNotifications: durationSetting("WASL_RETENTION_NOTIFICATIONS"),
   retainVerifications: durationSetting("WASL_RETENTION_VERIFICATIONS"),
   retainIdempotency: durationSetting("WASL_RETENTION_IDEMPOTENCY"),
-  retainExports: durationSetting("WASL_RETENTION_EXPORTS")
+  retainExports: durationSetting("WASL_RETENTION_EXPORTS"),
+  retainImports: durationSetting("WASL_RETENTION_IMPORTS")
 }).pipe(Config.map((c) => ({
   databaseUrl: c.database.databaseUrl === undefined ? undefined : Redacted.value(c.database.databaseUrl),
   dataDir: c.database.dataDir,
@@ -205,7 +206,8 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
     notifications: c.retainNotifications,
     verifications: c.retainVerifications,
     idempotency: c.retainIdempotency,
-    exports: c.retainExports
+    exports: c.retainExports,
+    imports: c.retainImports
   }
 })))
 export type WaslConfig = Config.Success<typeof WaslConfig>

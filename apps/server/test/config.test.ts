@@ -18,7 +18,9 @@ const DURATION_SETTINGS = [
   "WASL_RETENTION_DELIVERIES",
   "WASL_RETENTION_NOTIFICATIONS",
   "WASL_RETENTION_VERIFICATIONS",
-  "WASL_RETENTION_IDEMPOTENCY"
+  "WASL_RETENTION_IDEMPOTENCY",
+  "WASL_RETENTION_EXPORTS",
+  "WASL_RETENTION_IMPORTS"
 ] as const
 
 /** The duration each setting ends up as. */
@@ -28,7 +30,9 @@ const durations = (config: WaslConfig) => ({
   WASL_RETENTION_DELIVERIES: config.retention?.deliveries,
   WASL_RETENTION_NOTIFICATIONS: config.retention?.notifications,
   WASL_RETENTION_VERIFICATIONS: config.retention?.verifications,
-  WASL_RETENTION_IDEMPOTENCY: config.retention?.idempotency
+  WASL_RETENTION_IDEMPOTENCY: config.retention?.idempotency,
+  WASL_RETENTION_EXPORTS: config.retention?.exports,
+  WASL_RETENTION_IMPORTS: config.retention?.imports
 })
 
 describe("the settings", () => {

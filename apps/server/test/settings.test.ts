@@ -61,6 +61,8 @@ describe("the list of settings", () => {
     expect(millis(defaultOf("WASL_RETENTION_NOTIFICATIONS"))).toBe(Duration.toMillis(DEFAULT_RETENTION.notifications))
     expect(millis(defaultOf("WASL_RETENTION_VERIFICATIONS"))).toBe(Duration.toMillis(DEFAULT_RETENTION.verifications))
     expect(millis(defaultOf("WASL_RETENTION_IDEMPOTENCY"))).toBe(Duration.toMillis(DEFAULT_RETENTION.idempotency))
+    expect(millis(defaultOf("WASL_RETENTION_EXPORTS"))).toBe(Duration.toMillis(DEFAULT_RETENTION.exports))
+    expect(millis(defaultOf("WASL_RETENTION_IMPORTS"))).toBe(Duration.toMillis(DEFAULT_RETENTION.imports))
     expect(Result.getOrThrow(parseRetrySchedule(defaultOf("WASL_RETRY_DELAYS"))).map(Duration.toMillis)).toEqual(
       DEFAULT_RETRY_SCHEDULE.map(Duration.toMillis)
     )

@@ -90,8 +90,10 @@ export interface RetentionOptions {
   readonly verifications?: string | Duration.Duration | undefined
   /** `WASL_RETENTION_IDEMPOTENCY`: kept `Idempotency-Key` answers, from their expiry (24 hours after the first request). Default 0: at once. */
   readonly idempotency?: string | Duration.Duration | undefined
-  /** `WASL_RETENTION_EXPORTS`: the files of CSV exports, from when they were written; the download expires then. Default 7 days. */
+  /** `WASL_RETENTION_EXPORTS`: the files of CSV exports, from when they were written; the download expires then, the export as long again later. Default 7 days. */
   readonly exports?: string | Duration.Duration | undefined
+  /** `WASL_RETENTION_IMPORTS`: finished CSV imports with their refused rows, from when they finished. Default 30 days. */
+  readonly imports?: string | Duration.Duration | undefined
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type ExportChunk, Retention, type RetentionKind } from "@wasl/core"
+import { type ExportChunk, type ExportRow, type ImportJob, Retention, type RetentionKind } from "@wasl/core"
 import { DateTime, Effect, Layer } from "effect"
 import type { DeliveryRow, MemoryState, NotificationRow } from "./store.ts"
 import { MemoryStore, updateStore } from "./store.ts"
@@ -22,6 +22,41 @@ const deliveryAge = (row: DeliveryRow): number | null => row.status === "pending
 /** A notification's age: when it was read; for one never listed, when it was made; unread listed ones never. */
 const notificationAge = (row: NotificationRow): number | null =>
   row.readAt !== null ? millis(row.readAt) : row.stored === false ? millis(row.createdAt) : null
+
+/** A finished import's age: when it finished (queued and running ones are never pruned). */
+const importAge = (job: ImportJob): number | null =>
+  (job.status === "completed" || job.status === "failed") && job.finishedAt !== null ? millis(job.finishedAt) : null
+
+/** A finished export's age: its expiry, or when it failed (queued and running ones are never pruned). */
+const exportAge = (row: ExportRow): number | null =>
+  row.status === "completed" || row.status === "failed" ? millis(row.expiresAt ?? row.updatedAt) : null
+
+/** The files of exports: a batch of chunks written before the cutoff. */
+const pruneExportChunks = (state: MemoryState, cutoff: number, limit: number): readonly [number, MemoryState] => {
+  const pieces = [...state.exports.chunks].flatMap(([key, chunks]) => chunks.map((chunk) => ({ key, chunk })))
+  const gone = oldest(pieces, ({ chunk }) => millis(chunk.writtenAt), cutoff, limit)
+  if (gone.size === 0) return [0, state]
+  const goneChunks = new Set([...gone].map(({ chunk }) => chunk))
+  const chunks = new Map<string, ReadonlyArray<ExportChunk>>()
+  for (const [key, list] of state.exports.chunks) {
+    const kept = list.filter((chunk) => !goneChunks.has(chunk))
+    if (kept.length > 0) chunks.set(key, kept)
+  }
+  return [gone.size, { ...state, exports: { ...state.exports, chunks } }]
+}
+
+/** The exports themselves, the retention after their expiry: a batch of them, with any chunks left. */
+const pruneExportRows = (state: MemoryState, cutoff: number, limit: number): readonly [number, MemoryState] => {
+  const gone = oldest(state.exports.rows.entries(), ([, row]) => exportAge(row), cutoff, limit)
+  if (gone.size === 0) return [0, state]
+  const rows = new Map(state.exports.rows)
+  const chunks = new Map(state.exports.chunks)
+  for (const [key] of gone) {
+    rows.delete(key)
+    chunks.delete(key)
+  }
+  return [gone.size, { ...state, exports: { rows, chunks } }]
+}
 
 /** Each kind's batch over the state: the next state and how many rows went. */
 const PRUNE: Readonly<Record<RetentionKind, (state: MemoryState, cutoff: number, limit: number) => readonly [number, MemoryState]>> = {
@@ -52,23 +87,24 @@ const PRUNE: Readonly<Record<RetentionKind, (state: MemoryState, cutoff: number,
     return [gone.size, { ...state, idempotencyKeys }]
   },
   exports: (state, cutoff, limit) => {
-    const pieces = [...state.exports.chunks].flatMap(([key, chunks]) => chunks.map((chunk) => ({ key, chunk })))
-    const gone = oldest(pieces, ({ chunk }) => millis(chunk.writtenAt), cutoff, limit)
+    const [files, withoutFiles] = pruneExportChunks(state, cutoff, limit)
+    const [exports, next] = pruneExportRows(withoutFiles, cutoff, limit)
+    return [files + exports, next]
+  },
+  imports: (state, cutoff, limit) => {
+    const gone = oldest(state.imports.entries(), ([, entry]) => importAge(entry.job), cutoff, limit)
     if (gone.size === 0) return [0, state]
-    const goneChunks = new Set([...gone].map(({ chunk }) => chunk))
-    const chunks = new Map<string, ReadonlyArray<ExportChunk>>()
-    for (const [key, list] of state.exports.chunks) {
-      const kept = list.filter((chunk) => !goneChunks.has(chunk))
-      if (kept.length > 0) chunks.set(key, kept)
-    }
-    return [gone.size, { ...state, exports: { ...state.exports, chunks } }]
+    const imports = new Map(state.imports)
+    for (const [key] of gone) imports.delete(key)
+    return [gone.size, { ...state, imports }]
   }
 }
 
 /**
  * Retention over the memory store, with RetentionPg's semantics: each batch deletes the oldest
- * prunable rows of its kind older than the cutoff (a delivery with its attempts), at most `limit`,
- * in one atomic step.
+ * prunable rows of its kind older than the cutoff (a delivery with its attempts, an import with
+ * its staged rows; export files and then exports, each at most `limit`), at most `limit`, in one
+ * atomic step.
  */
 export const RetentionMemory: Layer.Layer<Retention, never, MemoryStore> = Layer.effect(
   Retention,

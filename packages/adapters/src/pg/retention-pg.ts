@@ -18,8 +18,11 @@ interface PruneRule {
   readonly prunable: string
 }
 
-/** The pruning rules: adding a kind of row with a retention is one line here (and its index). */
-const RULES: Readonly<Record<RetentionKind, PruneRule>> = {
+/**
+ * The pruning rules: adding a kind of row with a retention is one line here (and its index). A
+ * kind with two rules prunes both with the same cutoff, each a batch of its own.
+ */
+const RULES: Readonly<Record<RetentionKind, PruneRule | readonly [PruneRule, PruneRule]>> = {
   deliveries: { table: "deliveries", key: ["account_id", "id"], age: "updated_at", prunable: "status <> 'pending'" },
   notifications: {
     table: "notifications",
@@ -29,8 +32,20 @@ const RULES: Readonly<Record<RetentionKind, PruneRule>> = {
   },
   verifications: { table: "otp_verifications", key: ["account_id", "id"], age: "expires_at", prunable: "true" },
   idempotency: { table: "idempotency_keys", key: ["account_id", "principal", "key"], age: "expires_at", prunable: "true" },
-  // The files of exports (their rows stay): `written_at` is the export's expiry less the retention.
-  exports: { table: "export_chunks", key: ["account_id", "export_id", "seq"], age: "written_at", prunable: "true" }
+  exports: [
+    // The files: `written_at` is the export's expiry less the retention, so a file goes at expiry.
+    { table: "export_chunks", key: ["account_id", "export_id", "seq"], age: "written_at", prunable: "true" },
+    // The exports themselves, the retention after their expiry (status `expired` meanwhile), or
+    // after they failed (migration 0018).
+    {
+      table: "exports",
+      key: ["account_id", "id"],
+      age: "coalesce(expires_at, updated_at)",
+      prunable: "status IN ('completed', 'failed')"
+    }
+  ],
+  // Finished imports, with their refused rows by cascade (migration 0018).
+  imports: { table: "imports", key: ["account_id", "id"], age: "finished_at", prunable: "status IN ('completed', 'failed')" }
 }
 
 /**
@@ -55,8 +70,8 @@ const batchStatement = (rule: PruneRule): string => `
 `
 
 const STATEMENTS = Object.fromEntries(
-  Object.entries(RULES).map(([kind, rule]) => [kind, batchStatement(rule)])
-) as Readonly<Record<RetentionKind, string>>
+  Object.entries(RULES).map(([kind, rules]): [string, ReadonlyArray<string>] => [kind, new Array<PruneRule>().concat(rules).map(batchStatement)])
+) as Readonly<Record<RetentionKind, ReadonlyArray<string>>>
 
 /**
  * Retention on PostgreSQL: each batch is one statement (`DELETE ... USING (SELECT ... ORDER BY
@@ -72,10 +87,12 @@ export const RetentionPg: Layer.Layer<Retention, never, SqlClient.SqlClient> = L
       pruneBatch: (kind, cutoff, limit) => {
         const count = Math.floor(limit)
         if (!(count > 0)) return Effect.succeed(0)
-        return sql.unsafe<{ n: number }>(STATEMENTS[kind], [DateTime.toDateUtc(cutoff), count]).pipe(
-          Effect.map((rows) => Number(rows[0]?.n ?? 0)),
-          Effect.orDie
-        )
+        const params = [DateTime.toDateUtc(cutoff), count]
+        // Each rule its own statement; the sum reaches `limit` whenever one of them did.
+        return Effect.reduce(STATEMENTS[kind], () => 0, (total, statement) =>
+          sql.unsafe<{ n: number }>(statement, params).pipe(Effect.map((rows) => total + Number(rows[0]?.n ?? 0)))).pipe(
+            Effect.orDie
+          )
       }
     })
   })

@@ -191,6 +191,31 @@ export const exportRepositoryContract = <E>(
         assert.isTrue(Option.isSome(yield* repo.use((r) => r.get(accountId, old.id))))
       }))
 
+    it.effect("retention deletes an export the retention after its expiry, a failed one after it failed; never a waiting one", () =>
+      Effect.gen(function*() {
+        const prune = (cutoff: DateTime.Utc, limit: number) => Retention.use((r) => r.pruneBatch("exports", cutoff, limit))
+        while ((yield* prune(END_OF_TIME, 1000)) > 0) {
+          // exports and chunks left by earlier tests
+        }
+        const accountId = yield* newAccountId
+        const [completed, failed, waiting] = [newExport(accountId, T0), newExport(accountId, T0), newExport(accountId, T0)]
+        for (const asked of [completed, failed, waiting]) yield* repo.use((r) => r.insert(asked))
+        yield* repo.use((r) => r.complete(accountId, completed.id, { rowCount: 0, byteSize: 0, completedAt: second(2), expiresAt: second(9) }))
+        yield* repo.use((r) => r.fail(accountId, failed.id, "stopped", second(3)))
+        const exists = (id: string) => Effect.map(repo.use((r) => r.get(accountId, id)), Option.isSome)
+
+        assert.strictEqual(yield* prune(second(3), 10), 0)
+        assert.strictEqual(yield* prune(second(4), 10), 1)
+        assert.deepStrictEqual([yield* exists(completed.id), yield* exists(failed.id)], [true, false])
+        // Expired, it still answers until the retention after its expiry has passed too.
+        assert.strictEqual(yield* prune(second(9), 10), 0)
+        assert.strictEqual(yield* prune(second(10), 10), 1)
+        assert.isFalse(yield* exists(completed.id))
+        assert.strictEqual(yield* prune(END_OF_TIME, 10), 0)
+        assert.isTrue(yield* exists(waiting.id))
+        yield* repo.use((r) => r.fail(accountId, waiting.id, "done", second(3)))
+      }))
+
     it.effect("the scan gives what the list gives over all pages, in order, whatever the batch size", () =>
       Effect.gen(function*() {
         const accountId = yield* newAccountId

@@ -1,15 +1,17 @@
 /** The contract suite of `ImportRepository` (documented on `importRepositoryContract`). */
 import { assert, layer } from "@effect/vitest"
-import { type AccountRepository, ImportRepository, Transactor, UserRepository } from "@wasl/core"
+import { type AccountRepository, ImportRepository, Retention, Transactor, UserRepository } from "@wasl/core"
 import { DateTime, Duration, Effect, Exit, type Layer, Option } from "effect"
 import { freshId, newAccountId } from "./record-contract-support.ts"
 
 /** What the layer under `importRepositoryContract` provides. */
-export type ImportRepositoryContractServices = ImportRepository | AccountRepository | UserRepository | Transactor
+export type ImportRepositoryContractServices = ImportRepository | AccountRepository | UserRepository | Transactor | Retention
 
 const T0 = DateTime.makeUnsafe("2031-02-03T04:05:06.789Z")
 const T1 = DateTime.makeUnsafe("2031-02-03T04:06:00.000Z")
 const T2 = DateTime.makeUnsafe("2031-02-03T04:08:00.000Z")
+/** Later than every import these tests finish. */
+const END_OF_TIME = DateTime.makeUnsafe("2300-01-01T00:00:00.000Z")
 
 let sequence = 0
 
@@ -57,14 +59,15 @@ const claimAll = (now: DateTime.Utc, until: DateTime.Utc) =>
  * rows are read by line from a place on; a batch's progress moves the place and the counts,
  * keeps the refused rows' messages and drops the others — refused when the place moved meanwhile;
  * a claim takes a waiting import once until its claim runs out; a finished import is never
- * claimed; a failed transaction stages nothing.
+ * claimed; a failed transaction stages nothing; retention (`Retention`, kind `imports`) deletes
+ * finished imports with their rows once they finished before the cutoff, never a waiting one.
  *
  * Claims reach across accounts: the suite finishes every import it claims, and its tests only
  * look for their own imports among those claimed.
  *
  * @param name The name of the `describe` block (e.g. the adapter's).
  * @param implementation Provides `ImportRepository` (under test), `AccountRepository` and
- *   `UserRepository` (to make accounts and uploaders) and `Transactor`.
+ *   `UserRepository` (to make accounts and uploaders), `Transactor` and `Retention`.
  */
 export const importRepositoryContract = <E>(name: string, implementation: Layer.Layer<ImportRepositoryContractServices, E>): void =>
   layer(implementation, { excludeTestServices: true, timeout: Duration.seconds(60) })(name, (it) => {
@@ -164,5 +167,41 @@ export const importRepositoryContract = <E>(name: string, implementation: Layer.
         })))
         assert.isTrue(Exit.isFailure(exit))
         assert.isTrue(Option.isNone(yield* repo.find(accountId, id)))
+      }))
+
+    it.effect("retention deletes finished imports with their rows, oldest first; never a waiting one", () =>
+      Effect.gen(function*() {
+        const repo = yield* ImportRepository
+        const prune = (cutoff: DateTime.Utc, limit: number) => Retention.use((r) => r.pruneBatch("imports", cutoff, limit))
+        while ((yield* prune(END_OF_TIME, 1000)) > 0) {
+          // finished imports left by earlier tests
+        }
+        const completed = yield* staged()
+        const failed = yield* staged()
+        const waiting = yield* staged()
+        yield* repo.advance(failed.accountId, failed.id, {
+          from: 2,
+          nextLine: 3,
+          created: 0,
+          updated: 0,
+          failures: [{ line: 2, errors: { email: ["The email field is required."] } }],
+          leaseUntil: T2,
+          now: T1
+        })
+        yield* repo.finish(completed.accountId, completed.id, "completed", null, T1)
+        yield* repo.finish(failed.accountId, failed.id, "failed", "stopped", T2)
+        const exists = (i: { readonly accountId: number; readonly id: string }) => Effect.map(repo.find(i.accountId, i.id), Option.isSome)
+
+        assert.strictEqual(yield* prune(T1, 10), 0)
+        assert.strictEqual(yield* prune(T2, 10), 1)
+        assert.deepStrictEqual([yield* exists(completed), yield* exists(failed)], [false, true])
+        assert.deepStrictEqual(yield* repo.rows(completed.accountId, completed.id, 2, 10), [])
+        assert.strictEqual(yield* prune(END_OF_TIME, 1), 1)
+        assert.strictEqual(yield* prune(END_OF_TIME, 1), 0)
+        assert.isFalse(yield* exists(failed))
+        assert.deepStrictEqual(yield* repo.failedRows(failed.accountId, failed.id, 0, 10), [])
+        assert.isTrue(yield* exists(waiting))
+        assert.strictEqual((yield* repo.rows(waiting.accountId, waiting.id, 2, 10)).length, 3)
+        yield* repo.finish(waiting.accountId, waiting.id, "completed", null, T2)
       }))
   })

@@ -86,13 +86,14 @@ describe("WaslPostgres", () => {
         notifications: DEFAULT_RETENTION.notifications,
         verifications: Duration.hours(12),
         idempotency: DEFAULT_RETENTION.idempotency,
-        exports: DEFAULT_RETENTION.exports
+        exports: DEFAULT_RETENTION.exports,
+        imports: DEFAULT_RETENTION.imports
       })
     }), { timeout: 60_000 })
 })
 
 describe("retentionPolicyOf", () => {
-  it.effect("reads the duration syntax of the retry delays, and defaults to 30, 90 and 30 days, idempotency keys at expiry and export files 7 days", () =>
+  it.effect("reads the duration syntax of the retry delays, and defaults to 30, 90 and 30 days, idempotency keys at expiry, export files 7 days and imports 30 days", () =>
     Effect.gen(function*() {
       assert.deepStrictEqual(yield* retentionPolicyOf(), DEFAULT_RETENTION)
       assert.deepStrictEqual(DEFAULT_RETENTION, {
@@ -100,21 +101,24 @@ describe("retentionPolicyOf", () => {
         notifications: Duration.days(90),
         verifications: Duration.days(30),
         idempotency: Duration.zero,
-        exports: Duration.days(7)
+        exports: Duration.days(7),
+        imports: Duration.days(30)
       })
       const policy = yield* retentionPolicyOf({
         deliveries: "36h",
         notifications: "1.5d",
         verifications: "90m",
         idempotency: "0s",
-        exports: "2h"
+        exports: "2h",
+        imports: "3d"
       })
       assert.deepStrictEqual(policy, {
         deliveries: Duration.hours(36),
         notifications: Duration.hours(36),
         verifications: Duration.minutes(90),
         idempotency: Duration.zero,
-        exports: Duration.hours(2)
+        exports: Duration.hours(2),
+        imports: Duration.days(3)
       })
     }))
 })

@@ -2,7 +2,7 @@
  * A CSV export of an account's records of one kind: what was asked (the list query and the
  * columns), who asked, and how far the worker got. The file itself is kept as chunks beside the
  * row (ExportRepository) until the retention of exports runs out; then the download is gone (410)
- * but the row stays, so its status still answers.
+ * but the row stays as long again, so its status answers `expired`, before it is pruned too.
  */
 import { DateTime, Schema } from "effect"
 import type { ObjectKind } from "../records/object-kind.ts"

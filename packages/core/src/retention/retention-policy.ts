@@ -33,21 +33,29 @@ export interface RetentionPolicyShape {
   /**
    * The files of CSV exports, counted from when the run that wrote one began
    * (`WASL_RETENTION_EXPORTS`): the export's `expires_at`. After it the download answers 410 and
-   * the worker deletes the file; the export itself stays, so its status still answers.
+   * the worker deletes the file; the export itself stays as long again, its status `expired`,
+   * and then goes too (404). A failed export goes that long after it failed.
    */
   readonly exports: Duration.Duration
+  /**
+   * Finished CSV imports (completed or failed) with their refused rows, counted from when they
+   * finished (`WASL_RETENTION_IMPORTS`); afterwards the import answers 404. A queued or running
+   * import is never pruned.
+   */
+  readonly imports: Duration.Duration
 }
 
 /**
  * The defaults: deliveries 30 days, notifications 90 days, OTP verifications 30 days, idempotency
- * keys as soon as they expire, export files 7 days.
+ * keys as soon as they expire, export files 7 days (and the exports 7 more), imports 30 days.
  */
 export const DEFAULT_RETENTION: RetentionPolicyShape = {
   deliveries: Duration.days(30),
   notifications: Duration.days(90),
   verifications: Duration.days(30),
   idempotency: Duration.zero,
-  exports: Duration.days(7)
+  exports: Duration.days(7),
+  imports: Duration.days(30)
 }
 
 /**

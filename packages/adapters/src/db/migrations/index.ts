@@ -21,6 +21,7 @@ import _0014_trace_context from "./0014_trace_context.ts"
 import _0015_imports from "./0015_imports.ts"
 import _0016_exports from "./0016_exports.ts"
 import _0017_cache_invalidation from "./0017_cache_invalidation.ts"
+import _0018_io_retention from "./0018_io_retention.ts"
 
 /**
  * Wasl's migrations, in order, for `@effect/sql-pg`'s `PgMigrator` (`runMigrations` and
@@ -43,5 +44,6 @@ export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0014_trace_context": _0014_trace_context,
   "0015_imports": _0015_imports,
   "0016_exports": _0016_exports,
-  "0017_cache_invalidation": _0017_cache_invalidation
+  "0017_cache_invalidation": _0017_cache_invalidation,
+  "0018_io_retention": _0018_io_retention
 })
