@@ -182,7 +182,7 @@ describe("exports", () => {
       assert.strictEqual((yield* getExport(dealReader, queued._id)).status, "completed")
     }).pipe(Effect.provide(TestPorts())))
 
-  it.effect("the file expires after the exports retention (7 days): status expired, download 410; the pruner deletes it", () =>
+  it.effect("the file expires after the exports retention (7 days): status expired, download 410; the pruner deletes it, and the export 7 days later", () =>
     Effect.gen(function*() {
       const { principal } = yield* setup()
       yield* deals(principal)
@@ -204,6 +204,14 @@ describe("exports", () => {
       assert.strictEqual((yield* pruneExpired(100)).exports, 1)
       assert.strictEqual((yield* memoryState).exports.chunks.size, 0)
       assert.strictEqual((yield* getExport(principal, queued._id)).status, "expired")
+
+      // The export itself stays `expired` as long again, then goes: 404 like an unknown id.
+      yield* TestClock.adjust(Duration.days(7).pipe(Duration.subtract(Duration.millis(2))))
+      assert.strictEqual((yield* pruneExpired(100)).exports, 0)
+      assert.strictEqual((yield* getExport(principal, queued._id)).status, "expired")
+      yield* TestClock.adjust(Duration.millis(2))
+      assert.strictEqual((yield* pruneExpired(100)).exports, 1)
+      assert.strictEqual((yield* Effect.flip(getExport(principal, queued._id)))._tag, "NotFound")
     }).pipe(Effect.provide(TestPorts())))
 
   it.effect("a query that no longer validates when the worker runs fails the export with the list's message (410 failed)", () =>

@@ -2,7 +2,8 @@
  * CSV imports on the memory store: a file refused whole (nothing staged), rows validated as the
  * API validates bodies, a refused row kept with its messages and never stopping the others,
  * match_on updates, the ObjectsImport notification on the uploader's channels, and a worker that
- * stops between batches resumed by the next one without a record written twice.
+ * stops between batches resumed by the next one without a record written twice; a finished
+ * import pruned after the imports retention (404 then).
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Duration, Effect, Fiber, Option, Stream } from "effect"
@@ -22,6 +23,7 @@ import {
   type Principal,
   processImport,
   processNextImport,
+  pruneExpired,
   readCsvUpload,
   startImport,
   type UploadPart
@@ -79,6 +81,27 @@ describe("CSV imports", () => {
       const notices = (yield* memoryState).notifications.filter((n) => n.type === "ObjectsImport")
       assert.strictEqual(notices.length, 1)
       assert.deepInclude(notices[0]!.data, { import_id: queued._id, status: "completed", created: 2, failed: 1 })
+    }).pipe(Effect.provide(TestPorts())))
+
+  it.effect("a finished import is kept 30 days (WASL_RETENTION_IMPORTS), then pruned with its rows: 404 like an unknown id", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* setup()
+      const waiting = yield* startImport(principal, "contact", form("firstname,email\r\nBad,not an email\r\n"))
+      yield* TestClock.adjust(Duration.days(60))
+      // A queued import is never pruned, however old.
+      assert.strictEqual((yield* pruneExpired(100)).imports, 0)
+      yield* drain
+      assert.strictEqual((yield* getImport(principal, "contact", waiting._id)).status, "completed")
+      yield* TestClock.adjust(Duration.days(30).pipe(Duration.subtract(Duration.millis(1))))
+      assert.strictEqual((yield* pruneExpired(100)).imports, 0)
+      assert.strictEqual((yield* getImport(principal, "contact", waiting._id)).failed, 1)
+      yield* TestClock.adjust(Duration.millis(1))
+      assert.strictEqual((yield* pruneExpired(100)).imports, 0)
+      yield* TestClock.adjust(Duration.millis(1))
+      assert.strictEqual((yield* pruneExpired(100)).imports, 1)
+      assert.strictEqual((yield* Effect.flip(getImport(principal, "contact", waiting._id)))._tag, "NotFound")
+      assert.strictEqual((yield* Effect.flip(importErrorsCsv(principal, "contact", waiting._id)))._tag, "NotFound")
+      assert.strictEqual((yield* memoryState).imports.size, 0)
     }).pipe(Effect.provide(TestPorts())))
 
   it.effect("honours the uploader's ObjectsImport channels: all off, nothing", () =>
