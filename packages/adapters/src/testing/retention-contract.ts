@@ -104,6 +104,8 @@ const finished = (status: "succeeded" | "failed"): DeliveryState => ({ status, a
  * - deletes idempotency keys that expired before the cutoff: the key is free again;
  * - shares the rows among concurrent pruners: together they delete each row once.
  *
+ * The kinds `imports` and `exports` are checked by the import and export repository contracts.
+ *
  * Pruning runs across accounts: every test first prunes what earlier tests left, so run the suite
  * on a database no other process is using. Call it at the top level of a vitest test file: it
  * declares one `describe` block named `name`, whose tests share one build of `implementation`.
