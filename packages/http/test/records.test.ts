@@ -228,6 +228,24 @@ describe.each(DATABASES)("records over HTTP on %s", (database) => {
     expect(still.body.data.properties.deal_name).toBe("Theirs")
   })
 
+  it("an update of a record the account does not have is a 404 whatever its body; of one it has, a refused body is a 422", async () => {
+    const theirs = (await server.request("POST", "/api/deals", { token: other.token, body: { deal_name: "Theirs" } })).body
+      .data.properties._id
+    const mine = (await server.request("POST", "/api/deals", { token: owner.token, body: { deal_name: "Mine" } })).body
+      .data.properties._id
+    const refused = { amount: "not a number" }
+    for (const id of [theirs, "0123456789abcdef01234567", "not-an-id"]) {
+      const reply = await server.request("PUT", `/api/deals/${id}`, { token: owner.token, body: refused })
+      expect(reply.status).toBe(404)
+      expect(reply.body).toEqual({ message: "Not found." })
+    }
+    const invalid = await server.request("PUT", `/api/deals/${mine}`, { token: owner.token, body: refused })
+    expect(invalid.status).toBe(422)
+    expect(Object.keys(invalid.body.errors)).toEqual(["amount"])
+    const still = await server.request("GET", `/api/deals/${mine}`, { token: owner.token })
+    expect(still.body.data.properties.amount).toBe(null)
+  })
+
   it("session requests that change state need X-Requested-With", async () => {
     const login = await server.request("POST", "/api/auth/login", {
       body: { email: "records-owner@example.test", password: "pw-owner" }

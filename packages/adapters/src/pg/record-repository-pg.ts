@@ -9,9 +9,11 @@
  * A deal's linked contacts, a contact's deal ids and a ticket's link counts are read in the same
  * statement as the record.
  *
- * Every write is one transaction (a savepoint inside an ambient one), with the custom values'
- * side rows and, through the triggers of migration 0004, the per-account counter and the ticket
- * link counters. Every statement filters on the account: a record of another account is never
+ * Every write is atomic, with the custom values' side rows and, through the triggers of migration
+ * 0004, the per-account counter and the ticket link counters: one statement where it can be (an
+ * insert or update answers the record it wrote in the same statement; a link is one statement),
+ * else the caller's transaction or one of its own — never a savepoint, which would cost two round
+ * trips and protect nothing, a failure here being a defect that rolls the caller's back. Every statement filters on the account: a record of another account is never
  * read, changed or linked (it is "not found"). created_at and updated_at come from Effect's
  * Clock. SQL failures are defects, as in the other repositories.
  *
@@ -36,7 +38,7 @@ import { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
 import { writeSideRows } from "./records/custom-value-rows.ts"
 import { listStatement, selectColumns, selectLinkedContacts, selectLinkSets } from "./records/list-statement.ts"
-import { decodeRecord, encodeWrite } from "./records/record-codec.ts"
+import { decodeRecord, type EncodedWrite, encodeWrite } from "./records/record-codec.ts"
 import { compileScanBatch, positionOf } from "./records/scan-sql.ts"
 import { customPropertiesOf, KIND_STORAGE, LINKS, type RecordMapping, recordMapping } from "./records/storage.ts"
 
@@ -47,11 +49,45 @@ const mappingOf = (input: { readonly kind: ObjectKind; readonly custom: Readonly
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
+  /**
+   * A write of several statements, made atomic: inside the caller's transaction as it is (the
+   * repository's failures are defects, which roll the caller's transaction back whole, so a
+   * savepoint would only cost two round trips), else in a transaction of its own.
+   */
+  const atomically = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.flatMap(
+      Effect.serviceOption(sql.transactionService),
+      (ambient) => Option.isSome(ambient) ? effect : sql.withTransaction(effect)
+    )
+
+  /** What the port answers of a record (its derived values too), from rows named `r`. */
+  const recordColumns = (mapping: RecordMapping) =>
+    sql`${selectColumns(sql, mapping)}${selectLinkSets(sql, mapping, "r")}${selectLinkedContacts(sql, mapping, "r")}`
+  const firstRecord = (mapping: RecordMapping) => (rows: ReadonlyArray<Record<string, unknown>>) =>
+    rows.length === 0 ? Option.none<RecordWithDerived>() : Option.some(decodeRecord(mapping, rows[0]!))
+
   const getWith = (mapping: RecordMapping, key: RecordRef) =>
     sql<Record<string, unknown>>`
-      SELECT ${selectColumns(sql, mapping)}${selectLinkSets(sql, mapping, "r")}${selectLinkedContacts(sql, mapping, "r")}
+      SELECT ${recordColumns(mapping)}
       FROM ${sql(mapping.storage.table)} r WHERE r.account_id = ${key.accountId}::int8 AND r.id = ${key.id}
-    `.pipe(Effect.map((rows) => rows.length === 0 ? Option.none() : Option.some(decodeRecord(mapping, rows[0]!))))
+    `.pipe(Effect.map(firstRecord(mapping)))
+
+  /**
+   * Runs the record's write (an INSERT or UPDATE … RETURNING *) and reads what the port answers
+   * from its returned row in the same statement. The derived values come from the link tables as
+   * they were before the statement, which a write of the record's own row does not change.
+   */
+  const writeReturning = (mapping: RecordMapping, write: Fragment) =>
+    sql<Record<string, unknown>>`WITH r AS (${write} RETURNING *) SELECT ${recordColumns(mapping)} FROM r`.pipe(
+      Effect.map(firstRecord(mapping))
+    )
+
+  /** Writes the record's row, then the side rows of its custom values (when it has any to change). */
+  const writeRecord = (mapping: RecordMapping, key: RecordRef, write: EncodedWrite, statement: Fragment) => {
+    const row = writeReturning(mapping, statement)
+    if (write.customTouched.length === 0 && write.valueRows.length === 0) return row
+    return atomically(Effect.tap(row, (written) => Option.isSome(written) ? writeSideRows(sql, key, write) : Effect.void))
+  }
 
   const insert = (input: RecordInsertInput) =>
     Effect.gen(function*() {
@@ -66,10 +102,9 @@ const make = Effect.gen(function*() {
         created_at: at,
         updated_at: at
       }
-      yield* sql`INSERT INTO ${sql(mapping.storage.table)} ${sql.insert(row)}`
-      yield* writeSideRows(sql, input, write)
-      return Option.getOrThrow(yield* getWith(mapping, input))
-    }).pipe(sql.withTransaction, Effect.orDie)
+      const written = yield* writeRecord(mapping, input, write, sql`INSERT INTO ${sql(mapping.storage.table)} ${sql.insert(row)}`)
+      return Option.getOrThrow(written)
+    }).pipe(Effect.orDie)
 
   const update = (input: RecordUpdateInput) =>
     Effect.gen(function*() {
@@ -81,14 +116,13 @@ const make = Effect.gen(function*() {
       )
       set.push(sql`custom = (custom - ${write.customTouched}::text[]) || ${JSON.stringify(write.customSet)}::jsonb`)
       set.push(sql`updated_at = ${at}`)
-      const updated = yield* sql`
-        UPDATE ${sql(mapping.storage.table)} SET ${sql.csv(set)}
-        WHERE account_id = ${input.accountId}::int8 AND id = ${input.id} RETURNING id
-      `
-      if (updated.length === 0) return Option.none<RecordWithDerived>()
-      yield* writeSideRows(sql, input, write)
-      return yield* getWith(mapping, input)
-    }).pipe(sql.withTransaction, Effect.orDie)
+      return yield* writeRecord(
+        mapping,
+        input,
+        write,
+        sql`UPDATE ${sql(mapping.storage.table)} SET ${sql.csv(set)} WHERE account_id = ${input.accountId}::int8 AND id = ${input.id}`
+      )
+    }).pipe(Effect.orDie)
 
   const del = (key: RecordRef) =>
     Effect.gen(function*() {
@@ -103,7 +137,7 @@ const make = Effect.gen(function*() {
       yield* sql`DELETE FROM notes WHERE account_id = ${key.accountId}::int8 AND object_type = ${key.kind}
         AND record_id = ${key.id}`
       return true
-    }).pipe(sql.withTransaction, Effect.orDie)
+    }).pipe(atomically, Effect.orDie)
 
   const get = (input: RecordGetInput) => Effect.suspend(() => getWith(mappingOf(input), input)).pipe(Effect.orDie)
 
@@ -155,7 +189,7 @@ const make = Effect.gen(function*() {
         SELECT EXISTS (SELECT 1 FROM inserted) AS inserted
       `
       return row!.inserted
-    }).pipe(sql.withTransaction, Effect.orDie)
+    }).pipe(Effect.orDie)
 
   const unlink = (input: RecordLinkInput) =>
     Effect.gen(function*() {
@@ -165,7 +199,7 @@ const make = Effect.gen(function*() {
           AND ${s.to} = ${input.to} RETURNING 1
       `
       return deleted.length > 0
-    }).pipe(sql.withTransaction, Effect.orDie)
+    }).pipe(Effect.orDie)
 
 
   return RecordRepository.of({

@@ -65,12 +65,12 @@ export const createRecord: (
   Outbox | PropertyRepository | RecordRepository | SecureRandom.SecureRandom | Transactor
 > = Effect.fn("createRecord")(function*(principal: Principal, kind: ObjectKind, body: unknown) {
   yield* authorize(principal, `${kind}-create`)
-  const transactor = yield* Transactor
-  return yield* transactor.transaction(Effect.gen(function*() {
-    const custom = yield* customOf(principal.accountId, kind)
-    const values = yield* validateRecordCreate(kind, body, custom)
-    return yield* storeNewRecord(principal.accountId, kind, custom, values)
-  }))
+  // Definitions and validation before the transaction: at READ COMMITTED a read inside it would
+  // see no more than one before it (the transaction has written nothing yet), and out of it the
+  // definitions can come from the adapters' cache.
+  const custom = yield* customOf(principal.accountId, kind)
+  const values = yield* validateRecordCreate(kind, body, custom)
+  return yield* (yield* Transactor).transaction(storeNewRecord(principal.accountId, kind, custom, values))
 })
 
 /**
@@ -96,7 +96,7 @@ export const getRecord: (
  * `PUT /api/{kind}/{_id}`: a partial update (keys absent from `body` are kept), validated like a
  * create, with the `<kind>-updated` event in the same transaction. Needs `<kind>-update`. Answers
  * the updated record's REST shape. Fails {@link Forbidden} without the permission,
- * {@link NotFound} for a record the account does not have (before the body is looked at),
+ * {@link NotFound} for a record the account does not have (whatever the body),
  * {@link ValidationFailed} for an invalid body.
  */
 export const updateRecord: (
@@ -115,13 +115,15 @@ export const updateRecord: (
   body: unknown
 ) {
   yield* authorize(principal, `${kind}-update`)
-  const transactor = yield* Transactor
-  return yield* transactor.transaction(Effect.gen(function*() {
-    const custom = yield* customOf(principal.accountId, kind)
-    yield* findRecord(principal.accountId, kind, id, custom)
-    const patch = yield* validateRecordUpdate(kind, body, custom)
-    return yield* storeRecordPatch(principal.accountId, kind, custom, id, patch)
-  }))
+  // As in createRecord, the definitions and the validation come before the transaction. A record
+  // that is not there answers 404 before a body's 422: looked up only when the body is refused
+  // (else the update itself finds no row).
+  const custom = yield* customOf(principal.accountId, kind)
+  const patch = yield* validateRecordUpdate(kind, body, custom).pipe(
+    Effect.catchTag("ValidationFailed", (refused) =>
+      Effect.andThen(findRecord(principal.accountId, kind, id, custom), Effect.fail(refused)))
+  )
+  return yield* (yield* Transactor).transaction(storeRecordPatch(principal.accountId, kind, custom, id, patch))
 })
 
 /**
