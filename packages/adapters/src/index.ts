@@ -13,7 +13,7 @@
  * (`MigrationsLive`), the database clients (`DatabaseLive`), the webhook HTTPS transport and its
  * address guard (`WebhookTransportHttp`, `WebhookUrlGuardDns`), mail over SMTP or to a file
  * (`MailerSmtp`, `MailerJsonLines`), the WhatsApp Cloud and sandbox providers
- * (`MessagingProviderLive`), password and token hashing (`PasswordHasherScrypt`,
+ * (`MessagingProviderLive`), pooled secure randomness (`SecureRandomPooled`), password and token hashing (`PasswordHasherScrypt`,
  * `TokenHasherNode`). A few exports are internal plumbing shared between the adapters' files (the
  * records' list statement and storage mapping, row helpers); their documentation says so.
  *
@@ -50,6 +50,7 @@ export { migrations } from "./db/migrations/index.ts"
 export * from "./memory/index.ts"
 export * from "./password-hasher-scrypt.ts"
 export * from "./token-hasher-node.ts"
+export * from "./secure-random-pooled.ts"
 export * from "./pg/index.ts"
 export * from "./repository-semantics.ts"
 export * from "./services-pg.ts"

@@ -2,9 +2,10 @@
 import type { TokenHasher, WaslRepositories } from "@wasl/core"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
-import { SecureRandom } from "effect/crypto"
+import type { SecureRandom } from "effect/crypto"
 import { RepositoriesPg } from "./pg/index.ts"
 import { TokenHasherNode } from "./token-hasher-node.ts"
+import { SecureRandomPooled } from "./secure-random-pooled.ts"
 
 /**
  * Every storage port on PostgreSQL (`RepositoriesPg`), token hashing (`TokenHasherNode`) and secure
@@ -16,5 +17,5 @@ export const ServicesPg: Layer.Layer<
   never,
   SqlClient
 > = Layer.mergeAll(RepositoriesPg, TokenHasherNode).pipe(
-  Layer.provideMerge(SecureRandom.layerWebCrypto)
+  Layer.provideMerge(SecureRandomPooled)
 )

@@ -4,7 +4,6 @@
  * WhatsApp sending and the messaging settings, and the delivery policy.
  */
 import { type Duration, Effect, Layer, Redacted } from "effect"
-import { SecureRandom } from "effect/crypto"
 import {
   DeliveryPolicy,
   type DeliveryPolicyShape,
@@ -25,6 +24,7 @@ import { TokenHasherNode } from "../token-hasher-node.ts"
 import { WebhookTransportHttp } from "../webhooks/webhook-transport-http.ts"
 import { WebhookUrlGuardDns } from "../webhooks/webhook-url-guard-dns.ts"
 import { DEFAULT_DATA_DIR, type MailOptions, type WaslOptions } from "./options.ts"
+import { SecureRandomPooled } from "../secure-random-pooled.ts"
 
 /** What `nodeServices` provides: every port of `WaslServices` but storage and the worker's signals. */
 export type NodeServices = Exclude<WaslServices, WaslRepositories | QueueSignals | NotificationFeed>
@@ -73,5 +73,5 @@ export const nodeServices = (
     Layer.succeed(DeliveryPolicy, policy),
     PasswordHasherScrypt,
     TokenHasherNode
-  ).pipe(Layer.provideMerge(SecureRandom.layerWebCrypto))
+  ).pipe(Layer.provideMerge(SecureRandomPooled))
 }
