@@ -26,7 +26,7 @@ import { benchDeployment } from "./support/deployment.ts"
 import { intFromEnv } from "./support/env.ts"
 import { runBenchmark } from "./support/harness.ts"
 import { type Figures, type LoadRequest, loadRequests, makeSender } from "./support/load.ts"
-import { figureResult, ratioResult, writeResults } from "./support/results.ts"
+import { figureResult, floorResults, ratioResult, writeResults } from "./support/results.ts"
 import { sampleRss } from "./support/rss.ts"
 import { ms, table } from "./support/table.ts"
 
@@ -159,11 +159,16 @@ const run = async () => {
   const memory = rss.stop()
   await stopChild(wasl.child)
 
-  log("starting the baseline...")
-  const baseline = await startBaseline(self, ["--baseline"], { ...env, BASELINE_ACCOUNT: String(me.account.id) })
-  log(`baseline: ${settings.warmup} warm-up + ${settings.requests} creates, then as many updates...`)
-  const b = await writeLoad(baseline.origin, headers, settings)
-  await stopChild(baseline.child)
+  const measureBaseline = async (label: string, http: "node" | "effect") => {
+    log(`starting the ${label}...`)
+    const baseline = await startBaseline(self, ["--baseline"], { ...env, BASELINE_ACCOUNT: String(me.account.id), BASELINE_HTTP: http })
+    log(`${label}: ${settings.warmup} warm-up + ${settings.requests} creates, then as many updates...`)
+    const figures = await writeLoad(baseline.origin, headers, settings)
+    await stopChild(baseline.child)
+    return figures
+  }
+  const b = await measureBaseline("baseline", "node")
+  const f = await measureBaseline("Effect HTTP floor", "effect")
 
   const row = (label: string, f: Figures) => [label, f.perSecond.toFixed(0), ms(f.p50), ms(f.p95), ms(f.p99), String(f.bytes)]
   const ratio = (label: string, x: Figures, y: Figures) => [
@@ -177,6 +182,8 @@ const run = async () => {
   const results = [
     ratioResult("POST /api/deals: req/s", w.create.perSecond, b.create.perSecond, TARGET),
     ratioResult("PUT /api/deals/{_id}: req/s", w.update.perSecond, b.update.perSecond, TARGET),
+    ...floorResults("POST /api/deals: req/s", w.create.perSecond, f.create.perSecond, b.create.perSecond),
+    ...floorResults("PUT /api/deals/{_id}: req/s", w.update.perSecond, f.update.perSecond, b.update.perSecond),
     ...(memory === undefined ? [] : [figureResult("apps/server RSS peak under writes (MiB)", memory.peak)])
   ]
   const cpus = Os.cpus()
@@ -185,17 +192,24 @@ const run = async () => {
     `  POST /api/deals then PUT /api/deals/{_id} (the deals just created): ${settings.requests} requests each after ${settings.warmup} warm-up,`,
     `  ${settings.concurrency} concurrent keep-alive connections (${w.client}), loopback`,
     `  database: ${databaseLabel}`,
-    `  baseline: node:http + raw SQL, one transaction per write (the deal row, its outbox event), no authentication`,
+    `  baseline: node:http + raw SQL, one transaction per write (the deal row, its outbox event), no authentication;`,
+    `  Effect HTTP floor: the same baseline served through Effect's HTTP platform (NodeHttpServer, HttpRouter)`,
     `  node ${process.version}, ${Os.platform()} ${Os.arch()}, ${cpus.length} CPU(s) ${cpus[0]?.model.trim() ?? ""}`,
     "",
     table([
       ["", "req/s", "p50 ms", "p95 ms", "p99 ms", "body B"],
       row("POST Wasl", w.create),
       row("POST baseline", b.create),
+      row("POST Effect HTTP floor", f.create),
       ratio("POST Wasl / baseline", w.create, b.create),
+      ratio("POST floor / baseline", f.create, b.create),
+      ratio("POST Wasl / floor", w.create, f.create),
       row("PUT Wasl", w.update),
       row("PUT baseline", b.update),
-      ratio("PUT Wasl / baseline", w.update, b.update)
+      row("PUT Effect HTTP floor", f.update),
+      ratio("PUT Wasl / baseline", w.update, b.update),
+      ratio("PUT floor / baseline", f.update, b.update),
+      ratio("PUT Wasl / floor", w.update, f.update)
     ]),
     "",
     ...results.filter((r) => r.target !== null).map((r) =>

@@ -3,11 +3,18 @@
  * `BASELINE_PORT` (0: any), answering each request, once its body is read, with what `handle`
  * resolves to (a failure is a 500 and a line on stderr), printing `baseline is listening on …` once it listens, and closing
  * itself and `onStop` on SIGTERM / SIGINT.
+ *
+ * With `BASELINE_HTTP=effect` the same `handle` is served through Effect's HTTP platform instead
+ * (`NodeHttpServer`, `HttpRouter`, a fiber per request — what Wasl's server stands on, without
+ * Wasl): the "Effect HTTP floor", which shows how much of Wasl's distance to the bare server is
+ * the chosen stack's own per-request cost rather than Wasl's.
  */
 import * as Http from "node:http"
 import type * as Net from "node:net"
+import { NodeHttpServer, NodeHttpServerRequest, NodeRuntime } from "@effect/platform-node"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Exit, Redacted, Scope } from "effect"
+import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
+import { HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { Reactivity } from "effect/reactivity"
 import { intFromEnv } from "./env.ts"
 
@@ -18,11 +25,35 @@ export interface Reply {
 
 export const notFound: Reply = { status: 404, body: "{}" }
 
+type Handle = (request: Http.IncomingMessage, body: string) => Promise<Reply>
+
+const listening = (port: number) => console.log(JSON.stringify({ message: `baseline is listening on http://127.0.0.1:${port}` }))
+
+/** `handle` behind Effect's HTTP platform: one catch-all route of an `HttpRouter` on `NodeHttpServer`. */
+const serveWithEffectHttp = (handle: Handle, onStop: () => Promise<unknown>, port: number): void => {
+  const route = HttpRouter.add("*", "*", (request: HttpServerRequest.HttpServerRequest) =>
+    Effect.flatMap(request.text, (body) =>
+      Effect.promise(() => handle(NodeHttpServerRequest.toIncomingMessage(request) as Http.IncomingMessage, body)).pipe(
+        Effect.map((reply) => HttpServerResponse.text(reply.body, { status: reply.status, contentType: "application/json" }))
+      )))
+  Effect.gen(function*() {
+    const context = yield* Layer.build(
+      HttpRouter.serve(route, { disableLogger: true, disableListenLog: true }).pipe(
+        Layer.provideMerge(NodeHttpServer.layer(Http.createServer, { port, host: "127.0.0.1" }))
+      )
+    )
+    const { address } = Context.get(context, HttpServer.HttpServer)
+    listening(address._tag === "UnixPathAddress" ? port : address.port)
+    return yield* Effect.never
+  }).pipe(Effect.scoped, Effect.ensuring(Effect.promise(onStop)), NodeRuntime.runMain)
+}
+
 export const serveBaseline = (
-  handle: (request: Http.IncomingMessage, body: string) => Promise<Reply>,
+  handle: Handle,
   onStop: () => Promise<unknown> = () => Promise.resolve()
 ): void => {
   const port = intFromEnv("BASELINE_PORT", 0, 0)
+  if (process.env.BASELINE_HTTP === "effect") return serveWithEffectHttp(handle, onStop, port)
   const server = Http.createServer((request, response) => {
     const send = (reply: Reply) => {
       response.writeHead(reply.status, {
@@ -48,8 +79,7 @@ export const serveBaseline = (
   process.once("SIGTERM", stop)
   process.once("SIGINT", stop)
   server.listen(port, "127.0.0.1", () => {
-    const address = server.address() as Net.AddressInfo
-    console.log(JSON.stringify({ message: `baseline is listening on http://127.0.0.1:${address.port}` }))
+    listening((server.address() as Net.AddressInfo).port)
   })
 }
 

@@ -42,3 +42,14 @@ export const writeResults = (results: ReadonlyArray<BenchResult>): void => {
   const earlier: Array<BenchResult> = Fs.existsSync(file) ? JSON.parse(Fs.readFileSync(file, "utf8")) : []
   Fs.writeFileSync(file, JSON.stringify([...earlier, ...results], null, 2) + "\n")
 }
+
+/**
+ * Where Wasl stands between the bare server and the Effect HTTP floor (the same baseline served
+ * through Effect's HTTP platform, `BASELINE_HTTP=effect`), for information: the floor against the
+ * bare server (what the chosen stack costs by itself), and Wasl against the floor (what Wasl's
+ * own structure costs on top).
+ */
+export const floorResults = (name: string, wasl: number, floor: number, bare: number): ReadonlyArray<BenchResult> => [
+  ratioResult(`${name}, Effect HTTP floor against the bare server`, floor, bare, null),
+  ratioResult(`${name}, Wasl against the Effect HTTP floor`, wasl, floor, null)
+]
