@@ -36,7 +36,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { performance } from "node:perf_hooks"
 import { fileURLToPath } from "node:url"
-import { type BenchResult, figureResult, ratioResult, writeResults } from "./support/results.ts"
+import { type BenchResult, figureResult, floorResults, ratioResult, writeResults } from "./support/results.ts"
 import { sampleRss } from "./support/rss.ts"
 import { type Child, cliMain, runToCompletion, startBaseline, startWaslServer, stopAllChildren, stopChild } from "./support/children.ts"
 import { compileListQuery, type Custom, listPath, paramsOf, type Scenario, scenarios } from "./support/deal-scenarios.ts"
@@ -235,6 +235,8 @@ interface HttpRow {
   readonly client: string
   readonly wasl: LoadFigures
   readonly baseline: LoadFigures
+  /** The baseline served through Effect's HTTP platform (`BASELINE_HTTP=effect`). */
+  readonly floor: LoadFigures
 }
 
 interface HttpRun {
@@ -289,9 +291,9 @@ const measureHttp = Effect.fnUntraced(function*(env: NodeJS.ProcessEnv, accountI
   yield* log("starting apps/server and the baseline")
   // No request rate limit: the load is far above the default (the baseline has none either).
   const wasl = yield* scopedChild(() => startWaslServer({ ...env, WASL_RATE_LIMIT: "0" }))
-  const baseline = yield* scopedChild(() =>
-    startBaseline(baselineMain, [], { ...env, BASELINE_ACCOUNT: String(accountId), BASELINE_CUSTOM: JSON.stringify(custom) })
-  )
+  const baselineEnv = { ...env, BASELINE_ACCOUNT: String(accountId), BASELINE_CUSTOM: JSON.stringify(custom) }
+  const baseline = yield* scopedChild(() => startBaseline(baselineMain, [], { ...baselineEnv, BASELINE_HTTP: "node" }))
+  const floor = yield* scopedChild(() => startBaseline(baselineMain, [], { ...baselineEnv, BASELINE_HTTP: "effect" }))
   const headers = { accept: "application/json", authorization: `Bearer ${token}` }
   const { concurrency, requests, warmup } = settings.http
   const rows: Array<HttpRow> = []
@@ -303,7 +305,8 @@ const measureHttp = Effect.fnUntraced(function*(env: NodeJS.ProcessEnv, accountI
     const pathOf = (i: number) => paths[i % paths.length]!
     const w = yield* Effect.tryPromise(() => measureLoad(wasl.origin, headers, settings.http, pathOf))
     const b = yield* Effect.tryPromise(() => measureLoad(baseline.origin, headers, settings.http, pathOf))
-    rows.push({ name: scenario.name, client: w.client, wasl: w.figures, baseline: b.figures })
+    const f = yield* Effect.tryPromise(() => measureLoad(floor.origin, headers, settings.http, pathOf))
+    rows.push({ name: scenario.name, client: w.client, wasl: w.figures, baseline: b.figures, floor: f.figures })
   }
   return { rows, rss: rss.stop() } satisfies HttpRun
 }, Effect.scoped)
@@ -311,6 +314,7 @@ const measureHttp = Effect.fnUntraced(function*(env: NodeJS.ProcessEnv, accountI
 /** The HTTP figures for `BENCH_JSON`: each query's throughput against the baseline's, and the server's memory. */
 const httpResults = ({ rows, rss }: HttpRun): ReadonlyArray<BenchResult> => [
   ...rows.map((r) => ratioResult(`GET /api/deals ${r.name}: req/s`, r.wasl.perSecond, r.baseline.perSecond, 0.9)),
+  ...rows.flatMap((r) => floorResults(`GET /api/deals ${r.name}: req/s`, r.wasl.perSecond, r.floor.perSecond, r.baseline.perSecond)),
   ...(rss === undefined ? [] : [figureResult("apps/server RSS peak under list load (MiB)", rss.peak)])
 ]
 
@@ -319,11 +323,11 @@ const httpReport = ({ rows, rss }: HttpRun): ReadonlyArray<string> => {
   const misses = rows.filter((r) => r.wasl.perSecond / r.baseline.perSecond < 0.9)
   return [
     `HTTP: GET /api/deals?… on apps/server (bearer token) against a bare node:http server running the same SQL raw`,
-    `  (PgClient, pool of 10, rows as JSON); ${requests} requests after ${warmup} warm-up per server and query,`,
+    `  (PgClient, pool of 10, rows as JSON), and the same served through Effect's HTTP platform (the floor); ${requests} requests after ${warmup} warm-up per server and query,`,
     `  ${concurrency} keep-alive connections with one request in flight each (${rows[0]?.client ?? "-"}), loopback`,
     "",
     table([
-      ["query", "Wasl req/s", "p50", "p99", "base req/s", "p50", "p99", "Wasl/base req/s", "p50", "p99", "body B", "base B"],
+      ["query", "Wasl req/s", "p50", "p99", "base req/s", "p50", "p99", "Wasl/base req/s", "p50", "p99", "floor req/s", "floor/base", "body B", "base B"],
       ...rows.map((r) => [
         r.name,
         r.wasl.perSecond.toFixed(0),
@@ -335,6 +339,8 @@ const httpReport = ({ rows, rss }: HttpRun): ReadonlyArray<string> => {
         `${(r.wasl.perSecond / r.baseline.perSecond).toFixed(2)}x`,
         `${(r.wasl.p50 / r.baseline.p50).toFixed(1)}x`,
         `${(r.wasl.p99 / r.baseline.p99).toFixed(1)}x`,
+        r.floor.perSecond.toFixed(0),
+        `${(r.floor.perSecond / r.baseline.perSecond).toFixed(2)}x`,
         String(r.wasl.bytes),
         String(r.baseline.bytes)
       ])

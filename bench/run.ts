@@ -35,7 +35,7 @@ import { benchDeployment } from "./support/deployment.ts"
 import { intFromEnv } from "./support/env.ts"
 import { runBenchmark } from "./support/harness.ts"
 import { measure } from "./support/load.ts"
-import { ratioResult, writeResults } from "./support/results.ts"
+import { floorResults, ratioResult, writeResults } from "./support/results.ts"
 import { ms, table } from "./support/table.ts"
 
 const self = fileURLToPath(import.meta.url)
@@ -142,19 +142,24 @@ const run = async () => {
   const baselineKind = onPostgres
     ? "node:http + raw SQL (token by id, SHA-256 compare, user, account)"
     : "node:http echo of a fixed body of the same size (no database)"
-  console.error(`bench: starting the baseline (${baselineKind})...`)
-  const baseline = await startBaseline(self, ["--baseline"], { ...env, BASELINE_BODY_FILE: bodyFile })
-  const baselineOrigin = baseline.origin
-  await expectStatus(baselineOrigin, headers, 200)
-  if (onPostgres) await expectStatus(baselineOrigin, wrongHeaders, 401)
-  console.error(`bench: baseline: ${settings.warmup} warm-up + ${settings.requests} requests...`)
-  const baselineRun = await measure(baselineOrigin, headers, settings, () => ME_PATH)
-  await stopChild(baseline.child)
+  const measureBaseline = async (label: string, http: "node" | "effect") => {
+    console.error(`bench: starting the ${label} (${baselineKind})...`)
+    const baseline = await startBaseline(self, ["--baseline"], { ...env, BASELINE_BODY_FILE: bodyFile, BASELINE_HTTP: http })
+    await expectStatus(baseline.origin, headers, 200)
+    if (onPostgres) await expectStatus(baseline.origin, wrongHeaders, 401)
+    console.error(`bench: ${label}: ${settings.warmup} warm-up + ${settings.requests} requests...`)
+    const measured = await measure(baseline.origin, headers, settings, () => ME_PATH)
+    await stopChild(baseline.child)
+    return measured
+  }
+  const baselineRun = await measureBaseline("baseline", "node")
+  const floorRun = await measureBaseline("Effect HTTP floor", "effect")
 
   // 4. The figures.
   const w = waslRun.figures
   const l = limitedRun.figures
   const b = baselineRun.figures
+  const f = floorRun.figures
   const cpus = Os.cpus()
   console.log(
     [
@@ -162,7 +167,7 @@ const run = async () => {
       `  GET /api/me with a bearer token: ${settings.requests} requests after ${settings.warmup} warm-up,`,
       `  ${settings.concurrency} concurrent keep-alive connections (${waslRun.client}), loopback`,
       `  database: ${databaseLabel}`,
-      `  baseline: ${baselineKind}`,
+      `  baseline: ${baselineKind}; Effect HTTP floor: the same served through Effect's HTTP platform`,
       `  node ${process.version}, ${Os.platform()} ${Os.arch()}, ${cpus.length} CPU(s) ${cpus[0]?.model.trim() ?? ""}`,
       "",
       table([
@@ -170,12 +175,21 @@ const run = async () => {
         ["Wasl", w.perSecond.toFixed(0), ms(w.p50), ms(w.p95), ms(w.p99), String(w.bytes)],
         ["Wasl, rate-limited", l.perSecond.toFixed(0), ms(l.p50), ms(l.p95), ms(l.p99), String(l.bytes)],
         ["baseline", b.perSecond.toFixed(0), ms(b.p50), ms(b.p95), ms(b.p99), String(b.bytes)],
+        ["Effect HTTP floor", f.perSecond.toFixed(0), ms(f.p50), ms(f.p95), ms(f.p99), String(f.bytes)],
         [
           "Wasl / baseline",
           `${(w.perSecond / b.perSecond).toFixed(2)}x`,
           `${(w.p50 / b.p50).toFixed(1)}x`,
           `${(w.p95 / b.p95).toFixed(1)}x`,
           `${(w.p99 / b.p99).toFixed(1)}x`,
+          ""
+        ],
+        [
+          "floor / baseline",
+          `${(f.perSecond / b.perSecond).toFixed(2)}x`,
+          `${(f.p50 / b.p50).toFixed(1)}x`,
+          `${(f.p95 / b.p95).toFixed(1)}x`,
+          `${(f.p99 / b.p99).toFixed(1)}x`,
           ""
         ],
         [
@@ -193,7 +207,8 @@ const run = async () => {
   // embedded run's baseline is an echo of the body.
   writeResults([
     ratioResult(`GET /api/me (${onPostgres ? "PostgreSQL" : "embedded"}): req/s`, w.perSecond, b.perSecond, onPostgres ? 0.6 : null),
-    ratioResult("GET /api/me rate-limited / not limited: req/s", l.perSecond, w.perSecond, null)
+    ratioResult("GET /api/me rate-limited / not limited: req/s", l.perSecond, w.perSecond, null),
+    ...(onPostgres ? floorResults("GET /api/me (PostgreSQL): req/s", w.perSecond, f.perSecond, b.perSecond) : [])
   ])
 }
 
