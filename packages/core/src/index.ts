@@ -22,6 +22,7 @@
 export * from "./account/account.ts"
 export * from "./account/account-repository.ts"
 export * from "./account/current-user.ts"
+export * from "./account/current-user-reader.ts"
 export * from "./account/notification-feed.ts"
 export * from "./account/notification-notices.ts"
 export * from "./account/notification-repository.ts"

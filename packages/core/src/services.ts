@@ -4,6 +4,7 @@
  */
 import type { SecureRandom } from "effect/crypto"
 import type { AccountRepository } from "./account/account-repository.ts"
+import type { CurrentUserReader } from "./account/current-user-reader.ts"
 import type { NotificationFeed } from "./account/notification-feed.ts"
 import type { NotificationRepository } from "./account/notification-repository.ts"
 import type { TeamRepository } from "./account/team-repository.ts"
@@ -52,6 +53,7 @@ export type WaslRepositories =
   | UserRepository
   | TeamRepository
   | NotificationRepository
+  | CurrentUserReader
   | TokenRepository
   | SessionRepository
   | Transactor

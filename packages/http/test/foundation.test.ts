@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
+import { countingTracer, withoutAuthentication } from "./support/statements.ts"
 
 const WIRE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
 const TOKEN = /^[1-9][0-9]*\|[A-Za-z0-9]{40}$/
@@ -12,9 +13,10 @@ describe.each(DATABASES)("foundation over HTTP on %s", (database) => {
   let server: TestServer
   let owner: { account_id: number; user_id: number; token: string }
   let other: { account_id: number; user_id: number; token: string }
+  const statements: Array<string> = []
 
   beforeAll(async () => {
-    server = await startTestServer(database)
+    server = await startTestServer(database, { tracer: countingTracer(statements) })
     owner = await server.bootstrap({ email: "owner@example.test", password: "owner-password" })
     other = await server.bootstrap({ email: "other@example.test", password: "other-password" })
   })
@@ -42,6 +44,15 @@ describe.each(DATABASES)("foundation over HTTP on %s", (database) => {
   })
 
   describe("GET /api/me", () => {
+    it("reads the whole body in one statement once authenticated", async () => {
+      await server.request("GET", "/api/me", { token: owner.token })
+      statements.length = 0
+      expect((await server.request("GET", "/api/me", { token: owner.token })).status).toBe(200)
+      const body = withoutAuthentication(statements)
+      expect(body).toHaveLength(1)
+      expect(body[0]).toMatch(/FROM users/)
+    })
+
     it("returns the user without a data wrapper, with account, pivot, subscription, preferences and teams", async () => {
       const reply = await server.request("GET", "/api/me", { token: owner.token })
       expect(reply.status).toBe(200)

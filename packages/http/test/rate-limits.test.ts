@@ -6,12 +6,13 @@
  * and one statement per request for it all.
  */
 import { PgClient } from "@effect/sql-pg"
-import { Duration, Effect, Exit, type Layer, Scope, Tracer } from "effect"
+import { Duration, Effect, Exit, type Layer, Scope } from "effect"
 import type { SqlClient } from "effect/sql"
 import { request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Reply } from "./support/client.ts"
 import { DATABASES, sharedDatabaseOf, startTestServer, type TestServer } from "./support/server.ts"
+import { countingTracer, withoutAuthentication } from "./support/statements.ts"
 
 const perMinute = (limit: number) => ({ limit, window: Duration.minutes(1) })
 
@@ -215,9 +216,7 @@ describe.each(DATABASES)("rate limits over HTTP on %s", (database) => {
       await server.request("GET", "/api/me", { token })
       statements.length = 0
       expect((await server.request("GET", "/api/me", { token })).status).toBe(200)
-      // Without the token and grants reads: the process's caches answer them, or not yet (before
-      // its LISTEN is confirmed), which would make the two servers' counts differ by chance.
-      return statements.filter((text) => !/FROM api_tokens WHERE id|FROM account_user au\b/.test(text))
+      return withoutAuthentication(statements)
     }
     const without = await statementsOf(open, openStatements)
     const withLimit = await statementsOf(limited, limitedStatements)
@@ -245,17 +244,3 @@ describe.each(DATABASES)("rate limits over HTTP on %s", (database) => {
     }
   })
 })
-
-/** A tracer that records the text of every SQL statement run. */
-const countingTracer = (statements: Array<string>): Tracer.Tracer =>
-  Tracer.make({
-    span(options) {
-      const span = new Tracer.NativeSpan(options)
-      const attribute = span.attribute.bind(span)
-      span.attribute = (key, value) => {
-        if (key === "db.query.text") statements.push(String(value))
-        attribute(key, value)
-      }
-      return span
-    }
-  })

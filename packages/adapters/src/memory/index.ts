@@ -42,6 +42,7 @@
  */
 export { AccountRepositoryMemory } from "./account-repository-memory.ts"
 export { afterCommit } from "./after-commit.ts"
+export { CurrentUserReaderMemory } from "./current-user-reader-memory.ts"
 export { DeliveryRepositoryMemory } from "./delivery-repository-memory.ts"
 export * from "./mailer-memory.ts"
 export * from "./memory-receivers.ts"

@@ -3,6 +3,7 @@ import type { NotificationFeed, QueueSignals, WaslRepositories } from "@wasl/cor
 import { Layer } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import { AccountRepositoryMemory } from "./account-repository-memory.ts"
+import { CurrentUserReaderMemory } from "./current-user-reader-memory.ts"
 import { DeliveryRepositoryMemory } from "./delivery-repository-memory.ts"
 import { NotificationFeedMemory } from "./notification-feed-memory.ts"
 import { NotificationRepositoryMemory } from "./notification-repository-memory.ts"
@@ -44,7 +45,7 @@ export const RepositoriesMemory: Layer.Layer<
   WaslRepositories | QueueSignals | NotificationFeed | MemoryStore,
   never,
   SecureRandom.SecureRandom
-> = Layer.mergeAll(
+> = CurrentUserReaderMemory.pipe(Layer.provideMerge(Layer.mergeAll(
   AccountRepositoryMemory,
   UserRepositoryMemory,
   TeamRepositoryMemory,
@@ -75,4 +76,4 @@ export const RepositoriesMemory: Layer.Layer<
   DeliveryBacklogMemory,
   ExportRepositoryMemory,
   ImportRepositoryMemory
-).pipe(Layer.provideMerge(MemoryStore.layer))
+))).pipe(Layer.provideMerge(MemoryStore.layer))

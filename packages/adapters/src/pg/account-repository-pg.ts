@@ -3,7 +3,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { SqlClient } from "effect/sql"
 import { InsufficientOtpCredits } from "../repository-semantics.ts"
-import { DbInt, DbTimestamp, decodeFirst, nowParam } from "./rows.ts"
+import { type Columns, columns, DbInt, DbTimestamp, decodeFirst, nowParam, selectList } from "./rows.ts"
 
 const NullableString = Schema.NullOr(Schema.String)
 
@@ -25,8 +25,9 @@ const AccountRow = Schema.Struct({
   updated_at: DbTimestamp
 })
 
-const ACCOUNT_COLUMNS = `id, name, plan, webhook_limit, otp_credits, industry, logo, address,
-  time_zone AS "timeZone", calendar, hour12, locale, currency, created_at, updated_at`
+/** The columns of an account. */
+export const ACCOUNT_COLUMNS: Columns = columns("id", "name", "plan", "webhook_limit", "otp_credits", "industry", "logo",
+  "address", ["timeZone", "time_zone"], "calendar", "hour12", "locale", "currency", "created_at", "updated_at")
 
 const NullableTimestamp = Schema.NullOr(DbTimestamp)
 
@@ -47,11 +48,16 @@ const SubscriptionRow = Schema.Struct({
   interval: DbInt
 })
 
-const SUBSCRIPTION_COLUMNS = `id, account_id, name, status, trial_ends_at, paused_at, ends_at, canceled_at,
-  created_at, updated_at, provider, will_change_at, will_change_to, interval`
+/** The columns of a subscription. */
+export const SUBSCRIPTION_COLUMNS: Columns = columns("id", "account_id", "name", "status", "trial_ends_at", "paused_at",
+  "ends_at", "canceled_at", "created_at", "updated_at", "provider", "will_change_at", "will_change_to", "interval")
 
-const decodeAccount = decodeFirst(AccountRow)
-const decodeSubscription = decodeFirst(SubscriptionRow)
+/** The first row of {@link ACCOUNT_COLUMNS}, as `Account`. */
+export const decodeAccount: (rows: ReadonlyArray<unknown>) => Effect.Effect<Option.Option<Account>> = decodeFirst(AccountRow)
+/** The first row of {@link SUBSCRIPTION_COLUMNS}, as `Subscription`. */
+export const decodeSubscription: (rows: ReadonlyArray<unknown>) => Effect.Effect<Option.Option<Subscription>> = decodeFirst(
+  SubscriptionRow
+)
 
 /**
  * Accounts and their subscription on PostgreSQL. `addOtpCredits` is one
@@ -66,8 +72,8 @@ export const AccountRepositoryPg: Layer.Layer<AccountRepository, never, SqlClien
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const random = yield* SecureRandom.SecureRandom
-      const accountColumns = sql.literal(ACCOUNT_COLUMNS)
-      const subscriptionColumns = sql.literal(SUBSCRIPTION_COLUMNS)
+      const accountColumns = sql.literal(selectList(ACCOUNT_COLUMNS))
+      const subscriptionColumns = sql.literal(selectList(SUBSCRIPTION_COLUMNS))
 
       const create = (input: Parameters<AccountRepository["Service"]["create"]>[0]) =>
         Effect.gen(function*() {

@@ -4,6 +4,7 @@ import { Layer } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { SqlClient } from "effect/sql/SqlClient"
 import { AccountRepositoryPg } from "./account-repository-pg.ts"
+import { CurrentUserReaderPg } from "./current-user-reader-pg.ts"
 import { NotificationRepositoryPg } from "./notification-repository-pg.ts"
 import { OutboxPg } from "./outbox-pg.ts"
 import { PropertyGroupRepositoryPg } from "./property-group-repository-pg.ts"
@@ -28,6 +29,7 @@ import { ExportRepositoryPg } from "./export-repository-pg.ts"
 import { ImportRepositoryPg } from "./import-repository-pg.ts"
 
 export { AccountRepositoryPg } from "./account-repository-pg.ts"
+export { CurrentUserReaderPg } from "./current-user-reader-pg.ts"
 export { NotificationRepositoryPg } from "./notification-repository-pg.ts"
 export { OUTBOX_CHANNEL, OutboxPg } from "./outbox-pg.ts"
 export { PropertyGroupRepositoryPg } from "./property-group-repository-pg.ts"
@@ -72,6 +74,7 @@ export const RepositoriesPg: Layer.Layer<WaslRepositories, never, SecureRandom.S
   UserRepositoryPg,
   TeamRepositoryPg,
   NotificationRepositoryPg,
+  CurrentUserReaderPg,
   TokenRepositoryPg,
   SessionRepositoryPg,
   TransactorPg,

@@ -5,8 +5,8 @@ import {
   type PendingEmail
 } from "@wasl/core"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
-import { SqlClient } from "effect/sql"
-import { DbInt, DbTimestamp, decodeFirst, decodeRows } from "./rows.ts"
+import { SqlClient, type Statement } from "effect/sql"
+import { type Columns, columns, DbInt, DbTimestamp, decodeFirst, decodeRows, selectList } from "./rows.ts"
 
 /**
  * The channel an insert NOTIFYs for a notification whose popup or browser channel is on; the
@@ -55,10 +55,35 @@ const EmailRow = Schema.Struct({
   email_text: Schema.String
 })
 
-const PREFERENCE_COLUMNS = "name, stored, popup, browser, email, id, user_id, account_id, created_at, updated_at"
+/** The columns of a notification preference. */
+export const PREFERENCE_COLUMNS: Columns = columns("name", "stored", "popup", "browser", "email", "id", "user_id", "account_id",
+  "created_at", "updated_at")
+
+/** The user's stored preferences in the account (`PREFERENCES_ORDER` is their order). */
+export const preferencesOf = (sql: SqlClient.SqlClient, accountId: number, userId: number): Statement.Fragment => sql`
+  FROM notification_preferences WHERE account_id = ${accountId} AND user_id = ${userId}`
+
+/** The order of a user's preferences: by id. */
+export const PREFERENCES_ORDER = "id"
+
+/** `unread`: how many unread notifications the user can see (`stored` ones) in the account. */
+export const unreadCountOf = (
+  sql: SqlClient.SqlClient,
+  accountId: number,
+  userId: number
+): Statement.Statement<{ readonly unread: number }> => sql`
+  SELECT count(*)::int4 AS unread FROM notifications
+  WHERE account_id = ${accountId} AND user_id = ${userId} AND read_at IS NULL AND stored`
+
+/** The count of an {@link unreadCountOf} row. */
+export const toUnreadCount = (row: { readonly unread: number } | undefined): number => Number(row?.unread ?? 0)
+
 const NOTIFICATION_COLUMNS = "id, type, data, popup, browser, read_at, created_at, coalesce(updated_at, created_at) AS updated_at"
 
-const decodePreferences = decodeRows(PreferenceRow)
+/** Rows of {@link PREFERENCE_COLUMNS}, as `NotificationPreference`s. */
+export const decodePreferences: (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<NotificationPreference>> = decodeRows(
+  PreferenceRow
+)
 const decodePreference = decodeFirst(PreferenceRow)
 const decodeNotifications = decodeRows(NotificationRow)
 const decodeNotification = decodeFirst(NotificationRow)
@@ -71,15 +96,13 @@ export const NotificationRepositoryPg: Layer.Layer<NotificationRepository, never
   NotificationRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const preferenceColumns = sql.literal(PREFERENCE_COLUMNS)
+    const preferenceColumns = sql.literal(selectList(PREFERENCE_COLUMNS))
     const notificationColumns = sql.literal(NOTIFICATION_COLUMNS)
 
     return NotificationRepository.of({
       listPreferences: (accountId, userId) =>
         sql`
-          SELECT ${preferenceColumns} FROM notification_preferences
-          WHERE account_id = ${accountId} AND user_id = ${userId}
-          ORDER BY id
+          SELECT ${preferenceColumns} ${preferencesOf(sql, accountId, userId)} ORDER BY ${sql.literal(PREFERENCES_ORDER)}
         `.pipe(
           Effect.flatMap(decodePreferences),
           Effect.map((rows): ReadonlyArray<NotificationPreference> => rows),
@@ -87,10 +110,10 @@ export const NotificationRepositoryPg: Layer.Layer<NotificationRepository, never
         ),
 
       unreadCount: (accountId, userId) =>
-        sql<{ count: number }>`
-          SELECT count(*)::int4 AS count FROM notifications
-          WHERE account_id = ${accountId} AND user_id = ${userId} AND read_at IS NULL AND stored
-        `.pipe(Effect.map((rows) => Number(rows[0]?.count ?? 0)), Effect.orDie),
+        unreadCountOf(sql, accountId, userId).pipe(
+          Effect.map((rows) => toUnreadCount(rows[0])),
+          Effect.orDie
+        ),
 
       savePreference: (accountId, userId, name, channels, now) =>
         sql`

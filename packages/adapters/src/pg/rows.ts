@@ -64,3 +64,49 @@ export const decodeFirst = <S extends Schema.Codec<unknown, unknown, never, neve
 
 /** "now" as a timestamptz parameter, from Effect's Clock (so `TestClock` drives stored times). */
 export const nowParam: Effect.Effect<{ readonly now: DateTime.Utc; readonly param: Date }> = Effect.map(DateTime.now, (now) => ({ now, param: DateTime.toDateUtc(now) }))
+
+/**
+ * A select list kept as data, each output column's name with the expression that computes it,
+ * so one list serves a repository's own read and a combined read that selects the same row
+ * beside others (under a prefix, with the same decoding).
+ */
+export type Columns = ReadonlyArray<readonly [name: string, expression: string]>
+
+/** A column list from names (selected as they are) and `[name, expression]` pairs. */
+export const columns = (...specs: ReadonlyArray<string | readonly [name: string, expression: string]>): Columns =>
+  specs.map((spec) => typeof spec === "string" ? [spec, spec] as const : spec)
+
+/** `expression AS "<prefix><name>", …`; without a prefix a bare column stays bare. */
+export const selectList = (list: Columns, prefix = ""): string =>
+  list.map(([name, expression]) =>
+    prefix === "" && name === expression ? name : `${expression} AS "${prefix}${name}"`
+  ).join(", ")
+
+/**
+ * The rows of a subquery folded into one: `array_agg(expression ORDER BY orderBy) AS "<prefix><name>"`
+ * per column, so every value still arrives through the driver's codec for its type. A column of
+ * an array type goes through `json_agg` instead (PostgreSQL cannot stack arrays of different
+ * lengths); name those in `ragged`, and give them only JSON-native values (no timestamps).
+ */
+export const aggregateList = (list: Columns, orderBy: string, prefix: string, ragged: ReadonlyArray<string> = []): string =>
+  list.map(([name, expression]) =>
+    `${ragged.includes(name) ? "json_agg" : "array_agg"}(${expression} ORDER BY ${orderBy}) AS "${prefix}${name}"`
+  ).join(", ")
+
+/** The columns of `row` under `prefix`, without it: one part of a combined row. */
+export const unprefix = (row: Readonly<Record<string, unknown>>, list: Columns, prefix: string): Record<string, unknown> =>
+  Object.fromEntries(list.map(([name]) => [name, row[`${prefix}${name}`]]))
+
+/**
+ * The rows {@link aggregateList} folded, unfolded again: the `i`-th row takes the `i`-th value of
+ * every column (no rows at all aggregate to nulls).
+ */
+export const unaggregate = (
+  row: Readonly<Record<string, unknown>>,
+  list: Columns,
+  prefix: string
+): Array<Record<string, unknown>> => {
+  const arrays = list.map(([name]) => [name, (row[`${prefix}${name}`] ?? []) as ReadonlyArray<unknown>] as const)
+  const length = arrays[0]?.[1].length ?? 0
+  return Array.from({ length }, (_, i) => Object.fromEntries(arrays.map(([name, values]) => [name, values[i]])))
+}

@@ -1,7 +1,7 @@
 import { Permission, type Team, TeamRepository } from "@wasl/core"
 import { Effect, Layer, Option, Schema } from "effect"
-import { SqlClient } from "effect/sql"
-import { DbInt, DbTimestamp, decodeFirst, decodeRows, nowParam } from "./rows.ts"
+import { SqlClient, type Statement } from "effect/sql"
+import { type Columns, columns, DbInt, DbTimestamp, decodeFirst, decodeRows, nowParam, selectList } from "./rows.ts"
 
 const TeamWithPivotRow = Schema.Struct({
   id: DbInt,
@@ -36,12 +36,26 @@ const toTeam = (row: TeamWithPivotRow): Team => ({
   permissions: row.permissions
 })
 
-const TEAM_WITH_PIVOT_COLUMNS = `t.id, t.name, t.description, t.made_by, t.created_at, t.updated_at, t.account_id,
-  t.permissions, tu.user_id AS pivot_user_id, tu.team_id AS pivot_team_id,
-  tu.created_at AS pivot_created_at, tu.updated_at AS pivot_updated_at`
+/** The columns of a team with one member's pivot, over `team_user tu JOIN teams t`. */
+export const TEAM_WITH_PIVOT_COLUMNS: Columns = columns(["id", "t.id"], ["name", "t.name"], ["description", "t.description"],
+  ["made_by", "t.made_by"], ["created_at", "t.created_at"], ["updated_at", "t.updated_at"], ["account_id", "t.account_id"],
+  ["permissions", "t.permissions"], ["pivot_user_id", "tu.user_id"], ["pivot_team_id", "tu.team_id"],
+  ["pivot_created_at", "tu.created_at"], ["pivot_updated_at", "tu.updated_at"])
+
+/** The user's teams in the account with the user's pivot (`TEAMS_ORDER` is their order). */
+export const teamsOfUser = (sql: SqlClient.SqlClient, accountId: number, userId: number): Statement.Fragment => sql`
+  FROM team_user tu JOIN teams t ON t.account_id = tu.account_id AND t.id = tu.team_id
+  WHERE tu.account_id = ${accountId} AND tu.user_id = ${userId}`
+
+/** The order of a user's teams: by id. */
+export const TEAMS_ORDER = "t.id"
 
 const decodeTeam = decodeFirst(TeamWithPivotRow)
-const decodeTeams = decodeRows(TeamWithPivotRow)
+const decodeTeamRows = decodeRows(TeamWithPivotRow)
+
+/** Rows of {@link TEAM_WITH_PIVOT_COLUMNS}, as `Team`s. */
+export const decodeTeams: (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<Team>> = (rows) =>
+  Effect.map(decodeTeamRows(rows), (teams) => teams.map(toTeam))
 
 /**
  * Teams and the team_user pivot on PostgreSQL. Members must be members of the
@@ -53,7 +67,7 @@ export const TeamRepositoryPg: Layer.Layer<TeamRepository, never, SqlClient.SqlC
   TeamRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const teamWithPivotColumns = sql.literal(TEAM_WITH_PIVOT_COLUMNS)
+    const teamWithPivotColumns = sql.literal(selectList(TEAM_WITH_PIVOT_COLUMNS))
 
     const create = (input: Parameters<TeamRepository["Service"]["create"]>[0], members: ReadonlyArray<number>) =>
       Effect.gen(function*() {
@@ -91,11 +105,8 @@ export const TeamRepositoryPg: Layer.Layer<TeamRepository, never, SqlClient.SqlC
 
     const listForUser = (accountId: number, userId: number) =>
       sql`
-        SELECT ${teamWithPivotColumns}
-        FROM team_user tu JOIN teams t ON t.account_id = tu.account_id AND t.id = tu.team_id
-        WHERE tu.account_id = ${accountId} AND tu.user_id = ${userId}
-        ORDER BY t.id
-      `.pipe(Effect.flatMap(decodeTeams), Effect.map((rows) => rows.map(toTeam)), Effect.orDie)
+        SELECT ${teamWithPivotColumns} ${teamsOfUser(sql, accountId, userId)} ORDER BY ${sql.literal(TEAMS_ORDER)}
+      `.pipe(Effect.flatMap(decodeTeams), Effect.orDie)
 
     const grantsOf = (accountId: number, userId: number) =>
       sql<{ readonly permissions: ReadonlyArray<Permission> }>`

@@ -2,7 +2,7 @@ import { invalid, type Membership, MembershipStatus, type User, UserRepository }
 import { Effect, Layer, Option, Schema } from "effect"
 import { EMAIL_TAKEN } from "../repository-semantics.ts"
 import { SqlClient } from "effect/sql"
-import { DbInt, DbSqlDateTime, DbTimestamp, decodeFirst, decodeRows, nowParam } from "./rows.ts"
+import { type Columns, columns, DbInt, DbSqlDateTime, DbTimestamp, decodeFirst, decodeRows, nowParam, selectList } from "./rows.ts"
 
 const NullableString = Schema.NullOr(Schema.String)
 
@@ -21,8 +21,9 @@ const UserRow = Schema.Struct({
   updated_at: DbTimestamp
 })
 
-const USER_COLUMNS = `id, email, email_verified_at, firstname, lastname, image, locale,
-  contacts_view_id, deals_view_id, tickets_view_id, created_at, updated_at`
+/** The columns of a user. */
+export const USER_COLUMNS: Columns = columns("id", "email", "email_verified_at", "firstname", "lastname", "image", "locale",
+  "contacts_view_id", "deals_view_id", "tickets_view_id", "created_at", "updated_at")
 
 const UserWithPasswordRow = Schema.Struct({ ...UserRow.fields, password_hash: Schema.String })
 
@@ -40,12 +41,17 @@ const MembershipRow = Schema.Struct({
   updated_at: DbTimestamp
 })
 
-const MEMBERSHIP_COLUMNS = `user_id, account_id, status, last_used, time_zone AS "timeZone", calendar, hour12,
-  locale, currency, created_at, updated_at`
+/** The columns of a membership. */
+export const MEMBERSHIP_COLUMNS: Columns = columns("user_id", "account_id", "status", "last_used", ["timeZone", "time_zone"],
+  "calendar", "hour12", "locale", "currency", "created_at", "updated_at")
 
-const decodeUser = decodeFirst(UserRow)
+/** The first row of {@link USER_COLUMNS}, as `User`. */
+export const decodeUser: (rows: ReadonlyArray<unknown>) => Effect.Effect<Option.Option<User>> = decodeFirst(UserRow)
 const decodeUserWithPassword = decodeFirst(UserWithPasswordRow)
-const decodeMembership = decodeFirst(MembershipRow)
+/** The first row of {@link MEMBERSHIP_COLUMNS}, as `Membership`. */
+export const decodeMembership: (rows: ReadonlyArray<unknown>) => Effect.Effect<Option.Option<Membership>> = decodeFirst(
+  MembershipRow
+)
 const decodeMemberships = decodeRows(MembershipRow)
 
 /**
@@ -58,8 +64,8 @@ export const UserRepositoryPg: Layer.Layer<UserRepository, never, SqlClient.SqlC
   UserRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const userColumns = sql.literal(USER_COLUMNS)
-    const membershipColumns = sql.literal(MEMBERSHIP_COLUMNS)
+    const userColumns = sql.literal(selectList(USER_COLUMNS))
+    const membershipColumns = sql.literal(selectList(MEMBERSHIP_COLUMNS))
 
     const create = (input: Parameters<UserRepository["Service"]["create"]>[0]) =>
       Effect.gen(function*() {

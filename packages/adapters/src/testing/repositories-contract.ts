@@ -2,6 +2,7 @@
 import { assert, layer } from "@effect/vitest"
 import {
   AccountRepository,
+  CurrentUserReader,
   type NotificationName,
   NotificationRepository,
   PERMISSIONS,
@@ -53,6 +54,7 @@ export type ContractServices =
   | UserRepository
   | TeamRepository
   | NotificationRepository
+  | CurrentUserReader
   | TokenRepository
   | SessionRepository
   | Transactor
@@ -98,6 +100,8 @@ const tick = Effect.sleep(Duration.millis(3))
  *   most recently used first;
  * - teams with their permissions and members; API tokens and sessions, scoped by account and user;
  *   notification preferences and unread counts; another account's tokens and teams invisible;
+ * - the current user's parts in one read, equal to what each part's own read gives, nothing of
+ *   another account or user among them, none without the user, the account or the membership;
  * - transactions: a failure or a defect leaves none of the writes, a success commits, a typed
  *   failure passes through, and a rollback does not undo concurrent work outside it.
  *
@@ -571,6 +575,105 @@ export const repositoriesContract = <E>(name: string, implementation: Layer.Laye
         assert.strictEqual(yield* notifications.unreadCount(account.id, user.id), 3)
         assert.strictEqual(yield* notifications.unreadCount(other.id, user.id), 1)
         assert.strictEqual(yield* notifications.unreadCount(account.id, colleague.id), 1)
+      }))
+
+    // -------------------------------------------------------------------------
+    // the current user
+    // -------------------------------------------------------------------------
+
+    it.effect("reads the current user's parts in one read, as each part's own read gives it", () =>
+      Effect.gen(function*() {
+        const users = yield* UserRepository
+        const accounts = yield* AccountRepository
+        const teams = yield* TeamRepository
+        const notifications = yield* NotificationRepository
+        const reader = yield* CurrentUserReader
+        const seed = yield* NotificationSeed
+        // The user in two accounts, beside a colleague in the first: each holds rows of every part.
+        const { account, user } = yield* newMember
+        const theirs = yield* newAccount("theirs")
+        yield* users.addMembership(theirs.id, user.id)
+        const colleague = yield* newUser()
+        yield* users.addMembership(account.id, colleague.id)
+        yield* users.touchMembership(account.id, user.id)
+        const team = (accountId: number, name: string, members: ReadonlyArray<number>) =>
+          teams.create({ accountId, name, description: null, madeBy: null, permissions: ["deal-index"] }, members)
+        const readers = yield* team(account.id, "Readers", [user.id, colleague.id])
+        const admins = yield* teams.create({
+          accountId: account.id,
+          name: "Administrators",
+          description: "Holds every permission.",
+          madeBy: user.id,
+          permissions: PERMISSIONS
+        }, [user.id])
+        const theirTeam = yield* team(theirs.id, "Theirs", [user.id])
+        yield* team(account.id, "Colleagues", [colleague.id])
+        const preference = (accountId: number, userId: number, name: NotificationName) =>
+          seed.preference({ accountId, userId, name, stored: true, popup: false, browser: true, email: false })
+        yield* preference(account.id, user.id, "WebhookDeactivated")
+        yield* preference(account.id, user.id, "IncomingMessage")
+        yield* preference(theirs.id, user.id, "ObjectsExport")
+        yield* preference(account.id, colleague.id, "ObjectsImport")
+        for (const [accountId, userId, read] of [
+          [account.id, user.id, false],
+          [account.id, user.id, true],
+          [account.id, user.id, false],
+          [theirs.id, user.id, false],
+          [account.id, colleague.id, false]
+        ] as const) {
+          yield* seed.notification({ accountId, userId, type: "IncomingMessage", read })
+        }
+
+        const partsOf = (accountId: number, userId: number) =>
+          Effect.gen(function*() {
+            return {
+              user: Option.getOrThrow(yield* users.findById(userId)),
+              account: Option.getOrThrow(yield* accounts.findById(accountId)),
+              membership: Option.getOrThrow(yield* users.findMembership(accountId, userId)),
+              teams: yield* teams.listForUser(accountId, userId),
+              preferences: yield* notifications.listPreferences(accountId, userId),
+              unreadCount: yield* notifications.unreadCount(accountId, userId),
+              subscription: Option.some(yield* Effect.orDie(accounts.subscription(accountId)))
+            }
+          })
+
+        const mine = Option.getOrThrow(yield* reader.read(account.id, user.id))
+        assert.deepStrictEqual(mine, yield* partsOf(account.id, user.id))
+        assert.match(mine.membership.last_used!, SQL_DATETIME)
+        assert.deepStrictEqual(mine.teams.map((t) => [t.id, t.pivot.user_id]), [[readers.id, user.id], [admins.id, user.id]])
+        assert.deepStrictEqual(mine.teams[1]!.permissions, [...PERMISSIONS])
+        assert.deepStrictEqual(mine.preferences.map((p) => p.name), ["WebhookDeactivated", "IncomingMessage"])
+        assert.strictEqual(mine.unreadCount, 2)
+
+        const inTheirs = Option.getOrThrow(yield* reader.read(theirs.id, user.id))
+        assert.deepStrictEqual(inTheirs, yield* partsOf(theirs.id, user.id))
+        assert.deepStrictEqual(inTheirs.teams.map((t) => t.id), [theirTeam.id])
+        assert.deepStrictEqual(inTheirs.preferences.map((p) => p.name), ["ObjectsExport"])
+        assert.strictEqual(inTheirs.unreadCount, 1)
+        assert.strictEqual(inTheirs.account.id, theirs.id)
+        assert.strictEqual(Option.getOrThrow(inTheirs.subscription).account_id, theirs.id)
+
+        // A member of nothing but the account: empty lists, no unread notifications.
+        const newcomer = yield* newUser()
+        yield* users.addMembership(account.id, newcomer.id)
+        const fresh = Option.getOrThrow(yield* reader.read(account.id, newcomer.id))
+        assert.deepStrictEqual(fresh, yield* partsOf(account.id, newcomer.id))
+        assert.deepStrictEqual([fresh.teams, fresh.preferences, fresh.unreadCount], [[], [], 0])
+        assert.isNull(fresh.membership.last_used)
+      }))
+
+    it.effect("the current user's parts are none without the user, the account or the membership", () =>
+      Effect.gen(function*() {
+        const reader = yield* CurrentUserReader
+        const { account, user } = yield* newMember
+        const other = yield* newMember
+        const stranger = yield* newUser()
+        const unknownId = 2_000_000_000
+        assert.isTrue(Option.isNone(yield* reader.read(account.id, stranger.id)))
+        assert.isTrue(Option.isNone(yield* reader.read(other.account.id, user.id)))
+        assert.isTrue(Option.isNone(yield* reader.read(account.id, unknownId)))
+        assert.isTrue(Option.isNone(yield* reader.read(unknownId, user.id)))
+        assert.isTrue(Option.isSome(yield* reader.read(account.id, user.id)))
       }))
 
     // -------------------------------------------------------------------------

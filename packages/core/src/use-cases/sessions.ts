@@ -1,10 +1,8 @@
 /** First-party login and logout. */
 import { DateTime, Duration, Effect, Option } from "effect"
 import type { SecureRandom } from "effect/crypto"
-import type { AccountRepository } from "../account/account-repository.ts"
 import type { CurrentUser } from "../account/current-user.ts"
-import type { NotificationRepository } from "../account/notification-repository.ts"
-import type { TeamRepository } from "../account/team-repository.ts"
+import type { CurrentUserReader } from "../account/current-user-reader.ts"
 import { UserRepository } from "../account/user-repository.ts"
 import { PasswordHasher } from "../auth/password-hasher.ts"
 import { SessionRepository } from "../auth/session-repository.ts"
@@ -40,12 +38,10 @@ export const login: (
 ) => Effect.Effect<
   LoginResult,
   ValidationFailed,
-  | AccountRepository
-  | NotificationRepository
+  | CurrentUserReader
   | PasswordHasher
   | SecureRandom.SecureRandom
   | SessionRepository
-  | TeamRepository
   | TokenHasher
   | UserRepository
 > = Effect.fn("login")(function*(email: string, password: string) {

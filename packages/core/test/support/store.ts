@@ -44,6 +44,10 @@ export const removeAccount = (accountId: number) =>
     subscriptions: mapDelete(state.subscriptions, accountId)
   }))
 
+/** Deletes the account's subscription only: a broken invariant (every account has one). */
+export const removeSubscription = (accountId: number) =>
+  update((state) => ({ ...state, subscriptions: mapDelete(state.subscriptions, accountId) }))
+
 /** Replaces the user's stored preferences in the account (an `id` is kept, else allocated). */
 export const setPreferences = (
   accountId: number,

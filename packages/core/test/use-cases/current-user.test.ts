@@ -1,9 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Schema } from "effect"
+import { Cause, Effect, Exit, Schema } from "effect"
 import { CurrentUser, currentUser, login, NOTIFICATION_NAMES, PERMISSIONS } from "../../src/index.ts"
 import { OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
-import { removeAccount, setPreferences, setUnread } from "../support/store.ts"
+import { removeAccount, removeSubscription, setPreferences, setUnread } from "../support/store.ts"
 
 const WIRE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
 const NOW_WIRE = "2026-11-21T17:24:05.123000Z"
@@ -136,5 +136,13 @@ describe("currentUser", () => {
       assert.strictEqual(exit._tag, "Failure")
       const error = yield* Effect.flip(currentUser({ accountId: account_id, userId: user_id }))
       assert.strictEqual(error._tag, "Unauthenticated")
+    }).pipe(Effect.provide(TestPorts())))
+
+  it.effect("an account without its subscription is a defect, not a client error", () =>
+    Effect.gen(function*() {
+      const { account_id, user_id } = yield* setup()
+      yield* removeSubscription(account_id)
+      const exit = yield* Effect.exit(currentUser({ accountId: account_id, userId: user_id }))
+      assert.isTrue(Exit.isFailure(exit) && Cause.hasDies(exit.cause))
     }).pipe(Effect.provide(TestPorts())))
 })

@@ -1,0 +1,44 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Account, Membership, Subscription } from "./account.ts"
+import type { NotificationPreference, Team, User } from "./user.ts"
+
+/** What `GET /api/me` is built from, read together. */
+export interface CurrentUserParts {
+  /** The user. */
+  readonly user: User
+  /** The account. */
+  readonly account: Account
+  /** The user's membership of the account. */
+  readonly membership: Membership
+  /** The user's teams in the account, each with the user's pivot (as `TeamRepository.listForUser`). */
+  readonly teams: ReadonlyArray<Team>
+  /** The user's stored preferences in the account (as `NotificationRepository.listPreferences`). */
+  readonly preferences: ReadonlyArray<NotificationPreference>
+  /** Unread notifications the user can see (as `NotificationRepository.unreadCount`). */
+  readonly unreadCount: number
+  /** The account's subscription; none only when the account has lost it (a broken invariant). */
+  readonly subscription: Option.Option<Subscription>
+}
+
+/** What the {@link CurrentUserReader} port offers (implement this to write an adapter). */
+export interface CurrentUserReaderShape {
+  /**
+   * Everything `GET /api/me` shows of the user in the account, in one read; none when the user,
+   * the account or the user's membership of it does not exist.
+   */
+  readonly read: (accountId: number, userId: number) => Effect.Effect<Option.Option<CurrentUserParts>>
+}
+
+/** @ignore */
+export const CurrentUserReaderBase: Context.ServiceClass<
+  CurrentUserReader,
+  "@wasl/core/CurrentUserReader",
+  CurrentUserReaderShape
+> = Context.Service<CurrentUserReader, CurrentUserReaderShape>()("@wasl/core/CurrentUserReader")
+
+/**
+ * The current user's parts in one read, so the most frequent authenticated request costs the
+ * database one round trip. Each part is exactly what the repository that owns it reads.
+ * Its operations: {@link CurrentUserReaderShape}.
+ */
+export class CurrentUserReader extends CurrentUserReaderBase {}
