@@ -3,6 +3,8 @@
  * tokens, sessions, /api/me, and the error bodies of decisions §1.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Schema } from "effect"
+import { CurrentUser } from "@wasl/core"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 import { countingTracer, withoutAuthentication } from "./support/statements.ts"
 
@@ -51,6 +53,12 @@ describe.each(DATABASES)("foundation over HTTP on %s", (database) => {
       const body = withoutAuthentication(statements)
       expect(body).toHaveLength(1)
       expect(body[0]).toMatch(/FROM users/)
+    })
+
+    it("answers the bytes of its schema's encoding (key order and timestamps as the OpenAPI document shows them)", async () => {
+      const reply = await server.request("GET", "/api/me", { token: owner.token })
+      expect(reply.headers.get("content-type")).toBe("application/json")
+      expect(reply.text).toBe(JSON.stringify(Schema.encodeSync(CurrentUser)(Schema.decodeUnknownSync(CurrentUser)(reply.body))))
     })
 
     it("returns the user without a data wrapper, with account, pivot, subscription, preferences and teams", async () => {
