@@ -2,7 +2,10 @@
  * Records of the six kinds over HTTP (decisions §3): CRUD, REST shapes, validation, permissions,
  * account isolation and the outbox events each write queues (spec §6.2, §6.3).
  */
-import { BUILTIN_GROUPS } from "@wasl/core"
+import { BUILTIN_GROUPS, KIND_OF_PATH } from "@wasl/core"
+import { Schema } from "effect"
+import { DataAnswer, DataMessageAnswer } from "../src/endpoint-types.ts"
+import { RecordView } from "../src/records-api.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 
@@ -18,6 +21,8 @@ const KINDS = [
   { path: "invoices", kind: "invoice", body: { invoice_number: "INV-1", amount: 99, status: "draft" } },
   { path: "products", kind: "product", body: { name: "Widget", price: 5, sku: "W-1" } }
 ] as const
+
+const BUILTIN_GROUP_IDS = Object.fromEntries(KINDS.map(({ path }) => [path, BUILTIN_GROUPS[KIND_OF_PATH[path]]._id]))
 
 describe.each(DATABASES)("records over HTTP on %s", (database) => {
   let server: TestServer
@@ -44,6 +49,26 @@ describe.each(DATABASES)("records over HTTP on %s", (database) => {
   const tokenWith = async (abilities: ReadonlyArray<string>) =>
     (await server.request("POST", "/api/tokens", { token: owner.token, body: { name: "limited", abilities } })).body
       .token as string
+
+  it.each(KINDS)("$path: create, read and update answer the bytes of the endpoints' schemas (the union of the kinds)", async ({ path, body }) => {
+    // A custom property too, so that custom values follow the fixed keys as the schema orders them.
+    const property = await server.request("POST", `/api/${path}/properties`, {
+      token: owner.token,
+      body: { name: { en: "Bytes note" }, internal_name: "bytes_note", type: "string", group_id: BUILTIN_GROUP_IDS[path] }
+    })
+    expect(property.status).toBe(201)
+    const encodedBy = (schema: Schema.Codec<unknown, unknown>, text: string) =>
+      JSON.stringify(Schema.encodeUnknownSync(schema)(Schema.decodeUnknownSync(schema)(JSON.parse(text))))
+    const created = await server.request("POST", `/api/${path}`, { token: owner.token, body: { bytes_note: "n", ...body } })
+    expect(created.status).toBe(201)
+    expect(created.text).toBe(encodedBy(DataMessageAnswer(RecordView), created.text))
+    const id = created.body.data.properties._id
+    const shown = await server.request("GET", `/api/${path}/${id}`, { token: owner.token })
+    expect(shown.text).toBe(encodedBy(DataAnswer(RecordView), shown.text))
+    const updated = await server.request("PUT", `/api/${path}/${id}`, { token: owner.token, body: { bytes_note: "m" } })
+    expect(updated.status).toBe(200)
+    expect(updated.text).toBe(encodedBy(DataMessageAnswer(RecordView), updated.text))
+  })
 
   it.each(KINDS)("$path: create, read, update, delete with their events", async ({ path, kind, body }) => {
     const before = await lastSeq()

@@ -18,6 +18,7 @@ import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"
 import { listRequest, paginated } from "../list-request.ts"
 import { CREATED, DELETED, MODIFIED } from "../messages.ts"
+import { recordCreatedAnswer, recordShownAnswer, recordUpdatedAnswer } from "../record-answers.ts"
 import { type Authentication, CurrentPrincipal } from "../security.ts"
 
 /** The handlers of the `records` group: the records of the six kinds. */
@@ -35,17 +36,20 @@ export const RecordHandlers: Layer.Layer<
       }))
     .handle("create", ({ params, payload }) =>
       Effect.gen(function*() {
-        const data = yield* domain(createRecord(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], payload))
-        return { data, message: CREATED }
+        const kind = KIND_OF_PATH[params.kind]
+        const data = yield* domain(createRecord(yield* CurrentPrincipal, kind, payload))
+        return recordCreatedAnswer[kind]({ data, message: CREATED })
       }))
     .handle("show", ({ params }) =>
       Effect.gen(function*() {
-        return { data: yield* domain(getRecord(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id)) }
+        const kind = KIND_OF_PATH[params.kind]
+        return recordShownAnswer[kind]({ data: yield* domain(getRecord(yield* CurrentPrincipal, kind, params.id)) })
       }))
     .handle("update", ({ params, payload }) =>
       Effect.gen(function*() {
-        const data = yield* domain(updateRecord(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id, payload))
-        return { data, message: MODIFIED }
+        const kind = KIND_OF_PATH[params.kind]
+        const data = yield* domain(updateRecord(yield* CurrentPrincipal, kind, params.id, payload))
+        return recordUpdatedAnswer[kind]({ data, message: MODIFIED })
       }))
     .handle("delete", ({ params }) =>
       Effect.gen(function*() {
