@@ -19,7 +19,7 @@
  */
 import { DateTime, Option, Schema } from "effect"
 import type { ObjectKind } from "./object-kind.ts"
-import { formatWireTimestamp, MongoDate, MongoDateObject, parseDateInput, WireTimestampString } from "../wire/timestamp.ts"
+import { formatWireTimestamp, mongoDateOf, MongoDateObject, parseDateInput, WireTimestampString } from "../wire/timestamp.ts"
 import { BUILTIN_PROPERTIES, definitionsOf } from "./builtin-properties.ts"
 import type { PropertyDefinition } from "./property-definition.ts"
 import type { PropertyType } from "./property-type.ts"
@@ -242,11 +242,9 @@ export interface DerivedData {
   readonly dealsCount?: number | null | undefined
 }
 
-const encodeMongoDate = Schema.encodeSync(MongoDate)
-
 /** A stored instant (a wire timestamp) as the `$date` object; null without a readable value. */
 export const toMongoDate = (value: StoredValue | undefined): typeof MongoDateObject.Type | null =>
-  value === undefined ? null : Option.match(parseDateInput(value), { onNone: () => null, onSome: encodeMongoDate })
+  value === undefined ? null : Option.match(parseDateInput(value), { onNone: () => null, onSome: mongoDateOf })
 
 const textOf = (value: StoredValue | undefined): string | undefined =>
   typeof value === "string" && value !== "" ? value : undefined
@@ -296,7 +294,7 @@ export const recordProperties = (
 export const channelJson = (channel: ContactChannel): typeof ContactChannelJson.Type => ({
   platform_third_party_id: channel.platform_third_party_id,
   contact_third_party_id: channel.contact_third_party_id,
-  created_at: encodeMongoDate(channel.created_at)
+  created_at: mongoDateOf(channel.created_at)
 })
 
 /** `{ properties, contacts }` */

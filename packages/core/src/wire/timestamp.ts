@@ -7,6 +7,7 @@
 import { DateTime, Effect, Option, Schema, SchemaGetter, SchemaIssue } from "effect"
 
 const WIRE_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
+const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/
 
 const orInvalid = <A>(value: Option.Option<A>, input: unknown, message: string) =>
   Option.match(value, {
@@ -16,7 +17,7 @@ const orInvalid = <A>(value: Option.Option<A>, input: unknown, message: string) 
 
 /** `2026-11-21T17:24:05.123456Z`: JS time has millisecond precision, so the last three digits are 0. */
 export const formatWireTimestamp = (dt: DateTime.DateTime): string => {
-  const iso = DateTime.formatIso(DateTime.toUtc(dt)) // 2026-11-21T17:24:05.123Z
+  const iso = new Date(dt.epochMilliseconds).toISOString() // 2026-11-21T17:24:05.123Z
   return `${iso.slice(0, 23)}000Z`
 }
 
@@ -54,6 +55,14 @@ const parseAnyInstant = (input: string | number): Option.Option<DateTime.Utc> =>
   if (typeof input === "number") {
     return Number.isFinite(input) ? DateTime.make(input).pipe(Option.map(DateTime.toUtc)) : Option.none()
   }
+  if (WIRE_PATTERN.test(input) || DAY_PATTERN.test(input)) {
+    // The forms Wasl writes itself (every timestamp the database answers, every stored datetime
+    // and date: several per record shown) skip the general pattern, the trim and DateTime's zone
+    // sniffing below; Date.parse reads them as the general path does.
+    if (!isCalendarDate(input)) return Option.none()
+    const ms = Date.parse(input.length === 10 ? input : `${input.slice(0, 23)}Z`)
+    return Number.isNaN(ms) ? Option.none() : Option.some(DateTime.makeUnsafe(ms))
+  }
   if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(input)) {
     return Option.none()
   }
@@ -88,6 +97,11 @@ export const MongoDateObject: Schema.Struct<{
   $date: Schema.Struct({ $numberLong: Schema.String.check(Schema.isPattern(/^-?\d{1,16}$/)) })
 })
 
+/** An instant as the `{ $date: { $numberLong: "<epoch ms>" } }` object (what `MongoDate` encodes to). */
+export const mongoDateOf = (dt: DateTime.DateTime): typeof MongoDateObject.Type => ({
+  $date: { $numberLong: String(DateTime.toEpochMillis(dt)) }
+})
+
 /** A `{ $date: { $numberLong } }` object, decoded to the instant it names; encodes back to that object. */
 export const MongoDate: Schema.decodeTo<Schema.DateTimeUtc, typeof MongoDateObject> = MongoDateObject.pipe(
   Schema.decodeTo(Schema.DateTimeUtc, {
@@ -95,7 +109,7 @@ export const MongoDate: Schema.decodeTo<Schema.DateTimeUtc, typeof MongoDateObje
     decode: SchemaGetter.transformEffect((o) =>
       orInvalid(storable(DateTime.make(Number(o.$date.$numberLong)).pipe(Option.map(DateTime.toUtc))), o, "Invalid date.")
     ),
-    encode: SchemaGetter.transform((dt) => ({ $date: { $numberLong: String(DateTime.toEpochMillis(dt)) } }))
+    encode: SchemaGetter.transform(mongoDateOf)
   })
 ).annotate({ identifier: "MongoDate", description: "{ $date: { $numberLong: <epoch milliseconds> } }" })
 

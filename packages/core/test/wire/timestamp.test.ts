@@ -244,6 +244,23 @@ describe("parseDateInput and DateInput", () => {
     assert.strictEqual(encoded, encodeWire(utc(ms)))
   })
 
+  const Storable = Schema.Int.check(Schema.isBetween({ minimum: MIN_MILLIS, maximum: MAX_MILLIS }))
+  const spelledWithOffset = (text: string) => `${text.slice(0, 10)}T${text.length === 10 ? "00:00:00.000" : text.slice(11, 23)}+00:00`
+  const sameReading = (text: string) =>
+    assert.deepStrictEqual(
+      Option.map(parseDateInput(text), DateTime.toEpochMillis),
+      Option.map(parseDateInput(spelledWithOffset(text)), DateTime.toEpochMillis),
+      text
+    )
+
+  it.prop("a wire timestamp reads as the same instant spelled with an offset", [Storable, Micros], ([ms, micros]) => {
+    sameReading(`${new Date(ms).toISOString().slice(0, 23)}${String(micros).padStart(3, "0")}Z`)
+  })
+
+  it.prop("a date alone reads as its midnight spelled with an offset", [Storable], ([ms]) => {
+    sameReading(new Date(ms).toISOString().slice(0, 10))
+  })
+
   it("accepts a date alone as midnight UTC", () => {
     assert.strictEqual(
       Option.map(parseDateInput("2026-11-21"), DateTime.toEpochMillis).pipe(Option.getOrUndefined),
@@ -259,6 +276,11 @@ describe("parseDateInput and DateInput", () => {
     "1700000000000",
     "2026-02-30",
     "2026-02-30T10:00:00Z",
+    "2026-02-30T10:00:00.000000Z",
+    "2026-11-21T24:00:00.000000Z",
+    "2026-11-21T10:60:00.000000Z",
+    "2026-11-21T10:00:60.000000Z",
+    "2026-13-01",
     "2026-04-31 10:00",
     Number.NaN,
     Number.POSITIVE_INFINITY,

@@ -16,9 +16,10 @@ import {
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"
-import { listRequest, paginated } from "../list-request.ts"
+import { listRequest } from "../list-request.ts"
 import { CREATED, DELETED, MODIFIED } from "../messages.ts"
 import { recordCreatedAnswer, recordShownAnswer, recordUpdatedAnswer } from "../record-answers.ts"
+import { recordListAnswer } from "../record-list-answer.ts"
 import { type Authentication, CurrentPrincipal } from "../security.ts"
 
 /** The handlers of the `records` group: the records of the six kinds. */
@@ -31,8 +32,8 @@ export const RecordHandlers: Layer.Layer<
     .handle("list", ({ params }) =>
       Effect.gen(function*() {
         const request = yield* listRequest
-        const page = yield* domain(listRecords(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], request.input))
-        return paginated(request, page)
+        const kind = KIND_OF_PATH[params.kind]
+        return recordListAnswer(request, kind, yield* domain(listRecords(yield* CurrentPrincipal, kind, request.input)))
       }))
     .handle("create", ({ params, payload }) =>
       Effect.gen(function*() {
