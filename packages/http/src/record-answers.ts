@@ -1,28 +1,72 @@
 /**
- * The answers of a record's create, read and update, encoded by the kind's own record schema
- * compiled once (`jsonAnswer`), rather than by HttpApi through the union of the six kinds'
- * schemas that the endpoints declare (the OpenAPI document still shows that union). The kind is
- * known from the path, and its schema is the member the union picks for its records: the same
- * bytes.
+ * The answers of the records endpoints, serialized by the handlers instead of encoded through
+ * the endpoints' schemas (the OpenAPI document still shows those). That encoding writes nothing
+ * new: a record is already JSON as sent (`recordJson`), and the one effect of encoding it on the
+ * bytes is the key order of its `properties` — the kind's fixed keys (`_id`, `account_id`, the
+ * built-in properties, `created_at`, `updated_at`) first, then the custom values. But it checks
+ * every record against the union of the six kinds' shapes (every row of a list, each linked
+ * contact against the union of a full contact and a summary) through Schema's interpreter and
+ * copies every object on the way: the largest share of a list's CPU after the sockets. Here the
+ * same key order is written directly; tests hold every kind's bytes to the schemas' encoding.
  */
-import { OBJECT_KINDS, type ObjectKind, RECORD_JSON } from "@wasl/core"
-import type { HttpServerResponse } from "effect/http"
-import { DataAnswer, DataMessageAnswer } from "./endpoint-types.ts"
-import { jsonAnswer } from "./json-answer.ts"
+import {
+  CompanyJson,
+  ContactJson,
+  DealJson,
+  InvoiceJson,
+  type ObjectKind,
+  type Page,
+  ProductJson,
+  type RecordJson,
+  TicketJson
+} from "@wasl/core"
+import { HttpServerResponse } from "effect/http"
+import { type ListRequest, paginated } from "./list-request.ts"
 
-type PerKind<A> = { readonly [K in ObjectKind]: A }
-const perKind = <A>(f: (kind: ObjectKind) => A): PerKind<A> =>
-  Object.fromEntries(OBJECT_KINDS.map((kind) => [kind, f(kind)])) as unknown as PerKind<A>
+/** The fixed keys of each kind's `properties`, in the order its schema writes them. */
+const FIXED_KEYS: { readonly [K in ObjectKind]: ReadonlyArray<string> } = {
+  deal: Object.keys(DealJson.fields.properties.schema.fields),
+  contact: Object.keys(ContactJson.fields.properties.schema.fields),
+  company: Object.keys(CompanyJson.fields.properties.schema.fields),
+  ticket: Object.keys(TicketJson.fields.properties.schema.fields),
+  invoice: Object.keys(InvoiceJson.fields.properties.schema.fields),
+  product: Object.keys(ProductJson.fields.properties.schema.fields)
+}
 
-type Answer<A> = PerKind<(answer: A) => HttpServerResponse.HttpServerResponse>
+/** `properties` in the schema's key order: the fixed keys, then the others (custom values) as they come. */
+const inSchemaOrder = (fixed: ReadonlyArray<string>, properties: Readonly<Record<string, unknown>>) => {
+  const out: Record<string, unknown> = {}
+  for (const key of fixed) out[key] = properties[key]
+  for (const key of Object.keys(properties)) {
+    // defineProperty: a custom internal_name such as `__proto__` stays an own key, as it is shown.
+    if (!Object.hasOwn(out, key)) Object.defineProperty(out, key, { value: properties[key], enumerable: true, writable: true, configurable: true })
+  }
+  return out
+}
 
-/** `{ data, message }` of a created record: 201. */
-export const recordCreatedAnswer: Answer<{ readonly data: unknown; readonly message: string }> = perKind((kind) =>
-  jsonAnswer(DataMessageAnswer(RECORD_JSON[kind]), 201)
-)
-/** `{ data, message }` of an updated record: 200. */
-export const recordUpdatedAnswer: Answer<{ readonly data: unknown; readonly message: string }> = perKind((kind) =>
-  jsonAnswer(DataMessageAnswer(RECORD_JSON[kind]))
-)
+/** A record of the kind as its schema writes it. */
+const asWritten = (kind: ObjectKind) => {
+  const fixed = FIXED_KEYS[kind]
+  return (record: RecordJson) => ({ ...record, properties: inSchemaOrder(fixed, record.properties) })
+}
+
+const json = (body: unknown, status = 200) => HttpServerResponse.text(JSON.stringify(body), { status, contentType: "application/json" })
+
+/** The 200 answer of a records list: the page in Laravel's paginator body. */
+export const recordListAnswer = (
+  request: ListRequest,
+  kind: ObjectKind,
+  page: Page<RecordJson>
+): HttpServerResponse.HttpServerResponse => json(paginated(request, { ...page, items: page.items.map(asWritten(kind)) }))
+
+/** `{ data, message }` of a created record (201) or an updated one (200). */
+export const recordWrittenAnswer = (
+  kind: ObjectKind,
+  data: RecordJson,
+  message: string,
+  status: 200 | 201
+): HttpServerResponse.HttpServerResponse => json({ data: asWritten(kind)(data), message }, status)
+
 /** `{ data }` of a record read: 200. */
-export const recordShownAnswer: Answer<{ readonly data: unknown }> = perKind((kind) => jsonAnswer(DataAnswer(RECORD_JSON[kind])))
+export const recordShownAnswer = (kind: ObjectKind, data: RecordJson): HttpServerResponse.HttpServerResponse =>
+  json({ data: asWritten(kind)(data) })

@@ -13,9 +13,10 @@
  * 0004, the per-account counter and the ticket link counters: one statement where it can be (an
  * insert or update answers the record it wrote in the same statement; a link is one statement),
  * else the caller's transaction or one of its own — never a savepoint, which would cost two round
- * trips and protect nothing, a failure here being a defect that rolls the caller's back. Every statement filters on the account: a record of another account is never
- * read, changed or linked (it is "not found"). created_at and updated_at come from Effect's
- * Clock. SQL failures are defects, as in the other repositories.
+ * trips and protect nothing, a failure here being a defect that rolls the caller's back. Every
+ * statement filters on the account: a record of another account is never read, changed or linked
+ * (it is "not found"). created_at and updated_at come from Effect's Clock. SQL failures are
+ * defects, as in the other repositories.
  *
  * @module
  */

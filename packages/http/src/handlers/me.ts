@@ -1,14 +1,11 @@
 import { Effect, type Layer } from "effect"
 import type { HttpRouter } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
-import { CurrentUser, currentUser } from "@wasl/core"
+import { currentUser } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"
-import { jsonAnswer } from "../json-answer.ts"
 import { type Authentication, CurrentPrincipal } from "../security.ts"
-
-const meAnswer = jsonAnswer(CurrentUser)
 
 /** The handler of the `me` group: the calling user. */
 export const MeHandlers: Layer.Layer<
@@ -18,5 +15,5 @@ export const MeHandlers: Layer.Layer<
 > = HttpApiBuilder.group(WaslApi, "me", (handlers) =>
   handlers.handle("show", () =>
     Effect.gen(function*() {
-      return meAnswer(yield* domain(currentUser(yield* CurrentPrincipal)))
+      return yield* domain(currentUser(yield* CurrentPrincipal))
     })))

@@ -18,8 +18,7 @@ import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"
 import { listRequest } from "../list-request.ts"
 import { CREATED, DELETED, MODIFIED } from "../messages.ts"
-import { recordCreatedAnswer, recordShownAnswer, recordUpdatedAnswer } from "../record-answers.ts"
-import { recordListAnswer } from "../record-list-answer.ts"
+import { recordListAnswer, recordShownAnswer, recordWrittenAnswer } from "../record-answers.ts"
 import { type Authentication, CurrentPrincipal } from "../security.ts"
 
 /** The handlers of the `records` group: the records of the six kinds. */
@@ -39,18 +38,18 @@ export const RecordHandlers: Layer.Layer<
       Effect.gen(function*() {
         const kind = KIND_OF_PATH[params.kind]
         const data = yield* domain(createRecord(yield* CurrentPrincipal, kind, payload))
-        return recordCreatedAnswer[kind]({ data, message: CREATED })
+        return recordWrittenAnswer(kind, data, CREATED, 201)
       }))
     .handle("show", ({ params }) =>
       Effect.gen(function*() {
         const kind = KIND_OF_PATH[params.kind]
-        return recordShownAnswer[kind]({ data: yield* domain(getRecord(yield* CurrentPrincipal, kind, params.id)) })
+        return recordShownAnswer(kind, yield* domain(getRecord(yield* CurrentPrincipal, kind, params.id)))
       }))
     .handle("update", ({ params, payload }) =>
       Effect.gen(function*() {
         const kind = KIND_OF_PATH[params.kind]
         const data = yield* domain(updateRecord(yield* CurrentPrincipal, kind, params.id, payload))
-        return recordUpdatedAnswer[kind]({ data, message: MODIFIED })
+        return recordWrittenAnswer(kind, data, MODIFIED, 200)
       }))
     .handle("delete", ({ params }) =>
       Effect.gen(function*() {

@@ -15,7 +15,7 @@ import {
   type StoredRecord
 } from "@wasl/core"
 import { Pagination, paginated } from "../src/list-request.ts"
-import { recordListAnswer } from "../src/record-list-answer.ts"
+import { recordListAnswer } from "../src/record-answers.ts"
 import { RecordView } from "../src/records-api.ts"
 
 const ACCOUNT = 42
