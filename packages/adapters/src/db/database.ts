@@ -28,6 +28,7 @@
  * @module
  */
 import { PgClient, PgMigrator, PgTypes } from "@effect/sql-pg"
+import { formatIsoMicros } from "@wasl/core"
 import { Effect, Layer, Redacted, Result, type Scope, Semaphore } from "effect"
 import type { Reactivity } from "effect/reactivity"
 import type { SqlClient } from "effect/sql/SqlClient"
@@ -90,8 +91,7 @@ const PG_EPOCH_MICROS = 946_684_800_000_000
 
 const formatUnixMicros = (unixMicros: number): string => {
   const ms = Math.floor(unixMicros / 1000)
-  const iso = new Date(ms).toISOString()
-  return `${iso.slice(0, -1)}${String(unixMicros - ms * 1000).padStart(3, "0")}Z`
+  return formatIsoMicros(ms, unixMicros - ms * 1000)
 }
 
 const isoTimestamp =
@@ -124,11 +124,10 @@ const timestamptzAsString: PgTypes.Codec<string | Date | number> = {
     if (Number.isSafeInteger(micros) && Number.isSafeInteger(micros + PG_EPOCH_MICROS)) {
       return Result.succeed(formatUnixMicros(micros + PG_EPOCH_MICROS))
     }
-    // Beyond ±285 years of 2000: exact arithmetic, millisecond-aligned Date for the ISO text.
+    // Beyond ±285 years of 2000: exact arithmetic down to the millisecond.
     const exact = ((BigInt(high) << 32n) | BigInt(low)) + BigInt(PG_EPOCH_MICROS)
     const ms = exact >= 0n ? exact / 1000n : (exact - 999n) / 1000n
-    const iso = new Date(Number(ms)).toISOString()
-    return Result.succeed(`${iso.slice(0, -1)}${String(exact - ms * 1000n).padStart(3, "0")}Z`)
+    return Result.succeed(formatIsoMicros(Number(ms), Number(exact - ms * 1000n)))
   },
   decode: (bytes) => timestamptzAsString.read!(bytes, 0, bytes.length),
   encode: (value) => {

@@ -5,9 +5,7 @@
  * 0001–9999 (`isStorableInstant`).
  */
 import { DateTime, Effect, Option, Schema, SchemaGetter, SchemaIssue } from "effect"
-
-const WIRE_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
-const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/
+import { formatIsoMicros, parseDayMillis, parseWireMillis } from "./civil-time.ts"
 
 const orInvalid = <A>(value: Option.Option<A>, input: unknown, message: string) =>
   Option.match(value, {
@@ -16,23 +14,14 @@ const orInvalid = <A>(value: Option.Option<A>, input: unknown, message: string) 
   })
 
 /** `2026-11-21T17:24:05.123456Z`: JS time has millisecond precision, so the last three digits are 0. */
-export const formatWireTimestamp = (dt: DateTime.DateTime): string => {
-  const iso = new Date(dt.epochMilliseconds).toISOString() // 2026-11-21T17:24:05.123Z
-  return `${iso.slice(0, 23)}000Z`
-}
+export const formatWireTimestamp = (dt: DateTime.DateTime): string => formatIsoMicros(dt.epochMilliseconds, 0)
 
-const isLeapYear = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-
-/** `Date` silently rolls 2026-02-30 over to March and 24:00 to the next day; refuse those. */
-const isCalendarDate = (input: string): boolean => {
-  const [, y, m, d, h = "00"] = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}))?/.exec(input)!
-  const year = Number(y)
-  const month = Number(m)
-  const day = Number(d)
-  if (month < 1 || month > 12 || day < 1 || Number(h) > 23) return false
-  return day <= (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]!)
-}
+/**
+ * For text already matching the general pattern: `Date` silently rolls 2026-02-30 over to March
+ * and 24:00 to the next day; refuse those.
+ */
+const isCalendarDate = (input: string): boolean =>
+  !Number.isNaN(parseDayMillis(input.slice(0, 10))) && (input.length === 10 || Number(input.slice(11, 13)) <= 23)
 
 /** 0001-01-01T00:00:00.000Z: PostgreSQL has no year 0000 (its 1 BC), so nothing earlier is taken. */
 const MIN_STORABLE_MS = -62_135_596_800_000
@@ -51,18 +40,18 @@ export const isStorableInstant = (instant: DateTime.DateTime): boolean => {
 const storable = (instant: Option.Option<DateTime.Utc>): Option.Option<DateTime.Utc> =>
   Option.filter(instant, isStorableInstant)
 
+const instantOfMillis = (ms: number): Option.Option<DateTime.Utc> =>
+  Number.isNaN(ms) ? Option.none() : Option.some(DateTime.makeUnsafe(ms))
+
 const parseAnyInstant = (input: string | number): Option.Option<DateTime.Utc> => {
   if (typeof input === "number") {
     return Number.isFinite(input) ? DateTime.make(input).pipe(Option.map(DateTime.toUtc)) : Option.none()
   }
-  if (WIRE_PATTERN.test(input) || DAY_PATTERN.test(input)) {
-    // The forms Wasl writes itself (every timestamp the database answers, every stored datetime
-    // and date: several per record shown) skip the general pattern, the trim and DateTime's zone
-    // sniffing below; Date.parse reads them as the general path does.
-    if (!isCalendarDate(input)) return Option.none()
-    const ms = Date.parse(input.length === 10 ? input : `${input.slice(0, 23)}Z`)
-    return Number.isNaN(ms) ? Option.none() : Option.some(DateTime.makeUnsafe(ms))
-  }
+  // The forms Wasl writes itself (every timestamp the database answers, every stored datetime
+  // and date: several per record shown) are read digit by digit. Anything else, those forms
+  // naming no real instant included (which the general path refuses too), takes the general path.
+  const written = instantOfMillis(input.length === 10 ? parseDayMillis(input) : parseWireMillis(input))
+  if (Option.isSome(written)) return written
   if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(input)) {
     return Option.none()
   }
@@ -79,7 +68,7 @@ const parseInstant = (input: string | number): Option.Option<DateTime.Utc> => st
 export const WireTimestamp: Schema.decodeTo<Schema.DateTimeUtc, Schema.String> = Schema.String.pipe(
   Schema.decodeTo(Schema.DateTimeUtc, {
     decode: SchemaGetter.transformEffect((s: string) =>
-      WIRE_PATTERN.test(s) ? orInvalid(parseInstant(s), s, "Invalid timestamp.") : orInvalid(Option.none(), s, "Invalid timestamp.")
+      orInvalid(storable(instantOfMillis(parseWireMillis(s))), s, "Invalid timestamp.")
     ),
     encode: SchemaGetter.transform(formatWireTimestamp)
   })
