@@ -2,6 +2,7 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
 import { Duration, Effect, Layer, Queue } from "effect"
 import { SqlClient } from "effect/sql"
+import fc from "fast-check"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -47,6 +48,36 @@ describe.each(TestDatabase.variants)("on $name", ({ enabled, layer: database, na
           const [row] = yield* sql<{ id: number; ts: string }>`
             SELECT 123::bigint AS id, '2026-11-21T17:24:05.123456Z'::timestamptz AS ts`
           assert.deepStrictEqual(row, { id: 123, ts: "2026-11-21T17:24:05.123456Z" })
+        }))
+
+      it.effect("timestamptz reads as its ISO text with microseconds, in every year 0001–9999", () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          // PostgreSQL parses the text, the codec writes the micros it stores back: far from 2000
+          // (past ±285 years, where the micros leave the safe integers) and before 1970 too.
+          const iso = (ms: number, micros: number) =>
+            `${new Date(ms).toISOString().slice(0, -1)}${String(micros).padStart(3, "0")}Z`
+          const first = Date.parse("0001-01-01T00:00:00Z")
+          const last = Date.parse("9999-12-31T23:59:59.999Z")
+          const texts = [
+            ...fc.sample(fc.tuple(fc.integer({ min: first, max: last }), fc.integer({ min: 0, max: 999 })), 1000)
+              .map(([ms, micros]) => iso(ms, micros)),
+            "0001-01-01T00:00:00.000000Z",
+            "9999-12-31T23:59:59.999999Z",
+            "1969-12-31T23:59:59.999999Z",
+            "1970-01-01T00:00:00.000000Z",
+            "2000-01-01T00:00:00.000001Z",
+            "1999-12-31T23:59:59.999999Z",
+            "2000-02-29T12:00:00.000500Z",
+            "1900-02-28T23:59:59.999999Z",
+            "1900-03-01T00:00:00.000000Z",
+            "2024-02-29T00:00:00.000000Z",
+            "2026-12-31T23:59:59.999999Z"
+          ]
+          const rows = yield* sql<{ t: string; ts: string }>`
+            SELECT t, t::timestamptz AS ts FROM unnest(string_to_array(${texts.join(",")}, ',')) AS t`
+          assert.strictEqual(rows.length, texts.length)
+          for (const row of rows) assert.strictEqual(row.ts, row.t)
         }))
 
       it.effect("withTransaction rolls back", () =>

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
+import { DateTime, Option } from "effect"
 import fc from "fast-check"
-import { formatIsoMicros, parseDayMillis, parseWireMillis } from "../../src/index.ts"
+import { formatIsoMicros, parseDateInput, parseDayMillis, parseWireMillis } from "../../src/index.ts"
 
 // The reference throughout is `Date`'s own formatting and parsing, as the code before civil-time.ts
 // used them: `toISOString` plus three micro digits, and `Date.parse` behind a calendar check
@@ -199,13 +200,38 @@ describe("parseDayMillis", () => {
     if (!DAY.test(text)) sameNumber(parseDayMillis(text), Number.NaN, text)
   })
 
-  it.each(["1900-02-29", "2026-02-29", "2026-02-30", "2026-13-01", "2026-00-10", "2026-01-00", "2026-1-10", "2026/01/10", "2026-01-10T", ""])(
+  it("reads and refuses February 29, March 1 and December 31–32 of every year 0000–9999 as the reference does", () => {
+    for (let year = 0; year <= 9999; year++) {
+      for (const day of ["02-28", "02-29", "02-30", "03-01", "12-31", "12-32"]) {
+        const text = `${pad(year, 4)}-${day}`
+        sameNumber(parseDayMillis(text), referenceDay(text), text)
+      }
+    }
+  })
+
+  it.each(["1800-02-29", "1900-02-29", "2100-02-29", "2200-02-29", "2026-02-29", "2026-02-30", "2026-13-01", "2026-00-10", "2026-01-00", "2026-1-10", "2026/01/10", "2026-01-10T", ""])(
     "refuses %j",
     (text) => sameNumber(parseDayMillis(text), Number.NaN, text)
   )
 
-  it.each([["2000-02-29", Date.UTC(2000, 1, 29)], ["2024-02-29", Date.UTC(2024, 1, 29)], ["0001-01-01", FIRST_0001], ["9999-12-31", Date.UTC(9999, 11, 31)]])(
+  it.each([["1600-02-29", Date.UTC(1600, 1, 29)], ["2000-02-29", Date.UTC(2000, 1, 29)], ["2024-02-29", Date.UTC(2024, 1, 29)], ["2400-02-29", Date.UTC(2400, 1, 29)], ["0001-01-01", FIRST_0001], ["9999-12-31", Date.UTC(9999, 11, 31)]])(
     "reads %s",
     (text, ms) => sameNumber(parseDayMillis(text), ms, text)
   )
+})
+
+describe("parseDateInput on the forms Wasl writes", () => {
+  // Those naming no real instant fall through to the general path, which must refuse them too.
+  const storedMillis = (reference: number) =>
+    Number.isNaN(reference) || reference < FIRST_0001 || reference > LAST_9999 ? undefined : reference
+  const DayShaped = fc.record({
+    year: fc.integer({ min: 0, max: 9999 }),
+    month: fc.integer({ min: 0, max: 13 }),
+    day: fc.integer({ min: 0, max: 32 })
+  }).map((f) => `${pad(f.year, 4)}-${pad(f.month, 2)}-${pad(f.day, 2)}`)
+
+  prop("accepts and refuses what the reference does, in the years 0001–9999", [fc.oneof(WireShaped, NearlyReal, DayShaped)], ([text]) => {
+    const expected = storedMillis(text.length === 10 ? referenceDay(text) : referenceWire(text))
+    assert.strictEqual(Option.getOrUndefined(Option.map(parseDateInput(text), DateTime.toEpochMillis)), expected, text)
+  }, 3000)
 })

@@ -56,6 +56,16 @@ describe("WireTimestamp", () => {
     assert.strictEqual(encodeWire((exit as Exit.Success<DateTime.Utc>).value), wire.slice(0, 23) + "000Z")
   })
 
+  const Storable = Schema.Int.check(Schema.isBetween({ minimum: MIN_MILLIS, maximum: MAX_MILLIS }))
+
+  it.prop("encode is toISOString's text to the millisecond then 000Z, before 1970 too", [Storable], ([ms]) => {
+    assert.strictEqual(encodeWire(utc(ms)), `${new Date(ms).toISOString().slice(0, 23)}000Z`)
+  })
+
+  it.prop("decode ∘ encode is the identity on instants (0001–9999)", [Storable], ([ms]) => {
+    assert.strictEqual(millisOf(decodeWire(encodeWire(utc(ms)))), ms)
+  })
+
   it.prop("a zoned DateTime encodes as its UTC instant", [EpochMillis], ([ms]) => {
     const zoned = DateTime.makeZonedUnsafe(ms, { timeZone: "Asia/Kolkata" })
     assert.strictEqual(formatWireTimestamp(zoned), encodeWire(utc(ms)))
