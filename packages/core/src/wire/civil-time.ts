@@ -6,8 +6,8 @@
  * `Date.parse` are the slow part: a Struct of 16 wire timestamps cost 41 µs to decode and 21.5 µs
  * to encode (2.5 and 1.3 µs a timestamp) against 1.9 and 2.9 µs for 16 `Schema.DateTimeUtc`, and
  * the Date-based format and parse with their regexes were half of that profile. Reading and writing
- * the digits here made that Struct 2.0–2.4x faster to decode and 2.6–2.8x to encode (same runs,
- * shared machine), the timestamptz codec's text about 4.5x faster, and took the timestamp code of
+ * the digits here made that Struct 2.0–2.4x faster to decode and 2.2–2.8x to encode (same runs,
+ * shared machine), the timestamptz codec's text 3.5–6x faster, and took the timestamp code of
  * `GET /api/me` from 3.2 % to 0.7 % of the server's busy time.
  * The date libraries (date-fns, dayjs, luxon) format and parse through a `Date` themselves. The
  * calendar arithmetic is Howard Hinnant's `days_from_civil` / `civil_from_days` (proleptic
