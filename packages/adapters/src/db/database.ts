@@ -28,7 +28,7 @@
  * @module
  */
 import { PgClient, PgMigrator, PgTypes } from "@effect/sql-pg"
-import { formatIsoMicros } from "@wasl/core"
+import { formatIsoMicros, utcMillis } from "@wasl/core"
 import { Effect, Layer, Redacted, Result, type Scope, Semaphore } from "effect"
 import type { Reactivity } from "effect/reactivity"
 import type { SqlClient } from "effect/sql/SqlClient"
@@ -97,19 +97,23 @@ const formatUnixMicros = (unixMicros: number): string => {
 const isoTimestamp =
   /^(\d{4,6})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}(?::?\d{2})?)$/i
 
-/** Parses an ISO 8601 timestamp with an offset into Unix microseconds. */
-const parseUnixMicros = (text: string): number | undefined => {
+/**
+ * Parses an ISO 8601 timestamp with an offset into Unix microseconds, as a bigint: past ±285 years
+ * from 1970 they leave the safe integers.
+ */
+const parseUnixMicros = (text: string): bigint | undefined => {
   const match = isoTimestamp.exec(text)
   if (match === null) return undefined
   const [, year, month, day, hour, minute, second, fraction = "", zone] = match
-  const ms = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second))
+  // Not Date.UTC: it reads the years 0–99 as 1900–1999 and rolls 2026-02-30 over to March.
+  const ms = utcMillis(Number(year), Number(month), Number(day), Number(hour), Number(minute), Number(second), 0)
   if (Number.isNaN(ms)) return undefined
   let offsetMinutes = 0
   if (zone.toUpperCase() !== "Z") {
     const digits = zone.slice(1).replace(":", "")
     offsetMinutes = (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || "0")) * (zone[0] === "-" ? -1 : 1)
   }
-  return (ms - offsetMinutes * 60_000) * 1000 + Number(fraction.padEnd(6, "0").slice(0, 6))
+  return BigInt(ms - offsetMinutes * 60_000) * 1000n + BigInt(fraction.padEnd(6, "0").slice(0, 6))
 }
 
 /** timestamptz as `YYYY-MM-DDTHH:MM:SS.ffffffZ`. */
@@ -136,9 +140,8 @@ const timestamptzAsString: PgTypes.Codec<string | Date | number> = {
       if (value === "-infinity") return PgTypes.encode(Number.NEGATIVE_INFINITY, PgTypes.OID.timestamptz)
       const unixMicros = parseUnixMicros(value)
       if (unixMicros === undefined) return Result.fail(codecError(`timestamptz: cannot parse "${value}"`))
-      const micros = unixMicros - PG_EPOCH_MICROS
       const bytes = new Uint8Array(8)
-      new DataView(bytes.buffer).setBigInt64(0, BigInt(micros))
+      new DataView(bytes.buffer).setBigInt64(0, unixMicros - BigInt(PG_EPOCH_MICROS))
       return Result.succeed(bytes)
     }
     // Date or epoch milliseconds: the built-in codec.

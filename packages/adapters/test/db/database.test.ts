@@ -1,12 +1,12 @@
 import { assert, describe, it, layer } from "@effect/vitest"
-import { PgClient } from "@effect/sql-pg"
-import { Duration, Effect, Layer, Queue } from "effect"
+import { PgClient, PgTypes } from "@effect/sql-pg"
+import { Duration, Effect, Layer, Queue, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import fc from "fast-check"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { DatabaseLive, migrationsTable, MigrationsLive, runMigrations } from "../../src/db/database.ts"
+import { DatabaseLive, migrationsTable, MigrationsLive, pgTypes, runMigrations } from "../../src/db/database.ts"
 import { dataDirLockPath } from "../../src/db/data-dir-lock.ts"
 import { makePgliteTestDatabase, postgresTestEnabled, testPostgresUrl, TestDatabase } from "../../src/db/test-database.ts"
 
@@ -120,6 +120,26 @@ describe.runIf(postgresTestEnabled())("TestDatabase.postgres", () => {
       }))
       assert.strictEqual(exists.length, 0)
     }))
+})
+
+describe("pgTypes: a timestamptz parameter given as text", () => {
+  const roundTrip = (text: string) =>
+    PgTypes.encode(text, PgTypes.OID.timestamptz, pgTypes).pipe(
+      Result.flatMap((bytes) => PgTypes.decode(bytes, PgTypes.OID.timestamptz, 1, pgTypes))
+    )
+
+  it("is that instant in every year 0001–9999, the years below 100 too (not 19xx, as Date.UTC reads them)", () => {
+    for (const text of ["0001-01-01T00:00:00.000000Z", "0050-06-15T12:30:45.123456Z", "0099-12-31T23:59:59.999999Z", "2026-11-21T17:24:05.123456Z", "9999-12-31T23:59:59.999999Z"]) {
+      assert.deepStrictEqual(roundTrip(text), Result.succeed(text))
+    }
+    assert.deepStrictEqual(roundTrip("0050-06-15T14:30:45.5+02:00"), Result.succeed("0050-06-15T12:30:45.500000Z"))
+  })
+
+  it("is refused when it names no real instant, not rolled over", () => {
+    for (const text of ["2026-02-30T00:00:00Z", "2026-13-01T00:00:00Z", "2026-01-01T24:00:00Z", "2026-01-01T23:60:00Z"]) {
+      assert.isTrue(Result.isFailure(roundTrip(text)), text)
+    }
+  })
 })
 
 describe("TestDatabase.pglite", () => {

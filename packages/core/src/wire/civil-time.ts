@@ -75,7 +75,7 @@ const daysFromCivil = (year: number, month: number, day: number): number => {
  * that month (2026-02-30 is not rolled over to March as `Date.UTC` would), hour 0–23, minute and
  * second 0–59 (`Date.parse` refuses a leap second 60 and its 24:00 is refused here too).
  */
-const millisOf = (
+export const utcMillis = (
   year: number, month: number, day: number, hour: number, minute: number, second: number, milli: number
 ): number => {
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return Number.NaN
@@ -125,7 +125,7 @@ export const parseWireMillis = (text: string): number => {
     return Number.NaN
   }
   const milli = fraction12 * 10 + Math.floor(fraction34 / 10)
-  return millisOf(centuries * 100 + years, month, day, hour, minute, second, milli)
+  return utcMillis(centuries * 100 + years, month, day, hour, minute, second, milli)
 }
 
 /** Epoch ms of the midnight UTC that starts `YYYY-MM-DD`, or NaN when the text is not a real date of that form. */
@@ -136,5 +136,5 @@ export const parseDayMillis = (text: string): number => {
   const month = twoDigitsAt(text, 5)
   const day = twoDigitsAt(text, 8)
   if ((centuries | years | month | day) < 0) return Number.NaN
-  return millisOf(centuries * 100 + years, month, day, 0, 0, 0, 0)
+  return utcMillis(centuries * 100 + years, month, day, 0, 0, 0, 0)
 }
