@@ -18,7 +18,8 @@ import { SchemaJITCompiler } from "effect/schema"
  * interpreter runs again to build the very same issue (so 422 bodies are unchanged); parts it
  * cannot generate (transformations such as the wire timestamps, declarations) stay interpreted;
  * where `new Function` is unavailable (a locked-down runtime) nothing compiles and the interpreter
- * runs as before. Measured on `GET /api/me`, encoding its answer takes about a fifth less CPU.
+ * runs as before. Measured in isolation, encoding `GET /api/me`'s answer as HttpApi does takes about
+ * a quarter less CPU.
  */
 export const compileApiSchemas = <Id extends string, Groups extends HttpApiGroup.Constraint>(
   api: HttpApi.HttpApi<Id, Groups>
