@@ -60,10 +60,10 @@ export const DbSqlDateTime: Schema.decodeTo<Schema.String, typeof DbTimestamp> =
  * `schema` with Effect's Schema JIT compiler enabled on its AST and the ASTs under it (generated
  * decoders for the structs, the literal unions and the plain columns; the transformations, as
  * DbInt and DbTimestamp, stay interpreted). Measured on GET /api/me's rows in isolation: about a
- * quarter less CPU to decode them. The JIT is marked unstable in Effect 4.1; it is safe here because it only
- * answers rows that decode: on any failure its fast path answers "invalid" and Schema's
- * interpreter runs again to build the very same issue, and where `new Function` is unavailable
- * (a locked-down runtime) it does not compile and the interpreter decodes as before.
+ * quarter less CPU to decode them. The JIT is marked unstable in Effect 4.1; it is safe here
+ * because it only answers rows that decode: on any failure its fast path answers "invalid" and
+ * Schema's interpreter runs again to build the very same issue, and where `new Function` is
+ * unavailable (a locked-down runtime) it does not compile and the interpreter decodes as before.
  */
 const compiled = <S extends Schema.Top>(schema: S): S => {
   SchemaJITCompiler.enable(schema.ast)
