@@ -21,6 +21,7 @@ import { ExportHandlers } from "./handlers/exports.ts"
 import { ImportHandlers } from "./handlers/imports.ts"
 import { TokenHandlers } from "./handlers/tokens.ts"
 import { MAX_PARAM_LENGTH, routeTableOf } from "./route-table.ts"
+import { compileApiSchemas } from "./schema-jit.ts"
 import { AuthenticationLive } from "./security.ts"
 import { ServerClosing } from "./server-closing.ts"
 import { WebhookHandlers } from "./handlers/webhooks.ts"
@@ -36,6 +37,9 @@ export const OPENAPI_PATH = "/api/openapi.json"
 export const DOCS_PATH = "/docs"
 
 const routes = routeTableOf(WaslApi, { kind: OBJECT_PATHS })
+
+// Before `ApiRoutes` builds its codecs, which then take the compiled decoders and encoders.
+compileApiSchemas(WaslApi)
 
 const ApiRoutes = HttpApiBuilder.layer(WaslApi, { openapiPath: OPENAPI_PATH }).pipe(
   Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, PropertyHandlers, MessagingHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, ImportHandlers, RecordHandlers, ExportHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers, HealthHandlers]),

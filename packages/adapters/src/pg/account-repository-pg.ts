@@ -3,7 +3,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { SqlClient } from "effect/sql"
 import { InsufficientOtpCredits } from "../repository-semantics.ts"
-import { type Columns, columns, DbInt, DbTimestamp, decodeFirst, nowParam, selectList } from "./rows.ts"
+import { type Columns, columns, DbInt, DbNullOr, DbTimestamp, decodeFirst, nowParam, selectList } from "./rows.ts"
 
 const NullableString = Schema.NullOr(Schema.String)
 
@@ -29,7 +29,7 @@ const AccountRow = Schema.Struct({
 export const ACCOUNT_COLUMNS: Columns = columns("id", "name", "plan", "webhook_limit", "otp_credits", "industry", "logo",
   "address", ["timeZone", "time_zone"], "calendar", "hour12", "locale", "currency", "created_at", "updated_at")
 
-const NullableTimestamp = Schema.NullOr(DbTimestamp)
+const NullableTimestamp = DbNullOr(DbTimestamp)
 
 const SubscriptionRow = Schema.Struct({
   id: Schema.String,

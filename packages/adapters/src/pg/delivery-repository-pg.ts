@@ -15,7 +15,7 @@ import {
 } from "@wasl/core"
 import { Array as Arr, DateTime, Duration, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { DbInt, DbTimestamp, decodeFirst, decodeRows } from "./rows.ts"
+import { DbInt, DbNullOr, DbTimestamp, decodeFirst, decodeRows } from "./rows.ts"
 import { WebhookTargetRow, webhookStateOf } from "./webhook-target-row.ts"
 import { storableText, UUID_TEXT } from "../repository-semantics.ts"
 
@@ -35,7 +35,7 @@ const ClaimRow = Schema.Struct({
   body: Schema.String,
   status: DeliveryStatus,
   attempts: DbInt,
-  next_attempt_at: Schema.NullOr(DbTimestamp),
+  next_attempt_at: DbNullOr(DbTimestamp),
   claimed_until: DbTimestamp,
   trace_parent: Schema.NullOr(Schema.String),
   ...WebhookTargetRow.fields
@@ -47,7 +47,7 @@ const DeliveryRow = Schema.Struct({
   id: Schema.String,
   event: EventName,
   status: DeliveryStatus,
-  next_attempt_at: Schema.NullOr(DbTimestamp),
+  next_attempt_at: DbNullOr(DbTimestamp),
   created_at: DbTimestamp
 })
 

@@ -9,7 +9,7 @@
 import { type ExportChunk, type ExportCompletion, type ExportProgress, type ExportRow, ExportRepository, type NewExport, ObjectKindSchema } from "@wasl/core"
 import { DateTime, Effect, Layer, Option, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
-import { DbInt, DbTimestamp, decodeFirst } from "./rows.ts"
+import { DbInt, DbNullOr, DbTimestamp, decodeFirst } from "./rows.ts"
 
 const ExportDbRow = Schema.Struct({
   account_id: DbInt,
@@ -21,19 +21,19 @@ const ExportDbRow = Schema.Struct({
   columns: Schema.Array(Schema.String),
   status: Schema.Literals(["queued", "running", "completed", "failed"]),
   attempts: DbInt,
-  lease_until: Schema.NullOr(DbTimestamp),
+  lease_until: DbNullOr(DbTimestamp),
   scan_after: Schema.NullOr(Schema.String),
   written_rows: DbInt,
   written_bytes: DbInt,
   written_chunks: DbInt,
-  started_at: Schema.NullOr(DbTimestamp),
+  started_at: DbNullOr(DbTimestamp),
   row_count: Schema.NullOr(DbInt),
   byte_size: Schema.NullOr(DbInt),
   failure: Schema.NullOr(Schema.String),
   created_at: DbTimestamp,
   updated_at: DbTimestamp,
-  completed_at: Schema.NullOr(DbTimestamp),
-  expires_at: Schema.NullOr(DbTimestamp)
+  completed_at: DbNullOr(DbTimestamp),
+  expires_at: DbNullOr(DbTimestamp)
 })
 
 const toExport = (r: typeof ExportDbRow.Type): ExportRow => ({

@@ -7,7 +7,7 @@
 import { type FailedRow, type ImportJob, ImportRepository, ImportStatus, ObjectKindSchema } from "@wasl/core"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { DbInt, DbTimestamp, decodeFirst, decodeRows } from "./rows.ts"
+import { DbInt, DbNullOr, DbTimestamp, decodeFirst, decodeRows } from "./rows.ts"
 
 // jsonb comes back parsed from node-postgres, as text from some clients.
 const Json = <S extends Schema.Top>(schema: S) => Schema.Union([schema, Schema.fromJsonString(schema)])
@@ -32,7 +32,7 @@ const ImportRowDb = Schema.Struct({
   reason: Schema.NullOr(Schema.String),
   created_at: DbTimestamp,
   updated_at: DbTimestamp,
-  finished_at: Schema.NullOr(DbTimestamp)
+  finished_at: DbNullOr(DbTimestamp)
 })
 
 const StagedRowDb = Schema.Struct({ line: DbInt, cells: Cells })

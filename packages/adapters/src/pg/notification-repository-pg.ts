@@ -6,7 +6,7 @@ import {
 } from "@wasl/core"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
-import { type Columns, columns, DbInt, DbTimestamp, decodeFirst, decodeRows, selectList } from "./rows.ts"
+import { type Columns, columns, DbInt, DbNullOr, DbTimestamp, decodeFirst, decodeRows, selectList } from "./rows.ts"
 
 /**
  * The channel an insert NOTIFYs for a notification whose popup or browser channel is on; the
@@ -33,7 +33,7 @@ const NotificationRow = Schema.Struct({
   data: Schema.Record(Schema.String, Schema.Unknown),
   popup: Schema.Boolean,
   browser: Schema.Boolean,
-  read_at: Schema.NullOr(DbTimestamp),
+  read_at: DbNullOr(DbTimestamp),
   created_at: DbTimestamp,
   updated_at: DbTimestamp
 })

@@ -1,13 +1,13 @@
 import { Ability, type ApiToken, type StoredToken, TokenRepository } from "@wasl/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { DbInt, DbTimestamp, decodeFirst, decodeRows, nowParam } from "./rows.ts"
+import { DbInt, DbNullOr, DbTimestamp, decodeFirst, decodeRows, nowParam } from "./rows.ts"
 
 const TokenRow = Schema.Struct({
   id: DbInt,
   name: Schema.String,
   abilities: Schema.Array(Ability),
-  last_used_at: Schema.NullOr(DbTimestamp),
+  last_used_at: DbNullOr(DbTimestamp),
   created_at: DbTimestamp
 })
 

@@ -2,14 +2,14 @@ import { invalid, type Membership, MembershipStatus, type User, UserRepository }
 import { Effect, Layer, Option, Schema } from "effect"
 import { EMAIL_TAKEN } from "../repository-semantics.ts"
 import { SqlClient } from "effect/sql"
-import { type Columns, columns, DbInt, DbSqlDateTime, DbTimestamp, decodeFirst, decodeRows, nowParam, selectList } from "./rows.ts"
+import { type Columns, columns, DbInt, DbNullOr, DbSqlDateTime, DbTimestamp, decodeFirst, decodeRows, nowParam, selectList } from "./rows.ts"
 
 const NullableString = Schema.NullOr(Schema.String)
 
 const UserRow = Schema.Struct({
   id: DbInt,
   email: Schema.String,
-  email_verified_at: Schema.NullOr(DbTimestamp),
+  email_verified_at: DbNullOr(DbTimestamp),
   firstname: Schema.String,
   lastname: Schema.String,
   image: NullableString,
@@ -31,7 +31,7 @@ const MembershipRow = Schema.Struct({
   user_id: DbInt,
   account_id: DbInt,
   status: MembershipStatus,
-  last_used: Schema.NullOr(DbSqlDateTime),
+  last_used: DbNullOr(DbSqlDateTime),
   timeZone: Schema.String,
   calendar: NullableString,
   hour12: Schema.Boolean,

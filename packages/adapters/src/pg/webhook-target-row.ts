@@ -5,7 +5,7 @@
  */
 import type { WebhookState } from "@wasl/core"
 import { Schema } from "effect"
-import { DbInt, DbTimestamp } from "./rows.ts"
+import { DbInt, DbNullOr, DbTimestamp } from "./rows.ts"
 
 /** The delivery columns of a `webhooks` row, decoded. */
 export const WebhookTargetRow: Schema.Struct<{
@@ -14,14 +14,14 @@ export const WebhookTargetRow: Schema.Struct<{
   readonly is_validated: Schema.Boolean
   readonly is_active: Schema.Boolean
   readonly consecutive_failures: typeof DbInt
-  readonly last_failure_at: Schema.NullOr<typeof DbTimestamp>
+  readonly last_failure_at: Schema.Union<readonly [Schema.Null, typeof DbTimestamp]>
 }> = Schema.Struct({
   url: Schema.String,
   secret_sealed: Schema.String,
   is_validated: Schema.Boolean,
   is_active: Schema.Boolean,
   consecutive_failures: DbInt,
-  last_failure_at: Schema.NullOr(DbTimestamp)
+  last_failure_at: DbNullOr(DbTimestamp)
 })
 /** The delivery columns of a `webhooks` row. */
 export type WebhookTargetRow = typeof WebhookTargetRow.Type
