@@ -14,7 +14,7 @@
  * address guard (`WebhookTransportHttp`, `WebhookUrlGuardDns`), mail over SMTP or to a file
  * (`MailerSmtp`, `MailerJsonLines`), the WhatsApp Cloud and sandbox providers
  * (`MessagingProviderLive`), pooled secure randomness (`SecureRandomPooled`), password and token hashing (`PasswordHasherScrypt`,
- * `TokenHasherNode`). A few exports are internal plumbing shared between the adapters' files (the
+ * `TokenHasherNode`), HMAC on `node:crypto` for the webhook signatures (`MacNode`). A few exports are internal plumbing shared between the adapters' files (the
  * records' list statement and storage mapping, row helpers); their documentation says so.
  *
  * Test databases (`TestDatabase`) and the local stand-in for the WhatsApp Cloud API
@@ -50,6 +50,7 @@ export { migrations } from "./db/migrations/index.ts"
 export * from "./memory/index.ts"
 export * from "./password-hasher-scrypt.ts"
 export * from "./token-hasher-node.ts"
+export * from "./mac-node.ts"
 export * from "./secure-random-pooled.ts"
 export * from "./pg/index.ts"
 export * from "./repository-semantics.ts"
