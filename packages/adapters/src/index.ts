@@ -14,8 +14,9 @@
  * address guard (`WebhookTransportHttp`, `WebhookUrlGuardDns`), mail over SMTP or to a file
  * (`MailerSmtp`, `MailerJsonLines`), the WhatsApp Cloud and sandbox providers
  * (`MessagingProviderLive`), pooled secure randomness (`SecureRandomPooled`), password and token hashing (`PasswordHasherScrypt`,
- * `TokenHasherNode`), HMAC on `node:crypto` for the webhook signatures (`MacNode`). A few exports are internal plumbing shared between the adapters' files (the
- * records' list statement and storage mapping, row helpers); their documentation says so.
+ * `TokenHasherNode`), HMAC on `node:crypto` for the webhook signatures (`MacNode`). A few exports
+ * are internal plumbing shared between the adapters' files (the records' list statement and
+ * storage mapping, row helpers); their documentation says so.
  *
  * Test databases (`TestDatabase`) and the local stand-in for the WhatsApp Cloud API
  * (`startFakeCloudApi`) are test doubles: they live at `@wasl/adapters/testing`, with the ports'

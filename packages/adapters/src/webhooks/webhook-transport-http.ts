@@ -201,6 +201,8 @@ const send = (agent: Https.Agent, lookup: Net.LookupFunction, target: Target, re
  *
  * - https only; a host that is an IP literal is refused (the URL rule of create/update, kept
  *   here too because a request could be built from a stored URL that predates a rule change).
+ *   Both depend on the URL's text alone, so each URL is parsed and checked once (the last 1,024
+ *   are kept); the address rule below depends on DNS and is applied at every connection.
  * - SSRF at connection time: the socket's `lookup` resolves the name itself and refuses the
  *   connection when ANY address it resolves to is forbidden by core's address-policy.ts. The
  *   address checked is the one the socket then dials (the lookup hands exactly the checked
