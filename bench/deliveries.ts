@@ -21,7 +21,8 @@
  *    database: the floor of this machine for the saturation figure (target: the worker ≥ 0.8x).
  * 5. Prints the figures (and adds them to `BENCH_JSON`, if set), stops the children and drops the
  *    database (also on failure, Ctrl-C or the time limit `BENCH_TIMEOUT_MS`, 10 minutes). The
- *    worker's resident memory is sampled over the saturation phase.
+ *    worker's resident memory is sampled over the saturation phase, and its CPU time (user +
+ *    system, `/proc/<pid>/stat`) over that phase divided by the deliveries.
  *
  * Everything runs on this machine: the receiver and the event generator in this process, the
  * server, the worker and PostgreSQL beside it.
@@ -41,6 +42,7 @@ import * as Path from "node:path"
 import { performance } from "node:perf_hooks"
 import { RECEIVER_CA_FILE, startWebhookReceiver } from "../test/support/webhook-receiver.ts"
 import { cliMain, root, runToCompletion, startChild, startWaslServer } from "./support/children.ts"
+import { cpuSeconds } from "./support/cpu.ts"
 import { createBenchDatabase } from "./support/database.ts"
 import { intFromEnv } from "./support/env.ts"
 import { atCleanup, runBenchmark } from "./support/harness.ts"
@@ -252,6 +254,7 @@ const run = async () => {
   seen.clear()
   arrivals.length = 0
   const workerRss = sampleRss(worker.child.pid)
+  const workerCpuBefore = cpuSeconds(worker.child.pid)
   const s0 = performance.now()
   for (let start = 0; start < settings.backlog; start += 500) {
     const events: Array<NewOutboxEvent> = []
@@ -265,6 +268,12 @@ const run = async () => {
   const perSecond = (arrivals.length - 1) / ((last - first) / 1000)
   const drained = (last - s0) / 1000
   const memory = workerRss.stop()
+  const workerCpuAfter = cpuSeconds(worker.child.pid)
+  // The worker's CPU per delivery over the saturation (its fan-out included): on a shared machine
+  // the rates above move with the neighbours' load, this much less.
+  const cpuPerDelivery = workerCpuBefore === undefined || workerCpuAfter === undefined
+    ? undefined
+    : ((workerCpuAfter - workerCpuBefore) * 1e6) / settings.backlog
 
   // 4. The bare sender: the same deliveries to the same receiver, without the worker.
   log(`baseline: a bare sender posts ${settings.backlog} deliveries, ${SOCKETS} in flight...`)
@@ -300,6 +309,9 @@ const run = async () => {
       ["bare sender (no database)", barePerSecond.toFixed(0)],
       ["worker / bare sender", `${(perSecond / barePerSecond).toFixed(2)}x`]
     ]),
+    cpuPerDelivery === undefined
+      ? "apps/worker CPU: not readable here"
+      : `apps/worker CPU over the saturation: ${cpuPerDelivery.toFixed(0)} µs per delivery (user + system)`,
     memory === undefined
       ? "apps/worker RSS: not readable here"
       : `apps/worker RSS over the saturation: ${memory.first.toFixed(0)} MiB at start, ${memory.peak.toFixed(0)} MiB at most, ${
@@ -311,6 +323,7 @@ const run = async () => {
   writeResults([
     ratioResult("webhook deliveries at saturation: deliveries/s", perSecond, barePerSecond, SATURATION_TARGET),
     figureResult(`event commit -> first attempt at ${settings.rate} events/s: p99 ms`, percentile(sortedLatency, 99), P99_TARGET_MS),
+    ...(cpuPerDelivery === undefined ? [] : [figureResult("apps/worker CPU per delivery at saturation (µs)", cpuPerDelivery)]),
     ...(memory === undefined ? [] : [figureResult("apps/worker RSS peak at delivery saturation (MiB)", memory.peak)])
   ])
   if (unverified > 0) throw new Error(`${unverified} deliveries failed the receiver's signature check`)

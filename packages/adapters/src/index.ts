@@ -14,8 +14,9 @@
  * address guard (`WebhookTransportHttp`, `WebhookUrlGuardDns`), mail over SMTP or to a file
  * (`MailerSmtp`, `MailerJsonLines`), the WhatsApp Cloud and sandbox providers
  * (`MessagingProviderLive`), pooled secure randomness (`SecureRandomPooled`), password and token hashing (`PasswordHasherScrypt`,
- * `TokenHasherNode`). A few exports are internal plumbing shared between the adapters' files (the
- * records' list statement and storage mapping, row helpers); their documentation says so.
+ * `TokenHasherNode`), HMAC on `node:crypto` for the webhook signatures (`MacNode`). A few exports
+ * are internal plumbing shared between the adapters' files (the records' list statement and
+ * storage mapping, row helpers); their documentation says so.
  *
  * Test databases (`TestDatabase`) and the local stand-in for the WhatsApp Cloud API
  * (`startFakeCloudApi`) are test doubles: they live at `@wasl/adapters/testing`, with the ports'
@@ -50,6 +51,7 @@ export { migrations } from "./db/migrations/index.ts"
 export * from "./memory/index.ts"
 export * from "./password-hasher-scrypt.ts"
 export * from "./token-hasher-node.ts"
+export * from "./mac-node.ts"
 export * from "./secure-random-pooled.ts"
 export * from "./pg/index.ts"
 export * from "./repository-semantics.ts"

@@ -205,7 +205,9 @@ const attemptSpan = (delivery: ClaimedDelivery) =>
       "wasl.webhook.id": delivery.webhookId,
       "wasl.event.name": delivery.event
     }
-  })
+    // The span names its delivery; its call site, the same for every attempt, would cost a stack
+    // trace per attempt (about 1 % of the worker's CPU at saturation).
+  }, { captureStackTrace: false })
 
 /** How the attempt went, on its span: the attempt's number, the answer's status, the outcome. */
 const annotateAttemptSpan = (pending: PendingAttempt) =>

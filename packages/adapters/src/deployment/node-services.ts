@@ -4,6 +4,7 @@
  * WhatsApp sending and the messaging settings, and the delivery policy.
  */
 import { type Duration, Effect, Layer, Redacted } from "effect"
+import type { Mac } from "effect/crypto"
 import {
   DeliveryPolicy,
   type DeliveryPolicyShape,
@@ -18,6 +19,7 @@ import {
 import { join } from "node:path"
 import { MailerJsonLines } from "../mail/mailer-json-lines.ts"
 import { MailerSmtp } from "../mail/mailer-smtp.ts"
+import { MacNode } from "../mac-node.ts"
 import { MessagingLive } from "../messaging/messaging-provider-live.ts"
 import { PasswordHasherScrypt } from "../password-hasher-scrypt.ts"
 import { TokenHasherNode } from "../token-hasher-node.ts"
@@ -26,8 +28,11 @@ import { WebhookUrlGuardDns } from "../webhooks/webhook-url-guard-dns.ts"
 import { DEFAULT_DATA_DIR, type MailOptions, type WaslOptions } from "./options.ts"
 import { SecureRandomPooled } from "../secure-random-pooled.ts"
 
-/** What `nodeServices` provides: every port of `WaslServices` but storage and the worker's signals. */
-export type NodeServices = Exclude<WaslServices, WaslRepositories | QueueSignals | NotificationFeed>
+/**
+ * What `nodeServices` provides: every port of `WaslServices` but storage and the worker's signals,
+ * and the `Mac` that core's webhook signatures use when a host provides one (`MacNode`).
+ */
+export type NodeServices = Exclude<WaslServices, WaslRepositories | QueueSignals | NotificationFeed> | Mac.Mac
 
 /** SMTP when a server is configured, else JSON lines in the outbox file. */
 export const mailerOf = (mail: MailOptions, dataDir: string): Layer.Layer<Mailer> => {
@@ -72,6 +77,7 @@ export const nodeServices = (
     mailerOf(options.mail ?? {}, dataDir),
     Layer.succeed(DeliveryPolicy, policy),
     PasswordHasherScrypt,
-    TokenHasherNode
+    TokenHasherNode,
+    MacNode
   ).pipe(Layer.provideMerge(SecureRandomPooled))
 }

@@ -1,28 +1,36 @@
 /**
  * HMAC-SHA256, the MAC of every webhook signature (`X-Wasl-Signature`, the challenge answer,
- * `webhook-signature`), on effect/crypto's `Mac` over Web Crypto so core stays portable (Node,
- * Deno, browsers). A key is imported once and then signs any number of messages: a worker signs
- * many attempts with one webhook's secret.
+ * `webhook-signature`), on effect/crypto's `Mac` so core stays portable (Node, Deno, browsers). A
+ * key is imported once and then signs any number of messages: a worker signs many attempts with
+ * one webhook's secret.
  */
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { Mac, SecureRandom } from "effect/crypto"
 
 /** Signs a message (its UTF-8 bytes) with one key; answers the 32-byte tag. */
 export type HmacSha256 = (message: string) => Effect.Effect<Uint8Array>
 
-// Provided here rather than required of callers: Web Crypto needs no configuration, and the
+// The default when the host provides no `Mac`: Web Crypto needs no configuration, and the
 // use-cases and receivers that sign should not have to wire a Mac service. SecureRandom only
 // serves Mac.generateKey, which signing never calls.
 const MacWebCrypto = Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto))
 
-/**
- * An HMAC-SHA256 signer keyed with `key`. The key must not be empty (a defect otherwise: every
- * webhook secret has 32 characters).
- */
-export const hmacSha256 = (key: Uint8Array): Effect.Effect<HmacSha256> =>
+const signerOf = (key: Uint8Array) =>
   Effect.gen(function*() {
     const mac = yield* Mac.Mac
     const macKey = yield* Mac.key(Mac.hmacSha256, key)
     // A byte key of any non-empty length signs: a CryptoError here is a broken runtime.
     return (message: string) => Effect.orDie(mac.sign(macKey, new TextEncoder().encode(message)))
-  }).pipe(Effect.orDie, Effect.provide(MacWebCrypto))
+  })
+
+/**
+ * An HMAC-SHA256 signer keyed with `key`, on the host's `Mac` when it provides one (the Node
+ * deployment provides `node:crypto`'s, which signs synchronously, where Web Crypto makes every
+ * signature an asynchronous thread-pool job), else on Web Crypto. Every `Mac` computes the same
+ * tags. The key must not be empty (a defect otherwise: every webhook secret has 32 characters).
+ */
+export const hmacSha256 = (key: Uint8Array): Effect.Effect<HmacSha256> =>
+  Effect.flatMap(Effect.serviceOption(Mac.Mac), (mac) =>
+    Option.isSome(mac)
+      ? Effect.provideService(signerOf(key), Mac.Mac, mac.value)
+      : Effect.provide(signerOf(key), MacWebCrypto)).pipe(Effect.orDie)
