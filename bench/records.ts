@@ -36,13 +36,13 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { performance } from "node:perf_hooks"
 import { fileURLToPath } from "node:url"
-import { type BenchResult, figureResult, floorResults, ratioResult, writeResults } from "./support/results.ts"
+import { type BenchResult, cpuResults, figureResult, floorResults, ratioResult, writeResults } from "./support/results.ts"
 import { sampleRss } from "./support/rss.ts"
 import { type Child, cliMain, runToCompletion, startBaseline, startWaslServer, stopAllChildren, stopChild } from "./support/children.ts"
 import { compileListQuery, type Custom, listPath, paramsOf, type Scenario, scenarios } from "./support/deal-scenarios.ts"
 import { customFor, defineCustom, seedDeals, seedValues } from "./support/deal-seed.ts"
 import { intFromEnv } from "./support/env.ts"
-import { type Figures as LoadFigures, measure as measureLoad } from "./support/load.ts"
+import { cpuCell, cpuRatioCell, type Figures as LoadFigures, measure as measureLoad } from "./support/load.ts"
 import { ms, table } from "./support/table.ts"
 
 const baselineMain = fileURLToPath(new URL("records-baseline.ts", import.meta.url))
@@ -303,9 +303,9 @@ const measureHttp = Effect.fnUntraced(function*(env: NodeJS.ProcessEnv, accountI
     yield* checkSamePages(scenario, paths, wasl.origin, baseline.origin, headers)
     yield* log(`HTTP ${scenario.name}: ${warmup} + ${requests} requests each, ${concurrency} connections`)
     const pathOf = (i: number) => paths[i % paths.length]!
-    const w = yield* Effect.tryPromise(() => measureLoad(wasl.origin, headers, settings.http, pathOf))
-    const b = yield* Effect.tryPromise(() => measureLoad(baseline.origin, headers, settings.http, pathOf))
-    const f = yield* Effect.tryPromise(() => measureLoad(floor.origin, headers, settings.http, pathOf))
+    const w = yield* Effect.tryPromise(() => measureLoad(wasl.origin, headers, settings.http, pathOf, wasl.child.child.pid))
+    const b = yield* Effect.tryPromise(() => measureLoad(baseline.origin, headers, settings.http, pathOf, baseline.child.child.pid))
+    const f = yield* Effect.tryPromise(() => measureLoad(floor.origin, headers, settings.http, pathOf, floor.child.child.pid))
     rows.push({ name: scenario.name, client: w.client, wasl: w.figures, baseline: b.figures, floor: f.figures })
   }
   return { rows, rss: rss.stop() } satisfies HttpRun
@@ -315,6 +315,7 @@ const measureHttp = Effect.fnUntraced(function*(env: NodeJS.ProcessEnv, accountI
 const httpResults = ({ rows, rss }: HttpRun): ReadonlyArray<BenchResult> => [
   ...rows.map((r) => ratioResult(`GET /api/deals ${r.name}: req/s`, r.wasl.perSecond, r.baseline.perSecond, 0.9)),
   ...rows.flatMap((r) => floorResults(`GET /api/deals ${r.name}: req/s`, r.wasl.perSecond, r.floor.perSecond, r.baseline.perSecond)),
+  ...rows.flatMap((r) => cpuResults(`GET /api/deals ${r.name}`, r.wasl, r.baseline)),
   ...(rss === undefined ? [] : [figureResult("apps/server RSS peak under list load (MiB)", rss.peak)])
 ]
 
@@ -327,7 +328,7 @@ const httpReport = ({ rows, rss }: HttpRun): ReadonlyArray<string> => {
     `  ${concurrency} keep-alive connections with one request in flight each (${rows[0]?.client ?? "-"}), loopback`,
     "",
     table([
-      ["query", "Wasl req/s", "p50", "p99", "base req/s", "p50", "p99", "Wasl/base req/s", "p50", "p99", "floor req/s", "floor/base", "body B", "base B"],
+      ["query", "Wasl req/s", "p50", "p99", "base req/s", "p50", "p99", "Wasl/base req/s", "p50", "p99", "floor req/s", "floor/base", "CPU µs/req Wasl", "base", "Wasl/base", "body B", "base B"],
       ...rows.map((r) => [
         r.name,
         r.wasl.perSecond.toFixed(0),
@@ -341,6 +342,9 @@ const httpReport = ({ rows, rss }: HttpRun): ReadonlyArray<string> => {
         `${(r.wasl.p99 / r.baseline.p99).toFixed(1)}x`,
         r.floor.perSecond.toFixed(0),
         `${(r.floor.perSecond / r.baseline.perSecond).toFixed(2)}x`,
+        cpuCell(r.wasl),
+        cpuCell(r.baseline),
+        cpuRatioCell(r.wasl, r.baseline),
         String(r.wasl.bytes),
         String(r.baseline.bytes)
       ])

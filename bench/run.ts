@@ -34,8 +34,8 @@ import { startBaseline, startWaslServer, stopChild } from "./support/children.ts
 import { benchDeployment } from "./support/deployment.ts"
 import { intFromEnv } from "./support/env.ts"
 import { runBenchmark } from "./support/harness.ts"
-import { measure } from "./support/load.ts"
-import { floorResults, ratioResult, writeResults } from "./support/results.ts"
+import { cpuCell, cpuRatioCell, measure } from "./support/load.ts"
+import { cpuResults, floorResults, ratioResult, writeResults } from "./support/results.ts"
 import { ms, table } from "./support/table.ts"
 
 const self = fileURLToPath(import.meta.url)
@@ -128,7 +128,7 @@ const run = async () => {
     const body = await expectStatus(wasl.origin, headers, 200)
     await expectStatus(wasl.origin, wrongHeaders, 401)
     console.error(`bench: ${label}: ${settings.warmup} warm-up + ${settings.requests} requests...`)
-    const measured = await measure(wasl.origin, headers, settings, () => ME_PATH)
+    const measured = await measure(wasl.origin, headers, settings, () => ME_PATH, wasl.child.child.pid)
     await stopChild(wasl.child)
     return { body, measured }
   }
@@ -148,7 +148,7 @@ const run = async () => {
     await expectStatus(baseline.origin, headers, 200)
     if (onPostgres) await expectStatus(baseline.origin, wrongHeaders, 401)
     console.error(`bench: ${label}: ${settings.warmup} warm-up + ${settings.requests} requests...`)
-    const measured = await measure(baseline.origin, headers, settings, () => ME_PATH)
+    const measured = await measure(baseline.origin, headers, settings, () => ME_PATH, baseline.child.child.pid)
     await stopChild(baseline.child)
     return measured
   }
@@ -171,17 +171,18 @@ const run = async () => {
       `  node ${process.version}, ${Os.platform()} ${Os.arch()}, ${cpus.length} CPU(s) ${cpus[0]?.model.trim() ?? ""}`,
       "",
       table([
-        ["", "req/s", "p50 ms", "p95 ms", "p99 ms", "body B"],
-        ["Wasl", w.perSecond.toFixed(0), ms(w.p50), ms(w.p95), ms(w.p99), String(w.bytes)],
-        ["Wasl, rate-limited", l.perSecond.toFixed(0), ms(l.p50), ms(l.p95), ms(l.p99), String(l.bytes)],
-        ["baseline", b.perSecond.toFixed(0), ms(b.p50), ms(b.p95), ms(b.p99), String(b.bytes)],
-        ["Effect HTTP floor", f.perSecond.toFixed(0), ms(f.p50), ms(f.p95), ms(f.p99), String(f.bytes)],
+        ["", "req/s", "p50 ms", "p95 ms", "p99 ms", "CPU µs/req", "body B"],
+        ["Wasl", w.perSecond.toFixed(0), ms(w.p50), ms(w.p95), ms(w.p99), cpuCell(w), String(w.bytes)],
+        ["Wasl, rate-limited", l.perSecond.toFixed(0), ms(l.p50), ms(l.p95), ms(l.p99), cpuCell(l), String(l.bytes)],
+        ["baseline", b.perSecond.toFixed(0), ms(b.p50), ms(b.p95), ms(b.p99), cpuCell(b), String(b.bytes)],
+        ["Effect HTTP floor", f.perSecond.toFixed(0), ms(f.p50), ms(f.p95), ms(f.p99), cpuCell(f), String(f.bytes)],
         [
           "Wasl / baseline",
           `${(w.perSecond / b.perSecond).toFixed(2)}x`,
           `${(w.p50 / b.p50).toFixed(1)}x`,
           `${(w.p95 / b.p95).toFixed(1)}x`,
           `${(w.p99 / b.p99).toFixed(1)}x`,
+          cpuRatioCell(w, b),
           ""
         ],
         [
@@ -190,6 +191,7 @@ const run = async () => {
           `${(f.p50 / b.p50).toFixed(1)}x`,
           `${(f.p95 / b.p95).toFixed(1)}x`,
           `${(f.p99 / b.p99).toFixed(1)}x`,
+          cpuRatioCell(f, b),
           ""
         ],
         [
@@ -198,6 +200,7 @@ const run = async () => {
           `${(l.p50 / w.p50).toFixed(1)}x`,
           `${(l.p95 / w.p95).toFixed(1)}x`,
           `${(l.p99 / w.p99).toFixed(1)}x`,
+          cpuRatioCell(l, w),
           ""
         ]
       ])
@@ -208,7 +211,8 @@ const run = async () => {
   writeResults([
     ratioResult(`GET /api/me (${onPostgres ? "PostgreSQL" : "embedded"}): req/s`, w.perSecond, b.perSecond, onPostgres ? 0.6 : null),
     ratioResult("GET /api/me rate-limited / not limited: req/s", l.perSecond, w.perSecond, null),
-    ...(onPostgres ? floorResults("GET /api/me (PostgreSQL): req/s", w.perSecond, f.perSecond, b.perSecond) : [])
+    ...(onPostgres ? floorResults("GET /api/me (PostgreSQL): req/s", w.perSecond, f.perSecond, b.perSecond) : []),
+    ...(onPostgres ? cpuResults("GET /api/me (PostgreSQL)", w, b) : [])
   ])
 }
 

@@ -25,8 +25,8 @@ import { startBaseline, startWaslServer, stopChild } from "./support/children.ts
 import { benchDeployment } from "./support/deployment.ts"
 import { intFromEnv } from "./support/env.ts"
 import { runBenchmark } from "./support/harness.ts"
-import { type Figures, type LoadRequest, loadRequests, makeSender } from "./support/load.ts"
-import { figureResult, floorResults, ratioResult, writeResults } from "./support/results.ts"
+import { cpuCell, cpuRatioCell, type Figures, type LoadRequest, loadRequests, makeSender, withServerCpu } from "./support/load.ts"
+import { cpuResults, figureResult, floorResults, ratioResult, writeResults } from "./support/results.ts"
 import { sampleRss } from "./support/rss.ts"
 import { ms, table } from "./support/table.ts"
 
@@ -118,7 +118,7 @@ const writeLoad = async (origin: string, headers: Record<string, string>, settin
   readonly requests: number
   readonly warmup: number
   readonly concurrency: number
-}): Promise<Phase> => {
+}, pid: number | undefined): Promise<Phase> => {
   const sender = await makeSender(origin, headers, settings.concurrency)
   try {
     const ids: Array<string> = []
@@ -130,9 +130,9 @@ const writeLoad = async (origin: string, headers: Record<string, string>, settin
     const post = (i: number): LoadRequest => ({ method: "POST", path: "/api/deals", body: createBody(i) })
     const put = (i: number): LoadRequest => ({ method: "PUT", path: `/api/deals/${ids[i % ids.length]}`, body: updateBody(i) })
     if (settings.warmup > 0) await loadRequests(sender, settings.warmup, settings.concurrency, post, 201, keepId)
-    const create = await loadRequests(sender, settings.requests, settings.concurrency, post, 201, keepId)
+    const create = await withServerCpu(pid, () => loadRequests(sender, settings.requests, settings.concurrency, post, 201, keepId))
     if (settings.warmup > 0) await loadRequests(sender, settings.warmup, settings.concurrency, put, 200)
-    const update = await loadRequests(sender, settings.requests, settings.concurrency, put, 200)
+    const update = await withServerCpu(pid, () => loadRequests(sender, settings.requests, settings.concurrency, put, 200))
     return { create, update, client: sender.name }
   } finally {
     await sender.close()
@@ -155,7 +155,7 @@ const run = async () => {
   const me = await fetch(`${wasl.origin}/api/me`, { headers }).then((r) => r.json()) as { readonly account: { readonly id: number } }
   log(`Wasl: ${settings.warmup} warm-up + ${settings.requests} creates, then as many updates...`)
   const rss = sampleRss(wasl.child.child.pid)
-  const w = await writeLoad(wasl.origin, headers, settings)
+  const w = await writeLoad(wasl.origin, headers, settings, wasl.child.child.pid)
   const memory = rss.stop()
   await stopChild(wasl.child)
 
@@ -163,20 +163,21 @@ const run = async () => {
     log(`starting the ${label}...`)
     const baseline = await startBaseline(self, ["--baseline"], { ...env, BASELINE_ACCOUNT: String(me.account.id), BASELINE_HTTP: http })
     log(`${label}: ${settings.warmup} warm-up + ${settings.requests} creates, then as many updates...`)
-    const figures = await writeLoad(baseline.origin, headers, settings)
+    const figures = await writeLoad(baseline.origin, headers, settings, baseline.child.child.pid)
     await stopChild(baseline.child)
     return figures
   }
   const b = await measureBaseline("baseline", "node")
   const f = await measureBaseline("Effect HTTP floor", "effect")
 
-  const row = (label: string, f: Figures) => [label, f.perSecond.toFixed(0), ms(f.p50), ms(f.p95), ms(f.p99), String(f.bytes)]
+  const row = (label: string, f: Figures) => [label, f.perSecond.toFixed(0), ms(f.p50), ms(f.p95), ms(f.p99), cpuCell(f), String(f.bytes)]
   const ratio = (label: string, x: Figures, y: Figures) => [
     label,
     `${(x.perSecond / y.perSecond).toFixed(2)}x`,
     `${(x.p50 / y.p50).toFixed(1)}x`,
     `${(x.p95 / y.p95).toFixed(1)}x`,
     `${(x.p99 / y.p99).toFixed(1)}x`,
+    cpuRatioCell(x, y),
     ""
   ]
   const results = [
@@ -184,6 +185,8 @@ const run = async () => {
     ratioResult("PUT /api/deals/{_id}: req/s", w.update.perSecond, b.update.perSecond, TARGET),
     ...floorResults("POST /api/deals: req/s", w.create.perSecond, f.create.perSecond, b.create.perSecond),
     ...floorResults("PUT /api/deals/{_id}: req/s", w.update.perSecond, f.update.perSecond, b.update.perSecond),
+    ...cpuResults("POST /api/deals", w.create, b.create),
+    ...cpuResults("PUT /api/deals/{_id}", w.update, b.update),
     ...(memory === undefined ? [] : [figureResult("apps/server RSS peak under writes (MiB)", memory.peak)])
   ]
   const cpus = Os.cpus()
@@ -197,7 +200,7 @@ const run = async () => {
     `  node ${process.version}, ${Os.platform()} ${Os.arch()}, ${cpus.length} CPU(s) ${cpus[0]?.model.trim() ?? ""}`,
     "",
     table([
-      ["", "req/s", "p50 ms", "p95 ms", "p99 ms", "body B"],
+      ["", "req/s", "p50 ms", "p95 ms", "p99 ms", "CPU µs/req", "body B"],
       row("POST Wasl", w.create),
       row("POST baseline", b.create),
       row("POST Effect HTTP floor", f.create),

@@ -6,6 +6,7 @@
  */
 import * as Http from "node:http"
 import { performance } from "node:perf_hooks"
+import { cpuSeconds } from "./cpu.ts"
 
 /** One request of a load: a `GET` without a body, or a write with a JSON body. */
 export interface LoadRequest {
@@ -107,6 +108,12 @@ export interface Figures {
   readonly p99: number
   /** The size of the last body read. */
   readonly bytes: number
+  /**
+   * The server's CPU time per request over the measured requests (user + system, µs), when its
+   * process was named and `/proc` could be read: what a request costs the server whatever else
+   * shares the machine, where requests per second also measure the neighbours.
+   */
+  readonly cpuMicros?: number | undefined
 }
 
 /** Nearest-rank percentile of sorted values. */
@@ -165,18 +172,40 @@ export interface LoadSettings {
   readonly concurrency: number
 }
 
-/** Warm-up requests, then the measured ones, through a fresh sender closed afterwards. */
+/** `figures` of a load, with the CPU time process `pid` spent on it per request. */
+export const withServerCpu = async (pid: number | undefined, run: () => Promise<Figures>): Promise<Figures> => {
+  const before = cpuSeconds(pid)
+  const figures = await run()
+  const after = cpuSeconds(pid)
+  return before === undefined || after === undefined
+    ? figures
+    : { ...figures, cpuMicros: ((after - before) * 1e6) / figures.requests }
+}
+
+/**
+ * Warm-up requests, then the measured ones, through a fresh sender closed afterwards; with the
+ * server's `pid`, its CPU time per measured request too.
+ */
 export const measure = async (
   origin: string,
   headers: Record<string, string>,
   settings: LoadSettings,
-  pathOf: (i: number) => string
+  pathOf: (i: number) => string,
+  pid?: number
 ): Promise<{ readonly client: string; readonly figures: Figures }> => {
   const sender = await makeSender(origin, headers, settings.concurrency)
   try {
     if (settings.warmup > 0) await load(sender, settings.warmup, settings.concurrency, pathOf)
-    return { client: sender.name, figures: await load(sender, settings.requests, settings.concurrency, pathOf) }
+    const figures = await withServerCpu(pid, () => load(sender, settings.requests, settings.concurrency, pathOf))
+    return { client: sender.name, figures }
   } finally {
     await sender.close()
   }
 }
+
+/** A figure's CPU per request for a table cell ("–" when unknown). */
+export const cpuCell = (figures: Figures): string => figures.cpuMicros === undefined ? "–" : figures.cpuMicros.toFixed(0)
+
+/** How many times `a`'s CPU per request `b`'s is, for a table cell ("–" when either is unknown). */
+export const cpuRatioCell = (a: Figures, b: Figures): string =>
+  a.cpuMicros === undefined || b.cpuMicros === undefined ? "–" : `${(a.cpuMicros / b.cpuMicros).toFixed(1)}x`

@@ -4,6 +4,7 @@
  * them. A result compares Wasl with the baseline of the same run.
  */
 import * as Fs from "node:fs"
+import type { Figures } from "./load.ts"
 
 export interface BenchResult {
   /** What was measured, with its unit (`GET /api/me req/s`). */
@@ -53,3 +54,14 @@ export const floorResults = (name: string, wasl: number, floor: number, bare: nu
   ratioResult(`${name}, Effect HTTP floor against the bare server`, floor, bare, null),
   ratioResult(`${name}, Wasl against the Effect HTTP floor`, wasl, floor, null)
 ]
+
+/**
+ * Requests per second of the server's own CPU (from its CPU time per request), Wasl against the
+ * bare server, for information: the throughput ratio each would reach with a core to itself,
+ * which the neighbours sharing the machine (the load generator, PostgreSQL) move far less than
+ * requests per second. Empty when either CPU time could not be read.
+ */
+export const cpuResults = (name: string, wasl: Figures, bare: Figures): ReadonlyArray<BenchResult> =>
+  wasl.cpuMicros === undefined || bare.cpuMicros === undefined
+    ? []
+    : [ratioResult(`${name}, requests per second of the server's CPU`, 1e6 / wasl.cpuMicros, 1e6 / bare.cpuMicros, null)]
