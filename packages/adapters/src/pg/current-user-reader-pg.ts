@@ -18,8 +18,10 @@ import { decodeMembership, decodeUser, MEMBERSHIP_COLUMNS, USER_COLUMNS } from "
  * A part of the combined row as the rows its own read would give: none when its subquery found
  * nothing, which its first column (a NOT NULL key in every part) tells.
  */
-const part = (row: Readonly<Record<string, unknown>>, list: Columns, prefix: string) =>
-  row[`${prefix}${list[0]![0]}`] === null ? [] : [unprefix(row, list, prefix)]
+const part = (row: Readonly<Record<string, unknown>>, list: Columns, prefix: string) => {
+  const columns = unprefix(row, list, prefix)
+  return columns[list[0]![0]] === null ? [] : [columns]
+}
 
 /**
  * `GET /api/me`'s parts on PostgreSQL in one statement. Each part is selected with the columns of
