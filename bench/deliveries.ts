@@ -41,7 +41,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { performance } from "node:perf_hooks"
 import { RECEIVER_CA_FILE, startWebhookReceiver } from "../test/support/webhook-receiver.ts"
-import { cliMain, root, runToCompletion, startChild, startWaslServer } from "./support/children.ts"
+import { bootstrapAccount, root, startChild, startWaslServer } from "./support/children.ts"
 import { cpuSeconds } from "./support/cpu.ts"
 import { createBenchDatabase } from "./support/database.ts"
 import { intFromEnv } from "./support/env.ts"
@@ -144,9 +144,7 @@ const run = async () => {
 
   log("starting apps/server and bootstrapping an account...")
   const server = await startWaslServer(env)
-  const bootstrap = JSON.parse(
-    await runToCompletion("wasl bootstrap", [cliMain, "bootstrap", "--account", "Bench", "--email", "bench@localhost", "--password", randomBytes(18).toString("base64url")], env)
-  ) as { readonly account_id: number; readonly token: string }
+  const bootstrap = await bootstrapAccount(env)
   const api = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(server.origin + path, {
       method,

@@ -30,7 +30,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { performance } from "node:perf_hooks"
-import { cliMain, root, runToCompletion, startChild, startWaslServer, stopChild } from "./support/children.ts"
+import { bootstrapAccount, root, startChild, startWaslServer, stopChild } from "./support/children.ts"
 import { createBenchDatabase } from "./support/database.ts"
 import { customFor, defineCustom, seedDeals, seedValues } from "./support/deal-seed.ts"
 import { intFromEnv } from "./support/env.ts"
@@ -83,9 +83,7 @@ const run = async () => {
   }
   log("starting apps/server and bootstrapping an account...")
   const server = await startWaslServer(env)
-  const owner = JSON.parse(
-    await runToCompletion("wasl bootstrap", [cliMain, "bootstrap", "--account", "Bench", "--email", "bench@localhost", "--password", randomBytes(18).toString("base64url")], env)
-  ) as { readonly account_id: number; readonly token: string }
+  const owner = await bootstrapAccount(env)
   const api = async (path: string, body?: unknown) => {
     const response = await fetch(server.origin + path, {
       method: body === undefined ? "GET" : "POST",

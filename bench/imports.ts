@@ -27,7 +27,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { performance } from "node:perf_hooks"
-import { cliMain, root, runToCompletion, startChild, startWaslServer, stopChild } from "./support/children.ts"
+import { bootstrapAccount, root, startChild, startWaslServer, stopChild } from "./support/children.ts"
 import { createBenchDatabase } from "./support/database.ts"
 import { intFromEnv } from "./support/env.ts"
 import { atCleanup, runBenchmark } from "./support/harness.ts"
@@ -97,9 +97,7 @@ const run = async () => {
   }
   log("starting apps/server once to migrate, and bootstrapping an account...")
   const first = await startWaslServer(env)
-  const bootstrap = JSON.parse(
-    await runToCompletion("wasl bootstrap", [cliMain, "bootstrap", "--account", "Bench", "--email", "bench@localhost", "--password", randomBytes(18).toString("base64url")], env)
-  ) as { readonly token: string }
+  const bootstrap = await bootstrapAccount(env)
   await stopChild(first.child)
 
   const measure = async (rows: number, tag: string): Promise<Figures> => {

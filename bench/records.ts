@@ -38,7 +38,7 @@ import { performance } from "node:perf_hooks"
 import { fileURLToPath } from "node:url"
 import { type BenchResult, cpuResults, figureResult, floorResults, ratioResult, writeResults } from "./support/results.ts"
 import { sampleRss } from "./support/rss.ts"
-import { type Child, cliMain, runToCompletion, startBaseline, startWaslServer, stopAllChildren, stopChild } from "./support/children.ts"
+import { bootstrapAccount, type Child, startBaseline, startWaslServer, stopAllChildren, stopChild } from "./support/children.ts"
 import { compileListQuery, type Custom, listPath, paramsOf, type Scenario, scenarios } from "./support/deal-scenarios.ts"
 import { customFor, defineCustom, seedDeals, seedValues } from "./support/deal-seed.ts"
 import { intFromEnv } from "./support/env.ts"
@@ -101,17 +101,7 @@ const benchDatabase = Effect.gen(function*() {
  */
 const bootstrapOwner = (env: NodeJS.ProcessEnv) =>
   Effect.tryPromise(async () => {
-    const out = await runToCompletion("wasl bootstrap", [
-      cliMain,
-      "bootstrap",
-      "--account",
-      "bench",
-      "--email",
-      "bench@localhost",
-      "--password",
-      randomBytes(18).toString("base64url")
-    ], env)
-    return JSON.parse(out) as { readonly account_id: number; readonly token: string }
+    return await bootstrapAccount(env, "bench")
   })
 
 /** Seeds the big account `main` (made by the CLI) and the noise accounts, then analyses the tables. */

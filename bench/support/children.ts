@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import * as Net from "node:net"
+import { randomBytes } from "node:crypto"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -145,3 +146,25 @@ export const startBaseline = async (
   await child.waitFor(/baseline is listening/, 60_000)
   return { child, origin: `http://127.0.0.1:${port}` }
 }
+
+/**
+ * A new account with its owner, made by the CLI (`wasl bootstrap`, the supported way), with a
+ * random password: its token and the account's id. The password is hex: a random base64url one
+ * starts with "-" once in 64 runs, and the CLI then reads it as a flag.
+ */
+export const bootstrapAccount = async (
+  env: NodeJS.ProcessEnv,
+  account = "Bench"
+): Promise<{ readonly account_id: number; readonly token: string }> =>
+  JSON.parse(
+    await runToCompletion("wasl bootstrap", [
+      cliMain,
+      "bootstrap",
+      "--account",
+      account,
+      "--email",
+      "bench@localhost",
+      "--password",
+      randomBytes(18).toString("hex")
+    ], env)
+  )

@@ -3,11 +3,10 @@
  * `BENCH_DATABASE_URL`, a throw-away PostgreSQL database, and an account bootstrapped there with
  * the CLI (which migrates first). Everything it makes is undone by the harness's clean-up.
  */
-import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { cliMain, runToCompletion } from "./children.ts"
+import { bootstrapAccount } from "./children.ts"
 import { createBenchDatabase } from "./database.ts"
 import { atCleanup } from "./harness.ts"
 
@@ -37,18 +36,6 @@ export const benchDeployment = async (log: (message: string) => void): Promise<B
     databaseLabel = `PostgreSQL ${shown.host}${shown.pathname} (created for this run, dropped after)`
   }
   log("bootstrapping an account with the CLI...")
-  const password = randomBytes(18).toString("base64url")
-  const bootstrap = JSON.parse(
-    await runToCompletion("wasl bootstrap", [
-      cliMain,
-      "bootstrap",
-      "--account",
-      "Bench",
-      "--email",
-      "bench@localhost",
-      "--password",
-      password
-    ], env)
-  ) as { readonly token: string }
+  const bootstrap = await bootstrapAccount(env)
   return { dir: tmp, env, databaseLabel, token: bootstrap.token }
 }
