@@ -10,6 +10,7 @@ import { Cause, Effect, Exit, Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { DbInt, DbNullOr, DbSqlDateTime, DbTimestamp, decodeFirst, decodeRows } from "../src/pg/rows.ts"
+import { functionCalls } from "../../../test/support/function-calls.ts"
 
 /** A row schema with every kind of column the repositories have. */
 const Row = Schema.Struct({
@@ -53,23 +54,6 @@ const row = fc.record({
 /** A run's outcome, comparable: the value, or the defect's message. */
 const outcome = (exit: Exit.Exit<unknown>): unknown =>
   Exit.isSuccess(exit) ? { value: exit.value } : { defect: String(Cause.squash(exit.cause)) }
-
-/** How many times `run` calls `new Function` (the JIT compiling a schema). */
-const functionCalls = <A>(run: () => A): { readonly result: A; readonly calls: number } => {
-  const original = globalThis.Function
-  let calls = 0
-  globalThis.Function = new Proxy(original, {
-    apply: (target, self, args) => {
-      calls++
-      return Reflect.apply(target, self, args)
-    }
-  })
-  try {
-    return { result: run(), calls }
-  } finally {
-    globalThis.Function = original
-  }
-}
 
 describe("decodeRows and decodeFirst", () => {
   it("decode through generated code, to the same values and defects as the interpreter", () => {

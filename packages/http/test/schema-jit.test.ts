@@ -11,6 +11,7 @@ import { HttpApi } from "effect/http-api"
 import { describe, expect, it } from "vitest"
 import { WaslApi } from "../src/api.ts"
 import { compileApiSchemas } from "../src/schema-jit.ts"
+import { functionCalls } from "../../../test/support/function-calls.ts"
 
 /** The request payload schemas of an endpoint, as HttpApi holds them (its JSON codecs). */
 const payloadsOf = (group: string, name: string): ReadonlyArray<Schema.Codec<unknown, unknown>> => {
@@ -94,23 +95,6 @@ const cases = (): ReadonlyArray<Case> => {
       }
     })
   ]
-}
-
-/** How many times `run` calls `new Function` (the JIT compiling a schema). */
-const functionCalls = <A>(run: () => A): { readonly result: A; readonly calls: number } => {
-  const original = globalThis.Function
-  let calls = 0
-  globalThis.Function = new Proxy(original, {
-    apply: (target, self, args) => {
-      calls++
-      return Reflect.apply(target, self, args)
-    }
-  })
-  try {
-    return { result: run(), calls }
-  } finally {
-    globalThis.Function = original
-  }
 }
 
 describe("compileApiSchemas", () => {
