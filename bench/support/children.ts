@@ -27,23 +27,44 @@ export interface Child {
 
 const children = new Set<Child>()
 
-/** Keeps the last 64 KiB of a child's output, for error messages. */
-const tail = (text: string) => (text.length > 65_536 ? text.slice(-65_536) : text)
+const TAIL = 65_536
+
+/**
+ * The last 64 KiB of a child's output, for error messages and `waitFor`. The chunks are kept as
+ * they come and joined only when read: copying the tail on every chunk cost the benchmark's
+ * process a 64 KiB copy per flush of a child's access log, CPU taken from the load generator while
+ * it measured that child, and from none of the baselines, which log nothing.
+ */
+const outputTail = () => {
+  const chunks: Array<string> = []
+  let size = 0
+  return {
+    add: (chunk: string) => {
+      chunks.push(chunk)
+      size += chunk.length
+      while (size - chunks[0]!.length >= TAIL) size -= chunks.shift()!.length
+    },
+    text: () => {
+      const text = chunks.join("")
+      return text.length > TAIL ? text.slice(-TAIL) : text
+    }
+  }
+}
 
 /** Starts `node args` in the repository's root. */
 export const startChild = (name: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv): Child => {
   const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
-  let output = ""
+  const output = outputTail()
   const listeners = new Set<() => void>()
   const onData = (chunk: string) => {
-    output = tail(output + chunk)
+    output.add(chunk)
     for (const listener of listeners) listener()
   }
   child.stdout!.setEncoding("utf8").on("data", onData)
   child.stderr!.setEncoding("utf8").on("data", onData)
   const exited = new Promise<number | null>((resolve) => {
     child.once("error", (error) => {
-      output += `\n[spawn error] ${error.message}`
+      output.add(`\n[spawn error] ${error.message}`)
       resolve(null)
     })
     child.once("close", (code) => resolve(code))
@@ -52,11 +73,11 @@ export const startChild = (name: string, args: ReadonlyArray<string>, env: NodeJ
     name,
     child,
     exited,
-    output: () => output,
+    output: output.text,
     waitFor: (pattern, timeoutMs) =>
       new Promise((resolve, reject) => {
         const check = () => {
-          const match = pattern.exec(output)
+          const match = pattern.exec(output.text())
           if (match !== null) finish(() => resolve(match))
         }
         const finish = (then: () => void) => {
@@ -65,12 +86,12 @@ export const startChild = (name: string, args: ReadonlyArray<string>, env: NodeJ
           then()
         }
         const timer = setTimeout(
-          () => finish(() => reject(new Error(`${name}: no ${pattern} within ${timeoutMs} ms\n${output}`))),
+          () => finish(() => reject(new Error(`${name}: no ${pattern} within ${timeoutMs} ms\n${output.text()}`))),
           timeoutMs
         )
         listeners.add(check)
         void exited.then((code) => {
-          if (listeners.has(check)) finish(() => reject(new Error(`${name} exited (${code}) early\n${output}`)))
+          if (listeners.has(check)) finish(() => reject(new Error(`${name} exited (${code}) early\n${output.text()}`)))
         })
         check()
       })
