@@ -70,6 +70,7 @@ const decodeDeliveries = decodeRows(DeliveryRow)
 const decodeAttempts = decodeRows(AttemptRow)
 const decodeBody = decodeFirst(BodyRow)
 const decodeTaken = decodeRows(Schema.Struct({ id: Schema.String, event: EventName, body: Schema.String, updated_at: DbTimestamp }))
+const decodeNextDue = decodeFirst(Schema.Struct({ next_attempt_at: DbTimestamp }))
 
 const toTarget = (row: WebhookTargetRow): DeliveryTarget => ({
   url: row.url,
@@ -179,7 +180,7 @@ export const DeliveryRepositoryPg: Layer.Layer<DeliveryRepository, never, SqlCli
         WHERE status = 'pending' AND (claimed_until IS NULL OR claimed_until <= ${now})
         ORDER BY next_attempt_at
         LIMIT 1
-      `.pipe(Effect.orDie, Effect.flatMap(decodeFirst(Schema.Struct({ next_attempt_at: DbTimestamp }))))
+      `.pipe(Effect.orDie, Effect.flatMap(decodeNextDue))
       return Option.map(rows, (row) => row.next_attempt_at)
     })
 

@@ -70,7 +70,10 @@ const compiled = <S extends Schema.Top>(schema: S): S => {
   return schema
 }
 
-/** Decodes every row with `schema`; a row that does not decode is a defect (the schema and the table disagree). */
+/**
+ * Decodes every row with `schema`; a row that does not decode is a defect (the schema and the table
+ * disagree). Make the decoder once, beside the repository, not per query: each compiles its schema.
+ */
 export const decodeRows = <S extends Schema.Codec<unknown, unknown, never, never>>(
   schema: S
 ): (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<S["Type"]>> => {
@@ -78,7 +81,7 @@ export const decodeRows = <S extends Schema.Codec<unknown, unknown, never, never
   return (rows: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<S["Type"]>> => Effect.orDie(decode(rows))
 }
 
-/** Decodes the first row, if any. */
+/** Decodes the first row, if any (made once, as {@link decodeRows}). */
 export const decodeFirst = <S extends Schema.Codec<unknown, unknown, never, never>>(
   schema: S
 ): (rows: ReadonlyArray<unknown>) => Effect.Effect<Option.Option<S["Type"]>> => {

@@ -34,6 +34,7 @@ const EVENT_COLUMNS = "id, webhook_id, name, created_at, updated_at"
 
 const decodeWebhooks = decodeRows(WebhookRow)
 const decodeEvents = decodeRows(EventRow)
+const decodeInsertedIds = decodeRows(Schema.Struct({ id: DbInt }))
 
 const toStored = (row: WebhookRow, events: ReadonlyArray<WebhookEvent>): StoredWebhook => ({
   id: row.id,
@@ -94,7 +95,7 @@ export const WebhookRepositoryPg: Layer.Layer<WebhookRepository, never, SqlClien
           INSERT INTO webhooks (account_id, url, secret_sealed, created_at, updated_at)
           VALUES (${w.accountId}, ${w.url}, ${w.secretSealed}, ${now}, ${now})
           RETURNING id
-        `.pipe(Effect.flatMap(decodeRows(Schema.Struct({ id: DbInt }))))
+        `.pipe(Effect.flatMap(decodeInsertedIds))
         const id = rows[0]!.id
         yield* insertEvents(w.accountId, id, w.events, w.now)
         return Option.getOrThrow(yield* find(w.accountId, id, false))
