@@ -1,7 +1,16 @@
 /**
  * The shares of a CPU profile (`--cpu-prof`, e.g. through `BENCH_WASL_NODE_ARGS`): self time by
  * where the code lives (a package under node_modules, a Wasl package, Node's own modules, garbage
- * collection, idle), and the heaviest functions. `npx node bench/profile-shares.ts <file.cpuprofile> [top]`.
+ * collection, idle), and the heaviest functions.
+ * `npx node bench/profile-shares.ts <file.cpuprofile> [top] [--last <seconds>]`: with `--last`, only
+ * the samples of the profile's last seconds, so start-up (module loading is several per cent of a
+ * short run) and warm-up stay out of the shares of the measured load.
+ *
+ * The profile samples the main thread's wall time: a sample taken while the thread is runnable
+ * but another process holds the core is charged to the function it was preempted in. On a machine
+ * the server shares with the database and the load generator, that inflates the system calls that
+ * wake a neighbour (a statement's socket write wakes PostgreSQL); pin the server to a core of its
+ * own to read CPU shares (bench/README.md, "Where the rest goes").
  *
  * @module
  */
@@ -17,8 +26,13 @@ interface Profile {
   readonly timeDeltas: ReadonlyArray<number>
 }
 
-const [file, topArg] = process.argv.slice(2)
-if (file === undefined) throw new Error("usage: profile-shares.ts <file.cpuprofile> [top]")
+const args = process.argv.slice(2)
+const lastAt = args.indexOf("--last")
+const lastSeconds = lastAt === -1 ? undefined : Number(args.splice(lastAt, 2)[1])
+const [file, topArg] = args
+if (file === undefined || (lastSeconds !== undefined && !(lastSeconds > 0))) {
+  throw new Error("usage: profile-shares.ts <file.cpuprofile> [top] [--last <seconds>]")
+}
 const profile = JSON.parse(Fs.readFileSync(file, "utf8")) as Profile
 const nodes = new Map(profile.nodes.map((n) => [n.id, n]))
 
@@ -37,7 +51,13 @@ const byPlace = new Map<string, number>()
 const byFunction = new Map<string, number>()
 let total = 0
 let idle = 0
+// Each sample's time since the profile began, to keep only the last seconds when asked.
+const sampledAt: Array<number> = []
+let elapsed = 0
+for (const delta of profile.timeDeltas) sampledAt.push((elapsed += delta))
+const from = lastSeconds === undefined ? -Infinity : (sampledAt.at(-1) ?? 0) - lastSeconds * 1e6
 profile.samples.forEach((id, i) => {
+  if (sampledAt[i]! < from) return
   const delta = profile.timeDeltas[i] ?? 0
   const frame = nodes.get(id)!.callFrame
   const place = placeOf(frame)
