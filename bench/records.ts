@@ -15,8 +15,9 @@
  * 3. Over HTTP: starts the Wasl HTTP service (`apps/server`) and a bare `node:http` baseline
  *    (bench/records-baseline.ts) sending the same SQL raw, both child processes on this database;
  *    checks that each target scenario's pages carry the same `_id`s in the same order on both,
- *    then sends each the same closed-loop load (`BENCH_HTTP_WARMUP` 200, `BENCH_HTTP_REQUESTS`
- *    2,000 over `BENCH_HTTP_CONCURRENCY` 10 keep-alive connections) and compares the throughput.
+ *    then sends each the same closed-loop load (`BENCH_HTTP_WARMUP` 500, `BENCH_HTTP_REQUESTS`
+ *    2,000 over `BENCH_HTTP_CONCURRENCY` 10 keep-alive connections, in `BENCH_ROUNDS` 4 rounds
+ *    alternating between the servers) and compares the throughput.
  * 4. Prints p50 / p95 / max per query and the ratios, then the HTTP table; drops the database and
  *    stops the children (also on failure, Ctrl-C or the time limit `BENCH_TIMEOUT_MS`, 30 minutes).
  *
@@ -42,7 +43,7 @@ import { bootstrapAccount, type Child, startBaseline, startWaslServer, stopAllCh
 import { compileListQuery, type Custom, listPath, paramsOf, type Scenario, scenarios } from "./support/deal-scenarios.ts"
 import { customFor, defineCustom, seedDeals, seedValues } from "./support/deal-seed.ts"
 import { intFromEnv } from "./support/env.ts"
-import { cpuCell, cpuRatioCell, type Figures as LoadFigures, measure as measureLoad } from "./support/load.ts"
+import { cpuCell, cpuRatioCell, type Figures as LoadFigures, measureAlternating, roundsFromEnv } from "./support/load.ts"
 import { ms, table } from "./support/table.ts"
 
 const baselineMain = fileURLToPath(new URL("records-baseline.ts", import.meta.url))
@@ -58,8 +59,9 @@ const settings = {
   explain: process.env.BENCH_EXPLAIN === "1",
   http: {
     requests: intFromEnv("BENCH_HTTP_REQUESTS", 2000, 1),
-    warmup: intFromEnv("BENCH_HTTP_WARMUP", 200, 0),
-    concurrency: intFromEnv("BENCH_HTTP_CONCURRENCY", 10, 1)
+    warmup: intFromEnv("BENCH_HTTP_WARMUP", 500, 0),
+    concurrency: intFromEnv("BENCH_HTTP_CONCURRENCY", 10, 1),
+    rounds: roundsFromEnv()
   }
 }
 
@@ -291,12 +293,17 @@ const measureHttp = Effect.fnUntraced(function*(env: NodeJS.ProcessEnv, accountI
   for (const scenario of scenarios(accountId).filter((s) => s.target)) {
     const paths = Array.from({ length: scenario.variants }, (_, i) => listPath(scenario.input(i)))
     yield* checkSamePages(scenario, paths, wasl.origin, baseline.origin, headers)
-    yield* log(`HTTP ${scenario.name}: ${warmup} + ${requests} requests each, ${concurrency} connections`)
+    yield* log(`HTTP ${scenario.name}: ${warmup} + ${requests} requests each, ${concurrency} connections, ${settings.http.rounds} rounds`)
     const pathOf = (i: number) => paths[i % paths.length]!
-    const w = yield* Effect.tryPromise(() => measureLoad(wasl.origin, headers, settings.http, pathOf, wasl.child.child.pid))
-    const b = yield* Effect.tryPromise(() => measureLoad(baseline.origin, headers, settings.http, pathOf, baseline.child.child.pid))
-    const f = yield* Effect.tryPromise(() => measureLoad(floor.origin, headers, settings.http, pathOf, floor.child.child.pid))
-    rows.push({ name: scenario.name, client: w.client, wasl: w.figures, baseline: b.figures, floor: f.figures })
+    const [w, b, f] = yield* Effect.tryPromise(() =>
+      measureAlternating(
+        [wasl, baseline, floor].map((server) => ({ origin: server.origin, pid: server.child.child.pid })),
+        headers,
+        settings.http,
+        pathOf
+      )
+    )
+    rows.push({ name: scenario.name, client: w!.client, wasl: w!.figures, baseline: b!.figures, floor: f!.figures })
   }
   return { rows, rss: rss.stop() } satisfies HttpRun
 }, Effect.scoped)
@@ -314,7 +321,8 @@ const httpReport = ({ rows, rss }: HttpRun): ReadonlyArray<string> => {
   const misses = rows.filter((r) => r.wasl.perSecond / r.baseline.perSecond < 0.9)
   return [
     `HTTP: GET /api/deals?… on apps/server (bearer token) against a bare node:http server running the same SQL raw`,
-    `  (PgClient, pool of 10, rows as JSON), and the same served through Effect's HTTP platform (the floor); ${requests} requests after ${warmup} warm-up per server and query,`,
+    `  (PgClient, pool of 10, rows as JSON), and the same served through Effect's HTTP platform (the floor); ${requests} requests after ${warmup} warm-up per server and query`,
+    `  in ${settings.http.rounds} rounds alternating between the servers,`,
     `  ${concurrency} keep-alive connections with one request in flight each (${rows[0]?.client ?? "-"}), loopback`,
     "",
     table([

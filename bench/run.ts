@@ -9,8 +9,9 @@
  * | variable              | default | meaning                                                        |
  * |-----------------------|---------|----------------------------------------------------------------|
  * | `BENCH_REQUESTS`      | 3000    | measured requests per server                                   |
- * | `BENCH_WARMUP`        | 300     | warm-up requests per server (not measured)                     |
+ * | `BENCH_WARMUP`        | 5000    | warm-up requests per server (not measured)                     |
  * | `BENCH_CONCURRENCY`   | 10      | concurrent keep-alive connections (one request in flight each) |
+ * | `BENCH_ROUNDS`        | 4       | the measured requests in this many rounds, alternating servers |
  * | `BENCH_DATABASE_URL`  | unset   | a PostgreSQL server: the run creates and drops its own database |
  * | `BENCH_TIMEOUT_MS`    | 300000  | the whole run stops (exit 1) after this long                   |
  * | `BENCH_JSON`          | unset   | a file the figures are added to, as JSON                       |
@@ -34,7 +35,7 @@ import { startBaseline, startWaslServer, stopChild } from "./support/children.ts
 import { benchDeployment } from "./support/deployment.ts"
 import { intFromEnv } from "./support/env.ts"
 import { runBenchmark } from "./support/harness.ts"
-import { cpuCell, cpuRatioCell, measure } from "./support/load.ts"
+import { cpuCell, cpuRatioCell, measureAlternating, roundsFromEnv } from "./support/load.ts"
 import { cpuResults, floorResults, ratioResult, writeResults } from "./support/results.ts"
 import { ms, table } from "./support/table.ts"
 
@@ -104,8 +105,11 @@ const runBaselineServer = async () => {
 const run = async () => {
   const settings = {
     requests: intFromEnv("BENCH_REQUESTS", 3000, 1),
-    warmup: intFromEnv("BENCH_WARMUP", 300, 0),
-    concurrency: intFromEnv("BENCH_CONCURRENCY", 10, 1)
+    // V8 keeps optimizing Wasl's path for thousands of requests (its CPU per request falls by a
+    // third between the first and the tenth thousand); the servers are measured warm, as they run.
+    warmup: intFromEnv("BENCH_WARMUP", 5000, 0),
+    concurrency: intFromEnv("BENCH_CONCURRENCY", 10, 1),
+    rounds: roundsFromEnv()
   }
   const startedAt = new Date()
   const { databaseLabel, dir: tmp, env, token } = await benchDeployment((message) => console.error(`bench: ${message}`))
@@ -119,41 +123,51 @@ const run = async () => {
     return text
   }
 
-  // 2. Wasl.
-  // Wasl twice: without the request rate limit, then with one too high to refuse anything, so the
-  // difference is what counting costs (one upsert on the token's row per request).
-  const measureWasl = async (label: string, rateLimit: string) => {
+  // 2. The servers, all started before any is measured: Wasl twice, without the request rate
+  // limit and with one too high to refuse anything (the difference is what counting costs: one
+  // upsert on the token's row per request), then the baseline and the floor, in child processes.
+  const startWasl = async (serverEnv: NodeJS.ProcessEnv, label: string, rateLimit: string) => {
     console.error(`bench: starting apps/server (${label})...`)
-    const wasl = await startWaslServer({ ...env, WASL_RATE_LIMIT: rateLimit })
+    const wasl = await startWaslServer({ ...serverEnv, WASL_RATE_LIMIT: rateLimit })
     const body = await expectStatus(wasl.origin, headers, 200)
     await expectStatus(wasl.origin, wrongHeaders, 401)
-    console.error(`bench: ${label}: ${settings.warmup} warm-up + ${settings.requests} requests...`)
-    const measured = await measure(wasl.origin, headers, settings, () => ME_PATH, wasl.child.child.pid)
-    await stopChild(wasl.child)
-    return { body, measured }
+    return { ...wasl, body }
   }
-  const { body: meBody, measured: waslRun } = await measureWasl("Wasl", "0")
-  const { measured: limitedRun } = await measureWasl("Wasl with a rate limit", "1000000000/1 minute")
-
-  // 3. The baseline, in a child process like Wasl.
-  const bodyFile = Path.join(tmp, "me.json")
-  Fs.writeFileSync(bodyFile, meBody)
+  // The embedded database admits one process per data directory: the second server gets a copy,
+  // made before either starts.
   const onPostgres = env.DATABASE_URL !== undefined
+  const limitedEnv = onPostgres ? env : { ...env, WASL_DATA_DIR: Path.join(tmp, "data-rate-limited") }
+  if (!onPostgres) Fs.cpSync(env.WASL_DATA_DIR!, limitedEnv.WASL_DATA_DIR!, { recursive: true })
+  const wasl = await startWasl(env, "Wasl", "0")
+  const limited = await startWasl(limitedEnv, "Wasl with a rate limit", "1000000000/1 minute")
+
+  const bodyFile = Path.join(tmp, "me.json")
+  Fs.writeFileSync(bodyFile, wasl.body)
   const baselineKind = onPostgres
     ? "node:http + raw SQL (token by id, SHA-256 compare, user, account)"
     : "node:http echo of a fixed body of the same size (no database)"
-  const measureBaseline = async (label: string, http: "node" | "effect") => {
+  const startBare = async (label: string, http: "node" | "effect") => {
     console.error(`bench: starting the ${label} (${baselineKind})...`)
     const baseline = await startBaseline(self, ["--baseline"], { ...env, BASELINE_BODY_FILE: bodyFile, BASELINE_HTTP: http })
     await expectStatus(baseline.origin, headers, 200)
     if (onPostgres) await expectStatus(baseline.origin, wrongHeaders, 401)
-    console.error(`bench: ${label}: ${settings.warmup} warm-up + ${settings.requests} requests...`)
-    const measured = await measure(baseline.origin, headers, settings, () => ME_PATH, baseline.child.child.pid)
-    await stopChild(baseline.child)
-    return measured
+    return baseline
   }
-  const baselineRun = await measureBaseline("baseline", "node")
-  const floorRun = await measureBaseline("Effect HTTP floor", "effect")
+  const baseline = await startBare("baseline", "node")
+  const floor = await startBare("Effect HTTP floor", "effect")
+
+  // 3. The same load on the four, in alternating rounds.
+  const servers = [wasl, limited, baseline, floor]
+  console.error(
+    `bench: ${settings.warmup} warm-up + ${settings.requests} requests per server, in ${settings.rounds} alternating rounds...`
+  )
+  const [waslRun, limitedRun, baselineRun, floorRun] = await measureAlternating(
+    servers.map((server) => ({ origin: server.origin, pid: server.child.child.pid })),
+    headers,
+    settings,
+    () => ME_PATH
+  )
+  for (const server of servers) await stopChild(server.child)
 
   // 4. The figures.
   const w = waslRun.figures
@@ -164,7 +178,8 @@ const run = async () => {
   console.log(
     [
       `Wasl foundation benchmark, ${startedAt.toISOString()}`,
-      `  GET /api/me with a bearer token: ${settings.requests} requests after ${settings.warmup} warm-up,`,
+      `  GET /api/me with a bearer token: ${settings.requests} requests after ${settings.warmup} warm-up per server,`,
+      `  in ${settings.rounds} rounds alternating between the servers,`,
       `  ${settings.concurrency} concurrent keep-alive connections (${waslRun.client}), loopback`,
       `  database: ${databaseLabel}`,
       `  baseline: ${baselineKind}; Effect HTTP floor: the same served through Effect's HTTP platform`,

@@ -9,8 +9,9 @@
  * | variable            | default | meaning                                                        |
  * |---------------------|---------|----------------------------------------------------------------|
  * | `BENCH_REQUESTS`    | 2000    | measured requests per server and endpoint                      |
- * | `BENCH_WARMUP`      | 200     | warm-up requests per server and endpoint (not measured)        |
+ * | `BENCH_WARMUP`      | 1000    | warm-up requests per server and endpoint (not measured)        |
  * | `BENCH_CONCURRENCY` | 10      | concurrent keep-alive connections (one request in flight each) |
+ * | `BENCH_ROUNDS`      | 4       | the measured requests in this many rounds, alternating servers |
  * | `BENCH_JSON`        | unset   | a file the figures are added to, as JSON                       |
  *
  * @module
@@ -25,7 +26,19 @@ import { startBaseline, startWaslServer, stopChild } from "./support/children.ts
 import { benchDeployment } from "./support/deployment.ts"
 import { intFromEnv } from "./support/env.ts"
 import { runBenchmark } from "./support/harness.ts"
-import { cpuCell, cpuRatioCell, type Figures, type LoadRequest, loadRequests, makeSender, withServerCpu } from "./support/load.ts"
+import {
+  alternate,
+  combineFigures,
+  cpuCell,
+  cpuRatioCell,
+  type Figures,
+  type LoadRequest,
+  loadRequests,
+  makeSender,
+  roundShare,
+  roundsFromEnv,
+  withServerCpu
+} from "./support/load.ts"
 import { cpuResults, figureResult, floorResults, ratioResult, writeResults } from "./support/results.ts"
 import { sampleRss } from "./support/rss.ts"
 import { ms, table } from "./support/table.ts"
@@ -113,37 +126,43 @@ interface Phase {
   readonly client: string
 }
 
-/** Creates, then updates the created deals, on `origin`, each under the same closed loop. */
-const writeLoad = async (origin: string, headers: Record<string, string>, settings: {
-  readonly requests: number
-  readonly warmup: number
-  readonly concurrency: number
-}, pid: number | undefined): Promise<Phase> => {
-  const sender = await makeSender(origin, headers, settings.concurrency)
-  try {
-    const ids: Array<string> = []
-    // Wasl's record shape names the id `_id`, the baseline's row `id`.
-    const keepId = (_: number, text: () => string) => {
-      const { properties } = JSON.parse(text()).data
-      ids.push(properties._id ?? properties.id)
-    }
-    const post = (i: number): LoadRequest => ({ method: "POST", path: "/api/deals", body: createBody(i) })
-    const put = (i: number): LoadRequest => ({ method: "PUT", path: `/api/deals/${ids[i % ids.length]}`, body: updateBody(i) })
-    if (settings.warmup > 0) await loadRequests(sender, settings.warmup, settings.concurrency, post, 201, keepId)
-    const create = await withServerCpu(pid, () => loadRequests(sender, settings.requests, settings.concurrency, post, 201, keepId))
-    if (settings.warmup > 0) await loadRequests(sender, settings.warmup, settings.concurrency, put, 200)
-    const update = await withServerCpu(pid, () => loadRequests(sender, settings.requests, settings.concurrency, put, 200))
-    return { create, update, client: sender.name }
-  } finally {
-    await sender.close()
+/**
+ * One server's writes: creates, then updates of the deals created, each under the same closed loop;
+ * the figures of every measured round kept and put together by `phase`.
+ */
+const makeWriter = async (origin: string, headers: Record<string, string>, concurrency: number, pid: number | undefined) => {
+  const sender = await makeSender(origin, headers, concurrency)
+  const ids: Array<string> = []
+  // Wasl's record shape names the id `_id`, the baseline's row `id`.
+  const keepId = (_: number, text: () => string) => {
+    const { properties } = JSON.parse(text()).data
+    ids.push(properties._id ?? properties.id)
+  }
+  const post = (i: number): LoadRequest => ({ method: "POST", path: "/api/deals", body: createBody(i) })
+  const put = (i: number): LoadRequest => ({ method: "PUT", path: `/api/deals/${ids[i % ids.length]}`, body: updateBody(i) })
+  const creates: Array<Figures> = []
+  const updates: Array<Figures> = []
+  return {
+    sender,
+    warmUp: async (requests: number) => {
+      if (requests === 0) return
+      await loadRequests(sender, requests, concurrency, post, 201, keepId)
+      await loadRequests(sender, requests, concurrency, put, 200)
+    },
+    round: async (requests: number) => {
+      creates.push(await withServerCpu(pid, () => loadRequests(sender, requests, concurrency, post, 201, keepId)))
+      updates.push(await withServerCpu(pid, () => loadRequests(sender, requests, concurrency, put, 200)))
+    },
+    phase: (): Phase => ({ create: combineFigures(creates), update: combineFigures(updates), client: sender.name })
   }
 }
 
 const run = async () => {
   const settings = {
     requests: intFromEnv("BENCH_REQUESTS", 2000, 1),
-    warmup: intFromEnv("BENCH_WARMUP", 200, 0),
-    concurrency: intFromEnv("BENCH_CONCURRENCY", 10, 1)
+    warmup: intFromEnv("BENCH_WARMUP", 1000, 0),
+    concurrency: intFromEnv("BENCH_CONCURRENCY", 10, 1),
+    rounds: roundsFromEnv()
   }
   process.env.BENCH_DATABASE_URL ||= "postgres://postgres@127.0.0.1:5432/postgres"
   const startedAt = new Date()
@@ -153,22 +172,24 @@ const run = async () => {
   log("starting apps/server...")
   const wasl = await startWaslServer({ ...env, WASL_RATE_LIMIT: "0" })
   const me = await fetch(`${wasl.origin}/api/me`, { headers }).then((r) => r.json()) as { readonly account: { readonly id: number } }
-  log(`Wasl: ${settings.warmup} warm-up + ${settings.requests} creates, then as many updates...`)
-  const rss = sampleRss(wasl.child.child.pid)
-  const w = await writeLoad(wasl.origin, headers, settings, wasl.child.child.pid)
-  const memory = rss.stop()
-  await stopChild(wasl.child)
-
-  const measureBaseline = async (label: string, http: "node" | "effect") => {
+  const startBare = (label: string, http: "node" | "effect") => {
     log(`starting the ${label}...`)
-    const baseline = await startBaseline(self, ["--baseline"], { ...env, BASELINE_ACCOUNT: String(me.account.id), BASELINE_HTTP: http })
-    log(`${label}: ${settings.warmup} warm-up + ${settings.requests} creates, then as many updates...`)
-    const figures = await writeLoad(baseline.origin, headers, settings, baseline.child.child.pid)
-    await stopChild(baseline.child)
-    return figures
+    return startBaseline(self, ["--baseline"], { ...env, BASELINE_ACCOUNT: String(me.account.id), BASELINE_HTTP: http })
   }
-  const b = await measureBaseline("baseline", "node")
-  const f = await measureBaseline("Effect HTTP floor", "effect")
+  const servers = [wasl, await startBare("baseline", "node"), await startBare("Effect HTTP floor", "effect")]
+  const writers = await Promise.all(
+    servers.map((server) => makeWriter(server.origin, headers, settings.concurrency, server.child.child.pid))
+  )
+  log(
+    `each server: ${settings.warmup} warm-up creates and updates, then ${settings.requests} of each in ${settings.rounds} alternating rounds...`
+  )
+  const rss = sampleRss(wasl.child.child.pid)
+  for (const writer of writers) await writer.warmUp(settings.warmup)
+  await alternate(writers, settings.rounds, (writer, round) => writer.round(roundShare(settings.requests, settings.rounds, round)))
+  const memory = rss.stop()
+  for (const writer of writers) await writer.sender.close()
+  for (const server of servers) await stopChild(server.child)
+  const [w, b, f] = writers.map((writer) => writer.phase()) as [Phase, Phase, Phase]
 
   const row = (label: string, f: Figures) => [label, f.perSecond.toFixed(0), ms(f.p50), ms(f.p95), ms(f.p99), cpuCell(f), String(f.bytes)]
   const ratio = (label: string, x: Figures, y: Figures) => [
@@ -193,6 +214,7 @@ const run = async () => {
   console.log([
     `Wasl writes benchmark, ${startedAt.toISOString()}`,
     `  POST /api/deals then PUT /api/deals/{_id} (the deals just created): ${settings.requests} requests each after ${settings.warmup} warm-up,`,
+    `  in ${settings.rounds} rounds alternating between the servers,`,
     `  ${settings.concurrency} concurrent keep-alive connections (${w.client}), loopback`,
     `  database: ${databaseLabel}`,
     `  baseline: node:http + raw SQL, one transaction per write (the deal row, its outbox event), no authentication;`,

@@ -7,6 +7,7 @@
 import * as Http from "node:http"
 import { performance } from "node:perf_hooks"
 import { cpuSeconds } from "./cpu.ts"
+import { intFromEnv } from "./env.ts"
 
 /** One request of a load: a `GET` without a body, or a write with a JSON body. */
 export interface LoadRequest {
@@ -114,6 +115,8 @@ export interface Figures {
    * shares the machine, where requests per second also measure the neighbours.
    */
   readonly cpuMicros?: number | undefined
+  /** Every measured request's latency (ms), sorted: what puts the rounds of one server together. */
+  readonly latencies: Float64Array
 }
 
 /** Nearest-rank percentile of sorted values. */
@@ -149,18 +152,58 @@ export const loadRequests = async (
   }
   const started = performance.now()
   await Promise.all(Array.from({ length: Math.min(concurrency, total) }, loop))
-  const seconds = (performance.now() - started) / 1000
-  latencies.sort()
-  return {
-    requests: total,
-    seconds,
-    perSecond: total / seconds,
-    p50: percentile(latencies, 50),
-    p95: percentile(latencies, 95),
-    p99: percentile(latencies, 99),
-    bytes
+  return figuresOf(latencies.sort(), (performance.now() - started) / 1000, bytes)
+}
+
+/** The figures of requests whose sorted `latencies` took `seconds` in all. */
+const figuresOf = (latencies: Float64Array, seconds: number, bytes: number, cpuMicros?: number): Figures => ({
+  requests: latencies.length,
+  seconds,
+  perSecond: latencies.length / seconds,
+  p50: percentile(latencies, 50),
+  p95: percentile(latencies, 95),
+  p99: percentile(latencies, 99),
+  bytes,
+  cpuMicros,
+  latencies
+})
+
+/**
+ * Consecutive loads of one server as one load: their requests, time and CPU time summed, their
+ * latencies merged (the percentiles are the whole load's).
+ */
+export const combineFigures = (parts: ReadonlyArray<Figures>): Figures => {
+  const latencies = new Float64Array(parts.reduce((n, part) => n + part.requests, 0))
+  let offset = 0
+  for (const part of parts) {
+    latencies.set(part.latencies, offset)
+    offset += part.requests
+  }
+  const seconds = parts.reduce((total, part) => total + part.seconds, 0)
+  const cpuKnown = parts.every((part) => part.cpuMicros !== undefined)
+  const cpuMicros = cpuKnown ? parts.reduce((total, part) => total + part.cpuMicros! * part.requests, 0) / latencies.length : undefined
+  return figuresOf(latencies.sort(), seconds, parts.at(-1)?.bytes ?? 0, cpuMicros)
+}
+
+/**
+ * `step(target, round)` for every target, `rounds` times over, the targets' order rotated each
+ * round. Servers measured one after the other can land on either side of a change in the
+ * machine's speed (this VM's moved by half within a minute, bench/README.md); servers measured in
+ * alternation share it, and their ratio holds.
+ */
+export const alternate = async <T>(
+  targets: ReadonlyArray<T>,
+  rounds: number,
+  step: (target: T, round: number) => Promise<void>
+): Promise<void> => {
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < targets.length; k++) await step(targets[(k + round) % targets.length]!, round)
   }
 }
+
+/** Round `round`'s share of `total` requests split into `rounds` rounds (the first ones take the rest). */
+export const roundShare = (total: number, rounds: number, round: number): number =>
+  Math.floor(total / rounds) + (round < total % rounds ? 1 : 0)
 
 /** `total` `GET`s (the i-th to `pathOf(i)`), each answered 200. */
 export const load = (sender: Sender, total: number, concurrency: number, pathOf: (i: number) => string): Promise<Figures> =>
@@ -170,7 +213,12 @@ export interface LoadSettings {
   readonly requests: number
   readonly warmup: number
   readonly concurrency: number
+  /** The measured requests are given in this many rounds, alternating between the servers. */
+  readonly rounds: number
 }
+
+/** `BENCH_ROUNDS`: how many alternating rounds a comparison's measured requests are split into. */
+export const roundsFromEnv = (): number => intFromEnv("BENCH_ROUNDS", 4, 1)
 
 /** `figures` of a load, with the CPU time process `pid` spent on it per request. */
 export const withServerCpu = async (pid: number | undefined, run: () => Promise<Figures>): Promise<Figures> => {
@@ -182,24 +230,37 @@ export const withServerCpu = async (pid: number | undefined, run: () => Promise<
     : { ...figures, cpuMicros: ((after - before) * 1e6) / figures.requests }
 }
 
+/** A server under load: where it listens, and its process for its CPU time. */
+export interface LoadTarget {
+  readonly origin: string
+  readonly pid?: number | undefined
+}
+
 /**
- * Warm-up requests, then the measured ones, through a fresh sender closed afterwards; with the
- * server's `pid`, its CPU time per measured request too.
+ * The same load on each of `targets`, each through a sender of its own: every server's warm-up,
+ * then the measured requests in `settings.rounds` alternating rounds (`alternate`); each server's
+ * figures, with its CPU time per request when its `pid` is known, in the order of `targets`.
  */
-export const measure = async (
-  origin: string,
+export const measureAlternating = async (
+  targets: ReadonlyArray<LoadTarget>,
   headers: Record<string, string>,
   settings: LoadSettings,
-  pathOf: (i: number) => string,
-  pid?: number
-): Promise<{ readonly client: string; readonly figures: Figures }> => {
-  const sender = await makeSender(origin, headers, settings.concurrency)
+  pathOf: (i: number) => string
+): Promise<ReadonlyArray<{ readonly client: string; readonly figures: Figures }>> => {
+  const senders: Array<Sender> = []
   try {
-    if (settings.warmup > 0) await load(sender, settings.warmup, settings.concurrency, pathOf)
-    const figures = await withServerCpu(pid, () => load(sender, settings.requests, settings.concurrency, pathOf))
-    return { client: sender.name, figures }
+    for (const target of targets) senders.push(await makeSender(target.origin, headers, settings.concurrency))
+    if (settings.warmup > 0) {
+      for (const sender of senders) await load(sender, settings.warmup, settings.concurrency, pathOf)
+    }
+    const parts = targets.map((): Array<Figures> => [])
+    await alternate(targets.map((_, k) => k), settings.rounds, async (k, round) => {
+      const requests = roundShare(settings.requests, settings.rounds, round)
+      parts[k]!.push(await withServerCpu(targets[k]!.pid, () => load(senders[k]!, requests, settings.concurrency, pathOf)))
+    })
+    return targets.map((_, k) => ({ client: senders[k]!.name, figures: combineFigures(parts[k]!) }))
   } finally {
-    await sender.close()
+    await Promise.all(senders.map((sender) => sender.close()))
   }
 }
 
