@@ -19,6 +19,9 @@
  *    receiver — the body of a real delivery with its sequence number changed, both signatures
  *    made per request, HTTPS keep-alive with the worker's 64 sockets and 64 in flight — with no
  *    database: the floor of this machine for the saturation figure (target: the worker ≥ 0.8x).
+ *    3 and 4 run in `BENCH_ROUNDS` (4) rounds alternating between the worker and the bare sender,
+ *    each round a share of the backlog; each side's rate is its deliveries over the sum of its
+ *    rounds' first-to-last spans.
  * 5. Prints the figures (and adds them to `BENCH_JSON`, if set), stops the children and drops the
  *    database (also on failure, Ctrl-C or the time limit `BENCH_TIMEOUT_MS`, 10 minutes). The
  *    worker's resident memory is sampled over the saturation phase, and its CPU time (user +
@@ -45,6 +48,7 @@ import { bootstrapAccount, root, startChild, startWaslServer } from "./support/c
 import { cpuSeconds } from "./support/cpu.ts"
 import { createBenchDatabase } from "./support/database.ts"
 import { intFromEnv } from "./support/env.ts"
+import { alternate, roundShare, roundsFromEnv } from "./support/load.ts"
 import { atCleanup, runBenchmark } from "./support/harness.ts"
 import { figureResult, ratioResult, writeResults } from "./support/results.ts"
 import { sampleRss } from "./support/rss.ts"
@@ -247,40 +251,58 @@ const run = async () => {
   // load the receiver's callback can run before the commit's promise does: such a latency is 0.
   const sortedLatency = [...committedAt].map(([seq, at]) => Math.max(0, arrivedAt.get(seq)! - at)).sort((a, b) => a - b)
 
-  // 3. Saturation: a backlog committed as fast as possible.
-  log(`saturation: ${settings.backlog} events, 500 per transaction...`)
-  seen.clear()
-  arrivals.length = 0
+  // 3 and 4. Saturation: a backlog committed as fast as possible for the worker, and the same
+  // number of deliveries posted by a bare sender to the same receiver without the worker, in
+  // rounds alternating between the two (`alternate`), so a change in the machine's speed falls on
+  // both alike.
+  const rounds = roundsFromEnv()
+  log(`saturation: ${settings.backlog} events (500 per transaction) and as many bare deliveries, in ${rounds} alternating rounds...`)
   const workerRss = sampleRss(worker.child.pid)
-  const workerCpuBefore = cpuSeconds(worker.child.pid)
-  const s0 = performance.now()
-  for (let start = 0; start < settings.backlog; start += 500) {
-    const events: Array<NewOutboxEvent> = []
-    for (let seq = start; seq < Math.min(settings.backlog, start + 500); seq++) events.push(event(1_000_000 + seq))
-    await append(events)
+  // Each side's deliveries after the first of each round, and the seconds from first to last arrival.
+  const workerSide = { spans: 0, seconds: 0 }
+  const bareSide = { spans: 0, seconds: 0 }
+  let workerCpuSeconds: number | undefined = 0
+  let backlogCommitted = 0
+  let nextSeq = 0
+  /** Resolves when `count` deliveries have arrived after `send`, adding their span to `side`. */
+  const measured = async (side: { spans: number; seconds: number }, count: number, send: () => Promise<void>) => {
+    seen.clear()
+    arrivals.length = 0
+    await send()
+    await waitForArrivals(count, 300_000)
+    side.spans += arrivals.length - 1
+    side.seconds += (arrivals.at(-1)! - arrivals[0]!) / 1000
   }
-  const backlogCommitted = performance.now() - s0
-  await waitForArrivals(settings.backlog, 300_000)
-  const first = arrivals[0]!
-  const last = arrivals.at(-1)!
-  const perSecond = (arrivals.length - 1) / ((last - first) / 1000)
-  const drained = (last - s0) / 1000
+  const workerRound = async (count: number) => {
+    const before = cpuSeconds(worker.child.pid)
+    const firstSeq = nextSeq
+    nextSeq += count
+    await measured(workerSide, count, async () => {
+      const s0 = performance.now()
+      for (let start = firstSeq; start < firstSeq + count; start += 500) {
+        const events: Array<NewOutboxEvent> = []
+        for (let seq = start; seq < Math.min(firstSeq + count, start + 500); seq++) events.push(event(1_000_000 + seq))
+        await append(events)
+      }
+      backlogCommitted += performance.now() - s0
+    })
+    const after = cpuSeconds(worker.child.pid)
+    workerCpuSeconds = before === undefined || after === undefined || workerCpuSeconds === undefined
+      ? undefined
+      : workerCpuSeconds + after - before
+  }
+  const bareRound = (count: number) => {
+    const firstSeq = nextSeq
+    nextSeq += count
+    return measured(bareSide, count, () => bareSend(receiver.url("/bench"), hook.secret, sample!, count, (i) => 2_000_000 + firstSeq + i))
+  }
+  await alternate([workerRound, bareRound], rounds, (side, round) => side(roundShare(settings.backlog, rounds, round)))
   const memory = workerRss.stop()
-  const workerCpuAfter = cpuSeconds(worker.child.pid)
-  // The worker's CPU per delivery over the saturation (its fan-out included): on a shared machine
-  // the rates above move with the neighbours' load, this much less.
-  const cpuPerDelivery = workerCpuBefore === undefined || workerCpuAfter === undefined
-    ? undefined
-    : ((workerCpuAfter - workerCpuBefore) * 1e6) / settings.backlog
-
-  // 4. The bare sender: the same deliveries to the same receiver, without the worker.
-  log(`baseline: a bare sender posts ${settings.backlog} deliveries, ${SOCKETS} in flight...`)
-  seen.clear()
-  arrivals.length = 0
-  await bareSend(receiver.url("/bench"), hook.secret, sample!, settings.backlog, (i) => 2_000_000 + i)
-  await waitForArrivals(settings.backlog, 300_000)
-  const bareSeconds = (arrivals.at(-1)! - arrivals[0]!) / 1000
-  const barePerSecond = (arrivals.length - 1) / bareSeconds
+  const perSecond = workerSide.spans / workerSide.seconds
+  const barePerSecond = bareSide.spans / bareSide.seconds
+  // The worker's CPU per delivery over its rounds (its fan-out included): on a shared machine the
+  // rates above move with the neighbours' load, this much less.
+  const cpuPerDelivery = workerCpuSeconds === undefined ? undefined : (workerCpuSeconds * 1e6) / settings.backlog
 
   const cpus = Os.cpus()
   console.log([
@@ -300,9 +322,9 @@ const run = async () => {
       ]
     ]),
     "",
-    `saturation: ${settings.backlog} events committed in ${(backlogCommitted / 1000).toFixed(1)} s, all delivered ${drained.toFixed(1)} s after the first commit`,
+    `saturation: ${settings.backlog} events committed in ${(backlogCommitted / 1000).toFixed(1)} s in all, in ${rounds} rounds alternating with the bare sender`,
     table([
-      ["first to last arrival", "deliveries/s"],
+      ["first to last arrival of each round", "deliveries/s"],
       ["apps/worker", perSecond.toFixed(0)],
       ["bare sender (no database)", barePerSecond.toFixed(0)],
       ["worker / bare sender", `${(perSecond / barePerSecond).toFixed(2)}x`]
