@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import { fileURLToPath } from "node:url"
-import { defineConfig } from "vitest/config"
+import { configDefaults, defineConfig } from "vitest/config"
 
 const packages = fileURLToPath(new URL("./packages/", import.meta.url))
 
@@ -22,12 +22,18 @@ const sourceAliases = readdirSync(packages).flatMap((dir) => {
   })
 })
 
+/**
+ * Files that assert a state only a fresh process has: they count the `new Function` calls of
+ * Effect's Schema JIT and expect none before compiling, while a process that already ran another
+ * file holds schemas (the API's, the row decoders') compiled by it.
+ */
+const needFreshProcess = ["packages/adapters/test/rows.test.ts", "packages/http/test/schema-jit.test.ts"]
+
 export default defineConfig({
   resolve: { alias: sourceAliases },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "test/**/*.test.ts"],
-    // One process per test file: PGlite (WebAssembly) instances, env and the data-directory lock
-    // (which identifies its holder by pid) stay per file; worker threads would share one pid.
+    // Processes, not worker threads: the data-directory lock identifies its holder by pid, and
+    // each file's PGlite (WebAssembly) memory goes when its process does.
     pool: "forks",
     // One file per core, and at least two at once: most files spend their time waiting on child
     // processes, sockets and PostgreSQL rather than computing, and vitest's default (cores − 1)
@@ -37,6 +43,22 @@ export default defineConfig({
     // Starting an embedded PGlite takes ~0.5 s from the test template, ~2.5 s with initdb.
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    teardownTimeout: 30_000
+    teardownTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "shared",
+          include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts", "test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...needFreshProcess],
+          // A worker process runs file after file (no test changes the environment or a global,
+          // and each makes its own databases and directories). That halves the suite on two
+          // cores: a process that already ran a file has PGlite's WebAssembly compiled and
+          // Effect's code optimised by V8, where a fresh one starts cold for every file.
+          isolate: false
+        }
+      },
+      { extends: true, test: { name: "fresh process", include: needFreshProcess } }
+    ]
   }
 })
