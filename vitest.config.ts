@@ -40,7 +40,7 @@ export default defineConfig({
     // runs a single file at a time on a two-core machine. Files share nothing but the PostgreSQL
     // server, where each makes its own database.
     maxWorkers: Math.max(2, availableParallelism()),
-    // Starting an embedded PGlite takes ~0.5 s from the test template, ~2.5 s with initdb.
+    // Starting an embedded PGlite takes about 1.5 s from the test template, about 4 s with initdb.
     testTimeout: 30_000,
     hookTimeout: 60_000,
     teardownTimeout: 30_000,

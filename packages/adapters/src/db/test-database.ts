@@ -6,7 +6,7 @@
  *   runs `DROP DATABASE ... WITH (FORCE)` on release (PostgreSQL 13+).
  * - `TestDatabase.pglite`: the embedded server on a temporary directory, removed on release. It
  *   starts from a cached `initdb` template (`<tmpdir>/wasl-pglite-template-<version>.tar.gz`, made
- *   once per machine), so a start costs ~0.5 s instead of ~2.5 s.
+ *   once per machine), so a start costs about 1.5 s instead of about 4 s.
  * - `TestDatabase.layer`: `postgres` when a URL is set, else `pglite`.
  *
  * None of the layers run migrations: provide `MigrationsLive` on top (see the example on
