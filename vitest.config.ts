@@ -32,13 +32,13 @@ const needFreshProcess = ["packages/adapters/test/rows.test.ts", "packages/http/
 export default defineConfig({
   resolve: { alias: sourceAliases },
   test: {
-    // Processes, not worker threads: the data-directory lock identifies its holder by pid, and
-    // each file's PGlite (WebAssembly) memory goes when its process does.
+    // Processes, not worker threads: the data-directory lock identifies its holder by pid, which
+    // the threads of one process would share while running files at the same time.
     pool: "forks",
     // One file per core, and at least two at once: most files spend their time waiting on child
     // processes, sockets and PostgreSQL rather than computing, and vitest's default (cores − 1)
-    // runs a single file at a time on a two-core machine. Files share nothing but the PostgreSQL
-    // server, where each makes its own database.
+    // runs a single file at a time on a two-core machine. Files running at the same time share
+    // nothing but the PostgreSQL server, where each makes its own database.
     maxWorkers: Math.max(2, availableParallelism()),
     // Starting an embedded PGlite takes about 1.5 s from the test template, about 4 s with initdb.
     testTimeout: 30_000,
