@@ -24,8 +24,6 @@ const EPOCH_SHIFT_DAYS = 719_468
 const FIRST_FOUR_DIGIT_MS = -62_167_219_200_000
 const LAST_FOUR_DIGIT_MS = 253_402_300_799_999
 
-const PAD3 = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, "0"))
-
 /** Character codes of the wire forms, written and read: "0" (a digit's is "0" + the digit), "-", "T", ":", ".", "Z". */
 const ZERO = 48
 const DASH = 45
@@ -44,7 +42,7 @@ const digit = (n: number, place: number) => ZERO + Math.floor(n / place) % 10
  */
 export const formatIsoMicros = (epochMillis: number, microsOfMilli: number): string => {
   if (!(epochMillis >= FIRST_FOUR_DIGIT_MS && epochMillis <= LAST_FOUR_DIGIT_MS)) {
-    return `${new Date(epochMillis).toISOString().slice(0, -1)}${PAD3[microsOfMilli]}Z`
+    return `${new Date(epochMillis).toISOString().slice(0, -1)}${String(microsOfMilli).padStart(3, "0")}Z`
   }
   const days = Math.floor(epochMillis / MS_PER_DAY)
   const msOfDay = epochMillis - days * MS_PER_DAY
