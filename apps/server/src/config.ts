@@ -193,7 +193,8 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
   retainVerifications: durationSetting("WASL_RETENTION_VERIFICATIONS"),
   retainIdempotency: durationSetting("WASL_RETENTION_IDEMPOTENCY"),
   retainExports: durationSetting("WASL_RETENTION_EXPORTS"),
-  retainImports: durationSetting("WASL_RETENTION_IMPORTS")
+  retainImports: durationSetting("WASL_RETENTION_IMPORTS"),
+  retainReservations: durationSetting("WASL_RETENTION_RESERVATIONS")
 }).pipe(Config.map((c) => ({
   databaseUrl: c.database.databaseUrl === undefined ? undefined : Redacted.value(c.database.databaseUrl),
   dataDir: c.database.dataDir,
@@ -207,7 +208,8 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
     verifications: c.retainVerifications,
     idempotency: c.retainIdempotency,
     exports: c.retainExports,
-    imports: c.retainImports
+    imports: c.retainImports,
+    reservations: c.retainReservations
   }
 })))
 export type WaslConfig = Config.Success<typeof WaslConfig>

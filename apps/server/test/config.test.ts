@@ -20,7 +20,8 @@ const DURATION_SETTINGS = [
   "WASL_RETENTION_VERIFICATIONS",
   "WASL_RETENTION_IDEMPOTENCY",
   "WASL_RETENTION_EXPORTS",
-  "WASL_RETENTION_IMPORTS"
+  "WASL_RETENTION_IMPORTS",
+  "WASL_RETENTION_RESERVATIONS"
 ] as const
 
 /** The duration each setting ends up as. */
@@ -32,7 +33,8 @@ const durations = (config: WaslConfig) => ({
   WASL_RETENTION_VERIFICATIONS: config.retention?.verifications,
   WASL_RETENTION_IDEMPOTENCY: config.retention?.idempotency,
   WASL_RETENTION_EXPORTS: config.retention?.exports,
-  WASL_RETENTION_IMPORTS: config.retention?.imports
+  WASL_RETENTION_IMPORTS: config.retention?.imports,
+  WASL_RETENTION_RESERVATIONS: config.retention?.reservations
 })
 
 describe("the settings", () => {

@@ -94,6 +94,8 @@ export interface RetentionOptions {
   readonly exports?: string | Duration.Duration | undefined
   /** `WASL_RETENTION_IMPORTS`: finished CSV imports with their refused rows, from when they finished. Default 30 days. */
   readonly imports?: string | Duration.Duration | undefined
+  /** `WASL_RETENTION_RESERVATIONS`: OTP credit reservations once settled or released, from then. Default 30 days. */
+  readonly reservations?: string | Duration.Duration | undefined
 }
 
 /**

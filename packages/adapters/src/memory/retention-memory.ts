@@ -1,4 +1,4 @@
-import { type ExportChunk, type ExportRow, type ImportJob, Retention, type RetentionKind } from "@wasl/core"
+import { type ExportChunk, type ExportRow, type ImportJob, type OtpReservation, Retention, type RetentionKind } from "@wasl/core"
 import { DateTime, Effect, Layer } from "effect"
 import type { DeliveryRow, MemoryState, NotificationRow } from "./store.ts"
 import { MemoryStore, updateStore } from "./store.ts"
@@ -30,6 +30,9 @@ const importAge = (job: ImportJob): number | null =>
 /** A finished export's age: its expiry, or when it failed (queued and running ones are never pruned). */
 const exportAge = (row: ExportRow): number | null =>
   row.status === "completed" || row.status === "failed" ? millis(row.expiresAt ?? row.updatedAt) : null
+
+/** A finished OTP reservation's age: when it was settled or released (open ones are never pruned). */
+const reservationAge = (r: OtpReservation): number | null => r.status === "open" ? null : millis(r.updated_at)
 
 /** The files of exports: a batch of chunks written before the cutoff. */
 const pruneExportChunks = (state: MemoryState, cutoff: number, limit: number): readonly [number, MemoryState] => {
@@ -97,14 +100,21 @@ const PRUNE: Readonly<Record<RetentionKind, (state: MemoryState, cutoff: number,
     const imports = new Map(state.imports)
     for (const [key] of gone) imports.delete(key)
     return [gone.size, { ...state, imports }]
+  },
+  reservations: (state, cutoff, limit) => {
+    const gone = oldest(state.messaging.reservations.entries(), ([, r]) => reservationAge(r), cutoff, limit)
+    if (gone.size === 0) return [0, state]
+    const reservations = new Map(state.messaging.reservations)
+    for (const [key] of gone) reservations.delete(key)
+    return [gone.size, withMessaging(state, { ...state.messaging, reservations })]
   }
 }
 
 /**
  * Retention over the memory store, with RetentionPg's semantics: each batch deletes the oldest
  * prunable rows of its kind older than the cutoff (a delivery with its attempts, an import with
- * its staged rows; export files and then exports, each at most `limit`), at most `limit`, in one
- * atomic step.
+ * its staged rows, a settled or released OTP reservation; export files and then exports, each at
+ * most `limit`), at most `limit`, in one atomic step.
  */
 export const RetentionMemory: Layer.Layer<Retention, never, MemoryStore> = Layer.effect(
   Retention,

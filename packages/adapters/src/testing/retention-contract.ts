@@ -9,6 +9,8 @@ import {
   IDEMPOTENCY_KEY_LIFETIME,
   IdempotencyStore,
   NotificationRepository,
+  type OtpReservation,
+  OtpReservationRepository,
   type PlatformRepository,
   Retention,
   type RetentionKind,
@@ -18,7 +20,7 @@ import {
 } from "@wasl/core"
 import { DateTime, Duration, Effect, type Layer, Option } from "effect"
 import { drainDeliveries, newWebhook } from "./delivery-repository-contract.ts"
-import { atTime, newBroadcast, plusMillis, verification } from "./otp-fixtures.ts"
+import { atTime, freshRecordId, newBroadcast, plusMillis, verification } from "./otp-fixtures.ts"
 
 /** What the layer under `retentionContract` provides. */
 export type RetentionContractServices =
@@ -32,6 +34,7 @@ export type RetentionContractServices =
   | BroadcastRepository
   | VerificationRepository
   | IdempotencyStore
+  | OtpReservationRepository
 
 const T0 = DateTime.makeUnsafe("2040-01-01T00:00:00.000Z")
 const second = (n: number) => plusMillis(T0, n * 1000)
@@ -102,6 +105,8 @@ const finished = (status: "succeeded" | "failed"): DeliveryState => ({ status, a
  *   before it; never an unread listed one;
  * - deletes OTP verifications that expired before the cutoff;
  * - deletes idempotency keys that expired before the cutoff: the key is free again;
+ * - deletes OTP reservations settled or released before the cutoff, oldest first; never an open
+ *   one, however old;
  * - shares the rows among concurrent pruners: together they delete each row once.
  *
  * The kinds `imports` and `exports` are checked by the import and export repository contracts.
@@ -226,6 +231,36 @@ export const retentionContract = <E>(name: string, implementation: Layer.Layer<R
         assert.strictEqual(yield* prune("idempotency", plusMillis(T0, lifetime + 5000), 10), 0)
         assert.strictEqual((yield* outcome("early"))._tag, "Ran")
         assert.strictEqual((yield* outcome("late"))._tag, "Replayed")
+      }))
+
+    it.effect("OTP reservations: settled or released before the cutoff go, oldest first; open and later ones stay", () =>
+      Effect.gen(function*() {
+        yield* pruneAll("reservations")
+        const reservations = yield* OtpReservationRepository
+        const accountId = yield* newAccount
+        const opened = (): OtpReservation => ({
+          id: freshRecordId(),
+          account_id: accountId,
+          recipient: "966500000001",
+          status: "open",
+          created_at: T0,
+          updated_at: T0
+        })
+        const [settled, released, open, settledLater] = [opened(), opened(), opened(), opened()]
+        for (const r of [settled, released, open, settledLater]) yield* reservations.open(r)
+        assert.isTrue(yield* reservations.release(accountId, released.id, second(2)))
+        assert.isTrue(yield* reservations.settle(accountId, settled.id, second(1)))
+        assert.isTrue(yield* reservations.settle(accountId, settledLater.id, second(9)))
+        const exists = (r: OtpReservation) => Effect.map(reservations.findById(accountId, r.id), Option.isSome)
+
+        assert.strictEqual(yield* prune("reservations", second(5), 1), 1)
+        assert.isFalse(yield* exists(settled))
+        assert.isTrue(yield* exists(released))
+        assert.strictEqual(yield* prune("reservations", second(5), 1), 1)
+        assert.strictEqual(yield* prune("reservations", second(5), 1), 0)
+        assert.isFalse(yield* exists(released))
+        assert.isTrue(yield* exists(open))
+        assert.isTrue(yield* exists(settledLater))
       }))
 
     it.effect("concurrent pruners share the rows: together they delete each one once", () =>

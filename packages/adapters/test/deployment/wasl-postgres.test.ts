@@ -87,13 +87,14 @@ describe("WaslPostgres", () => {
         verifications: Duration.hours(12),
         idempotency: DEFAULT_RETENTION.idempotency,
         exports: DEFAULT_RETENTION.exports,
-        imports: DEFAULT_RETENTION.imports
+        imports: DEFAULT_RETENTION.imports,
+        reservations: DEFAULT_RETENTION.reservations
       })
     }), { timeout: 60_000 })
 })
 
 describe("retentionPolicyOf", () => {
-  it.effect("reads the duration syntax of the retry delays, and defaults to 30, 90 and 30 days, idempotency keys at expiry, export files 7 days and imports 30 days", () =>
+  it.effect("reads the duration syntax of the retry delays, and defaults to 30, 90 and 30 days, idempotency keys at expiry, export files 7 days, imports 30 days and OTP reservations 30 days", () =>
     Effect.gen(function*() {
       assert.deepStrictEqual(yield* retentionPolicyOf(), DEFAULT_RETENTION)
       assert.deepStrictEqual(DEFAULT_RETENTION, {
@@ -102,7 +103,8 @@ describe("retentionPolicyOf", () => {
         verifications: Duration.days(30),
         idempotency: Duration.zero,
         exports: Duration.days(7),
-        imports: Duration.days(30)
+        imports: Duration.days(30),
+        reservations: Duration.days(30)
       })
       const policy = yield* retentionPolicyOf({
         deliveries: "36h",
@@ -110,7 +112,8 @@ describe("retentionPolicyOf", () => {
         verifications: "90m",
         idempotency: "0s",
         exports: "2h",
-        imports: "3d"
+        imports: "3d",
+        reservations: "12h"
       })
       assert.deepStrictEqual(policy, {
         deliveries: Duration.hours(36),
@@ -118,7 +121,8 @@ describe("retentionPolicyOf", () => {
         verifications: Duration.minutes(90),
         idempotency: Duration.zero,
         exports: Duration.hours(2),
-        imports: Duration.days(3)
+        imports: Duration.days(3),
+        reservations: Duration.hours(12)
       })
     }))
 })

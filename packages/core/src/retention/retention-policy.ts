@@ -43,11 +43,19 @@ export interface RetentionPolicyShape {
    * import is never pruned.
    */
   readonly imports: Duration.Duration
+  /**
+   * OTP credit reservations once their send's outcome is stored (settled or released), counted
+   * from then (`WASL_RETENTION_RESERVATIONS`). Nothing reads a finished one; it holds a recipient's
+   * number, so it goes like the verification it belongs to. An open one is never pruned (the
+   * sweeper releases it first).
+   */
+  readonly reservations: Duration.Duration
 }
 
 /**
  * The defaults: deliveries 30 days, notifications 90 days, OTP verifications 30 days, idempotency
- * keys as soon as they expire, export files 7 days (and the exports 7 more), imports 30 days.
+ * keys as soon as they expire, export files 7 days (and the exports 7 more), imports 30 days,
+ * finished OTP reservations 30 days.
  */
 export const DEFAULT_RETENTION: RetentionPolicyShape = {
   deliveries: Duration.days(30),
@@ -55,7 +63,8 @@ export const DEFAULT_RETENTION: RetentionPolicyShape = {
   verifications: Duration.days(30),
   idempotency: Duration.zero,
   exports: Duration.days(7),
-  imports: Duration.days(30)
+  imports: Duration.days(30),
+  reservations: Duration.days(30)
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * The Retention port: deletes finished rows whose retention ran out, a small batch at a time, so
  * the tables that grow with traffic (deliveries and their attempts, notifications, OTP
- * verifications, idempotency keys, finished CSV imports with their rows, CSV exports and their
- * files) stay bounded. The worker calls it in a loop (use-cases/prune.ts).
+ * verifications and their credit reservations, idempotency keys, finished CSV imports with their
+ * rows, CSV exports and their files) stay bounded. The worker calls it in a loop (use-cases/prune.ts).
  *
  * Each batch is its own short statement: it takes the oldest `limit` prunable rows, skipping rows
  * another pruner or writer holds (on PostgreSQL `FOR UPDATE SKIP LOCKED`), so any number of
@@ -25,7 +25,8 @@ export interface RetentionShape {
   /**
    * Deletes up to `limit` of the oldest rows of `kind` whose age (see `RetentionPolicyShape`)
    * began before `cutoff` — for deliveries only finished ones, with their attempts; for imports
-   * only finished ones, with their rows — and answers how many. For exports, up to `limit` files'
+   * only finished ones, with their rows; for OTP reservations only settled or released ones — and
+   * answers how many. For exports, up to `limit` files'
    * chunks and up to `limit` exports, answering the sum. Fewer than `limit`: none were left
    * (apart from rows another pruner held).
    */
