@@ -6,7 +6,7 @@ import { Effect } from "effect"
 import { FetchHttpClient, type HttpClient } from "effect/http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { NotFound404, Unauthenticated401, Validation422 } from "@wasl/http"
-import { makeWaslClient } from "@wasl/http/client"
+import { makeWaslClient, withIdempotencyKey } from "@wasl/http/client"
 import { RecordId } from "@wasl/core"
 import { Schema } from "effect"
 import { startTestServer, type TestServer } from "./support/server.ts"
@@ -40,6 +40,27 @@ describe("the typed client", () => {
     expect(result.created.message).toBe("Entity was created Successfully")
     expect(result.shown.data.properties).toMatchObject({ deal_name: "Typed", amount: 10 })
     expect(result.tokens.data.length).toBe(1)
+  })
+
+  it("sends an Idempotency-Key inside withIdempotencyKey: the same key answers the first record, not a second one", async () => {
+    const ids = await run(Effect.gen(function*() {
+      const wasl = yield* makeWaslClient({ baseUrl: server.url, token })
+      const create = wasl.records.create({ params: { kind: "deals" }, payload: { deal_name: "Keyed" } }).pipe(
+        Effect.map((created) => created.data.properties._id)
+      )
+      return {
+        first: yield* create.pipe(withIdempotencyKey("client-key-1")),
+        again: yield* withIdempotencyKey(create, "client-key-1"),
+        otherKey: yield* create.pipe(withIdempotencyKey("client-key-2")),
+        unkeyed: [yield* create, yield* create],
+        // A key the server refuses proves the header reached it.
+        refused: yield* Effect.flip(create.pipe(withIdempotencyKey("not a key")))
+      }
+    }))
+    expect(ids.again).toBe(ids.first)
+    expect(ids.otherKey).not.toBe(ids.first)
+    expect(new Set([ids.first, ids.otherKey, ...ids.unkeyed]).size).toBe(4)
+    expect(ids.refused).toBeInstanceOf(Validation422)
   })
 
   it("fails with the declared errors: 422 with its field messages, 404, and 401 without a token", async () => {
