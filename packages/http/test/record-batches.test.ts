@@ -59,6 +59,20 @@ describe.each(DATABASES)("records batches over HTTP on %s", (database) => {
     expect(fired.map((e) => e.payload)).toEqual(created.body.data)
   })
 
+  it("concurrent upserts of one new id_property value make one record: the first creates it, the rest update it", async () => {
+    // Three races of 10 requests each, so that one without the lock would interleave at least once.
+    for (const round of [1, 2, 3]) {
+      const email = `racing${round}@example.test`
+      const upsert = (n: number) =>
+        post("/api/contacts/batch/upsert", { id_property: "email", inputs: [{ id: email, properties: { lastname: `Racer ${n}` } }] })
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, n) => upsert(n)))
+      expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200))
+      expect(new Set(answers.map((a) => a.body.data[0].properties._id)).size).toBe(1)
+      const fired = (await events(owner.account_id)).filter((e) => e.payload.properties?.email === email)
+      expect(fired.map((e) => e.name)).toEqual(["contact-created", ...Array(9).fill("contact-updated")])
+    }
+  })
+
   it("updates, upserts and deletes, one event per record; the delete answers the ids", async () => {
     const [a, b] = (await post("/api/deals/batch/create", { inputs: [{ properties: { deal_name: "A" } }, { properties: { deal_name: "B" } }] }))
       .body.data.map((d: { properties: { _id: string } }) => d.properties._id)

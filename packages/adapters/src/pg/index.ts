@@ -27,6 +27,7 @@ import { ReadinessPg } from "./readiness-pg.ts"
 import { DeliveryBacklogPg } from "./delivery-backlog-pg.ts"
 import { ExportRepositoryPg } from "./export-repository-pg.ts"
 import { ImportRepositoryPg } from "./import-repository-pg.ts"
+import { MatchLockPg } from "./match-lock-pg.ts"
 
 export { AccountRepositoryPg } from "./account-repository-pg.ts"
 export { CurrentUserReaderPg } from "./current-user-reader-pg.ts"
@@ -62,10 +63,11 @@ export {
 } from "./cache/repository-caches-pg.ts"
 export { ExportRepositoryPg } from "./export-repository-pg.ts"
 export { ImportRepositoryPg } from "./import-repository-pg.ts"
+export { MatchLockPg } from "./match-lock-pg.ts"
 
 /**
  * Every storage port on PostgreSQL (`WaslRepositories`: the repositories, the outbox, the delivery
- * queue, the Transactor and the rate-limit counts), over one `SqlClient` (migrated). Needs `SecureRandom` (subscription
+ * queue, the Transactor and the rate-limit counts; and the `MatchLock`), over one `SqlClient` (migrated). Needs `SecureRandom` (subscription
  * ids). The queues' wake-ups (`QueueSignalsPg`) and the live notifications (`NotificationFeedPg`)
  * are separate layers: they need a `PgClient`.
  */
@@ -93,5 +95,6 @@ export const RepositoriesPg: Layer.Layer<WaslRepositories, never, SecureRandom.S
   ReadinessPg,
   DeliveryBacklogPg,
   ExportRepositoryPg,
-  ImportRepositoryPg
+  ImportRepositoryPg,
+  MatchLockPg
 )

@@ -25,6 +25,7 @@ import type { Outbox } from "../events/outbox.ts"
 import type { ImportJob, ImportRow, RowErrors } from "../imports/import-job.ts"
 import { ImportRepository } from "../imports/import-repository.ts"
 import { ambiguousUpsertKey } from "../records/batch-input.ts"
+import { lockMatches } from "../records/match-lock.ts"
 import { PATH_OF_KIND } from "../records/object-kind.ts"
 import type { PropertyDefinition } from "../records/property-definition.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
@@ -144,6 +145,10 @@ const writeBatch = (job: ImportJob, from: number, batch: number, lease: Duration
       yield* finishImport(job, "failed", `the property ${job.matchOn} that rows match on no longer exists.`)
       return Option.none<number>()
     }
+    // Held until the batch commits, as a batch upsert holds it, so neither creates a record the
+    // other just did; taken before the batch writes anything, so it never waits while holding what
+    // a writer it waits for needs (a counter row of the kind).
+    if (job.matchOn !== null) yield* lockMatches(job.accountId, job.kind)
     const rows = yield* repo.rows(job.accountId, job.id, from, batch)
     let created = 0
     let updated = 0

@@ -15,6 +15,7 @@
 import { Effect } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { Permission } from "../auth/permission.ts"
+import { lockMatches } from "../records/match-lock.ts"
 import type { ObjectKind } from "../records/object-kind.ts"
 import type { Principal } from "../auth/principal.ts"
 import { type Forbidden, invalid, type NotFound, type ValidationFailed } from "../errors.ts"
@@ -173,6 +174,10 @@ export const upsertRecords: Batch<RecordJson> = Effect.fn("upsertRecords")(funct
         const key = ownValue(input, "id_property") === undefined && shared !== undefined ? "id_property" : `${at}.id_property`
         return yield* Effect.fail(invalid(key, LaravelMessage.selectedInvalid(key)))
       }
+      // Held until the batch commits: a concurrent upsert of the same new value waits, then finds
+      // it. The first input takes it before the batch writes anything, so it never waits while
+      // holding what a writer it waits for needs (a counter row of the kind).
+      yield* lockMatches(accountId, kind)
       const existing = yield* recordWithValue(accountId, kind, custom, idProperty, id)
       if (existing._tag === "invalid") return yield* Effect.fail(invalid(`${at}.id`, LaravelMessage.selectedInvalid(`${at}.id`)))
       if (existing._tag === "many") return yield* Effect.fail(invalid(`${at}.id`, ambiguousUpsertKey(`${at}.id`)))

@@ -19,6 +19,7 @@ import {
   importErrorsCsv,
   invalid,
   listRecords,
+  MatchLock,
   MAX_IMPORT_COLUMNS,
   type Principal,
   processImport,
@@ -146,6 +147,26 @@ describe("CSV imports", () => {
       yield* drain
       const refused = yield* getImport(principal, "contact", twins._id)
       assert.deepStrictEqual(refused.failures, [{ line: 2, errors: { firstname: ["The firstname matches more than one record; it must match at most one."] } }])
+    }).pipe(Effect.provide(TestPorts())))
+
+  it.effect("with match_on, each batch takes the account's match lock of the kind before it writes; without, none does", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* setup()
+      const locks: Array<readonly [number, string]> = []
+      const drainRecordingLocks = drain.pipe(
+        Effect.provideService(MatchLock, { lock: (accountId, kind) => Effect.sync(() => void locks.push([accountId, kind])) })
+      )
+      const csv = "email,firstname\na@example.com,A\nb@example.com,B\n,NoEmail\n"
+      const queued = yield* startImport(principal, "contact", form(csv, { match_on: "email" }))
+      yield* drainRecordingLocks
+      assert.deepInclude(yield* getImport(principal, "contact", queued._id), { created: 3, failed: 0 })
+      // Two batches of two rows (the drain's batch size).
+      assert.deepStrictEqual(locks, [[principal.accountId, "contact"], [principal.accountId, "contact"]])
+      locks.length = 0
+      const unmatched = yield* startImport(principal, "contact", form("email,firstname\nc@example.com,C\n"))
+      yield* drainRecordingLocks
+      assert.deepInclude(yield* getImport(principal, "contact", unmatched._id), { created: 1 })
+      assert.deepStrictEqual(locks, [])
     }).pipe(Effect.provide(TestPorts())))
 
   it.effect("a file refused for any reason is a 422 on file (or match_on) and stages nothing", () =>
