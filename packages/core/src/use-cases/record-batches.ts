@@ -165,28 +165,34 @@ export const deleteRecords: Batch<string> = Effect.fn("deleteRecords")(function*
  */
 export const upsertRecords: Batch<RecordJson> = Effect.fn("upsertRecords")(function*(principal, kind, body) {
   const shared = typeof body === "object" && body !== null ? ownValue(body, "id_property") : undefined
-  return yield* runBatch(principal, kind, body, [`${kind}-create`, `${kind}-update`], (accountId) => (custom, input, at) =>
-    Effect.gen(function*() {
-      const idProperty = yield* inputText(input, "id_property", at, shared)
-      const id = yield* inputText(input, "id", at)
-      const properties = yield* inputProperties(input, at)
-      if (!isMatchProperty(kind, custom, idProperty)) {
-        const key = ownValue(input, "id_property") === undefined && shared !== undefined ? "id_property" : `${at}.id_property`
-        return yield* Effect.fail(invalid(key, LaravelMessage.selectedInvalid(key)))
-      }
-      // Held until the batch commits: a concurrent upsert of the same new value waits, then finds
-      // it. The first input takes it before the batch writes anything, so it never waits while
-      // holding what a writer it waits for needs (a counter row of the kind).
-      yield* lockMatches(accountId, kind)
-      const existing = yield* recordWithValue(accountId, kind, custom, idProperty, id)
-      if (existing._tag === "invalid") return yield* Effect.fail(invalid(`${at}.id`, LaravelMessage.selectedInvalid(`${at}.id`)))
-      if (existing._tag === "many") return yield* Effect.fail(invalid(`${at}.id`, ambiguousUpsertKey(`${at}.id`)))
-      if (existing._tag === "none") {
-        const values = yield* under(at, validateRecordCreate(kind, { ...properties, [idProperty]: id }, custom))
-        return storeNewRecord(accountId, kind, custom, values)
-      }
-      const patch = yield* under(at, validateRecordUpdate(kind, properties, custom))
-      return storeRecordPatch(accountId, kind, custom, existing.record.record._id, patch)
-    }))
+  return yield* runBatch(principal, kind, body, [`${kind}-create`, `${kind}-update`], (accountId) => {
+    // Held until the batch commits: a concurrent upsert of the same new value waits, then finds it.
+    // Taken once, by the first input that looks a value up, before the batch writes anything, so
+    // it never waits while holding what a writer it waits for needs (a counter row of the kind).
+    let locked = false
+    const lock = Effect.suspend(() =>
+      locked ? Effect.void : Effect.andThen(lockMatches(accountId, kind), Effect.sync(() => void (locked = true)))
+    )
+    return (custom, input, at) =>
+      Effect.gen(function*() {
+        const idProperty = yield* inputText(input, "id_property", at, shared)
+        const id = yield* inputText(input, "id", at)
+        const properties = yield* inputProperties(input, at)
+        if (!isMatchProperty(kind, custom, idProperty)) {
+          const key = ownValue(input, "id_property") === undefined && shared !== undefined ? "id_property" : `${at}.id_property`
+          return yield* Effect.fail(invalid(key, LaravelMessage.selectedInvalid(key)))
+        }
+        yield* lock
+        const existing = yield* recordWithValue(accountId, kind, custom, idProperty, id)
+        if (existing._tag === "invalid") return yield* Effect.fail(invalid(`${at}.id`, LaravelMessage.selectedInvalid(`${at}.id`)))
+        if (existing._tag === "many") return yield* Effect.fail(invalid(`${at}.id`, ambiguousUpsertKey(`${at}.id`)))
+        if (existing._tag === "none") {
+          const values = yield* under(at, validateRecordCreate(kind, { ...properties, [idProperty]: id }, custom))
+          return storeNewRecord(accountId, kind, custom, values)
+        }
+        const patch = yield* under(at, validateRecordUpdate(kind, properties, custom))
+        return storeRecordPatch(accountId, kind, custom, existing.record.record._id, patch)
+      })
+  })
 })
 

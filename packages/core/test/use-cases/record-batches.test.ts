@@ -13,6 +13,7 @@ import {
   deleteRecords,
   LaravelMessage,
   listRecords,
+  MatchLock,
   MAX_BATCH_INPUTS,
   type Permission,
   type Principal,
@@ -129,6 +130,18 @@ describe("records batches", () => {
       assert.deepStrictEqual(events.map((e) => e.name), ["contact-updated", "contact-updated", "contact-deleted", "contact-deleted"])
       assert.deepStrictEqual(events.slice(0, 2).map((e) => e.payload), [...updated])
       assert.deepStrictEqual((yield* contactsOf(other)).map(idOf), [idOf(foreign!)])
+    }).pipe(Effect.provide(TestPorts())))
+
+  it.effect("an upsert takes the account's match lock of the kind once per batch, before its first lookup", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* setup()
+      const locks: Array<readonly [number, string]> = []
+      const upserted = yield* upsertRecords(principal, "contact", {
+        id_property: "email",
+        inputs: [{ id: "a@example.com", properties: {} }, { id: "b@example.com", properties: {} }, { id: "a@example.com", properties: {} }]
+      }).pipe(Effect.provideService(MatchLock, { lock: (accountId, kind) => Effect.sync(() => void locks.push([accountId, kind])) }))
+      assert.strictEqual(upserted.length, 3)
+      assert.deepStrictEqual(locks, [[principal.accountId, "contact"]])
     }).pipe(Effect.provide(TestPorts())))
 
   it.effect("upserts by a property: updates the record holding the value, creates one holding it otherwise, in one call", () =>
