@@ -12,6 +12,7 @@ import type { SecureRandom } from "effect/crypto"
 import { invalid, type ValidationFailed } from "../errors.ts"
 import { Outbox } from "../events/outbox.ts"
 import type { ComplexFilters, Condition } from "../records/complex-filter.ts"
+import { lockMatches } from "../records/match-lock.ts"
 import { PropertyRepository } from "../records/property-repository.ts"
 import { RecordRepository, type RecordWithDerived } from "../records/record-repository.ts"
 import { recordJson } from "../records/record-shape.ts"
@@ -77,6 +78,9 @@ export const recipientOfNumber = (
 ): Effect.Effect<Recipient, never, RecordRepository | PropertyRepository | Outbox | SecureRandom.SecureRandom> =>
   Effect.gen(function*() {
     const digits = digitsOf(to)
+    // As a contact upsert or import matching on the number does: neither creates what the other
+    // just did (held until the caller's transaction ends).
+    yield* lockMatches(accountId, "contact")
     const custom = yield* PropertyRepository.use((repo) => repo.list(accountId, "contact"))
     const records = yield* RecordRepository
     const filters: ComplexFilters = [{

@@ -17,6 +17,7 @@ import {
   getVerification,
   Gone,
   InvalidOtpCode,
+  MatchLock,
   MAX_VERIFY_ATTEMPTS,
   MessagingProvider,
   OTP_RESERVATION_SAFE_AFTER,
@@ -86,6 +87,17 @@ describe("managed send-otp and verify", () => {
       assert.strictEqual((yield* getVerification(principal, verification.id)).status, "approved")
       assert.strictEqual(yield* goneStatus(verifyCode(principal, verification.id, { code })), "approved")
       assert.strictEqual(yield* credits(account_id), OWNER.otpCredits - 1)
+    }).pipe(Effect.provide(MessagingTestPorts())))
+
+  it.effect("a send to a number takes the account's contact match lock before it looks the contact up", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* setup()
+      const broadcast = yield* otpBroadcast(principal)
+      const locks: Array<readonly [number, string]> = []
+      yield* sendOtp(principal, broadcast.id, { to: ALICE }).pipe(
+        Effect.provideService(MatchLock, { lock: (accountId, kind) => Effect.sync(() => void locks.push([accountId, kind])) })
+      )
+      assert.deepStrictEqual(locks, [[principal.accountId, "contact"]])
     }).pipe(Effect.provide(MessagingTestPorts())))
 
   it.effect("counts wrong codes down to max_attempts_reached, after which the right code is refused too", () =>
