@@ -1,7 +1,8 @@
 /**
  * The MatchLock port: keeps two writes that find a record by a property's value, and create one
  * when none has it (a batch upsert, a CSV import with `match_on`, a send to a number no contact
- * has), from both finding none and both creating one. The second duplicate would then make every later upsert of that value a 422.
+ * has), from both finding none and both creating one. The duplicate would then make every later
+ * upsert of that value a 422.
  */
 import { Context, Effect } from "effect"
 import type { ObjectKind } from "./object-kind.ts"
