@@ -7,6 +7,7 @@ import {
   BroadcastRepository,
   type Platform,
   type PlatformInput,
+  type OtpReservation,
   PlatformRepository,
   type TemplateDefinition,
   type Verification
@@ -46,6 +47,16 @@ export const freshRecordId = (): string =>
   (Date.now().toString(16) + (sequence++).toString(16).padStart(6, "0") + Math.random().toString(16).slice(2))
     .slice(0, 24)
     .padEnd(24, "0")
+
+/** An open reservation of the account's, opened at `openedAt` (not yet stored). */
+export const reservationAt = (accountId: number, openedAt: DateTime.Utc, recipient = "966500000001"): OtpReservation => ({
+  id: freshRecordId(),
+  account_id: accountId,
+  recipient,
+  status: "open",
+  created_at: openedAt,
+  updated_at: openedAt
+})
 
 /** A sandbox sending number's fields. */
 export const sandboxNumber = (

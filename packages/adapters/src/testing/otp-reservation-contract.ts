@@ -8,22 +8,13 @@ import {
   type OtpReservationStatus
 } from "@wasl/core"
 import { DateTime, Duration, Effect, type Layer, Option } from "effect"
-import { accountOf, accountWithCredits, creditsOf, freshRecordId, plusMillis } from "./otp-fixtures.ts"
+import { accountOf, accountWithCredits, creditsOf, freshRecordId, plusMillis, reservationAt } from "./otp-fixtures.ts"
 
 /** What the layer under `otpReservationContract` provides. */
 export type OtpReservationContractServices = OtpReservationRepository | OtpLedger | AccountRepository
 
 const at = (iso: string) => DateTime.makeUnsafe(iso)
 const FAR_FUTURE = at("2200-01-01T00:00:00.000Z")
-
-const reservationAt = (accountId: number, openedAt: DateTime.Utc, recipient = "966500000001"): OtpReservation => ({
-  id: freshRecordId(),
-  account_id: accountId,
-  recipient,
-  status: "open",
-  created_at: openedAt,
-  updated_at: openedAt
-})
 
 const statusOf = (r: OtpReservation) =>
   OtpReservationRepository.use((repo) => repo.findById(r.account_id, r.id)).pipe(

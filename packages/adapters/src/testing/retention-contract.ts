@@ -20,7 +20,7 @@ import {
 } from "@wasl/core"
 import { DateTime, Duration, Effect, type Layer, Option } from "effect"
 import { drainDeliveries, newWebhook } from "./delivery-repository-contract.ts"
-import { atTime, freshRecordId, newBroadcast, plusMillis, verification } from "./otp-fixtures.ts"
+import { atTime, newBroadcast, plusMillis, reservationAt, verification } from "./otp-fixtures.ts"
 
 /** What the layer under `retentionContract` provides. */
 export type RetentionContractServices =
@@ -238,15 +238,10 @@ export const retentionContract = <E>(name: string, implementation: Layer.Layer<R
         yield* pruneAll("reservations")
         const reservations = yield* OtpReservationRepository
         const accountId = yield* newAccount
-        const opened = (): OtpReservation => ({
-          id: freshRecordId(),
-          account_id: accountId,
-          recipient: "966500000001",
-          status: "open",
-          created_at: T0,
-          updated_at: T0
-        })
-        const [settled, released, open, settledLater] = [opened(), opened(), opened(), opened()]
+        const settled = reservationAt(accountId, T0)
+        const released = reservationAt(accountId, T0)
+        const open = reservationAt(accountId, T0)
+        const settledLater = reservationAt(accountId, T0)
         for (const r of [settled, released, open, settledLater]) yield* reservations.open(r)
         assert.isTrue(yield* reservations.release(accountId, released.id, second(2)))
         assert.isTrue(yield* reservations.settle(accountId, settled.id, second(1)))

@@ -1,6 +1,9 @@
-/** A Transactor wrapper counting commits and rollbacks of the real one underneath. */
+/**
+ * Test doubles around transactions: a Transactor counting commits and rollbacks, and a MatchLock
+ * recording the locks taken.
+ */
 import { Context, Effect, Exit, Layer } from "effect"
-import { Transactor } from "../../src/index.ts"
+import { MatchLock, Transactor } from "../../src/index.ts"
 
 export class TransactionCounts
   extends Context.Service<TransactionCounts, { committed: number; rolledBack: number }>()(
@@ -27,3 +30,14 @@ export const TransactorCounted: Layer.Layer<Transactor | TransactionCounts, neve
     return Context.make(Transactor, transactor).pipe(Context.add(TransactionCounts, counts))
   })
 )
+
+/**
+ * A `MatchLock` that records each lock taken (account and kind) and waits for nothing:
+ * `withLocks(effect)` runs `effect` with it, `locks` lists what it took.
+ */
+export const recordingMatchLock = () => {
+  const locks: Array<readonly [number, string]> = []
+  const withLocks = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.provideService(effect, MatchLock, { lock: (accountId, kind) => Effect.sync(() => void locks.push([accountId, kind])) })
+  return { locks, withLocks }
+}

@@ -19,7 +19,6 @@ import {
   importErrorsCsv,
   invalid,
   listRecords,
-  MatchLock,
   MAX_IMPORT_COLUMNS,
   type Principal,
   processImport,
@@ -31,6 +30,7 @@ import {
 } from "../../src/index.ts"
 import { setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
+import { recordingMatchLock } from "../support/transactions.ts"
 import { memoryState, removeMembership, setPreferences } from "../support/store.ts"
 
 const bytes = (text: string) => new TextEncoder().encode(text)
@@ -152,10 +152,8 @@ describe("CSV imports", () => {
   it.effect("with match_on, each batch takes the account's match lock of the kind before it writes; without, none does", () =>
     Effect.gen(function*() {
       const { principal } = yield* setup()
-      const locks: Array<readonly [number, string]> = []
-      const drainRecordingLocks = drain.pipe(
-        Effect.provideService(MatchLock, { lock: (accountId, kind) => Effect.sync(() => void locks.push([accountId, kind])) })
-      )
+      const { locks, withLocks } = recordingMatchLock()
+      const drainRecordingLocks = withLocks(drain)
       const csv = "email,firstname\na@example.com,A\nb@example.com,B\n,NoEmail\n"
       const queued = yield* startImport(principal, "contact", form(csv, { match_on: "email" }))
       yield* drainRecordingLocks

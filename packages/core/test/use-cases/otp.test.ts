@@ -17,7 +17,6 @@ import {
   getVerification,
   Gone,
   InvalidOtpCode,
-  MatchLock,
   MAX_VERIFY_ATTEMPTS,
   MessagingProvider,
   OTP_RESERVATION_SAFE_AFTER,
@@ -30,6 +29,7 @@ import {
 import { NOW, OWNER, setup } from "../support/fixtures.ts"
 import { MessagingTestPorts, otpBroadcast } from "../support/messaging.ts"
 import { memoryState } from "../support/store.ts"
+import { recordingMatchLock } from "../support/transactions.ts"
 
 const ALICE = "+966500000001"
 const BOB = "+966500000002"
@@ -93,10 +93,8 @@ describe("managed send-otp and verify", () => {
     Effect.gen(function*() {
       const { principal } = yield* setup()
       const broadcast = yield* otpBroadcast(principal)
-      const locks: Array<readonly [number, string]> = []
-      yield* sendOtp(principal, broadcast.id, { to: ALICE }).pipe(
-        Effect.provideService(MatchLock, { lock: (accountId, kind) => Effect.sync(() => void locks.push([accountId, kind])) })
-      )
+      const { locks, withLocks } = recordingMatchLock()
+      yield* withLocks(sendOtp(principal, broadcast.id, { to: ALICE }))
       assert.deepStrictEqual(locks, [[principal.accountId, "contact"]])
     }).pipe(Effect.provide(MessagingTestPorts())))
 

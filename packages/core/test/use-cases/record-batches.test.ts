@@ -13,7 +13,6 @@ import {
   deleteRecords,
   LaravelMessage,
   listRecords,
-  MatchLock,
   MAX_BATCH_INPUTS,
   type Permission,
   type Principal,
@@ -24,6 +23,7 @@ import {
 import { addMember, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 import { memoryState } from "../support/store.ts"
+import { recordingMatchLock } from "../support/transactions.ts"
 
 const contactEvents = Effect.map(memoryState, (state) => state.outbox.filter((e) => e.name.startsWith("contact-")))
 
@@ -135,11 +135,11 @@ describe("records batches", () => {
   it.effect("an upsert takes the account's match lock of the kind once per batch, before its first lookup", () =>
     Effect.gen(function*() {
       const { principal } = yield* setup()
-      const locks: Array<readonly [number, string]> = []
-      const upserted = yield* upsertRecords(principal, "contact", {
+      const { locks, withLocks } = recordingMatchLock()
+      const upserted = yield* withLocks(upsertRecords(principal, "contact", {
         id_property: "email",
         inputs: [{ id: "a@example.com", properties: {} }, { id: "b@example.com", properties: {} }, { id: "a@example.com", properties: {} }]
-      }).pipe(Effect.provideService(MatchLock, { lock: (accountId, kind) => Effect.sync(() => void locks.push([accountId, kind])) }))
+      }))
       assert.strictEqual(upserted.length, 3)
       assert.deepStrictEqual(locks, [[principal.accountId, "contact"]])
     }).pipe(Effect.provide(TestPorts())))
