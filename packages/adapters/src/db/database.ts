@@ -1,8 +1,9 @@
 /**
  * The database layer: `PgClient` + `SqlClient` from `@effect/sql-pg`, on `DATABASE_URL` when it is
  * set, else on the embedded PGlite served on a loopback port (`embedded-postgres.ts`). Same client,
- * same SQL, same migrations either way. On the embedded database `PgClient.listen` is replaced by
- * an in-process equivalent (same contract) because LISTEN cannot work over its single session.
+ * same SQL, same migrations either way. `PgClient.listen` is replaced on both: on a server, every
+ * channel is listened on over one session of its own, outside the pool; on the embedded database,
+ * by an in-process equivalent (same contract) because LISTEN cannot work over its single session.
  *
  * Value types (binary protocol, `pgTypes` registry below), chosen so rows map straight onto the
  * wire shapes:
@@ -27,9 +28,9 @@
  *
  * @module
  */
-import { PgClient, PgMigrator, PgTypes } from "@effect/sql-pg"
+import { PgClient, PgConnection, PgMigrator, PgTypes } from "@effect/sql-pg"
 import { formatIsoMicros, utcMillis } from "@wasl/core"
-import { Effect, Layer, Redacted, Result, type Scope, Semaphore } from "effect"
+import { Effect, Layer, RcRef, Redacted, Result, type Scope, Semaphore } from "effect"
 import type { Reactivity } from "effect/reactivity"
 import type { SqlClient } from "effect/sql/SqlClient"
 import { SqlError, UnknownError } from "effect/sql/SqlError"
@@ -251,16 +252,45 @@ export const makeEmbeddedPgClient = (
     maxConnections: options?.maxConnections ?? 10
   }).pipe(Effect.map((client) => withEmbeddedListen(client, embedded)))
 
-/** `PgClient` + `SqlClient` on a PostgreSQL URL, with Wasl's client options. */
+/**
+ * Replaces `client.listen` with one on a session of its own, outside the pool, which every channel
+ * the process listens on shares: opened by the first listener, closed when the last one stops.
+ * `PgClient.listen` reserves a pooled connection per channel for as long as it listens, so the
+ * queries had fewer connections than the pool's size (the server's cache listener and
+ * notification feed took two of ten, the worker's queue signals two more with `npm start`), and
+ * none with a pool that small (every query then waited forever). A session that ends (a restart,
+ * a terminated backend) fails its listeners' queues; each listens again (they retry), and the
+ * first to find the session gone makes the next one open a new session.
+ */
+const withListenSession = (client: PgClient.PgClient): Effect.Effect<PgClient.PgClient, never, Scope.Scope> =>
+  Effect.map(
+    // Pinned: the session runs nothing but LISTEN, UNLISTEN and the notifications they bring.
+    RcRef.make({ acquire: Effect.flatMap(PgConnection.make(client.config), (connection) => connection.pin) }),
+    (session) => {
+      const listen: PgClient.PgClient["listen"] = (channel) =>
+        Effect.flatMap(RcRef.get(session), (pinned) => pinned.listen(channel)).pipe(
+          Effect.tapError(() => RcRef.invalidate(session))
+        )
+      return Object.assign(client, { listen })
+    }
+  )
+
+/**
+ * `PgClient` + `SqlClient` on a PostgreSQL URL, with Wasl's client options: a pool of
+ * `maxConnections` (default 10) for the queries, and one more session while the process listens
+ * for notifications (`withListenSession`).
+ */
 export const PostgresClientLive = (
   url: string,
   options?: { readonly maxConnections?: number | undefined }
 ): Layer.Layer<PgClient.PgClient | SqlClient, SqlError> =>
-  PgClient.layer({
-    ...pgClientOptions,
-    url: Redacted.make(url),
-    ...(options?.maxConnections === undefined ? {} : { maxConnections: options.maxConnections })
-  })
+  PgClient.layerFrom(
+    PgClient.make({
+      ...pgClientOptions,
+      url: Redacted.make(url),
+      ...(options?.maxConnections === undefined ? {} : { maxConnections: options.maxConnections })
+    }).pipe(Effect.flatMap(withListenSession))
+  )
 
 /** `PgClient` + `SqlClient` on a freshly started embedded server (locked for the layer's life). */
 export const EmbeddedClientLive = (
