@@ -80,13 +80,26 @@ const urlSetting = (name: string, protocols: ReadonlyArray<string>, form: string
     return url !== null && protocols.includes(url.protocol) ? Result.succeed(value.trim()) : refused(form)
   })
 
-/** `DATABASE_URL` and `WASL_DATA_DIR`: a PostgreSQL server, else the embedded database under the data directory. */
+/** The most connections `WASL_DATABASE_POOL` takes: far beyond what one process can keep busy. */
+const MAX_POOL = 1000
+
+/** `WASL_DATABASE_POOL`: the connections a process keeps for its queries, 1 to `MAX_POOL`. */
+const poolSetting = setting("WASL_DATABASE_POOL", (value) => {
+  const size = /^\s*\d{1,4}\s*$/.test(value) ? Number(value) : NaN
+  return size >= 1 && size <= MAX_POOL ? Result.succeed(size) : refused(`a number of connections from 1 to ${MAX_POOL}`, value)
+})
+
+/**
+ * `DATABASE_URL` and `WASL_DATA_DIR`: a PostgreSQL server, else the embedded database under the
+ * data directory; `WASL_DATABASE_POOL`: the pool's size on either.
+ */
 export const DatabaseConfig = Config.all({
   databaseUrl: Config.map(
     urlSetting("DATABASE_URL", ["postgres:", "postgresql:"], "a PostgreSQL URL such as postgres://user:password@host:5432/database"),
     (url) => url === undefined ? undefined : Redacted.make(url)
   ),
-  dataDir: withFallback(text("WASL_DATA_DIR"), DEFAULT_DATA_DIR)
+  dataDir: withFallback(text("WASL_DATA_DIR"), DEFAULT_DATA_DIR),
+  maxConnections: poolSetting
 })
 export type DatabaseConfig = Config.Success<typeof DatabaseConfig>
 
@@ -198,6 +211,7 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
 }).pipe(Config.map((c) => ({
   databaseUrl: c.database.databaseUrl === undefined ? undefined : Redacted.value(c.database.databaseUrl),
   dataDir: c.database.dataDir,
+  maxConnections: c.database.maxConnections,
   secretKey: c.secretKey,
   webhooks: { allowPrivateAddresses: c.allowPrivateAddresses, caFile: c.caFile, retryDelays: c.retryDelays, timeout: c.timeout },
   mail: { smtpUrl: c.smtpUrl, smtpCaFile: c.smtpCaFile, from: c.from, outbox: c.outbox },

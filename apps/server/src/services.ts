@@ -3,11 +3,15 @@ import { Layer, Redacted } from "effect"
 import { DatabaseLive, MigrationsLive, PasswordHasherScrypt, ServicesPg, WaslEmbedded, WaslPostgres } from "@wasl/adapters"
 import type { DatabaseConfig, WaslConfig } from "./config.ts"
 
-/** The database client for the configuration: `DATABASE_URL`, else the embedded one under `WASL_DATA_DIR`. */
+/**
+ * The database client for the configuration: `DATABASE_URL`, else the embedded one under
+ * `WASL_DATA_DIR`, with a pool of `WASL_DATABASE_POOL` connections.
+ */
 export const DatabaseFromConfig = (config: DatabaseConfig) =>
   DatabaseLive({
     databaseUrl: config.databaseUrl === undefined ? undefined : Redacted.value(config.databaseUrl),
-    dataDir: config.dataDir
+    dataDir: config.dataDir,
+    maxConnections: config.maxConnections
   })
 
 /**

@@ -21,6 +21,7 @@ export const SETTINGS: ReadonlyArray<Setting> = [
   { name: "HOST", default: "0.0.0.0" },
   { name: "DATABASE_URL", secret: "url" },
   { name: "WASL_DATA_DIR", default: "./.wasl-data" },
+  { name: "WASL_DATABASE_POOL", default: "10" },
   { name: "WASL_SECRET_KEY", secret: "value" },
   { name: "WASL_LOG_FORMAT", default: "pretty on a terminal, json otherwise" },
   { name: "WASL_LOG_LEVEL", default: "info" },

@@ -70,6 +70,17 @@ describe("the settings", () => {
     expect(refusal(WaslConfig, { WASL_RETRY_DELAYS: "0s,5m" })).toMatch(/^WASL_RETRY_DELAYS: expected 6 comma-separated durations/)
   })
 
+  it("read the database pool's size, 1 to 1000 connections", () => {
+    expect(read({ WASL_DATABASE_POOL: "25" }).maxConnections).toBe(25)
+    expect(read({ WASL_DATABASE_POOL: " 1000 " }).maxConnections).toBe(1000)
+    expect(read({}).maxConnections).toBeUndefined()
+    for (const value of ["0", "1001", "ten", "2.5", "-3"]) {
+      expect(refusal(WaslConfig, { WASL_DATABASE_POOL: value })).toBe(
+        `WASL_DATABASE_POOL: expected a number of connections from 1 to 1000, received "${value}"`
+      )
+    }
+  })
+
   it("refuse a bad port, flag or URL the same way", () => {
     expect(refusal(HttpConfig, { PORT: "http" })).toBe(`PORT: expected a port number from 0 to 65535, received "http"`)
     expect(refusal(HttpConfig, { PORT: "70000" })).toMatch(/^PORT: /)
