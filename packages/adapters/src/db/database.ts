@@ -257,7 +257,7 @@ export const makeEmbeddedPgClient = (
  * the process listens on shares: opened by the first listener, closed when the last one stops.
  * `PgClient.listen` reserves a pooled connection per channel for as long as it listens, so the
  * queries had fewer connections than the pool's size (the server's cache listener and
- * notification feed took two of ten, the worker's queue signals two more with `npm start`), and
+ * notification feed took two of ten, the worker's queue signals two: four in one `npm start`), and
  * none with a pool that small (every query then waited forever). A session that ends (a restart,
  * a terminated backend) fails its listeners' queues; each listens again (they retry), and the
  * first to find the session gone makes the next one open a new session.
