@@ -80,14 +80,18 @@ const urlSetting = (name: string, protocols: ReadonlyArray<string>, form: string
     return url !== null && protocols.includes(url.protocol) ? Result.succeed(value.trim()) : refused(form)
   })
 
-/** The most connections `WASL_DATABASE_POOL` takes: far beyond what one process can keep busy. */
-const MAX_POOL = 1000
+/** A whole number from `min` to `max`; `form` says so when the value is not one. */
+const integerSetting = (name: string, min: number, max: number, form: string) =>
+  setting(name, (value) => {
+    const number = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN
+    return number >= min && number <= max ? Result.succeed(number) : refused(form, value)
+  })
 
-/** `WASL_DATABASE_POOL`: the connections a process keeps for its queries, 1 to `MAX_POOL`. */
-const poolSetting = setting("WASL_DATABASE_POOL", (value) => {
-  const size = /^\s*\d{1,4}\s*$/.test(value) ? Number(value) : NaN
-  return size >= 1 && size <= MAX_POOL ? Result.succeed(size) : refused(`a number of connections from 1 to ${MAX_POOL}`, value)
-})
+/**
+ * `WASL_DATABASE_POOL`: the connections a process keeps for its queries (1000 is far beyond what
+ * one process keeps busy).
+ */
+const poolSetting = integerSetting("WASL_DATABASE_POOL", 1, 1000, "a number of connections from 1 to 1000")
 
 /**
  * `DATABASE_URL` and `WASL_DATA_DIR`: a PostgreSQL server, else the embedded database under the
@@ -104,11 +108,7 @@ export const DatabaseConfig = Config.all({
 export type DatabaseConfig = Config.Success<typeof DatabaseConfig>
 
 /** A port number, 0 to 65535. */
-const portSetting = (name: string) =>
-  setting(name, (value) => {
-    const port = /^\s*\d{1,5}\s*$/.test(value) ? Number(value) : NaN
-    return port <= 65535 ? Result.succeed(port) : refused("a port number from 0 to 65535", value)
-  })
+const portSetting = (name: string) => integerSetting(name, 0, 65535, "a port number from 0 to 65535")
 
 /** `PORT` and `HOST` of the HTTP server. */
 export const ServerConfig = Config.all({
