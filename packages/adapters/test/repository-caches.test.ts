@@ -4,7 +4,9 @@
  * nothing stays invisible to it for the TTL, here an hour), and a change that the triggers
  * announce — a revoked token, a suspended member, a new property — takes effect on the other
  * replica as soon as the notification arrives. The TTL of an hour means only the notification can
- * make these tests pass; they wait for it without a deadline of their own (the test timeout).
+ * make these tests pass; they wait for it without a deadline of their own (the test timeout). On
+ * PostgreSQL the replicas run on the service's own client (`PostgresClientLive`, its listening
+ * session included), and a replica whose session ends drops what it kept.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
@@ -17,10 +19,10 @@ import {
   TokenRepository,
   Transactor
 } from "@wasl/core"
-import { type Context, DateTime, Effect, Exit, Layer, Redacted, Scope } from "effect"
+import { type Context, DateTime, Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll } from "vitest"
-import { makeEmbeddedPgClient, MigrationsLive, pgClientOptions } from "../src/db/database.ts"
+import { makeEmbeddedPgClient, MigrationsLive, PostgresClientLive } from "../src/db/database.ts"
 import { makePgliteTestDatabase, makePostgresTestDatabase, postgresTestEnabled, testPostgresUrl } from "../src/db/test-database.ts"
 import { PasswordHasherFast } from "../src/password-hasher-scrypt.ts"
 import { RepositoryCachesPg } from "../src/pg/index.ts"
@@ -32,10 +34,7 @@ type Database = "pglite" | "postgres"
 const sharedDatabase = (database: Database) =>
   database === "pglite"
     ? Effect.map(makePgliteTestDatabase, (embedded) => () => PgClient.layerFrom(makeEmbeddedPgClient(embedded)))
-    : Effect.map(
-      makePostgresTestDatabase(testPostgresUrl()!),
-      (created) => () => PgClient.layer({ ...pgClientOptions, url: Redacted.make(created.url) })
-    )
+    : Effect.map(makePostgresTestDatabase(testPostgresUrl()!), (created) => () => PostgresClientLive(created.url))
 
 const replicaLayer = (client: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, unknown>) =>
   RepositoryCachesPg({ ttl: "1 hour" }).pipe(
@@ -150,6 +149,22 @@ const untilPropertiesKept = (replica: Replica, writer: Replica, accountId: numbe
   )
 }
 
+/** The abilities `authenticateToken` finds for the owner's token. */
+const abilitiesOf = (owner: { readonly token: string }) =>
+  Effect.map(authenticateToken(owner.token), (principal) => principal.abilities)
+
+/** Until `replica` keeps the owner's token: a change of its abilities `writer` makes silently does not show. */
+const untilTokenKept = (replica: Replica, writer: Replica, owner: { readonly token: string }) => {
+  const tokenId = Number(owner.token.split("|")[0])
+  return untilKept(
+    replica,
+    abilitiesOf(owner),
+    writer(silently(`UPDATE api_tokens SET abilities = '["deal-index"]' WHERE id = $1`, [tokenId])),
+    writer(sql(`UPDATE api_tokens SET abilities = '["*"]' WHERE id = $1`, [tokenId])),
+    (abilities) => abilities?.includes("*") === true
+  )
+}
+
 const databases: ReadonlyArray<Database> = postgresTestEnabled() ? ["pglite", "postgres"] : ["pglite"]
 
 describe.each(databases)("RepositoryCachesPg on %s", (database) => {
@@ -166,15 +181,9 @@ describe.each(databases)("RepositoryCachesPg on %s", (database) => {
       const { a, b } = replicas
       const owner = yield* newOwner(a)
       const tokenId = Number(owner.token.split("|")[0])
-      const abilitiesOnB = Effect.map(authenticateToken(owner.token), (principal) => principal.abilities)
+      const abilitiesOnB = abilitiesOf(owner)
       // B keeps the token: a change nobody announces does not reach it.
-      yield* untilKept(
-        b,
-        abilitiesOnB,
-        a(silently(`UPDATE api_tokens SET abilities = '["deal-index"]' WHERE id = $1`, [tokenId])),
-        a(sql(`UPDATE api_tokens SET abilities = '["*"]' WHERE id = $1`, [tokenId])),
-        (abilities) => abilities?.includes("*") === true
-      )
+      yield* untilTokenKept(b, a, owner)
       assert.deepStrictEqual(yield* a(abilitiesOnB), ["deal-index"], "A, which kept nothing of it, reads the change")
       const revoked = yield* a(TokenRepository.use((tokens) =>
         tokens.revoke(owner.account_id, owner.user_id, tokenId)))
@@ -229,4 +238,28 @@ describe.each(databases)("RepositoryCachesPg on %s", (database) => {
       assert.deepStrictEqual([...inside].sort(), ["rolled_back", "silent"], "the transaction read the database, not the cache")
       assert.deepStrictEqual(yield* a(names), ["silent"], "the write dropped the kept list; the rolled back property is not kept")
     }), 60_000)
+
+  // The notifications sent while a replica's listening session is gone never reach it (on
+  // PostgreSQL: the embedded database has no session to end).
+  if (database === "postgres") {
+    it.live("a replica whose listening session ends keeps nothing it may have missed", () =>
+      Effect.gen(function*() {
+        const { a, b } = replicas
+        const revoked = yield* newOwner(a)
+        const other = yield* newOwner(a)
+        yield* untilTokenKept(b, a, revoked)
+        // Every listening session of the database ends (both replicas'), and the token is revoked
+        // while B cannot hear of it.
+        yield* a(sql(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+           WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'LISTEN %'`,
+          []
+        ))
+        const tokenId = Number(revoked.token.split("|")[0])
+        assert.isTrue(yield* a(TokenRepository.use((tokens) => tokens.revoke(revoked.account_id, revoked.user_id, tokenId))))
+        // B listens and keeps again, yet what it kept before is gone: the revoked token is refused.
+        yield* untilTokenKept(b, a, other)
+        assert.isTrue(Exit.isFailure(yield* Effect.exit(b(abilitiesOf(revoked)))), "B refuses the token revoked while it was not listening")
+      }), 60_000)
+  }
 })
