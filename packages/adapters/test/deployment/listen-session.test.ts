@@ -6,7 +6,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
-import { NotificationFeed, QueueSignals } from "@wasl/core"
+import { NotificationFeed, QueueSignals, type WorkQueue } from "@wasl/core"
 import { Context, Deferred, Duration, Effect, Layer, Queue, Redacted, Schedule } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient } from "effect/sql"
@@ -33,7 +33,7 @@ const listeningSessions = (observer: PgClient.PgClient) =>
   `
 
 /** Subscribes to a queue's signals; answers a queue of them (the first comes once it listens). */
-const signalsOf = (queue: "outbox" | "deliveries") =>
+const signalsOf = (queue: WorkQueue) =>
   Effect.gen(function*() {
     const signals = yield* Queue.unbounded<void>()
     yield* (yield* QueueSignals).subscribe(queue, Queue.offer(signals, undefined))
