@@ -35,9 +35,9 @@ import { startBaseline, startWaslServer, stopChild } from "./support/children.ts
 import { benchDeployment } from "./support/deployment.ts"
 import { intFromEnv } from "./support/env.ts"
 import { runBenchmark } from "./support/harness.ts"
-import { cpuCell, cpuRatioCell, measureAlternating, roundsFromEnv } from "./support/load.ts"
+import { figuresRow, measureAlternating, ratioRow, roundsFromEnv } from "./support/load.ts"
 import { cpuResults, floorResults, ratioResult, writeResults } from "./support/results.ts"
-import { ms, table } from "./support/table.ts"
+import { table } from "./support/table.ts"
 
 const self = fileURLToPath(import.meta.url)
 
@@ -82,6 +82,14 @@ const meWithSql = (sql: PgClient.PgClient, authorization: string | undefined) =>
   })
 
 const ME_PATH = "/api/me"
+/**
+ * The frame: the least request there is, `GET /health/live` (no authentication, no database, a
+ * 15-byte answer), which Wasl still serves through everything every request passes (its boundary
+ * with the request id, the body checks and the access line, the metrics, HttpApi's routing and
+ * encoding). The baselines answer it with the same bytes, so the comparison prices that frame.
+ */
+const LIVE_PATH = "/health/live"
+const live: Reply = { status: 200, body: JSON.stringify({ status: "ok" }) }
 
 const runBaselineServer = async () => {
   const databaseUrl = process.env.DATABASE_URL
@@ -89,12 +97,14 @@ const runBaselineServer = async () => {
     const { close, sql } = await openPgClient(databaseUrl)
     serveBaseline(
       (request) =>
-        request.url === ME_PATH ? Effect.runPromise(meWithSql(sql, request.headers.authorization)) : Promise.resolve(notFound),
+        request.url === ME_PATH
+          ? Effect.runPromise(meWithSql(sql, request.headers.authorization))
+          : Promise.resolve(request.url === LIVE_PATH ? live : notFound),
       close
     )
   } else {
     const reply: Reply = { status: 200, body: Fs.readFileSync(process.env.BASELINE_BODY_FILE!, "utf8") }
-    serveBaseline((request) => Promise.resolve(request.url === ME_PATH ? reply : notFound))
+    serveBaseline((request) => Promise.resolve(request.url === ME_PATH ? reply : request.url === LIVE_PATH ? live : notFound))
   }
 }
 
@@ -167,9 +177,17 @@ const run = async () => {
     settings,
     () => ME_PATH
   )
+  // 4. The frame: the same three ways, `GET /health/live` (Wasl without the rate limit).
+  console.error(`bench: the frame (${LIVE_PATH}): the same load on Wasl, the baseline and the floor...`)
+  const [waslLive, baselineLive, floorLive] = await measureAlternating(
+    [wasl, baseline, floor].map((server) => ({ origin: server.origin, pid: server.child.child.pid })),
+    headers,
+    settings,
+    () => LIVE_PATH
+  )
   for (const server of servers) await stopChild(server.child)
 
-  // 4. The figures.
+  // 5. The figures.
   const w = waslRun.figures
   const l = limitedRun.figures
   const b = baselineRun.figures
@@ -187,37 +205,24 @@ const run = async () => {
       "",
       table([
         ["", "req/s", "p50 ms", "p95 ms", "p99 ms", "CPU µs/req", "body B"],
-        ["Wasl", w.perSecond.toFixed(0), ms(w.p50), ms(w.p95), ms(w.p99), cpuCell(w), String(w.bytes)],
-        ["Wasl, rate-limited", l.perSecond.toFixed(0), ms(l.p50), ms(l.p95), ms(l.p99), cpuCell(l), String(l.bytes)],
-        ["baseline", b.perSecond.toFixed(0), ms(b.p50), ms(b.p95), ms(b.p99), cpuCell(b), String(b.bytes)],
-        ["Effect HTTP floor", f.perSecond.toFixed(0), ms(f.p50), ms(f.p95), ms(f.p99), cpuCell(f), String(f.bytes)],
-        [
-          "Wasl / baseline",
-          `${(w.perSecond / b.perSecond).toFixed(2)}x`,
-          `${(w.p50 / b.p50).toFixed(1)}x`,
-          `${(w.p95 / b.p95).toFixed(1)}x`,
-          `${(w.p99 / b.p99).toFixed(1)}x`,
-          cpuRatioCell(w, b),
-          ""
-        ],
-        [
-          "floor / baseline",
-          `${(f.perSecond / b.perSecond).toFixed(2)}x`,
-          `${(f.p50 / b.p50).toFixed(1)}x`,
-          `${(f.p95 / b.p95).toFixed(1)}x`,
-          `${(f.p99 / b.p99).toFixed(1)}x`,
-          cpuRatioCell(f, b),
-          ""
-        ],
-        [
-          "rate-limited / Wasl",
-          `${(l.perSecond / w.perSecond).toFixed(2)}x`,
-          `${(l.p50 / w.p50).toFixed(1)}x`,
-          `${(l.p95 / w.p95).toFixed(1)}x`,
-          `${(l.p99 / w.p99).toFixed(1)}x`,
-          cpuRatioCell(l, w),
-          ""
-        ]
+        figuresRow("Wasl", w),
+        figuresRow("Wasl, rate-limited", l),
+        figuresRow("baseline", b),
+        figuresRow("Effect HTTP floor", f),
+        ratioRow("Wasl / baseline", w, b),
+        ratioRow("floor / baseline", f, b),
+        ratioRow("rate-limited / Wasl", l, w)
+      ]),
+      "",
+      `The frame, ${LIVE_PATH} (no authentication, no database; Wasl without the rate limit), the same load:`,
+      "",
+      table([
+        ["", "req/s", "p50 ms", "p95 ms", "p99 ms", "CPU µs/req", "body B"],
+        figuresRow("Wasl", waslLive.figures),
+        figuresRow("baseline", baselineLive.figures),
+        figuresRow("Effect HTTP floor", floorLive.figures),
+        ratioRow("Wasl / baseline", waslLive.figures, baselineLive.figures),
+        ratioRow("Wasl / floor", waslLive.figures, floorLive.figures)
       ])
     ].join("\n")
   )
@@ -227,7 +232,10 @@ const run = async () => {
     ratioResult(`GET /api/me (${onPostgres ? "PostgreSQL" : "embedded"}): req/s`, w.perSecond, b.perSecond, onPostgres ? 0.6 : null),
     ratioResult("GET /api/me rate-limited / not limited: req/s", l.perSecond, w.perSecond, null),
     ...(onPostgres ? floorResults("GET /api/me (PostgreSQL): req/s", w.perSecond, f.perSecond, b.perSecond) : []),
-    ...(onPostgres ? cpuResults("GET /api/me (PostgreSQL)", w, b) : [])
+    ...(onPostgres ? cpuResults("GET /api/me (PostgreSQL)", w, b) : []),
+    ratioResult(`GET ${LIVE_PATH} (the frame): req/s`, waslLive.figures.perSecond, baselineLive.figures.perSecond, null),
+    ...floorResults(`GET ${LIVE_PATH} (the frame): req/s`, waslLive.figures.perSecond, floorLive.figures.perSecond, baselineLive.figures.perSecond),
+    ...cpuResults(`GET ${LIVE_PATH} (the frame)`, waslLive.figures, baselineLive.figures)
   ])
 }
 

@@ -29,19 +29,19 @@ import { runBenchmark } from "./support/harness.ts"
 import {
   alternate,
   combineFigures,
-  cpuCell,
-  cpuRatioCell,
   type Figures,
+  figuresRow,
   type LoadRequest,
   loadRequests,
   makeSender,
+  ratioRow,
   roundShare,
   roundsFromEnv,
   withServerCpu
 } from "./support/load.ts"
 import { cpuResults, figureResult, floorResults, ratioResult, writeResults } from "./support/results.ts"
 import { sampleRss } from "./support/rss.ts"
-import { ms, table } from "./support/table.ts"
+import { table } from "./support/table.ts"
 
 const self = fileURLToPath(import.meta.url)
 const log = (message: string) => console.error(`bench:writes: ${message}`)
@@ -191,16 +191,6 @@ const run = async () => {
   for (const server of servers) await stopChild(server.child)
   const [w, b, f] = writers.map((writer) => writer.phase()) as [Phase, Phase, Phase]
 
-  const row = (label: string, f: Figures) => [label, f.perSecond.toFixed(0), ms(f.p50), ms(f.p95), ms(f.p99), cpuCell(f), String(f.bytes)]
-  const ratio = (label: string, x: Figures, y: Figures) => [
-    label,
-    `${(x.perSecond / y.perSecond).toFixed(2)}x`,
-    `${(x.p50 / y.p50).toFixed(1)}x`,
-    `${(x.p95 / y.p95).toFixed(1)}x`,
-    `${(x.p99 / y.p99).toFixed(1)}x`,
-    cpuRatioCell(x, y),
-    ""
-  ]
   const results = [
     ratioResult("POST /api/deals: req/s", w.create.perSecond, b.create.perSecond, TARGET),
     ratioResult("PUT /api/deals/{_id}: req/s", w.update.perSecond, b.update.perSecond, TARGET),
@@ -223,18 +213,18 @@ const run = async () => {
     "",
     table([
       ["", "req/s", "p50 ms", "p95 ms", "p99 ms", "CPU µs/req", "body B"],
-      row("POST Wasl", w.create),
-      row("POST baseline", b.create),
-      row("POST Effect HTTP floor", f.create),
-      ratio("POST Wasl / baseline", w.create, b.create),
-      ratio("POST floor / baseline", f.create, b.create),
-      ratio("POST Wasl / floor", w.create, f.create),
-      row("PUT Wasl", w.update),
-      row("PUT baseline", b.update),
-      row("PUT Effect HTTP floor", f.update),
-      ratio("PUT Wasl / baseline", w.update, b.update),
-      ratio("PUT floor / baseline", f.update, b.update),
-      ratio("PUT Wasl / floor", w.update, f.update)
+      figuresRow("POST Wasl", w.create),
+      figuresRow("POST baseline", b.create),
+      figuresRow("POST Effect HTTP floor", f.create),
+      ratioRow("POST Wasl / baseline", w.create, b.create),
+      ratioRow("POST floor / baseline", f.create, b.create),
+      ratioRow("POST Wasl / floor", w.create, f.create),
+      figuresRow("PUT Wasl", w.update),
+      figuresRow("PUT baseline", b.update),
+      figuresRow("PUT Effect HTTP floor", f.update),
+      ratioRow("PUT Wasl / baseline", w.update, b.update),
+      ratioRow("PUT floor / baseline", f.update, b.update),
+      ratioRow("PUT Wasl / floor", w.update, f.update)
     ]),
     "",
     ...results.filter((r) => r.target !== null).map((r) =>

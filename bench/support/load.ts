@@ -8,6 +8,7 @@ import * as Http from "node:http"
 import { performance } from "node:perf_hooks"
 import { cpuSeconds } from "./cpu.ts"
 import { intFromEnv } from "./env.ts"
+import { ms } from "./table.ts"
 
 /** One request of a load: a `GET` without a body, or a write with a JSON body. */
 export interface LoadRequest {
@@ -270,3 +271,25 @@ export const cpuCell = (figures: Figures): string => figures.cpuMicros === undef
 /** How many times `a`'s CPU per request `b`'s is, for a table cell ("–" when either is unknown). */
 export const cpuRatioCell = (a: Figures, b: Figures): string =>
   a.cpuMicros === undefined || b.cpuMicros === undefined ? "–" : `${(a.cpuMicros / b.cpuMicros).toFixed(1)}x`
+
+/** A server's figures as a table row: req/s, p50, p95, p99, CPU µs per request, the last body's size. */
+export const figuresRow = (label: string, f: Figures): ReadonlyArray<string> => [
+  label,
+  f.perSecond.toFixed(0),
+  ms(f.p50),
+  ms(f.p95),
+  ms(f.p99),
+  cpuCell(f),
+  String(f.bytes)
+]
+
+/** `x` against `y` as a table row of the same columns: throughput as a fraction, latencies and CPU as multiples. */
+export const ratioRow = (label: string, x: Figures, y: Figures): ReadonlyArray<string> => [
+  label,
+  `${(x.perSecond / y.perSecond).toFixed(2)}x`,
+  `${(x.p50 / y.p50).toFixed(1)}x`,
+  `${(x.p95 / y.p95).toFixed(1)}x`,
+  `${(x.p99 / y.p99).toFixed(1)}x`,
+  cpuRatioCell(x, y),
+  ""
+]
