@@ -1,5 +1,5 @@
 /** Logs: pretty lines on a terminal, JSON lines otherwise, unless WASL_LOG_FORMAT says; WASL_LOG_LEVEL filters. */
-import { type Config, ConfigProvider, Console, Effect, Tracer } from "effect"
+import { Cause, type Config, ConfigProvider, Console, Effect, Redacted, Tracer } from "effect"
 import { describe, expect, it } from "vitest"
 import { describeConfigError } from "../src/config.ts"
 import { LoggingConfig, loggingLayer } from "../src/logging.ts"
@@ -76,6 +76,22 @@ describe("logging", () => {
     expect(refusal({ WASL_LOG_LEVEL: "loud" })).toBe(
       `WASL_LOG_LEVEL: expected one of trace, debug, info, warn, error, fatal, none, received "loud"`
     )
+  })
+
+  it("writes secrets redacted, cyclic values without their cycle and a failure's cause", async () => {
+    const { output, written } = capture()
+    const cyclic: { name: string; self?: unknown } = { name: "loop" }
+    cyclic.self = cyclic
+    Effect.runSync(Effect.logInfo("with a secret").pipe(
+      Effect.annotateLogs({ token: Redacted.make("s3cret-value"), nested: { password: Redacted.make("hunter2") }, cyclic }),
+      Effect.andThen(Effect.logError("failed", Cause.fail(new Error("the reason")))),
+      Effect.provide(loggingLayer(settings({}), false, output))
+    ))
+    const lines = await written()
+    expect(lines).toHaveLength(2)
+    expect(lines[0]).not.toMatch(/s3cret-value|hunter2/)
+    expect(JSON.parse(lines[0]!).annotations).toEqual({ token: "<redacted>", nested: { password: "<redacted>" }, cyclic: { name: "loop" } })
+    expect(JSON.parse(lines[1]!)).toMatchObject({ message: "failed", cause: expect.stringContaining("the reason") })
   })
 
   it("writes the JSON lines of one turn of the event loop in one write, in their order", async () => {
