@@ -20,7 +20,8 @@ import {
   type RecordJson,
   TicketJson
 } from "@wasl/core"
-import { HttpServerResponse } from "effect/http"
+import type { HttpServerResponse } from "effect/http"
+import { jsonResponse as json } from "./json-answers.ts"
 import { type ListRequest, paginated } from "./list-request.ts"
 
 /** The fixed keys of each kind's `properties`, in the order its schema writes them. */
@@ -49,8 +50,6 @@ const asWritten = (kind: ObjectKind) => {
   const fixed = FIXED_KEYS[kind]
   return (record: RecordJson) => ({ ...record, properties: inSchemaOrder(fixed, record.properties) })
 }
-
-const json = (body: unknown, status = 200) => HttpServerResponse.text(JSON.stringify(body), { status, contentType: "application/json" })
 
 /** The 200 answer of a records list: the page in Laravel's paginator body. */
 export const recordListAnswer = (
