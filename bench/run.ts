@@ -35,7 +35,7 @@ import { startBaseline, startWaslServer, stopChild } from "./support/children.ts
 import { benchDeployment } from "./support/deployment.ts"
 import { intFromEnv } from "./support/env.ts"
 import { runBenchmark } from "./support/harness.ts"
-import { figuresRow, measureAlternating, ratioRow, roundsFromEnv } from "./support/load.ts"
+import { FIGURES_HEADER, figuresRow, measureAlternating, ratioRow, roundsFromEnv } from "./support/load.ts"
 import { cpuResults, floorResults, ratioResult, writeResults } from "./support/results.ts"
 import { table } from "./support/table.ts"
 
@@ -204,7 +204,7 @@ const run = async () => {
       `  node ${process.version}, ${Os.platform()} ${Os.arch()}, ${cpus.length} CPU(s) ${cpus[0]?.model.trim() ?? ""}`,
       "",
       table([
-        ["", "req/s", "p50 ms", "p95 ms", "p99 ms", "CPU µs/req", "body B"],
+        FIGURES_HEADER,
         figuresRow("Wasl", w),
         figuresRow("Wasl, rate-limited", l),
         figuresRow("baseline", b),
@@ -217,7 +217,7 @@ const run = async () => {
       `The frame, ${LIVE_PATH} (no authentication, no database; Wasl without the rate limit), the same load:`,
       "",
       table([
-        ["", "req/s", "p50 ms", "p95 ms", "p99 ms", "CPU µs/req", "body B"],
+        FIGURES_HEADER,
         figuresRow("Wasl", waslLive.figures),
         figuresRow("baseline", baselineLive.figures),
         figuresRow("Effect HTTP floor", floorLive.figures),

@@ -29,6 +29,7 @@ import { runBenchmark } from "./support/harness.ts"
 import {
   alternate,
   combineFigures,
+  FIGURES_HEADER,
   type Figures,
   figuresRow,
   type LoadRequest,
@@ -212,7 +213,7 @@ const run = async () => {
     `  node ${process.version}, ${Os.platform()} ${Os.arch()}, ${cpus.length} CPU(s) ${cpus[0]?.model.trim() ?? ""}`,
     "",
     table([
-      ["", "req/s", "p50 ms", "p95 ms", "p99 ms", "CPU µs/req", "body B"],
+      FIGURES_HEADER,
       figuresRow("POST Wasl", w.create),
       figuresRow("POST baseline", b.create),
       figuresRow("POST Effect HTTP floor", f.create),

@@ -272,6 +272,9 @@ export const cpuCell = (figures: Figures): string => figures.cpuMicros === undef
 export const cpuRatioCell = (a: Figures, b: Figures): string =>
   a.cpuMicros === undefined || b.cpuMicros === undefined ? "–" : `${(a.cpuMicros / b.cpuMicros).toFixed(1)}x`
 
+/** The header of a table of {@link figuresRow}s and {@link ratioRow}s. */
+export const FIGURES_HEADER: ReadonlyArray<string> = ["", "req/s", "p50 ms", "p95 ms", "p99 ms", "CPU µs/req", "body B"]
+
 /** A server's figures as a table row: req/s, p50, p95, p99, CPU µs per request, the last body's size. */
 export const figuresRow = (label: string, f: Figures): ReadonlyArray<string> => [
   label,
