@@ -21,7 +21,7 @@ import {
   TicketJson
 } from "@wasl/core"
 import type { HttpServerResponse } from "effect/http"
-import { jsonResponse as json } from "./json-answers.ts"
+import { jsonResponse } from "./json-answers.ts"
 import { type ListRequest, paginated } from "./list-request.ts"
 
 /** The fixed keys of each kind's `properties`, in the order its schema writes them. */
@@ -56,7 +56,7 @@ export const recordListAnswer = (
   request: ListRequest,
   kind: ObjectKind,
   page: Page<RecordJson>
-): HttpServerResponse.HttpServerResponse => json(paginated(request, { ...page, items: page.items.map(asWritten(kind)) }))
+): HttpServerResponse.HttpServerResponse => jsonResponse(paginated(request, { ...page, items: page.items.map(asWritten(kind)) }))
 
 /** `{ data, message }` of a created record (201) or an updated one (200). */
 export const recordWrittenAnswer = (
@@ -64,8 +64,8 @@ export const recordWrittenAnswer = (
   data: RecordJson,
   message: string,
   status: 200 | 201
-): HttpServerResponse.HttpServerResponse => json({ data: asWritten(kind)(data), message }, status)
+): HttpServerResponse.HttpServerResponse => jsonResponse({ data: asWritten(kind)(data), message }, status)
 
 /** `{ data }` of a record read: 200. */
 export const recordShownAnswer = (kind: ObjectKind, data: RecordJson): HttpServerResponse.HttpServerResponse =>
-  json({ data: asWritten(kind)(data) })
+  jsonResponse({ data: asWritten(kind)(data) })
