@@ -18,29 +18,35 @@ import {
   type Page,
   ProductJson,
   type RecordJson,
+  type RecordPropertiesSchema,
+  setOwnKey,
   TicketJson
 } from "@wasl/core"
 import type { HttpServerResponse } from "effect/http"
 import { jsonResponse } from "./json-answers.ts"
 import { type ListRequest, paginated } from "./list-request.ts"
 
-/** The fixed keys of each kind's `properties`, in the order its schema writes them. */
-const FIXED_KEYS: { readonly [K in ObjectKind]: ReadonlyArray<string> } = {
-  deal: Object.keys(DealJson.fields.properties.schema.fields),
-  contact: Object.keys(ContactJson.fields.properties.schema.fields),
-  company: Object.keys(CompanyJson.fields.properties.schema.fields),
-  ticket: Object.keys(TicketJson.fields.properties.schema.fields),
-  invoice: Object.keys(InvoiceJson.fields.properties.schema.fields),
-  product: Object.keys(ProductJson.fields.properties.schema.fields)
+/** The fixed keys of a kind's `properties`, in the order its schema writes them, and as a set. */
+const fixedKeysOf = (schema: { readonly fields: { readonly properties: RecordPropertiesSchema } }) => {
+  const keys = Object.keys(schema.fields.properties.schema.fields)
+  return { keys, set: new Set(keys) }
+}
+
+const FIXED_KEYS: { readonly [K in ObjectKind]: ReturnType<typeof fixedKeysOf> } = {
+  deal: fixedKeysOf(DealJson),
+  contact: fixedKeysOf(ContactJson),
+  company: fixedKeysOf(CompanyJson),
+  ticket: fixedKeysOf(TicketJson),
+  invoice: fixedKeysOf(InvoiceJson),
+  product: fixedKeysOf(ProductJson)
 }
 
 /** `properties` in the schema's key order: the fixed keys, then the others (custom values) as they come. */
-const inSchemaOrder = (fixed: ReadonlyArray<string>, properties: Readonly<Record<string, unknown>>) => {
+const inSchemaOrder = (fixed: ReturnType<typeof fixedKeysOf>, properties: Readonly<Record<string, unknown>>) => {
   const out: Record<string, unknown> = {}
-  for (const key of fixed) out[key] = properties[key]
+  for (const key of fixed.keys) out[key] = properties[key]
   for (const key of Object.keys(properties)) {
-    // defineProperty: a custom internal_name such as `__proto__` stays an own key, as it is shown.
-    if (!Object.hasOwn(out, key)) Object.defineProperty(out, key, { value: properties[key], enumerable: true, writable: true, configurable: true })
+    if (!fixed.set.has(key)) setOwnKey(out, key, properties[key])
   }
   return out
 }

@@ -49,11 +49,15 @@ const record = (_id: string, values: Record<string, unknown>): StoredRecord => (
 
 const ANN = record("65a1b2c3d4e5f60718293a4c", { firstname: "Ann", lastname: "Lee" })
 
-/** Two records of the kind: one with built-in and custom values (two custom ones, defined in reverse order), one bare. */
+/**
+ * Two records of the kind: one with built-in and custom values (three custom ones, defined out of
+ * alphabetical order, one named like a member of every object), one bare.
+ */
 const page = (kind: ObjectKind) => {
-  const definitions = [custom(kind, "zeta", "number"), custom(kind, "alpha", "multi_select")]
+  const definitions = [custom(kind, "zeta", "number"), custom(kind, "constructor", "string"), custom(kind, "alpha", "multi_select")]
   const full = record("65a1b2c3d4e5f60718293a4b", {
     zeta: 7,
+    constructor: "built",
     alpha: ["a", "b"],
     deal_name: "Big",
     amount: 1200,

@@ -43,9 +43,21 @@ import { decodeRecord, type EncodedWrite, encodeWrite } from "./records/record-c
 import { compileScanBatch, positionOf } from "./records/scan-sql.ts"
 import { customPropertiesOf, KIND_STORAGE, LINKS, type RecordMapping, recordMapping } from "./records/storage.ts"
 
+/**
+ * The mappings made from each list of definitions, by kind. The definitions a request brings come
+ * from the property cache, the same list for every request while it is kept, so its mapping is made
+ * once rather than per request; a list no longer referenced takes its mappings with it.
+ */
+const mappings = new WeakMap<ReadonlyArray<PropertyDefinition>, Map<ObjectKind, RecordMapping>>()
+
 /** Where the kind's properties live, with the account's custom ones among `custom`. */
-const mappingOf = (input: { readonly kind: ObjectKind; readonly custom: ReadonlyArray<PropertyDefinition> }) =>
-  recordMapping(input.kind, customPropertiesOf(input.kind, input.custom))
+const mappingOf = (input: { readonly kind: ObjectKind; readonly custom: ReadonlyArray<PropertyDefinition> }) => {
+  let byKind = mappings.get(input.custom)
+  if (byKind === undefined) mappings.set(input.custom, byKind = new Map())
+  let mapping = byKind.get(input.kind)
+  if (mapping === undefined) byKind.set(input.kind, mapping = recordMapping(input.kind, customPropertiesOf(input.kind, input.custom)))
+  return mapping
+}
 
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

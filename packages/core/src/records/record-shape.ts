@@ -19,8 +19,16 @@
  */
 import { DateTime, Option, Schema } from "effect"
 import type { ObjectKind } from "./object-kind.ts"
-import { formatWireTimestamp, mongoDateOf, MongoDateObject, parseDateInput, WireTimestampString } from "../wire/timestamp.ts"
-import { BUILTIN_PROPERTIES, definitionsOf } from "./builtin-properties.ts"
+import { setOwnKey } from "../wire/own-key.ts"
+import {
+  formatWireTimestamp,
+  mongoDateOf,
+  MongoDateObject,
+  parseDateInput,
+  storableWireMillis,
+  WireTimestampString
+} from "../wire/timestamp.ts"
+import { BUILTIN_PROPERTIES } from "./builtin-properties.ts"
 import type { PropertyDefinition } from "./property-definition.ts"
 import type { PropertyType } from "./property-type.ts"
 import type { StoredValue, StoredValues } from "./value-validation.ts"
@@ -243,8 +251,13 @@ export interface DerivedData {
 }
 
 /** A stored instant (a wire timestamp) as the `$date` object; null without a readable value. */
-export const toMongoDate = (value: StoredValue | undefined): typeof MongoDateObject.Type | null =>
-  value === undefined ? null : Option.match(parseDateInput(value), { onNone: () => null, onSome: mongoDateOf })
+export const toMongoDate = (value: StoredValue | undefined): typeof MongoDateObject.Type | null => {
+  if (value === undefined) return null
+  // A stored datetime is a wire timestamp: read its milliseconds directly (most deals have one).
+  const millis = typeof value === "string" ? storableWireMillis(value) : undefined
+  if (millis !== undefined) return { $date: { $numberLong: String(millis) } }
+  return Option.match(parseDateInput(value), { onNone: () => null, onSome: mongoDateOf })
+}
 
 const textOf = (value: StoredValue | undefined): string | undefined =>
   typeof value === "string" && value !== "" ? value : undefined
@@ -275,14 +288,17 @@ export const recordProperties = (
   derived: DerivedData = {}
 ): RecordProperties => {
   const out: Record<string, unknown> = { _id: record._id, account_id: record.account_id }
-  for (const definition of definitionsOf(kind, custom)) {
+  // The definitions in `definitionsOf`'s order, without building that list for every record.
+  for (const definition of BUILTIN_PROPERTIES[kind]) {
     const name = definition.internal_name
-    if (definition.builtin) {
-      const value = derivedValue(kind, name, record, derived)
-      out[name] = value
-      if (kind === "deal" && name === "forecast_amount") out.forcast_amount = value
-    } else if (Object.hasOwn(record.values, name)) {
-      Object.defineProperty(out, name, { value: record.values[name], enumerable: true, writable: true, configurable: true })
+    const value = derivedValue(kind, name, record, derived)
+    out[name] = value
+    if (kind === "deal" && name === "forecast_amount") out.forcast_amount = value
+  }
+  for (const definition of custom) {
+    const name = definition.internal_name
+    if (definition.kind === kind && !definition.builtin && Object.hasOwn(record.values, name)) {
+      setOwnKey(out, name, record.values[name])
     }
   }
   out.created_at = formatWireTimestamp(record.created_at)

@@ -44,6 +44,7 @@ import { DateTime, Effect, Option, Predicate, Schema } from "effect"
 import type { ObjectKind } from "./object-kind.ts"
 import type { ValidationFailed } from "../errors.ts"
 import { formatWireTimestamp, parseDateInput } from "../wire/timestamp.ts"
+import { setOwnKey } from "../wire/own-key.ts"
 import { cleanInput, codePointLength, ErrorBag, isBlankInput, ownValue } from "./body-input.ts"
 import { definitionsOf, PROPERTY_SYNONYMS, RECORD_SYSTEM_KEYS } from "./builtin-properties.ts"
 import { coerceBoolean, coerceNumber } from "./complex-filter.ts"
@@ -78,7 +79,7 @@ export const applyRecordPatch = (values: StoredValues, patch: RecordPatch): Stor
   const out: Record<string, StoredValue> = Object.fromEntries(Object.entries(values))
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key]
-    else Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
+    else setOwnKey(out, key, value)
   }
   return out
 }

@@ -40,6 +40,15 @@ export const isStorableInstant = (instant: DateTime.DateTime): boolean => {
 const storable = (instant: Option.Option<DateTime.Utc>): Option.Option<DateTime.Utc> =>
   Option.filter(instant, isStorableInstant)
 
+/**
+ * The epoch milliseconds of a wire timestamp (`YYYY-MM-DDTHH:MM:SS.ffffffZ`) in the years
+ * 0001–9999; undefined for any other text.
+ */
+export const storableWireMillis = (text: string): number | undefined => {
+  const ms = parseWireMillis(text)
+  return ms >= MIN_STORABLE_MS && ms <= MAX_STORABLE_MS ? ms : undefined
+}
+
 const instantOfMillis = (ms: number): Option.Option<DateTime.Utc> =>
   Number.isNaN(ms) ? Option.none() : Option.some(DateTime.makeUnsafe(ms))
 

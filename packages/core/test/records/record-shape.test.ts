@@ -131,6 +131,22 @@ describe("deal shape", () => {
   it("writes no $date for a missing close_date", () => {
     assert.isNull(toMongoDate(undefined))
   })
+
+  it("writes the $date of a close_date stored in another form, or none when it names no instant", () => {
+    assert.deepStrictEqual(toMongoDate("2026-12-31"), { $date: { $numberLong: String(Date.UTC(2026, 11, 31)) } })
+    assert.deepStrictEqual(toMongoDate(CLOSE_MS), { $date: { $numberLong: String(CLOSE_MS) } })
+    assert.isNull(toMongoDate("not a date"))
+  })
+
+  it("shows a custom property named like a member of every object as its own key, in definition order", () => {
+    const constructor = customProperty("deal", "constructor", "string")
+    const json = dealJson(record("65a1b2c3d4e5f60718293a4d", { deal_name: "Odd", constructor: "x", priority: 1 }), [
+      constructor,
+      ...CUSTOM
+    ])
+    assert.deepStrictEqual(Object.keys(json.properties).slice(-4), ["constructor", "priority", "created_at", "updated_at"])
+    assert.deepStrictEqual(Object.getOwnPropertyDescriptor(json.properties, "constructor")?.value, "x")
+  })
 })
 
 describe("contact shape", () => {

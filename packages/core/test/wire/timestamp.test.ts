@@ -7,6 +7,7 @@ import {
   isStorableInstant,
   MongoDate,
   parseDateInput,
+  storableWireMillis,
   WireTimestamp
 } from "../../src/index.ts"
 
@@ -304,6 +305,28 @@ describe("parseDateInput and DateInput", () => {
   ])("rejects %j", (u) => {
     assert.isTrue(Option.isNone(parseDateInput(u)))
     assert.isTrue(isRejection(decodeInput(u)))
+  })
+})
+
+describe("storableWireMillis", () => {
+  const Storable = Schema.Int.check(Schema.isBetween({ minimum: MIN_MILLIS, maximum: MAX_MILLIS }))
+
+  it.prop("reads a wire timestamp as parseDateInput does", [Storable, Micros], ([ms, micros]) => {
+    const text = `${new Date(ms).toISOString().slice(0, 23)}${pad(micros, 3)}Z`
+    assert.strictEqual(storableWireMillis(text), ms)
+    assert.strictEqual(storableWireMillis(text), Option.getOrUndefined(Option.map(parseDateInput(text), DateTime.toEpochMillis)))
+  })
+
+  it.each([
+    "2026-11-21",
+    "2026-11-21T17:24:05Z",
+    "2026-11-21T17:24:05.123Z",
+    "2026-11-21T17:24:05.123456+00:00",
+    "2026-02-30T10:00:00.000000Z",
+    "0000-12-31T23:59:59.999999Z",
+    ""
+  ])("answers nothing for %j, another form or no storable instant", (text) => {
+    assert.isUndefined(storableWireMillis(text))
   })
 })
 

@@ -17,6 +17,7 @@ import {
   type ObjectKind,
   parseDateInput,
   type RecordWithDerived,
+  storableWireMillis,
   storageOf,
   type StoredValue
 } from "@wasl/core"
@@ -40,6 +41,9 @@ const isEmpty = (value: WriteValue): value is null | undefined | "" =>
   value === null || value === undefined || value === "" || (Array.isArray(value) && value.length === 0)
 
 const instantOf = (name: string, value: unknown): DateTime.Utc => {
+  // What the timestamp codec answers, and every stored datetime: read without the general path.
+  const wireMillis = typeof value === "string" ? storableWireMillis(value) : undefined
+  if (wireMillis !== undefined) return DateTime.makeUnsafe(wireMillis)
   if (typeof value === "string" || typeof value === "number") {
     const parsed = parseDateInput(value)
     if (Option.isSome(parsed)) return parsed.value
