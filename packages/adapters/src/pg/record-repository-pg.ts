@@ -46,7 +46,8 @@ import { customPropertiesOf, KIND_STORAGE, LINKS, type RecordMapping, recordMapp
 /**
  * The mappings made from each list of definitions, by kind. The definitions a request brings come
  * from the property cache, the same list for every request while it is kept, so its mapping is made
- * once rather than per request; a list no longer referenced takes its mappings with it.
+ * once rather than per request; a list no longer referenced takes its mappings with it. The lists
+ * are read-only (the port's type says so): one changed in place would keep its first mapping.
  */
 const mappings = new WeakMap<ReadonlyArray<PropertyDefinition>, Map<ObjectKind, RecordMapping>>()
 
