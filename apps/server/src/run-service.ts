@@ -5,7 +5,7 @@
  * SIGTERM/SIGINT (the finalizers close the server, the pools and the embedded database's lock),
  * and one clear log line when it cannot start.
  */
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Config, Console, Effect, Exit, Layer, Predicate, Runtime } from "effect"
 import { describeConfigError } from "./config.ts"
 import { LoggingConfig, loggingLayer } from "./logging.ts"

@@ -4,7 +4,7 @@
  * and every loop of the worker running and making progress) and `GET /metrics` (the worker's
  * attempts and first-attempt latency, the backlog; behind `WASL_METRICS_TOKEN` when set).
  */
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import type { Redacted } from "effect"
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
