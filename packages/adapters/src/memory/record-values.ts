@@ -23,6 +23,7 @@ import {
   DERIVED_PROPERTIES,
   formatWireTimestamp,
   hasNoValue,
+  isCustomPropertyOf,
   type ObjectKind,
   optionNames,
   parseDateInput,
@@ -59,7 +60,7 @@ export const customOfKind = (
   kind: ObjectKind,
   definitions: ReadonlyArray<PropertyDefinition>
 ): ReadonlyArray<PropertyDefinition> => {
-  const custom = definitions.filter((d) => !d.builtin && d.kind === kind)
+  const custom = definitions.filter((d) => isCustomPropertyOf(kind, d))
   for (const d of custom) {
     if (shadowed(kind, d.internal_name)) defect(`custom property "${d.internal_name}" of ${kind} shadows a built-in`)
     if (!RECORD_ID.test(d._id)) defect(`custom property id "${d._id}" is not 24 hex`)

@@ -267,11 +267,15 @@ export const RESERVED_INTERNAL_NAMES: { readonly [K in ObjectKind]: ReadonlyArra
   ...(kind === "deal" ? ["contact_ids"] : [])
 ])
 
+/** Whether a definition among an account's is one of its custom properties of `kind`. */
+export const isCustomPropertyOf = (kind: ObjectKind, definition: PropertyDefinition): boolean =>
+  definition.kind === kind && !definition.builtin
+
 /** A kind's full list of definitions: its built-ins, then the account's custom properties of it. */
 export const definitionsOf = (
   kind: ObjectKind,
   custom: ReadonlyArray<PropertyDefinition>
-): ReadonlyArray<PropertyDefinition> => [...BUILTIN_PROPERTIES[kind], ...custom.filter((p) => p.kind === kind && !p.builtin)]
+): ReadonlyArray<PropertyDefinition> => [...BUILTIN_PROPERTIES[kind], ...custom.filter((p) => isCustomPropertyOf(kind, p))]
 
 /**
  * What `complex_filters` may name for a kind: its built-in and custom properties (created_at and

@@ -28,7 +28,7 @@ import {
   storableWireMillis,
   WireTimestampString
 } from "../wire/timestamp.ts"
-import { BUILTIN_PROPERTIES } from "./builtin-properties.ts"
+import { BUILTIN_PROPERTIES, isCustomPropertyOf } from "./builtin-properties.ts"
 import type { PropertyDefinition } from "./property-definition.ts"
 import type { PropertyType } from "./property-type.ts"
 import type { StoredValue, StoredValues } from "./value-validation.ts"
@@ -297,7 +297,7 @@ export const recordProperties = (
   }
   for (const definition of custom) {
     const name = definition.internal_name
-    if (definition.kind === kind && !definition.builtin && Object.hasOwn(record.values, name)) {
+    if (isCustomPropertyOf(kind, definition) && Object.hasOwn(record.values, name)) {
       setOwnKey(out, name, record.values[name])
     }
   }

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { type ObjectKind, type PropertyDefinition, type PropertyType, storageOf } from "@wasl/core"
+import { isCustomPropertyOf, type ObjectKind, type PropertyDefinition, type PropertyType, storageOf } from "@wasl/core"
 
 /** A built-in property held in a column of the kind's table. */
 export interface BuiltinColumn {
@@ -255,7 +255,7 @@ export const customPropertiesOf = (
   definitions: ReadonlyArray<PropertyDefinition>
 ): ReadonlyArray<CustomProperty> =>
   definitions
-    .filter((d) => !d.builtin && d.kind === kind)
+    .filter((d) => isCustomPropertyOf(kind, d))
     .map((d) => ({ id: d._id, internal_name: d.internal_name, type: d.type }))
 
 /** Where a property named in a filter, an order or a body is held. */
