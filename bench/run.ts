@@ -19,7 +19,10 @@
  * Without `BENCH_DATABASE_URL` Wasl runs on the embedded database (a temporary `WASL_DATA_DIR`) and
  * the baseline is a bare `node:http` server answering a fixed body of the same size; with it, the
  * baseline is a bare `node:http` server doing the authentication and loading work with raw SQL over
- * the same database. `node bench/run.ts --baseline` is that baseline server (started by the run).
+ * the same database. `node bench/run.ts --baseline` is that baseline server (started by the run);
+ * with `BASELINE_HTTP=effect` it serves the same handler through Effect's HTTP platform (the Effect
+ * HTTP floor), with `BASELINE_HTTP=httpapi` the same work as an `effect/http-api` API, with
+ * `BASELINE_RULES=1` also the request frame every Wasl request has (bench/support/httpapi-floor.ts).
  *
  * @module
  */
@@ -30,12 +33,13 @@ import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import { PgClient } from "@effect/sql-pg"
 import { Effect } from "effect"
-import { notFound, openPgClient, type Reply, serveBaseline } from "./support/baseline-server.ts"
+import { listening, notFound, openPgClient, type Reply, serveBaseline } from "./support/baseline-server.ts"
 import { startBaseline, startWaslServer, stopChild } from "./support/children.ts"
 import { benchDeployment } from "./support/deployment.ts"
 import { intFromEnv } from "./support/env.ts"
 import { runBenchmark } from "./support/harness.ts"
-import { FIGURES_HEADER, figuresRow, measureAlternating, ratioRow, roundsFromEnv } from "./support/load.ts"
+import { type Caller, serveHttpApiFloor } from "./support/httpapi-floor.ts"
+import { FIGURES_HEADER, type Figures, figuresRow, measureAlternating, ratioRow, roundsFromEnv } from "./support/load.ts"
 import { cpuResults, floorResults, ratioResult, writeResults } from "./support/results.ts"
 import { table } from "./support/table.ts"
 
@@ -47,39 +51,51 @@ const self = fileURLToPath(import.meta.url)
 
 const unauthenticated: Reply = { status: 401, body: JSON.stringify({ message: "Unauthenticated." }) }
 
-const BEARER = /^Bearer (\d{1,15})\|([A-Za-z0-9]{40})$/
+const BEARER = /^Bearer (.*)$/
+const TOKEN = /^(\d{1,15})\|([A-Za-z0-9]{40})$/
 
 /**
- * What an authenticated `GET /api/me` minimally has to do, in raw SQL: the token row by id, a
- * constant-time comparison of the secret's SHA-256, then the user and the account.
+ * What an authenticated `GET /api/me` minimally has to do, in raw SQL, in two steps (the HttpApi
+ * floor runs the first in its security middleware): the token row by id and a constant-time
+ * comparison of the secret's SHA-256, which give the caller; then the caller's user and account.
  */
-const meWithSql = (sql: PgClient.PgClient, authorization: string | undefined) =>
+const tokenOwner = (sql: PgClient.PgClient, token: string) =>
   Effect.gen(function*() {
-    const bearer = BEARER.exec(authorization ?? "")
-    if (bearer === null) return unauthenticated
+    const parts = TOKEN.exec(token)
+    if (parts === null) return undefined
     const tokens = yield* sql<{ readonly account_id: string; readonly user_id: string; readonly secret_hash: string }>`
       SELECT account_id::text AS account_id, user_id::text AS user_id, secret_hash FROM api_tokens WHERE id = ${
-      Number(bearer[1])
+      Number(parts[1])
     }
     `
     const expected = Buffer.from(tokens[0]?.secret_hash ?? "0".repeat(64))
-    const actual = Buffer.from(createHash("sha256").update(bearer[2]!).digest("hex"))
+    const actual = Buffer.from(createHash("sha256").update(parts[2]!).digest("hex"))
     const matches = expected.length === actual.length && timingSafeEqual(expected, actual)
-    if (tokens.length === 0 || !matches) return unauthenticated
-    const { account_id, user_id } = tokens[0]!
+    if (tokens.length === 0 || !matches) return undefined
+    return { accountId: tokens[0]!.account_id, userId: tokens[0]!.user_id } satisfies Caller
+  }).pipe(Effect.orDie)
+
+const meOf = (sql: PgClient.PgClient, { accountId, userId }: Caller) =>
+  Effect.gen(function*() {
     const users = yield* sql`
       SELECT id::int4 AS id, email, email_verified_at, firstname, lastname, image, locale,
              contacts_view_id, deals_view_id, tickets_view_id, created_at, updated_at
-      FROM users WHERE id = ${user_id}::bigint
+      FROM users WHERE id = ${userId}::bigint
     `
     const accounts = yield* sql`
       SELECT id::int4 AS id, name, plan, otp_credits::int4 AS otp_credits, industry, logo, address,
              time_zone AS "timeZone", calendar, hour12, locale, currency, created_at, updated_at
-      FROM accounts WHERE id = ${account_id}::bigint
+      FROM accounts WHERE id = ${accountId}::bigint
     `
     if (users.length === 0 || accounts.length === 0) return unauthenticated
     return { status: 200, body: JSON.stringify({ ...users[0], account: accounts[0] }) } satisfies Reply
-  })
+  }).pipe(Effect.orDie)
+
+const meWithSql = (sql: PgClient.PgClient, authorization: string | undefined) =>
+  Effect.flatMap(
+    tokenOwner(sql, BEARER.exec(authorization ?? "")?.[1] ?? ""),
+    (caller) => caller === undefined ? Effect.succeed(unauthenticated) : meOf(sql, caller)
+  )
 
 const ME_PATH = "/api/me"
 /**
@@ -95,6 +111,10 @@ const runBaselineServer = async () => {
   const databaseUrl = process.env.DATABASE_URL
   if (databaseUrl !== undefined && databaseUrl !== "") {
     const { close, sql } = await openPgClient(databaseUrl)
+    if (process.env.BASELINE_HTTP === "httpapi") {
+      const work = { authenticate: (token: string) => tokenOwner(sql, token), me: (caller: Caller) => meOf(sql, caller), live }
+      return serveHttpApiFloor(work, close, intFromEnv("BASELINE_PORT", 0, 0), process.env.BASELINE_RULES === "1", listening)
+    }
     serveBaseline(
       (request) =>
         request.url === ME_PATH
@@ -111,6 +131,26 @@ const runBaselineServer = async () => {
 // -----------------------------------------------------------------------------
 // the run
 // -----------------------------------------------------------------------------
+
+/** The HttpApi floors' rows of a table (none on the embedded database, which has no such floor). */
+const apiFloorRows = (api: Figures | undefined, framed: Figures | undefined) =>
+  api === undefined || framed === undefined
+    ? []
+    : [figuresRow("HttpApi floor", api), figuresRow("HttpApi floor + frame", framed)]
+
+const apiFloorRatios = (api: Figures | undefined, framed: Figures | undefined, bare: Figures) =>
+  api === undefined || framed === undefined
+    ? []
+    : [ratioRow("HttpApi floor / baseline", api, bare), ratioRow("+ frame / baseline", framed, bare)]
+
+/** The HttpApi floors against the bare server, for information: how far the stack and the rules' frame alone come. */
+const apiFloorResults = (name: string, api: Figures | undefined, framed: Figures | undefined, bare: Figures) =>
+  api === undefined || framed === undefined
+    ? []
+    : [
+      ratioResult(`${name}, HttpApi floor against the bare server`, api.perSecond, bare.perSecond, null),
+      ratioResult(`${name}, HttpApi floor with the request frame against the bare server`, framed.perSecond, bare.perSecond, null)
+    ]
 
 const run = async () => {
   const settings = {
@@ -156,31 +196,41 @@ const run = async () => {
   const baselineKind = onPostgres
     ? "node:http + raw SQL (token by id, SHA-256 compare, user, account)"
     : "node:http echo of a fixed body of the same size (no database)"
-  const startBare = async (label: string, http: "node" | "effect") => {
+  const startBare = async (label: string, http: "node" | "effect" | "httpapi", rules = false) => {
     console.error(`bench: starting the ${label} (${baselineKind})...`)
-    const baseline = await startBaseline(self, ["--baseline"], { ...env, BASELINE_BODY_FILE: bodyFile, BASELINE_HTTP: http })
+    const baseline = await startBaseline(self, ["--baseline"], {
+      ...env,
+      BASELINE_BODY_FILE: bodyFile,
+      BASELINE_HTTP: http,
+      BASELINE_RULES: rules ? "1" : "0"
+    })
     await expectStatus(baseline.origin, headers, 200)
     if (onPostgres) await expectStatus(baseline.origin, wrongHeaders, 401)
     return baseline
   }
   const baseline = await startBare("baseline", "node")
   const floor = await startBare("Effect HTTP floor", "effect")
+  // On PostgreSQL, the baseline's work through HttpApi, without and with the frame every Wasl
+  // request must have (request id, access line, metrics): bench/support/httpapi-floor.ts.
+  const apiFloors = onPostgres
+    ? [await startBare("HttpApi floor", "httpapi"), await startBare("HttpApi floor with the request frame", "httpapi", true)]
+    : []
 
-  // 3. The same load on the four, in alternating rounds.
-  const servers = [wasl, limited, baseline, floor]
+  // 3. The same load on all of them, in alternating rounds.
+  const servers = [wasl, limited, baseline, floor, ...apiFloors]
   console.error(
     `bench: ${settings.warmup} warm-up + ${settings.requests} requests per server, in ${settings.rounds} alternating rounds...`
   )
-  const [waslRun, limitedRun, baselineRun, floorRun] = await measureAlternating(
+  const [waslRun, limitedRun, baselineRun, floorRun, ...apiFloorRuns] = await measureAlternating(
     servers.map((server) => ({ origin: server.origin, pid: server.child.child.pid })),
     headers,
     settings,
     () => ME_PATH
   )
   // 4. The frame: the same three ways, `GET /health/live` (Wasl without the rate limit).
-  console.error(`bench: the frame (${LIVE_PATH}): the same load on Wasl, the baseline and the floor...`)
-  const [waslLive, baselineLive, floorLive] = await measureAlternating(
-    [wasl, baseline, floor].map((server) => ({ origin: server.origin, pid: server.child.child.pid })),
+  console.error(`bench: the frame (${LIVE_PATH}): the same load on Wasl, the baselines and the floors...`)
+  const [waslLive, baselineLive, floorLive, ...apiFloorLives] = await measureAlternating(
+    [wasl, baseline, floor, ...apiFloors].map((server) => ({ origin: server.origin, pid: server.child.child.pid })),
     headers,
     settings,
     () => LIVE_PATH
@@ -192,6 +242,8 @@ const run = async () => {
   const l = limitedRun.figures
   const b = baselineRun.figures
   const f = floorRun.figures
+  const [api, apiFramed] = apiFloorRuns.map((run) => run.figures)
+  const [apiLive, apiFramedLive] = apiFloorLives.map((run) => run.figures)
   const cpus = Os.cpus()
   console.log(
     [
@@ -201,6 +253,10 @@ const run = async () => {
       `  ${settings.concurrency} concurrent keep-alive connections (${waslRun.client}), loopback`,
       `  database: ${databaseLabel}`,
       `  baseline: ${baselineKind}; Effect HTTP floor: the same served through Effect's HTTP platform`,
+      ...(api === undefined ? [] : [
+        "  HttpApi floor: the same work as an effect/http-api endpoint, the token checked in its bearer security middleware;",
+        "  with the request frame: also a request id, the access line and the request metrics (what every Wasl request does)"
+      ]),
       `  node ${process.version}, ${Os.platform()} ${Os.arch()}, ${cpus.length} CPU(s) ${cpus[0]?.model.trim() ?? ""}`,
       "",
       table([
@@ -209,8 +265,10 @@ const run = async () => {
         figuresRow("Wasl, rate-limited", l),
         figuresRow("baseline", b),
         figuresRow("Effect HTTP floor", f),
+        ...apiFloorRows(api, apiFramed),
         ratioRow("Wasl / baseline", w, b),
         ratioRow("floor / baseline", f, b),
+        ...apiFloorRatios(api, apiFramed, b),
         ratioRow("rate-limited / Wasl", l, w)
       ]),
       "",
@@ -221,8 +279,10 @@ const run = async () => {
         figuresRow("Wasl", waslLive.figures),
         figuresRow("baseline", baselineLive.figures),
         figuresRow("Effect HTTP floor", floorLive.figures),
+        ...apiFloorRows(apiLive, apiFramedLive),
         ratioRow("Wasl / baseline", waslLive.figures, baselineLive.figures),
-        ratioRow("Wasl / floor", waslLive.figures, floorLive.figures)
+        ratioRow("Wasl / floor", waslLive.figures, floorLive.figures),
+        ...apiFloorRatios(apiLive, apiFramedLive, baselineLive.figures)
       ])
     ].join("\n")
   )
@@ -233,9 +293,11 @@ const run = async () => {
     ratioResult("GET /api/me rate-limited / not limited: req/s", l.perSecond, w.perSecond, null),
     ...(onPostgres ? floorResults("GET /api/me (PostgreSQL): req/s", w.perSecond, f.perSecond, b.perSecond) : []),
     ...(onPostgres ? cpuResults("GET /api/me (PostgreSQL)", w, b) : []),
+    ...apiFloorResults("GET /api/me (PostgreSQL): req/s", api, apiFramed, b),
     ratioResult(`GET ${LIVE_PATH} (the frame): req/s`, waslLive.figures.perSecond, baselineLive.figures.perSecond, null),
     ...floorResults(`GET ${LIVE_PATH} (the frame): req/s`, waslLive.figures.perSecond, floorLive.figures.perSecond, baselineLive.figures.perSecond),
-    ...cpuResults(`GET ${LIVE_PATH} (the frame)`, waslLive.figures, baselineLive.figures)
+    ...cpuResults(`GET ${LIVE_PATH} (the frame)`, waslLive.figures, baselineLive.figures),
+    ...apiFloorResults(`GET ${LIVE_PATH} (the frame): req/s`, apiLive, apiFramedLive, baselineLive.figures)
   ])
 }
 

@@ -27,7 +27,8 @@ export const notFound: Reply = { status: 404, body: "{}" }
 
 type Handle = (request: Http.IncomingMessage, body: string) => Promise<Reply>
 
-const listening = (port: number) => console.log(JSON.stringify({ message: `baseline is listening on http://127.0.0.1:${port}` }))
+/** The line the benchmarks wait for: the baseline listens on `port`. */
+export const listening = (port: number) => console.log(JSON.stringify({ message: `baseline is listening on http://127.0.0.1:${port}` }))
 
 /** `handle` behind Effect's HTTP platform: one catch-all route of an `HttpRouter` on `NodeHttpServer`. */
 const serveWithEffectHttp = (handle: Handle, onStop: () => Promise<unknown>, port: number): void => {

@@ -1,0 +1,111 @@
+/**
+ * The "HttpApi floor" of the foundation benchmark (`BASELINE_HTTP=httpapi`): the baseline's own
+ * work for `GET /api/me` (the token row, the SHA-256 comparison, the user and the account, in the
+ * same raw SQL) served the way the chosen stack serves an endpoint, and nothing of Wasl's own:
+ * an `effect/http-api` API of the two benchmarked endpoints, the token checked by a bearer
+ * security middleware (`HttpApiSecurity.bearer`) that provides the caller to the handler, on
+ * `HttpRouter` and `NodeHttpServer`, a fiber per request.
+ *
+ * With `BASELINE_RULES=1` it also does, around every request, the three things every Wasl request
+ * must do whatever its endpoint, each the cheapest way the stack allows: an `X-Request-Id`, the
+ * access line (Effect's `logInfo` with the request's annotations, written as JSON by Wasl's own
+ * batched logger) and the request metrics (Wasl's counter and histogram, Effect's `Metric`).
+ * What Wasl costs beyond that server is Wasl's structure, not the stack or the rules.
+ */
+import * as Http from "node:http"
+import { randomUUID } from "node:crypto"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import { Clock, Context, Effect, Layer, Redacted, Schema } from "effect"
+import { HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
+import { currentRouteTemplate, recordRequest } from "@wasl/http"
+import { loggingLayer } from "@wasl/app-server"
+import type { Reply } from "./baseline-server.ts"
+
+/** The token's owner, as the security middleware found it: what the handler reads the user and account by. */
+export interface Caller {
+  readonly userId: string
+  readonly accountId: string
+}
+
+/** What the floor serves: the caller of a bearer token (or none), the answer for a caller, the probe's answer. */
+export interface FloorWork {
+  readonly authenticate: (token: string) => Effect.Effect<Caller | undefined>
+  readonly me: (caller: Caller) => Effect.Effect<Reply>
+  readonly live: Reply
+}
+
+class CurrentCaller extends Context.Service<CurrentCaller, Caller>()("bench/CurrentCaller") {}
+
+class Bearer extends HttpApiMiddleware.Service<Bearer, { provides: CurrentCaller; requires: never }>()("bench/Bearer", {
+  security: { bearer: HttpApiSecurity.bearer }
+}) {}
+
+const Api = HttpApi.make("floor")
+  .add(HttpApiGroup.make("me").add(HttpApiEndpoint.get("show", "/api/me", { success: Schema.Unknown })).middleware(Bearer))
+  .add(HttpApiGroup.make("health").add(HttpApiEndpoint.get("live", "/health/live", { success: Schema.Unknown })))
+
+const answer = (reply: Reply) => HttpServerResponse.text(reply.body, { status: reply.status, contentType: "application/json" })
+
+const UNAUTHENTICATED: Reply = { status: 401, body: JSON.stringify({ message: "Unauthenticated." }) }
+
+/** The request id, the access line and the metrics around every request (`BASELINE_RULES=1`). */
+const requestFrame = HttpRouter.middleware<{ provides: never }>()(Effect.succeed((app) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const started = yield* Clock.currentTimeMillis
+    const requestId = randomUUID()
+    const response = yield* app
+    const durationMillis = (yield* Clock.currentTimeMillis) - started
+    yield* recordRequest(request.method, yield* currentRouteTemplate, response.status, durationMillis)
+    yield* Effect.logInfo("request").pipe(Effect.annotateLogs({
+      method: request.method,
+      path: request.url,
+      status: response.status,
+      duration_ms: durationMillis,
+      request_id: requestId
+    }))
+    return HttpServerResponse.setHeader(response, "x-request-id", requestId)
+  })
+))
+
+/** Serves `work` on `port` until SIGTERM; `listening` is told the port once the server listens. */
+export const serveHttpApiFloor = (
+  work: FloorWork,
+  onStop: () => Promise<unknown>,
+  port: number,
+  withRules: boolean,
+  listening: (port: number) => void
+): void => {
+  const bearer = Layer.succeed(Bearer, {
+    bearer: (httpEffect, { credential }) =>
+      Effect.flatMap(work.authenticate(Redacted.value(credential)), (caller) =>
+        caller === undefined
+          ? Effect.succeed(answer(UNAUTHENTICATED))
+          : Effect.provideService(httpEffect, CurrentCaller, caller))
+  })
+  const me = HttpApiBuilder.group(Api, "me", (handlers) =>
+    handlers.handle("show", () =>
+      Effect.gen(function*() {
+        return answer(yield* work.me(yield* CurrentCaller))
+      })))
+  const health = HttpApiBuilder.group(Api, "health", (handlers) => handlers.handle("live", () => Effect.succeed(answer(work.live))))
+  const routes = HttpApiBuilder.layer(Api).pipe(Layer.provide([me, health]), Layer.provide(bearer))
+  const app = withRules ? routes.pipe(Layer.provide(requestFrame.layer)) : routes
+  Effect.gen(function*() {
+    const context = yield* Layer.build(
+      HttpRouter.serve(app, { disableLogger: true, disableListenLog: true }).pipe(
+        Layer.provideMerge(NodeHttpServer.layer(Http.createServer, { port, host: "127.0.0.1" }))
+      )
+    )
+    const { address } = Context.get(context, HttpServer.HttpServer)
+    listening(address._tag === "UnixPathAddress" ? port : address.port)
+    return yield* Effect.never
+  }).pipe(
+    Effect.scoped,
+    Effect.ensuring(Effect.promise(onStop)),
+    Effect.provide(loggingLayer({ format: "json", level: "Info" }, false)),
+    NodeRuntime.runMain
+  )
+}
