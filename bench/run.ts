@@ -33,7 +33,7 @@ import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import { PgClient } from "@effect/sql-pg"
 import { Effect } from "effect"
-import { listening, notFound, openPgClient, type Reply, serveBaseline } from "./support/baseline-server.ts"
+import { notFound, openPgClient, type Reply, serveBaseline } from "./support/baseline-server.ts"
 import { startBaseline, startWaslServer, stopChild } from "./support/children.ts"
 import { benchDeployment } from "./support/deployment.ts"
 import { intFromEnv } from "./support/env.ts"
@@ -113,7 +113,7 @@ const runBaselineServer = async () => {
     const { close, sql } = await openPgClient(databaseUrl)
     if (process.env.BASELINE_HTTP === "httpapi") {
       const work = { authenticate: (token: string) => tokenOwner(sql, token), me: (caller: Caller) => meOf(sql, caller), live }
-      return serveHttpApiFloor(work, close, intFromEnv("BASELINE_PORT", 0, 0), process.env.BASELINE_RULES === "1", listening)
+      return serveHttpApiFloor(work, close, intFromEnv("BASELINE_PORT", 0, 0), process.env.BASELINE_RULES === "1")
     }
     serveBaseline(
       (request) =>

@@ -37,17 +37,36 @@ const serveWithEffectHttp = (handle: Handle, onStop: () => Promise<unknown>, por
       Effect.promise(() => handle(NodeHttpServerRequest.toIncomingMessage(request) as Http.IncomingMessage, body)).pipe(
         Effect.map((reply) => HttpServerResponse.text(reply.body, { status: reply.status, contentType: "application/json" }))
       )))
+  serveRouterApp(route, onStop, port)
+}
+
+/**
+ * Serves an `HttpRouter` application (`app`, given `services`) on loopback and `port` through
+ * `NodeHttpServer`, prints the listening line, and runs `onStop` when the process is stopped.
+ */
+export const serveRouterApp = (
+  // What it needs beyond the router is what NodeHttpServer.layer provides (the HTTP platform).
+  app: Layer.Layer<never, never, any>,
+  onStop: () => Promise<unknown>,
+  port: number,
+  services: Layer.Layer<never> = Layer.empty
+): void =>
   Effect.gen(function*() {
     const context = yield* Layer.build(
-      HttpRouter.serve(route, { disableLogger: true, disableListenLog: true }).pipe(
+      HttpRouter.serve(app, { disableLogger: true, disableListenLog: true }).pipe(
         Layer.provideMerge(NodeHttpServer.layer(Http.createServer, { port, host: "127.0.0.1" }))
       )
     )
     const { address } = Context.get(context, HttpServer.HttpServer)
     listening(address._tag === "UnixPathAddress" ? port : address.port)
     return yield* Effect.never
-  }).pipe(Effect.scoped, Effect.ensuring(Effect.promise(onStop)), NodeRuntime.runMain)
-}
+  }).pipe(
+    Effect.scoped,
+    Effect.ensuring(Effect.promise(onStop)),
+    Effect.provide(services),
+    // `app` may need only what NodeHttpServer.layer provided above; its type cannot say so.
+    (served) => NodeRuntime.runMain(served as Effect.Effect<never, unknown>)
+  )
 
 export const serveBaseline = (
   handle: Handle,

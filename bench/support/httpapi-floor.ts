@@ -12,16 +12,13 @@
  * batched logger) and the request metrics (Wasl's counter and histogram, Effect's `Metric`).
  * What Wasl costs beyond that server is Wasl's structure, not the stack or the rules.
  */
-import * as Http from "node:http"
 import { randomUUID } from "node:crypto"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Clock, Context, Effect, Layer, Redacted, Schema } from "effect"
-import { HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import { currentRouteTemplate, recordRequest } from "@wasl/http"
 import { loggingLayer } from "@wasl/app-server"
-import type { Reply } from "./baseline-server.ts"
+import { type Reply, serveRouterApp } from "./baseline-server.ts"
 
 /** The token's owner, as the security middleware found it: what the handler reads the user and account by. */
 export interface Caller {
@@ -70,13 +67,12 @@ const requestFrame = HttpRouter.middleware<{ provides: never }>()(Effect.succeed
   })
 ))
 
-/** Serves `work` on `port` until SIGTERM; `listening` is told the port once the server listens. */
+/** Serves `work` on `port` until the process is stopped (then `onStop`). */
 export const serveHttpApiFloor = (
   work: FloorWork,
   onStop: () => Promise<unknown>,
   port: number,
-  withRules: boolean,
-  listening: (port: number) => void
+  withRules: boolean
 ): void => {
   const bearer = Layer.succeed(Bearer, {
     bearer: (httpEffect, { credential }) =>
@@ -93,19 +89,5 @@ export const serveHttpApiFloor = (
   const health = HttpApiBuilder.group(Api, "health", (handlers) => handlers.handle("live", () => Effect.succeed(answer(work.live))))
   const routes = HttpApiBuilder.layer(Api).pipe(Layer.provide([me, health]), Layer.provide(bearer))
   const app = withRules ? routes.pipe(Layer.provide(requestFrame.layer)) : routes
-  Effect.gen(function*() {
-    const context = yield* Layer.build(
-      HttpRouter.serve(app, { disableLogger: true, disableListenLog: true }).pipe(
-        Layer.provideMerge(NodeHttpServer.layer(Http.createServer, { port, host: "127.0.0.1" }))
-      )
-    )
-    const { address } = Context.get(context, HttpServer.HttpServer)
-    listening(address._tag === "UnixPathAddress" ? port : address.port)
-    return yield* Effect.never
-  }).pipe(
-    Effect.scoped,
-    Effect.ensuring(Effect.promise(onStop)),
-    Effect.provide(loggingLayer({ format: "json", level: "Info" }, false)),
-    NodeRuntime.runMain
-  )
+  serveRouterApp(app, onStop, port, loggingLayer({ format: "json", level: "Info" }, false))
 }
