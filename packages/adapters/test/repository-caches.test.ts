@@ -11,15 +11,21 @@
 import { assert, describe, it } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
 import {
+  AccountRepository,
   authenticateToken,
   bootstrapAccount,
+  CurrentUserReader,
+  type CurrentUserParts,
   makeRecordId,
+  NotificationRepository,
+  OtpLedger,
   type PropertyDefinition,
   PropertyRepository,
+  TeamRepository,
   TokenRepository,
   Transactor
 } from "@wasl/core"
-import { type Context, DateTime, Effect, Exit, Layer, Scope } from "effect"
+import { type Context, DateTime, Effect, Exit, Layer, Option, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll } from "vitest"
 import { makeEmbeddedPgClient, MigrationsLive, PostgresClientLive } from "../src/db/database.ts"
@@ -165,6 +171,48 @@ const untilTokenKept = (replica: Replica, writer: Replica, owner: { readonly tok
   )
 }
 
+type Owner = Effect.Success<ReturnType<typeof newOwner>>
+
+/** The owner's `GET /api/me` parts, as the replica it runs on reads them. */
+const partsOf = (owner: Owner) =>
+  Effect.map(CurrentUserReader.use((reader) => reader.read(owner.account_id, owner.user_id)), Option.getOrThrow)
+
+/** Until `replica` keeps the owner's parts: the account renamed silently (to `silent <round>`) does not show. */
+const untilPartsKept = (replica: Replica, writer: Replica, owner: Owner, round: number) =>
+  untilKept(
+    replica,
+    partsOf(owner),
+    writer(silently(`UPDATE accounts SET name = $2 WHERE id = $1`, [owner.account_id, `silent ${round}`])),
+    writer(sql(`UPDATE accounts SET name = 'Cache' WHERE id = $1`, [owner.account_id])),
+    (parts) => parts.account.name !== `silent ${round}`
+  )
+
+/**
+ * A change, in SQL with `$1` the account and `$2` the user, to each table `GET /api/me` reads, and
+ * how the parts show it.
+ */
+const CURRENT_USER_CHANGES: ReadonlyArray<readonly [statement: string, shows: (parts: CurrentUserParts) => boolean]> = [
+  [`UPDATE users SET firstname = 'Renamed' WHERE id = $2`, (parts) => parts.user.firstname === "Renamed"],
+  [`UPDATE accounts SET otp_credits = 42 WHERE id = $1`, (parts) => parts.account.otp_credits === 42],
+  [
+    `UPDATE subscriptions SET name = 'renamed' WHERE account_id = $1`,
+    (parts) => Option.getOrUndefined(parts.subscription)?.name === "renamed"
+  ],
+  [`UPDATE teams SET name = 'Renamed' WHERE account_id = $1`, (parts) => parts.teams.every((team) => team.name === "Renamed")],
+  [`UPDATE account_user SET locale = 'fr' WHERE account_id = $1 AND user_id = $2`, (parts) => parts.membership.locale === "fr"],
+  [
+    `INSERT INTO notification_preferences (account_id, user_id, name, email, created_at, updated_at)
+     VALUES ($1, $2, 'ObjectsExport', false, now(), now())`,
+    (parts) => parts.preferences.some((preference) => preference.name === "ObjectsExport")
+  ],
+  [
+    `INSERT INTO notifications (account_id, user_id, type, created_at) VALUES ($1, $2, 'ObjectsExport', now())`,
+    (parts) => parts.unreadCount === 1
+  ],
+  [`UPDATE notifications SET read_at = now() WHERE account_id = $1 AND user_id = $2`, (parts) => parts.unreadCount === 0],
+  [`DELETE FROM team_user WHERE account_id = $1 AND user_id = $2`, (parts) => parts.teams.length === 0]
+]
+
 const databases: ReadonlyArray<Database> = postgresTestEnabled() ? ["pglite", "postgres"] : ["pglite"]
 
 describe.each(databases)("RepositoryCachesPg on %s", (database) => {
@@ -222,6 +270,80 @@ describe.each(databases)("RepositoryCachesPg on %s", (database) => {
       yield* a(PropertyRepository.use((properties) =>
         properties.insert(definition(owner.account_id, "announced"))))
       yield* until(b, namesOnB, (exit) => Exit.isSuccess(exit) && exit.value.length === 2)
+    }), 60_000)
+
+  it.live("a change to any table of GET /api/me's parts, made with SQL on one replica, reaches the other once notified", () =>
+    Effect.gen(function*() {
+      const { a, b } = replicas
+      const owner = yield* newOwner(a)
+      for (const [round, [statement, shows]] of CURRENT_USER_CHANGES.entries()) {
+        yield* untilPartsKept(b, a, owner, round)
+        assert.isFalse(shows(yield* b(partsOf(owner))), `B kept the parts from before: ${statement}`)
+        yield* a(sql(statement, [owner.account_id, owner.user_id]))
+        yield* until(b, partsOf(owner), (exit) => Exit.isSuccess(exit) && shows(exit.value))
+      }
+    }), 60_000)
+
+  it.live("a replica reads its own writes to GET /api/me's parts at once", () =>
+    Effect.gen(function*() {
+      const { a } = replicas
+      const owner = yield* newOwner(a)
+      const parts = a(partsOf(owner))
+      const now = yield* DateTime.now
+      // Each write through a port drops what A kept: the next read shows it, with no notification
+      // awaited (the kept parts would still show the account's silent rename otherwise).
+      const writes: ReadonlyArray<readonly [string, Effect.Effect<unknown, unknown, any>, (parts: CurrentUserParts) => boolean]> = [
+        [
+          "OTP credits added",
+          AccountRepository.use((accounts) => accounts.addOtpCredits(owner.account_id, 5)),
+          (p) => p.account.otp_credits === 5
+        ],
+        ["an OTP credit charged", OtpLedger.use((ledger) => ledger.chargeCredit(owner.account_id)), (p) => p.account.otp_credits === 4],
+        [
+          "the plan changed",
+          AccountRepository.use((accounts) => accounts.setPlan(owner.account_id, "custom", 3)),
+          (p) => p.account.plan === "custom"
+        ],
+        [
+          "a preference saved",
+          NotificationRepository.use((notifications) =>
+            notifications.savePreference(owner.account_id, owner.user_id, "ObjectsImport", {
+              stored: true,
+              popup: false,
+              browser: false,
+              email: false
+            }, now)),
+          (p) => p.preferences.some((preference) => preference.name === "ObjectsImport")
+        ],
+        [
+          "a notification stored",
+          NotificationRepository.use((notifications) =>
+            notifications.insert({
+              accountId: owner.account_id,
+              userId: owner.user_id,
+              type: "ObjectsImport",
+              data: {},
+              channels: { stored: true, popup: false, browser: false, email: false },
+              email: null,
+              now
+            })),
+          (p) => p.unreadCount === 1
+        ],
+        [
+          "a team made with the member",
+          TeamRepository.use((teams) =>
+            teams.create({ accountId: owner.account_id, name: "Second", description: null, madeBy: null, permissions: [] }, [
+              owner.user_id
+            ])),
+          (p) => p.teams.length === 2
+        ]
+      ]
+      for (const [round, [what, write, shows]] of writes.entries()) {
+        yield* untilPartsKept(a, a, owner, round)
+        assert.isFalse(shows(yield* parts), `A kept the parts from before ${what}`)
+        yield* a(write)
+        assert.isTrue(shows(yield* parts), `A reads its own write at once: ${what}`)
+      }
     }), 60_000)
 
   it.live("a read inside a transaction sees its own writes and keeps nothing a rollback undoes", () =>

@@ -12,7 +12,7 @@ import { request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Reply } from "./support/client.ts"
 import { DATABASES, sharedDatabaseOf, startTestServer, type TestServer } from "./support/server.ts"
-import { countingTracer, withoutAuthentication } from "./support/statements.ts"
+import { countingTracer, withoutCachedReads } from "./support/statements.ts"
 
 const perMinute = (limit: number) => ({ limit, window: Duration.minutes(1) })
 
@@ -216,13 +216,15 @@ describe.each(DATABASES)("rate limits over HTTP on %s", (database) => {
       await server.request("GET", "/api/me", { token })
       statements.length = 0
       expect((await server.request("GET", "/api/me", { token })).status).toBe(200)
-      return withoutAuthentication(statements)
+      return withoutCachedReads(statements)
     }
+    // What the caches keep (the token, the grants, the answer's parts) may or may not be read
+    // again: left out, the request without a limit makes no statement, the limited one only its count.
     const without = await statementsOf(open, openStatements)
     const withLimit = await statementsOf(limited, limitedStatements)
-    expect(without.length).toBeGreaterThan(0)
-    expect(withLimit.length).toBe(without.length + 1)
-    expect(withLimit.filter((text) => /rate_limit_buckets/.test(text))).toHaveLength(1)
+    expect(without).toEqual([])
+    expect(withLimit).toHaveLength(1)
+    expect(withLimit[0]).toMatch(/rate_limit_buckets/)
   })
 
   it("two replicas on one database share the limit", async () => {

@@ -90,7 +90,7 @@ const onDatabase = <E, R>(
     const retention = yield* retentionPolicyOf(options.retention)
     const otpCooldown = yield* otpCooldownOf(options.messaging?.otpCooldown)
     yield* checkMailOptions(options.mail)
-    // The per-request reads (token, grants, property definitions) through the caches.
+    // The per-request reads (token, grants, property definitions, /api/me's parts) through the caches.
     const repositories = RepositoryCachesPg().pipe(Layer.provideMerge(RepositoriesPg))
     return Layer.mergeAll(repositories, QueueSignalsPg, NotificationFeedPg, Layer.succeed(RetentionPolicy, retention)).pipe(
       Layer.provideMerge(nodeServices(options, master, policy, otpCooldown)),

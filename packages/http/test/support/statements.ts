@@ -22,3 +22,10 @@ export const countingTracer = (statements: Array<string>): Tracer.Tracer =>
  */
 export const withoutAuthentication = (statements: ReadonlyArray<string>): Array<string> =>
   statements.filter((text) => !/FROM api_tokens WHERE id|FROM account_user au\b/.test(text))
+
+/** `GET /api/me`'s one read of its parts (`CurrentUserReaderPg`), which the caches keep too. */
+export const CURRENT_USER_READ = /FROM users WHERE id/
+
+/** The statements of a request that neither authentication nor `GET /api/me`'s kept read make. */
+export const withoutCachedReads = (statements: ReadonlyArray<string>): Array<string> =>
+  withoutAuthentication(statements).filter((text) => !CURRENT_USER_READ.test(text))

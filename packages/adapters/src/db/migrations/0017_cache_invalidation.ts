@@ -20,6 +20,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import { createCacheTriggers } from "./cache-triggers.ts"
 
 const migration: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -46,19 +47,13 @@ const migration: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effect.gen
     END
     $$
   `
-  const triggers: ReadonlyArray<readonly [table: string, events: string, args: string]> = [
+  yield* createCacheTriggers("cache_notify", [
     ["api_tokens", "DELETE OR UPDATE OF account_id, user_id, secret_hash, abilities", "'token', 'id'"],
     ["account_user", "DELETE OR UPDATE OF account_id, user_id, status", "'grants', 'account_id', 'user_id'"],
     ["team_user", "INSERT OR DELETE OR UPDATE", "'grants', 'account_id', 'user_id'"],
     ["teams", "DELETE OR UPDATE OF account_id, permissions", "'grants', 'account_id'"],
     ["properties", "INSERT OR DELETE OR UPDATE", "'properties', 'account_id', 'kind'"]
-  ]
-  for (const [table, events, args] of triggers) {
-    yield* sql.unsafe(`
-      CREATE TRIGGER ${table}_cache_notify AFTER ${events} ON ${table}
-      FOR EACH ROW EXECUTE FUNCTION cache_notify(${args})
-    `)
-  }
+  ])
 })
 
 export default migration

@@ -23,6 +23,7 @@ import _0016_exports from "./0016_exports.ts"
 import _0017_cache_invalidation from "./0017_cache_invalidation.ts"
 import _0018_io_retention from "./0018_io_retention.ts"
 import _0019_reservation_retention from "./0019_reservation_retention.ts"
+import _0020_current_user_cache from "./0020_current_user_cache.ts"
 
 /**
  * Wasl's migrations, in order, for `@effect/sql-pg`'s `PgMigrator` (`runMigrations` and
@@ -47,5 +48,6 @@ export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0016_exports": _0016_exports,
   "0017_cache_invalidation": _0017_cache_invalidation,
   "0018_io_retention": _0018_io_retention,
-  "0019_reservation_retention": _0019_reservation_retention
+  "0019_reservation_retention": _0019_reservation_retention,
+  "0020_current_user_cache": _0020_current_user_cache
 })

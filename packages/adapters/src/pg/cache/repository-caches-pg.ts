@@ -1,8 +1,9 @@
 /**
  * The reads every request makes, kept in memory for a few seconds: an API token by id
- * (`TokenRepository.findById`), a member's grants (`TeamRepository.grantsOf`) and an account's
- * property definitions of a kind (`PropertyRepository.list`). Without it an authenticated list
- * request sends four statements where the list itself is one.
+ * (`TokenRepository.findById`), a member's grants (`TeamRepository.grantsOf`), an account's
+ * property definitions of a kind (`PropertyRepository.list`) and a member's `GET /api/me` parts
+ * (`CurrentUserReader.read`, current-user-cache.ts). Without it an authenticated list request
+ * sends four statements where the list itself is one.
  *
  * How stale a kept value may be, and why:
  *
@@ -23,6 +24,7 @@
  * Unknown tokens and non-members are not kept (a new token or membership works at once).
  */
 import {
+  type CurrentUserParts,
   PropertyRepository,
   type StoredToken,
   TeamRepository,
@@ -31,6 +33,7 @@ import {
 import type { Permission, PropertyDefinition } from "@wasl/core"
 import { PgClient } from "@effect/sql-pg"
 import { Context, DateTime, Duration, Effect, Layer, Option, Queue, Schedule } from "effect"
+import { currentUserCaching, currentUserKey, type CurrentUserPorts } from "./current-user-cache.ts"
 import { makeTtlCache, type TtlCache } from "./ttl-cache.ts"
 
 /** The channel migration 0017's triggers NOTIFY with what to forget. */
@@ -48,11 +51,12 @@ export interface RepositoryCachesOptions {
 }
 
 /** The ports whose hot reads {@link RepositoryCachesPg} keeps. */
-export type CachedRepositories = TokenRepository | TeamRepository | PropertyRepository
+export type CachedRepositories = TokenRepository | TeamRepository | PropertyRepository | CurrentUserPorts
 
 /**
- * Decorates the token, team and property repositories it is given (usually the PostgreSQL
- * ones) with a per-process cache of their per-request reads, dropped across processes by
+ * Decorates the token, team and property repositories and the current user's reader it is given
+ * (usually the PostgreSQL ones), with the writers of what that reader reads, with a per-process
+ * cache of their per-request reads, dropped across processes by
  * PostgreSQL notifications (see the module's comment for the guarantees). Provide it over the
  * repositories: `RepositoryCachesPg().pipe(Layer.provideMerge(RepositoriesPg))`.
  */
@@ -68,7 +72,8 @@ export const RepositoryCachesPg = (
     const tokenCache = makeTtlCache<Option.Option<StoredToken>>(sizes)
     const grantCache = makeTtlCache<Option.Option<ReadonlyArray<Permission>>>(sizes)
     const propertyCache = makeTtlCache<ReadonlyArray<PropertyDefinition>>(sizes)
-    const caches: ReadonlyArray<TtlCache<any>> = [tokenCache, grantCache, propertyCache]
+    const currentUserCache = makeTtlCache<Option.Option<CurrentUserParts>>(sizes)
+    const caches: ReadonlyArray<TtlCache<any>> = [tokenCache, grantCache, propertyCache, currentUserCache]
     const clearAll = () => caches.forEach((cache) => cache.clear())
 
     const forget = (payload: string) => {
@@ -78,6 +83,10 @@ export const RepositoryCachesPg = (
       if (colon > 0 && what === "token") tokenCache.invalidate(key)
       else if (colon > 0 && what === "grants") grantCache.invalidate(key)
       else if (colon > 0 && what === "properties") propertyCache.invalidate(key)
+      else if (colon > 0 && what === "me") currentUserCache.invalidate(key)
+      // A user's row: the parts of every account they belong to, whose keys this cache cannot
+      // find by the user alone (users rows change rarely: only an operator's SQL changes them).
+      else if (colon > 0 && what === "me-user") currentUserCache.clear()
       else clearAll()
     }
 
@@ -114,12 +123,11 @@ export const RepositoryCachesPg = (
         if (listening && !transaction) return cache.get(key, load, keep)
         return Effect.andThen(startListening, load)
       })
-    /** After a write of this process: drop the entry now, and again once the write commits. */
-    const written = <V>(cache: TtlCache<V>, key: string) =>
-      Effect.andThen(
-        Effect.sync(() => cache.invalidate(key)),
-        client.afterCommit(Effect.sync(() => cache.invalidate(key)))
-      )
+    /** After a write of this process: drop the entry (without a key, every entry) now, and again at commit. */
+    const written = <V>(cache: TtlCache<V>, key?: string) => {
+      const drop = Effect.sync(() => key === undefined ? cache.clear() : cache.invalidate(key))
+      return Effect.andThen(drop, client.afterCommit(drop))
+    }
 
     const tokenRepository = TokenRepository.of({
       ...tokens,
@@ -135,7 +143,11 @@ export const RepositoryCachesPg = (
     })
     const teamRepository = TeamRepository.of({
       ...teams,
-      create: (input, members) => Effect.tap(teams.create(input, members), () => written(grantCache, String(input.accountId))),
+      create: (input, members) =>
+        Effect.tap(
+          teams.create(input, members),
+          () => Effect.andThen(written(grantCache, String(input.accountId)), written(currentUserCache, currentUserKey(input.accountId)))
+        ),
       grantsOf: (accountId, userId) => cached(grantCache, `${accountId}:${userId}`, teams.grantsOf(accountId, userId), Option.isSome)
     })
     const propertiesOf = (accountId: number | null, kind: string) => written(propertyCache, `${accountId}:${kind}`)
@@ -146,8 +158,12 @@ export const RepositoryCachesPg = (
       update: (d) => Effect.tap(properties.update(d), () => propertiesOf(d.account_id, d.kind)),
       delete: (accountId, kind, id) => Effect.tap(properties.delete(accountId, kind, id), () => propertiesOf(accountId, kind))
     })
-    return Context.make(TokenRepository, tokenRepository).pipe(
-      Context.add(TeamRepository, teamRepository),
-      Context.add(PropertyRepository, propertyRepository)
+    const currentUserPorts = currentUserCaching({ cached, written }, currentUserCache, yield* Effect.context<CurrentUserPorts>())
+    return Context.merge(
+      currentUserPorts,
+      Context.make(TokenRepository, tokenRepository).pipe(
+        Context.add(TeamRepository, teamRepository),
+        Context.add(PropertyRepository, propertyRepository)
+      )
     )
   }))

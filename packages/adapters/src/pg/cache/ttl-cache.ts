@@ -1,9 +1,9 @@
 /**
  * A small in-process cache of values read from the database, for the reads every request makes
- * (a token, a member's grants, property definitions). Entries live at most `ttlMillis`; an
- * invalidation drops entries at once and also keeps any read that was in flight when it happened
- * from being stored (the read may have seen the old row), so a value is only ever kept if no
- * invalidation came between the start of its read and its end.
+ * (a token, a member's grants, property definitions, `GET /api/me`'s parts). Entries live at most
+ * `ttlMillis`; an invalidation drops entries at once and also keeps any read that was in flight
+ * when it happened from being stored (the read may have seen the old row), so a value is only ever
+ * kept if no invalidation came between the start of its read and its end.
  */
 import { Clock, Effect } from "effect"
 
