@@ -24,11 +24,17 @@
  * Unknown tokens and non-members are not kept (a new token or membership works at once).
  */
 import {
+  type AccountRepository,
   type CurrentUserParts,
+  type CurrentUserReader,
+  type NotificationRepository,
+  type OtpLedger,
+  type OtpReservationRepository,
   PropertyRepository,
   type StoredToken,
   TeamRepository,
-  TokenRepository
+  TokenRepository,
+  type UserRepository
 } from "@wasl/core"
 import type { Permission, PropertyDefinition } from "@wasl/core"
 import { PgClient } from "@effect/sql-pg"
@@ -51,7 +57,17 @@ export interface RepositoryCachesOptions {
 }
 
 /** The ports whose hot reads {@link RepositoryCachesPg} keeps. */
-export type CachedRepositories = TokenRepository | TeamRepository | PropertyRepository | CurrentUserPorts
+export type CachedRepositories =
+  | TokenRepository
+  | TeamRepository
+  | PropertyRepository
+  // `GET /api/me`'s reader and the writers of what it reads (current-user-cache.ts).
+  | CurrentUserReader
+  | AccountRepository
+  | UserRepository
+  | NotificationRepository
+  | OtpLedger
+  | OtpReservationRepository
 
 /**
  * Decorates the token, team and property repositories and the current user's reader it is given
