@@ -61,6 +61,7 @@ export {
   type RepositoryCachesOptions,
   RepositoryCachesPg
 } from "./cache/repository-caches-pg.ts"
+export type { CurrentUserPorts } from "./cache/current-user-cache.ts"
 export { ExportRepositoryPg } from "./export-repository-pg.ts"
 export { ImportRepositoryPg } from "./import-repository-pg.ts"
 export { MatchLockPg } from "./match-lock-pg.ts"

@@ -28,7 +28,10 @@ import {
 import { Context, Effect, Option } from "effect"
 import type { TtlCache } from "./ttl-cache.ts"
 
-/** The ports {@link currentUserCaching} decorates: the reader and every writer of what it reads. */
+/**
+ * The ports `RepositoryCachesPg` decorates for `GET /api/me`'s parts: the current user's reader
+ * and every writer of what it reads.
+ */
 export type CurrentUserPorts =
   | CurrentUserReader
   | AccountRepository

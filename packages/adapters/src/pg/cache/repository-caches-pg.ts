@@ -24,17 +24,11 @@
  * Unknown tokens and non-members are not kept (a new token or membership works at once).
  */
 import {
-  type AccountRepository,
   type CurrentUserParts,
-  type CurrentUserReader,
-  type NotificationRepository,
-  type OtpLedger,
-  type OtpReservationRepository,
   PropertyRepository,
   type StoredToken,
   TeamRepository,
-  TokenRepository,
-  type UserRepository
+  TokenRepository
 } from "@wasl/core"
 import type { Permission, PropertyDefinition } from "@wasl/core"
 import { PgClient } from "@effect/sql-pg"
@@ -57,17 +51,7 @@ export interface RepositoryCachesOptions {
 }
 
 /** The ports whose hot reads {@link RepositoryCachesPg} keeps. */
-export type CachedRepositories =
-  | TokenRepository
-  | TeamRepository
-  | PropertyRepository
-  // `GET /api/me`'s reader and the writers of what it reads (current-user-cache.ts).
-  | CurrentUserReader
-  | AccountRepository
-  | UserRepository
-  | NotificationRepository
-  | OtpLedger
-  | OtpReservationRepository
+export type CachedRepositories = TokenRepository | TeamRepository | PropertyRepository | CurrentUserPorts
 
 /**
  * Decorates the token, team and property repositories and the current user's reader it is given
