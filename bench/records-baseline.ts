@@ -4,7 +4,9 @@
  * sending the very SQL `RecordRepositoryPg`'s list runs for it (compiled here once per request variant,
  * at start) raw through `@effect/sql-pg`'s `PgClient` with Wasl's pool size and codecs, and
  * writing the rows as JSON. No authentication, no property definitions, no record shapes: the
- * floor under Wasl's list endpoint on the same database.
+ * floor under Wasl's list endpoint on the same database. With `BASELINE_HTTP=httpapi` the same
+ * pages through the HttpApi floor (bench/support/httpapi-floor.ts), the bearer token checked
+ * once and kept, with `BASELINE_RULES=1` also the request frame every Wasl request has.
  *
  * Environment: `DATABASE_URL`, `BASELINE_PORT`, `BASELINE_ACCOUNT` (the big account's id),
  * `BASELINE_CUSTOM` (its `score` and `region` properties, JSON of `Custom`).
@@ -13,6 +15,9 @@ import { pgClientOptions } from "@wasl/adapters"
 import { Effect } from "effect"
 import { notFound, openPgClient, type Reply, serveBaseline } from "./support/baseline-server.ts"
 import { compileListQuery, type Custom, listPath, scenarios } from "./support/deal-scenarios.ts"
+import { intFromEnv } from "./support/env.ts"
+import { type Caller, serveHttpApiFloor } from "./support/httpapi-floor.ts"
+import { tokenOwner } from "./support/token-owner.ts"
 
 /** Wasl's pool size (`DatabaseLive`'s default). */
 const POOL_SIZE = 10
@@ -33,11 +38,31 @@ for (const scenario of scenarios(accountId).filter((s) => s.target)) {
   }
 }
 
-serveBaseline((request) => {
-  const statement = statements.get(request.url ?? "")
-  if (statement === undefined) return Promise.resolve(notFound)
+/** The page of `url` as the baseline answers it: the rows as they come, as JSON. */
+const pageOf = (url: string): Effect.Effect<Reply> => {
+  const statement = statements.get(url)
+  if (statement === undefined) return Effect.succeed(notFound)
   const [text, params] = statement
-  return Effect.runPromise(
-    Effect.map(sql.unsafe(text, params).unprepared, (rows): Reply => ({ status: 200, body: JSON.stringify(rows) }))
+  return Effect.map(sql.unsafe(text, params).unprepared, (rows): Reply => ({ status: 200, body: JSON.stringify(rows) })).pipe(
+    Effect.orDie
   )
-}, close)
+}
+
+if (process.env.BASELINE_HTTP === "httpapi") {
+  // The token's owner read once and kept, as Wasl's caches keep it (without their invalidation:
+  // the floor's work is the least a conforming server does per request).
+  const owners = new Map<string, Caller>()
+  const authenticate = (token: string) => {
+    const kept = owners.get(token)
+    if (kept !== undefined) return Effect.succeed(kept)
+    return Effect.tap(tokenOwner(sql, token), (owner) => Effect.sync(() => owner !== undefined && owners.set(token, owner)))
+  }
+  serveHttpApiFloor(
+    { authenticate, answer: (_caller, url) => pageOf(url), live: { status: 200, body: JSON.stringify({ status: "ok" }) } },
+    close,
+    intFromEnv("BASELINE_PORT", 0, 0),
+    process.env.BASELINE_RULES === "1"
+  )
+} else {
+  serveBaseline((request) => Effect.runPromise(pageOf(request.url ?? "")), close)
+}

@@ -229,6 +229,12 @@ interface HttpRow {
   readonly baseline: LoadFigures
   /** The baseline served through Effect's HTTP platform (`BASELINE_HTTP=effect`). */
   readonly floor: LoadFigures
+  /**
+   * The baseline's pages through an HttpApi endpoint, its bearer token checked (and kept) by a
+   * security middleware, with the request frame every Wasl request has (`BASELINE_HTTP=httpapi`,
+   * `BASELINE_RULES=1`).
+   */
+  readonly apiFloor: LoadFigures
 }
 
 interface HttpRun {
@@ -286,6 +292,9 @@ const measureHttp = Effect.fnUntraced(function*(env: NodeJS.ProcessEnv, accountI
   const baselineEnv = { ...env, BASELINE_ACCOUNT: String(accountId), BASELINE_CUSTOM: JSON.stringify(custom) }
   const baseline = yield* scopedChild(() => startBaseline(baselineMain, [], { ...baselineEnv, BASELINE_HTTP: "node" }))
   const floor = yield* scopedChild(() => startBaseline(baselineMain, [], { ...baselineEnv, BASELINE_HTTP: "effect" }))
+  const apiFloor = yield* scopedChild(() =>
+    startBaseline(baselineMain, [], { ...baselineEnv, BASELINE_HTTP: "httpapi", BASELINE_RULES: "1" })
+  )
   const headers = { accept: "application/json", authorization: `Bearer ${token}` }
   const { concurrency, requests, warmup } = settings.http
   const rows: Array<HttpRow> = []
@@ -295,15 +304,15 @@ const measureHttp = Effect.fnUntraced(function*(env: NodeJS.ProcessEnv, accountI
     yield* checkSamePages(scenario, paths, wasl.origin, baseline.origin, headers)
     yield* log(`HTTP ${scenario.name}: ${warmup} + ${requests} requests each, ${concurrency} connections, ${settings.http.rounds} rounds`)
     const pathOf = (i: number) => paths[i % paths.length]!
-    const [w, b, f] = yield* Effect.tryPromise(() =>
+    const [w, b, f, a] = yield* Effect.tryPromise(() =>
       measureAlternating(
-        [wasl, baseline, floor].map((server) => ({ origin: server.origin, pid: server.child.child.pid })),
+        [wasl, baseline, floor, apiFloor].map((server) => ({ origin: server.origin, pid: server.child.child.pid })),
         headers,
         settings.http,
         pathOf
       )
     )
-    rows.push({ name: scenario.name, client: w!.client, wasl: w!.figures, baseline: b!.figures, floor: f!.figures })
+    rows.push({ name: scenario.name, client: w!.client, wasl: w!.figures, baseline: b!.figures, floor: f!.figures, apiFloor: a!.figures })
   }
   return { rows, rss: rss.stop() } satisfies HttpRun
 }, Effect.scoped)
@@ -313,6 +322,14 @@ const httpResults = ({ rows, rss }: HttpRun): ReadonlyArray<BenchResult> => [
   ...rows.map((r) => ratioResult(`GET /api/deals ${r.name}: req/s`, r.wasl.perSecond, r.baseline.perSecond, 0.9)),
   ...rows.flatMap((r) => floorResults(`GET /api/deals ${r.name}: req/s`, r.wasl.perSecond, r.floor.perSecond, r.baseline.perSecond)),
   ...rows.flatMap((r) => cpuResults(`GET /api/deals ${r.name}`, r.wasl, r.baseline)),
+  ...rows.map((r) =>
+    ratioResult(
+      `GET /api/deals ${r.name}: req/s, HttpApi floor with the request frame against the bare server`,
+      r.apiFloor.perSecond,
+      r.baseline.perSecond,
+      null
+    )
+  ),
   ...(rss === undefined ? [] : [figureResult("apps/server RSS peak under list load (MiB)", rss.peak)])
 ]
 
@@ -321,12 +338,13 @@ const httpReport = ({ rows, rss }: HttpRun): ReadonlyArray<string> => {
   const misses = rows.filter((r) => r.wasl.perSecond / r.baseline.perSecond < 0.9)
   return [
     `HTTP: GET /api/deals?… on apps/server (bearer token) against a bare node:http server running the same SQL raw`,
-    `  (PgClient, pool of 10, rows as JSON), and the same served through Effect's HTTP platform (the floor); ${requests} requests after ${warmup} warm-up per server and query`,
+    `  (PgClient, pool of 10, rows as JSON), and the same served through Effect's HTTP platform (the floor) and as an HttpApi endpoint`,
+    `  with a bearer security middleware and the request frame every Wasl request has (api+frame); ${requests} requests after ${warmup} warm-up per server and query`,
     `  in ${settings.http.rounds} rounds alternating between the servers,`,
     `  ${concurrency} keep-alive connections with one request in flight each (${rows[0]?.client ?? "-"}), loopback`,
     "",
     table([
-      ["query", "Wasl req/s", "p50", "p99", "base req/s", "p50", "p99", "Wasl/base req/s", "p50", "p99", "floor req/s", "floor/base", "CPU µs/req Wasl", "base", "Wasl/base", "body B", "base B"],
+      ["query", "Wasl req/s", "p50", "p99", "base req/s", "p50", "p99", "Wasl/base req/s", "p50", "p99", "floor req/s", "floor/base", "api+frame/base", "CPU µs/req Wasl", "base", "Wasl/base", "body B", "base B"],
       ...rows.map((r) => [
         r.name,
         r.wasl.perSecond.toFixed(0),
@@ -340,6 +358,7 @@ const httpReport = ({ rows, rss }: HttpRun): ReadonlyArray<string> => {
         `${(r.wasl.p99 / r.baseline.p99).toFixed(1)}x`,
         r.floor.perSecond.toFixed(0),
         `${(r.floor.perSecond / r.baseline.perSecond).toFixed(2)}x`,
+        `${(r.apiFloor.perSecond / r.baseline.perSecond).toFixed(2)}x`,
         cpuCell(r.wasl),
         cpuCell(r.baseline),
         cpuRatioCell(r.wasl, r.baseline),

@@ -26,7 +26,6 @@
  *
  * @module
  */
-import { createHash, timingSafeEqual } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -39,6 +38,7 @@ import { benchDeployment } from "./support/deployment.ts"
 import { intFromEnv } from "./support/env.ts"
 import { runBenchmark } from "./support/harness.ts"
 import { type Caller, serveHttpApiFloor } from "./support/httpapi-floor.ts"
+import { tokenOwner } from "./support/token-owner.ts"
 import { FIGURES_HEADER, type Figures, figuresRow, measureAlternating, ratioRow, roundsFromEnv } from "./support/load.ts"
 import { cpuResults, floorResults, ratioResult, writeResults } from "./support/results.ts"
 import { table } from "./support/table.ts"
@@ -52,29 +52,12 @@ const self = fileURLToPath(import.meta.url)
 const unauthenticated: Reply = { status: 401, body: JSON.stringify({ message: "Unauthenticated." }) }
 
 const BEARER = /^Bearer (.*)$/
-const TOKEN = /^(\d{1,15})\|([A-Za-z0-9]{40})$/
 
 /**
  * What an authenticated `GET /api/me` minimally has to do, in raw SQL, in two steps (the HttpApi
- * floor runs the first in its security middleware): the token row by id and a constant-time
- * comparison of the secret's SHA-256, which give the caller; then the caller's user and account.
+ * floor runs the first in its security middleware): the token's owner (bench/support/token-owner.ts),
+ * then the owner's user and account.
  */
-const tokenOwner = (sql: PgClient.PgClient, token: string) =>
-  Effect.gen(function*() {
-    const parts = TOKEN.exec(token)
-    if (parts === null) return undefined
-    const tokens = yield* sql<{ readonly account_id: string; readonly user_id: string; readonly secret_hash: string }>`
-      SELECT account_id::text AS account_id, user_id::text AS user_id, secret_hash FROM api_tokens WHERE id = ${
-      Number(parts[1])
-    }
-    `
-    const expected = Buffer.from(tokens[0]?.secret_hash ?? "0".repeat(64))
-    const actual = Buffer.from(createHash("sha256").update(parts[2]!).digest("hex"))
-    const matches = expected.length === actual.length && timingSafeEqual(expected, actual)
-    if (tokens.length === 0 || !matches) return undefined
-    return { accountId: tokens[0]!.account_id, userId: tokens[0]!.user_id } satisfies Caller
-  }).pipe(Effect.orDie)
-
 const meOf = (sql: PgClient.PgClient, { accountId, userId }: Caller) =>
   Effect.gen(function*() {
     const users = yield* sql`
@@ -112,7 +95,11 @@ const runBaselineServer = async () => {
   if (databaseUrl !== undefined && databaseUrl !== "") {
     const { close, sql } = await openPgClient(databaseUrl)
     if (process.env.BASELINE_HTTP === "httpapi") {
-      const work = { authenticate: (token: string) => tokenOwner(sql, token), me: (caller: Caller) => meOf(sql, caller), live }
+      const work = {
+        authenticate: (token: string) => tokenOwner(sql, token),
+        answer: (caller: Caller, url: string) => url === ME_PATH ? meOf(sql, caller) : Effect.succeed(notFound),
+        live
+      }
       return serveHttpApiFloor(work, close, intFromEnv("BASELINE_PORT", 0, 0), process.env.BASELINE_RULES === "1")
     }
     serveBaseline(

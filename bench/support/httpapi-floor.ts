@@ -1,8 +1,9 @@
 /**
- * The "HttpApi floor" of the foundation benchmark (`BASELINE_HTTP=httpapi`): the baseline's own
- * work for `GET /api/me` (the token row, the SHA-256 comparison, the user and the account, in the
- * same raw SQL) served the way the chosen stack serves an endpoint, and nothing of Wasl's own:
- * an `effect/http-api` API of the two benchmarked endpoints, the token checked by a bearer
+ * The "HttpApi floor" of the foundation and records benchmarks (`BASELINE_HTTP=httpapi`): a
+ * baseline's own work (for `GET /api/me` the token row, the SHA-256 comparison, the user and the
+ * account; for a list the same statement as Wasl's, its rows as JSON) served the way the chosen
+ * stack serves an endpoint, and nothing of Wasl's own: an `effect/http-api` API of an
+ * authenticated `GET /api/<resource>` and `GET /health/live`, the token checked by a bearer
  * security middleware (`HttpApiSecurity.bearer`) that provides the caller to the handler, on
  * `HttpRouter` and `NodeHttpServer`, a fiber per request.
  *
@@ -26,10 +27,11 @@ export interface Caller {
   readonly accountId: string
 }
 
-/** What the floor serves: the caller of a bearer token (or none), the answer for a caller, the probe's answer. */
+/** What the floor serves: the caller of a bearer token (or none), the answers, the probe's answer. */
 export interface FloorWork {
   readonly authenticate: (token: string) => Effect.Effect<Caller | undefined>
-  readonly me: (caller: Caller) => Effect.Effect<Reply>
+  /** The answer to an authenticated `GET /api/<resource>`, `url` its path and query. */
+  readonly answer: (caller: Caller, url: string) => Effect.Effect<Reply>
   readonly live: Reply
 }
 
@@ -40,7 +42,11 @@ class Bearer extends HttpApiMiddleware.Service<Bearer, { provides: CurrentCaller
 }) {}
 
 const Api = HttpApi.make("floor")
-  .add(HttpApiGroup.make("me").add(HttpApiEndpoint.get("show", "/api/me", { success: Schema.Unknown })).middleware(Bearer))
+  .add(
+    HttpApiGroup.make("api").add(
+      HttpApiEndpoint.get("show", "/api/:resource", { params: { resource: Schema.String }, success: Schema.Unknown })
+    ).middleware(Bearer)
+  )
   .add(HttpApiGroup.make("health").add(HttpApiEndpoint.get("live", "/health/live", { success: Schema.Unknown })))
 
 const answer = (reply: Reply) => HttpServerResponse.text(reply.body, { status: reply.status, contentType: "application/json" })
@@ -81,13 +87,14 @@ export const serveHttpApiFloor = (
           ? Effect.succeed(answer(UNAUTHENTICATED))
           : Effect.provideService(httpEffect, CurrentCaller, caller))
   })
-  const me = HttpApiBuilder.group(Api, "me", (handlers) =>
+  const api = HttpApiBuilder.group(Api, "api", (handlers) =>
     handlers.handle("show", () =>
       Effect.gen(function*() {
-        return answer(yield* work.me(yield* CurrentCaller))
+        const request = yield* HttpServerRequest.HttpServerRequest
+        return answer(yield* work.answer(yield* CurrentCaller, request.url))
       })))
   const health = HttpApiBuilder.group(Api, "health", (handlers) => handlers.handle("live", () => Effect.succeed(answer(work.live))))
-  const routes = HttpApiBuilder.layer(Api).pipe(Layer.provide([me, health]), Layer.provide(bearer))
+  const routes = HttpApiBuilder.layer(Api).pipe(Layer.provide([api, health]), Layer.provide(bearer))
   const app = withRules ? routes.pipe(Layer.provide(requestFrame.layer)) : routes
   serveRouterApp(app, onStop, port, loggingLayer({ format: "json", level: "Info" }, false))
 }
