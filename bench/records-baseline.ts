@@ -58,7 +58,7 @@ if (process.env.BASELINE_HTTP === "httpapi") {
     return Effect.tap(tokenOwner(sql, token), (owner) => Effect.sync(() => owner !== undefined && owners.set(token, owner)))
   }
   serveHttpApiFloor(
-    { authenticate, answer: (_caller, url) => pageOf(url), live: { status: 200, body: JSON.stringify({ status: "ok" }) } },
+    { authenticate, answer: (_caller, url) => pageOf(url) },
     close,
     intFromEnv("BASELINE_PORT", 0, 0),
     process.env.BASELINE_RULES === "1"

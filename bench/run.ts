@@ -32,7 +32,7 @@ import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import { PgClient } from "@effect/sql-pg"
 import { Effect } from "effect"
-import { notFound, openPgClient, type Reply, serveBaseline } from "./support/baseline-server.ts"
+import { live, notFound, openPgClient, type Reply, serveBaseline, unauthenticated } from "./support/baseline-server.ts"
 import { startBaseline, startWaslServer, stopChild } from "./support/children.ts"
 import { benchDeployment } from "./support/deployment.ts"
 import { intFromEnv } from "./support/env.ts"
@@ -49,7 +49,6 @@ const self = fileURLToPath(import.meta.url)
 // the baseline server (`node bench/run.ts --baseline`)
 // -----------------------------------------------------------------------------
 
-const unauthenticated: Reply = { status: 401, body: JSON.stringify({ message: "Unauthenticated." }) }
 
 const BEARER = /^Bearer (.*)$/
 
@@ -88,7 +87,6 @@ const ME_PATH = "/api/me"
  * encoding). The baselines answer it with the same bytes, so the comparison prices that frame.
  */
 const LIVE_PATH = "/health/live"
-const live: Reply = { status: 200, body: JSON.stringify({ status: "ok" }) }
 
 const runBaselineServer = async () => {
   const databaseUrl = process.env.DATABASE_URL
@@ -97,8 +95,7 @@ const runBaselineServer = async () => {
     if (process.env.BASELINE_HTTP === "httpapi") {
       const work = {
         authenticate: (token: string) => tokenOwner(sql, token),
-        answer: (caller: Caller, url: string) => url === ME_PATH ? meOf(sql, caller) : Effect.succeed(notFound),
-        live
+        answer: (caller: Caller, url: string) => url === ME_PATH ? meOf(sql, caller) : Effect.succeed(notFound)
       }
       return serveHttpApiFloor(work, close, intFromEnv("BASELINE_PORT", 0, 0), process.env.BASELINE_RULES === "1")
     }

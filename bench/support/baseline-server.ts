@@ -25,6 +25,16 @@ export interface Reply {
 
 export const notFound: Reply = { status: 404, body: "{}" }
 
+/** The answer to a request without a valid bearer token, as Wasl's. */
+export const unauthenticated: Reply = { status: 401, body: JSON.stringify({ message: "Unauthenticated." }) }
+
+/** The answer of `GET /health/live`, as Wasl's. */
+export const live: Reply = { status: 200, body: JSON.stringify({ status: "ok" }) }
+
+/** `reply` as an Effect HTTP response. */
+export const replyResponse = (reply: Reply): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.text(reply.body, { status: reply.status, contentType: "application/json" })
+
 type Handle = (request: Http.IncomingMessage, body: string) => Promise<Reply>
 
 /** The line the benchmarks wait for: the baseline listens on `port`. */
@@ -35,7 +45,7 @@ const serveWithEffectHttp = (handle: Handle, onStop: () => Promise<unknown>, por
   const route = HttpRouter.add("*", "*", (request: HttpServerRequest.HttpServerRequest) =>
     Effect.flatMap(request.text, (body) =>
       Effect.promise(() => handle(NodeHttpServerRequest.toIncomingMessage(request) as Http.IncomingMessage, body)).pipe(
-        Effect.map((reply) => HttpServerResponse.text(reply.body, { status: reply.status, contentType: "application/json" }))
+        Effect.map(replyResponse)
       )))
   serveRouterApp(route, onStop, port)
 }

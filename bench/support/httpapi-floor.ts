@@ -19,7 +19,7 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import { currentRouteTemplate, recordRequest } from "@wasl/http"
 import { loggingLayer } from "@wasl/app-server"
-import { type Reply, serveRouterApp } from "./baseline-server.ts"
+import { live, type Reply, replyResponse, serveRouterApp, unauthenticated } from "./baseline-server.ts"
 
 /** The token's owner, as the security middleware found it: what the handler reads the user and account by. */
 export interface Caller {
@@ -27,12 +27,11 @@ export interface Caller {
   readonly accountId: string
 }
 
-/** What the floor serves: the caller of a bearer token (or none), the answers, the probe's answer. */
+/** What the floor serves: the caller of a bearer token (or none), and the answers to the caller. */
 export interface FloorWork {
   readonly authenticate: (token: string) => Effect.Effect<Caller | undefined>
   /** The answer to an authenticated `GET /api/<resource>`, `url` its path and query. */
   readonly answer: (caller: Caller, url: string) => Effect.Effect<Reply>
-  readonly live: Reply
 }
 
 class CurrentCaller extends Context.Service<CurrentCaller, Caller>()("bench/CurrentCaller") {}
@@ -48,10 +47,6 @@ const Api = HttpApi.make("floor")
     ).middleware(Bearer)
   )
   .add(HttpApiGroup.make("health").add(HttpApiEndpoint.get("live", "/health/live", { success: Schema.Unknown })))
-
-const answer = (reply: Reply) => HttpServerResponse.text(reply.body, { status: reply.status, contentType: "application/json" })
-
-const UNAUTHENTICATED: Reply = { status: 401, body: JSON.stringify({ message: "Unauthenticated." }) }
 
 /** The request id, the access line and the metrics around every request (`BASELINE_RULES=1`). */
 const requestFrame = HttpRouter.middleware<{ provides: never }>()(Effect.succeed((app) =>
@@ -84,16 +79,16 @@ export const serveHttpApiFloor = (
     bearer: (httpEffect, { credential }) =>
       Effect.flatMap(work.authenticate(Redacted.value(credential)), (caller) =>
         caller === undefined
-          ? Effect.succeed(answer(UNAUTHENTICATED))
+          ? Effect.succeed(replyResponse(unauthenticated))
           : Effect.provideService(httpEffect, CurrentCaller, caller))
   })
   const api = HttpApiBuilder.group(Api, "api", (handlers) =>
     handlers.handle("show", () =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
-        return answer(yield* work.answer(yield* CurrentCaller, request.url))
+        return replyResponse(yield* work.answer(yield* CurrentCaller, request.url))
       })))
-  const health = HttpApiBuilder.group(Api, "health", (handlers) => handlers.handle("live", () => Effect.succeed(answer(work.live))))
+  const health = HttpApiBuilder.group(Api, "health", (handlers) => handlers.handle("live", () => Effect.succeed(replyResponse(live))))
   const routes = HttpApiBuilder.layer(Api).pipe(Layer.provide([api, health]), Layer.provide(bearer))
   const app = withRules ? routes.pipe(Layer.provide(requestFrame.layer)) : routes
   serveRouterApp(app, onStop, port, loggingLayer({ format: "json", level: "Info" }, false))

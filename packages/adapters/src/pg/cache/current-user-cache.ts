@@ -9,8 +9,9 @@
  *   or, for a user row, every kept part: `me-user:<user>`);
  * - a write of this process through the ports below drops the parts it touches at once and again
  *   at commit, so a process reads its own writes immediately (the ports are every writer of those
- *   tables: the account's credits and plan, memberships, teams, notification preferences,
- *   notifications written or read, OTP credits charged or refunded);
+ *   tables: the account's credits and plan, memberships, notification preferences, notifications
+ *   written or read, OTP credits charged or refunded; a team's creation drops them in
+ *   `RepositoryCachesPg`, which decorates `TeamRepository` for the grants already);
  * - nothing is kept while the process is not listening, nor read or kept inside a transaction, and
  *   whatever is kept expires after the TTL regardless.
  *
