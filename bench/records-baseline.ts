@@ -16,8 +16,8 @@ import { Effect } from "effect"
 import { notFound, openPgClient, type Reply, serveBaseline } from "./support/baseline-server.ts"
 import { compileListQuery, type Custom, listPath, scenarios } from "./support/deal-scenarios.ts"
 import { intFromEnv } from "./support/env.ts"
-import { type Caller, serveHttpApiFloor } from "./support/httpapi-floor.ts"
-import { tokenOwner } from "./support/token-owner.ts"
+import { serveHttpApiFloor } from "./support/httpapi-floor.ts"
+import { keptTokenOwner } from "./support/token-owner.ts"
 
 /** Wasl's pool size (`DatabaseLive`'s default). */
 const POOL_SIZE = 10
@@ -49,16 +49,8 @@ const pageOf = (url: string): Effect.Effect<Reply> => {
 }
 
 if (process.env.BASELINE_HTTP === "httpapi") {
-  // The token's owner read once and kept, as Wasl's caches keep it (without their invalidation:
-  // the floor's work is the least a conforming server does per request).
-  const owners = new Map<string, Caller>()
-  const authenticate = (token: string) => {
-    const kept = owners.get(token)
-    if (kept !== undefined) return Effect.succeed(kept)
-    return Effect.tap(tokenOwner(sql, token), (owner) => Effect.sync(() => owner !== undefined && owners.set(token, owner)))
-  }
   serveHttpApiFloor(
-    { authenticate, answer: (_caller, url) => pageOf(url) },
+    { authenticate: keptTokenOwner(sql), answer: (_caller, { url }) => pageOf(url) },
     close,
     intFromEnv("BASELINE_PORT", 0, 0),
     process.env.BASELINE_RULES === "1"

@@ -37,10 +37,10 @@ import { startBaseline, startWaslServer, stopChild } from "./support/children.ts
 import { benchDeployment } from "./support/deployment.ts"
 import { intFromEnv } from "./support/env.ts"
 import { runBenchmark } from "./support/harness.ts"
-import { type Caller, serveHttpApiFloor } from "./support/httpapi-floor.ts"
+import { type Caller, type FloorRequest, serveHttpApiFloor } from "./support/httpapi-floor.ts"
 import { tokenOwner } from "./support/token-owner.ts"
 import { FIGURES_HEADER, type Figures, figuresRow, measureAlternating, ratioRow, roundsFromEnv } from "./support/load.ts"
-import { cpuResults, floorResults, ratioResult, writeResults } from "./support/results.ts"
+import { apiFloorResults, cpuResults, floorResults, ratioResult, writeResults } from "./support/results.ts"
 import { table } from "./support/table.ts"
 
 const self = fileURLToPath(import.meta.url)
@@ -95,7 +95,7 @@ const runBaselineServer = async () => {
     if (process.env.BASELINE_HTTP === "httpapi") {
       const work = {
         authenticate: (token: string) => tokenOwner(sql, token),
-        answer: (caller: Caller, url: string) => url === ME_PATH ? meOf(sql, caller) : Effect.succeed(notFound)
+        answer: (caller: Caller, { url }: FloorRequest) => url === ME_PATH ? meOf(sql, caller) : Effect.succeed(notFound)
       }
       return serveHttpApiFloor(work, close, intFromEnv("BASELINE_PORT", 0, 0), process.env.BASELINE_RULES === "1")
     }
@@ -127,14 +127,9 @@ const apiFloorRatios = (api: Figures | undefined, framed: Figures | undefined, b
     ? []
     : [ratioRow("HttpApi floor / baseline", api, bare), ratioRow("+ frame / baseline", framed, bare)]
 
-/** The HttpApi floors against the bare server, for information: how far the stack and the rules' frame alone come. */
-const apiFloorResults = (name: string, api: Figures | undefined, framed: Figures | undefined, bare: Figures) =>
-  api === undefined || framed === undefined
-    ? []
-    : [
-      ratioResult(`${name}, HttpApi floor against the bare server`, api.perSecond, bare.perSecond, null),
-      ratioResult(`${name}, HttpApi floor with the request frame against the bare server`, framed.perSecond, bare.perSecond, null)
-    ]
+/** The HttpApi floors' results (none on the embedded database, which has no such floor). */
+const apiFloorResultsIfAny = (name: string, api: Figures | undefined, framed: Figures | undefined, bare: Figures) =>
+  api === undefined || framed === undefined ? [] : apiFloorResults(name, api, framed, bare)
 
 const run = async () => {
   const settings = {
@@ -277,11 +272,11 @@ const run = async () => {
     ratioResult("GET /api/me rate-limited / not limited: req/s", l.perSecond, w.perSecond, null),
     ...(onPostgres ? floorResults("GET /api/me (PostgreSQL): req/s", w.perSecond, f.perSecond, b.perSecond) : []),
     ...(onPostgres ? cpuResults("GET /api/me (PostgreSQL)", w, b) : []),
-    ...apiFloorResults("GET /api/me (PostgreSQL): req/s", api, apiFramed, b),
+    ...apiFloorResultsIfAny("GET /api/me (PostgreSQL): req/s", api, apiFramed, b),
     ratioResult(`GET ${LIVE_PATH} (the frame): req/s`, waslLive.figures.perSecond, baselineLive.figures.perSecond, null),
     ...floorResults(`GET ${LIVE_PATH} (the frame): req/s`, waslLive.figures.perSecond, floorLive.figures.perSecond, baselineLive.figures.perSecond),
     ...cpuResults(`GET ${LIVE_PATH} (the frame)`, waslLive.figures, baselineLive.figures),
-    ...apiFloorResults(`GET ${LIVE_PATH} (the frame): req/s`, apiLive, apiFramedLive, baselineLive.figures)
+    ...apiFloorResultsIfAny(`GET ${LIVE_PATH} (the frame): req/s`, apiLive, apiFramedLive, baselineLive.figures)
   ])
 }
 

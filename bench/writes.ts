@@ -26,6 +26,7 @@ import { startBaseline, startWaslServer, stopChild } from "./support/children.ts
 import { benchDeployment } from "./support/deployment.ts"
 import { intFromEnv } from "./support/env.ts"
 import { runBenchmark } from "./support/harness.ts"
+import { serveHttpApiFloor } from "./support/httpapi-floor.ts"
 import {
   alternate,
   combineFigures,
@@ -40,9 +41,10 @@ import {
   roundsFromEnv,
   withServerCpu
 } from "./support/load.ts"
-import { cpuResults, figureResult, floorResults, ratioResult, writeResults } from "./support/results.ts"
+import { apiFloorResults, cpuResults, figureResult, floorResults, ratioResult, writeResults } from "./support/results.ts"
 import { sampleRss } from "./support/rss.ts"
 import { table } from "./support/table.ts"
+import { keptTokenOwner } from "./support/token-owner.ts"
 
 const self = fileURLToPath(import.meta.url)
 const log = (message: string) => console.error(`bench:writes: ${message}`)
@@ -71,10 +73,14 @@ const runBaselineServer = async () => {
     applicationName: "wasl-bench-writes-baseline",
     maxConnections: 10
   })
-  const accountId = Number(process.env.BASELINE_ACCOUNT)
   const columns = sql.literal(DEAL_COLUMNS)
   /** The deal's row and its event, in one transaction; the answer is the row. */
-  const write = (event: "deal-created" | "deal-updated", statement: Effect.Effect<ReadonlyArray<any>, unknown>, status: number) =>
+  const write = (
+    accountId: number,
+    event: "deal-created" | "deal-updated",
+    statement: Effect.Effect<ReadonlyArray<any>, unknown>,
+    status: number
+  ) =>
     sql.withTransaction(Effect.gen(function*() {
       const rows = yield* statement
       if (rows.length === 0) return notFound
@@ -84,13 +90,13 @@ const runBaselineServer = async () => {
         VALUES (${accountId}, ${event}, ${JSON.stringify({ properties: rows[0] })}, ${now})
       `
       return { status, body: JSON.stringify({ data: { properties: rows[0] } }) } satisfies Reply
-    }))
-  serveBaseline((request, text) => {
-    const path = request.url ?? ""
-    if (request.method === "POST" && path === "/api/deals") {
-      const body = JSON.parse(text)
+    })).pipe(Effect.orDie)
+  /** The answer to a write of the account's, `body` its JSON body. */
+  const answer = (accountId: number, method: string, path: string, body: any): Effect.Effect<Reply> => {
+    if (method === "POST" && path === "/api/deals") {
       const now = new Date()
-      return Effect.runPromise(write(
+      return write(
+        accountId,
         "deal-created",
         sql`
           INSERT INTO deals (account_id, id, deal_name, amount, deal_stage, created_at, updated_at)
@@ -98,12 +104,12 @@ const runBaselineServer = async () => {
           RETURNING ${columns}
         `,
         201
-      ))
+      )
     }
     const update = /^\/api\/deals\/([0-9a-f]{24})$/.exec(path)
-    if (request.method === "PUT" && update !== null) {
-      const body = JSON.parse(text)
-      return Effect.runPromise(write(
+    if (method === "PUT" && update !== null) {
+      return write(
+        accountId,
         "deal-updated",
         sql`
           UPDATE deals SET amount = ${body.amount}, deal_stage = ${body.deal_stage}, updated_at = ${new Date()}
@@ -111,10 +117,26 @@ const runBaselineServer = async () => {
           RETURNING ${columns}
         `,
         200
-      ))
+      )
     }
-    return Promise.resolve(notFound)
-  }, close)
+    return Effect.succeed(notFound)
+  }
+  if (process.env.BASELINE_HTTP === "httpapi") {
+    return serveHttpApiFloor(
+      {
+        authenticate: keptTokenOwner(sql),
+        answer: (caller, request) => answer(Number(caller.accountId), request.method, request.url, request.body)
+      },
+      close,
+      intFromEnv("BASELINE_PORT", 0, 0),
+      process.env.BASELINE_RULES === "1"
+    )
+  }
+  const accountId = Number(process.env.BASELINE_ACCOUNT)
+  serveBaseline(
+    (request, text) => Effect.runPromise(answer(accountId, request.method ?? "", request.url ?? "", text === "" ? {} : JSON.parse(text))),
+    close
+  )
 }
 
 // -----------------------------------------------------------------------------
@@ -173,11 +195,22 @@ const run = async () => {
   log("starting apps/server...")
   const wasl = await startWaslServer({ ...env, WASL_RATE_LIMIT: "0" })
   const me = await fetch(`${wasl.origin}/api/me`, { headers }).then((r) => r.json()) as { readonly account: { readonly id: number } }
-  const startBare = (label: string, http: "node" | "effect") => {
+  const startBare = (label: string, http: "node" | "effect" | "httpapi", rules = false) => {
     log(`starting the ${label}...`)
-    return startBaseline(self, ["--baseline"], { ...env, BASELINE_ACCOUNT: String(me.account.id), BASELINE_HTTP: http })
+    return startBaseline(self, ["--baseline"], {
+      ...env,
+      BASELINE_ACCOUNT: String(me.account.id),
+      BASELINE_HTTP: http,
+      BASELINE_RULES: rules ? "1" : "0"
+    })
   }
-  const servers = [wasl, await startBare("baseline", "node"), await startBare("Effect HTTP floor", "effect")]
+  const servers = [
+    wasl,
+    await startBare("baseline", "node"),
+    await startBare("Effect HTTP floor", "effect"),
+    await startBare("HttpApi floor", "httpapi"),
+    await startBare("HttpApi floor with the request frame", "httpapi", true)
+  ]
   const writers = await Promise.all(
     servers.map((server) => makeWriter(server.origin, headers, settings.concurrency, server.child.child.pid))
   )
@@ -190,13 +223,15 @@ const run = async () => {
   const memory = rss.stop()
   for (const writer of writers) await writer.sender.close()
   for (const server of servers) await stopChild(server.child)
-  const [w, b, f] = writers.map((writer) => writer.phase()) as [Phase, Phase, Phase]
+  const [w, b, f, a, af] = writers.map((writer) => writer.phase()) as [Phase, Phase, Phase, Phase, Phase]
 
   const results = [
     ratioResult("POST /api/deals: req/s", w.create.perSecond, b.create.perSecond, TARGET),
     ratioResult("PUT /api/deals/{_id}: req/s", w.update.perSecond, b.update.perSecond, TARGET),
     ...floorResults("POST /api/deals: req/s", w.create.perSecond, f.create.perSecond, b.create.perSecond),
     ...floorResults("PUT /api/deals/{_id}: req/s", w.update.perSecond, f.update.perSecond, b.update.perSecond),
+    ...apiFloorResults("POST /api/deals: req/s", a.create, af.create, b.create),
+    ...apiFloorResults("PUT /api/deals/{_id}: req/s", a.update, af.update, b.update),
     ...cpuResults("POST /api/deals", w.create, b.create),
     ...cpuResults("PUT /api/deals/{_id}", w.update, b.update),
     ...(memory === undefined ? [] : [figureResult("apps/server RSS peak under writes (MiB)", memory.peak)])
@@ -209,7 +244,9 @@ const run = async () => {
     `  ${settings.concurrency} concurrent keep-alive connections (${w.client}), loopback`,
     `  database: ${databaseLabel}`,
     `  baseline: node:http + raw SQL, one transaction per write (the deal row, its outbox event), no authentication;`,
-    `  Effect HTTP floor: the same baseline served through Effect's HTTP platform (NodeHttpServer, HttpRouter)`,
+    `  Effect HTTP floor: the same baseline served through Effect's HTTP platform (NodeHttpServer, HttpRouter);`,
+    `  HttpApi floor: the same transaction as an effect/http-api endpoint, the bearer token checked once and kept;`,
+    `  + frame: also the request id, the access line and the request metrics`,
     `  node ${process.version}, ${Os.platform()} ${Os.arch()}, ${cpus.length} CPU(s) ${cpus[0]?.model.trim() ?? ""}`,
     "",
     table([
@@ -217,14 +254,22 @@ const run = async () => {
       figuresRow("POST Wasl", w.create),
       figuresRow("POST baseline", b.create),
       figuresRow("POST Effect HTTP floor", f.create),
+      figuresRow("POST HttpApi floor", a.create),
+      figuresRow("POST HttpApi floor + frame", af.create),
       ratioRow("POST Wasl / baseline", w.create, b.create),
       ratioRow("POST floor / baseline", f.create, b.create),
+      ratioRow("POST HttpApi floor / baseline", a.create, b.create),
+      ratioRow("POST + frame / baseline", af.create, b.create),
       ratioRow("POST Wasl / floor", w.create, f.create),
       figuresRow("PUT Wasl", w.update),
       figuresRow("PUT baseline", b.update),
       figuresRow("PUT Effect HTTP floor", f.update),
+      figuresRow("PUT HttpApi floor", a.update),
+      figuresRow("PUT HttpApi floor + frame", af.update),
       ratioRow("PUT Wasl / baseline", w.update, b.update),
       ratioRow("PUT floor / baseline", f.update, b.update),
+      ratioRow("PUT HttpApi floor / baseline", a.update, b.update),
+      ratioRow("PUT + frame / baseline", af.update, b.update),
       ratioRow("PUT Wasl / floor", w.update, f.update)
     ]),
     "",

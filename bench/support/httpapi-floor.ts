@@ -1,9 +1,11 @@
 /**
- * The "HttpApi floor" of the foundation and records benchmarks (`BASELINE_HTTP=httpapi`): a
- * baseline's own work (for `GET /api/me` the token row, the SHA-256 comparison, the user and the
- * account; for a list the same statement as Wasl's, its rows as JSON) served the way the chosen
- * stack serves an endpoint, and nothing of Wasl's own: an `effect/http-api` API of an
- * authenticated `GET /api/<resource>` and `GET /health/live`, the token checked by a bearer
+ * The "HttpApi floor" of the foundation, records and writes benchmarks (`BASELINE_HTTP=httpapi`):
+ * a baseline's own work (for `GET /api/me` the token row, the SHA-256 comparison, the user and the
+ * account; for a list the same statement as Wasl's, its rows as JSON; for a write the same
+ * transaction as the writes' bare server) served the way the chosen stack serves an endpoint, and
+ * nothing of Wasl's own: an `effect/http-api` API of an authenticated `GET /api/<resource>`,
+ * `POST /api/<resource>` and `PUT /api/<resource>/<id>` (a write's body decoded as a JSON object,
+ * as Wasl's record endpoints decode it) and `GET /health/live`, the token checked by a bearer
  * security middleware (`HttpApiSecurity.bearer`) that provides the caller to the handler, on
  * `HttpRouter` and `NodeHttpServer`, a fiber per request.
  *
@@ -27,11 +29,18 @@ export interface Caller {
   readonly accountId: string
 }
 
+/** An authenticated request to the floor: `url` its path and query, `body` its JSON body as decoded (none for a read). */
+export interface FloorRequest {
+  readonly method: "GET" | "POST" | "PUT"
+  readonly url: string
+  readonly body: Readonly<Record<string, unknown>> | undefined
+}
+
 /** What the floor serves: the caller of a bearer token (or none), and the answers to the caller. */
 export interface FloorWork {
   readonly authenticate: (token: string) => Effect.Effect<Caller | undefined>
-  /** The answer to an authenticated `GET /api/<resource>`, `url` its path and query. */
-  readonly answer: (caller: Caller, url: string) => Effect.Effect<Reply>
+  /** The answer to an authenticated `GET`, `POST /api/<resource>` or `PUT /api/<resource>/<id>`. */
+  readonly answer: (caller: Caller, request: FloorRequest) => Effect.Effect<Reply>
 }
 
 class CurrentCaller extends Context.Service<CurrentCaller, Caller>()("bench/CurrentCaller") {}
@@ -40,10 +49,19 @@ class Bearer extends HttpApiMiddleware.Service<Bearer, { provides: CurrentCaller
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
 
+/** A write's body as Wasl's record endpoints decode it: a JSON object of any values. */
+const Values = Schema.Record(Schema.String, Schema.Unknown)
+
 const Api = HttpApi.make("floor")
   .add(
     HttpApiGroup.make("api").add(
-      HttpApiEndpoint.get("show", "/api/:resource", { params: { resource: Schema.String }, success: Schema.Unknown })
+      HttpApiEndpoint.get("show", "/api/:resource", { params: { resource: Schema.String }, success: Schema.Unknown }),
+      HttpApiEndpoint.post("create", "/api/:resource", { params: { resource: Schema.String }, payload: Values, success: Schema.Unknown }),
+      HttpApiEndpoint.put("update", "/api/:resource/:id", {
+        params: { resource: Schema.String, id: Schema.String },
+        payload: Values,
+        success: Schema.Unknown
+      })
     ).middleware(Bearer)
   )
   .add(HttpApiGroup.make("health").add(HttpApiEndpoint.get("live", "/health/live", { success: Schema.Unknown })))
@@ -82,12 +100,16 @@ export const serveHttpApiFloor = (
           ? Effect.succeed(replyResponse(unauthenticated))
           : Effect.provideService(httpEffect, CurrentCaller, caller))
   })
+  const answer = (method: FloorRequest["method"], body: FloorRequest["body"]) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      return replyResponse(yield* work.answer(yield* CurrentCaller, { method, url: request.url, body }))
+    })
   const api = HttpApiBuilder.group(Api, "api", (handlers) =>
-    handlers.handle("show", () =>
-      Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        return replyResponse(yield* work.answer(yield* CurrentCaller, request.url))
-      })))
+    handlers
+      .handle("show", () => answer("GET", undefined))
+      .handle("create", ({ payload }) => answer("POST", payload))
+      .handle("update", ({ payload }) => answer("PUT", payload)))
   const health = HttpApiBuilder.group(Api, "health", (handlers) => handlers.handle("live", () => Effect.succeed(replyResponse(live))))
   const routes = HttpApiBuilder.layer(Api).pipe(Layer.provide([api, health]), Layer.provide(bearer))
   const app = withRules ? routes.pipe(Layer.provide(requestFrame.layer)) : routes

@@ -56,6 +56,15 @@ export const floorResults = (name: string, wasl: number, floor: number, bare: nu
 ]
 
 /**
+ * The HttpApi floors (bench/support/httpapi-floor.ts) against the bare server, for information:
+ * how far the stack and the rules' request frame alone come.
+ */
+export const apiFloorResults = (name: string, api: Figures, framed: Figures, bare: Figures): ReadonlyArray<BenchResult> => [
+  ratioResult(`${name}, HttpApi floor against the bare server`, api.perSecond, bare.perSecond, null),
+  ratioResult(`${name}, HttpApi floor with the request frame against the bare server`, framed.perSecond, bare.perSecond, null)
+]
+
+/**
  * Requests per second of the server's own CPU (from its CPU time per request), Wasl against the
  * bare server, for information: the throughput ratio each would reach with a core to itself,
  * which the neighbours sharing the machine (the load generator, PostgreSQL) move far less than

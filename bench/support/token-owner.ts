@@ -1,8 +1,8 @@
 /**
  * A bearer token's owner the way a baseline checks it, in raw SQL: the token row by id and a
  * constant-time comparison of the secret's SHA-256. The foundation benchmark's baselines run it on
- * every request (their work is that of an uncached request); the records benchmark's HttpApi
- * floor keeps what it found, as Wasl's caches do.
+ * every request (their work is that of an uncached request); the records and writes benchmarks'
+ * HttpApi floors keep what it found (`keptTokenOwner`), as Wasl's caches do.
  */
 import { createHash, timingSafeEqual } from "node:crypto"
 import type { PgClient } from "@effect/sql-pg"
@@ -27,3 +27,16 @@ export const tokenOwner = (sql: PgClient.PgClient, token: string): Effect.Effect
     if (tokens.length === 0 || !matches) return undefined
     return { accountId: tokens[0]!.account_id, userId: tokens[0]!.user_id }
   }).pipe(Effect.orDie)
+
+/**
+ * `tokenOwner` read once per token and kept, as Wasl's caches keep it (without their invalidation:
+ * a floor's work is the least a conforming server does per request).
+ */
+export const keptTokenOwner = (sql: PgClient.PgClient): (token: string) => Effect.Effect<Caller | undefined> => {
+  const owners = new Map<string, Caller>()
+  return (token) => {
+    const kept = owners.get(token)
+    if (kept !== undefined) return Effect.succeed(kept)
+    return Effect.tap(tokenOwner(sql, token), (owner) => Effect.sync(() => owner !== undefined && owners.set(token, owner)))
+  }
+}
