@@ -83,10 +83,14 @@ export const OutboxPg: Layer.Layer<Outbox, never, SqlClient.SqlClient | SecureRa
         // The span of the use-case that appends (e.g. under a request's server span): absent when
         // traces are not exported, so tracing off stores NULL and costs a context lookup.
         const traceParent = yield* currentTraceParent
+        const occurredAt = formatMicrosIso(micros)
         const rows: Array<OutboxEvent> = []
+        const values: Array<Record<string, unknown>> = []
         for (const event of events) {
+          // Serialized once: the text is stored as it is, and the event answered carries it parsed,
+          // as a claimer will read it.
           const text = payloadJson(event.payload)
-          rows.push({
+          const row: OutboxEvent = {
             id: yield* random.uuidV4(),
             accountId: event.accountId,
             name: event.name,
@@ -95,17 +99,17 @@ export const OutboxPg: Layer.Layer<Outbox, never, SqlClient.SqlClient | SecureRa
             claimedUntil: null,
             attempts: 0,
             ...traceParentField(traceParent)
+          }
+          rows.push(row)
+          values.push({
+            account_id: row.accountId,
+            id: row.id,
+            name: row.name,
+            payload: text,
+            occurred_at: occurredAt,
+            trace_parent: traceParent ?? null
           })
         }
-        const occurredAt = formatMicrosIso(micros)
-        const values = rows.map((row) => ({
-          account_id: row.accountId,
-          id: row.id,
-          name: row.name,
-          payload: JSON.stringify(row.payload),
-          occurred_at: occurredAt,
-          trace_parent: traceParent ?? null
-        }))
         if (Arr.isArrayNonEmpty(values)) {
           yield* sql`INSERT INTO outbox_events ${sql.insert(values)}`.pipe(Effect.orDie)
         }
