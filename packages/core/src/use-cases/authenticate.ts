@@ -11,11 +11,25 @@ import { type Forbidden, forbidden, Unauthenticated } from "../errors.ts"
 
 const TOUCH_INTERVAL_MS = 60_000
 
+/**
+ * The set of a member's grants, made once per list: an adapter that keeps grants across requests
+ * answers the same array each time, so its set is not rebuilt (and reallocated) on every request.
+ */
+const permissionSets = new WeakMap<ReadonlyArray<Permission>, ReadonlySet<Permission>>()
+const permissionSetOf = (grants: ReadonlyArray<Permission>): ReadonlySet<Permission> => {
+  let set = permissionSets.get(grants)
+  if (set === undefined) {
+    set = new Set(grants)
+    permissionSets.set(grants, set)
+  }
+  return set
+}
+
 /** The user's permissions in the account, provided the membership is active (one read). */
 const permissionsOf = Effect.fnUntraced(function*(accountId: number, userId: number) {
   const grants = yield* (yield* TeamRepository).grantsOf(accountId, userId)
   if (Option.isNone(grants)) return yield* new Unauthenticated()
-  return new Set<Permission>(grants.value)
+  return permissionSetOf(grants.value)
 })
 
 /**

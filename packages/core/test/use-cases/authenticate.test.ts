@@ -184,6 +184,22 @@ describe("authenticateToken", () => {
       const original = yield* authenticateToken(first.token)
       assert.sameMembers([...original.permissions], [...PERMISSIONS])
     }).pipe(Effect.provide(TestPorts())))
+  it.effect("permissions follow the grants answered, when an adapter that keeps them answers the same list again", () =>
+    Effect.gen(function*() {
+      const { token } = yield* setup()
+      const teams = yield* TeamRepository
+      // A keeping adapter: the same array while the grants are unchanged, a new one once they change.
+      const kept: Array<ReadonlyArray<Permission>> = [["deal-index"]]
+      const keeping = TeamRepository.of({ ...teams, grantsOf: () => Effect.succeed(Option.some(kept[0]!)) })
+      const permissions = authenticateToken(token).pipe(
+        Effect.map((principal) => [...principal.permissions]),
+        Effect.provideService(TeamRepository, keeping)
+      )
+      assert.deepStrictEqual(yield* permissions, ["deal-index"])
+      assert.deepStrictEqual(yield* permissions, ["deal-index"])
+      kept[0] = ["deal-index", "deal-show"]
+      assert.sameMembers(yield* permissions, ["deal-index", "deal-show"])
+    }).pipe(Effect.provide(TestPorts())))
 })
 
 describe("authenticateSession", () => {
