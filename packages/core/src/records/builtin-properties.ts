@@ -252,6 +252,15 @@ export const PROPERTY_SYNONYMS: { readonly [K in ObjectKind]: Readonly<Record<st
   (kind): Readonly<Record<string, string>> => kind === "deal" ? { forcast_amount: "forecast_amount" } : {}
 )
 
+/** The other way round: per property, the input names that stand for it (`forecast_amount` → `forcast_amount`). */
+export const SYNONYMS_OF: { readonly [K in ObjectKind]: ReadonlyMap<string, ReadonlyArray<string>> } = byKind((kind) => {
+  const synonyms = new Map<string, Array<string>>()
+  for (const [synonym, target] of Object.entries(PROPERTY_SYNONYMS[kind])) {
+    synonyms.set(target, [...(synonyms.get(target) ?? []), synonym])
+  }
+  return synonyms
+})
+
 /** The keys every record's `properties` object carries besides its property values. */
 export const RECORD_SYSTEM_KEYS = ["_id", "account_id", "created_at", "updated_at"] as const
 

@@ -46,7 +46,7 @@ import type { ValidationFailed } from "../errors.ts"
 import { formatWireTimestamp, parseDateInput } from "../wire/timestamp.ts"
 import { setOwnKey } from "../wire/own-key.ts"
 import { cleanInput, codePointLength, ErrorBag, isBlankInput, ownValue } from "./body-input.ts"
-import { definitionsOf, PROPERTY_SYNONYMS, RECORD_SYSTEM_KEYS } from "./builtin-properties.ts"
+import { definitionsOf, PROPERTY_SYNONYMS, RECORD_SYSTEM_KEYS, SYNONYMS_OF } from "./builtin-properties.ts"
 import { coerceBoolean, coerceNumber } from "./complex-filter.ts"
 import { LaravelMessageMore } from "../validation/more-validation-messages.ts"
 import { optionNames, type PropertyDefinition } from "./property-definition.ts"
@@ -234,12 +234,11 @@ const validateBody = (
     const out = new Map<string, StoredValue | null>()
     const definitions = definitionsOf(kind, custom)
     const known = new Set(definitions.map((d) => d.internal_name))
-    const synonymsOf = (name: string) =>
-      Object.entries(PROPERTY_SYNONYMS[kind]).filter(([, target]) => target === name).map(([synonym]) => synonym)
+    const synonymsOf = SYNONYMS_OF[kind]
 
     for (const definition of definitions) {
       const key = definition.internal_name
-      const keys = [key, ...synonymsOf(key)].filter(present)
+      const keys = [key, ...(synonymsOf.get(key) ?? [])].filter(present)
       if (definition.readOnly) {
         for (const k of keys) if (!isBlankInput(ownValue(body, k))) bag.add(k, LaravelMessage.prohibited(k))
         continue
