@@ -37,8 +37,10 @@ export const makeTtlCache = <V>(options: { readonly ttlMillis: number; readonly 
     entries.set(key, { value, expiresAt: now + options.ttlMillis })
   }
   return {
+    // The time read off the fiber's clock in the same step as the lookup: a hit is one step.
     get: (key, load, keep) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      Clock.clockWith((clock) => {
+        const now = clock.currentTimeMillisUnsafe()
         const hit = entries.get(key)
         if (hit !== undefined && hit.expiresAt > now) return Effect.succeed(hit.value)
         if (hit !== undefined) entries.delete(key)
