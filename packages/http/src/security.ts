@@ -134,13 +134,17 @@ export const AuthenticationLive: Layer.Layer<
     // Counted once the caller is known, before the endpoint (or an idempotent replay) does
     // anything. Over the limit, the 429 is answered here rather than failed: a failing scheme hands
     // the request to the next one, and a bearer request would end as the session scheme's 401.
-    const authenticated = <E, R>(httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>, principal: Principal) =>
-      Effect.provideService(limitRequest([[callerKey(principal), caller]]), RateLimiter, limiter).pipe(
+    const authenticated = <E, R>(httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>, principal: Principal) => {
+      const endpoint = Effect.provideService(idempotent(keys, principal, httpEffect), CurrentPrincipal, principal)
+      // Without a caller limit there is nothing to count and no header to add: the endpoint at once.
+      if (caller.limit <= 0) return endpoint
+      return Effect.provideService(limitRequest([[callerKey(principal), caller]]), RateLimiter, limiter).pipe(
         Effect.matchEffect({
           onFailure: (tooMany) => Effect.succeed(httpErrorResponse(tooMany) as HttpServerResponse.HttpServerResponse),
-          onSuccess: () => Effect.provideService(idempotent(keys, principal, httpEffect), CurrentPrincipal, principal)
+          onSuccess: () => endpoint
         })
       )
+    }
     return Authentication.of({
       bearer: (httpEffect, { credential }) =>
         Effect.gen(function*() {
