@@ -156,14 +156,19 @@ export const startWaslServer = async (env: NodeJS.ProcessEnv): Promise<{ readonl
   return { child, origin: `http://127.0.0.1:${port}` }
 }
 
-/** Starts a baseline server (`node script args`, told `BASELINE_PORT`); resolves once it listens. */
+/**
+ * Starts a baseline server (`node script args`, told `BASELINE_PORT`); resolves once it listens.
+ * `BENCH_BASELINE_NODE_ARGS` are given to the node of every baseline, as `BENCH_WASL_NODE_ARGS`
+ * are to Wasl's (a profile of each, to set side by side).
+ */
 export const startBaseline = async (
   script: string,
   args: ReadonlyArray<string>,
   env: NodeJS.ProcessEnv
 ): Promise<{ readonly child: Child; readonly origin: string }> => {
   const port = await freePort()
-  const child = startChild("baseline", [script, ...args], { ...env, BASELINE_PORT: String(port) })
+  const nodeArgs = (process.env.BENCH_BASELINE_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
+  const child = startChild("baseline", [...nodeArgs, script, ...args], { ...env, BASELINE_PORT: String(port) })
   await child.waitFor(/baseline is listening/, 60_000)
   return { child, origin: `http://127.0.0.1:${port}` }
 }

@@ -2,11 +2,12 @@
  * Traces: with `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) set, the
  * spans Effect makes — a server span per HTTP request, the use-case spans of `Effect.fn`, the SQL
  * spans of `@effect/sql`, the worker's delivery attempt spans — are exported over OTLP/HTTP by
- * Effect's own exporter (`effect/observability`). Unset, no tracer is installed and nothing is
- * recorded. The standard OpenTelemetry variables are read here, up front, like every other
+ * Effect's own exporter (`effect/observability`). Unset, tracing is turned off: every span is a
+ * no-op (Effect's default tracer would otherwise build and time spans for nobody to read, several
+ * per request). The standard OpenTelemetry variables are read here, up front, like every other
  * setting, so a bad one stops the process in one line.
  */
-import { Config, Layer, Redacted, Result } from "effect"
+import { Config, Layer, Redacted, References, Result } from "effect"
 import { FetchHttpClient, HttpMiddleware, type HttpServerRequest } from "effect/http"
 import { type OtlpExporter, OtlpSerialization, OtlpTracer } from "effect/observability"
 import { METRICS_PATH } from "@wasl/http"
@@ -79,9 +80,13 @@ const isProbe = (request: HttpServerRequest.HttpServerRequest): boolean => {
   return path.startsWith("/health/") || path === METRICS_PATH
 }
 
-/** The tracer of the settings: the OTLP exporter when an endpoint is set, else nothing (Effect's no-op tracer). */
+/**
+ * The tracer of the settings: the OTLP exporter when an endpoint is set. Else tracing is turned off
+ * (`References.TracerEnabled`), so the spans of requests, use cases and statements are no-ops:
+ * with no exporter they would only cost CPU and allocation on every request.
+ */
 export const tracingLayer = ({ headers, protocol, serviceName, url }: TracingConfig): Layer.Layer<never> | Layer.Layer<OtlpExporter.Flusher> =>
-  url === undefined ? Layer.empty : OtlpTracer.layer({
+  url === undefined ? Layer.succeed(References.TracerEnabled, false) : OtlpTracer.layer({
     url,
     resource: { serviceName },
     headers: headers === undefined ? undefined : Redacted.value(headers),

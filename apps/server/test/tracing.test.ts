@@ -1,11 +1,12 @@
 /**
  * The OpenTelemetry settings: tracing off unless an endpoint is set, the traces URL derived the
- * standard way, protocol and headers checked up front, the headers never repeated in a refusal.
+ * standard way, protocol and headers checked up front, the headers never repeated in a refusal;
+ * off means no span is built at all.
  */
-import { type Config, ConfigProvider, Effect, Redacted } from "effect"
+import { type Config, ConfigProvider, Effect, Redacted, Tracer } from "effect"
 import { describe, expect, it } from "vitest"
 import { describeConfigError } from "../src/config.ts"
-import { TracingConfig } from "../src/tracing.ts"
+import { TracingConfig, tracingLayer } from "../src/tracing.ts"
 
 const read = (env: Record<string, string>) => Effect.runSync(TracingConfig.parse(ConfigProvider.fromEnvRecord(env)))
 const refusal = (env: Record<string, string>) =>
@@ -15,6 +16,22 @@ describe("the tracing settings", () => {
   it("leave tracing off when no endpoint is set (or it is blank)", () => {
     expect(read({}).url).toBeUndefined()
     expect(read({ OTEL_EXPORTER_OTLP_ENDPOINT: " ", OTEL_SERVICE_NAME: "api" }).url).toBeUndefined()
+  })
+
+  it("turn the tracer off without an endpoint: no span is built (none would be exported)", () => {
+    const built: Array<string> = []
+    const counting = Tracer.make({
+      span(options) {
+        built.push(options.name)
+        return Tracer.nativeTracer.span(options)
+      }
+    })
+    const useCase = Effect.void.pipe(Effect.withSpan("createRecord"), Effect.withTracer(counting))
+    Effect.runSync(useCase.pipe(Effect.provide(tracingLayer(read({})))))
+    expect(built).toEqual([])
+    // The same span with tracing left on, as under an exporter.
+    Effect.runSync(useCase)
+    expect(built).toEqual(["createRecord"])
   })
 
   it("send traces to /v1/traces below OTEL_EXPORTER_OTLP_ENDPOINT, or to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given", () => {

@@ -66,7 +66,7 @@ import {
   type Transactor,
   type WebhookTransport
 } from "@wasl/core"
-import { Cause, Clock, DateTime, Duration, Effect, FiberSet, Latch, Layer, Option, Queue, type Scope } from "effect"
+import { Cause, Clock, DateTime, Duration, Effect, FiberSet, Latch, Layer, Option, Queue, References, type Scope } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import { WorkerLoops, type WorkerLoopsShape } from "./worker-loops.ts"
 import { recordAttemptMetrics } from "./worker-metrics.ts"
@@ -255,6 +255,9 @@ export const runDeliveryWorker = (
     const { timeout } = yield* DeliveryPolicy
     const deliveryLease = deliveryLeaseFor(timeout)
     const loops = yield* Effect.serviceOption(WorkerLoops)
+    // Read before the loops turn tracing off: attempts are traced only where the worker is (a
+    // process without an exporter turns tracing off, and its attempts' spans would go nowhere).
+    const tracing = yield* References.TracerEnabled
     /** Progress within a long round (a backlog drained batch after batch) counts as a heartbeat. */
     const beat = (name: string) => Option.match(loops, { onNone: () => Effect.void, onSome: (registry) => registry.beat(name) })
 
@@ -306,7 +309,7 @@ export const runDeliveryWorker = (
         ),
         attemptSpan(delivery),
         // Started from the untraced sending loop.
-        Effect.withTracerEnabled(true),
+        Effect.withTracerEnabled(tracing),
         // Stopping: the attempt's result will not be recorded; free the delivery for another worker.
         Effect.onInterrupt(() => Effect.andThen(repo.release([leaseOf(delivery)]), done(1)))
       )

@@ -207,6 +207,25 @@ describe("runDeliveryWorker on the memory ports", () => {
     }).pipe(Effect.withTracer(recording.tracer), Effect.provide(services))
   })
 
+  it.effect("a worker started with tracing turned off (no exporter) makes no attempt span, and still delivers", () => {
+    const recording = makeRecordingTracer()
+    return Effect.gen(function*() {
+      yield* TestClock.setTime(DateTime.toEpochMillis(T0))
+      const receivers = yield* MemoryReceivers
+      yield* receivers.register(URL, SECRET)
+      const account = yield* AccountRepository.use((a) =>
+        a.create({ name: "Untraced worker", plan: "business", webhookLimit: null, otpCredits: 0 })
+      )
+      yield* deliveringWebhook(account.id)
+      const worker = yield* Effect.withTracerEnabled(startWorker, false)
+      yield* appendDeal(account.id, "untraced process")
+      const [sent] = yield* receivers.awaitSent(1)
+      yield* Scope.close(worker, Exit.void)
+      assert.include(sent!.request.body, "untraced process")
+      assert.deepStrictEqual(recording.spans.filter((span) => span.name === "webhook.delivery.attempt"), [])
+    }).pipe(Effect.withTracer(recording.tracer), Effect.provide(services))
+  })
+
   it.effect("three deliveries that use all their attempts switch the webhook off and mail its owner", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(DateTime.toEpochMillis(T0))
