@@ -1,7 +1,7 @@
 /**
  * The OpenTelemetry settings: tracing off unless an endpoint is set, the traces URL derived the
  * standard way, protocol and headers checked up front, the headers never repeated in a refusal;
- * off means no span is built at all.
+ * off means the tracer is given no span (Effect makes a no-op one instead).
  */
 import { type Config, ConfigProvider, Effect, Redacted, Tracer } from "effect"
 import { describe, expect, it } from "vitest"
@@ -18,7 +18,7 @@ describe("the tracing settings", () => {
     expect(read({ OTEL_EXPORTER_OTLP_ENDPOINT: " ", OTEL_SERVICE_NAME: "api" }).url).toBeUndefined()
   })
 
-  it("turn the tracer off without an endpoint: no span is built (none would be exported)", () => {
+  it("turn the tracer off without an endpoint: it is given no span (none would be exported)", () => {
     const built: Array<string> = []
     const counting = Tracer.make({
       span(options) {
