@@ -47,7 +47,7 @@ import { RECEIVER_CA_FILE, startWebhookReceiver } from "../test/support/webhook-
 import { bootstrapAccount, root, startChild, startWaslServer } from "./support/children.ts"
 import { cpuSeconds } from "./support/cpu.ts"
 import { createBenchDatabase } from "./support/database.ts"
-import { intFromEnv } from "./support/env.ts"
+import { intFromEnv, nodeFlagsFromEnv } from "./support/env.ts"
 import { alternate, roundShare, roundsFromEnv } from "./support/load.ts"
 import { atCleanup, runBenchmark } from "./support/harness.ts"
 import { figureResult, ratioResult, writeResults } from "./support/results.ts"
@@ -166,7 +166,7 @@ const run = async () => {
 
   log("starting one apps/worker...")
   // BENCH_WORKER_NODE_ARGS: extra node flags for the worker alone (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
-  const workerFlags = (process.env.BENCH_WORKER_NODE_ARGS ?? "").split(" ").filter((flag) => flag !== "")
+  const workerFlags = nodeFlagsFromEnv("BENCH_WORKER_NODE_ARGS")
   const worker = startChild("apps/worker", [...workerFlags, Path.join(root, "apps", "worker", "src", "main.ts")], env)
   await worker.waitFor(/Wasl delivery worker started/, 60_000)
 

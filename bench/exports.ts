@@ -33,7 +33,7 @@ import { performance } from "node:perf_hooks"
 import { bootstrapAccount, root, startChild, startWaslServer, stopChild } from "./support/children.ts"
 import { createBenchDatabase } from "./support/database.ts"
 import { customFor, defineCustom, seedDeals, seedValues } from "./support/deal-seed.ts"
-import { intFromEnv } from "./support/env.ts"
+import { intFromEnv, nodeFlagsFromEnv } from "./support/env.ts"
 import { atCleanup, runBenchmark } from "./support/harness.ts"
 import { table } from "./support/table.ts"
 
@@ -44,7 +44,7 @@ const settings = {
   pollMs: intFromEnv("BENCH_POLL_MS", 100, 10),
   // Extra node flags for the worker alone, e.g. `--max-old-space-size=96` to show the export's live
   // memory stays under a small heap whatever the row count.
-  workerFlags: (process.env.BENCH_WORKER_NODE_ARGS ?? "").split(" ").filter((flag) => flag !== "")
+  workerFlags: nodeFlagsFromEnv("BENCH_WORKER_NODE_ARGS")
 }
 
 const log = (message: string) => console.error(`bench:exports: ${message}`)

@@ -29,7 +29,7 @@ import * as Path from "node:path"
 import { performance } from "node:perf_hooks"
 import { bootstrapAccount, root, startChild, startWaslServer, stopChild } from "./support/children.ts"
 import { createBenchDatabase } from "./support/database.ts"
-import { intFromEnv } from "./support/env.ts"
+import { intFromEnv, nodeFlagsFromEnv } from "./support/env.ts"
 import { atCleanup, runBenchmark } from "./support/harness.ts"
 import { table } from "./support/table.ts"
 
@@ -41,7 +41,7 @@ const settings = {
 
 const log = (message: string) => console.error(`bench:imports: ${message}`)
 // BENCH_WORKER_NODE_ARGS: node flags for the worker (startWaslServer reads BENCH_WASL_NODE_ARGS).
-const workerFlags = (process.env.BENCH_WORKER_NODE_ARGS ?? "").split(" ").filter((flag) => flag !== "")
+const workerFlags = nodeFlagsFromEnv("BENCH_WORKER_NODE_ARGS")
 const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(resolve, millis))
 const mib = (kib: number) => `${(kib / 1024).toFixed(1)} MiB`
 

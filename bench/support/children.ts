@@ -8,6 +8,7 @@ import * as Net from "node:net"
 import { randomBytes } from "node:crypto"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
+import { nodeFlagsFromEnv } from "./env.ts"
 
 /** The repository's root (the children's working directory). */
 export const root = fileURLToPath(new URL("../..", import.meta.url))
@@ -150,8 +151,11 @@ export const freePort = (): Promise<number> =>
  */
 export const startWaslServer = async (env: NodeJS.ProcessEnv): Promise<{ readonly child: Child; readonly origin: string }> => {
   const port = await freePort()
-  const nodeArgs = (process.env.BENCH_WASL_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
-  const child = startChild("apps/server", [...nodeArgs, serverMain], { ...env, HOST: "127.0.0.1", PORT: String(port) })
+  const child = startChild("apps/server", [...nodeFlagsFromEnv("BENCH_WASL_NODE_ARGS"), serverMain], {
+    ...env,
+    HOST: "127.0.0.1",
+    PORT: String(port)
+  })
   await child.waitFor(/Wasl is listening on/, 60_000)
   return { child, origin: `http://127.0.0.1:${port}` }
 }
@@ -167,8 +171,8 @@ export const startBaseline = async (
   env: NodeJS.ProcessEnv
 ): Promise<{ readonly child: Child; readonly origin: string }> => {
   const port = await freePort()
-  const nodeArgs = (process.env.BENCH_BASELINE_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
-  const child = startChild("baseline", [...nodeArgs, script, ...args], { ...env, BASELINE_PORT: String(port) })
+  const nodeArgs = [...nodeFlagsFromEnv("BENCH_BASELINE_NODE_ARGS"), script, ...args]
+  const child = startChild("baseline", nodeArgs, { ...env, BASELINE_PORT: String(port) })
   await child.waitFor(/baseline is listening/, 60_000)
   return { child, origin: `http://127.0.0.1:${port}` }
 }

@@ -8,3 +8,7 @@ export const intFromEnv = (name: string, fallback: number, min: number): number 
   if (!Number.isSafeInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got ${raw}`)
   return value
 }
+
+/** The node flags in `name`, space-separated (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`); none when unset. */
+export const nodeFlagsFromEnv = (name: string): Array<string> =>
+  (process.env[name] ?? "").split(" ").filter((flag) => flag !== "")
