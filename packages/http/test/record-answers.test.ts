@@ -1,9 +1,11 @@
 /**
- * The records list answer, serialized once by the handler: byte for byte what encoding it through
- * the endpoint's schema writes, for every kind.
+ * The records answers, serialized once by the handler: byte for byte what encoding them through
+ * the endpoints' schemas writes, for every kind. The records are written as the core builds them,
+ * so these fail when the core's key order leaves the schema's.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Schema } from "effect"
+import type { HttpServerResponse } from "effect/http"
 import {
   BUILTIN_GROUPS,
   contactSummary,
@@ -15,7 +17,7 @@ import {
   type StoredRecord
 } from "@wasl/core"
 import { Pagination, paginated } from "../src/list-request.ts"
-import { recordListAnswer } from "../src/record-answers.ts"
+import { recordListAnswer, recordShownAnswer, recordWrittenAnswer } from "../src/record-answers.ts"
 import { RecordView } from "../src/records-api.ts"
 
 const ACCOUNT = 42
@@ -90,15 +92,29 @@ const request = {
 
 /** The list endpoint's success schema (`ListRecordsEndpoint`), as the handler would have it encode. */
 const encodeList = Schema.encodeUnknownSync(Pagination(RecordView))
+/** The create and update endpoints' success schema, and the show endpoint's. */
+const encodeWritten = Schema.encodeUnknownSync(Schema.Struct({ data: RecordView, message: Schema.String }))
+const encodeShown = Schema.encodeUnknownSync(Schema.Struct({ data: RecordView }))
 
-describe("the records list answer", () => {
-  it.each(OBJECT_KINDS)("writes the bytes the endpoint's schema encodes: %s", (kind) => {
-    const answer = recordListAnswer(request, kind, page(kind))
+const jsonText = (answer: HttpServerResponse.HttpServerResponse) => {
+  assert.strictEqual(answer.body._tag, "Uint8Array")
+  if (answer.body._tag !== "Uint8Array") return ""
+  assert.strictEqual(answer.body.contentType, "application/json")
+  return new TextDecoder().decode(answer.body.body)
+}
+
+describe("the records answers", () => {
+  it.each(OBJECT_KINDS)("a list writes the bytes the endpoint's schema encodes: %s", (kind) => {
+    const answer = recordListAnswer(request, page(kind))
     assert.strictEqual(answer.status, 200)
-    assert.strictEqual(answer.body._tag, "Uint8Array")
-    if (answer.body._tag !== "Uint8Array") return
-    assert.strictEqual(answer.body.contentType, "application/json")
-    const text = new TextDecoder().decode(answer.body.body)
-    assert.strictEqual(text, JSON.stringify(encodeList(paginated(request, page(kind)))))
+    assert.strictEqual(jsonText(answer), JSON.stringify(encodeList(paginated(request, page(kind)))))
+  })
+
+  it.each(OBJECT_KINDS)("a written or shown record writes the bytes its endpoint's schema encodes: %s", (kind) => {
+    const data = page(kind).items[0]!
+    const written = recordWrittenAnswer(data, "Created", 201)
+    assert.strictEqual(written.status, 201)
+    assert.strictEqual(jsonText(written), JSON.stringify(encodeWritten({ data, message: "Created" })))
+    assert.strictEqual(jsonText(recordShownAnswer(data)), JSON.stringify(encodeShown({ data })))
   })
 })

@@ -3,8 +3,9 @@
  * `{ properties, channels }`, every other kind `{ properties }`.
  *
  * `properties`, key order: `_id`, `account_id`, every built-in property in definition order (null
- * when it has no value), the custom properties of the kind that have a value (definition order;
- * those without one are omitted), `created_at`, `updated_at`. Stored values are already JSON (dates
+ * when it has no value), `created_at`, `updated_at`, then the custom properties of the kind that
+ * have a value (definition order; those without one are omitted): the order of the kind's schema
+ * (fixed keys, then the rest), so an answer is written as built. Stored values are already JSON (dates
  * `YYYY-MM-DD`, datetimes wire timestamps); on top of them:
  * - deal `close_date` is written as `{ $date: { $numberLong: "<epoch ms>" } }`, and
  *   `forcast_amount` follows `forecast_amount` with the same value;
@@ -295,14 +296,15 @@ export const recordProperties = (
     out[name] = value
     if (kind === "deal" && name === "forecast_amount") out.forcast_amount = value
   }
+  out.created_at = formatWireTimestamp(record.created_at)
+  out.updated_at = formatWireTimestamp(record.updated_at)
+  // Custom names never take a fixed key's (they are reserved), so these come after all of them.
   for (const definition of custom) {
     const name = definition.internal_name
     if (isCustomPropertyOf(kind, definition) && Object.hasOwn(record.values, name)) {
       setOwnKey(out, name, record.values[name])
     }
   }
-  out.created_at = formatWireTimestamp(record.created_at)
-  out.updated_at = formatWireTimestamp(record.updated_at)
   return out as unknown as RecordProperties
 }
 

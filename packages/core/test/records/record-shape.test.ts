@@ -81,9 +81,9 @@ describe("deal shape", () => {
           forecast_amount: 900,
           forcast_amount: 900,
           next_steps: null,
-          priority: 2,
           created_at: "2026-11-21T17:24:05.123000Z",
-          updated_at: "2026-11-22T08:00:00.000000Z"
+          updated_at: "2026-11-22T08:00:00.000000Z",
+          priority: 2
         },
         contacts: [{ _id: "65a1b2c3d4e5f60718293a4c", account_id: 42, firstname: "Ann", lastname: "Lee" }]
       })
@@ -144,7 +144,7 @@ describe("deal shape", () => {
       constructor,
       ...CUSTOM
     ])
-    assert.deepStrictEqual(Object.keys(json.properties).slice(-4), ["constructor", "priority", "created_at", "updated_at"])
+    assert.deepStrictEqual(Object.keys(json.properties).slice(-4), ["created_at", "updated_at", "constructor", "priority"])
     assert.deepStrictEqual(Object.getOwnPropertyDescriptor(json.properties, "constructor")?.value, "x")
   })
 })
@@ -193,9 +193,9 @@ describe("contact shape", () => {
           first_whatsapp_message_received_at: null,
           last_whatsapp_message_received_at: null,
           deal_ids: ["65a1b2c3d4e5f60718293a4b"],
-          nickname: "M",
           created_at: "2026-11-21T17:24:05.123000Z",
-          updated_at: "2026-11-22T08:00:00.000000Z"
+          updated_at: "2026-11-22T08:00:00.000000Z",
+          nickname: "M"
         },
         channels: [{
           platform_third_party_id: "p1",
@@ -259,9 +259,9 @@ describe("ticket shape", () => {
           source: "source_email",
           contacts_count: 2,
           deals_count: 0,
-          sla_hours: 4,
           created_at: "2026-11-21T17:24:05.123000Z",
-          updated_at: "2026-11-22T08:00:00.000000Z"
+          updated_at: "2026-11-22T08:00:00.000000Z",
+          sla_hours: 4
         }
       })
     )

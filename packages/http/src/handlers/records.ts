@@ -31,25 +31,21 @@ export const RecordHandlers: Layer.Layer<
     .handle("list", ({ params }) =>
       Effect.gen(function*() {
         const request = yield* listRequest
-        const kind = KIND_OF_PATH[params.kind]
-        return recordListAnswer(request, kind, yield* domain(listRecords(yield* CurrentPrincipal, kind, request.input)))
+        return recordListAnswer(request, yield* domain(listRecords(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], request.input)))
       }))
     .handle("create", ({ params, payload }) =>
       Effect.gen(function*() {
-        const kind = KIND_OF_PATH[params.kind]
-        const data = yield* domain(createRecord(yield* CurrentPrincipal, kind, payload))
-        return recordWrittenAnswer(kind, data, CREATED, 201)
+        const data = yield* domain(createRecord(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], payload))
+        return recordWrittenAnswer(data, CREATED, 201)
       }))
     .handle("show", ({ params }) =>
       Effect.gen(function*() {
-        const kind = KIND_OF_PATH[params.kind]
-        return recordShownAnswer(kind, yield* domain(getRecord(yield* CurrentPrincipal, kind, params.id)))
+        return recordShownAnswer(yield* domain(getRecord(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id)))
       }))
     .handle("update", ({ params, payload }) =>
       Effect.gen(function*() {
-        const kind = KIND_OF_PATH[params.kind]
-        const data = yield* domain(updateRecord(yield* CurrentPrincipal, kind, params.id, payload))
-        return recordWrittenAnswer(kind, data, MODIFIED, 200)
+        const data = yield* domain(updateRecord(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id, payload))
+        return recordWrittenAnswer(data, MODIFIED, 200)
       }))
     .handle("delete", ({ params }) =>
       Effect.gen(function*() {
