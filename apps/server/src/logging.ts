@@ -72,6 +72,25 @@ const batchedLines = (output: LineOutput): (line: string) => void => {
   }
 }
 
+/** A string, number, boolean, null or undefined: a value `JSON.stringify` writes alone as `formatJson` does. */
+const isScalar = (value: unknown): boolean =>
+  value === null || value === undefined || typeof value === "string" || typeof value === "number" ||
+  typeof value === "boolean"
+
+const hasScalarValues = (record: object): boolean => Object.values(record).every(isScalar)
+
+/**
+ * `Formatter.formatJson` of a structured entry. Its replacer (redaction, cycles, getters, bigints)
+ * runs on every key and was most of a line's cost; an entry whose message and annotations are
+ * scalars (every access line) has none of those, and plain `JSON.stringify` writes the same text.
+ */
+const entryJson = (entry: ReturnType<typeof Logger.formatStructured.log>): string => {
+  const message: unknown = entry.message
+  const plain = (Array.isArray(message) ? message.every(isScalar) : isScalar(message)) &&
+    hasScalarValues(entry.annotations) && hasScalarValues(entry.spans)
+  return plain ? JSON.stringify(entry) : Formatter.formatJson(entry)
+}
+
 /**
  * `Logger.consoleJson`'s lines, written through `batchedLines`, plus, in a span of an exporting
  * tracer, the span's ids among the annotations. Without one (tracing off: Effect's native tracer)
@@ -82,7 +101,7 @@ const jsonTraced = (output: LineOutput) => {
   return Logger.make((options) => {
     const entry = Logger.formatStructured.log(options)
     const span = exportedSpan(options.fiber)
-    writeLine(Formatter.formatJson(
+    writeLine(entryJson(
       span === undefined
         ? entry
         : { ...entry, annotations: { trace_id: span.traceId, span_id: span.spanId, ...entry.annotations } }

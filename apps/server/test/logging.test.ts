@@ -1,5 +1,5 @@
 /** Logs: pretty lines on a terminal, JSON lines otherwise, unless WASL_LOG_FORMAT says; WASL_LOG_LEVEL filters. */
-import { Cause, type Config, ConfigProvider, Console, Effect, Redacted, Tracer } from "effect"
+import { Cause, type Config, ConfigProvider, Console, Effect, Formatter, Logger, Redacted, Tracer } from "effect"
 import { describe, expect, it } from "vitest"
 import { describeConfigError } from "../src/config.ts"
 import { LoggingConfig, loggingLayer } from "../src/logging.ts"
@@ -92,6 +92,24 @@ describe("logging", () => {
     expect(lines[0]).not.toMatch(/s3cret-value|hunter2/)
     expect(JSON.parse(lines[0]!).annotations).toEqual({ token: "<redacted>", nested: { password: "<redacted>" }, cyclic: { name: "loop" } })
     expect(JSON.parse(lines[1]!)).toMatchObject({ message: "failed", cause: expect.stringContaining("the reason") })
+  })
+
+  it("writes the text Effect's formatJson writes for the same entry, scalar or not", async () => {
+    const { output, written } = capture()
+    const reference: Array<string> = []
+    const formatJson = Logger.make((options) => reference.push(Formatter.formatJson(Logger.formatStructured.log(options))))
+    Effect.runSync(Effect.logInfo("request").pipe(
+      Effect.annotateLogs({ method: "GET", status: 200, ratio: -0.5, ok: true, none: null, quote: "a \"b\" \u2028" }),
+      Effect.withLogSpan("handled"),
+      Effect.andThen(Effect.logWarning("several", 1, false)),
+      Effect.andThen(Effect.logInfo("an object").pipe(Effect.annotateLogs({ detail: { nested: [1, "two"] }, id: 10n }))),
+      // Inside the settings' loggers, so that it is added to them rather than replacing them.
+      Effect.provide(Logger.layer([formatJson], { mergeWithExisting: true })),
+      Effect.provide(loggingLayer(settings({}), false, output))
+    ))
+    const lines = await written()
+    expect(lines).toHaveLength(3)
+    expect(lines).toEqual(reference)
   })
 
   it("writes the JSON lines of one turn of the event loop in one write, in their order", async () => {
