@@ -170,6 +170,28 @@ describe.each(DATABASES)("foundation over HTTP on %s", (database) => {
       expect(Object.keys(reply.body)).toEqual(["message"])
     })
 
+    it("refuses a token a stronger token than itself: * only from *, no ability it lacks (403)", async () => {
+      const manager = await server.request("POST", "/api/tokens", {
+        token: owner.token,
+        body: { name: "manager", abilities: ["token-manage", "deal-index"] }
+      })
+      for (const abilities of [["*"], ["webhook-index"], ["deal-index", "deal-delete"]]) {
+        const reply = await server.request("POST", "/api/tokens", {
+          token: manager.body.token,
+          body: { name: "escalated", abilities }
+        })
+        expect(reply.status).toBe(403)
+        expect(Object.keys(reply.body)).toEqual(["message"])
+      }
+      const narrower = await server.request("POST", "/api/tokens", {
+        token: manager.body.token,
+        body: { name: "narrower", abilities: ["deal-index"] }
+      })
+      expect(narrower.status).toBe(201)
+      const listed = await server.request("GET", "/api/tokens", { token: owner.token })
+      expect(listed.body.data.map((t: { name: string }) => t.name)).not.toContain("escalated")
+    })
+
     it("hides another account's tokens: revoking one answers 404", async () => {
       const theirs = await server.request("POST", "/api/tokens", {
         token: other.token,

@@ -26,3 +26,14 @@ export interface Principal {
 export const allows = (principal: Principal, permission: Permission): boolean =>
   principal.permissions.has(permission) &&
   (principal.abilities === null || principal.abilities.includes("*") || principal.abilities.includes(permission))
+
+/**
+ * Whether the caller may hand `ability` to a token it creates: no caller grants more than it
+ * holds. `*` only from a session or a `*` token (it means "everything the user may do", which is
+ * what they act with); any other ability only when the caller is allowed it itself (its user
+ * holds the permission and its token carries it).
+ */
+export const mayGrant = (principal: Principal, ability: Ability): boolean =>
+  ability === "*"
+    ? principal.abilities === null || principal.abilities.includes("*")
+    : allows(principal, ability)

@@ -61,6 +61,38 @@ describe("createToken", () => {
       assert.strictEqual((yield* Effect.flip(listTokens(principal)))._tag, "Forbidden")
     }).pipe(Effect.provide(TestPorts())))
 
+  it.effect("a token grants no ability it does not carry: * only from *", () =>
+    Effect.gen(function*() {
+      const { account_id, user_id } = yield* setup()
+      const { plainText } = yield* createTokenForMember({
+        accountId: account_id,
+        userId: user_id,
+        abilities: ["token-manage", "deal-index"]
+      })
+      const principal = yield* authenticateToken(plainText)
+      for (const abilities of [["*"], ["deal-delete"], ["deal-index", "webhook-index"]] as const) {
+        const error = yield* Effect.flip(createToken(principal, { name: "x", abilities }))
+        assert.strictEqual(error._tag, "Forbidden")
+      }
+      const within = yield* createToken(principal, { name: "narrower", abilities: ["deal-index"] })
+      assert.deepStrictEqual(within.token.abilities, ["deal-index"])
+      const same = yield* createToken(principal, { name: "same", abilities: ["token-manage", "deal-index"] })
+      assert.deepStrictEqual(same.token.abilities, ["token-manage", "deal-index"])
+    }).pipe(Effect.provide(TestPorts())))
+
+  it.effect("no caller grants a permission its user does not hold, even from * or a session", () =>
+    Effect.gen(function*() {
+      const { account_id } = yield* setup()
+      const member = yield* addMember(account_id, "member@example.com", ["token-manage", "deal-index"], "member pw")
+      const { plainText } = yield* createTokenForMember({ accountId: account_id, userId: member.id, abilities: ["*"] })
+      const star = yield* authenticateToken(plainText)
+      assert.strictEqual((yield* Effect.flip(createToken(star, { name: "x", abilities: ["webhook-index"] })))._tag, "Forbidden")
+      assert.deepStrictEqual((yield* createToken(star, { name: "all", abilities: ["*"] })).token.abilities, ["*"])
+      const session = yield* authenticateSession((yield* login("member@example.com", "member pw")).cookie)
+      assert.strictEqual((yield* Effect.flip(createToken(session, { name: "x", abilities: ["deal-delete"] })))._tag, "Forbidden")
+      assert.deepStrictEqual((yield* createToken(session, { name: "all", abilities: ["*"] })).token.abilities, ["*"])
+    }).pipe(Effect.provide(TestPorts())))
+
   it.effect("a session with token-manage may create tokens", () =>
     Effect.gen(function*() {
       yield* setup()
