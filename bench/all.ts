@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: every benchmark short enough to run in one go, one after another, each adding
- * its figures to `BENCH_JSON` when set; then how to run the long ones. The foundation benchmark
- * runs on the embedded database unless `BENCH_DATABASE_URL` is set; the writes, delivery and
- * idempotency benchmarks need PostgreSQL and run only with it.
+ * its figures to `BENCH_JSON` when set; then how to run the long ones. The foundation and
+ * idempotency benchmarks run on the embedded database unless `BENCH_DATABASE_URL` is set; the
+ * writes and delivery benchmarks need PostgreSQL and run only with it.
  *
  * @module
  */

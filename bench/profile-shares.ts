@@ -13,7 +13,7 @@
  * but another process holds the core is charged to the function it was preempted in. On a machine
  * the server shares with the database and the load generator, that inflates the system calls that
  * wake a neighbour (a statement's socket write wakes PostgreSQL); pin the server to a core of its
- * own to read CPU shares (bench/README.md, "Where the rest goes").
+ * own to read CPU shares (bench/README.md, "How to profile").
  *
  * @module
  */

@@ -1,6 +1,7 @@
 /**
  * The records benchmark (`npx node bench/records.ts`: Node 24, the `node` devDependency): the list
- * query of decisions §4 at 1,000,000 deals in one account, on PostgreSQL. See bench/README.md.
+ * query (filter, search, order, page, exact total) at 1,000,000 deals in one account, on
+ * PostgreSQL. See bench/README.md.
  *
  * 1. Creates a database `wasl_bench_<random>` on `BENCH_DATABASE_URL` (default
  *    `postgres://postgres@127.0.0.1:5432/postgres`), migrates it, creates the big account with its

@@ -1,5 +1,5 @@
 /**
- * The soak benchmark (`npx node bench/soak.ts`, 10 minutes, not in CI): `apps/server` under a
+ * The soak benchmark (`npx node bench/soak.ts`, 15 minutes, not in CI): `apps/server` under a
  * steady mixed load — `GET /api/me`, `GET /api/deals`, `POST /api/deals` in turn over 10
  * keep-alive connections, at `BENCH_SOAK_RATE` requests per second (100; the n-th request is sent
  * n / rate seconds after the start, or as soon as a connection is free when the server falls

@@ -132,7 +132,7 @@ export const scenarios = (accountId: number): ReadonlyArray<Scenario> => {
 export const compileListQuery = (sql: SqlClient.SqlClient, custom: Custom, request: DealListRequest) =>
   listStatement(sql, recordMapping("deal", custom.list), paramsOf(request)).compile()
 
-/** `GET /api/deals?…` asking what `input` asks (decisions §4: complex_filters as JSON). */
+/** `GET /api/deals?…` asking what `input` asks (complex_filters as JSON). */
 export const listPath = (input: DealListRequest): string => {
   const query = new URLSearchParams()
   if (input.search !== undefined) query.set("search", input.search)
