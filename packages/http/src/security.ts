@@ -118,7 +118,7 @@ export const AuthenticationLive: Layer.Layer<
     // The five services added to the request's context, not the whole context in scope here:
     // `Effect.provideContext` copies the request's context map (`Context.merge`) with every
     // service of the application on each authenticated request, about 5 % of `GET /api/me`'s CPU
-    // and of its allocation (bench/README.md, "Where the rest goes").
+    // and of its allocation (bench/README.md, "Where the time goes").
     const run = <A, E>(
       effect: Effect.Effect<A, E, TokenRepository | SessionRepository | UserRepository | TeamRepository | TokenHasher>
     ) =>

@@ -1,8 +1,8 @@
 /**
  * `GET /api/me`'s parts kept per account and user (`CurrentUserReader.read`): one statement of
- * seven parts over eight tables, about 45 % of the request's CPU on a server where it was measured
- * (bench/README.md, "The ninth stop"). Kept like the other per-request reads of
- * `RepositoryCachesPg`, with the same guarantees:
+ * seven parts over eight tables, about 45 % of the request's CPU (≈ 180 µs of ≈ 400 on a pinned
+ * server, which answered 1.7x the requests with the read kept: bench/README.md). Kept like the
+ * other per-request reads of `RepositoryCachesPg`, with the same guarantees:
  *
  * - any change to those tables, by any process, is announced by migration 0020's triggers and
  *   drops the parts it touches on every listening process (`me:<account>:<user>`, `me:<account>`,
