@@ -103,6 +103,7 @@ describe("the dashboard in a browser", () => {
     console.log(`dashboard first load: ${weight.files} script(s), ${weight.raw} bytes, ${weight.gzip} bytes gzip`)
     expect(weight.files).toBeGreaterThan(0)
     expect(weight.gzip).toBeLessThan(JS_BUDGET_GZIP)
+    expect(weight.encodings.every((encoding) => encoding === "br")).toBe(true)
     await page.getByLabel("Email").fill(email)
     await page.getByLabel("Password").fill("wrong password")
     await page.getByRole("button", { name: "Sign in" }).click()

@@ -10,6 +10,7 @@ import * as Fs from "node:fs"
 import { createServer, request as httpRequest } from "node:http"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import { brotliDecompressSync, gunzipSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { WaslPostgres } from "@wasl/adapters"
 import { TestDatabase } from "@wasl/adapters/testing"
@@ -17,16 +18,23 @@ import { serveWaslWith } from "@wasl/http"
 import { DashboardRoute } from "../src/dashboard-route.ts"
 
 const INDEX = "<!doctype html><title>console</title>"
-const SCRIPT = "console.log('hashed')"
+const SCRIPT = "console.log('hashed')\n".repeat(200)
 
-/** A GET with the path sent as written (fetch would resolve `..` segments first). */
-const get = (port: number, path: string) =>
-  new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, path, method: "GET" }, (res) => {
-      let body = ""
-      res.setEncoding("utf8")
-      res.on("data", (chunk: string) => (body += chunk))
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+/** A GET with the path sent as written (fetch would resolve `..` segments first), its body as received. */
+const get = (port: number, path: string, headers: Record<string, string> = {}) =>
+  new Promise<{
+    status: number
+    headers: Record<string, string | string[] | undefined>
+    body: string
+    bytes: Buffer
+  }>((resolve, reject) => {
+    const req = httpRequest({ host: "127.0.0.1", port, path, method: "GET", headers }, (res) => {
+      const chunks: Array<Buffer> = []
+      res.on("data", (chunk: Buffer) => chunks.push(chunk))
+      res.on("end", () => {
+        const bytes = Buffer.concat(chunks)
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: bytes.toString("utf8"), bytes })
+      })
     })
     req.on("error", reject)
     req.end()
@@ -78,6 +86,29 @@ describe("the console at /app", () => {
     expect(script.headers["cache-control"]).toBe("public, max-age=31536000, immutable")
     const style = await get(port, "/app/assets/index-Cd34.css")
     expect([style.status, style.headers["content-type"]]).toEqual([200, "text/css; charset=utf-8"])
+  })
+
+  it("answers text compressed as Accept-Encoding prefers (brotli, gzip), with Vary", async () => {
+    const path = "/app/assets/index-Ab12.js"
+    const br = await get(port, path, { "accept-encoding": "gzip, deflate, br" })
+    expect([br.status, br.headers["content-encoding"], br.headers["vary"]]).toEqual([200, "br", "Accept-Encoding"])
+    expect(brotliDecompressSync(br.bytes).toString("utf8")).toBe(SCRIPT)
+    expect(br.bytes.length).toBeLessThan(SCRIPT.length / 4)
+    const gzip = await get(port, path, { "accept-encoding": "gzip" })
+    expect([gzip.headers["content-encoding"], gunzipSync(gzip.bytes).toString("utf8")]).toEqual(["gzip", SCRIPT])
+    const notBr = await get(port, path, { "accept-encoding": "br;q=0, gzip;q=0.5" })
+    expect(notBr.headers["content-encoding"]).toBe("gzip")
+    const plain = await get(port, path)
+    expect([plain.headers["content-encoding"], plain.headers["vary"], plain.body]).toEqual([undefined, "Accept-Encoding", SCRIPT])
+    const page = await get(port, "/app/deals", { "accept-encoding": "br" })
+    expect([page.headers["content-encoding"], brotliDecompressSync(page.bytes).toString("utf8")]).toEqual(["br", INDEX])
+    // The same bytes on every request: compressed once, kept.
+    expect((await get(port, path, { "accept-encoding": "br" })).bytes.equals(br.bytes)).toBe(true)
+  })
+
+  it("redirects / to the console", async () => {
+    const root = await get(port, "/")
+    expect([root.status, root.headers["location"]]).toEqual([302, "/app"])
   })
 
   it("answers a missing asset with a 404, not the page", async () => {

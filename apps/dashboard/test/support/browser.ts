@@ -44,11 +44,14 @@ export const screenshot = async (page: Page, name: string): Promise<void> => {
   await page.screenshot({ path: Path.join(folder, `${name}.png`), fullPage: false })
 }
 
-/** The JavaScript `load` fetched, raw and gzip-compressed (bytes). */
+/** The JavaScript `load` fetched, raw and gzip-compressed (bytes), and the encodings it came in. */
 export const javascriptWeight = async (page: Page, load: () => Promise<unknown>) => {
   const bodies: Array<Promise<Buffer>> = []
+  const encodings: Array<string> = []
   const listener = (response: import("playwright-core").Response) => {
-    if (response.request().resourceType() === "script") bodies.push(response.body())
+    if (response.request().resourceType() !== "script") return
+    bodies.push(response.body())
+    encodings.push(response.headers()["content-encoding"] ?? "identity")
   }
   page.on("response", listener)
   await load()
@@ -56,6 +59,7 @@ export const javascriptWeight = async (page: Page, load: () => Promise<unknown>)
   const scripts = await Promise.all(bodies)
   return {
     files: scripts.length,
+    encodings,
     raw: scripts.reduce((sum, body) => sum + body.length, 0),
     gzip: scripts.reduce((sum, body) => sum + gzipSync(body, { level: 9 }).length, 0)
   }
