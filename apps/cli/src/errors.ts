@@ -5,8 +5,6 @@ import { describeConfigError } from "@wasl/app-server"
 export const describeFailure = (error: unknown): string => {
   if (!Predicate.hasProperty(error, "_tag")) return String(error)
   switch (error._tag) {
-    case "ValidationFailed":
-      return (error as unknown as { firstMessage: string }).firstMessage
     case "ConfigError":
       return describeConfigError(error as unknown as Config.ConfigError)
     case "NotFound":

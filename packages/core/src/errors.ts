@@ -12,8 +12,16 @@ export const UnauthenticatedBase: Schema.Class<
   Cause.YieldableError
 > = Schema.TaggedError<Unauthenticated>()("Unauthenticated", {})
 
+/** The message of every {@link Unauthenticated}, as a 401 answers it. */
+export const UNAUTHENTICATED_MESSAGE = "Unauthenticated."
+
 /** 401: no or bad credentials. */
-export class Unauthenticated extends UnauthenticatedBase {}
+export class Unauthenticated extends UnauthenticatedBase {
+  /** Always {@link UNAUTHENTICATED_MESSAGE}. */
+  override get message(): string {
+    return UNAUTHENTICATED_MESSAGE
+  }
+}
 
 /** @ignore */
 export const ForbiddenBase: Schema.Class<
@@ -34,8 +42,16 @@ export const forbidden = (message: string = "This action is unauthorized."): For
 export const NotFoundBase: Schema.Class<NotFound, Schema.TaggedStruct<"NotFound", {}>, Cause.YieldableError> = Schema
   .TaggedError<NotFound>()("NotFound", {})
 
+/** The message of every {@link NotFound}, as a 404 answers it. */
+export const NOT_FOUND_MESSAGE = "Not found."
+
 /** 404: unknown, or belongs to another account (never revealed). */
-export class NotFound extends NotFoundBase {}
+export class NotFound extends NotFoundBase {
+  /** Always {@link NOT_FOUND_MESSAGE}. */
+  override get message(): string {
+    return NOT_FOUND_MESSAGE
+  }
+}
 
 /** @ignore */
 export const ValidationFailedBase: Schema.Class<
@@ -50,8 +66,11 @@ export const ValidationFailedBase: Schema.Class<
 
 /** 422: field-keyed messages, keys in dot notation (`name.en`, `events.2`). */
 export class ValidationFailed extends ValidationFailedBase {
-  /** The first message of the first field, or Laravel's generic "The given data was invalid.". */
-  get firstMessage(): string {
+  /**
+   * The first message of the first field, or Laravel's generic "The given data was invalid.": what
+   * a 422 answers as its `message`, and what `String(error)` shows.
+   */
+  override get message(): string {
     const first = Object.values(this.errors)[0]
     return first?.[0] ?? "The given data was invalid."
   }
@@ -108,8 +127,16 @@ export const InvalidOtpCodeBase: Schema.Class<
   attemptsRemaining: Schema.Int
 })
 
+/** The message of every {@link InvalidOtpCode}, as its 422 answers it. */
+export const INVALID_OTP_CODE_MESSAGE = "The code is invalid."
+
 /** 422 of OTP verify: a wrong code, with the attempts the verification has left. */
-export class InvalidOtpCode extends InvalidOtpCodeBase {}
+export class InvalidOtpCode extends InvalidOtpCodeBase {
+  /** Always {@link INVALID_OTP_CODE_MESSAGE}. */
+  override get message(): string {
+    return INVALID_OTP_CODE_MESSAGE
+  }
+}
 
 /** @ignore */
 export const ServiceUnavailableBase: Schema.Class<

@@ -4,13 +4,13 @@
  * in the document, not to the error's schema (whose decoded side is a class).
  */
 import { TOO_MANY_ATTEMPTS } from "@wasl/core"
-import { NOT_FOUND, UNAUTHENTICATED } from "./errors.ts"
+import { NOT_FOUND_MESSAGE, UNAUTHENTICATED_MESSAGE } from "@wasl/core"
 
 /** An example body per error status (422: the Laravel body, every failing field in dot notation). */
 export const ERROR_EXAMPLES: Readonly<Record<string, unknown>> = {
-  "401": { message: UNAUTHENTICATED },
+  "401": { message: UNAUTHENTICATED_MESSAGE },
   "403": { message: "This action is unauthorized." },
-  "404": { message: NOT_FOUND },
+  "404": { message: NOT_FOUND_MESSAGE },
   "422": {
     message: "The name.en field is required.",
     errors: { "name.en": ["The name.en field is required."] }

@@ -7,6 +7,7 @@ import { type Cause, Effect, Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
 import type { Forbidden, NotFound, PaymentRequired, TooManyRequests, Unauthenticated, ValidationFailed } from "@wasl/core"
 import type { Gone, InvalidOtpCode, ServiceUnavailable } from "@wasl/core"
+import { INVALID_OTP_CODE_MESSAGE, NOT_FOUND_MESSAGE, UNAUTHENTICATED_MESSAGE } from "@wasl/core"
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   HttpServerResponse.jsonUnsafe(body, { status, headers })
@@ -151,14 +152,6 @@ export const ServiceUnavailable503Base: Schema.Class<
  */
 export class ServiceUnavailable503 extends ServiceUnavailable503Base {}
 
-/** The message of a wrong OTP code (`InvalidCode422`). */
-export const INVALID_CODE = "The code is invalid."
-
-/** The message of every 401 (`Unauthenticated401`). */
-export const UNAUTHENTICATED = "Unauthenticated."
-/** The message of every 404 (`NotFound404`), from a handler or for a path no route serves. */
-export const NOT_FOUND = "Not found."
-
 /**
  * The errors nearly every authenticated endpoint declares: 401 (no or bad credentials), 403 (not
  * allowed), 404 (no such resource in the account) and 422 (invalid input).
@@ -184,13 +177,13 @@ export type HttpError =
 export const fromDomain = (error: DomainError): HttpError => {
   switch (error._tag) {
     case "Unauthenticated":
-      return new Unauthenticated401({ message: UNAUTHENTICATED })
+      return new Unauthenticated401({ message: UNAUTHENTICATED_MESSAGE })
     case "Forbidden":
       return new Forbidden403({ message: error.message })
     case "NotFound":
-      return new NotFound404({ message: NOT_FOUND })
+      return new NotFound404({ message: NOT_FOUND_MESSAGE })
     case "ValidationFailed":
-      return new Validation422({ message: error.firstMessage, errors: error.errors })
+      return new Validation422({ message: error.message, errors: error.errors })
     case "PaymentRequired":
       return new PaymentRequired402({ message: error.message })
     case "TooManyRequests":
@@ -199,8 +192,8 @@ export const fromDomain = (error: DomainError): HttpError => {
       return new Gone410({ message: error.message, status: error.status })
     case "InvalidOtpCode":
       return new InvalidCode422({
-        message: INVALID_CODE,
-        errors: { code: [INVALID_CODE] },
+        message: INVALID_OTP_CODE_MESSAGE,
+        errors: { code: [INVALID_OTP_CODE_MESSAGE] },
         attempts_remaining: error.attemptsRemaining
       })
     case "ServiceUnavailable":
@@ -273,7 +266,7 @@ export const responses: {
   readonly validation: (errors: Record<string, ReadonlyArray<string>>) => HttpServerResponse.HttpServerResponse
 } = {
   malformedJson: () => json(400, { message: "Malformed JSON body." }),
-  notFound: () => json(404, { message: NOT_FOUND }),
+  notFound: () => json(404, { message: NOT_FOUND_MESSAGE }),
   methodNotAllowed: (allow: ReadonlyArray<string>) =>
     json(405, { message: "The method is not supported for this route." }, { allow: allow.join(", ") }),
   payloadTooLarge: () => json(413, { message: "The request body is too large." }),

@@ -8,7 +8,7 @@ import { Context, Effect, Layer, Metric, Redacted } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { PrometheusMetrics } from "effect/observability"
 import { DeliveryBacklog, TokenHasher } from "@wasl/core"
-import { UNAUTHENTICATED } from "./errors.ts"
+import { UNAUTHENTICATED_MESSAGE } from "@wasl/core"
 
 /** Where the metrics are served. */
 export const METRICS_PATH = "/metrics"
@@ -67,7 +67,7 @@ export const MetricsRoute: Layer.Layer<never, never, HttpRouter.HttpRouter | Tok
       Effect.flatMap(allowed(request), (ok) =>
         ok
           ? scrape
-          : Effect.succeed(HttpServerResponse.jsonUnsafe({ message: UNAUTHENTICATED }, {
+          : Effect.succeed(HttpServerResponse.jsonUnsafe({ message: UNAUTHENTICATED_MESSAGE }, {
             status: 401,
             headers: { "www-authenticate": "Bearer" }
           }))))

@@ -74,7 +74,12 @@ export const DeliveryFinishedBase: Schema.Class<
 })
 
 /** A transition asked of a delivery that is already finished; `status` is where it finished. */
-export class DeliveryFinished extends DeliveryFinishedBase {}
+export class DeliveryFinished extends DeliveryFinishedBase {
+  /** Says where it finished. */
+  override get message(): string {
+    return `The delivery has already finished: ${this.status}.`
+  }
+}
 
 /** Any 2xx status is a success; everything else is a failed attempt. */
 export const isSuccessStatus = (status: number): boolean => status >= 200 && status <= 299

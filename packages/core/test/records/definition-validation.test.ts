@@ -40,7 +40,7 @@ describe("property create body", () => {
       internal_name: ["The internal name field is required."],
       group_id: ["The group id field is required."]
     })
-    assert.strictEqual(failure.firstMessage, "The type field is required.")
+    assert.strictEqual(failure.message, "The type field is required.")
   })
 
   it("treats a non-object body as empty", () => {

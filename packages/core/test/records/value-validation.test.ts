@@ -91,7 +91,7 @@ const assertInvalid = (definition: PropertyDefinition, raw: unknown, keys = [def
 }
 
 const messageOf = (definition: PropertyDefinition, raw: unknown) =>
-  failureOf(validatePropertyValue(definition, raw)).firstMessage
+  failureOf(validatePropertyValue(definition, raw)).message
 
 const Anything = Schema.Union([Schema.String, Schema.Finite, Schema.Boolean, Schema.Null])
 const NotText = Schema.Union([
@@ -500,7 +500,7 @@ describe("record bodies", () => {
       zeta: ["The zeta field is not a deal property."],
       alpha: ["The alpha field is not a deal property."]
     })
-    assert.strictEqual(failure.firstMessage, "The deal name field is required.")
+    assert.strictEqual(failure.message, "The deal name field is required.")
   })
 
   it("survives hostile keys", () => {

@@ -55,7 +55,7 @@ describe("login", () => {
       const error = yield* Effect.flip(login(OWNER.email, "wrong password"))
       assert.strictEqual(error._tag, "ValidationFailed")
       assert.deepStrictEqual(error.errors, { email: [BAD_CREDENTIALS] })
-      assert.strictEqual(error.firstMessage, BAD_CREDENTIALS)
+      assert.strictEqual(error.message, BAD_CREDENTIALS)
       assert.strictEqual((yield* memoryState).sessions.size, 0)
     }).pipe(Effect.provide(TestPorts())))
 
