@@ -43,9 +43,10 @@ const DEFAULTS: CommandDefaults<DeliveryTrigger> = {
 
 /**
  * Random runs of the delivery model for `fc.modelRun`: `deliveryTrigger`s (attempts ending every
- * way, cancellations) and clock steps of up to 25 hours; after each step the system's answer and
- * the stored delivery are compared with the model, and the invariants checked. Options change the
- * triggers, the clock steps and fast-check's command constraints (at most 30 commands by default).
+ * way, cancellations) and clock steps, half of up to 25 hours, half to when the next attempt comes
+ * due or 1 ms either side; after each step the system's answer and the stored delivery are compared
+ * with the model, and the invariants checked. Options change the triggers, the clock steps
+ * (`advance`, `toBoundary`) and fast-check's command constraints (at most 30 commands by default).
  *
  * @example
  * ```ts

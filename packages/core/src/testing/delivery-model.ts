@@ -99,7 +99,7 @@ const show = (trigger: DeliveryTrigger): string => {
 
 /**
  * The reference model of one delivery (see the rules above). Every trigger can happen at any time;
- * the model says what a finished delivery answers.
+ * the model says what a finished delivery answers. Its boundary is the next attempt's due time.
  *
  * @example
  * ```ts
@@ -111,5 +111,7 @@ export const deliveryModel: ReferenceModel<DeliveryModelState, DeliveryTrigger, 
   canApply: () => true,
   apply,
   compare,
-  show
+  show,
+  // When the next attempt comes due: from that instant on the delivery is due.
+  boundaries: (d) => (d.dueAt === null ? [] : [d.dueAt])
 }

@@ -9,6 +9,8 @@
  *   `fc.commands` that drive a system under test against them, comparing answers, stored state and
  *   invariants after every step. The default systems run the core's real transitions; plug in your
  *   own through `SystemUnderTest`, or only your persistence through `SnapshotStore`.
+ * - Clock steps that land on the instants where the rules turn (a code's expiry, a delivery's next
+ *   attempt, and 1 ms either side), besides random ones.
  * - TestClock helpers: walk a retry schedule, move to a delivery's next attempt or a code's expiry.
  *
  * fast-check is an optional peer dependency: install it to use this entry point.

@@ -7,6 +7,7 @@ import { DateTime, Effect, Equal } from "effect"
 import * as fc from "fast-check"
 import { showValue } from "./differences.ts"
 import type { ReferenceModel, SystemUnderTest } from "./reference-model.ts"
+import { boundaryOffset } from "./time-arbitraries.ts"
 
 /** The model side of one `fc.modelRun`: the model's state and the run's clock (epoch ms). */
 export interface ModelRun<State> {
@@ -42,6 +43,11 @@ export interface ModelCommandsOptions<Trigger> extends fc.CommandsContraints {
   readonly triggers?: fc.Arbitrary<Trigger>
   /** How far one clock step moves, in milliseconds. */
   readonly advance?: fc.Arbitrary<number>
+  /**
+   * Where a boundary step lands, in milliseconds from the model's next boundary (by default
+   * `boundaryOffset`: on it, or 1 ms either side).
+   */
+  readonly toBoundary?: fc.Arbitrary<number>
 }
 
 /** A machine's default drawing of commands: its triggers, its clock steps, fast-check's constraints. */
@@ -69,9 +75,34 @@ export type AsyncModelCommand<State, Trigger, Answer, Observed> = fc.AsyncComman
 type Action<Trigger> =
   | { readonly _tag: "Trigger"; readonly trigger: Trigger }
   | { readonly _tag: "Advance"; readonly millis: number }
+  | { readonly _tag: "ToBoundary"; readonly offsetMillis: number }
 
-const describe = <Trigger>(show: (trigger: Trigger) => string, action: Action<Trigger>): string =>
-  action._tag === "Advance" ? `advance(+${action.millis} ms)` : show(action.trigger)
+const describe = <Trigger>(show: (trigger: Trigger) => string, action: Action<Trigger>): string => {
+  switch (action._tag) {
+    case "Advance":
+      return `advance(+${action.millis} ms)`
+    case "ToBoundary": {
+      const { offsetMillis } = action
+      const offset = offsetMillis === 0 ? "" : ` ${offsetMillis < 0 ? "-" : "+"} ${Math.abs(offsetMillis)} ms`
+      return `advance(to the next boundary${offset})`
+    }
+    case "Trigger":
+      return show(action.trigger)
+  }
+}
+
+/**
+ * Where a boundary step moves the clock: the earliest of the model's boundaries that, moved by
+ * `offsetMillis`, is not in the past; undefined when there is none (the step is skipped).
+ */
+const boundaryTarget = <State>(
+  boundaries: ((state: State) => ReadonlyArray<number>) | undefined,
+  run: Readonly<ModelRun<State>>,
+  offsetMillis: number
+): number | undefined => {
+  const ahead = (boundaries?.(run.state) ?? []).map((at) => at + offsetMillis).filter((at) => at >= run.nowMillis)
+  return ahead.length === 0 ? undefined : Math.min(...ahead)
+}
 
 /** Compares the system with the model; a ModelMismatch (a defect) when they differ. */
 const agree = <State, Trigger, Answer, Observed>(
@@ -97,6 +128,7 @@ const stepEffect = <State, Trigger, Answer, Observed>(
       run.startChecked = true
     }
     if (action._tag === "Advance") run.nowMillis += action.millis
+    if (action._tag === "ToBoundary") run.nowMillis = boundaryTarget(model.boundaries, run, action.offsetMillis) ?? run.nowMillis
     const step = `${describe(model.show, action)} at ${DateTime.formatIso(DateTime.makeUnsafe(run.nowMillis))}`
     if (action._tag === "Trigger") {
       const expected = model.apply(run.state, action.trigger, run.nowMillis)
@@ -119,7 +151,14 @@ class StepCommand<State, Trigger, Answer, Observed> implements ModelCommand<Stat
     this.action = action
   }
   check(run: Readonly<ModelRun<State>>): boolean {
-    return this.action._tag === "Advance" || this.model.canApply(run.state, this.action.trigger)
+    switch (this.action._tag) {
+      case "Advance":
+        return true
+      case "ToBoundary":
+        return boundaryTarget(this.model.boundaries, run, this.action.offsetMillis) !== undefined
+      case "Trigger":
+        return this.model.canApply(run.state, this.action.trigger)
+    }
   }
   effect(run: ModelRun<State>, system: SystemUnderTest<Trigger, Answer, Observed>): Effect.Effect<void, unknown> {
     return stepEffect(this.model, this.action, run, system)
@@ -149,17 +188,25 @@ class AsyncStepCommand<State, Trigger, Answer, Observed> implements AsyncModelCo
 }
 
 // One clock step for every three triggers: time matters (retries come due, codes expire) but most
-// of a run should be triggers.
+// of a run should be triggers. For a model with boundaries, half the clock steps go to the next
+// one (or 1 ms either side): random steps alone almost never land on an expiry to the millisecond.
 const steps = <State, Trigger, Answer, Observed>(
   model: ReferenceModel<State, Trigger, Answer, Observed>,
   defaults: CommandDefaults<Trigger>,
   options: ModelCommandsOptions<Trigger>
 ): { readonly arbitrary: fc.Arbitrary<StepCommand<State, Trigger, Answer, Observed>>; readonly constraints: fc.CommandsContraints } => {
-  const { advance = defaults.advance, triggers = defaults.triggers, ...constraints } = options
+  const { advance = defaults.advance, toBoundary = boundaryOffset, triggers = defaults.triggers, ...constraints } = options
+  const command = (action: Action<Trigger>) => new StepCommand(model, action)
+  const clock = advance.map((millis) => command({ _tag: "Advance", millis }))
   return {
     arbitrary: fc.oneof(
-      { weight: 1, arbitrary: advance.map((millis) => new StepCommand(model, { _tag: "Advance", millis })) },
-      { weight: 3, arbitrary: triggers.map((trigger) => new StepCommand<State, Trigger, Answer, Observed>(model, { _tag: "Trigger", trigger })) }
+      {
+        weight: 1,
+        arbitrary: model.boundaries === undefined
+          ? clock
+          : fc.oneof(clock, toBoundary.map((offsetMillis) => command({ _tag: "ToBoundary", offsetMillis })))
+      },
+      { weight: 3, arbitrary: triggers.map((trigger) => command({ _tag: "Trigger", trigger })) }
     ),
     constraints: { ...defaults.constraints, ...constraints }
   }
@@ -168,7 +215,8 @@ const steps = <State, Trigger, Answer, Observed>(
 /**
  * Random sequences of triggers and clock steps for `fc.modelRun`: each step applies the trigger to
  * the model and to the system, compares their answers, then compares what the system holds with the
- * model. `options` replace `defaults` (the triggers, the clock steps, fast-check's constraints). The
+ * model. When the model has boundaries, half the clock steps are boundary steps: to the next one,
+ * or 1 ms either side (`toBoundary`). `options` replace `defaults` (the triggers, the clock steps, fast-check's constraints). The
  * machines' own `webhookCommands`, `deliveryCommands` and `otpCommands` are this with their model;
  * use it directly for a model of your own.
  */

@@ -36,9 +36,10 @@ const DEFAULTS: CommandDefaults<OtpTrigger> = {
 
 /**
  * Random runs of the OTP model for `fc.modelRun`: `otpTrigger`s (sends, right and wrong codes) and
- * clock steps of up to two minutes; after each step the system's answer and the stored
- * verifications are compared with the model, and the invariants checked. Options change the
- * triggers, the clock steps and fast-check's command constraints (at most 40 commands by default).
+ * clock steps, half of up to two minutes, half to the live code's expiry or 1 ms either side; after
+ * each step the system's answer and the stored verifications are compared with the model, and the
+ * invariants checked. Options change the triggers, the clock steps (`advance`, `toBoundary`) and
+ * fast-check's command constraints (at most 40 commands by default).
  *
  * @example
  * ```ts

@@ -114,7 +114,8 @@ const show = (trigger: OtpTrigger): string =>
 
 /**
  * The reference model of one recipient's managed verifications (see the table above). A verify
- * needs a verification `back` sends ago; fast-check skips it until there is one.
+ * needs a verification `back` sends ago; fast-check skips it until there is one. Its boundaries
+ * are the live codes' expiries.
  *
  * @example
  * ```ts
@@ -125,5 +126,7 @@ export const otpModel: ReferenceModel<OtpModelState, OtpTrigger, OtpAnswer, Read
   canApply: (all, trigger) => trigger._tag === "Send" || trigger.back < all.length,
   apply,
   compare,
-  show
+  show,
+  // A live code's expiry: from that instant on the right code no longer verifies.
+  boundaries: (all) => all.filter((v) => v.status === "live").map((v) => v.expiresAt)
 }

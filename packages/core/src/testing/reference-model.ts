@@ -28,6 +28,13 @@ export interface ReferenceModel<State, Trigger, Answer, Observed> {
   readonly compare: (state: State, observed: Observed, nowMillis: number) => ReadonlyArray<string>
   /** The trigger as a failure report names it. */
   readonly show: (trigger: Trigger) => string
+  /**
+   * The instants (epoch ms) at which the rules turn for `state`: from each on, the same trigger
+   * is answered differently or the state reads differently (a code's expiry, a delivery's next
+   * attempt coming due). The commands' boundary steps move the clock to the next of them, or 1 ms
+   * either side; a model without them gets no boundary steps.
+   */
+  readonly boundaries?: (state: State) => ReadonlyArray<number>
 }
 
 /**
