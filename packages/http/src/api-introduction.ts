@@ -24,11 +24,11 @@ Wasl's own web app logs in with \`POST /api/auth/login\` and then sends the Http
 ## Lists and pagination
 
 \`GET /api/{kind}\` (\`contacts\`, \`companies\`, \`deals\`, \`tickets\`, \`invoices\`, \`products\`), a
-record's notes, a webhook's deliveries and your notifications answer one page at a time:
-\`page\` (from 1) and \`per_page\` (1 to 100, 15 by default). The answer is Laravel's paginator body:
-\`data\`, \`links\` (\`first\`, \`last\`, \`prev\`, \`next\`: the same query with another page, \`null\` where
-there is none) and \`meta\` (\`current_page\`, \`last_page\`, \`per_page\`, \`total\`, \`from\`, \`to\`, and
-numbered page \`links\`).
+record's notes, a webhook's deliveries, your notifications and your API tokens answer one page at
+a time: \`page\` (from 1) and \`per_page\` (1 to 100, 15 by default). The answer is Laravel's
+paginator body: \`data\`, \`links\` (\`first\`, \`last\`, \`prev\`, \`next\`: the same query with another
+page, \`null\` where there is none) and \`meta\` (\`current_page\`, \`last_page\`, \`per_page\`, \`total\`,
+\`from\`, \`to\`, and numbered page \`links\`).
 
 ## Search, order and filters
 

@@ -17,6 +17,8 @@ import { declareFreeFormObjects } from "./free-form-objects-openapi.ts"
 import { exemplifyErrors } from "./error-examples-openapi.ts"
 import { API_INTRODUCTION } from "./api-introduction.ts"
 import { withRequestExamples } from "./request-examples-openapi.ts"
+import { PAGE_PARAMETERS, withQueryParameters } from "./list-query-openapi.ts"
+import { Pagination } from "./list-request.ts"
 import { declareRateLimitHeaders } from "./rate-limit.ts"
 import { TooManyRequests429WithRetryAfter } from "./retry-after.ts"
 import { type AuthenticatedGroup, DataAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
@@ -117,16 +119,16 @@ export const CreateTokenPayload: Schema.Struct<{
 /** A token id in a path: a positive integer (anything else is 404). */
 export const TokenIdParam: Schema.FiniteFromString = Schema.FiniteFromString.check(Schema.isInt(), Schema.isGreaterThan(0))
 
-/** `GET /api/tokens`: the caller's API tokens in the current account. */
+/** `GET /api/tokens`: the caller's API tokens in the current account, paginated. */
 export const ListTokensEndpoint: WaslEndpoint<"list", "GET", "/tokens", {
-  success: DataAnswer<Schema.$Array<typeof ApiToken>>; error: typeof Unauthenticated401 | typeof Forbidden403
+  success: Pagination<typeof ApiToken>; error: typeof Unauthenticated401 | typeof Forbidden403 | typeof Validation422
 }> = HttpApiEndpoint.get("list", "/tokens", {
-  success: DataAnswer(Schema.Array(ApiToken)),
-  error: [Unauthenticated401, Forbidden403]
+  success: Pagination(ApiToken),
+  error: [Unauthenticated401, Forbidden403, Validation422]
 }).annotate(OpenApi.Summary, "List your API tokens").annotate(
   OpenApi.Description,
-  "The caller's API tokens in the current account: name, abilities, last use (never the secret). Permission token-manage."
-)
+  "The caller's API tokens in the current account, by id, one page at a time: name, abilities, last use (never the secret). Permission token-manage."
+).annotate(OpenApi.Transform, withQueryParameters(PAGE_PARAMETERS))
 
 /** `POST /api/tokens`: issues an API token for the caller; the plain text is answered this once. */
 export const CreateTokenEndpoint: WaslEndpoint<"create", "POST", "/tokens", {

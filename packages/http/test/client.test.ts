@@ -40,6 +40,7 @@ describe("the typed client", () => {
     expect(result.created.message).toBe("Entity was created Successfully")
     expect(result.shown.data.properties).toMatchObject({ deal_name: "Typed", amount: 10 })
     expect(result.tokens.data.length).toBe(1)
+    expect(result.tokens.meta.total).toBe(1)
   })
 
   it("sends an Idempotency-Key inside withIdempotencyKey: the same key answers the first record, not a second one", async () => {

@@ -204,6 +204,30 @@ describe.each(DATABASES)("foundation over HTTP on %s", (database) => {
       expect(mine.body.data.map((t: { id: number }) => t.id)).not.toContain(theirs.body.data.id)
     })
 
+    it("lists the tokens one page at a time, by id, with the Laravel paginator body", async () => {
+      const { token } = await server.bootstrap({ email: "paged-tokens@example.test", password: "pw" })
+      const made = [Number(token.split("|")[0])]
+      for (const name of ["two", "three"]) {
+        made.push((await server.request("POST", "/api/tokens", { token, body: { name, abilities: ["*"] } })).body.data.id)
+      }
+      const first = await server.request("GET", "/api/tokens?per_page=2", { token })
+      expect(first.status).toBe(200)
+      expect(first.body.data.map((t: { id: number }) => t.id)).toEqual(made.slice(0, 2))
+      expect(first.body.meta).toMatchObject({ current_page: 1, last_page: 2, per_page: 2, from: 1, to: 2, total: 3 })
+      expect(first.body.meta.path).toMatch(/\/api\/tokens$/)
+      expect(first.body.links.next).toMatch(/\/api\/tokens\?per_page=2&page=2$/)
+      const second = await server.request("GET", "/api/tokens?per_page=2&page=2", { token })
+      expect(second.body.data.map((t: { id: number }) => t.id)).toEqual(made.slice(2))
+      expect(second.body.links.next).toBeNull()
+      const whole = await server.request("GET", "/api/tokens", { token })
+      expect(whole.body.meta).toMatchObject({ per_page: 15, total: 3 })
+      for (const query of ["per_page=0", "per_page=101", "page=0", "page=x"]) {
+        const bad = await server.request("GET", `/api/tokens?${query}`, { token })
+        expect(bad.status, query).toBe(422)
+        expect(Object.keys(bad.body.errors), query).toEqual([query.split("=")[0]])
+      }
+    })
+
     it("answers 404 for a token id that is not a number", async () => {
       const reply = await server.request("DELETE", "/api/tokens/abc", { token: owner.token })
       expect(reply.status).toBe(404)

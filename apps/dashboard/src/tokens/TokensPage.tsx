@@ -1,9 +1,10 @@
-/** The user's API tokens: list, create with abilities (the token shown once), revoke. */
+/** The user's API tokens: list (a page at a time), create with abilities (the token shown once), revoke. */
 import { useState, type FormEvent } from "react"
 import { api } from "../api/client"
 import { fieldError, problemOf, type Problem } from "../api/errors"
 import { useI18n } from "../i18n/i18n"
 import { Field } from "../ui/Field"
+import { Pagination } from "../ui/Pagination"
 import { ProblemMessage } from "../ui/ProblemMessage"
 import { Secret } from "../ui/Secret"
 import { useLoad } from "../ui/useLoad"
@@ -11,7 +12,8 @@ import { ABILITIES, type Ability } from "./abilities"
 
 export const TokensPage = () => {
   const { date, t } = useI18n()
-  const tokens = useLoad(async () => (await api.GET("/api/tokens")).data?.data ?? [], [])
+  const [page, setPage] = useState(1)
+  const tokens = useLoad(async () => (await api.GET("/api/tokens", { params: { query: { page } } })).data, [page])
   const [name, setName] = useState("")
   const [abilities, setAbilities] = useState<ReadonlyArray<Ability>>([])
   const [problem, setProblem] = useState<Problem | undefined>()
@@ -50,7 +52,7 @@ export const TokensPage = () => {
             <tr><th scope="col">{t("name")}</th><th scope="col">{t("abilities")}</th><th scope="col">{t("created_at")}</th><th scope="col">{t("lastUsed")}</th><th scope="col"><span className="visually-hidden">{t("revoke")}</span></th></tr>
           </thead>
           <tbody>
-            {(tokens.data ?? []).map((token) => (
+            {(tokens.data?.data ?? []).map((token) => (
               <tr key={token.id}>
                 <td>{token.name}</td>
                 <td dir="ltr">{token.abilities.join(", ")}</td>
@@ -62,6 +64,7 @@ export const TokensPage = () => {
           </tbody>
         </table>
       </div>
+      {tokens.data && <Pagination meta={tokens.data.meta} onPage={setPage} />}
     </section>
   )
 }

@@ -26,12 +26,14 @@ export const TokenRepositoryMemory: Layer.Layer<TokenRepository, never, MemorySt
     return TokenRepository.of({
       create,
       findById: (id) => readStore(store, (state) => Option.fromNullishOr(state.tokens.get(id))),
-      list: (accountId, userId) =>
-        readStore(store, (state) =>
-          [...state.tokens.values()]
+      list: (accountId, userId, page) =>
+        readStore(store, (state) => {
+          const tokens = [...state.tokens.values()]
             .filter((stored) => stored.accountId === accountId && stored.userId === userId)
             .map((stored) => stored.token)
-            .sort((a, b) => a.id - b.id)),
+            .sort((a, b) => a.id - b.id)
+          return { items: tokens.slice(page.offset, page.offset + page.limit), total: tokens.length }
+        }),
       revoke: (accountId, userId, id) =>
         updateStore(store, (state) => {
           const stored = state.tokens.get(id)

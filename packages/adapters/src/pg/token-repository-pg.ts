@@ -62,10 +62,17 @@ export const TokenRepositoryPg: Layer.Layer<TokenRepository, never, SqlClient.Sq
         Effect.orDie
       )
 
-    const list = (accountId: number, userId: number) =>
-      sql`
-        SELECT ${tokenColumns} FROM api_tokens WHERE account_id = ${accountId} AND user_id = ${userId} ORDER BY id
-      `.pipe(Effect.flatMap(decodeTokens), Effect.orDie)
+    const list = (accountId: number, userId: number, page: { readonly offset: number; readonly limit: number }) =>
+      Effect.gen(function*() {
+        const items = yield* sql`
+          SELECT ${tokenColumns} FROM api_tokens WHERE account_id = ${accountId} AND user_id = ${userId}
+          ORDER BY id LIMIT ${page.limit} OFFSET ${page.offset}
+        `.pipe(Effect.flatMap(decodeTokens))
+        const [counted] = yield* sql<{ count: number }>`
+          SELECT count(*)::int4 AS count FROM api_tokens WHERE account_id = ${accountId} AND user_id = ${userId}
+        `
+        return { items, total: Number(counted?.count ?? 0) }
+      }).pipe(Effect.orDie)
 
     const revoke = (accountId: number, userId: number, id: number) =>
       sql`

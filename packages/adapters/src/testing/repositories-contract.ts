@@ -423,8 +423,9 @@ export const repositoriesContract = <E>(name: string, implementation: Layer.Laye
         })
         assert.isTrue(Option.isNone(yield* tokens.findById(987_654_321)))
 
-        assert.deepStrictEqual(yield* tokens.list(account.id, user.id), [first, second])
-        assert.deepStrictEqual(yield* tokens.list(account.id, colleague.id), [theirs])
+        const all = { offset: 0, limit: 100 }
+        assert.deepStrictEqual(yield* tokens.list(account.id, user.id, all), { items: [first, second], total: 2 })
+        assert.deepStrictEqual(yield* tokens.list(account.id, colleague.id, all), { items: [theirs], total: 1 })
 
         yield* tokens.touch(first.id)
         const touched = Option.getOrThrow(yield* tokens.findById(first.id)).token
@@ -436,7 +437,22 @@ export const repositoriesContract = <E>(name: string, implementation: Layer.Laye
         assert.isTrue(yield* tokens.revoke(account.id, user.id, first.id))
         assert.isTrue(Option.isNone(yield* tokens.findById(first.id)))
         assert.isFalse(yield* tokens.revoke(account.id, user.id, first.id))
-        assert.deepStrictEqual((yield* tokens.list(account.id, user.id)).map((t) => t.id), [second.id])
+        assert.deepStrictEqual((yield* tokens.list(account.id, user.id, all)).items.map((t) => t.id), [second.id])
+      }))
+
+    it.effect("lists a user's tokens one page at a time, by id, with the total of all pages", () =>
+      Effect.gen(function*() {
+        const tokens = yield* TokenRepository
+        const { account, user } = yield* newMember
+        const made: Array<number> = []
+        for (const name of ["one", "two", "three"]) {
+          made.push((yield* tokens.create({ accountId: account.id, userId: user.id, name, abilities: ["*"], secretHash: "e".repeat(64) })).id)
+        }
+        const ids = (page: { offset: number; limit: number }) =>
+          Effect.map(tokens.list(account.id, user.id, page), ({ items, total }) => ({ ids: items.map((t) => t.id), total }))
+        assert.deepStrictEqual(yield* ids({ offset: 0, limit: 2 }), { ids: [made[0]!, made[1]!], total: 3 })
+        assert.deepStrictEqual(yield* ids({ offset: 2, limit: 2 }), { ids: [made[2]!], total: 3 })
+        assert.deepStrictEqual(yield* ids({ offset: 3, limit: 2 }), { ids: [], total: 3 })
       }))
 
     // -------------------------------------------------------------------------
@@ -468,10 +484,10 @@ export const repositoriesContract = <E>(name: string, implementation: Layer.Laye
           permissions: ["webhook-index"]
         }, [user.id])
 
-        assert.deepStrictEqual(yield* tokens.list(mine.id, user.id), [])
+        assert.deepStrictEqual(yield* tokens.list(mine.id, user.id, { offset: 0, limit: 15 }), { items: [], total: 0 })
         assert.deepStrictEqual(yield* teams.listForUser(mine.id, user.id), [])
         assert.isFalse(yield* tokens.revoke(mine.id, user.id, token.id))
-        assert.deepStrictEqual(yield* tokens.list(theirs.id, user.id), [token])
+        assert.deepStrictEqual(yield* tokens.list(theirs.id, user.id, { offset: 0, limit: 15 }), { items: [token], total: 1 })
         assert.deepStrictEqual((yield* teams.listForUser(theirs.id, user.id)).map((t) => t.id), [team.id])
       }))
 

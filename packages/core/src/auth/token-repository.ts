@@ -22,8 +22,12 @@ export interface TokenRepositoryShape {
   readonly create: (input: NewToken) => Effect.Effect<ApiToken>
   /** The token with its owner and secret hash, or none. */
   readonly findById: (id: number) => Effect.Effect<Option.Option<StoredToken>>
-  /** The user's tokens in the account, by id. */
-  readonly list: (accountId: number, userId: number) => Effect.Effect<ReadonlyArray<ApiToken>>
+  /** The user's tokens in the account, by id, one page: its tokens and how many the user has in all. */
+  readonly list: (
+    accountId: number,
+    userId: number,
+    page: { readonly offset: number; readonly limit: number }
+  ) => Effect.Effect<{ readonly items: ReadonlyArray<ApiToken>; readonly total: number }>
   /** True when a token of that user in that account was removed. */
   readonly revoke: (accountId: number, userId: number, id: number) => Effect.Effect<boolean>
   /** Sets the token's `last_used_at` to now. */

@@ -6,7 +6,9 @@ import type { Ability } from "../auth/permission.ts"
 import { mayGrant, type Principal } from "../auth/principal.ts"
 import { TokenHasher } from "../auth/token-hasher.ts"
 import { TokenRepository } from "../auth/token-repository.ts"
-import { type Forbidden, forbidden, NotFound } from "../errors.ts"
+import { type Forbidden, forbidden, NotFound, type ValidationFailed } from "../errors.ts"
+import type { ListQueryInput } from "../records/list-query-input.ts"
+import { type Page, pageOffset, parsePageParams } from "../records/pagination.ts"
 import { randomAlphanumeric } from "../wire/random-string.ts"
 import { authorize } from "./authenticate.ts"
 
@@ -75,13 +77,23 @@ export const createToken: (
   return yield* issueToken({ accountId: principal.accountId, userId: principal.userId, ...input })
 })
 
-/** `GET /api/tokens`: the caller's tokens in the account, by id (never their secrets). Needs `token-manage`. */
+/**
+ * `GET /api/tokens`: one page (`page`, `per_page` of `query`) of the caller's tokens in the
+ * account, by id (never their secrets), and their total. Needs `token-manage` (else
+ * {@link Forbidden}); fails {@link ValidationFailed} for a bad `page` or `per_page`.
+ */
 export const listTokens: (
-  principal: Principal
-) => Effect.Effect<ReadonlyArray<ApiToken>, Forbidden, TokenRepository> = Effect.fn("listTokens")(
-  function*(principal: Principal) {
+  principal: Principal,
+  query: ListQueryInput
+) => Effect.Effect<Page<ApiToken>, Forbidden | ValidationFailed, TokenRepository> = Effect.fn("listTokens")(
+  function*(principal: Principal, query: ListQueryInput) {
     yield* authorize(principal, "token-manage")
-    return yield* (yield* TokenRepository).list(principal.accountId, principal.userId)
+    const page = yield* parsePageParams(query)
+    const { items, total } = yield* (yield* TokenRepository).list(principal.accountId, principal.userId, {
+      offset: pageOffset(page),
+      limit: page.perPage
+    })
+    return { items, total, ...page }
   }
 )
 

@@ -51,8 +51,8 @@ describe("bootstrapAccount", () => {
       assert.strictEqual(teams[0]!.made_by, created.user_id)
       assert.sameMembers([...teams[0]!.permissions], [...PERMISSIONS])
 
-      const tokens = yield* (yield* TokenRepository).list(created.account_id, created.user_id)
-      assert.strictEqual(tokens.length, 1)
+      const { items: tokens, total } = yield* (yield* TokenRepository).list(created.account_id, created.user_id, { offset: 0, limit: 15 })
+      assert.strictEqual(total, 1)
       assert.deepStrictEqual(tokens[0]!.abilities, ["*"])
       assert.strictEqual(tokens[0]!.name, "owner")
     }).pipe(Effect.provide(TestPorts())))

@@ -47,7 +47,7 @@ describe("createToken", () => {
       const principal = yield* authenticateToken(plainText)
       const error = yield* Effect.flip(createToken(principal, { name: "x", abilities: ["*"] }))
       assert.strictEqual(error._tag, "Forbidden")
-      assert.strictEqual((yield* Effect.flip(listTokens(principal)))._tag, "Forbidden")
+      assert.strictEqual((yield* Effect.flip(listTokens(principal, {})))._tag, "Forbidden")
       assert.strictEqual((yield* Effect.flip(revokeToken(principal, principal.tokenId!)))._tag, "Forbidden")
     }).pipe(Effect.provide(TestPorts())))
 
@@ -58,7 +58,7 @@ describe("createToken", () => {
       const { plainText } = yield* createTokenForMember({ accountId: account_id, userId: member.id, abilities: ["*"] })
       const principal = yield* authenticateToken(plainText)
       assert.strictEqual((yield* Effect.flip(createToken(principal, { name: "x", abilities: [] })))._tag, "Forbidden")
-      assert.strictEqual((yield* Effect.flip(listTokens(principal)))._tag, "Forbidden")
+      assert.strictEqual((yield* Effect.flip(listTokens(principal, {})))._tag, "Forbidden")
     }).pipe(Effect.provide(TestPorts())))
 
   it.effect("a token grants no ability it does not carry: * only from *", () =>
@@ -113,12 +113,24 @@ describe("listTokens", () => {
       const theirs = yield* createTokenForMember({ accountId: account_id, userId: member.id, abilities: ["*"] })
       const other = yield* setup({ ...OWNER, account: "Other", email: "owner@other.example" })
 
-      const listed = yield* listTokens(principal)
+      const listed = (yield* listTokens(principal, {})).items
       assert.deepStrictEqual(listed.map((t) => t.name), ["owner", "mine"])
       assert.include(listed.map((t) => t.id), mine.token.id)
       assert.notInclude(listed.map((t) => t.id), theirs.token.id)
       assert.notInclude(listed.map((t) => t.id), parseBearer(other.token)!.id)
       for (const t of listed) Schema.encodeUnknownSync(ApiToken)(t)
+    }).pipe(Effect.provide(TestPorts())))
+
+  it.effect("answers the page asked for, with the total, and refuses a bad page size", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* setup()
+      yield* createToken(principal, { name: "two", abilities: ["*"] })
+      yield* createToken(principal, { name: "three", abilities: ["*"] })
+      const page = yield* listTokens(principal, { page: "2", per_page: "2" })
+      assert.deepStrictEqual(page.items.map((t) => t.name), ["three"])
+      assert.deepStrictEqual({ total: page.total, page: page.page, perPage: page.perPage }, { total: 3, page: 2, perPage: 2 })
+      const refused = yield* Effect.flip(listTokens(principal, { per_page: "101" }))
+      assert.strictEqual(refused._tag, "ValidationFailed")
     }).pipe(Effect.provide(TestPorts())))
 })
 
@@ -129,7 +141,7 @@ describe("revokeToken", () => {
       const { token, plainText } = yield* createToken(principal, { name: "temp", abilities: ["*"] })
       yield* revokeToken(principal, token.id)
       assert.strictEqual((yield* Effect.flip(authenticateToken(plainText)))._tag, "Unauthenticated")
-      assert.notInclude((yield* listTokens(principal)).map((t) => t.id), token.id)
+      assert.notInclude((yield* listTokens(principal, {})).items.map((t) => t.id), token.id)
       // Revoking it again: not found.
       assert.strictEqual((yield* Effect.flip(revokeToken(principal, token.id)))._tag, "NotFound")
     }).pipe(Effect.provide(TestPorts())))

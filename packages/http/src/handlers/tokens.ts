@@ -5,6 +5,7 @@ import { createToken, listTokens, revokeToken } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"
+import { listRequest, paginated } from "../list-request.ts"
 import { DELETED } from "../messages.ts"
 import { type Authentication, CurrentPrincipal } from "../security.ts"
 
@@ -17,7 +18,8 @@ export const TokenHandlers: Layer.Layer<
   handlers
     .handle("list", () =>
       Effect.gen(function*() {
-        return { data: yield* domain(listTokens(yield* CurrentPrincipal)) }
+        const request = yield* listRequest
+        return paginated(request, yield* domain(listTokens(yield* CurrentPrincipal, request.input)))
       }))
     .handle("create", ({ payload }) =>
       Effect.gen(function*() {
