@@ -45,7 +45,8 @@ const HTTP_APPS: ReadonlyArray<Refusal> = [
   {
     env: { WASL_RATE_LIMIT: "lots" },
     line: `wasl: WASL_RATE_LIMIT: expected <requests>/<duration> (600/1m), <requests> per minute, or 0 for no limit, received "lots"`
-  }
+  },
+  { env: { WASL_STREAMS_PER_USER: "0" }, line: `wasl: WASL_STREAMS_PER_USER: expected a number of streams from 1 to 1000, received "0"` }
 ]
 
 const APPS = [
@@ -121,7 +122,8 @@ describe("apps/server with good settings", () => {
       WASL_DELIVERY_TIMEOUT: "60 seconds",
       WASL_RETRY_DELAYS: "0s,500ms,2 seconds,5m,1h,1d",
       WASL_RETENTION_IDEMPOTENCY: "1 hour",
-      WASL_RATE_LIMIT_LOGIN: "10/15m"
+      WASL_RATE_LIMIT_LOGIN: "10/15m",
+      WASL_STREAMS_PER_USER: "3"
     })
     await server.waitForStdout(/Wasl is listening/, 60_000)
     server.child.kill("SIGTERM")

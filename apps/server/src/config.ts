@@ -18,7 +18,7 @@ import {
   type RateRule,
   type RetrySchedule
 } from "@wasl/core"
-import { parseTrustedProxies } from "@wasl/http"
+import { DEFAULT_STREAMS_PER_USER, parseTrustedProxies } from "@wasl/http"
 
 /** Why a text is not a value of a setting: the accepted form, and the text itself unless secret. */
 const refused = (form: string, text?: string) => Result.fail(text === undefined ? `expected ${form}` : `expected ${form}, received "${text}"`)
@@ -165,13 +165,23 @@ export const TrustProxyConfig: Config.Config<ReadonlyArray<IpNetwork.IpNetwork>>
 )
 
 /**
+ * `WASL_STREAMS_PER_USER`: the notification streams one user may hold open at once, in each
+ * server process (a stream holds a socket and a subscription for as long as it lasts).
+ */
+export const StreamsPerUserConfig: Config.Config<number> = withFallback(
+  integerSetting("WASL_STREAMS_PER_USER", 1, 1000, "a number of streams from 1 to 1000"),
+  DEFAULT_STREAMS_PER_USER
+)
+
+/**
  * Everything the HTTP server reads beyond the services: where it listens, its rate limits and
- * proxies, and the token of its metrics.
+ * proxies, the open notification streams a user may hold, and the token of its metrics.
  */
 export const HttpConfig = Config.all({
   server: ServerConfig,
   rateLimits: RateLimitConfig,
   trustedProxies: TrustProxyConfig,
+  streamsPerUser: StreamsPerUserConfig,
   metricsToken: MetricsTokenConfig
 })
 export type HttpConfig = Config.Success<typeof HttpConfig>

@@ -3,15 +3,16 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { RateLimitPolicy } from "@wasl/core"
-import { MetricsToken, serveWaslWith, TrustedProxies } from "@wasl/http"
+import { MetricsToken, serveWaslWith, StreamsPerUser, TrustedProxies } from "@wasl/http"
 import type { HttpConfig } from "./config.ts"
 import { DashboardRoute } from "./dashboard-route.ts"
 
-export const HttpServerLive = ({ metricsToken, rateLimits, server: { host, port }, trustedProxies }: HttpConfig) =>
+export const HttpServerLive = ({ metricsToken, rateLimits, server: { host, port }, streamsPerUser, trustedProxies }: HttpConfig) =>
   serveWaslWith(DashboardRoute()).pipe(
     Layer.provide(NodeHttpServer.layer(createServer, { port, host })),
     Layer.provide(Layer.succeed(RateLimitPolicy, rateLimits)),
     Layer.provide(Layer.succeed(TrustedProxies, trustedProxies)),
+    Layer.provide(Layer.succeed(StreamsPerUser, streamsPerUser)),
     Layer.provide(Layer.succeed(MetricsToken, metricsToken)),
     Layer.tap(() => Effect.logInfo(`Wasl is listening on http://${host === "0.0.0.0" ? "localhost" : host}:${port}`))
   )

@@ -47,6 +47,7 @@ export const SETTINGS: ReadonlyArray<Setting> = [
   { name: "WASL_RATE_LIMIT_LOGIN", default: "10/1 minute" },
   { name: "WASL_RATE_LIMIT_OTP_VERIFY", default: "120/1 minute" },
   { name: "WASL_TRUST_PROXY" },
+  { name: "WASL_STREAMS_PER_USER", default: "10" },
   { name: "WASL_METRICS_TOKEN", secret: "value" },
   { name: "WASL_WORKER_HEALTH_PORT" },
   { name: "OTEL_EXPORTER_OTLP_ENDPOINT" },

@@ -46,6 +46,7 @@ describe("the list of settings", () => {
         "WASL_RATE_LIMIT",
         "WASL_RATE_LIMIT_LOGIN",
         "WASL_RATE_LIMIT_OTP_VERIFY",
+        "WASL_STREAMS_PER_USER",
         "WASL_LOG_LEVEL",
         "OTEL_EXPORTER_OTLP_PROTOCOL",
         "OTEL_SERVICE_NAME"

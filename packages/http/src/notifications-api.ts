@@ -6,6 +6,7 @@ import { type AuthenticatedGroup, commonErrors, DataAnswer, DataMessageAnswer, t
 import { PAGE_PARAMETERS, withQueryParameters } from "./list-query-openapi.ts"
 import { Pagination } from "./list-request.ts"
 import type { CommonErrors } from "./errors.ts"
+import { TooManyRequests429WithRetryAfter } from "./retry-after.ts"
 import { Authentication } from "./security.ts"
 
 
@@ -86,13 +87,13 @@ export const StreamNotificationsEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   never,
   never,
   typeof NotificationEvents,
-  Schema.toCodecJson<CommonErrors>
+  Schema.toCodecJson<CommonErrors | typeof TooManyRequests429WithRetryAfter>
 > = HttpApiEndpoint.get("stream", "/notifications/stream", {
   success: NotificationEvents,
-  error: commonErrors
+  error: [...commonErrors, TooManyRequests429WithRetryAfter]
 }).annotate(OpenApi.Summary, "Receive your notifications live").annotate(
   OpenApi.Description,
-  "Server-Sent Events (text/event-stream) for as long as the connection stays open: each new notification of the caller in the current account whose popup or browser channel is on, as a `message` event whose data is the notification as the list shows it and whose `id` is the notification's id. A comment line is sent every 15 seconds to keep the connection open. A client that reconnects with `Last-Event-ID` (EventSource does so by itself) first receives the unread ones stored after that id, at most the newest 50. Counts once against the rate limit, when it connects."
+  "Server-Sent Events (text/event-stream) for as long as the connection stays open: each new notification of the caller in the current account whose popup or browser channel is on, as a `message` event whose data is the notification as the list shows it and whose `id` is the notification's id. A comment line is sent every 15 seconds to keep the connection open. A client that reconnects with `Last-Event-ID` (EventSource does so by itself) first receives the unread ones stored after that id, at most the newest 50. Counts once against the rate limit, when it connects. A user holds at most 10 streams open at once (the server's WASL_STREAMS_PER_USER; its sessions and tokens together, counted by each server process): one more is a 429 with Retry-After until one of them closes."
 ).annotate(OpenApi.Transform, documentStream)
 
 /** `POST /api/notifications/:id/read`: marks one of the caller's notifications read. */

@@ -2,7 +2,8 @@
  * `GET /api/notifications/stream` over real sockets, on PGlite and PostgreSQL: new popup and
  * browser notifications arrive as Server-Sent Events, for their own user and account only; a
  * reconnect with `Last-Event-ID` gets the missed ones; heartbeats keep an idle stream alive; a
- * notification raised through one replica reaches a stream on another; shutdown ends the streams.
+ * notification raised through one replica reaches a stream on another; a user holds at most
+ * `WASL_STREAMS_PER_USER` open streams per process; shutdown ends the streams.
  * Notifications are raised through the use-case the delivery worker calls (notifyWebhookDeactivated).
  */
 import { notifyWebhookDeactivated, TeamRepository, UserRepository } from "@wasl/core"
@@ -11,6 +12,7 @@ import type { PgClient } from "@effect/sql-pg"
 import type { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DATABASES, sharedDatabaseOf, startTestServer, type TestServer } from "./support/server.ts"
+import { sessionCookie } from "./support/messaging-fixtures.ts"
 import { openSse, type SseConnection } from "./support/sse.ts"
 
 const STREAM = "/api/notifications/stream"
@@ -27,14 +29,16 @@ describe.each(DATABASES)("the notification stream on %s", (database) => {
   let other: { account_id: number; user_id: number; token: string }
   const open: Array<SseConnection> = []
 
-  const connect = async (server: TestServer, token: string, lastEventId?: string) => {
-    const connection = await openSse(server.url, STREAM, {
-      authorization: `Bearer ${token}`,
-      ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId })
-    })
+  const connectWith = async (server: TestServer, headers: Record<string, string>) => {
+    const connection = await openSse(server.url, STREAM, headers)
     open.push(connection)
     return connection
   }
+  const connect = (server: TestServer, token: string, lastEventId?: string) =>
+    connectWith(server, {
+      authorization: `Bearer ${token}`,
+      ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId })
+    })
   let hook = 0
   const raise = (server: TestServer = first) => {
     hook += 1
@@ -172,6 +176,47 @@ describe.each(DATABASES)("the notification stream on %s", (database) => {
     const [event] = await stream.waitFor(1)
     expect(event?.id).toBe(String((await newest()).id))
     stream.close()
+  })
+
+  it("keeps at most 10 streams of a user open at once in a process: the 11th is a 429 until one closes", async () => {
+    const many = await first.bootstrap({ email: "stream-many@example.test", password: "pw" })
+    const cookie = await sessionCookie(first, "stream-many@example.test", "pw")
+    const streams = [await connectWith(first, { cookie })]
+    for (let i = 1; i < 10; i++) streams.push(await connect(first, many.token))
+    expect(streams.map((stream) => stream.status)).toEqual(Array(10).fill(200))
+    // The user's session and tokens share the count.
+    for (const headers of [{ authorization: `Bearer ${many.token}` }, { cookie }]) {
+      const refused = await fetch(`${first.url}${STREAM}`, { headers: { accept: "text/event-stream", ...headers } })
+      expect(refused.status).toBe(429)
+      expect(refused.headers.get("retry-after")).toBe("5")
+      expect(await refused.json()).toEqual({ message: "Too many notification streams are open: at most 10 per user. Close one first." })
+    }
+    // Another user's streams, and another process's, are counted apart.
+    const theirs = await connect(first, other.token)
+    const elsewhere = await connect(second, many.token)
+    expect([theirs.status, elsewhere.status]).toEqual([200, 200])
+    theirs.close()
+    elsewhere.close()
+    // Closing a stream frees its slot: the next one opens.
+    streams[0]!.close()
+    let next = await connect(first, many.token)
+    for (const started = Date.now(); next.status === 429 && Date.now() - started < 2000; await sleep(20)) {
+      next = await connect(first, many.token)
+    }
+    expect(next.status).toBe(200)
+    expect((await fetch(`${first.url}${STREAM}`, { headers: { authorization: `Bearer ${many.token}` } })).status).toBe(429)
+    for (const stream of [...streams, next]) stream.close()
+  })
+
+  it("takes its limit of open streams per user from the server's settings", async () => {
+    const replica = await startTestServer(database, { database: shared(), sseHeartbeat: HEARTBEAT, streamsPerUser: 1 })
+    const stream = await connect(replica, owner.token)
+    expect(stream.status).toBe(200)
+    const refused = await fetch(`${replica.url}${STREAM}`, { headers: { authorization: `Bearer ${owner.token}` } })
+    expect(refused.status).toBe(429)
+    expect(((await refused.json()) as { message: string }).message).toContain("at most 1 per user")
+    stream.close()
+    await replica.close()
   })
 
   it("counts against the rate limit once, at connect; ends open streams when the server shuts down", async () => {

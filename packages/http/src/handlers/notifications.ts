@@ -7,7 +7,7 @@ import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"
 import { listRequest, paginated } from "../list-request.ts"
 import { MODIFIED } from "../messages.ts"
-import { lastEventId, notificationStreamResponse, SseHeartbeat } from "../notification-stream.ts"
+import { lastEventId, makeStreamSlots, notificationStreamResponse, SseHeartbeat, StreamsPerUser } from "../notification-stream.ts"
 import { type Authentication, CurrentPrincipal } from "../security.ts"
 import { ServerClosing } from "../server-closing.ts"
 
@@ -22,6 +22,7 @@ export const NotificationHandlers: Layer.Layer<
   Effect.gen(function*() {
     const closing = yield* ServerClosing
     const heartbeat = yield* SseHeartbeat
+    const slots = makeStreamSlots(yield* StreamsPerUser)
     return handlers
       .handle("list", () =>
         Effect.gen(function*() {
@@ -31,8 +32,10 @@ export const NotificationHandlers: Layer.Layer<
       .handle("stream", () =>
         Effect.gen(function*() {
           const request = yield* HttpServerRequest.HttpServerRequest
+          const principal = yield* CurrentPrincipal
+          yield* slots.take(principal)
           return yield* notificationStreamResponse(
-            yield* CurrentPrincipal,
+            principal,
             lastEventId(request.headers["last-event-id"]),
             { closing, heartbeat }
           )

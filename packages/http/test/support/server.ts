@@ -25,7 +25,7 @@ import {
   testPostgresUrl
 } from "@wasl/adapters/testing"
 import { bootstrapAccount, RATE_LIMIT_OFF, RateLimitPolicy, type RateLimitPolicyShape } from "@wasl/core"
-import { MetricsToken, parseTrustedProxies, serveWasl, SseHeartbeat, TrustedProxies } from "@wasl/http"
+import { MetricsToken, parseTrustedProxies, serveWasl, SseHeartbeat, StreamsPerUser, TrustedProxies } from "@wasl/http"
 import { type Client, makeClient } from "./client.ts"
 import { type FakeWebhookTransport, webhookTestServices, type WebhookServiceOptions } from "./webhook-services.ts"
 import { messagingTestServices, type MessagingServiceOptions } from "./messaging-services.ts"
@@ -72,6 +72,8 @@ export interface ServerOptions {
   readonly metricsToken?: string
   /** How often an idle notification stream sends its heartbeat (15 seconds unless given). */
   readonly sseHeartbeat?: Duration.Duration
+  /** How many notification streams a user may hold open at once (10 unless given). */
+  readonly streamsPerUser?: number
 }
 
 export const startTestServer = async (
@@ -106,7 +108,8 @@ export const startTestServer = async (
     Layer.provide(options.tracer === undefined ? Layer.empty : Layer.succeed(Tracer.Tracer, options.tracer)),
     Layer.provide(Layer.succeed(TrustedProxies, Result.getOrThrow(parseTrustedProxies(options.trustedProxies ?? "")))),
     Layer.provide(Layer.succeed(MetricsToken, options.metricsToken === undefined ? undefined : Redacted.make(options.metricsToken))),
-    Layer.provide(options.sseHeartbeat === undefined ? Layer.empty : Layer.succeed(SseHeartbeat, options.sseHeartbeat))
+    Layer.provide(options.sseHeartbeat === undefined ? Layer.empty : Layer.succeed(SseHeartbeat, options.sseHeartbeat)),
+    Layer.provide(options.streamsPerUser === undefined ? Layer.empty : Layer.succeed(StreamsPerUser, options.streamsPerUser))
   )
   const runtime = ManagedRuntime.make(app)
   const address = await runtime.runPromise(Effect.gen(function*() {
