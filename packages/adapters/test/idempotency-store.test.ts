@@ -37,7 +37,7 @@ describe.runIf(postgresTestEnabled())("on PostgreSQL", () => {
             accounts.create({ name: "Two processes", plan: "business", webhookLimit: null, otpCredits: 0 })
           )
           const claim = { accountId: account.id, principal: "token:7", key: `race-${mode}`, fingerprint: "f" }
-          const keep = { status: 201, contentType: "application/json", body: "{}" }
+          const keep = { status: 201, contentType: "application/json", body: "{}", callerChecks: [{ _tag: "TokenOnly" as const }] }
           const started = yield* Deferred.make<void>()
           const release = yield* Deferred.make<void>()
           const slow = Effect.gen(function*() {

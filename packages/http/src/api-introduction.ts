@@ -61,7 +61,9 @@ input is a 422 with every failing field, in dot notation:
 Every answer of an authenticated request carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and
 \`RateLimit-Reset\`. A write sent with an \`Idempotency-Key\` header (any 1 to 255 visible ASCII
 characters, a UUID for instance) can be retried safely for 24 hours: the retry gets the first
-answer back, with \`Idempotent-Replayed: true\`, and changes nothing.
+answer back, with \`Idempotent-Replayed: true\`, and changes nothing. A retry is answered only to a
+caller who may still make the request: a revoked token gets a 401, and a caller who has lost a
+permission (or ability) the request needed gets the 403 a fresh request would.
 
 ## Webhooks
 

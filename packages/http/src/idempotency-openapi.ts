@@ -26,7 +26,9 @@ const HEADER_DESCRIPTION = "Optional. A key of your choosing (1 to 255 visible A
   "makes a retry safe: the same request again with the same key, within 24 hours, is answered with the first answer " +
   "(same status and body, with the header Idempotent-Replayed: true) and changes nothing — no second record, event, " +
   "message or charge. Only successful answers are kept: after an error answer the key runs the next request again. " +
-  "Keys belong to the API token (or to the user, for a session) in the account."
+  "Keys belong to the API token (or to the user, for a session) in the account. A replay is answered only to a caller " +
+  "who may still make the request: a revoked token is a 401, and a caller who no longer holds a permission (or ability) " +
+  "the first request needed gets the 403 a fresh request would, until it holds it again."
 
 const CONFLICT_DESCRIPTION = "A request with this Idempotency-Key is still in progress: retry later."
 const KEY_422 = " Also: an Idempotency-Key already used with another request (method, path or body), or not 1 to 255 visible ASCII characters."

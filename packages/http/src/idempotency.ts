@@ -6,6 +6,13 @@
  * path or body) is a 422; a request with a key whose first request is still running is a 409.
  * Keys belong to the caller: one API token, or one user's sessions, in one account.
  *
+ * A replay is answered only to a caller who may still make the request: it is authenticated like
+ * any request (a revoked token is a 401), then the checks the first request made of its caller
+ * (its permissions, its token's abilities, token-only, the abilities it gave a new token: core's
+ * `CallerCheck`, kept with the answer) are asked again, and the first that fails is answered as a
+ * fresh request would be (a 403 with its message). The key stays: once the caller may again, the
+ * replay answers the kept answer.
+ *
  * What is kept: successful answers (2xx) only. An error answer is not kept, so a retry with the
  * same key runs again and may succeed — a 429 or 503 once the wait is over, a 422 once the body is
  * fixed. Stripe keeps most 4xx answers; Wasl does not, because an error answer stands for no
@@ -24,7 +31,16 @@
  */
 import { Effect, Option } from "effect"
 import { Cookies, HttpServerRequest, HttpServerResponse } from "effect/http"
-import type { IdempotencyClaim, IdempotencyMode, IdempotencyStore, KeptAnswer, Principal, SecretBox } from "@wasl/core"
+import {
+  type IdempotencyClaim,
+  type IdempotencyMode,
+  type IdempotencyStore,
+  type KeptAnswer,
+  type Principal,
+  recheckCaller,
+  type SecretBox,
+  withCallerChecks
+} from "@wasl/core"
 import { pathOf } from "./boundary.ts"
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, takesIdempotencyKey } from "./idempotency-openapi.ts"
 
@@ -34,7 +50,10 @@ export const INVALID_IDEMPOTENCY_KEY = "The Idempotency-Key header must be 1 to 
 export const IDEMPOTENCY_KEY_REUSED = "This Idempotency-Key was already used with another request."
 /** The 409 message of a key whose first request is still running. */
 export const IDEMPOTENCY_KEY_IN_FLIGHT = "A request with this Idempotency-Key is still in progress. Retry later."
-/** The 409 message of a kept answer that can no longer be read (the sealing key changed). */
+/**
+ * The 409 message of a kept answer that can no longer be replayed: its seal no longer opens (the
+ * sealing key changed), or it was kept without the checks of its caller (before they were kept).
+ */
 export const IDEMPOTENCY_ANSWER_UNREADABLE = "The answer kept for this Idempotency-Key can no longer be replayed."
 
 const KEY = /^[\x21-\x7e]{1,255}$/
@@ -90,7 +109,9 @@ const fingerprintOf = (request: HttpServerRequest.HttpServerRequest) =>
   })
 
 /** The answer to keep: a 2xx with a buffered body and no cookies; anything else is not kept. */
-const answerOf = (response: HttpServerResponse.HttpServerResponse): Omit<KeptAnswer, "body"> & { text: string } | undefined => {
+const answerOf = (
+  response: HttpServerResponse.HttpServerResponse
+): Omit<KeptAnswer, "body" | "callerChecks"> & { text: string } | undefined => {
   if (response.status < 200 || response.status > 299 || !Cookies.isEmpty(response.cookies)) return undefined
   const body = response.body
   if (body._tag === "Empty") return { status: response.status, contentType: "", text: "" }
@@ -150,18 +171,27 @@ export const idempotent = <E, R>(
     }
     const mode: IdempotencyMode = OUTSIDE.some((route) => route.test(path)) ? "outside" : "transaction"
     const work = Effect.gen(function*() {
-      const response = yield* handler
+      const [response, callerChecks] = yield* withCallerChecks(handler)
       const answer = answerOf(response)
       if (answer === undefined) return { value: response, keep: undefined }
       const { text, ...rest } = answer
-      return { value: response, keep: { ...rest, body: yield* services.box.seal(text) } }
+      return { value: response, keep: { ...rest, body: yield* services.box.seal(text), callerChecks } }
     })
     const outcome = yield* services.store.run(claim, mode, work)
     switch (outcome._tag) {
       case "Ran":
         return outcome.value
-      case "Replayed":
-        return yield* replay(services.box, outcome.answer)
+      case "Replayed": {
+        const { callerChecks } = outcome.answer
+        if (callerChecks === null) return json(409, { message: IDEMPOTENCY_ANSWER_UNREADABLE })
+        return yield* recheckCaller(principal, callerChecks).pipe(
+          Effect.matchEffect({
+            // The body of a 403 of the endpoint itself: its message.
+            onFailure: (refused) => Effect.succeed(json(403, { message: refused.message })),
+            onSuccess: () => replay(services.box, outcome.answer)
+          })
+        )
+      }
       case "InFlight":
         return json(409, { message: IDEMPOTENCY_KEY_IN_FLIGHT })
       case "Mismatch":

@@ -3,7 +3,8 @@
  * (status, body, `Idempotent-Replayed: true`) and changes nothing — no second record, event,
  * charge or message; another request with the key is a 422, a request while the first runs a
  * 409; keys belong to one token (or one user's sessions) in one account; error answers are not
- * kept; a client whose connection dropped mid-create retries without a duplicate.
+ * kept; a client whose connection dropped mid-create retries without a duplicate; a replay asks
+ * again who may make the request (credentials, permissions, abilities) before it answers.
  */
 import { addOtpCredits } from "@wasl/core"
 import { connect } from "node:net"
@@ -272,6 +273,126 @@ describe.each(DATABASES)("Idempotency-Key over HTTP on %s", (database) => {
     expect(second.body).toEqual({ message: "A request with this Idempotency-Key is still in progress. Retry later." })
     release()
     expect((await first).status).not.toBe(409)
+  })
+
+  describe("a replay asks again who may make the request", () => {
+    let member: { account_id: number; user_id: number; team_id: number; token: string }
+    const FORBIDDEN = { message: "This action is unauthorized." }
+
+    beforeAll(async () => {
+      member = await server.bootstrap({ email: `idem-member-${database}@example.test`, password: "pw-member" })
+    })
+
+    /** Takes `permission` from the member's team, or gives it back, and waits until a fresh request sees it. */
+    const setPermission = async (permission: string, held: boolean, fresh: () => Promise<{ status: number }>) => {
+      await server.query(
+        held
+          ? "UPDATE teams SET permissions = array_append(permissions, $2) WHERE account_id = $1 AND id = $3"
+          : "UPDATE teams SET permissions = array_remove(permissions, $2) WHERE account_id = $1 AND id = $3",
+        [member.account_id, permission, member.team_id]
+      )
+      // The process drops its copy of the grants when PostgreSQL's notification arrives.
+      for (let tries = 0; ((await fresh()).status === 403) === held; tries++) {
+        if (tries === 200) throw new Error(`${permission} still ${held ? "refused" : "allowed"}`)
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+    }
+    const keyed = (method: string, path: string, body: unknown, key: string, token = member.token) =>
+      server.request(method, path, { token, body, headers: { "idempotency-key": key } })
+    /** A request that needs contact-create and changes nothing: its body is refused after the permission check. */
+    const contactCreateProbe = () => server.request("POST", "/api/contacts", { token: member.token, body: { email: "not an email" } })
+
+    it("POST /api/contacts: 403 once contact-create is taken away, the kept 201 again once it is back", async () => {
+      const key = freshKey()
+      const body = { firstname: "Replayed", email: `replayed-${database}@example.test` }
+      const first = await keyed("POST", "/api/contacts", body, key)
+      expect(first.status).toBe(201)
+      await setPermission("contact-create", false, contactCreateProbe)
+      const refused = await keyed("POST", "/api/contacts", body, key)
+      await setPermission("contact-create", true, contactCreateProbe)
+      expect(refused.status).toBe(403)
+      expect(refused.body).toEqual(FORBIDDEN)
+      expect(refused.headers.get("idempotent-replayed")).toBeNull()
+      const again = await keyed("POST", "/api/contacts", body, key)
+      expect(again.status).toBe(201)
+      expect(again.headers.get("idempotent-replayed")).toBe("true")
+      expect(again.text).toBe(first.text)
+      expect(await contacts(member.account_id)).toBe(1)
+    })
+
+    it("POST /api/tokens: 403 without token-manage, and the token is not in the answer", async () => {
+      const key = freshKey()
+      const body = { name: "replayed", abilities: ["contact-index"] }
+      const first = await keyed("POST", "/api/tokens", body, key)
+      expect(first.status).toBe(201)
+      const secret = first.body.token.split("|")[1] as string
+      const tokenManageProbe = () => server.request("GET", "/api/tokens", { token: member.token })
+      await setPermission("token-manage", false, tokenManageProbe)
+      const refused = await keyed("POST", "/api/tokens", body, key)
+      await setPermission("token-manage", true, tokenManageProbe)
+      expect(refused.status).toBe(403)
+      expect(refused.body).toEqual(FORBIDDEN)
+      expect(refused.text).not.toContain(secret)
+      const again = await keyed("POST", "/api/tokens", body, key)
+      expect(again.status).toBe(201)
+      expect(again.body.token).toBe(first.body.token)
+    })
+
+    it("POST /api/tokens: 403 once the caller no longer holds an ability the token was given", async () => {
+      const key = freshKey()
+      const body = { name: "reader", abilities: ["deal-index"] }
+      const first = await keyed("POST", "/api/tokens", body, key)
+      expect(first.status).toBe(201)
+      const dealIndexProbe = () => server.request("GET", "/api/deals", { token: member.token })
+      await setPermission("deal-index", false, dealIndexProbe)
+      const refused = await keyed("POST", "/api/tokens", body, key)
+      await setPermission("deal-index", true, dealIndexProbe)
+      expect(refused.status).toBe(403)
+      expect(refused.body).toEqual({ message: "A token cannot be given an ability the caller does not hold: deal-index." })
+      expect(refused.text).not.toContain(first.body.token.split("|")[1])
+      expect((await keyed("POST", "/api/tokens", body, key)).body.token).toBe(first.body.token)
+    })
+
+    it("a batch upsert: 403 once either of the permissions it needs is taken away", async () => {
+      const key = freshKey()
+      const body = { id_property: "email", inputs: [{ id: `batch-${database}@example.test`, properties: { firstname: "Batch" } }] }
+      const first = await keyed("POST", "/api/contacts/batch/upsert", body, key)
+      expect(first.status).toBe(200)
+      const contactUpdateProbe = () =>
+        server.request("POST", "/api/contacts/batch/update", { token: member.token, body: { inputs: "not a list" } })
+      await setPermission("contact-update", false, contactUpdateProbe)
+      const refused = await keyed("POST", "/api/contacts/batch/upsert", body, key)
+      await setPermission("contact-update", true, contactUpdateProbe)
+      expect(refused.status).toBe(403)
+      expect(refused.body).toEqual(FORBIDDEN)
+      const again = await keyed("POST", "/api/contacts/batch/upsert", body, key)
+      expect(again.headers.get("idempotent-replayed")).toBe("true")
+      expect(again.text).toBe(first.text)
+    })
+
+    it("a token revoked in between is a 401", async () => {
+      const limited = (await server.request("POST", "/api/tokens", {
+        token: member.token,
+        body: { name: "writer", abilities: ["contact-create"] }
+      })).body
+      const key = freshKey()
+      const body = { firstname: "By the writer" }
+      expect((await keyed("POST", "/api/contacts", body, key, limited.token)).status).toBe(201)
+      expect((await server.request("DELETE", `/api/tokens/${limited.data.id}`, { token: member.token })).status).toBe(200)
+      const replay = await keyed("POST", "/api/contacts", body, key, limited.token)
+      expect(replay.status).toBe(401)
+      expect(replay.body).toEqual({ message: "Unauthenticated." })
+    })
+
+    it("an answer kept without the checks of its first request is not replayed (409)", async () => {
+      const key = freshKey()
+      const body = { firstname: "Kept before" }
+      expect((await keyed("POST", "/api/contacts", body, key)).status).toBe(201)
+      await server.query("UPDATE idempotency_keys SET caller_checks = NULL WHERE key = $1", [key])
+      const replay = await keyed("POST", "/api/contacts", body, key)
+      expect(replay.status).toBe(409)
+      expect(replay.body).toEqual({ message: "The answer kept for this Idempotency-Key can no longer be replayed." })
+    })
   })
 
   it("lets a client whose connection dropped after the commit retry without a duplicate", async () => {

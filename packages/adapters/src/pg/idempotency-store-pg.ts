@@ -1,4 +1,5 @@
 import {
+  CallerCheck,
   IDEMPOTENCY_KEY_LIFETIME,
   type IdempotencyClaim,
   type IdempotencyMode,
@@ -18,7 +19,8 @@ const KeyRow = Schema.Struct({
   state: Schema.Literals(["pending", "done"]),
   status: Schema.NullOr(DbInt),
   content_type: Schema.NullOr(Schema.String),
-  body: Schema.NullOr(Schema.String)
+  body: Schema.NullOr(Schema.String),
+  caller_checks: Schema.NullOr(Schema.Array(CallerCheck))
 })
 
 const decodeOne = decodeFirst(KeyRow)
@@ -27,11 +29,15 @@ const decodeOne = decodeFirst(KeyRow)
 const outcomeOf = (claim: IdempotencyClaim, row: typeof KeyRow.Type): IdempotencyOutcome<never> => {
   if (row.state === "pending") return { _tag: "InFlight" }
   if (row.fingerprint !== claim.fingerprint) return { _tag: "Mismatch" }
-  return { _tag: "Replayed", answer: { status: row.status!, contentType: row.content_type!, body: row.body! } }
+  return {
+    _tag: "Replayed",
+    answer: { status: row.status!, contentType: row.content_type!, body: row.body!, callerChecks: row.caller_checks }
+  }
 }
 
 /**
- * Idempotency keys on PostgreSQL (table `idempotency_keys`, migration 0010).
+ * Idempotency keys on PostgreSQL (table `idempotency_keys`, migrations 0010 and 0021: a kept
+ * answer's caller checks as JSON in `caller_checks`).
  *
  * A request with a key already running in this process is `InFlight` at once, without a statement
  * (an embedded database runs one transaction at a time, so the second request would otherwise wait
@@ -63,7 +69,7 @@ export const IdempotencyStorePg: Layer.Layer<IdempotencyStore, never, SqlClient.
         const now = DateTime.toDateUtc(yield* DateTime.now)
         const row = yield* decodeOne(
           yield* sql`
-            SELECT fingerprint, state, status, content_type, body FROM idempotency_keys
+            SELECT fingerprint, state, status, content_type, body, caller_checks FROM idempotency_keys
             WHERE account_id = ${claim.accountId} AND principal = ${claim.principal} AND key = ${claim.key}
               AND expires_at > ${now}
           `
@@ -78,13 +84,14 @@ export const IdempotencyStorePg: Layer.Layer<IdempotencyStore, never, SqlClient.
         const expiresAt = DateTime.toDateUtc(DateTime.addDuration(now, IDEMPOTENCY_KEY_LIFETIME))
         yield* sql`
           INSERT INTO idempotency_keys
-            (account_id, principal, key, fingerprint, state, status, content_type, body, created_at, expires_at)
+            (account_id, principal, key, fingerprint, state, status, content_type, body, caller_checks, created_at, expires_at)
           VALUES (${claim.accountId}, ${claim.principal}, ${claim.key}, ${claim.fingerprint},
                   ${answer === undefined ? "pending" : "done"}, ${answer?.status ?? null},
-                  ${answer?.contentType ?? null}, ${answer?.body ?? null}, ${DateTime.toDateUtc(now)}, ${expiresAt})
+                  ${answer?.contentType ?? null}, ${answer?.body ?? null}, ${callerChecksParam(answer)}::jsonb,
+                  ${DateTime.toDateUtc(now)}, ${expiresAt})
           ON CONFLICT (account_id, principal, key) DO UPDATE SET
             fingerprint = EXCLUDED.fingerprint, state = EXCLUDED.state, status = EXCLUDED.status,
-            content_type = EXCLUDED.content_type, body = EXCLUDED.body,
+            content_type = EXCLUDED.content_type, body = EXCLUDED.body, caller_checks = EXCLUDED.caller_checks,
             created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
         `
       })
@@ -98,7 +105,7 @@ export const IdempotencyStorePg: Layer.Layer<IdempotencyStore, never, SqlClient.
         `
         : sql`
           UPDATE idempotency_keys SET state = 'done', status = ${answer.status},
-            content_type = ${answer.contentType}, body = ${answer.body}
+            content_type = ${answer.contentType}, body = ${answer.body}, caller_checks = ${callerChecksParam(answer)}::jsonb
           WHERE account_id = ${claim.accountId} AND principal = ${claim.principal} AND key = ${claim.key}
             AND state = 'pending'
         `
@@ -145,6 +152,10 @@ export const IdempotencyStorePg: Layer.Layer<IdempotencyStore, never, SqlClient.
     })
   })
 ).pipe(Layer.provide(TransactorPg))
+
+/** The `caller_checks` of a row as its JSON text, or NULL (a pending row). */
+const callerChecksParam = (answer: KeptAnswer | undefined): string | null =>
+  answer === undefined || answer.callerChecks === null ? null : JSON.stringify(answer.callerChecks)
 
 /** The text whose hash is the key's advisory lock (JSON, so no separator can be forged). */
 const lockText = (claim: IdempotencyClaim): string => JSON.stringify(["idempotency", claim.accountId, claim.principal, claim.key])

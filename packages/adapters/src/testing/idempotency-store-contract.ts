@@ -29,7 +29,20 @@ const claimIn = (accountId: number, overrides: Partial<IdempotencyClaim> = {}): 
   ...overrides
 })
 
-const answer = (body: string): KeptAnswer => ({ status: 201, contentType: "application/json", body })
+/**
+ * A kept answer with the checks of its request's caller, each kind once (a grant's ability, the
+ * permissions of a check of several): a store keeps them as they are, in order.
+ */
+const answer = (body: string): KeptAnswer => ({
+  status: 201,
+  contentType: "application/json",
+  body,
+  callerChecks: [
+    { _tag: "Permission", anyOf: ["contact-index", "property-manage"] },
+    { _tag: "TokenOnly" },
+    { _tag: "Grant", ability: "*" }
+  ]
+})
 
 /** A work that counts its runs in `runs` and keeps `body`. */
 const counted = (runs: Ref.Ref<number>, body: string): Effect.Effect<IdempotentWork<string>> =>
@@ -43,7 +56,8 @@ const run = <A, E, R>(claim: IdempotencyClaim, mode: IdempotencyMode, work: Effe
  * PostgreSQL, or yours), each in both modes.
  *
  * - The first request with a key runs its work; the same request again replays the kept answer
- *   without running it; another fingerprint with the key is a mismatch, and runs nothing.
+ *   (its status, content type, body and the checks of its caller, as kept) without running it;
+ *   another fingerprint with the key is a mismatch, and runs nothing.
  * - A second request while the first still runs is in flight, at once, in both modes; once the
  *   first is done, the key replays.
  * - A failed work, or one that keeps nothing, frees the key; what a failed work wrote stays, as

@@ -216,7 +216,7 @@ export const retentionContract = <E>(name: string, implementation: Layer.Layer<R
         yield* pruneAll("idempotency")
         const store = yield* IdempotencyStore
         const accountId = yield* newAccount
-        const answer = { status: 201, contentType: "application/json", body: "{}" }
+        const answer = { status: 201, contentType: "application/json", body: "{}", callerChecks: [] }
         const claim = (key: string) => ({ accountId, principal: "token:1", key, fingerprint: "f" })
         const keep = (key: string, at: DateTime.Utc) =>
           atTime(at, store.run(claim(key), "transaction", Effect.succeed({ value: key, keep: answer })))

@@ -5,8 +5,11 @@
  *
  * A key belongs to one caller in one account (`IdempotencyClaim`: account, principal, key). Its
  * first request runs the work; a successful answer is kept with the fingerprint of the request
- * (method, path, body) for {@link IDEMPOTENCY_KEY_LIFETIME}. Then, while the key lives:
- * - the same request again is answered with the kept answer, and the work does not run again;
+ * (method, path, body) and the checks the request made of its caller, for
+ * {@link IDEMPOTENCY_KEY_LIFETIME}. Then, while the key lives:
+ * - the same request again is answered with the kept answer, and the work does not run again
+ *   (the caller of the replay asks the kept checks again first: one who may no longer make the
+ *   request is refused as a fresh request would be, and the key stays as it is);
  * - another request (another fingerprint) with the key is a `Mismatch`;
  * - a request with the key while the first is still running is `InFlight`, at once (it does not
  *   wait for the first).
@@ -27,6 +30,7 @@
  *   key expires, so the work never runs twice. For work that calls out (a messaging provider).
  */
 import { Context, Duration, type Effect } from "effect"
+import type { CallerCheck } from "../auth/caller-check.ts"
 
 /** How long a key is remembered after its first request: 24 hours. */
 export const IDEMPOTENCY_KEY_LIFETIME: Duration.Duration = Duration.hours(24)
@@ -43,7 +47,10 @@ export interface IdempotencyClaim {
   readonly fingerprint: string
 }
 
-/** An answer kept for replays: status, content type and body (as the caller made it, e.g. sealed). */
+/**
+ * An answer kept for replays: status, content type and body (as the caller made it, e.g. sealed),
+ * and the checks of the caller its request passed, which a replay asks again before it answers.
+ */
 export interface KeptAnswer {
   /** The HTTP status. */
   readonly status: number
@@ -51,6 +58,12 @@ export interface KeptAnswer {
   readonly contentType: string
   /** The body. */
   readonly body: string
+  /**
+   * What the first request asked of its caller (`withCallerChecks`), to ask again of the caller
+   * of a replay (`recheckCaller`). Null for an answer a store kept before it kept these: one
+   * that cannot be replayed, since who may see it is unknown.
+   */
+  readonly callerChecks: ReadonlyArray<CallerCheck> | null
 }
 
 /** What a work gives back: its value, and the answer to keep for replays (undefined: keep none, free the key). */

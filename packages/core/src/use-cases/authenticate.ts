@@ -3,11 +3,12 @@ import { DateTime, Effect, Option } from "effect"
 import { TeamRepository } from "../account/team-repository.ts"
 import { parseBearer } from "../auth/api-token.ts"
 import type { Permission } from "../auth/permission.ts"
-import { allows, type Principal } from "../auth/principal.ts"
+import { demand } from "../auth/caller-check.ts"
+import type { Principal } from "../auth/principal.ts"
 import { SessionRepository } from "../auth/session-repository.ts"
 import { TokenHasher } from "../auth/token-hasher.ts"
 import { TokenRepository } from "../auth/token-repository.ts"
-import { type Forbidden, forbidden, Unauthenticated } from "../errors.ts"
+import { type Forbidden, Unauthenticated } from "../errors.ts"
 
 const TOUCH_INTERVAL_MS = 60_000
 
@@ -127,11 +128,15 @@ export const authenticateSession: (
 
 /**
  * Succeeds when the principal may use `permission` (a token needs the ability, or `*`, and its
- * user the permission; a session needs the permission); fails {@link Forbidden} otherwise.
+ * user the permission; a session needs the permission); fails {@link Forbidden} otherwise. A
+ * check of the caller ({@link demand}): a replay of the request asks it again.
  */
 export const authorize = (principal: Principal, permission: Permission): Effect.Effect<void, Forbidden> =>
-  allows(principal, permission) ? Effect.void : Effect.fail(forbidden())
+  demand(principal, { _tag: "Permission", anyOf: [permission] })
 
-/** For actions only API tokens may take (send-otp, verify): fails {@link Forbidden} for a session. */
+/**
+ * For actions only API tokens may take (send-otp, verify): fails {@link Forbidden} for a session.
+ * A check of the caller ({@link demand}): a replay of the request asks it again.
+ */
 export const requireToken = (principal: Principal): Effect.Effect<void, Forbidden> =>
-  principal.kind === "token" ? Effect.void : Effect.fail(forbidden("This action requires an API token."))
+  demand(principal, { _tag: "TokenOnly" })

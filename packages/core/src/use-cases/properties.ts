@@ -19,7 +19,8 @@
 import { DateTime, Effect, Option, Schema } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { ObjectKind } from "../records/object-kind.ts"
-import { allows, type Principal } from "../auth/principal.ts"
+import { demand } from "../auth/caller-check.ts"
+import type { Principal } from "../auth/principal.ts"
 import { type Forbidden, forbidden, NotFound, type ValidationFailed } from "../errors.ts"
 import { Outbox } from "../events/outbox.ts"
 import { BUILTIN_GROUPS, BUILTIN_PROPERTIES } from "../records/builtin-properties.ts"
@@ -41,7 +42,7 @@ const isRecordId = Schema.is(RecordId)
 
 /** Reading a kind's properties or groups needs `<kind>-index` or `property-manage`: {@link Forbidden} otherwise. */
 export const authorizePropertyRead = (principal: Principal, kind: ObjectKind): Effect.Effect<void, Forbidden> =>
-  allows(principal, `${kind}-index`) || allows(principal, "property-manage") ? Effect.void : Effect.fail(forbidden())
+  demand(principal, { _tag: "Permission", anyOf: [`${kind}-index`, "property-manage"] })
 
 const findBuiltin = (kind: ObjectKind, id: string): PropertyDefinition | undefined =>
   isBuiltinId(id) ? BUILTIN_PROPERTIES[kind].find((p) => p._id === id) : undefined

@@ -3,10 +3,11 @@ import { Effect } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import { type ApiToken, TOKEN_SECRET_LENGTH } from "../auth/api-token.ts"
 import type { Ability } from "../auth/permission.ts"
-import { mayGrant, type Principal } from "../auth/principal.ts"
+import { demand } from "../auth/caller-check.ts"
+import type { Principal } from "../auth/principal.ts"
 import { TokenHasher } from "../auth/token-hasher.ts"
 import { TokenRepository } from "../auth/token-repository.ts"
-import { type Forbidden, forbidden, NotFound, type ValidationFailed } from "../errors.ts"
+import { type Forbidden, NotFound, type ValidationFailed } from "../errors.ts"
 import type { ListQueryInput } from "../records/list-query-input.ts"
 import { type Page, pageOffset, parsePageParams } from "../records/pagination.ts"
 import { randomAlphanumeric } from "../wire/random-string.ts"
@@ -59,7 +60,7 @@ export const issueToken: (
 /**
  * `POST /api/tokens`: a new token of the caller in the caller's account. Needs `token-manage`
  * (else {@link Forbidden}), and every ability asked for must be one the caller may grant
- * ({@link mayGrant}: within its own abilities and its user's permissions, `*` only from `*`), else
+ * (`mayGrant`: within its own abilities and its user's permissions, `*` only from `*`), else
  * {@link Forbidden} naming the first that is not. Answers the token and its bearer value, which is
  * never shown again.
  */
@@ -70,10 +71,7 @@ export const createToken: (
   "createToken"
 )(function*(principal: Principal, input: CreateTokenInput) {
   yield* authorize(principal, "token-manage")
-  const beyond = input.abilities.find((ability) => !mayGrant(principal, ability))
-  if (beyond !== undefined) {
-    return yield* forbidden(`A token cannot be given an ability the caller does not hold: ${beyond}.`)
-  }
+  for (const ability of input.abilities) yield* demand(principal, { _tag: "Grant", ability })
   return yield* issueToken({ accountId: principal.accountId, userId: principal.userId, ...input })
 })
 
