@@ -9,6 +9,7 @@ import { HttpServerRequest } from "effect/http"
 import type { ListQueryInput, Page } from "@wasl/core"
 import { type PaginationBody, paginationBody } from "./paginator.ts"
 import { parseListQuery } from "./query-string.ts"
+import { linkBase } from "./request-origin.ts"
 
 /** The parts of a list request its paginated answer is made from. */
 export interface ListRequest {
@@ -16,7 +17,7 @@ export interface ListRequest {
   readonly query: ReadonlyArray<readonly [string, string]>
   /** The query parsed the way Laravel reads it: the parameters the list use-cases take. */
   readonly input: ListQueryInput
-  /** The list's absolute URL without its query (the scheme from `X-Forwarded-Proto`). */
+  /** The list's absolute URL without its query: on the public URL, else on the request's scheme and Host. */
   readonly path: string
 }
 
@@ -27,11 +28,8 @@ export const listRequest: Effect.Effect<ListRequest, never, HttpServerRequest.Ht
     const q = request.url.indexOf("?")
     const pathname = q === -1 ? request.url : request.url.slice(0, q)
     const search = q === -1 ? "" : request.url.slice(q + 1)
-    // Behind a TLS-terminating proxy the scheme arrives in X-Forwarded-Proto; the host is the client's.
-    const scheme = request.headers["x-forwarded-proto"] === "https" ? "https" : "http"
-    const host = request.headers.host ?? "localhost"
     const query = [...new URLSearchParams(search)]
-    return { query, input: parseListQuery(query), path: `${scheme}://${host}${pathname.replace(/\/$/, "")}` }
+    return { query, input: parseListQuery(query), path: `${yield* linkBase(request)}${pathname.replace(/\/$/, "")}` }
   }
 )
 

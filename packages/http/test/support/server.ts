@@ -24,7 +24,7 @@ import {
   TestDatabase,
   testPostgresUrl
 } from "@wasl/adapters/testing"
-import { bootstrapAccount, RATE_LIMIT_OFF, RateLimitPolicy, type RateLimitPolicyShape } from "@wasl/core"
+import { bootstrapAccount, parsePublicUrl, PublicUrl, RATE_LIMIT_OFF, RateLimitPolicy, type RateLimitPolicyShape } from "@wasl/core"
 import { MetricsToken, parseTrustedProxies, serveWasl, SseHeartbeat, StreamsPerUser, TrustedProxies } from "@wasl/http"
 import { type Client, makeClient } from "./client.ts"
 import { type FakeWebhookTransport, webhookTestServices, type WebhookServiceOptions } from "./webhook-services.ts"
@@ -68,6 +68,8 @@ export interface ServerOptions {
   readonly tracer?: Tracer.Tracer
   /** The proxies whose X-Forwarded-For the server believes (`127.0.0.1, 10.0.0.0/8`). */
   readonly trustedProxies?: string
+  /** The public URL every link is written on (`WASL_PUBLIC_URL`; none: the request's host). */
+  readonly publicUrl?: string
   /** The bearer token `GET /metrics` asks for (none: open). */
   readonly metricsToken?: string
   /** How often an idle notification stream sends its heartbeat (15 seconds unless given). */
@@ -107,6 +109,7 @@ export const startTestServer = async (
     Layer.provide(Logger.layer([capture])),
     Layer.provide(options.tracer === undefined ? Layer.empty : Layer.succeed(Tracer.Tracer, options.tracer)),
     Layer.provide(Layer.succeed(TrustedProxies, Result.getOrThrow(parseTrustedProxies(options.trustedProxies ?? "")))),
+    Layer.provide(options.publicUrl === undefined ? Layer.empty : Layer.succeed(PublicUrl, Result.getOrThrow(parsePublicUrl(options.publicUrl)))),
     Layer.provide(Layer.succeed(MetricsToken, options.metricsToken === undefined ? undefined : Redacted.make(options.metricsToken))),
     Layer.provide(options.sseHeartbeat === undefined ? Layer.empty : Layer.succeed(SseHeartbeat, options.sseHeartbeat)),
     Layer.provide(options.streamsPerUser === undefined ? Layer.empty : Layer.succeed(StreamsPerUser, options.streamsPerUser))

@@ -1,0 +1,135 @@
+/**
+ * The absolute URLs in Wasl's answers and the session cookie, as the client reached Wasl: with
+ * `WASL_PUBLIC_URL` (the test server's `publicUrl`) every link is on it whatever the request says;
+ * without it a link is on the request's own Host and scheme, where the forwarded headers
+ * (`X-Forwarded-Proto`, `X-Forwarded-Host`, `Forwarded`) count only from a trusted proxy
+ * (`WASL_TRUST_PROXY`). The `wasl_session` cookie is `Secure` exactly when Wasl is reached over
+ * HTTPS: a public URL in https, or a trusted proxy's `X-Forwarded-Proto: https`.
+ */
+import { request as httpRequest } from "node:http"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Reply } from "./support/client.ts"
+import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
+
+const PROXY = "127.0.0.40"
+const STRANGER = "127.0.0.41"
+
+/** Every header a proxy may forward, each saying the client used https on crm.example.com. */
+const FORWARDED = {
+  "x-forwarded-for": "203.0.113.9",
+  "x-forwarded-proto": "https",
+  "x-forwarded-host": "crm.example.com",
+  forwarded: "for=203.0.113.9;proto=https;host=crm.example.com"
+}
+
+/** A request sent from the loopback address `from`, with headers as written (a Host of its own too). */
+const send = (
+  server: TestServer,
+  method: string,
+  path: string,
+  options: { readonly from?: string; readonly headers?: Record<string, string>; readonly body?: unknown } = {}
+): Promise<Reply> =>
+  new Promise((resolve, reject) => {
+    const text = options.body === undefined ? undefined : JSON.stringify(options.body)
+    const req = httpRequest(server.url + path, {
+      method,
+      ...(options.from === undefined ? {} : { localAddress: options.from }),
+      headers: {
+        accept: "application/json",
+        ...(text === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(text) }),
+        ...options.headers
+      }
+    }, (res) => {
+      const chunks: Array<Buffer> = []
+      res.on("data", (chunk: Buffer) => chunks.push(chunk))
+      res.on("end", () => {
+        const raw = Buffer.concat(chunks).toString("utf8")
+        const headers = new Headers()
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (typeof value === "string") headers.set(name, value)
+          else if (Array.isArray(value)) for (const one of value) headers.append(name, one)
+        }
+        const json = /json/.test(res.headers["content-type"] ?? "") && raw !== ""
+        resolve({ status: res.statusCode ?? 0, headers, body: json ? JSON.parse(raw) : undefined, text: raw })
+      })
+    })
+    req.on("error", reject)
+    req.end(text)
+  })
+
+/** Every URL of a list answer's `links` and `meta`. */
+const urlsOf = (reply: Reply): Array<string> => [
+  ...Object.values(reply.body.links as Record<string, string | null>).filter((url): url is string => url !== null),
+  reply.body.meta.path,
+  ...(reply.body.meta.links as Array<{ url: string | null }>).flatMap((link) => link.url === null ? [] : [link.url])
+]
+
+/** Asserts that every URL of the list answer is on `base` + `/api/deals`. */
+const expectLinksOn = (reply: Reply, base: string) => {
+  expect(reply.status).toBe(200)
+  expect(reply.body.meta.path).toBe(`${base}/api/deals`)
+  expect(reply.body.links.first).toBe(`${base}/api/deals?per_page=1&page=1`)
+  expect(reply.body.links.next).toBe(`${base}/api/deals?per_page=1&page=2`)
+  for (const url of urlsOf(reply)) expect(url.startsWith(`${base}/api/deals`), url).toBe(true)
+}
+
+describe.each(DATABASES)("links and the session cookie as the client reached Wasl, on %s", (database) => {
+  // `direct`: no proxy, no public URL; `proxied`: behind the trusted proxy PROXY; `published`: a
+  // public URL with a path prefix, behind the same proxy.
+  let direct: TestServer
+  let proxied: TestServer
+  let published: TestServer
+  const tokens = new Map<TestServer, string>()
+
+  beforeAll(async () => {
+    direct = await startTestServer(database)
+    proxied = await startTestServer(database, { trustedProxies: PROXY })
+    published = await startTestServer(database, { trustedProxies: PROXY, publicUrl: "https://crm.example.com/wasl" })
+    for (const server of [direct, proxied, published]) {
+      const owner = await server.bootstrap({ email: "owner@example.test", password: "owner-password" })
+      tokens.set(server, owner.token)
+      for (const name of ["One", "Two"]) {
+        await server.request("POST", "/api/deals", { token: owner.token, body: { deal_name: name } })
+      }
+    }
+  })
+  afterAll(async () => {
+    await direct?.close()
+    await proxied?.close()
+    await published?.close()
+  })
+
+  const list = (server: TestServer, options: { readonly from?: string; readonly headers?: Record<string, string> } = {}) =>
+    send(server, "GET", "/api/deals?per_page=1", {
+      ...options,
+      headers: { authorization: `Bearer ${tokens.get(server)}`, ...options.headers }
+    })
+
+  describe("the links of a list", () => {
+    it("are on the request's Host and scheme when no proxy is trusted, whatever forwarded headers say", async () => {
+      const origin = direct.url
+      expectLinksOn(await list(direct), origin)
+      expectLinksOn(await list(direct, { headers: FORWARDED }), origin)
+      expectLinksOn(await list(direct, { headers: { host: "crm.local:8080" } }), "http://crm.local:8080")
+    })
+
+    it("take the scheme and host a trusted proxy forwards, and only from it", async () => {
+      expectLinksOn(await list(proxied, { from: PROXY, headers: FORWARDED }), "https://crm.example.com")
+      expectLinksOn(await list(proxied, { from: STRANGER, headers: FORWARDED }), proxied.url)
+    })
+
+    it("never carry a Host that is not a host name or address", async () => {
+      expectLinksOn(await list(direct, { headers: { host: "evil.example/phish?x=" } }), "http://localhost")
+    })
+
+    it("are on the public URL, with its path, whatever the Host and the forwarded headers say", async () => {
+      const base = "https://crm.example.com/wasl"
+      expectLinksOn(await list(published), base)
+      expectLinksOn(await list(published, { headers: { host: "evil.example" } }), base)
+      expectLinksOn(
+        await list(published, { from: PROXY, headers: { ...FORWARDED, "x-forwarded-proto": "http", "x-forwarded-host": "evil.example" } }),
+        base
+      )
+    })
+  })
+})
