@@ -36,6 +36,10 @@ interface Refusal {
 const EVERY_APP: ReadonlyArray<Refusal> = [
   { env: { WASL_DELIVERY_TIMEOUT: "soon" }, line: DURATION_LINE("WASL_DELIVERY_TIMEOUT", "soon") },
   {
+    env: { WASL_PUBLIC_URL: "crm.example.com" },
+    line: "wasl: WASL_PUBLIC_URL: expected an absolute http(s) URL without query or fragment, such as https://crm.example.com"
+  },
+  {
     env: { WASL_LOG_LEVEL: "loud" },
     line: `wasl: WASL_LOG_LEVEL: expected one of trace, debug, info, warn, error, fatal, none, received "loud"`
   }

@@ -11,6 +11,7 @@ import { DEFAULT_DATA_DIR, type WaslOptions } from "@wasl/adapters"
 import {
   DURATION_FORM,
   parseDurationText,
+  parsePublicUrl,
   parseRateRule,
   parseRetrySchedule,
   parseServerKey,
@@ -79,6 +80,12 @@ const urlSetting = (name: string, protocols: ReadonlyArray<string>, form: string
     const url = URL.parse(value.trim())
     return url !== null && protocols.includes(url.protocol) ? Result.succeed(value.trim()) : refused(form)
   })
+
+/**
+ * `WASL_PUBLIC_URL`: where clients reach Wasl, the base of every link it writes; refused unless an
+ * absolute http(s) URL without query or fragment (not quoted: it may hold a password).
+ */
+const publicUrlSetting = setting("WASL_PUBLIC_URL", (value) => Result.mapError(parsePublicUrl(value), (form) => `expected ${form}`))
 
 /** A whole number from `min` to `max`; `form` says so when the value is not one. */
 const integerSetting = (name: string, min: number, max: number, form: string) =>
@@ -193,7 +200,7 @@ const secretKey = setting("WASL_SECRET_KEY", (value) =>
     ? Result.succeed(Redacted.make(value.trim()))
     : refused("64 hexadecimal characters (a 32-byte key)"))
 
-/** Every deployment setting: where the data is, the server key, webhooks, mail, messaging and retention. */
+/** Every deployment setting: where the data is, the server key, the public URL, webhooks, mail, messaging and retention. */
 export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: string | undefined }> = Config.all({
   database: DatabaseConfig,
   secretKey,
@@ -209,6 +216,7 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
   from: text("WASL_MAIL_FROM"),
   outbox: text("WASL_MAIL_OUTBOX"),
   sandboxOutbox: text("WASL_SANDBOX_OUTBOX"),
+  publicUrl: publicUrlSetting,
   whatsappGraphUrl: urlSetting("WASL_WHATSAPP_GRAPH_URL", ["https:", "http:"], "an http(s) URL such as https://graph.facebook.com/v21.0"),
   otpCooldown: durationSetting("WASL_OTP_COOLDOWN"),
   retainDeliveries: durationSetting("WASL_RETENTION_DELIVERIES"),
@@ -223,6 +231,7 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
   dataDir: c.database.dataDir,
   maxConnections: c.database.maxConnections,
   secretKey: c.secretKey,
+  publicUrl: c.publicUrl,
   webhooks: { allowPrivateAddresses: c.allowPrivateAddresses, caFile: c.caFile, retryDelays: c.retryDelays, timeout: c.timeout },
   mail: { smtpUrl: c.smtpUrl, smtpCaFile: c.smtpCaFile, from: c.from, outbox: c.outbox },
   messaging: { sandboxOutbox: c.sandboxOutbox, whatsappGraphUrl: c.whatsappGraphUrl, otpCooldown: c.otpCooldown },

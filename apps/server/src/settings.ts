@@ -23,6 +23,7 @@ export const SETTINGS: ReadonlyArray<Setting> = [
   { name: "WASL_DATA_DIR", default: "./.wasl-data" },
   { name: "WASL_DATABASE_POOL", default: "10" },
   { name: "WASL_SECRET_KEY", secret: "value" },
+  { name: "WASL_PUBLIC_URL" },
   { name: "WASL_LOG_FORMAT", default: "pretty on a terminal, json otherwise" },
   { name: "WASL_LOG_LEVEL", default: "info" },
   { name: "WASL_WEBHOOK_ALLOW_PRIVATE", default: "false" },

@@ -90,6 +90,17 @@ describe("the settings", () => {
     expect(refusal(WaslConfig, { WASL_WHATSAPP_GRAPH_URL: "graph" })).toMatch(/^WASL_WHATSAPP_GRAPH_URL: expected an http\(s\) URL/)
   })
 
+  it("read the public URL, its path prefix kept and its trailing slash dropped; refuse any but an absolute http(s) URL", () => {
+    expect(read({}).publicUrl).toBeUndefined()
+    expect(read({ WASL_PUBLIC_URL: " https://CRM.example.com/ " }).publicUrl).toBe("https://crm.example.com")
+    expect(read({ WASL_PUBLIC_URL: "http://example.com:8080/crm/" }).publicUrl).toBe("http://example.com:8080/crm")
+    for (const value of ["crm.example.com", "/crm", "ftp://crm.example.com", "https://crm.example.com/?a=1", "https://crm.example.com/#top", "https://wasl:hunter2@crm.example.com"]) {
+      expect(refusal(WaslConfig, { WASL_PUBLIC_URL: value }), value).toBe(
+        "WASL_PUBLIC_URL: expected an absolute http(s) URL without query or fragment, such as https://crm.example.com"
+      )
+    }
+  })
+
   it("refuse a CA file that cannot be read or holds no certificate, before anything uses it", () => {
     const ca = fileURLToPath(new URL("../../../test/fixtures/tls/ca.pem", import.meta.url))
     const notPem = fileURLToPath(import.meta.url)

@@ -13,6 +13,7 @@ import {
   DURATION_FORM,
   type DeliveryPolicyShape,
   parseDurationText,
+  parsePublicUrl,
   parseRetrySchedule,
   RETENTION_KINDS,
   type RetentionPolicyShape,
@@ -135,6 +136,13 @@ export interface WaslOptions {
   readonly retention?: RetentionOptions | undefined
   /** Connections in the database pool. Default 10. */
   readonly maxConnections?: number | undefined
+  /**
+   * `WASL_PUBLIC_URL`: where clients reach Wasl (`https://crm.example.com`, or with the path prefix
+   * a proxy strips), the base of every link it writes, in answers and mails, whatever Host a
+   * request carries; an https one also marks the session cookie `Secure`. Default: none, and an
+   * answer's links are on the request's own host, a mail names paths alone.
+   */
+  readonly publicUrl?: string | undefined
 }
 
 /** @ignore */
@@ -214,6 +222,20 @@ export const retentionPolicyOf = (options: RetentionOptions = {}): Effect.Effect
     }
     return policy as RetentionPolicyShape
   })
+
+/**
+ * The public URL of the options, normalised (`PublicUrl`); undefined when not given. Fails with
+ * `WaslConfigError` when it is not an absolute http(s) URL without query or fragment. Internal
+ * plumbing of the deployment layers; exported for them.
+ */
+export const publicUrlOf = (publicUrl: string | undefined): Effect.Effect<string | undefined, WaslConfigError> =>
+  publicUrl === undefined
+    ? Effect.succeed(undefined)
+    : Effect.fromResult(Result.mapError(
+      parsePublicUrl(publicUrl),
+      // Not quoted: a refused URL may hold a password.
+      (form) => new WaslConfigError({ message: `WASL_PUBLIC_URL: expected ${form}` })
+    ))
 
 /**
  * Checks the mail options at start: a `WASL_SMTP_URL` that is not a usable `smtp://` or

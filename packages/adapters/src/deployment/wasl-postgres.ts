@@ -16,7 +16,7 @@ import { PgClient, type PgMigrator } from "@effect/sql-pg"
 import { Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
-import { RetentionPolicy, type ServerKeyError, type WaslServices } from "@wasl/core"
+import { PublicUrl, RetentionPolicy, type ServerKeyError, type WaslServices } from "@wasl/core"
 import { EmbeddedClientLive, MigrationsLive, pgClientOptions, PostgresClientLive } from "../db/database.ts"
 import type { DatabaseLockedError, EmbeddedPostgresError } from "../db/embedded-postgres-errors.ts"
 import { RepositoriesPg } from "../pg/index.ts"
@@ -30,6 +30,7 @@ import {
   DEFAULT_DATA_DIR,
   deliveryPolicyOf,
   otpCooldownOf,
+  publicUrlOf,
   retentionPolicyOf,
   WaslConfigError,
   type WaslOptions
@@ -90,9 +91,10 @@ const onDatabase = <E, R>(
     const retention = yield* retentionPolicyOf(options.retention)
     const otpCooldown = yield* otpCooldownOf(options.messaging?.otpCooldown)
     yield* checkMailOptions(options.mail)
+    const publicUrl = yield* publicUrlOf(options.publicUrl)
     // The per-request reads (token, grants, property definitions, /api/me's parts) through the caches.
     const repositories = RepositoryCachesPg().pipe(Layer.provideMerge(RepositoriesPg))
-    return Layer.mergeAll(repositories, QueueSignalsPg, NotificationFeedPg, Layer.succeed(RetentionPolicy, retention)).pipe(
+    return Layer.mergeAll(repositories, QueueSignalsPg, NotificationFeedPg, Layer.succeed(RetentionPolicy, retention), Layer.succeed(PublicUrl, publicUrl)).pipe(
       Layer.provideMerge(nodeServices(options, master, policy, otpCooldown)),
       Layer.provideMerge(MigrationsLive),
       Layer.provideMerge(database)

@@ -4,7 +4,7 @@
  * cannot be used fails the layer with a message naming it.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { DEFAULT_OTP_COOLDOWN, DEFAULT_RETENTION, RetentionPolicy } from "@wasl/core"
+import { DEFAULT_OTP_COOLDOWN, DEFAULT_RETENTION, PublicUrl, RetentionPolicy } from "@wasl/core"
 import { Context, Duration, Effect, Layer, Logger, Redacted } from "effect"
 import { existsSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -70,6 +70,25 @@ describe("WaslPostgres", () => {
       const { exit } = yield* build({ secretKey: "ab".repeat(32), messaging: { otpCooldown: "a minute" } })
       assert.strictEqual(exit._tag, "Failure")
       assert.include(String(exit), "WASL_OTP_COOLDOWN: expected a duration")
+    }), { timeout: 60_000 })
+
+  it.effect("a public URL it cannot use fails the layer, naming the setting and not quoting the URL", () =>
+    Effect.gen(function*() {
+      const { exit } = yield* build({ secretKey: "ab".repeat(32), publicUrl: "https://wasl:hunter2@crm.example.com" })
+      assert.strictEqual(exit._tag, "Failure")
+      assert.include(String(exit), "WASL_PUBLIC_URL: expected an absolute http(s) URL without query or fragment")
+      assert.notInclude(String(exit), "hunter2")
+    }), { timeout: 60_000 })
+
+  it.effect("provides the public URL of the options, normalised; none when not given", () =>
+    Effect.gen(function*() {
+      const publicUrlOf = (publicUrl: string | undefined) =>
+        Effect.scoped(Effect.map(
+          Layer.build(WaslPostgres.layerClient({ secretKey: "ab".repeat(32), publicUrl }).pipe(Layer.provide(TestDatabase.pglite))),
+          (context) => Context.get(context, PublicUrl)
+        ))
+      assert.strictEqual(yield* publicUrlOf("https://CRM.example.com/wasl/"), "https://crm.example.com/wasl")
+      assert.isUndefined(yield* publicUrlOf(undefined))
     }), { timeout: 60_000 })
 
   it.effect("the retention of the options is the one the layer provides; what is not given keeps its default", () =>
