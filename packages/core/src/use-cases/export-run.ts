@@ -41,6 +41,7 @@ import { csvBatch } from "../exports/csv-file.ts"
 import type { ExportProgress, ExportRow } from "../exports/export.ts"
 import { ExportRepository } from "../exports/export-repository.ts"
 import { exportListParams } from "../exports/export-request.ts"
+import { publicLink } from "../public-url.ts"
 import { PATH_OF_KIND } from "../records/object-kind.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
 import { RecordRepository, type RecordScanBatch, type RecordScanInput } from "../records/record-repository.ts"
@@ -131,7 +132,7 @@ const writeBatch = (plan: RunPlan, progress: ExportProgress) =>
       data: { export_id: row.id, object_type: row.kind, row_count: next.rows, message },
       mail: {
         subject: "Your export is ready",
-        text: [message, "", `Download it with GET /api/exports/${row.id}/download.`].join("\n")
+        text: [message, "", `Download it with GET ${yield* publicLink(`/api/exports/${row.id}/download`)}.`].join("\n")
       }
     })
     return Option.none<ExportProgress>()

@@ -24,6 +24,7 @@ import { invalid } from "../errors.ts"
 import type { Outbox } from "../events/outbox.ts"
 import type { ImportJob, ImportRow, RowErrors } from "../imports/import-job.ts"
 import { ImportRepository } from "../imports/import-repository.ts"
+import { publicLink } from "../public-url.ts"
 import { ambiguousUpsertKey } from "../records/batch-input.ts"
 import { lockMatches } from "../records/match-lock.ts"
 import { PATH_OF_KIND } from "../records/object-kind.ts"
@@ -128,7 +129,11 @@ const finishImport = (job: ImportJob, status: "completed" | "failed", reason: st
       },
       mail: {
         subject: status === "completed" ? "Import complete" : "Import failed",
-        text: [message, "", `GET /api/${PATH_OF_KIND[job.kind]}/imports/${job.id} shows it; /errors lists the refused rows as CSV.`].join("\n")
+        text: [
+          message,
+          "",
+          `GET ${yield* publicLink(`/api/${PATH_OF_KIND[job.kind]}/imports/${job.id}`)} shows it; /errors lists the refused rows as CSV.`
+        ].join("\n")
       }
     })
   })

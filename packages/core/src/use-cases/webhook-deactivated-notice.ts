@@ -8,6 +8,7 @@
  */
 import { Effect } from "effect"
 import { NotificationRepository } from "../account/notification-repository.ts"
+import { publicLink } from "../public-url.ts"
 import { notifyRecipients } from "./notify.ts"
 
 /** The notification's name. */
@@ -17,13 +18,15 @@ export const WEBHOOK_DEACTIVATED = "WebhookDeactivated" as const
 export const webhookDeactivatedMessage = (url: string): string =>
   `The webhook ${url} was switched off: 3 deliveries in a row failed after using all their attempts.`
 
+/** The mail's text; the activation endpoint on the public URL when one is set. */
 const mailText = (url: string, webhookId: number) =>
-  [
-    webhookDeactivatedMessage(url),
-    "",
-    "No events are sent to it until it is activated again. Once the endpoint answers, reactivate it with",
-    `PUT /api/account/webhooks/${webhookId}/activate and the body {"is_active": true}.`
-  ].join("\n")
+  Effect.map(publicLink(`/api/account/webhooks/${webhookId}/activate`), (activate) =>
+    [
+      webhookDeactivatedMessage(url),
+      "",
+      "No events are sent to it until it is activated again. Once the endpoint answers, reactivate it with",
+      `PUT ${activate} and the body {"is_active": true}.`
+    ].join("\n"))
 
 /**
  * Tells the account's members who may update webhooks that the webhook at `url` was switched off:
@@ -42,7 +45,7 @@ export const notifyWebhookDeactivated: (
     )
     yield* notifyRecipients(accountId, WEBHOOK_DEACTIVATED, recipients, {
       data: { webhook_id: webhookId, url, message: webhookDeactivatedMessage(url) },
-      mail: { subject: "Webhook deactivated", text: mailText(url, webhookId) }
+      mail: { subject: "Webhook deactivated", text: yield* mailText(url, webhookId) }
     })
     return recipients.length
   }
