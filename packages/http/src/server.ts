@@ -4,8 +4,8 @@
  */
 import { Deferred, Effect, Layer } from "effect"
 import { HttpRouter, type HttpServer } from "effect/http"
-import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
-import { OBJECT_PATHS } from "@wasl/core"
+import { HttpApiBuilder, HttpApiScalar, OpenApi } from "effect/http-api"
+import { OBJECT_PATHS, PublicUrl } from "@wasl/core"
 import { WaslApi } from "./api.ts"
 import { makeBoundary, makeNotFound } from "./boundary.ts"
 import type { WaslHttpServices, WaslPlatformServices } from "./http-services.ts"
@@ -41,12 +41,20 @@ const routes = routeTableOf(WaslApi, { kind: OBJECT_PATHS })
 // Before `ApiRoutes` builds its codecs, which then take the compiled decoders and encoders.
 compileApiSchemas(WaslApi)
 
-const ApiRoutes = HttpApiBuilder.layer(WaslApi, { openapiPath: OPENAPI_PATH }).pipe(
+/**
+ * The API as its OpenAPI document (and the reference page) describe it: served from the public URL
+ * when one is set, which holds any path prefix a proxy strips; else from the server that serves
+ * the document, as the API itself declares.
+ */
+const DocumentedApi = Effect.map(PublicUrl, (base) =>
+  base === undefined ? WaslApi : WaslApi.annotateMerge(OpenApi.annotations({ servers: [{ url: base, description: "Wasl's public URL" }] })))
+
+const ApiRoutes = Layer.unwrap(Effect.map(DocumentedApi, (api) => HttpApiBuilder.layer(api, { openapiPath: OPENAPI_PATH }))).pipe(
   Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, PropertyHandlers, MessagingHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, ImportHandlers, RecordHandlers, ExportHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers, HealthHandlers]),
   Layer.provide(AuthenticationLive)
 )
 
-const DocsRoute = HttpApiScalar.layer(WaslApi, { path: DOCS_PATH })
+const DocsRoute = Layer.unwrap(Effect.map(DocumentedApi, (api) => HttpApiScalar.layer(api, { path: DOCS_PATH })))
 
 /**
  * Wasl's routes — the API under `/api`, its OpenAPI document and the reference page at `/docs` —

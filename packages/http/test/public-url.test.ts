@@ -132,4 +132,14 @@ describe.each(DATABASES)("links and the session cookie as the client reached Was
       )
     })
   })
+
+  describe("the OpenAPI document", () => {
+    it("names the public URL as its server, else the server that serves it", async () => {
+      const servers = async (server: TestServer) => (await send(server, "GET", "/api/openapi.json")).body.servers
+      expect(await servers(published)).toEqual([{ url: "https://crm.example.com/wasl", description: "Wasl's public URL" }])
+      expect(await servers(direct)).toEqual([{ url: "/", description: "The server that serves this document" }])
+      // The reference page embeds the same document.
+      expect((await send(published, "GET", "/docs", { headers: { accept: "text/html" } })).text).toContain("https://crm.example.com/wasl")
+    })
+  })
 })
