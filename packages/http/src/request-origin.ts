@@ -25,3 +25,10 @@ const hostOf = (request: HttpServerRequest.HttpServerRequest): string => {
 export const linkBase = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<string> =>
   Effect.map(PublicUrl, (base) => base ?? `${request.protocol === "https" ? "https" : "http"}://${hostOf(request)}`)
 
+
+/**
+ * Whether the client reached Wasl over HTTPS: the public URL is an https one, or a trusted proxy
+ * forwarded `X-Forwarded-Proto: https`.
+ */
+export const reachedOverHttps = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<boolean> =>
+  Effect.map(PublicUrl, (base) => base?.startsWith("https:") === true || request.protocol === "https")

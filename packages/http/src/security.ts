@@ -25,7 +25,7 @@ import { idempotent } from "./idempotency.ts"
 import { callerKey, limitRequest } from "./rate-limit.ts"
 import { TooManyRequests429WithRetryAfter } from "./retry-after.ts"
 
-/** The name of the first-party session cookie that `POST /api/auth/login` sets (HttpOnly, SameSite=Lax). */
+/** The name of the first-party session cookie that `POST /api/auth/login` sets (HttpOnly, SameSite=Lax, and Secure over HTTPS). */
 export const SESSION_COOKIE = "wasl_session"
 
 /** @ignore */

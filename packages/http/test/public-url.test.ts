@@ -133,6 +133,43 @@ describe.each(DATABASES)("links and the session cookie as the client reached Was
     })
   })
 
+  describe("the session cookie", () => {
+    /** Logs in and out through `server` as the given peer with the given headers; answers both Set-Cookie lines. */
+    const session = async (server: TestServer, options: { readonly from?: string; readonly headers?: Record<string, string> } = {}) => {
+      const login = await send(server, "POST", "/api/auth/login", {
+        ...options,
+        body: { email: "owner@example.test", password: "owner-password" }
+      })
+      expect(login.status).toBe(200)
+      const loginCookie = login.headers.get("set-cookie") ?? ""
+      const logout = await send(server, "POST", "/api/auth/logout", {
+        ...options,
+        headers: { ...options.headers, cookie: loginCookie.split(";")[0]!, "x-requested-with": "XMLHttpRequest" }
+      })
+      expect(logout.status).toBe(204)
+      const logoutCookie = logout.headers.get("set-cookie") ?? ""
+      expect([loginCookie, logoutCookie].map((line) => line.split("=")[0])).toEqual(["wasl_session", "wasl_session"])
+      return [loginCookie, logoutCookie]
+    }
+    const secure = (line: string) => /;\s*Secure(;|$)/i.test(line)
+
+    it("is Secure, at login and at logout, when the public URL is https", async () => {
+      expect((await session(published)).map(secure)).toEqual([true, true])
+    })
+
+    it("is Secure, at login and at logout, when a trusted proxy forwards https", async () => {
+      expect((await session(proxied, { from: PROXY, headers: FORWARDED })).map(secure)).toEqual([true, true])
+    })
+
+    it("is not Secure over plain http, nor when an untrusted peer claims https", async () => {
+      expect((await session(direct)).map(secure)).toEqual([false, false])
+      expect((await session(direct, { headers: FORWARDED })).map(secure)).toEqual([false, false])
+      expect((await session(proxied, { from: STRANGER, headers: FORWARDED })).map(secure)).toEqual([false, false])
+      expect((await session(proxied, { from: PROXY, headers: { ...FORWARDED, "x-forwarded-proto": "http" } })).map(secure))
+        .toEqual([false, false])
+    })
+  })
+
   describe("the OpenAPI document", () => {
     it("names the public URL as its server, else the server that serves it", async () => {
       const servers = async (server: TestServer) => (await send(server, "GET", "/api/openapi.json")).body.servers

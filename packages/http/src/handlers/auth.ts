@@ -5,14 +5,17 @@ import { login, logout, RateLimitPolicy, SESSION_LIFETIME } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import { limitRequest } from "../rate-limit.ts"
+import { reachedOverHttps } from "../request-origin.ts"
 import type { WaslHttpServices } from "../http-services.ts"
 import { type Authentication, CurrentPrincipal, SESSION_COOKIE } from "../security.ts"
 
-const cookieOptions = {
-  httpOnly: true,
-  sameSite: "lax",
-  path: "/"
-} as const
+/**
+ * The session cookie's attributes: HttpOnly, SameSite=Lax, for the whole site, and `Secure` when
+ * the client reached Wasl over HTTPS, so the browser never sends it back over plain http. Not
+ * over plain http, where a `Secure` cookie would not be stored at all (a local start).
+ */
+const cookieOptions = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.map(reachedOverHttps(request), (secure) => ({ httpOnly: true, sameSite: "lax", path: "/", secure } as const))
 
 /**
  * The handlers of the `auth` group: login sets the session cookie, logout ends the session and
@@ -40,11 +43,9 @@ export const AuthHandlers: Layer.Layer<
           [`login-address:${address}`, policy.login]
         ])
         const { cookie, user } = yield* domain(login(payload.email, payload.password))
+        const options = yield* cookieOptions(request)
         yield* HttpEffect.appendPreResponseHandler((_request, response) =>
-          Effect.succeed(HttpServerResponse.setCookieUnsafe(response, SESSION_COOKIE, cookie, {
-            ...cookieOptions,
-            maxAge: SESSION_LIFETIME
-          }))
+          Effect.succeed(HttpServerResponse.setCookieUnsafe(response, SESSION_COOKIE, cookie, { ...options, maxAge: SESSION_LIFETIME }))
         )
         return { data: user }
       }))
@@ -52,8 +53,9 @@ export const AuthHandlers: Layer.Layer<
       Effect.gen(function*() {
         const principal = yield* CurrentPrincipal
         if (principal.sessionId !== null) yield* logout(principal.sessionId)
+        const options = yield* cookieOptions(yield* HttpServerRequest.HttpServerRequest)
         yield* HttpEffect.appendPreResponseHandler((_request, response) =>
-          Effect.succeed(HttpServerResponse.expireCookieUnsafe(response, SESSION_COOKIE, cookieOptions))
+          Effect.succeed(HttpServerResponse.expireCookieUnsafe(response, SESSION_COOKIE, options))
         )
       }))
   }))
