@@ -8,6 +8,7 @@
  * Black box: this file imports nothing from the workspace; it spawns the apps.
  */
 import * as Fs from "node:fs"
+import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -46,6 +47,10 @@ const EVERY_APP: ReadonlyArray<Refusal> = [
 ]
 
 const HTTP_APPS: ReadonlyArray<Refusal> = [
+  {
+    env: { WASL_REQUEST_TIMEOUT: "0s" },
+    line: `wasl: WASL_REQUEST_TIMEOUT: expected a duration from 1s to 1d, such as 30s, received "0s"`
+  },
   {
     env: { WASL_RATE_LIMIT: "lots" },
     line: `wasl: WASL_RATE_LIMIT: expected <requests>/<duration> (600/1m), <requests> per minute, or 0 for no limit, received "lots"`
@@ -116,8 +121,19 @@ describe.each(APPS)("$name with a bad setting", ({ main, name, refusals }) => {
   )
 })
 
+/** Sends a JSON body's first byte to `port`, then nothing; answers what the server sent before it closed the connection. */
+const stalledBody = (port: number): Promise<string> =>
+  new Promise((resolve, reject) => {
+    let received = ""
+    const socket = Net.connect({ port, host: "127.0.0.1" }, () =>
+      socket.write("POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"))
+    socket.on("data", (chunk: Buffer) => (received += chunk.toString("utf8")))
+    socket.on("close", () => resolve(received))
+    socket.on("error", reject)
+  })
+
 describe("apps/server with good settings", () => {
-  it("starts with durations in either syntax (WASL_OTP_COOLDOWN=2s, 60 seconds, 10/15m)", async () => {
+  it("starts with durations in either syntax (WASL_OTP_COOLDOWN=2s, 60 seconds, 10/15m), and applies them", async () => {
     const port = await freePort()
     const server = launch("apps/server (good settings)", serverMain, [], {
       ...appEnv(Path.join(scratch, "good")),
@@ -127,9 +143,15 @@ describe("apps/server with good settings", () => {
       WASL_RETRY_DELAYS: "0s,500ms,2 seconds,5m,1h,1d",
       WASL_RETENTION_IDEMPOTENCY: "1 hour",
       WASL_RATE_LIMIT_LOGIN: "10/15m",
-      WASL_STREAMS_PER_USER: "3"
+      WASL_STREAMS_PER_USER: "3",
+      WASL_REQUEST_TIMEOUT: "1 second"
     })
     await server.waitForStdout(/Wasl is listening/, 60_000)
+    // A body that stops coming is answered 408 once WASL_REQUEST_TIMEOUT has passed.
+    const started = Date.now()
+    const answer = await stalledBody(port)
+    expect(Date.now() - started).toBeLessThan(5000)
+    expect(answer).toMatch(/^HTTP\/1\.1 408 [^]*\r\n\r\n\{"message":"The request was not received in time\."\}$/)
     server.child.kill("SIGTERM")
     expect(await exitWithin(server, 20_000)).toEqual({ code: 0, signal: null })
   }, 90_000)

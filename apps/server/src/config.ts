@@ -20,6 +20,7 @@ import {
   type RetrySchedule
 } from "@wasl/core"
 import { DEFAULT_STREAMS_PER_USER, parseTrustedProxies } from "@wasl/http"
+import { DEFAULT_REQUEST_TIMEOUT } from "./node-server.ts"
 
 /** Why a text is not a value of a setting: the accepted form, and the text itself unless secret. */
 const refused = (form: string, text?: string) => Result.fail(text === undefined ? `expected ${form}` : `expected ${form}, received "${text}"`)
@@ -181,11 +182,29 @@ export const StreamsPerUserConfig: Config.Config<number> = withFallback(
 )
 
 /**
- * Everything the HTTP server reads beyond the services: where it listens, its rate limits and
- * proxies, the open notification streams a user may hold, and the token of its metrics.
+ * `WASL_REQUEST_TIMEOUT`: how long a request's body may take to arrive (a large one that keeps
+ * coming gets longer; see node-server.ts), 30 seconds by default; from a second to a day.
+ */
+export const RequestTimeoutConfig: Config.Config<Duration.Duration> = withFallback(
+  setting("WASL_REQUEST_TIMEOUT", (value) =>
+    Option.match(
+      Option.filter(
+        parseDurationText(value),
+        Duration.between({ minimum: Duration.seconds(1), maximum: Duration.days(1) })
+      ),
+      { onNone: () => refused("a duration from 1s to 1d, such as 30s", value), onSome: Result.succeed }
+    )),
+  DEFAULT_REQUEST_TIMEOUT
+)
+
+/**
+ * Everything the HTTP server reads beyond the services: where it listens, how long a request may
+ * take to arrive, its rate limits and proxies, the open notification streams a user may hold, and
+ * the token of its metrics.
  */
 export const HttpConfig = Config.all({
   server: ServerConfig,
+  requestTimeout: RequestTimeoutConfig,
   rateLimits: RateLimitConfig,
   trustedProxies: TrustProxyConfig,
   streamsPerUser: StreamsPerUserConfig,

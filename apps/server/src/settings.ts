@@ -19,6 +19,7 @@ export interface Setting {
 export const SETTINGS: ReadonlyArray<Setting> = [
   { name: "PORT", default: "3000" },
   { name: "HOST", default: "0.0.0.0" },
+  { name: "WASL_REQUEST_TIMEOUT", default: "30s" },
   { name: "DATABASE_URL", secret: "url" },
   { name: "WASL_DATA_DIR", default: "./.wasl-data" },
   { name: "WASL_DATABASE_POOL", default: "10" },

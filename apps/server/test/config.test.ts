@@ -101,6 +101,18 @@ describe("the settings", () => {
     }
   })
 
+  it("read the time a request's body may take to arrive, 30 seconds by default; refuse one under a second or over a day", () => {
+    const timeout = (env: Record<string, string>) => Duration.toMillis(Effect.runSync(HttpConfig.parse(provider(env))).requestTimeout)
+    expect(timeout({})).toBe(30_000)
+    expect(timeout({ WASL_REQUEST_TIMEOUT: "2s" })).toBe(2000)
+    expect(timeout({ WASL_REQUEST_TIMEOUT: "2 minutes" })).toBe(120_000)
+    for (const value of ["soon", "0s", "500ms", "2d"]) {
+      expect(refusal(HttpConfig, { WASL_REQUEST_TIMEOUT: value }), value).toBe(
+        `WASL_REQUEST_TIMEOUT: expected a duration from 1s to 1d, such as 30s, received "${value}"`
+      )
+    }
+  })
+
   it("refuse a CA file that cannot be read or holds no certificate, before anything uses it", () => {
     const ca = fileURLToPath(new URL("../../../test/fixtures/tls/ca.pem", import.meta.url))
     const notPem = fileURLToPath(import.meta.url)

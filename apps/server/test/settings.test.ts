@@ -41,6 +41,7 @@ describe("the list of settings", () => {
       const name of [
         "PORT",
         "HOST",
+        "WASL_REQUEST_TIMEOUT",
         "WASL_DATA_DIR",
         "WASL_WEBHOOK_ALLOW_PRIVATE",
         "WASL_RATE_LIMIT",
