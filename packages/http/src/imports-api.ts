@@ -93,7 +93,9 @@ export const ImportErrorsEndpoint: HttpApiEndpoint.HttpApiEndpoint<
 }).annotate(OpenApi.Summary, "Download an import's refused rows").annotate(
   OpenApi.Description,
   "The refused rows as CSV, streamed: the file's columns and an error column with the row's messages, in line order " +
-    "(while the import runs, those refused so far). Another account's import is 404. Permission <kind>-create."
+    "(while the import runs, those refused so far). A cell beginning with =, +, -, @, a tab or a carriage return gets a " +
+    "leading ' so spreadsheets do not run it as a formula, as in an export. Another account's import is 404. " +
+    "Permission <kind>-create."
 )
 
 /** @ignore */

@@ -1,9 +1,10 @@
 /**
  * CSV imports over HTTP: the multipart upload streamed into a queued import, the worker's
- * records with their events, the status with the refused rows' 422 messages, the errors CSV, a
- * file refused whole with nothing stored, permissions, and another account's import.
+ * records with their events, the status with the refused rows' 422 messages, the errors CSV (its
+ * cells guarded against formulas as an export's are), a file refused whole with nothing stored,
+ * permissions, and another account's import.
  */
-import { processNextImport } from "@wasl/core"
+import { processNextImport, runNextExport } from "@wasl/core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 
@@ -65,6 +66,36 @@ describe.each(DATABASES)("CSV imports over HTTP on %s", (database) => {
 
     const notifications = await server.request("GET", "/api/notifications", { token: owner.token })
     expect(notifications.body.data.find((n: { type: string }) => n.type === "ObjectsImport")?.data).toMatchObject({ import_id: id, created: 2 })
+  })
+
+  it("the errors CSV guards a refused cell that a spreadsheet would run as a formula, as an export guards it", async () => {
+    const guarded = await server.bootstrap({ email: "imports-formulas@example.test", password: "pw-formulas" })
+    const formulas = ["=HYPERLINK(\"https://evil.test\",\"click\")", "+cmd|' /C calc'!A0", "@SUM(1+1)", "-2+3"]
+    /** A cell as RFC 4180 writes it: quoted when it holds a quote, a comma or a line break. */
+    const quoted = (cell: string) => /[",\r\n]/.test(cell) ? `"${cell.replaceAll("\"", "\"\"")}"` : cell
+    // Each formula twice: a row the import takes (a contact to export) and a row it refuses.
+    const rows = formulas.flatMap((f, i) => [`${quoted(f)},ok${i}@formulas.test`, `${quoted(f)},not an email`])
+    // A tab or a carriage return before the formula: a spreadsheet may run it too.
+    rows.push(`${quoted("\t=1+1")},not an email`, `${quoted("\r=1+1")},not an email`, "plain,not an email")
+    const started = await upload("/api/contacts/imports", `firstname,email\r\n${rows.join("\r\n")}\r\n`, {}, guarded.token)
+    expect(started.status).toBe(202)
+    await drain()
+    const message = (await server.request("POST", "/api/contacts", { token: guarded.token, body: { email: "not an email" } }))
+      .body.errors.email.join(" ")
+
+    const errors = await fetch(`${server.url}/api/contacts/imports/${started.body.data._id}/errors`, {
+      headers: { authorization: `Bearer ${guarded.token}` }
+    })
+    const refused = [...formulas, "\t=1+1", "\r=1+1"].map((f) => `${quoted(`'${f}`)},not an email,${message}`)
+    expect(await errors.text()).toBe(["firstname,email,error", ...refused, `plain,not an email,${message}`, ""].join("\r\n"))
+
+    // The same texts in an export of the contacts the import made.
+    const asked = await server.request("POST", "/api/contacts/exports", { token: guarded.token, body: { properties: ["firstname"] } })
+    expect(asked.status).toBe(202)
+    expect(await server.run(runNextExport())).toBe(true)
+    const file = await fetch(`${server.url}/api/exports/${asked.body.data._id}/download`, { headers: { authorization: `Bearer ${guarded.token}` } })
+    const exported = (await file.text()).split("\r\n").slice(1, -1).map((line) => line.split(",").slice(1, -2).join(","))
+    expect(exported.toSorted()).toEqual(formulas.map((f) => quoted(`'${f}`)).toSorted())
   })
 
   it("match_on (sent after the file or before) updates the record it finds, firing contact-updated", async () => {

@@ -7,18 +7,11 @@
  * - a list (multi-select values, linked ids): its elements joined with `;`; an object (a deal's
  *   linked contact summary): its JSON.
  *
- * Formula injection (OWASP "CSV Injection"): a spreadsheet runs a cell beginning with `=`, `+`,
- * `-` or `@` as a formula, and some also after a leading tab or carriage return. Such a cell gets a
- * leading `'`, which spreadsheets show as text and hide. Numbers are left alone: a negative amount
- * stays a number (`-5`), and no number can hold a formula.
+ * Text cells get the formula guard of every CSV Wasl writes (formula-guard.ts). Numbers are left
+ * alone: a negative amount stays a number (`-5`), and no number can hold a formula.
  */
 import type { RecordJson } from "../records/record-shape.ts"
-
-/** Where a cell must not begin: the characters that make a spreadsheet read a formula. */
-const FORMULA_START = /^[=+\-@\t\r]/
-
-/** The cell text of `text`, with a `'` before a beginning that would start a formula. */
-export const guardFormula = (text: string): string => FORMULA_START.test(text) ? `'${text}` : text
+import { guardFormula } from "../wire/formula-guard.ts"
 
 const elementText = (value: unknown): string =>
   value === null || value === undefined

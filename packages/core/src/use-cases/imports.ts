@@ -24,6 +24,7 @@ import { ImportRepository } from "../imports/import-repository.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
 import { LaravelMessage } from "../validation/validation-messages.ts"
 import { Transactor } from "../transactor.ts"
+import { guardFormula } from "../wire/formula-guard.ts"
 import { newRecordId } from "../wire/record-id.ts"
 import { authorize } from "./authenticate.ts"
 import { customOf, isMatchProperty } from "./record-lookup.ts"
@@ -127,7 +128,9 @@ export const errorText = (errors: RowErrors): string => Object.values(errors).fl
 /**
  * `GET /api/{kind}/imports/{_id}/errors`: the refused rows as CSV, as they are read from the
  * store: the file's columns and an `error` column with the row's messages, in line order (those
- * refused so far while the import runs). {@link NotFound} as for the status.
+ * refused so far while the import runs). Every cell of a row gets the formula guard of the CSV
+ * Wasl writes (formula-guard.ts): a refused cell is the uploader's text, opened in a spreadsheet;
+ * the header's are property names, which cannot start a formula. {@link NotFound} as for the status.
  */
 export const importErrorsCsv: (
   principal: Principal,
@@ -140,7 +143,7 @@ export const importErrorsCsv: (
     const page = (afterLine: number) =>
       Effect.map(repo.failedRows(principal.accountId, id, afterLine, ERRORS_PAGE), (rows: ReadonlyArray<FailedRow>) =>
         [
-          rows.map((row): Csv.Row => [...row.cells, errorText(row.errors)]),
+          rows.map((row): Csv.Row => [...row.cells, errorText(row.errors)].map(guardFormula)),
           rows.length < ERRORS_PAGE ? Option.none() : Option.some(rows[rows.length - 1]!.line)
         ] as const)
     return Stream.concat(Stream.succeed<Csv.Row>([...job.columns, "error"]), Stream.paginate(0, page)).pipe(
