@@ -12,6 +12,7 @@ import { httpErrorResponse, responses } from "./errors.ts"
 import type { RouteTable } from "./route-table.ts"
 import { TrustedProxies } from "./trusted-proxies.ts"
 import { unstorableJsonErrors } from "./storable-text.ts"
+import { tooDeepJsonErrors } from "./body-nesting.ts"
 import { type FieldErrors, isMalformedJson, toFieldErrors } from "./validation-errors.ts"
 import { currentRouteTemplate, recordRequest } from "./http-metrics.ts"
 
@@ -65,9 +66,10 @@ const multipartLimit = (request: HttpServerRequest.HttpServerRequest): number | 
 }
 
 /**
- * PostgreSQL text cannot hold U+0000 (nor a surrogate without its pair), so input carrying one is
- * refused up front, as a 422, before it could fail at the database: a NUL anywhere in the query on
- * `query`; in a JSON body, the field holding the string (storable-text.ts).
+ * Input refused up front, as a 422, before a route decodes it. PostgreSQL text cannot hold U+0000
+ * (nor a surrogate without its pair), so a NUL anywhere in the query is refused on `query`, before
+ * it could fail at the database; in a JSON body, a part nested too deep for the decoders
+ * (body-nesting.ts), then a string that cannot be stored (storable-text.ts), on their field.
  */
 const NUL_MESSAGE = "The request must not contain NUL characters."
 
@@ -77,7 +79,10 @@ const refusedText = (request: HttpServerRequest.HttpServerRequest, withBody: boo
   }
   if (!withBody) return Effect.succeed(undefined)
   // The body is read once and cached; a failure to read it (too large) is left to the route to report.
-  return request.text.pipe(Effect.map(unstorableJsonErrors), Effect.orElseSucceed(() => undefined))
+  return request.text.pipe(
+    Effect.map((text) => tooDeepJsonErrors(text) ?? unstorableJsonErrors(text)),
+    Effect.orElseSucceed(() => undefined)
+  )
 }
 
 /** The path of a request's URL, without its query. */

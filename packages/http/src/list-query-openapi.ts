@@ -14,6 +14,7 @@ import {
   MAX_FILTER_CONDITIONS,
   MAX_FILTER_LIST_LENGTH,
   MAX_PER_PAGE,
+  MAX_QUERY_NESTING,
   ORDER_DIRECTIONS
 } from "@wasl/core"
 
@@ -104,7 +105,7 @@ export const RECORD_LIST_PARAMETERS: ReadonlyArray<QueryParameter> = [
       "Operators: eq, neq (strings case-insensitive); gt, gte, lt, lte (numbers, dates); between [low, high]; " +
       `in, not_in (a list of at most ${MAX_FILTER_LIST_LENGTH}); contains, not_contains, starts_with, ends_with ` +
       "(case-insensitive); is_empty, is_not_empty (no value). Anything malformed is a 422 naming its key, " +
-      "as complex_filters.1.operator.",
+      `as complex_filters.1.operator; nested more than ${MAX_QUERY_NESTING} levels deep, in either form, a 422 on complex_filters.`,
     { type: "array", maxItems: MAX_FILTER_CONDITIONS, items: { anyOf: [FilterCondition, FilterOrGroup] } },
     {
       style: "deepObject",

@@ -118,6 +118,69 @@ describe.each(DATABASES)("malformed input on %s", (database) => {
     }
   })
 
+  it("complex_filters nested deeper than 64 levels, as lists or as or-groups, is the list's 422 on every path", async () => {
+    const message = "The complex filters field must not be nested more than 64 levels deep."
+    const tooDeep = { message, errors: { complex_filters: [message] } }
+    const condition = "{\"property\":\"deal_name\",\"operator\":\"eq\",\"value\":\"x\"}"
+    /** `levels` lists around one condition, or `levels` or-groups (JSON texts: JSON.stringify would itself overflow). */
+    const lists = (levels: number) => "[".repeat(levels) + condition + "]".repeat(levels)
+    const ors = (levels: number) => "[" + "{\"or\":[".repeat(levels) + condition + "]}".repeat(levels) + "]"
+    // The list: JSON in the query (as long as a URL can be), and bracket notation.
+    for (const path of ["/api/deals", "/api/contacts"]) {
+      for (const query of [lists(5000), ors(1000), lists(64)]) {
+        const reply = await server.request("GET", `${path}?complex_filters=${query}`, { token })
+        expect(reply.status, `${path} ${query.slice(0, 20)} (${query.length})`).toBe(422)
+        expect(reply.body).toEqual(tooDeep)
+      }
+      for (const name of ["[0]".repeat(4000), "[0][or]".repeat(1500) + "[0][property]"]) {
+        const reply = await server.request("GET", `${path}?complex_filters${name}=x`, { token })
+        expect(reply.status, `${path} ${name.slice(0, 20)}`).toBe(422)
+        expect(reply.body).toEqual(tooDeep)
+      }
+      // 64 levels are kept: the list refuses the shape for what it is, not for its depth.
+      const kept = await server.request("GET", `${path}?complex_filters=${lists(63)}`, { token })
+      expect(kept.status).toBe(422)
+      expect(kept.body.errors.complex_filters).toBeUndefined()
+    }
+    // An export's body: complex_filters as JSON, or as the JSON text the list takes.
+    for (const filters of [lists(5000), ors(5000), lists(64)]) {
+      for (const raw of [`{"complex_filters":${filters}}`, `{"complex_filters":${JSON.stringify(filters)}}`]) {
+        const reply = await server.request("POST", "/api/deals/exports", { token, raw })
+        expect(reply.status, `${raw.slice(0, 30)} (${raw.length})`).toBe(422)
+        expect(reply.body).toEqual(tooDeep)
+      }
+    }
+    expect((await server.query("SELECT count(*)::int AS n FROM exports"))[0].n).toBe(0)
+  })
+
+  it("a JSON body nesting 5,000 levels deep is a 422 on the field nesting too deep, wherever it goes", async () => {
+    const deep = "[".repeat(5000) + "]".repeat(5000)
+    const paths = [
+      ["POST", "/api/deals"],
+      ["PUT", `/api/deals/${deal}`],
+      ["POST", "/api/deals/batch/create"],
+      ["POST", "/api/deals/properties"],
+      ["POST", "/api/tokens"],
+      ["POST", "/api/account/webhooks"]
+    ] as const
+    for (const [method, path] of paths) {
+      const field = await server.request(method, path, { token, raw: `{"deal_name":"x","inputs":${deep}}` })
+      expect(field.status, `${method} ${path}`).toBe(422)
+      expect(field.body).toEqual({
+        message: "The inputs field must not be nested more than 64 levels deep.",
+        errors: { inputs: ["The inputs field must not be nested more than 64 levels deep."] }
+      })
+      const whole = await server.request(method, path, { token, raw: deep })
+      expect(whole.status, `${method} ${path}`).toBe(422)
+      expect(whole.body.errors).toEqual({ body: ["The body field must not be nested more than 64 levels deep."] })
+    }
+    // Brackets in a string are text, escaped quotes included; 64 levels under a field are kept.
+    const text = await server.request("POST", "/api/deals", { token, body: { deal_name: "\"[{".repeat(100) } })
+    expect(text.status).toBe(201)
+    const kept = await server.request("POST", "/api/deals", { token, raw: `{"deal_name":${"[".repeat(64)}${"]".repeat(64)}}` })
+    expect(kept.body.errors).toEqual({ deal_name: ["The deal name field must be a string."] })
+  })
+
   it("a lone surrogate or a NUL in any string of the body is a 422 on its field and stores nothing", async () => {
     const memo = await server.request("POST", "/api/deals/properties", {
       token,

@@ -16,7 +16,7 @@ import { COMPLEX_FILTERS_KEY } from "../records/complex-filter.ts"
 import { parseRecordListQuery, type RecordListParams } from "../records/list-query.ts"
 import type { PropertyDefinition } from "../records/property-definition.ts"
 import { laravelTrim } from "../validation/laravel-trim.ts"
-import type { ListQueryInput } from "../records/list-query-input.ts"
+import { type ListQueryInput, MAX_QUERY_NESTING, NESTED_TOO_DEEP, nestsDeeperThan } from "../records/list-query-input.ts"
 import { LaravelMessage } from "../validation/validation-messages.ts"
 import type { ExportQuery } from "./export.ts"
 
@@ -42,20 +42,26 @@ const isObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
  * The body's list keys as texts (`texts`, what the export keeps) and as the list's parameters
  * (`input`: cleaned like any input, blank texts null). A value no query string could carry as text
  * (a boolean, an object) is given to the list as an array: the list's parser then refuses it with
- * the message it gives `?key[]=...`.
+ * the message it gives `?key[]=...`. A `complex_filters` nested deeper than the list keeps is not
+ * written as text (`JSON.stringify` recurses) but reported to the list as dropped, as the edge
+ * reports a bracket name nested too deep, so it gets the list's 422.
  */
 const queryOf = (body: Readonly<Record<string, unknown>>): { readonly texts: ExportQuery; readonly input: ListQueryInput } => {
   const texts: Record<string, string> = {}
   const refused: Record<string, ReadonlyArray<null>> = {}
+  const tooDeep: Array<string> = []
   for (const key of QUERY_KEYS) {
     const value = body[key]
     if (value === undefined || value === null) continue
     if (typeof value === "string") texts[key] = value
     else if (typeof value === "number" && Number.isFinite(value)) texts[key] = String(value)
-    else if (key === COMPLEX_FILTERS_KEY && typeof value === "object") texts[key] = JSON.stringify(value)
-    else refused[key] = [null]
+    else if (key === COMPLEX_FILTERS_KEY && typeof value === "object") {
+      if (nestsDeeperThan(value, MAX_QUERY_NESTING)) tooDeep.push(key)
+      else texts[key] = JSON.stringify(value)
+    } else refused[key] = [null]
   }
-  return { texts, input: { ...listInputOf(texts), ...refused } }
+  const dropped = tooDeep.length > 0 ? { [NESTED_TOO_DEEP]: tooDeep } : {}
+  return { texts, input: { ...listInputOf(texts), ...refused, ...dropped } }
 }
 
 /** A kept query as the list's parameters: texts trimmed, blank ones null (Laravel's middleware). */

@@ -37,7 +37,7 @@ import {
 } from "./filter-condition.ts"
 import { type FilterableProperty, TIMESTAMP_FILTER_PROPERTIES } from "./property-type.ts"
 import { laravelTrim } from "../validation/laravel-trim.ts"
-import { droppedTooDeep, type ListQueryInput, MAX_QUERY_NESTING } from "./list-query-input.ts"
+import { droppedTooDeep, type ListQueryInput, MAX_QUERY_NESTING, nestsDeeperThan } from "./list-query-input.ts"
 import { LaravelMessageMore } from "../validation/more-validation-messages.ts"
 import { LaravelMessage } from "../validation/validation-messages.ts"
 
@@ -258,10 +258,18 @@ const countConditions = (list: ReadonlyArray<unknown>): number =>
     return n + (Array.isArray(or) ? or.length : 1)
   }, 0)
 
+/** The 422 of a filter nested deeper than a list's parameter may be (`MAX_QUERY_NESTING`). */
+const nestedTooDeep = (): ValidationFailed =>
+  new ValidationFailed({
+    errors: { [COMPLEX_FILTERS_KEY]: [LaravelMessageMore.maxDepth(COMPLEX_FILTERS_KEY, MAX_QUERY_NESTING)] }
+  })
+
 /**
  * Validates an already decoded filter list (from JSON or from bracket notation) against the
  * kind's properties. `created_at` and `updated_at` (datetime) are always filterable; with
- * `kind: "deal"`, so is `contact_ids` (`in` only, 24-hex record ids).
+ * `kind: "deal"`, so is `contact_ids` (`in` only, 24-hex record ids). A list nested deeper than
+ * `MAX_QUERY_NESTING` levels is refused first, as the bracket notation's dropped names are, however
+ * it arrived (JSON has no depth limit of its own).
  */
 export const validateComplexFilters = (
   raw: unknown,
@@ -271,6 +279,7 @@ export const validateComplexFilters = (
   Effect.suspend(() => {
     const key = COMPLEX_FILTERS_KEY
     if (raw === undefined || raw === null) return Effect.succeed([])
+    if (nestsDeeperThan(raw, MAX_QUERY_NESTING)) return Effect.fail(nestedTooDeep())
     if (!Array.isArray(raw)) return Effect.fail(new ValidationFailed({ errors: { [key]: [LaravelMessage.list(key)] } }))
     if (countConditions(raw) > MAX_FILTER_CONDITIONS) {
       return Effect.fail(
@@ -292,8 +301,8 @@ export const validateComplexFilters = (
 /**
  * Parses `complex_filters` into a validated AST. The input is either the parameter's value (a
  * URL-decoded JSON string) or the list's parameters, in which case `complex_filters` holds a JSON
- * text or the nested bracket notation. Absent, empty or `null` means no filter. Errors: `complex_filters` (bad JSON, not a list, more than 20 conditions, a
- * bracket name nested more than 64 levels deep) or the dot path of the offending part, with
+ * text or the nested bracket notation. Absent, empty or `null` means no filter. Errors: `complex_filters` (bad JSON, not a list, more than 20 conditions,
+ * nested more than 64 levels deep, in JSON or in bracket names) or the dot path of the offending part, with
  * Laravel's messages.
  */
 export const parseComplexFilters = (
@@ -303,9 +312,7 @@ export const parseComplexFilters = (
 ): Effect.Effect<ComplexFilters, ValidationFailed> =>
   Effect.suspend(() => {
     const key = COMPLEX_FILTERS_KEY
-    if (typeof input !== "string" && droppedTooDeep(input, key)) {
-      return Effect.fail(new ValidationFailed({ errors: { [key]: [LaravelMessageMore.maxDepth(key, MAX_QUERY_NESTING)] } }))
-    }
+    if (typeof input !== "string" && droppedTooDeep(input, key)) return Effect.fail(nestedTooDeep())
     const raw = typeof input === "string" ? laravelTrim(input) : Object.hasOwn(input, key) ? input[key] ?? undefined : undefined
     if (typeof raw !== "string") return validateComplexFilters(raw, properties, options)
     if (raw === "") return Effect.succeed([])

@@ -15,6 +15,25 @@ export type QueryValue = string | null | ReadonlyArray<QueryValue> | { readonly 
 /** The deepest nesting of a parameter the edge keeps (PHP's max_input_nesting_level). */
 export const MAX_QUERY_NESTING = 64
 
+/**
+ * Whether `value` nests arrays and objects more than `levels` deep: a text is no level, `["x"]`
+ * one, `complex_filters[0][property]=x` two under `complex_filters`. Walks with its own stack and
+ * stops at the first part too deep, so a value nested deeper than the call stack is measured too,
+ * before anything that recurses (a parser, `JSON.stringify`) meets it.
+ */
+export const nestsDeeperThan = (value: unknown, levels: number): boolean => {
+  const pending: Array<readonly [node: object, depth: number]> = []
+  if (typeof value === "object" && value !== null) pending.push([value, 1])
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!
+    if (depth > levels) return true
+    for (const child of Object.values(node)) {
+      if (typeof child === "object" && child !== null) pending.push([child, depth + 1])
+    }
+  }
+  return false
+}
+
 /** The parameters of a list request, by name; the lists read `page`, `per_page`, `search`, `order`, `direction` and `complex_filters`. */
 export interface ListQueryInput {
   /** Each parameter's value; a name absent here was not sent. */

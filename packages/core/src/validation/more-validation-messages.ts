@@ -22,7 +22,7 @@ export const LaravelMessageMore = {
     `${field(key)} is required when ${displayAttribute(other)} is ${value}.`,
   /** `distinct`. */
   distinct: (key: string) => `${field(key)} has a duplicate value.`,
-  /** A bracket name nested deeper than PHP keeps (max_input_nesting_level). */
+  /** A value nested deeper than the input may be (a bracket name beyond PHP's max_input_nesting_level, a JSON body part). */
   maxDepth: (key: string, depth: number) => `${field(key)} must not be nested more than ${depth} levels deep.`,
   /** `unique`. */
   unique: (key: string) => `The ${displayAttribute(key)} has already been taken.`,

@@ -324,6 +324,20 @@ describe("parseComplexFilters: errors", () => {
     assert.deepStrictEqual(parse([["other" + "[0]".repeat(65), "x"]]), [])
   })
 
+  it("JSON nested deeper than 64 levels, as lists or as or-groups, is refused as a bracket name is", () => {
+    const tooDeep = { complex_filters: ["The complex filters field must not be nested more than 64 levels deep."] }
+    const c = "{\"property\":\"amount\",\"operator\":\"gt\",\"value\":1}"
+    // Built as text: JSON.stringify itself recurses.
+    const lists = (levels: number) => "[".repeat(levels) + c + "]".repeat(levels)
+    const ors = (levels: number) => "[" + "{\"or\":[".repeat(levels) + c + "]}".repeat(levels) + "]"
+    bad(lists(5000), tooDeep)
+    bad(ors(5000), tooDeep)
+    bad(lists(64), tooDeep)
+    // 64 levels (63 lists around the condition object) are judged as a filter.
+    assert.notDeepEqual(errorsOf(lists(63)), tooDeep)
+    assert.notDeepEqual(errorsOf(ors(31)), tooDeep)
+  })
+
   it("a condition that is not an object", () => {
     bad([5], { "complex_filters.0": ["The complex filters.0 field must be an array."] })
     bad([null, "x"], {

@@ -93,6 +93,27 @@ describe("exports", () => {
       assert.strictEqual((yield* memoryState).exports.rows.size, 0)
     }).pipe(Effect.provide(TestPorts())))
 
+  it.effect("complex_filters nested deeper than 64 levels gets the list's 422, however deep", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* setup()
+      const tooDeep = { complex_filters: ["The complex filters field must not be nested more than 64 levels deep."] }
+      const nested = (levels: number, wrap: (inner: unknown) => unknown) => {
+        let value: unknown = { property: "amount", operator: "gt", value: 1 }
+        for (let i = 0; i < levels; i++) value = wrap(value)
+        return value
+      }
+      for (
+        const complex_filters of [
+          nested(5000, (inner) => [inner]),
+          [nested(5000, (inner) => ({ or: [inner] }))],
+          nested(64, (inner) => [inner])
+        ]
+      ) {
+        assert.deepStrictEqual(yield* errorsOf(requestExport(principal, "deal", { complex_filters })), tooDeep)
+      }
+      assert.strictEqual((yield* memoryState).exports.rows.size, 0)
+    }).pipe(Effect.provide(TestPorts())))
+
   it.effect("writes every record the query matches, over all pages, in the list's order, as the API shows them", () =>
     Effect.gen(function*() {
       const { principal } = yield* setup()
