@@ -1,19 +1,11 @@
 /**
- * Text PostgreSQL can store. Its text and jsonb refuse U+0000 and a UTF-16 surrogate without its
- * pair; JSON can spell both (`\u0000`, `\ud800`) and a JS string holds them, so a body carrying one
- * would fail at the database with a 500. This is the one rule for every string a request body
- * carries, object keys included, applied where bodies are read (the boundary for JSON bodies, the
- * template send for its multipart fields): such a body is a 422 on the field holding the string.
+ * The storable-text rule (`isStorableText`: no U+0000, no lone surrogate) applied to request bodies:
+ * to every string a body carries, object keys included, where bodies are read (the boundary for
+ * JSON bodies, the template send for its multipart fields). Such a body is a 422 on the field
+ * holding the string.
  */
-import { displayAttribute } from "@wasl/core"
+import { isStorableText, storableTextMessage } from "@wasl/core"
 import type { FieldErrors } from "./validation-errors.ts"
-
-/** Whether PostgreSQL can store the text: well-formed UTF-16 (so valid UTF-8) without U+0000. */
-export const isStorableText = (text: string): boolean => text.isWellFormed() && !text.includes("\u0000")
-
-/** The 422 message for a string that cannot be stored. */
-export const storableTextMessage = (field: string): string =>
-  `The ${displayAttribute(field)} field must be a valid UTF-8 string.`
 
 /** A value met on the walk, with the way back to the root (paths are built only when reported). */
 interface Visit {

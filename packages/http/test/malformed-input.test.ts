@@ -4,7 +4,17 @@
  * hold them, so the boundary answers 422 on `query` or on the body's field before anything is
  * stored), undecodable paths, odd content types.
  */
-import { BUILTIN_GROUPS } from "@wasl/core"
+import {
+  BUILTIN_GROUPS,
+  CONTACT_IDS_FILTER,
+  type FilterableProperty,
+  filterablePropertiesOf,
+  KIND_OF_PATH,
+  OBJECT_PATHS,
+  operatorsFor,
+  PROPERTY_TYPES,
+  TIMESTAMP_FILTER_PROPERTIES
+} from "@wasl/core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 
@@ -236,6 +246,60 @@ describe.each(DATABASES)("malformed input on %s", (database) => {
     expect(emoji.status).toBe(201)
     expect(emoji.body.data.properties).toMatchObject({ deal_name: "deal \u{1f600}", memo: "\u{1f600}" })
   })
+
+  it("a NUL or a lone surrogate in a complex_filters value given as JSON is a 422 on the value, for every operator and kind", async () => {
+    // Custom properties of every type on deals, beside every kind's built-ins and timestamps.
+    const custom: Array<FilterableProperty> = []
+    for (const type of PROPERTY_TYPES) {
+      const internal_name = `text_rule_${type}`
+      const select = type === "single_select" || type === "multi_select"
+      const created = await server.request("POST", "/api/deals/properties", {
+        token,
+        body: {
+          type,
+          name: { en: internal_name },
+          internal_name,
+          group_id: BUILTIN_GROUPS.deal._id,
+          ...(select ? { enum: [{ en: "One", internal_name: "one" }] } : {})
+        }
+      })
+      expect(created.status, type).toBe(201)
+      custom.push({ internal_name, type, ...(select ? { options: ["one"] } : {}) })
+    }
+    const refused = (key: string) => [`The ${key.replace(/_/g, " ")} field must be a valid UTF-8 string.`]
+    const before = (await server.query("SELECT count(*)::int AS n FROM exports"))[0].n
+    for (const path of OBJECT_PATHS) {
+      const kind = KIND_OF_PATH[path]
+      const properties: Array<{ readonly internal_name: string; readonly type: FilterableProperty["type"] | "record_ids" }> = [
+        ...TIMESTAMP_FILTER_PROPERTIES,
+        ...filterablePropertiesOf(kind, []),
+        ...(kind === "deal" ? [...custom, { internal_name: CONTACT_IDS_FILTER, type: "record_ids" as const }] : [])
+      ]
+      for (const { internal_name: property, type } of properties) {
+        for (const operator of operatorsFor(type)) {
+          if (operator === "is_empty" || operator === "is_not_empty") continue
+          for (const bad of ["a\u0000b", "a\ud800"]) {
+            const key = "complex_filters.0.value"
+            const [value, errors] = operator === "in" || operator === "not_in"
+              ? [[bad], { [`${key}.0`]: refused(`${key}.0`) }]
+              : operator === "between"
+              ? [[bad, bad], { [`${key}.0`]: refused(`${key}.0`), [`${key}.1`]: refused(`${key}.1`) }]
+              : [bad, { [key]: refused(key) }]
+            const filters = JSON.stringify([{ property, operator, value }])
+            const listed = await server.request("GET", `/api/${path}?complex_filters=${encodeURIComponent(filters)}`, { token })
+            const what = `${path} ${property} (${type}) ${operator} ${JSON.stringify(bad)}`
+            expect(listed.status, what).toBe(422)
+            expect(listed.body.errors, what).toEqual(errors)
+            // An export takes the same filter as the JSON text the list takes.
+            const exported = await server.request("POST", `/api/${path}/exports`, { token, body: { complex_filters: filters } })
+            expect(exported.status, what).toBe(422)
+            expect(exported.body.errors, what).toEqual(errors)
+          }
+        }
+      }
+    }
+    expect((await server.query("SELECT count(*)::int AS n FROM exports"))[0].n).toBe(before)
+  }, 120_000)
 
   it("dates outside the years 0001 to 9999 are a 422 like other invalid dates, in values and filters", async () => {
     for (const [internal_name, type] of [["signed_on", "date"], ["signed_at", "datetime"]]) {

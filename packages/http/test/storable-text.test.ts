@@ -1,6 +1,7 @@
 /** The storable-text rule: what PostgreSQL text and jsonb refuse, found and named by its dot path. */
 import { describe, expect, it } from "vitest"
-import { isStorableText, unstorableField, unstorableJsonErrors } from "../src/storable-text.ts"
+import { isStorableText } from "@wasl/core"
+import { unstorableField, unstorableJsonErrors } from "../src/storable-text.ts"
 
 describe("storable text", () => {
   it("refuses a NUL and a surrogate without its pair, keeps pairs and other text", () => {

@@ -39,6 +39,7 @@ import { type FilterableProperty, TIMESTAMP_FILTER_PROPERTIES } from "./property
 import { laravelTrim } from "../validation/laravel-trim.ts"
 import { droppedTooDeep, type ListQueryInput, MAX_QUERY_NESTING, nestsDeeperThan } from "./list-query-input.ts"
 import { LaravelMessageMore } from "../validation/more-validation-messages.ts"
+import { isStorableText, storableTextMessage } from "../validation/storable-text.ts"
 import { LaravelMessage } from "../validation/validation-messages.ts"
 
 export * from "./filter-condition.ts"
@@ -93,8 +94,13 @@ type Coercion = { readonly ok: true; readonly value: FilterScalar } | {
 const ok = (value: FilterScalar): Coercion => ({ ok: true, value })
 const no = (message: (key: string) => string): Coercion => ({ ok: false, message })
 
-/** One value coerced to a filter type, or the message for its key. */
+/**
+ * One value coerced to a filter type, or the message for its key. A text that cannot be stored
+ * (U+0000, a lone surrogate: JSON can spell both) is refused whatever the type, as it would be in a
+ * body: no statement is ever written with it.
+ */
 const coerceScalar = (type: FilterValueType, raw: unknown, options: ReadonlyArray<string> | undefined): Coercion => {
+  if (typeof raw === "string" && !isStorableText(raw)) return no(storableTextMessage)
   switch (type) {
     case "number": {
       const n = coerceNumber(raw)
