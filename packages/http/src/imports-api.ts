@@ -52,7 +52,7 @@ export const StartImportEndpoint: HttpApiEndpoint.HttpApiEndpoint<
     "A row is validated exactly as POST /api/{kind} validates a body (its non-empty cells keyed by their columns; an empty cell sets nothing) " +
     "and fires <kind>-created, or with match_on, when one record has the row's value, is validated as PUT /api/{kind}/{_id} and fires <kind>-updated; " +
     "a row that matches more than one record is refused. A refused row never stops the others. " +
-    "The file is refused whole (a 422 on file, nothing stored) when it is not UTF-8, not valid CSV, has a row wider or narrower than its header, " +
+    "The file is refused whole (a 422 on file, nothing stored) when it is not UTF-8 or holds a NUL character (in its content or its name), is not valid CSV, has a row wider or narrower than its header, " +
     "a column that is not a property of the kind or is named twice, or breaks a limit; match_on not a property among the columns is a 422 on match_on. " +
     LIMITS + " When the import ends, the uploader gets the ObjectsImport notification on the channels they chose. " +
     "Permission <kind>-create, and <kind>-update too with match_on."

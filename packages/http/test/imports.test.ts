@@ -124,6 +124,9 @@ describe.each(DATABASES)("CSV imports over HTTP on %s", (database) => {
       [new Uint8Array([0x66, 0x69, 0x72, 0x73, 0x74, 0x6e, 0x61, 0x6d, 0x65, 0x0a, 0xff, 0xfe, 0x0a]), {}, "file", /UTF-8/],
       ["firstname,email\n\"open,a@imports.test\n", {}, "file", /not valid CSV/],
       ["firstname,email\nA,a@imports.test,extra\n", {}, "file", /line 2 has 3 cells/],
+      // PostgreSQL text cannot hold U+0000: a file holding one is refused like one that is not UTF-8.
+      ["firstname,email\nA\u0000B,a@imports.test\n", {}, "file", /^The file must not contain NUL characters\.$/],
+      ["firstname,email\n\"A\nB\",a@imports.test\nC,c@imports.test\u0000\n", {}, "file", /^The file must not contain NUL characters\.$/],
       ["firstname\nA\n", { match_on: "email" }, "match_on", /The selected match on is invalid/]
     ]
     for (const [csv, fields, key, message] of cases) {
@@ -132,6 +135,18 @@ describe.each(DATABASES)("CSV imports over HTTP on %s", (database) => {
       expect(Object.keys(refused.body.errors)).toEqual([key])
       expect(refused.body.errors[key][0]).toMatch(message)
     }
+    // A file name with a NUL (RFC 5987's filename* can spell it) is not stored either.
+    const named = await fetch(`${server.url}/api/contacts/imports`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${owner.token}`, "content-type": "multipart/form-data; boundary=XX" },
+      body: "--XX\r\nContent-Disposition: form-data; name=\"file\"; filename*=UTF-8''a%00b.csv\r\n" +
+        "Content-Type: text/csv\r\n\r\nfirstname\nA\n\r\n--XX--\r\n"
+    })
+    expect(named.status).toBe(422)
+    expect(await named.json()).toEqual({
+      message: "The file's name must be a valid UTF-8 string.",
+      errors: { file: ["The file's name must be a valid UTF-8 string."] }
+    })
     expect(await imports()).toBe(before)
   })
 

@@ -2,7 +2,7 @@
  * Reading an uploaded CSV as it arrives: bytes → strict UTF-8 text → Effect's CSV decoder
  * (`effect/encoding` Csv, RFC 4180) → the header and the rows, in batches. Nothing is held but a
  * batch, so memory does not grow with the file. Every way a file can be unreadable (too large, not
- * UTF-8, not CSV, rows wider or narrower than the header, too many rows or columns) is a 422 on
+ * UTF-8 or holding a NUL, not CSV, rows wider or narrower than the header, too many rows or columns) is a 422 on
  * `file`, failing the caller's transaction so that nothing of it is stored.
  */
 import { Effect, Stream } from "effect"
@@ -43,8 +43,10 @@ export interface UploadLimits {
 }
 
 /**
- * The file's bytes as text, refusing more than `maxBytes` bytes and any byte sequence that is not
- * UTF-8 (the CSV decoder's own UTF-8 step would replace it silently).
+ * The file's bytes as text, refusing more than `maxBytes` bytes, any byte sequence that is not
+ * UTF-8 (the CSV decoder's own UTF-8 step would replace it silently) and U+0000, which no text
+ * Wasl stores may hold (storable-text.ts): a cell with it would fail the staging at the database.
+ * Strict UTF-8 cannot decode to a lone surrogate, so NUL is the one character to look for.
  */
 const strictUtf8 = <E>(bytes: Stream.Stream<Uint8Array, E>, maxBytes: number): Stream.Stream<string, E | ValidationFailed> =>
   Stream.suspend(() => {
@@ -54,7 +56,7 @@ const strictUtf8 = <E>(bytes: Stream.Stream<Uint8Array, E>, maxBytes: number): S
       Effect.try({
         try: () => chunk === undefined ? decoder.decode() : decoder.decode(chunk, { stream: true }),
         catch: () => badFile(FileMessage.notUtf8)
-      })
+      }).pipe(Effect.filterOrFail((text) => !text.includes("\u0000"), () => badFile(FileMessage.hasNul)))
     return bytes.pipe(
       Stream.mapEffect((chunk) =>
         (size += chunk.byteLength) > maxBytes ? Effect.fail(badFile(FileMessage.tooLarge(maxBytes))) : decode(chunk)

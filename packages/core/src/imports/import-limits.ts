@@ -21,6 +21,8 @@ export const FileMessage: {
   readonly required: string
   readonly tooLarge: (bytes: number) => string
   readonly notUtf8: string
+  readonly hasNul: string
+  readonly unstorableName: string
   readonly noHeader: string
   readonly tooManyRows: (rows: number) => string
   readonly tooManyColumns: (columns: number) => string
@@ -34,6 +36,8 @@ export const FileMessage: {
   required: "The file field is required.",
   tooLarge: (bytes) => `The file must not be greater than ${bytes / 1024} kilobytes.`,
   notUtf8: "The file must be UTF-8 encoded text.",
+  hasNul: "The file must not contain NUL characters.",
+  unstorableName: "The file's name must be a valid UTF-8 string.",
   noHeader: "The file must start with a header row naming the properties of its columns.",
   tooManyRows: (rows) => `The file must not have more than ${rows} rows besides its header.`,
   tooManyColumns: (columns) => `The file must not have more than ${columns} columns.`,

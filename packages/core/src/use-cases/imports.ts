@@ -3,11 +3,11 @@
  * (status) and `GET .../imports/{_id}/errors` (the refused rows as CSV). The worker writes the
  * records (import-processing.ts).
  *
- * - Upload: the multipart form's `file` (a CSV whose header row names internal_names of the kind)
- *   and optional `match_on` (a property of the kind, also a column: a row whose value of it is
- *   some record's updates that record instead of creating one). The file is read as it arrives
- *   and its rows are staged in one transaction with the import (`queued`): a file refused for any
- *   reason (import-limits.ts) stores nothing.
+ * - Upload: the multipart form's `file` (a CSV whose header row names internal_names of the kind;
+ *   its name, kept with the import, storable text) and optional `match_on` (a property of the
+ *   kind, also a column: a row whose value of it is some record's updates that record instead of
+ *   creating one). The file is read as it arrives and its rows are staged in one transaction with
+ *   the import (`queued`): a file refused for any reason (import-limits.ts) stores nothing.
  * - Permissions: `<kind>-create`, and `<kind>-update` too with `match_on`; reading an import's
  *   status or errors needs `<kind>-create`. Another account's import is 404.
  */
@@ -22,6 +22,7 @@ import { FAILURES_SHOWN, type FailedRow, importView, type ImportView, type RowEr
 import { badFile, FileMessage } from "../imports/import-limits.ts"
 import { ImportRepository } from "../imports/import-repository.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
+import { isStorableText } from "../validation/storable-text.ts"
 import { LaravelMessage } from "../validation/validation-messages.ts"
 import { Transactor } from "../transactor.ts"
 import { guardFormula } from "../wire/formula-guard.ts"
@@ -71,6 +72,8 @@ export const startImport: <E>(
             return
           }
           if (part.key !== FILE_FIELD || file !== undefined) return yield* Stream.runDrain(Stream.mapError(part.content, uploadFailed))
+          // The name is kept with the import: it must be text Wasl can store, as the rows must.
+          if (!isStorableText(part.name)) return yield* badFile(FileMessage.unstorableName)
           file = yield* readCsvUpload(part.content, uploadFailed, {
             header: (columns) =>
               Effect.andThen(
