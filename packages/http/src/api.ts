@@ -9,7 +9,7 @@
  */
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Ability, ApiToken, CurrentUser } from "@wasl/core"
+import { ABILITIES, Ability, ApiToken, CurrentUser } from "@wasl/core"
 import { Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
 import { DeletedAnswer } from "./deleted-answer.ts"
 import { documentIdempotencyKeys } from "./idempotency-openapi.ts"
@@ -107,13 +107,16 @@ export const AuthGroupBase: HttpApiGroup.AddPrefix<
 /** First-party sessions: login (no authentication needed) and logout. */
 export class AuthGroup extends AuthGroupBase {}
 
-/** The body of `POST /api/tokens`: the token's name and its abilities (permission names, or `*` for all). */
+/**
+ * The body of `POST /api/tokens`: the token's name and its abilities (permission names, or `*` for
+ * all): at least one, and no more than there are abilities (a repeated one is kept once).
+ */
 export const CreateTokenPayload: Schema.Struct<{
   readonly name: Schema.String
   readonly abilities: Schema.$Array<typeof Ability>
 }> = Schema.Struct({
   name: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255)),
-  abilities: Schema.Array(Ability).check(Schema.isMinLength(1))
+  abilities: Schema.Array(Ability).check(Schema.isMinLength(1), Schema.isMaxLength(ABILITIES.length))
 })
 
 /** A token id in a path: a positive integer (anything else is 404). */
@@ -140,7 +143,8 @@ export const CreateTokenEndpoint: WaslEndpoint<"create", "POST", "/tokens", {
   error: [Unauthenticated401, Forbidden403, Validation422]
 }).annotate(OpenApi.Summary, "Create an API token").annotate(
   OpenApi.Description,
-  "Issues an API token for the caller in the current account with the abilities given (permission names, or * for all). " +
+  "Issues an API token for the caller in the current account with the abilities given (permission names, or * for all; " +
+    "each kept once, in the order given, so no more are taken than there are abilities). " +
     "The plain-text token, <id>|<secret>, is in `token` and shown this once: only its hash is kept. Permission token-manage."
 ).annotate(
   OpenApi.Transform,

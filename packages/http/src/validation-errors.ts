@@ -3,6 +3,7 @@
  * (`name.en`, `events.2`) and `The <field> field ...` messages.
  */
 import { SchemaAST, type SchemaIssue } from "effect"
+import { LaravelMessage } from "@wasl/core"
 
 /** Field (dot notation) → its messages, first message first. */
 export type FieldErrors = Record<string, Array<string>>
@@ -52,8 +53,11 @@ const messageOf = (issue: SchemaIssue.Leaf, key: string): string => {
   }
 }
 
-/** A failed check: its own message if it has one, else Laravel's wording for the built-in checks. */
-const filterMessage = (filter: SchemaAST.Filter<unknown>, key: string): string => {
+/**
+ * A failed check of a value of `ast`: its own message if it has one, else Laravel's wording for the
+ * built-in checks (a length counts a list's items, a text's characters).
+ */
+const filterMessage = (filter: SchemaAST.Filter<unknown>, key: string, ast: SchemaAST.AST | undefined): string => {
   const own = filter.annotations?.message
   if (typeof own === "string") return render(own, key)
   const representation = filter.annotations?.representation as
@@ -67,7 +71,9 @@ const filterMessage = (filter: SchemaAST.Filter<unknown>, key: string): string =
         ? `The ${field} field is required.`
         : `The ${field} field must be at least ${payload["minLength"]} characters.`
     case "effect/schema/isMaxLength":
-      return `The ${field} field must not be greater than ${payload["maxLength"]} characters.`
+      return ast?._tag === "Arrays"
+        ? LaravelMessage.maxArray(key, Number(payload["maxLength"]))
+        : `The ${field} field must not be greater than ${payload["maxLength"]} characters.`
     case "effect/schema/isPattern":
       return `The ${field} field format is invalid.`
     case "effect/schema/isInt":
@@ -92,19 +98,20 @@ export const toFieldErrors = (issue: SchemaIssue.Issue, rootKey = "body"): Field
     out.set(key, list)
     if (!list.includes(message)) list.push(message)
   }
-  const walk = (node: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>): void => {
+  // `checked`: the schema whose checks a Filter under the node reports (its Composite's).
+  const walk = (node: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>, checked?: SchemaAST.AST): void => {
     switch (node._tag) {
       case "Pointer":
         return walk(node.issue, [...path, ...node.path])
       case "Composite":
-        return node.issues.forEach((inner) => walk(inner, path))
+        return node.issues.forEach((inner) => walk(inner, path, node.ast))
       case "AnyOf":
         if (isChoice(node.ast) || node.issues.length === 0) {
           return add(path, `The selected ${label(path.map(String).join(".") || rootKey)} is invalid.`)
         }
         return walk(node.issues[0]!, path)
       case "Filter":
-        return add(path, filterMessage(node.filter, path.map(String).join(".") || rootKey))
+        return add(path, filterMessage(node.filter, path.map(String).join(".") || rootKey, checked))
       case "Encoding":
         return walk(node.issue, path)
       default:

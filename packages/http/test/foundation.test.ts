@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DateTime, Effect, Schema } from "effect"
-import { CurrentUser, NotificationRepository } from "@wasl/core"
+import { CurrentUser, NotificationRepository, PERMISSIONS } from "@wasl/core"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 import { countingTracer, CURRENT_USER_READ, withoutAuthentication } from "./support/statements.ts"
 
@@ -253,6 +253,29 @@ describe.each(DATABASES)("foundation over HTTP on %s", (database) => {
       const none = await server.request("POST", "/api/tokens", { token: owner.token, body: { name: "x", abilities: [] } })
       expect(none.status).toBe(422)
       expect(Object.keys(none.body.errors)).toEqual(["abilities"])
+    })
+
+    it("keeps each ability once, in the order first given; more abilities than there are is a 422 on abilities", async () => {
+      const known = [...PERMISSIONS, "*"]
+      const tooMany = `The abilities field must not have more than ${known.length} items.`
+      for (const abilities of [Array(60_000).fill("deal-index"), [...known, "deal-index"]]) {
+        const reply = await server.request("POST", "/api/tokens", { token: owner.token, body: { name: "many", abilities } })
+        expect(reply.status).toBe(422)
+        expect(reply.body).toEqual({ message: tooMany, errors: { abilities: [tooMany] } })
+      }
+      const all = await server.request("POST", "/api/tokens", { token: owner.token, body: { name: "all", abilities: known } })
+      expect(all.status).toBe(201)
+      expect(all.body.data.abilities).toEqual(known)
+      const repeated = await server.request("POST", "/api/tokens", {
+        token: owner.token,
+        body: { name: "repeated", abilities: ["deal-show", "deal-index", "deal-show", "deal-index", "contact-index"] }
+      })
+      expect(repeated.status).toBe(201)
+      expect(repeated.body.data.abilities).toEqual(["deal-show", "deal-index", "contact-index"])
+      const listed = await server.request("GET", "/api/tokens", { token: owner.token })
+      expect(listed.body.data.find((t: { id: number }) => t.id === repeated.body.data.id).abilities)
+        .toEqual(["deal-show", "deal-index", "contact-index"])
+      expect((await server.query("SELECT count(*)::int AS n FROM api_tokens WHERE name = 'many'"))[0].n).toBe(0)
     })
   })
 

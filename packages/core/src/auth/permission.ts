@@ -46,3 +46,6 @@ export const Ability: Schema.Union<readonly [typeof Permission, Schema.Literal<"
 ])
 /** A token ability: a permission name, or `*` for all of them. */
 export type Ability = typeof Ability.Type
+
+/** Every ability a token can hold: each permission, and `*`. A token holds each at most once. */
+export const ABILITIES: ReadonlyArray<Ability> = [...PERMISSIONS, "*"]

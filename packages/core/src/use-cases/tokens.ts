@@ -44,7 +44,8 @@ export interface CreateTokenInput {
 /**
  * Issues a token for the user in the account, with no permission check (the caller has made
  * sure the user may have one): a secret of 40 characters from a CSPRNG, stored as its SHA-256.
- * Answers the token and its bearer value, which is never shown again.
+ * Its abilities are kept once each, in the order first given, so a token never holds more than
+ * there are (`ABILITIES`). Answers the token and its bearer value, which is never shown again.
  */
 export const issueToken: (
   input: IssueTokenInput
@@ -53,7 +54,8 @@ export const issueToken: (
 )(function*(input: IssueTokenInput) {
   const secret = yield* randomAlphanumeric(TOKEN_SECRET_LENGTH)
   const secretHash = yield* (yield* TokenHasher).hash(secret)
-  const token = yield* (yield* TokenRepository).create({ ...input, secretHash })
+  const abilities = [...new Set(input.abilities)]
+  const token = yield* (yield* TokenRepository).create({ ...input, abilities, secretHash })
   return { token, plainText: `${token.id}|${secret}` }
 })
 
