@@ -1,6 +1,7 @@
 /** Properties and property groups of every object kind. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { MAX_ENUM_OPTIONS } from "@wasl/core"
 import { type AuthenticatedGroup, commonErrors, DataAnswer, DataMessageAnswer, type WaslEndpoint } from "./endpoint-types.ts"
 import { type KindParams, kindParams, type RecordParams, recordParams } from "./kind-params.ts"
 import { DeletedAnswer } from "./deleted-answer.ts"
@@ -9,11 +10,11 @@ import { Authentication } from "./security.ts"
 
 /**
  * The body of a property create or update: `type`, `name` ({ ar, en }), `desc?`, `internal_name`
- * (create only: it cannot change), `group_id`, and `enum` for the select types. Validated by the
- * use-case with Laravel's messages.
+ * (create only: it cannot change), `group_id`, and `enum` for the select types (at most
+ * `MAX_ENUM_OPTIONS`). Validated by the use-case with Laravel's messages.
  */
 export const PropertyBody: Schema.$Record<Schema.String, Schema.Unknown> = Schema.Record(Schema.String, Schema.Unknown).annotate({
-  description: "type, name {ar, en}, desc?, internal_name (create only), group_id, enum (select types)"
+  description: `type, name {ar, en}, desc?, internal_name (create only), group_id, enum (select types, at most ${MAX_ENUM_OPTIONS} options)`
 })
 /** The body of a property group create or update: `name` ({ ar, en }) and `desc?`. */
 export const PropertyGroupBody: Schema.$Record<Schema.String, Schema.Unknown> = Schema.Record(Schema.String, Schema.Unknown)

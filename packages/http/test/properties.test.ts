@@ -123,6 +123,27 @@ describe.each(DATABASES)("properties and groups over HTTP on %s", (database) => 
     expect((await server.request("GET", `/api/deals/properties/${id}`, { token: owner.token })).status).toBe(404)
   })
 
+  it("a select has at most 1,000 options: more is a 422 on enum alone, on create and update", async () => {
+    const options = (n: number) => Array.from({ length: n }, (_, i) => ({ en: `Option ${i}`, internal_name: `option_${i}` }))
+    const tooMany = "The enum field must not have more than 1000 items."
+    const body = { type: "multi_select", name: { en: "Many" }, internal_name: "many_options", group_id: BUILTIN_GROUPS.deal._id }
+    for (const n of [20_000, 1_001]) {
+      const reply = await server.request("POST", "/api/deals/properties", { token: owner.token, body: { ...body, enum: options(n) } })
+      expect(reply.status, String(n)).toBe(422)
+      expect(reply.body).toEqual({ message: tooMany, errors: { enum: [tooMany] } })
+    }
+    const created = await server.request("POST", "/api/deals/properties", { token: owner.token, body: { ...body, enum: options(1_000) } })
+    expect(created.status).toBe(201)
+    expect(created.body.data.enum).toHaveLength(1_000)
+    const { internal_name: _name, ...update } = body
+    const updated = await server.request("PUT", `/api/deals/properties/${created.body.data._id}`, {
+      token: owner.token,
+      body: { ...update, enum: options(1_001) }
+    })
+    expect(updated.status).toBe(422)
+    expect(updated.body).toEqual({ message: tooMany, errors: { enum: [tooMany] } })
+  })
+
   it("validates bodies with Laravel messages and dot keys", async () => {
     const empty = await server.request("POST", "/api/deals/properties", { token: owner.token, body: {} })
     expect(empty.status).toBe(422)

@@ -12,7 +12,7 @@
  * | desc | nullable, array; desc.ar / desc.en: string, max:255 (`{}` counts as no desc) | same |
  * | internal_name | required, string, regex `^[a-z][a-z0-9_]{0,62}$`, unique among the kind's built-ins, reserved names and the account's custom properties | not sent; a different one → "cannot be changed", the same one is fine |
  * | group_id | required, string, 24 lowercase hex, one of the kind's groups when those are given (else "The selected group id is invalid.") | same |
- * | enum | for single_select / multi_select: required_if, list, min:1; enum.N: array; enum.N.en / enum.N.ar: required_without the other, string, max:255; enum.N.internal_name: required, string, the internal_name regex, distinct. Other types: prohibited | same |
+ * | enum | for single_select / multi_select: required_if, list, min:1, max:1000 (checked before the options); enum.N: array; enum.N.en / enum.N.ar: required_without the other, string, max:255; enum.N.internal_name: required, string, the internal_name regex, distinct. Other types: prohibited | same |
  *
  * An option given with one label only gets the other filled with it, so the stored EnumOption
  * always carries both `en` and `ar`. Unknown body keys are ignored, as Laravel does.
@@ -37,6 +37,9 @@ import { LaravelMessage } from "../validation/validation-messages.ts"
 
 /** The longest name, description or option label, in characters. */
 export const MAX_LABEL_LENGTH = 255
+
+/** The most options a select property has. */
+export const MAX_ENUM_OPTIONS = 1000
 
 const RECORD_ID_PATTERN = /^[0-9a-f]{24}$/
 
@@ -165,6 +168,10 @@ const options = (bag: ErrorBag, body: object, type: PropertyType | undefined): R
   }
   if (!Array.isArray(value)) {
     bag.add(key, LaravelMessage.list(key))
+    return null
+  }
+  if (value.length > MAX_ENUM_OPTIONS) {
+    bag.add(key, LaravelMessage.maxArray(key, MAX_ENUM_OPTIONS))
     return null
   }
   const names = value.map((o) => Predicate.isObject(o) ? ownValue(o, "internal_name") : undefined)
