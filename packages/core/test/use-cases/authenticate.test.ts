@@ -136,7 +136,7 @@ describe("authenticateToken", () => {
         const { account_id, user_id } = yield* setup()
         const { plainText } = yield* createTokenForMember({ accountId: account_id, userId: user_id, abilities })
         const principal = yield* authenticateToken(plainText)
-        assert.deepStrictEqual(principal.abilities, abilities)
+        assert.deepStrictEqual(principal.abilities, [...new Set(abilities)])
         const result = yield* Effect.exit(authorize(principal, permission))
         assert.strictEqual(result._tag === "Success", abilities.includes(permission), permission)
       }).pipe(Effect.provide(TestPorts())),
