@@ -1,7 +1,8 @@
 /**
  * `GET /metrics` over real sockets, parsed by a Prometheus text-format parser: the request counter
  * by route template (never the raw path) and status, the duration histogram, the delivery backlog
- * gauges read from each database, and the bearer token when one is set (401 without it).
+ * gauges read from each database, and the bearer token when one is set (401 without it). Its labels
+ * stay a fixed set whatever methods and paths callers send.
  */
 import parsePrometheusTextFormat, { type Family, type Sample } from "parse-prometheus-text-format"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -101,5 +102,59 @@ describe("GET /metrics without a token", () => {
     expect((await server.request("GET", "/health/live")).status).toBe(200)
     const families = await scrape(server, undefined)
     expect(counterValue(families, { method: "GET", route: "/health/live", status: "200" })).toBeGreaterThanOrEqual(1)
+  })
+})
+
+/** The label sets of every sample of a scrape, one text each (`name{labels}`), sorted. */
+const labelSets = (families: ReadonlyArray<Family>): ReadonlyArray<string> =>
+  families.flatMap((f) =>
+    f.metrics.map((m) =>
+      `${f.name}{${Object.entries(m.labels ?? {}).map(([k, v]) => `${k}=${v}`).sort().join(",")}}`
+    )
+  ).sort()
+
+/** The methods the request metrics name; any other is counted as `other`. */
+const METHOD_LABELS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "other"]
+
+/** Methods Node's HTTP parser accepts beside the API's own: each reaches the server's 404 or 405. */
+const ODD_METHODS = [
+  "PROPFIND", "PROPPATCH", "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK", "SEARCH", "REPORT", "MKACTIVITY",
+  "CHECKOUT", "MERGE", "NOTIFY", "SUBSCRIBE", "UNSUBSCRIBE", "PURGE", "LINK", "UNLINK", "ACL", "BIND",
+  "REBIND", "UNBIND", "MKCALENDAR", "QUERY"
+]
+
+describe("GET /metrics labels", () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startTestServer(DATABASES[0]!)
+  })
+  afterAll(() => server.close())
+
+  it("stay a fixed set whatever methods and unmatched paths callers send", async () => {
+    const random = (n: number) => Math.floor(Math.random() * n)
+    // One request of each kind first: the series the random ones below may add to.
+    for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "PROPFIND"]) {
+      expect((await server.request(method, "/first/unmatched")).status).toBe(404)
+    }
+    expect((await server.request("PROPFIND", "/api/me")).status).toBe(405)
+    const beforeText = await scrapeText(server, undefined)
+    const before = parsePrometheusTextFormat(beforeText)
+
+    for (let i = 0; i < 200; i++) {
+      const pool = i % 2 === 0 ? ODD_METHODS : METHOD_LABELS.slice(0, 7)
+      const method = pool[random(pool.length)]!
+      const path = i % 10 === 0 ? "/api/me" : `/x${random(1e9)}/${random(1e9)}?q=${random(1e9)}`
+      const reply = await server.request(method, path)
+      expect(reply.status).toBe(path === "/api/me" ? (method === "GET" || method === "HEAD" ? 401 : 405) : 404)
+    }
+    const afterText = await scrapeText(server, undefined)
+    const after = parsePrometheusTextFormat(afterText)
+
+    expect(labelSets(after)).toEqual(labelSets(before))
+    const methods = new Set(family(after, "wasl_http_requests_total")?.metrics.map((m) => m.labels?.["method"]))
+    expect([...methods].every((method) => METHOD_LABELS.includes(method!))).toBe(true)
+    expect(counterValue(after, { method: "other", route: "unmatched", status: "404" })).toBeGreaterThan(50)
+    // Only counts changed: a few digits more at most.
+    expect(afterText.length - beforeText.length).toBeLessThan(200)
   })
 })
