@@ -1,14 +1,14 @@
 /**
- * `GET /metrics`: every metric of the process in Prometheus' text format (Effect's
- * `PrometheusMetrics` exporter), with the delivery backlog read from the database at each scrape.
+ * `GET /metrics`: every metric of the process in Prometheus' text format (prometheus-text.ts), with
+ * the delivery backlog read from the database at each scrape.
  * Open by default; with a `MetricsToken` it answers only `Authorization: Bearer <token>`, compared
  * in constant time (both sides hashed by `TokenHasher`), and 401 otherwise.
  */
 import { Context, Effect, Layer, Metric, Redacted } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { PrometheusMetrics } from "effect/observability"
 import { DeliveryBacklog, TokenHasher } from "@wasl/core"
 import { UNAUTHENTICATED_MESSAGE } from "@wasl/core"
+import { prometheusText } from "./prometheus-text.ts"
 
 /** Where the metrics are served. */
 export const METRICS_PATH = "/metrics"
@@ -58,7 +58,7 @@ export const MetricsRoute: Layer.Layer<never, never, HttpRouter.HttpRouter | Tok
       yield* Metric.update(outboxEventsGauge, now.outboxEvents)
       yield* Metric.update(deliveriesDueGauge, now.deliveriesDue)
       yield* Metric.update(oldestDueGauge, now.oldestDueSeconds)
-      return HttpServerResponse.text(yield* PrometheusMetrics.format(), {
+      return HttpServerResponse.text(yield* prometheusText, {
         contentType: "text/plain; version=0.0.4; charset=utf-8",
         headers: { "cache-control": "no-store" }
       })
