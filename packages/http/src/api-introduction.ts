@@ -102,7 +102,8 @@ your own \`code\`, Wasl only relays it. The API never returns a code.
   and is migrated, and, where the process runs the delivery worker, its loops are running.
 - \`GET /metrics\` (outside this document) is a Prometheus scrape: requests by route and status with
   durations, the outbox and delivery backlog, attempts by outcome, event to first attempt latency,
-  OTP sends by outcome. With \`WASL_METRICS_TOKEN\` set it asks for that bearer token.
+  OTP sends by outcome. With \`WASL_METRICS_TOKEN\` set it asks for that bearer token; a scrape
+  without it counts against \`WASL_RATE_LIMIT\` per client address (429 with \`Retry-After\` past it).
 - With \`OTEL_EXPORTER_OTLP_ENDPOINT\` set, every request is traced over OTLP, with its use-case and
   SQL statements under it, and each webhook delivery attempt joins the trace of the request that
   caused its event; JSON log lines carry the trace id.

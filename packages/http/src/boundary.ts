@@ -5,12 +5,12 @@
  */
 import { ByteSize, Cause, Clock, Effect, type Layer, Option, Result, type Types } from "effect"
 import { SecureRandom } from "effect/crypto"
-import { Headers, HttpIncomingMessage, HttpMiddleware, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Headers, HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { exportedSpan, MAX_IMPORT_BYTES } from "@wasl/core"
 import { httpErrorResponse, responses } from "./errors.ts"
 import type { RouteTable } from "./route-table.ts"
-import { TrustedProxies } from "./trusted-proxies.ts"
+import { forwardedFrom, TrustedProxies } from "./trusted-proxies.ts"
 import { unstorableJsonErrors } from "./storable-text.ts"
 import { tooDeepJsonErrors } from "./body-nesting.ts"
 import { type FieldErrors, isMalformedJson, toFieldErrors } from "./validation-errors.ts"
@@ -184,11 +184,7 @@ export const makeBoundary = (routes: RouteTable): HttpRouter.Middleware<{
       const random = yield* SecureRandom.SecureRandom
       const render = (request: HttpServerRequest.HttpServerRequest, cause: Cause.Cause<unknown>) =>
         Effect.provideService(renderFailure(routes, request, cause), SecureRandom.SecureRandom, random)
-      const trustedProxies = yield* TrustedProxies
-      // Behind trusted proxies, the client address (and host and scheme) they forward.
-      const forwarded = trustedProxies.length === 0
-        ? <A extends Effect.Effect<HttpServerResponse.HttpServerResponse, any, any>>(app: A) => app
-        : HttpMiddleware.xForwardedHeaders({ trustedProxies })
+      const forwarded = forwardedFrom(yield* TrustedProxies)
       return (app): Effect.Effect<
         HttpServerResponse.HttpServerResponse,
         // Every failure is rendered here; the router's typing wants the unhandled marker kept.

@@ -1,6 +1,7 @@
 /**
  * Rate limits at the HTTP edge: a request counts under its keys (the caller, a login's email and
- * client address, an account's OTP verifications) before its handler does any work, every answer
+ * client address, an account's OTP verifications, the client address of a metrics scrape without
+ * the metrics token) before its handler does any work, every answer
  * then carries the `RateLimit-*` headers of the tightest limit, and a request over a limit is
  * answered 429 with `Retry-After`.
  */
@@ -22,6 +23,13 @@ export const RATE_LIMIT_HEADERS: {
 /** The key of an authenticated caller: its API token, or the user of a session (all its sessions share it). */
 export const callerKey = (principal: Principal): string =>
   principal.tokenId !== null ? `token:${principal.tokenId}` : `user:${principal.userId}`
+
+/**
+ * The client address of a request, as the limits per address count it: the connection's peer,
+ * or behind a trusted proxy the address it forwards (`TrustedProxies`).
+ */
+export const clientAddress = (request: HttpServerRequest.HttpServerRequest): string =>
+  Option.getOrElse(request.remoteAddress, () => "unknown")
 
 /** Whether `decision` is tighter than the one the headers already show: fewer left, or as few for longer. */
 const tighter = (decision: RateDecision, response: HttpServerResponse.HttpServerResponse) => {

@@ -1,8 +1,10 @@
 /**
  * The proxies whose `X-Forwarded-For` Wasl believes (`WASL_TRUST_PROXY`): behind a load balancer,
- * the client address a login is limited by is the one the proxy saw, not the proxy's own.
+ * the client address a login or a metrics scrape is limited by is the one the proxy saw, not the
+ * proxy's own.
  */
-import { Context, Result } from "effect"
+import { Context, type Effect, Result } from "effect"
+import { HttpMiddleware, type HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { IpNetwork } from "effect/net"
 
 /**
@@ -29,3 +31,14 @@ export const parseTrustedProxies = (text: string): Result.Result<ReadonlyArray<I
   }
   return Result.succeed(networks)
 }
+
+/**
+ * Behind `trustedProxies`, an app that sees the client address (and host and scheme) they
+ * forward; with none, the app itself.
+ */
+export const forwardedFrom = (
+  trustedProxies: ReadonlyArray<IpNetwork.IpNetwork>
+): <E, R>(
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
+  trustedProxies.length === 0 ? (app) => app : HttpMiddleware.xForwardedHeaders({ trustedProxies })

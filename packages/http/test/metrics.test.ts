@@ -3,12 +3,16 @@
  * by route template (never the raw path) and status, the duration histogram, the delivery backlog
  * gauges read from each database, and the bearer token when one is set (401 without it). Its labels
  * stay a fixed set whatever methods and paths callers send; a scrape costs a few milliseconds on a
- * server that answered every route.
+ * server that answered every route; an unauthenticated scrape counts against the caller limit per
+ * client address.
  */
+import { Duration } from "effect"
 import { PrometheusMetrics } from "effect/observability"
+import { request as httpRequest } from "node:http"
 import parsePrometheusTextFormat, { type Family, type Sample } from "parse-prometheus-text-format"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { prometheusText } from "../src/prometheus-text.ts"
+import type { Reply } from "./support/client.ts"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 
 const TOKEN = "metrics-token-for-tests"
@@ -235,4 +239,120 @@ describe("GET /metrics cost", () => {
     expect(median(times)).toBeLessThan(25)
     expect(ours * 3).toBeLessThan(effects)
   }, 120_000)
+})
+
+/** `GET /metrics` sent from the loopback address `from` (127.0.0.0/8 all reach the server on Linux). */
+const scrapeFrom = (server: TestServer, from: string, headers: Record<string, string> = {}): Promise<Reply> =>
+  new Promise((resolve, reject) => {
+    const req = httpRequest(`${server.url}/metrics`, { localAddress: from, headers }, (res) => {
+      const chunks: Array<Buffer> = []
+      res.on("data", (chunk: Buffer) => chunks.push(chunk))
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8")
+        const replyHeaders = new Headers()
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (typeof value === "string") replyHeaders.set(name, value)
+        }
+        let body: unknown = undefined
+        try {
+          body = JSON.parse(text)
+        } catch {
+          body = undefined
+        }
+        resolve({ status: res.statusCode ?? 0, headers: replyHeaders, body, text })
+      })
+    })
+    req.on("error", reject)
+    req.end()
+  })
+
+const expectTooMany = (reply: Reply, limit: number) => {
+  expect(reply.status).toBe(429)
+  expect(reply.body).toEqual({ message: "Too Many Attempts." })
+  expect(reply.headers.get("ratelimit-limit")).toBe(String(limit))
+  expect(reply.headers.get("ratelimit-remaining")).toBe("0")
+  const retryAfter = Number(reply.headers.get("retry-after"))
+  expect(retryAfter).toBeGreaterThanOrEqual(1)
+  expect(retryAfter).toBeLessThanOrEqual(60)
+  expect(reply.text).not.toContain("wasl_")
+}
+
+describe.each(DATABASES)("GET /metrics rate limit (%s)", (database) => {
+  const LIMIT = 20
+  let open: TestServer
+  let guarded: TestServer
+  beforeAll(async () => {
+    const rateLimits = { caller: { limit: LIMIT, window: Duration.minutes(1) } }
+    open = await startTestServer(database, { rateLimits, trustedProxies: "127.0.0.30" })
+    guarded = await startTestServer(database, { rateLimits: { caller: { limit: 3, window: Duration.minutes(1) } }, metricsToken: TOKEN })
+  })
+  afterAll(async () => {
+    await open?.close()
+    await guarded?.close()
+  })
+
+  it("counts unauthenticated scrapes per client address against the caller limit, and GET /api/me stays fast", async () => {
+    const { token } = await open.bootstrap({ email: `scrape-burst-${database}@example.test`, password: "pw-burst" })
+    const me: Array<number> = []
+    let bursting = true
+    const watch = (async () => {
+      // At most 10: the caller limit counts the token's requests too.
+      while (bursting && me.length < 10) {
+        const started = performance.now()
+        expect((await open.request("GET", "/api/me", { token })).status).toBe(200)
+        me.push(performance.now() - started)
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+    })()
+    const replies: Array<Reply> = []
+    let next = 0
+    await Promise.all(Array.from({ length: 20 }, async () => {
+      while (next++ < 300) replies.push(await scrapeFrom(open, "127.0.0.41"))
+    }))
+    bursting = false
+    await watch
+
+    const answered = replies.filter((reply) => reply.status === 200)
+    expect(answered).toHaveLength(LIMIT)
+    expect(answered.every((reply) => reply.text.includes("wasl_http_requests_total"))).toBe(true)
+    const refused = replies.filter((reply) => reply.status !== 200)
+    expect(refused).toHaveLength(300 - LIMIT)
+    for (const reply of refused) expectTooMany(reply, LIMIT)
+    expect(me.length).toBeGreaterThan(0)
+    console.log(`GET /api/me during the burst: median ${median(me).toFixed(1)} ms, max ${Math.max(...me).toFixed(1)} ms`)
+    // A refused scrape costs its count alone (one statement): twenty in flight hold the API back
+    // tens of milliseconds on this machine, not seconds.
+    expect(median(me)).toBeLessThan(250)
+
+    // Another address has a count of its own.
+    const other = await scrapeFrom(open, "127.0.0.42")
+    expect(other.status).toBe(200)
+    expect(other.headers.get("ratelimit-remaining")).toBe(String(LIMIT - 1))
+  }, 60_000)
+
+  it("takes the client address from X-Forwarded-For only behind a trusted proxy", async () => {
+    const forwarded = (from: string, client: string) => scrapeFrom(open, from, { "x-forwarded-for": `198.51.100.1, ${client}` })
+    for (let i = 0; i < LIMIT; i++) expect((await forwarded("127.0.0.30", "203.0.113.1")).status).toBe(200)
+    expectTooMany(await forwarded("127.0.0.30", "203.0.113.1"), LIMIT)
+    expect((await forwarded("127.0.0.30", "203.0.113.2")).status).toBe(200)
+    // From anyone else the header is ignored: changing it does not escape the peer's count.
+    for (let i = 0; i < LIMIT; i++) expect((await forwarded("127.0.0.31", `203.0.113.${10 + i}`)).status).toBe(200)
+    expectTooMany(await forwarded("127.0.0.31", "203.0.113.99"), LIMIT)
+  })
+
+  it("leaves a scrape with the metrics token unlimited, and counts the refused ones", async () => {
+    for (let i = 0; i < 6; i++) {
+      const reply = await scrapeFrom(guarded, "127.0.0.51", { authorization: `Bearer ${TOKEN}` })
+      expect(reply.status).toBe(200)
+      expect(reply.headers.get("ratelimit-limit")).toBeNull()
+    }
+    for (let i = 0; i < 3; i++) {
+      const reply = await scrapeFrom(guarded, "127.0.0.52", i === 0 ? {} : { authorization: "Bearer wrong" })
+      expect(reply.status).toBe(401)
+      expect(reply.headers.get("ratelimit-remaining")).toBe(String(2 - i))
+    }
+    expectTooMany(await scrapeFrom(guarded, "127.0.0.52", { authorization: "Bearer wrong" }), 3)
+    // The right token still passes from that address.
+    expect((await scrapeFrom(guarded, "127.0.0.52", { authorization: `Bearer ${TOKEN}` })).status).toBe(200)
+  })
 })

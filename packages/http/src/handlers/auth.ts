@@ -1,10 +1,10 @@
-import { Effect, type Layer, Option } from "effect"
+import { Effect, type Layer } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse, type HttpRouter } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import { login, logout, RateLimitPolicy, SESSION_LIFETIME } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
-import { limitRequest } from "../rate-limit.ts"
+import { clientAddress, limitRequest } from "../rate-limit.ts"
 import { reachedOverHttps } from "../request-origin.ts"
 import type { WaslHttpServices } from "../http-services.ts"
 import { type Authentication, CurrentPrincipal, SESSION_COOKIE } from "../security.ts"
@@ -37,10 +37,9 @@ export const AuthHandlers: Layer.Layer<
     .handle("login", ({ payload }) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const address = Option.getOrElse(request.remoteAddress, () => "unknown")
         yield* limitRequest([
           [`login-email:${payload.email.trim().toLowerCase()}`, policy.login],
-          [`login-address:${address}`, policy.login]
+          [`login-address:${clientAddress(request)}`, policy.login]
         ])
         const { cookie, user } = yield* domain(login(payload.email, payload.password))
         const options = yield* cookieOptions(request)
