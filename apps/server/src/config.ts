@@ -126,7 +126,7 @@ export const ServerConfig = Config.all({
 
 /**
  * `WASL_METRICS_TOKEN`: the bearer token `GET /metrics` asks for; unset, the metrics are open to
- * whoever reaches the port.
+ * whoever reaches the port, within `WASL_RATE_LIMIT` per client address.
  */
 export const MetricsTokenConfig: Config.Config<Redacted.Redacted<string> | undefined> = setting(
   "WASL_METRICS_TOKEN",
@@ -196,6 +196,17 @@ export const RequestTimeoutConfig: Config.Config<Duration.Duration> = withFallba
     )),
   DEFAULT_REQUEST_TIMEOUT
 )
+
+/**
+ * What `GET /metrics` answers by, on the server's port and on the worker's: its token, and for a
+ * scrape without it the caller limit per client address and the proxies that forward the address.
+ */
+export const MetricsAccessConfig = Config.all({
+  metricsToken: MetricsTokenConfig,
+  rateLimits: RateLimitConfig,
+  trustedProxies: TrustProxyConfig
+})
+export type MetricsAccessConfig = Config.Success<typeof MetricsAccessConfig>
 
 /**
  * Everything the HTTP server reads beyond the services: where it listens, how long a request may

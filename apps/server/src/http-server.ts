@@ -3,16 +3,25 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer } from "effect"
 import { RateLimitPolicy } from "@wasl/core"
 import { MetricsToken, serveWaslWith, StreamsPerUser, TrustedProxies } from "@wasl/http"
-import type { HttpConfig } from "./config.ts"
+import type { HttpConfig, MetricsAccessConfig } from "./config.ts"
 import { DashboardRoute } from "./dashboard-route.ts"
 import { createWaslServer } from "./node-server.ts"
 
-export const HttpServerLive = ({ metricsToken, rateLimits, requestTimeout, server: { host, port }, streamsPerUser, trustedProxies }: HttpConfig) =>
+/**
+ * The rate limits, the trusted proxies and the metrics token of the settings, as the references
+ * Wasl's routes read: the server's API and `/metrics`, and the worker's `/metrics`.
+ */
+export const AccessSettingsLive = ({ metricsToken, rateLimits, trustedProxies }: MetricsAccessConfig) =>
+  Layer.mergeAll(
+    Layer.succeed(RateLimitPolicy, rateLimits),
+    Layer.succeed(TrustedProxies, trustedProxies),
+    Layer.succeed(MetricsToken, metricsToken)
+  )
+
+export const HttpServerLive = ({ requestTimeout, server: { host, port }, streamsPerUser, ...access }: HttpConfig) =>
   serveWaslWith(DashboardRoute()).pipe(
     Layer.provide(NodeHttpServer.layer(() => createWaslServer({ request: requestTimeout }), { port, host })),
-    Layer.provide(Layer.succeed(RateLimitPolicy, rateLimits)),
-    Layer.provide(Layer.succeed(TrustedProxies, trustedProxies)),
+    Layer.provide(AccessSettingsLive(access)),
     Layer.provide(Layer.succeed(StreamsPerUser, streamsPerUser)),
-    Layer.provide(Layer.succeed(MetricsToken, metricsToken)),
     Layer.tap(() => Effect.logInfo(`Wasl is listening on http://${host === "0.0.0.0" ? "localhost" : host}:${port}`))
   )

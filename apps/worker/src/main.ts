@@ -6,15 +6,15 @@
  * another worker, nothing is lost.
  */
 import { Config, Layer } from "effect"
-import { AppServicesLive, MetricsTokenConfig, runService, WaslConfig, WorkerHealthConfig } from "@wasl/app-server"
+import { AppServicesLive, MetricsAccessConfig, runService, WaslConfig, WorkerHealthConfig } from "@wasl/app-server"
 import { DeliveryWorkerLive, WorkerLoops } from "@wasl/worker"
 import { WorkerHealthServerLive } from "./health-server.ts"
 
 // One WorkerLoops: the worker's loops beat into it, and the listener reads it.
 runService(
-  Config.all({ wasl: WaslConfig, health: WorkerHealthConfig, metricsToken: MetricsTokenConfig }),
-  ({ health, metricsToken, wasl }) =>
-    Layer.mergeAll(DeliveryWorkerLive(), WorkerHealthServerLive(health, metricsToken)).pipe(
+  Config.all({ wasl: WaslConfig, health: WorkerHealthConfig, metrics: MetricsAccessConfig }),
+  ({ health, metrics, wasl }) =>
+    Layer.mergeAll(DeliveryWorkerLive(), WorkerHealthServerLive(health, metrics)).pipe(
       Layer.provide(WorkerLoops.layer()),
       Layer.provide(AppServicesLive(wasl))
     )
