@@ -2,7 +2,7 @@
  * The process lock of an embedded database's data directory (`WASL_DATA_DIR`, default
  * `./.wasl-data`):
  *
- *   <dataDir>/wasl.lock   the process lock: JSON `{ pid, hostname, token, createdAt }`
+ *   <dataDir>/wasl.lock   the process lock: JSON `{ pid, hostname, token, createdAt, server? }`
  *   <dataDir>/pgdata/     PGlite's PGDATA (PGlite runs `initdb` there on first start)
  *
  * One process holds the directory. The lock file is created with `O_CREAT | O_EXCL`; a second
@@ -10,6 +10,11 @@
  * `DatabaseLockedError`. A lock left behind by a dead process (its pid no longer exists, or it is
  * this process's own pid but not a lock this process took, as after a container restart) is stale
  * and taken over.
+ *
+ * Once the holder serves the database on its loopback port, it adds `server: { host, port,
+ * password }` to the lock (replacing the file whole, so a reader sees the lock before or after,
+ * never half of it): the command line of the same user connects there instead of being refused.
+ * The lock file is therefore readable by its owner only (mode 0600), like the password it holds.
  *
  * @module
  */
@@ -26,12 +31,25 @@ export const dataDirLockPath = (dataDir: string): string => Path.join(Path.resol
 /** PGlite's PGDATA inside a data directory. Internal plumbing of the embedded database. */
 export const pgDataPath = (dataDir: string): string => Path.join(Path.resolve(dataDir), "pgdata")
 
+/** Where the holder of a data directory serves its database, as its lock says. */
+export interface DataDirServer {
+  /** The loopback address of the port. */
+  readonly host: string
+  readonly port: number
+  /** The password the port asks for. */
+  readonly password: string
+}
+
 interface LockContent {
   readonly pid: number
   readonly hostname: string
   readonly token: string
   readonly createdAt: string
+  readonly server?: DataDirServer | undefined
 }
+
+/** The lock file's mode: the owner reads and writes it, no one else (it holds the port's password). */
+const lockMode = 0o600
 
 /** Lock files this process holds (by path), to tell "held by me" from "stale, same pid". */
 const heldLocks = new Set<string>()
@@ -54,6 +72,15 @@ const isProcessAlive = (pid: number): boolean => {
   }
 }
 
+const isServer = (value: unknown): value is DataDirServer => {
+  const server = value as Partial<DataDirServer> | null | undefined
+  return typeof server?.host === "string" && Number.isSafeInteger(server.port) && typeof server.password === "string"
+}
+
+/** Whether the process a lock names runs: for this process's own pid, whether it took this lock. */
+const isHolderAlive = (lockFile: string, holder: LockContent): boolean =>
+  holder.pid === process.pid ? heldLocks.has(lockFile) : isProcessAlive(holder.pid)
+
 const readLock = (lockFile: string): { readonly raw: string; readonly content: LockContent | undefined } | undefined => {
   let raw: string
   try {
@@ -64,16 +91,16 @@ const readLock = (lockFile: string): { readonly raw: string; readonly content: L
   }
   try {
     const parsed = JSON.parse(raw) as Partial<LockContent>
-    return Number.isSafeInteger(parsed.pid) && typeof parsed.token === "string"
-      ? { raw, content: parsed as LockContent }
-      : { raw, content: undefined }
+    if (!Number.isSafeInteger(parsed.pid) || typeof parsed.token !== "string") return { raw, content: undefined }
+    // A server entry this version cannot read is ignored: the lock still holds the directory.
+    return { raw, content: { ...parsed as LockContent, server: isServer(parsed.server) ? parsed.server : undefined } }
   } catch {
     return { raw, content: undefined }
   }
 }
 
 type LockAttempt =
-  | { readonly _tag: "Acquired"; readonly token: string }
+  | { readonly _tag: "Acquired"; readonly content: LockContent }
   | { readonly _tag: "Held"; readonly pid: number | null }
   | { readonly _tag: "Stale"; readonly pid: number | null }
 
@@ -82,7 +109,7 @@ const tryCreateLock = (lockFile: string): LockAttempt => {
   const content: LockContent = { pid: process.pid, hostname: Os.hostname(), token, createdAt: new Date().toISOString() }
   let fd: number
   try {
-    fd = Fs.openSync(lockFile, Fs.constants.O_CREAT | Fs.constants.O_EXCL | Fs.constants.O_WRONLY, 0o644)
+    fd = Fs.openSync(lockFile, Fs.constants.O_CREAT | Fs.constants.O_EXCL | Fs.constants.O_WRONLY, lockMode)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
     const existing = readLock(lockFile)
@@ -94,8 +121,7 @@ const tryCreateLock = (lockFile: string): LockAttempt => {
       removeStaleLock(lockFile, existing.raw)
       return { _tag: "Stale", pid: null }
     }
-    const alive = holder.pid === process.pid ? heldLocks.has(lockFile) : isProcessAlive(holder.pid)
-    if (alive) return { _tag: "Held", pid: holder.pid }
+    if (isHolderAlive(lockFile, holder)) return { _tag: "Held", pid: holder.pid }
     removeStaleLock(lockFile, existing.raw)
     return { _tag: "Stale", pid: holder.pid }
   }
@@ -106,7 +132,22 @@ const tryCreateLock = (lockFile: string): LockAttempt => {
     Fs.closeSync(fd)
   }
   heldLocks.add(lockFile)
-  return { _tag: "Acquired", token }
+  return { _tag: "Acquired", content }
+}
+
+/**
+ * Replaces the lock, still this process's, with `content`: written to a file of its own, then
+ * renamed over the lock, so that no reader sees a half-written lock.
+ */
+const rewriteLock = (lockFile: string, content: LockContent): void => {
+  const next = `${lockFile}.${content.token}`
+  try {
+    Fs.writeFileSync(next, JSON.stringify(content) + "\n", { mode: lockMode, flag: "wx", flush: true })
+    if (readLock(lockFile)?.content?.token !== content.token) throw new Error("the lock is no longer this process's")
+    Fs.renameSync(next, lockFile)
+  } finally {
+    Fs.rmSync(next, { force: true })
+  }
 }
 
 /** Removes a stale lock, unless it changed since it was read (another process took it over). */
@@ -121,6 +162,12 @@ const releaseLock = (lockFile: string, token: string): void => {
   if (now?.content?.token === token) Fs.rmSync(lockFile, { force: true })
 }
 
+/** A data directory's lock held by this process. */
+export interface DataDirLock {
+  /** Adds where this process serves the directory's database to the lock, for the command line. */
+  readonly publish: (server: DataDirServer) => Effect.Effect<void, EmbeddedPostgresError>
+}
+
 /**
  * Takes the exclusive lock of a data directory (creating the directory if needed) for the life
  * of the scope. Fails with `DatabaseLockedError` when a live process holds it. Internal plumbing
@@ -128,7 +175,7 @@ const releaseLock = (lockFile: string, token: string): void => {
  */
 export const acquireDataDirLock = (
   dataDir: string
-): Effect.Effect<void, DatabaseLockedError | EmbeddedPostgresError, Scope.Scope> => {
+): Effect.Effect<DataDirLock, DatabaseLockedError | EmbeddedPostgresError, Scope.Scope> => {
   const lockFile = dataDirLockPath(dataDir)
   const acquire = Effect.gen(function*() {
     yield* Effect.try({
@@ -148,7 +195,7 @@ export const acquireDataDirLock = (
       })
       switch (result._tag) {
         case "Acquired":
-          return result.token
+          return result.content
         case "Held":
           return yield* new DatabaseLockedError({
             dataDir: Path.resolve(dataDir),
@@ -168,5 +215,35 @@ export const acquireDataDirLock = (
       cause: undefined
     })
   })
-  return Effect.asVoid(Effect.acquireRelease(acquire, (token) => Effect.sync(() => releaseLock(lockFile, token))))
+  return Effect.acquireRelease(acquire, (content) => Effect.sync(() => releaseLock(lockFile, content.token))).pipe(
+    Effect.map((content): DataDirLock => ({
+      publish: (server) =>
+        Effect.try({
+          try: () => rewriteLock(lockFile, { ...content, server }),
+          catch: (cause) =>
+            new EmbeddedPostgresError({ dataDir, message: `Cannot write ${lockFile}: ${String(cause)}`, cause })
+        })
+    }))
+  )
 }
+
+/**
+ * The process holding `dataDir` and where it serves the database, when its lock says so, it runs
+ * on this host, and this user can read the lock; else undefined (a free directory, a stale lock,
+ * a holder still starting). Internal plumbing of the embedded database.
+ */
+export const dataDirHolder = (
+  dataDir: string
+): Effect.Effect<{ readonly pid: number; readonly server: DataDirServer } | undefined> =>
+  Effect.sync(() => {
+    const lockFile = dataDirLockPath(dataDir)
+    let holder: LockContent | undefined
+    try {
+      holder = readLock(lockFile)?.content
+    } catch {
+      return undefined // unreadable: another user's
+    }
+    return holder?.server !== undefined && holder.hostname === Os.hostname() && isHolderAlive(lockFile, holder)
+      ? { pid: holder.pid, server: holder.server }
+      : undefined
+  })

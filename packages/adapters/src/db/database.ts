@@ -249,6 +249,7 @@ export const makeEmbeddedPgClient = (
     port: embedded.port,
     database: embedded.database,
     username: embedded.username,
+    password: embedded.password,
     maxConnections: options?.maxConnections ?? 10
   }).pipe(Effect.map((client) => withEmbeddedListen(client, embedded)))
 

@@ -7,7 +7,9 @@
  * multiplexer that serves PGlite's single session to many connections (`wire-multiplexer.ts`, which
  * says why not `@electric-sql/pglite-socket` and what sharing one session means), and this
  * launcher, which locks the directory, opens PGlite on `<dataDir>/pgdata`, serves it on a loopback
- * port and relays NOTIFY to in-process subscribers.
+ * port behind a random password, writes the port and password into the lock (so that the command
+ * line run while this process holds the directory connects there: `runningEmbeddedServer`) and
+ * relays NOTIFY to in-process subscribers.
  *
  * Extensions: PGlite cannot load an extension from disk at `CREATE EXTENSION` time; the extension
  * bundle must be passed to the PGlite constructor through its `extensions` option (here
@@ -18,11 +20,13 @@
  */
 import { PGlite, type PGliteOptions } from "@electric-sql/pglite"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
-import { Context, Effect, Layer, Queue, type Scope } from "effect"
+import { Context, Effect, Layer, Queue, Redacted, type Scope } from "effect"
 import type { SqlError } from "effect/sql/SqlError"
+import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
+import * as Net from "node:net"
 import * as Path from "node:path"
-import { acquireDataDirLock, pgDataPath } from "./data-dir-lock.ts"
+import { acquireDataDirLock, dataDirHolder, pgDataPath } from "./data-dir-lock.ts"
 import { type DatabaseLockedError, EmbeddedPostgresError } from "./embedded-postgres-errors.ts"
 import { type Notification, serveWire } from "./wire-multiplexer.ts"
 
@@ -30,7 +34,7 @@ import { type Notification, serveWire } from "./wire-multiplexer.ts"
 export interface EmbeddedPostgresOptions {
   /** The data directory (`WASL_DATA_DIR`, app default `./.wasl-data`). Created if missing. */
   readonly dataDir: string
-  /** Loopback address to listen on. Default `127.0.0.1`. */
+  /** Loopback address to listen on (`127.0.0.1`, another `127.x.x.x`, `::1` or `localhost`). Default `127.0.0.1`. */
   readonly host?: string | undefined
   /** Port to listen on; `0` (the default) lets the OS pick a free one. */
   readonly port?: number | undefined
@@ -55,8 +59,10 @@ export interface EmbeddedPostgresService {
   readonly database: string
   /** The user name (`postgres`; any is accepted). */
   readonly username: string
-  /** `postgres://postgres@127.0.0.1:<port>/postgres` */
-  readonly url: string
+  /** The password the port asks for (random, made at start; also in the data directory's lock). */
+  readonly password: Redacted.Redacted<string>
+  /** `postgres://postgres:<password>@127.0.0.1:<port>/postgres` */
+  readonly url: Redacted.Redacted<string>
   /**
    * The PGlite instance (in-process). Prefer the port: direct `query`/`exec` calls run between
    * the socket connections' statements, even inside their transactions.
@@ -79,7 +85,7 @@ export const EmbeddedPostgresBase: Context.ServiceClass<
 
 /**
  * The embedded PostgreSQL (PGlite) served on a loopback port, for a client of your own (any
- * PostgreSQL driver can connect to `url`). `WaslEmbedded` starts one itself: use this only to run
+ * PostgreSQL driver can connect to `url`, which holds the password). `WaslEmbedded` starts one itself: use this only to run
  * the embedded server without Wasl's layers.
  */
 export class EmbeddedPostgres extends EmbeddedPostgresBase {
@@ -89,6 +95,21 @@ export class EmbeddedPostgres extends EmbeddedPostgresBase {
   ): Layer.Layer<EmbeddedPostgres, DatabaseLockedError | EmbeddedPostgresError> =>
     Layer.effect(EmbeddedPostgres, makeEmbeddedPostgres(options))
 }
+
+const DATABASE = "postgres"
+const USERNAME = "postgres"
+
+/** The URL of an embedded server's port. */
+const urlOf = (server: { readonly host: string; readonly port: number; readonly password: string }) =>
+  Redacted.make(
+    `postgres://${USERNAME}:${encodeURIComponent(server.password)}@${
+      Net.isIPv6(server.host) ? `[${server.host}]` : server.host
+    }:${server.port}/${DATABASE}`
+  )
+
+/** The port is for this machine's processes only: on a loopback address. */
+const isLoopback = (host: string): boolean =>
+  host === "localhost" || host === "::1" || (Net.isIPv4(host) && host.startsWith("127."))
 
 const startError = (dataDir: string, what: string) => (cause: unknown) =>
   new EmbeddedPostgresError({
@@ -109,7 +130,16 @@ export const makeEmbeddedPostgres: (
   options: EmbeddedPostgresOptions
 ): Effect.fn.Return<EmbeddedPostgresService, DatabaseLockedError | EmbeddedPostgresError, Scope.Scope> {
   const dataDir = Path.resolve(options.dataDir)
-  yield* acquireDataDirLock(dataDir)
+  const host = options.host ?? "127.0.0.1"
+  if (!isLoopback(host)) {
+    return yield* new EmbeddedPostgresError({
+      dataDir,
+      message:
+        `Cannot start the embedded database at ${dataDir}: its port must be on a loopback address (127.0.0.1, ::1 or localhost), not ${host}`,
+      cause: undefined
+    })
+  }
+  const lock = yield* acquireDataDirLock(dataDir)
 
   const pgdata = pgDataPath(dataDir)
   const fresh = !Fs.existsSync(Path.join(pgdata, "PG_VERSION"))
@@ -147,7 +177,7 @@ export const makeEmbeddedPostgres: (
     })
   )
 
-  const host = options.host ?? "127.0.0.1"
+  const password = randomBytes(32).toString("hex")
   const server = yield* Effect.acquireRelease(
     Effect.tryPromise({
       try: () =>
@@ -155,6 +185,7 @@ export const makeEmbeddedPostgres: (
           db: pglite,
           host,
           port: options.port ?? 0,
+          password,
           maxConnections: options.maxConnections ?? 100,
           onNotification: deliver
         }),
@@ -163,6 +194,7 @@ export const makeEmbeddedPostgres: (
     (server) => Effect.promise(() => server.close().catch(() => undefined))
   )
   const port = server.port
+  yield* lock.publish({ host, port, password })
 
   const subscribe = (channel: string) =>
     Effect.acquireRelease(
@@ -182,16 +214,38 @@ export const makeEmbeddedPostgres: (
         })
     ).pipe(Effect.map((queue): Queue.Dequeue<Notification, SqlError> => queue))
 
-  const database = "postgres"
-  const username = "postgres"
   return {
     dataDir,
     host,
     port,
-    database,
-    username,
-    url: `postgres://${username}@${host}:${port}/${database}`,
+    database: DATABASE,
+    username: USERNAME,
+    password: Redacted.make(password),
+    url: urlOf({ host, port, password }),
     pglite,
     subscribe
   }
 })
+
+/** The embedded server of another running process, found through its data directory's lock. */
+export interface RunningEmbeddedServer {
+  /** The process holding the data directory. */
+  readonly pid: number
+  /** The loopback address of its database port. */
+  readonly host: string
+  readonly port: number
+  /** `postgres://postgres:<password>@<host>:<port>/postgres`, for a PostgreSQL client. */
+  readonly url: Redacted.Redacted<string>
+}
+
+/**
+ * The embedded server holding `dataDir`, for a process that cannot hold the directory itself
+ * (only one may) to connect to as a PostgreSQL client: when a live process on this machine holds
+ * it, serves it, and this user can read its lock. Else undefined: the directory is free, its lock
+ * stale (opening it takes the lock over), or its holder still starting.
+ */
+export const runningEmbeddedServer = (dataDir: string): Effect.Effect<RunningEmbeddedServer | undefined> =>
+  Effect.map(dataDirHolder(dataDir), (holder) =>
+    holder === undefined
+      ? undefined
+      : { pid: holder.pid, host: holder.server.host, port: holder.server.port, url: urlOf(holder.server) })

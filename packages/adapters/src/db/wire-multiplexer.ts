@@ -38,12 +38,21 @@
  *   `listen` uses them (it still issues the real `LISTEN`, which the backend needs to emit
  *   notifications at all). Only this process can hold the embedded database, so every `NOTIFY`
  *   is seen. A plain client's `LISTEN` on the port receives nothing;
- * - no TLS (SSL/GSS requests are answered `N`), no authentication (any user is accepted), no
+ * - authentication: every connection must give the `password` (MD5: the password never crosses
+ *   the socket, and each connection's random salt makes a recorded answer useless), checked
+ *   before its StartupMessage reaches PGlite; a wrong one is refused (`28P01`) and closed. Any
+ *   user name is accepted. The port is on a loopback address, the password lives in this process
+ *   and in the data directory's lock (readable by its owner only), so another user of the machine
+ *   cannot use the database;
+ * - no TLS (SSL/GSS requests are answered `N`; loopback traffic does not leave the machine), no
  *   query cancellation (CancelRequest is ignored), `Terminate` closes the socket.
  *
  * @module
  */
 import type { PGlite } from "@electric-sql/pglite"
+import { PgAuth } from "@effect/sql-pg"
+import { Result } from "effect"
+import { randomBytes, timingSafeEqual } from "node:crypto"
 import * as Net from "node:net"
 
 /**
@@ -62,6 +71,7 @@ export interface Notification {
 const READY_FOR_QUERY = 0x5a // 'Z'
 const NOTIFICATION_RESPONSE = 0x41 // 'A'
 const TERMINATE = 0x58 // 'X'
+const PASSWORD_MESSAGE = 0x70 // 'p'
 const IDLE = 0x49 // 'I': ReadyForQuery status outside a transaction
 
 /**
@@ -152,6 +162,43 @@ const CANCEL_REQUEST = 80877102
 const MAX_STARTUP_LENGTH = 10_000
 
 const syncMessage = new Uint8Array([0x53, 0, 0, 0, 4])
+
+/** AuthenticationMD5Password ('R', code 5) with the connection's salt. */
+const md5Request = (salt: Uint8Array): Uint8Array => {
+  const message = new Uint8Array(13)
+  const view = new DataView(message.buffer)
+  message[0] = 0x52 // 'R'
+  view.setInt32(1, 12)
+  view.setInt32(5, 5)
+  message.set(salt, 9)
+  return message
+}
+
+/** A FATAL ErrorResponse ('E') with its SQLSTATE and message. */
+const fatalError = (code: string, text: string): Uint8Array => {
+  const fields = new TextEncoder().encode(`SFATAL\0VFATAL\0C${code}\0M${text}\0\0`)
+  const message = new Uint8Array(5 + fields.length)
+  message[0] = 0x45 // 'E'
+  new DataView(message.buffer).setInt32(1, 4 + fields.length)
+  message.set(fields, 5)
+  return message
+}
+
+/** The `user` parameter of a StartupMessage (int32 length, int32 version, then name/value pairs). */
+const startupUser = (startup: Uint8Array): string => {
+  const parameters = new TextDecoder().decode(startup.subarray(8)).split("\0")
+  for (let i = 0; i + 1 < parameters.length; i += 2) if (parameters[i] === "user") return parameters[i + 1]
+  return ""
+}
+
+/** Whether a PasswordMessage ('p', then the answer as a C string) answers the MD5 challenge. */
+const answersChallenge = (message: Uint8Array, expected: string): boolean => {
+  if (message[0] !== PASSWORD_MESSAGE) return false
+  const end = message.indexOf(0, 5)
+  const answer = Buffer.from(message.subarray(5, end === -1 ? message.length : end))
+  const wanted = Buffer.from(expected)
+  return answer.length === wanted.length && timingSafeEqual(answer, wanted)
+}
 const queryMessage = (text: string): Uint8Array => {
   const body = new TextEncoder().encode(`${text}\0`)
   const message = new Uint8Array(5 + body.length)
@@ -169,16 +216,17 @@ export interface WireServer {
 
 /**
  * Serves `db` on `host:port` with the PostgreSQL wire protocol, one PGlite session shared by
- * every connection (see the module comment for the rules).
+ * every connection that gives `password` (see the module comment for the rules).
  */
 export const serveWire = (options: {
   readonly db: PGlite
   readonly host: string
   readonly port: number
+  readonly password: string
   readonly maxConnections: number
   readonly onNotification: (notification: Notification) => void
 }): Promise<WireServer> => {
-  const { db, onNotification } = options
+  const { db, onNotification, password } = options
   const session = new SessionQueue()
   const connections = new Set<Promise<void>>()
 
@@ -186,6 +234,11 @@ export const serveWire = (options: {
     const self = {}
     let buffer: Buffer = Buffer.alloc(0)
     let started = false
+    /** The StartupMessage, held back until the password checks out, then PGlite's first message. */
+    let startup: Uint8Array | undefined
+    let user = ""
+    /** What the PasswordMessage must say to answer this connection's challenge. */
+    let expectedAnswer = ""
     let closed = false
     let holding = false
     /** Messages were sent since the last ReadyForQuery. */
@@ -209,6 +262,7 @@ export const serveWire = (options: {
       )
 
     type Frame =
+      | { readonly _tag: "Startup"; readonly bytes: Uint8Array }
       | { readonly _tag: "Message"; readonly bytes: Uint8Array }
       | { readonly _tag: "Negotiate" }
       | { readonly _tag: "Close" }
@@ -224,7 +278,7 @@ export const serveWire = (options: {
         if (code === SSL_REQUEST || code === GSSENC_REQUEST) return { _tag: "Negotiate" }
         if (code === CANCEL_REQUEST) return { _tag: "Close" }
         started = true
-        return { _tag: "Message", bytes }
+        return { _tag: "Startup", bytes }
       }
       if (buffer.length < 5) return undefined
       const length = 1 + buffer.readInt32BE(1)
@@ -248,13 +302,32 @@ export const serveWire = (options: {
           socket.destroy()
           return
         }
+        if (frame._tag === "Startup") {
+          const salt = randomBytes(4)
+          startup = frame.bytes
+          user = startupUser(frame.bytes)
+          expectedAnswer = Result.getOrThrow(PgAuth.md5Password({ user, password, salt }))
+          socket.write(md5Request(salt))
+          continue
+        }
+        let message = frame.bytes
+        if (startup !== undefined) {
+          // The first message after the StartupMessage: the password, or the door.
+          if (!answersChallenge(message, expectedAnswer)) {
+            closed = true
+            socket.end(fatalError("28P01", `password authentication failed for user "${user}"`))
+            return
+          }
+          message = startup
+          startup = undefined
+        }
         if (!holding) {
           await session.acquire(self)
           holding = true
           if (closed) return
         }
         midCycle = true
-        await run(frame.bytes, true)
+        await run(message, true)
         if (!midCycle && status === IDLE) {
           holding = false
           session.release(self)

@@ -1,5 +1,5 @@
 import { assert, describe, it, layer } from "@effect/vitest"
-import { PgClient } from "@effect/sql-pg"
+import { PgAuth, PgClient } from "@effect/sql-pg"
 import { Deferred, Duration, Effect, Exit, Fiber, Layer, Option, Queue, Redacted, Scope } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient, type SqlError } from "effect/sql"
@@ -11,7 +11,7 @@ import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import { makeEmbeddedPgClient } from "../../src/db/database.ts"
 import { acquireDataDirLock, dataDirLockPath } from "../../src/db/data-dir-lock.ts"
-import { EmbeddedPostgres, makeEmbeddedPostgres } from "../../src/db/embedded-postgres.ts"
+import { EmbeddedPostgres, makeEmbeddedPostgres, runningEmbeddedServer } from "../../src/db/embedded-postgres.ts"
 import { DatabaseLockedError } from "../../src/db/embedded-postgres-errors.ts"
 import { makeBackendScanner, type Notification } from "../../src/db/wire-multiplexer.ts"
 import { makePgliteTestDatabase } from "../../src/db/test-database.ts"
@@ -25,11 +25,11 @@ const deadPid = (): number => {
   return child.pid!
 }
 
-const writeLock = (dir: string, pid: number) => {
+const writeLock = (dir: string, pid: number, more: Record<string, unknown> = {}) => {
   Fs.mkdirSync(dir, { recursive: true })
   Fs.writeFileSync(
     dataDirLockPath(dir),
-    JSON.stringify({ pid, hostname: Os.hostname(), token: "stale", createdAt: new Date().toISOString() })
+    JSON.stringify({ pid, hostname: Os.hostname(), token: "stale", createdAt: new Date().toISOString(), ...more })
   )
 }
 
@@ -54,6 +54,16 @@ describe("data directory lock", () => {
       yield* Scope.close(scope, Exit.void)
       assert.isFalse(Fs.existsSync(dataDirLockPath(dir)))
       yield* Effect.scoped(acquireDataDirLock(dir))
+      Fs.rmSync(dir, { recursive: true, force: true })
+    }))
+
+  it.effect("the lock file is readable by its owner only", () =>
+    Effect.gen(function*() {
+      const dir = tempDir()
+      yield* Effect.scoped(Effect.gen(function*() {
+        yield* acquireDataDirLock(dir)
+        assert.strictEqual(Fs.statSync(dataDirLockPath(dir)).mode & 0o777, 0o600)
+      }))
       Fs.rmSync(dir, { recursive: true, force: true })
     }))
 
@@ -86,6 +96,62 @@ describe("data directory lock", () => {
       assert.strictEqual(error._tag, "DatabaseLockedError")
       assert.strictEqual((error as DatabaseLockedError).pid, process.ppid)
       assert.strictEqual(JSON.parse(Fs.readFileSync(dataDirLockPath(dir), "utf8")).token, "stale")
+      Fs.rmSync(dir, { recursive: true, force: true })
+    }))
+})
+
+describe("the running embedded server of a data directory", () => {
+  const published = { server: { host: "127.0.0.1", port: 5999, password: "secret" } }
+
+  it.effect("is none for a free directory, a lock without a server (a holder still starting), a dead holder's or another host's", () =>
+    Effect.gen(function*() {
+      const dir = tempDir()
+      assert.isUndefined(yield* runningEmbeddedServer(dir))
+      writeLock(dir, process.ppid)
+      assert.isUndefined(yield* runningEmbeddedServer(dir))
+      writeLock(dir, deadPid(), published)
+      assert.isUndefined(yield* runningEmbeddedServer(dir))
+      writeLock(dir, process.ppid, { ...published, hostname: `not-${Os.hostname()}` })
+      assert.isUndefined(yield* runningEmbeddedServer(dir))
+      Fs.rmSync(dir, { recursive: true, force: true })
+    }))
+
+  it.effect("is the live holder's port and password, as its lock says", () =>
+    Effect.gen(function*() {
+      const dir = tempDir()
+      writeLock(dir, process.ppid, published)
+      const running = yield* runningEmbeddedServer(dir)
+      assert.deepStrictEqual(running === undefined ? undefined : { ...running, url: Redacted.value(running.url) }, {
+        pid: process.ppid,
+        host: "127.0.0.1",
+        port: 5999,
+        url: "postgres://postgres:secret@127.0.0.1:5999/postgres"
+      })
+      Fs.rmSync(dir, { recursive: true, force: true })
+    }))
+
+  it.effect("an embedded server publishes its port and password in its lock once it listens", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const embedded = yield* makePgliteTestDatabase
+      const lock = JSON.parse(Fs.readFileSync(dataDirLockPath(embedded.dataDir), "utf8"))
+      assert.strictEqual(lock.pid, process.pid)
+      assert.deepStrictEqual(lock.server, { host: "127.0.0.1", port: embedded.port, password: Redacted.value(embedded.password) })
+      assert.strictEqual(Fs.statSync(dataDirLockPath(embedded.dataDir)).mode & 0o777, 0o600)
+      const running = yield* runningEmbeddedServer(embedded.dataDir)
+      assert.strictEqual(running?.port, embedded.port)
+      assert.strictEqual(running === undefined ? undefined : Redacted.value(running.url), Redacted.value(embedded.url))
+    })))
+
+  it.effect("an embedded server listens on a loopback address only", () =>
+    Effect.gen(function*() {
+      const dir = tempDir()
+      const error = yield* Effect.flip(Effect.scoped(makeEmbeddedPostgres({ dataDir: dir, host: "0.0.0.0" })))
+      assert.strictEqual(error._tag, "EmbeddedPostgresError")
+      assert.strictEqual(
+        error.message,
+        `Cannot start the embedded database at ${dir}: its port must be on a loopback address (127.0.0.1, ::1 or localhost), not 0.0.0.0`
+      )
+      assert.isFalse(Fs.existsSync(dataDirLockPath(dir)))
       Fs.rmSync(dir, { recursive: true, force: true })
     }))
 })
@@ -128,37 +194,54 @@ describe("backend message scanner", () => {
   })
 })
 
-/** A raw wire-protocol client, to misbehave in ways a driver would not. */
-const rawConnect = (port: number) =>
+/**
+ * A raw wire-protocol client, to misbehave in ways a driver would not. It answers the server's
+ * MD5 password request with `password` (none: it sends nothing), and records the type of every
+ * message received.
+ */
+const rawConnect = (embedded: { readonly port: number; readonly password: Redacted.Redacted<string> }, password = Redacted.value(embedded.password)) =>
   Effect.promise(() =>
-    new Promise<{ readonly send: (bytes: Uint8Array) => Promise<string>; readonly socket: Net.Socket }>((resolve) => {
-      const socket = Net.connect(port, "127.0.0.1")
+    new Promise<{
+      readonly send: (bytes: Uint8Array) => Promise<string>
+      readonly socket: Net.Socket
+      readonly received: () => string
+      readonly closed: Promise<void>
+    }>((resolve) => {
+      const socket = Net.connect(embedded.port, "127.0.0.1")
       let pending: ((status: string) => void) | undefined
       let received = Buffer.alloc(0)
+      let types = ""
       socket.on("data", (chunk) => {
         received = Buffer.concat([received, chunk])
-        // Resolve on ReadyForQuery ('Z', length 5, status).
-        for (let i = 0; i + 6 <= received.length;) {
-          const type = received[i]
-          const length = received.readInt32BE(i + 1)
-          if (i + 1 + length > received.length) break
-          if (type === 0x5a) {
-            const status = String.fromCharCode(received[i + 5])
-            received = received.subarray(i + 1 + length)
-            i = 0
-            pending?.(status)
-            pending = undefined
-            continue
+        while (received.length >= 5 && received.length >= 1 + received.readInt32BE(1)) {
+          const type = received[0]
+          const message = received.subarray(0, 1 + received.readInt32BE(1))
+          received = received.subarray(message.length)
+          types += String.fromCharCode(type)
+          if (type === 0x52 && message.readInt32BE(5) === 5 && password !== "") {
+            const hashed = PgAuth.md5Password({ user: "postgres", password, salt: message.subarray(9, 13) })
+            const body = Buffer.from(`${hashed._tag === "Success" ? hashed.success : ""}\0`)
+            const reply = Buffer.alloc(5 + body.length)
+            reply[0] = 0x70 // 'p'
+            reply.writeInt32BE(4 + body.length, 1)
+            body.copy(reply, 5)
+            socket.write(reply)
           }
-          i += 1 + length
+          // Resolve on ReadyForQuery ('Z', status).
+          if (type === 0x5a) {
+            pending?.(String.fromCharCode(message[5]))
+            pending = undefined
+          }
         }
       })
+      const closed = new Promise<void>((done) => socket.on("close", () => done()))
+      socket.on("error", () => undefined)
       const send = (bytes: Uint8Array) =>
         new Promise<string>((done) => {
           pending = done
           socket.write(bytes)
         })
-      socket.on("connect", () => resolve({ send, socket }))
+      socket.on("connect", () => resolve({ send, socket, received: () => types, closed }))
     })
   )
 
@@ -202,11 +285,48 @@ layer(Shared, { excludeTestServices: true })("embedded PostgreSQL over the wire"
       const embedded = yield* EmbeddedPostgres
       assert.strictEqual(embedded.host, "127.0.0.1")
       assert.isAbove(embedded.port, 0)
-      assert.strictEqual(embedded.url, `postgres://postgres@127.0.0.1:${embedded.port}/postgres`)
+      assert.match(Redacted.value(embedded.password), /^[0-9a-f]{64}$/)
+      assert.strictEqual(
+        Redacted.value(embedded.url),
+        `postgres://postgres:${Redacted.value(embedded.password)}@127.0.0.1:${embedded.port}/postgres`
+      )
       const sql = yield* SqlClient.SqlClient
       const rows = yield* sql<{ answer: number; version: string }>`SELECT 6 * 7 AS answer, version() AS version`
       assert.strictEqual(rows[0].answer, 42)
       assert.match(rows[0].version, /^PostgreSQL \d+/)
+    }))
+
+  it.effect("the port asks for the password: without it or with a wrong one a client is refused before it runs anything", () =>
+    Effect.gen(function*() {
+      const embedded = yield* EmbeddedPostgres
+      const connect = (password: string | undefined) =>
+        PgClient.make({
+          host: embedded.host,
+          port: embedded.port,
+          username: "postgres",
+          database: "postgres",
+          maxConnections: 1,
+          ...(password === undefined ? {} : { password: Redacted.make(password) })
+        }).pipe(
+          Effect.flatMap((sql) => sql<{ one: number }>`SELECT 1 AS one`),
+          Effect.scoped,
+          Effect.provide(Reactivity.layer)
+        )
+      const without = yield* Effect.flip(connect(undefined))
+      assert.strictEqual(without.reason._tag, "AuthenticationError")
+      const wrong = yield* Effect.flip(connect("wrong"))
+      assert.strictEqual(wrong.reason._tag, "AuthenticationError")
+      assert.strictEqual(String(wrong.reason.cause), `Error: password authentication failed for user "postgres"`)
+      assert.deepStrictEqual(yield* connect(Redacted.value(embedded.password)), [{ one: 1 }])
+
+      // A client that skips the password and sends a query gets an error and the door.
+      const raw = yield* rawConnect(embedded, "")
+      raw.socket.write(startupMessage())
+      raw.socket.write(simpleQuery("CREATE TABLE intruder (v int)"))
+      yield* Effect.promise(() => raw.closed)
+      assert.strictEqual(raw.received(), "RE")
+      const sql = yield* SqlClient.SqlClient
+      assert.deepStrictEqual(yield* sql`SELECT to_regclass('intruder') AS t`, [{ t: null }])
     }))
 
   it.effect("a second open of the same directory fails fast with a clear message", () =>
@@ -391,13 +511,13 @@ layer(Shared, { excludeTestServices: true })("embedded PostgreSQL over the wire"
       const sql = yield* SqlClient.SqlClient
       yield* sql`CREATE TABLE abandoned (v int)`
 
-      const inTx = yield* rawConnect(embedded.port)
+      const inTx = yield* rawConnect(embedded)
       assert.strictEqual(yield* Effect.promise(() => inTx.send(startupMessage())), "I")
       assert.strictEqual(yield* Effect.promise(() => inTx.send(simpleQuery("BEGIN"))), "T")
       assert.strictEqual(yield* Effect.promise(() => inTx.send(simpleQuery("INSERT INTO abandoned VALUES (1)"))), "T")
       inTx.socket.destroy()
 
-      const midCycle = yield* rawConnect(embedded.port)
+      const midCycle = yield* rawConnect(embedded)
       assert.strictEqual(yield* Effect.promise(() => midCycle.send(startupMessage())), "I")
       midCycle.socket.write(parseOnly("INSERT INTO abandoned VALUES (2)"))
       yield* Effect.sleep(Duration.millis(50))
@@ -445,6 +565,7 @@ layer(Shared, { excludeTestServices: true })("embedded PostgreSQL over the wire"
         port: embedded.port,
         username: "postgres",
         database: "postgres",
+        password: embedded.password,
         maxConnections: 3
       }).pipe(Effect.provide(Reactivity.layer))
       const queue = yield* raw.listen("raw_channel")
@@ -456,7 +577,7 @@ layer(Shared, { excludeTestServices: true })("embedded PostgreSQL over the wire"
   it.effect("a PgClient on the URL works like the tapped one for queries", () =>
     Effect.gen(function*() {
       const embedded = yield* EmbeddedPostgres
-      const viaUrl = yield* PgClient.make({ url: Redacted.make(embedded.url), maxConnections: 2 }).pipe(
+      const viaUrl = yield* PgClient.make({ url: embedded.url, maxConnections: 2 }).pipe(
         Effect.provide(Reactivity.layer)
       )
       assert.deepStrictEqual(yield* viaUrl`SELECT current_user AS u`, [{ u: "postgres" }])
