@@ -4,6 +4,9 @@
  * creates and drops. Each success prints exactly one JSON line on stdout; each failure exits 1 with
  * one `wasl: <message>` line on stderr.
  *
+ * On the embedded database held by a running `npm start`, the commands go through that process's
+ * database port and say so on stderr; a holder that crashed is taken over as before.
+ *
  * Black box: this file imports nothing from the workspace. The PostgreSQL database is created and
  * dropped by a small `@effect/sql-pg` script run with node (test/support/processes.ts; no
  * `psql`/`createdb` needed). Within a variant the tests share the database and run in order.
@@ -12,7 +15,23 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { cliMain, type Finished as Result, killAll, runToEnd, scratchDatabase, testPostgresUrl } from "./support/processes.ts"
+import {
+  cliMain,
+  eventually,
+  exitWithin,
+  type Finished as Result,
+  FIRST_RUN,
+  freePort,
+  killAll,
+  launch,
+  type Launched,
+  LISTENING,
+  requestJson,
+  runToEnd,
+  scratchDatabase,
+  testPostgresUrl,
+  waslMain
+} from "./support/processes.ts"
 
 const show = (result: Result) =>
   `exit ${result.code} ${result.signal ?? ""}\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`
@@ -207,6 +226,114 @@ for (const variant of variants) {
     }, 30_000)
   })
 }
+
+// -----------------------------------------------------------------------------
+// the embedded database held by a running npm start
+// -----------------------------------------------------------------------------
+
+/** The stderr lines of a run. */
+const stderrLines = (result: Result) => result.stderr.split("\n").filter((line) => line.trim() !== "")
+
+describe("wasl CLI while npm start runs on the embedded database", () => {
+  let dir = ""
+  let env: NodeJS.ProcessEnv = {}
+  let server: Launched
+  let baseUrl = ""
+  let token = ""
+  let me: Record<string, any> = {}
+  const wasl = (...args: Array<string>) => runToEnd(`wasl ${args.join(" ")}`, cliMain, args, env)
+  const lockFile = () => Path.join(dir, "wasl.lock")
+  const usingServer = () =>
+    `Using the embedded database of the running Wasl (pid ${server.child.pid}) at 127.0.0.1:${
+      JSON.parse(Fs.readFileSync(lockFile(), "utf8")).server.port
+    }.`
+  const getMe = async (bearer = token) => {
+    const reply = await requestJson(baseUrl, "GET", "/api/me", { token: bearer })
+    expect(reply.status, reply.text).toBe(200)
+    return reply.body
+  }
+
+  beforeAll(async () => {
+    dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-e2e-cli-running-"))
+    const port = await freePort()
+    env = { ...baseEnv(dir), HOST: "127.0.0.1", PORT: String(port) }
+    server = launch("wasl (npm start)", waslMain, [], env)
+    await server.waitForStdout(LISTENING, 90_000)
+    const block = FIRST_RUN.exec(server.stdout())
+    if (block === null) throw new Error(`no first-run block\n${server.output()}`)
+    token = block[3]!
+    baseUrl = `http://127.0.0.1:${port}`
+    me = await getMe()
+    expect(me.account.otp_credits).toBe(0)
+  }, 120_000)
+
+  afterAll(async () => {
+    await killAll()
+    if (dir !== "") Fs.rmSync(dir, { recursive: true, force: true })
+  }, 30_000)
+
+  it("credits add goes through the server's database port; the server sees the new balance", async () => {
+    expect((await getMe()).account.otp_credits).toBe(0)
+    const result = await wasl("credits", "add", "--account", String(me.account.id), "--amount", "100")
+    expect(expectJsonLine(result)).toEqual({ account_id: me.account.id, otp_credits: 100 })
+    expect(stderrLines(result)).toEqual([usingServer()])
+    // The read above left the parts in the server's cache: the notification of the change drops
+    // them, well before their 10 s expiry.
+    await eventually(async () => (await getMe()).account.otp_credits === 100, 3_000, "GET /api/me shows 100 OTP credits")
+  }, 90_000)
+
+  it("token create goes through the server's database port; the server accepts the new token", async () => {
+    const result = await wasl(
+      "token", "create", "--user", String(me.id), "--account", String(me.account.id), "--abilities", "deal-index"
+    )
+    const created = expectJsonLine(result)
+    expect(created.token).toMatch(TOKEN)
+    expect(stderrLines(result)).toEqual([usingServer()])
+    expect((await getMe(created.token)).id).toBe(me.id)
+  }, 90_000)
+
+  it("plan set goes through the server's database port; the server sees the new plan", async () => {
+    expect((await getMe()).account.plan).toBe("business")
+    const result = await wasl("plan", "set", "--account", String(me.account.id), "--plan", "custom", "--webhook-limit", "3")
+    expect(expectJsonLine(result)).toEqual({ account_id: me.account.id, plan: "custom", webhook_limit: 3 })
+    expect(stderrLines(result)).toEqual([usingServer()])
+    await eventually(async () => (await getMe()).account.plan === "custom", 3_000, "GET /api/me shows the custom plan")
+  }, 90_000)
+
+  it("after the server crashed, the CLI takes over its stale lock: the warning on stderr, the JSON line alone on stdout", async () => {
+    server.child.kill("SIGKILL")
+    await exitWithin(server, 10_000)
+    const result = await wasl("credits", "add", "--account", String(me.account.id), "--amount", "1")
+    expect(expectJsonLine(result)).toEqual({ account_id: me.account.id, otp_credits: 101 })
+    const warnings = stderrLines(result)
+    expect(warnings, result.stderr).toHaveLength(1)
+    expect(warnings[0]).toContain(`Taking over the stale lock of ${Path.resolve(dir)} left by pid ${server.child.pid}`)
+    expect(Fs.existsSync(lockFile())).toBe(false)
+  }, 120_000)
+})
+
+describe("wasl CLI on a data directory held by a live process that serves no database port", () => {
+  let dir = ""
+
+  afterAll(() => {
+    if (dir !== "") Fs.rmSync(dir, { recursive: true, force: true })
+  })
+
+  it("is refused as before, naming the holder (a server still starting)", async () => {
+    dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-e2e-cli-held-"))
+    // This test process stands for the holder: alive, on this machine, with no server in its lock.
+    Fs.writeFileSync(
+      Path.join(dir, "wasl.lock"),
+      JSON.stringify({ pid: process.pid, hostname: Os.hostname(), token: "starting", createdAt: new Date().toISOString() }),
+      { mode: 0o600 }
+    )
+    expect(expectFailure(await runToEnd("wasl migrate (held)", cliMain, ["migrate"], baseEnv(dir)))).toBe(
+      `The embedded database at ${
+        Path.resolve(dir)
+      } is in use by another Wasl process (pid ${process.pid}). Stop it first or set DATABASE_URL.`
+    )
+  }, 60_000)
+})
 
 // -----------------------------------------------------------------------------
 // without a database: the help and the settings

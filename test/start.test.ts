@@ -14,11 +14,13 @@ import {
   cliMain,
   type Exit,
   exitWithin,
+  FIRST_RUN,
   freePort,
   killAll,
   launch,
   type Launched,
   launchedProcesses,
+  LISTENING,
   requestJson as request,
   waslMain
 } from "./support/processes.ts"
@@ -27,9 +29,6 @@ import {
 // the service
 // -----------------------------------------------------------------------------
 
-const LISTENING = /Wasl is listening on http:\/\/[^\s"]+:(\d+)/
-const FIRST_RUN =
-  /Wasl is ready: first account created\.\n\s*owner:\s*(\S+)\n\s*password:\s*(\S+)\n\s*token:\s*(\S+)\n/
 const TOKEN = /^\d+\|[A-Za-z0-9]{40}$/
 
 /** This file's data directory, made in `beforeAll`, removed in `afterAll`. */
@@ -109,8 +108,9 @@ describe("npm start (apps/wasl) on the embedded database", () => {
     const listening = lines(stdout).find((line) => LISTENING.test(line))!
     expect(isJsonObjectLine(listening)).toBe(true)
     expect(JSON.parse(listening).message).toMatch(/^Wasl is listening on http:\/\/\S+:\d+$/)
-    // The lock names this process.
+    // The lock names this process, and only its owner may read it (it holds the database's password).
     expect(JSON.parse(Fs.readFileSync(lockFile, "utf8")).pid).toBe(first.child.pid)
+    expect(Fs.statSync(lockFile).mode & 0o777).toBe(0o600)
   })
 
   it("GET /api/me with the printed token answers 200 with the owner", async () => {
@@ -152,14 +152,20 @@ describe("npm start (apps/wasl) on the embedded database", () => {
     expect((await request(baseUrl, "GET", "/api/me", { token: credentials.token })).status).toBe(200)
   }, 30_000)
 
-  it("the CLI on the held data directory exits 1 with a wasl: line naming the holder", async () => {
+  it("the CLI on the held data directory goes through the running server's database port, and says so", async () => {
     const cli = launch("cli migrate (held data dir)", cliMain, ["migrate"], appEnv())
-    const exit = await exitWithin(cli, 20_000)
-    expect(exit, cli.output()).toEqual({ code: 1, signal: null })
-    expect(cli.stdout()).toBe("")
-    expect(lines(cli.stderr())).toEqual([`wasl: ${lockedMessage(first.child.pid!)}`])
+    const exit = await exitWithin(cli, 60_000)
+    expect(exit, cli.output()).toEqual({ code: 0, signal: null })
+    // The server migrated on start: nothing left to apply.
+    expect(cli.stdout()).toBe(`${JSON.stringify({ migrated: [] })}\n`)
+    expect(lines(cli.stderr())).toEqual([
+      `Using the embedded database of the running Wasl (pid ${first.child.pid}) at 127.0.0.1:${
+        JSON.parse(Fs.readFileSync(lockFile, "utf8")).server.port
+      }.`
+    ])
     expect(first.isRunning()).toBe(true)
-  }, 30_000)
+    expect(JSON.parse(Fs.readFileSync(lockFile, "utf8")).pid).toBe(first.child.pid)
+  }, 90_000)
 
   it("SIGTERM stops it within seconds and releases the lock", async () => {
     first.child.kill("SIGTERM")

@@ -10,6 +10,13 @@ import * as Net from "node:net"
 import * as Path from "node:path"
 import { nodeBinary, root } from "./apps.ts"
 
+/** The line a Wasl HTTP process logs once it listens; the port is the first group. */
+export const LISTENING = /Wasl is listening on http:\/\/[^\s"]+:(\d+)/
+
+/** The block `npm start` prints on a database without an account: owner, password and token. */
+export const FIRST_RUN =
+  /Wasl is ready: first account created\.\n\s*owner:\s*(\S+)\n\s*password:\s*(\S+)\n\s*token:\s*(\S+)\n/
+
 export interface Exit {
   readonly code: number | null
   readonly signal: NodeJS.Signals | null

@@ -5,8 +5,9 @@
 import { Console, Effect, Option, Schema, SchemaGetter } from "effect"
 import { Command, Flag } from "effect/cli"
 import { runMigrations } from "@wasl/adapters"
-import { AppRepositoriesLive, DatabaseConfig, DatabaseFromConfig, EffectiveSettings } from "@wasl/app-server"
+import { DatabaseConfig, EffectiveSettings } from "@wasl/app-server"
 import { Ability, addOtpCredits, bootstrapAccount, createTokenForMember, Plan, setPlan } from "@wasl/core"
+import { CliDatabase, CliRepositories } from "./database.ts"
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value))
 
@@ -14,7 +15,7 @@ const printJson = (value: unknown) => Console.log(JSON.stringify(value))
 const withServices = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
     const config = yield* DatabaseConfig
-    return yield* Effect.provide(effect, AppRepositoriesLive(config))
+    return yield* Effect.provide(effect, CliRepositories(config))
   })
 
 const accountFlag = Flag.Int("account").pipe(Flag.withDescription("the account's id"))
@@ -22,7 +23,7 @@ const accountFlag = Flag.Int("account").pipe(Flag.withDescription("the account's
 const migrate = Command.make("migrate", {}, () =>
   Effect.gen(function*() {
     const config = yield* DatabaseConfig
-    const applied = yield* Effect.provide(runMigrations, DatabaseFromConfig(config))
+    const applied = yield* Effect.provide(runMigrations, CliDatabase(config))
     yield* printJson({ migrated: applied.map(([id, name]) => `${String(id).padStart(4, "0")}_${name}`) })
   })).pipe(Command.withDescription("Apply pending database migrations"))
 
