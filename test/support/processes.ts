@@ -29,6 +29,8 @@ export interface Launched {
   readonly stderr: () => string
   readonly exited: Promise<Exit>
   readonly isRunning: () => boolean
+  /** Signals the process (and, for `npmRun`, the processes npm started). */
+  readonly kill: (signal: NodeJS.Signals) => void
   /** Resolves with the first match of `pattern` on stdout; rejects on exit or after `timeoutMs`. */
   readonly waitForStdout: (pattern: RegExp, timeoutMs: number) => Promise<RegExpExecArray>
   readonly output: () => string
@@ -37,8 +39,24 @@ export interface Launched {
 /** Every process launched by this module in this test file. */
 const launched: Array<Launched> = []
 
-export const launch = (name: string, script: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv): Launched => {
-  const child = spawn(nodeBinary(), [script, ...args], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
+export const launch = (name: string, script: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv): Launched =>
+  launchCommand(name, nodeBinary(), [script, ...args], env, false)
+
+/**
+ * Runs `npm run --silent <script>` in the repository, as a user would, in a process group of its
+ * own: `kill` signals npm, its shell and the app together.
+ */
+export const npmRun = (name: string, script: string, env: NodeJS.ProcessEnv): Launched =>
+  launchCommand(name, "npm", ["run", "--silent", script], env, true)
+
+const launchCommand = (
+  name: string,
+  command: string,
+  args: ReadonlyArray<string>,
+  env: NodeJS.ProcessEnv,
+  group: boolean
+): Launched => {
+  const child = spawn(command, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: group })
   let stdout = ""
   let stderr = ""
   let running = true
@@ -69,6 +87,16 @@ export const launch = (name: string, script: string, args: ReadonlyArray<string>
     stderr: () => stderr,
     exited,
     isRunning: () => running,
+    kill: (signal) => {
+      if (!group || child.pid === undefined) child.kill(signal)
+      else {
+        try {
+          process.kill(-child.pid, signal)
+        } catch {
+          // the group is gone
+        }
+      }
+    },
     output,
     waitForStdout: (pattern, timeoutMs) =>
       new Promise<RegExpExecArray>((resolve, reject) => {
@@ -126,7 +154,7 @@ export const runToEnd = async (
 export const exitWithin = (p: Launched, timeoutMs: number): Promise<Exit> =>
   new Promise<Exit>((resolve, reject) => {
     const timer = setTimeout(() => {
-      p.child.kill("SIGKILL")
+      p.kill("SIGKILL")
       reject(new Error(`${p.name} did not exit within ${timeoutMs} ms\n${p.output()}`))
     }, timeoutMs)
     void p.exited.then((exit) => {
@@ -138,7 +166,7 @@ export const exitWithin = (p: Launched, timeoutMs: number): Promise<Exit> =>
 /** SIGKILLs every process this file launched that still runs. */
 export const killAll = async () => {
   await Promise.all(launched.filter((p) => p.isRunning()).map((p) => {
-    p.child.kill("SIGKILL")
+    p.kill("SIGKILL")
     return exitWithin(p, 10_000).catch(() => undefined)
   }))
 }
