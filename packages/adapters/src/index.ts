@@ -43,7 +43,13 @@
  * @module
  */
 export * from "./db/database.ts"
-export { acquireDataDirLock, dataDirLockPath, pgDataPath } from "./db/data-dir-lock.ts"
+export {
+  acquireDataDirLock,
+  type DataDirLock,
+  dataDirLockPath,
+  type DataDirServer,
+  pgDataPath
+} from "./db/data-dir-lock.ts"
 export * from "./db/embedded-postgres.ts"
 export * from "./db/embedded-postgres-errors.ts"
 export { makeBackendScanner, type Notification } from "./db/wire-multiplexer.ts"

@@ -35,6 +35,7 @@ export const pgDataPath = (dataDir: string): string => Path.join(Path.resolve(da
 export interface DataDirServer {
   /** The loopback address of the port. */
   readonly host: string
+  /** The port. */
   readonly port: number
   /** The password the port asks for. */
   readonly password: string

@@ -233,6 +233,7 @@ export interface RunningEmbeddedServer {
   readonly pid: number
   /** The loopback address of its database port. */
   readonly host: string
+  /** Its database port. */
   readonly port: number
   /** `postgres://postgres:<password>@<host>:<port>/postgres`, for a PostgreSQL client. */
   readonly url: Redacted.Redacted<string>
