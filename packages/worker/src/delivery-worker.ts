@@ -16,9 +16,12 @@
  * - OTP sweep: `sweepOtpReservations` every `otpSweepInterval`, refunding the credits of send-otp
  *   calls whose process stopped between charging and storing the outcome (core
  *   messaging/otp-reservation.ts); rows are taken `FOR UPDATE SKIP LOCKED`, so every worker runs it.
- * - imports: `processNextImport` claims a CSV import (queued, or left by a crashed worker once its
- *   claim ran out) and writes it to its end, a batch of `importBatch` rows per transaction; with
- *   none waiting it looks again every poll interval. Every worker runs it; each takes its own import.
+ * - imports: `processNextImport` while an import waits, else it looks again every poll interval.
+ *   Each call claims the import whose account's turn it is (queued, between two batches, or left
+ *   by a crashed worker once its claim ran out) and writes one batch of `importBatch` rows in one
+ *   transaction, which lets it go: accounts take turns a batch each, so one account's large
+ *   imports never keep another's waiting. Every worker runs it; while one holds an account's
+ *   import, the others take other accounts'.
  * - pruning: `pruneExpired` every `pruneInterval`, batch after batch while a batch comes back full,
  *   deleting the rows whose retention ran out (`RetentionPolicy`: finished deliveries and their
  *   attempts, read notifications, expired OTP verifications). Each batch is one short statement
@@ -127,8 +130,8 @@ export interface DeliveryWorkerOptions {
   /** Rows of a CSV import written per transaction. Default 500. */
   readonly importBatch?: number | undefined
   /**
-   * How long an import stays claimed without a batch committed. Default 1 minute: a crashed
-   * worker's import waits this long before another worker goes on with it.
+   * How long an import stays claimed for its batch. Default 1 minute: a worker that stops
+   * mid-batch leaves its import this long before another worker goes on with it.
    */
   readonly importLease?: Duration.Duration | undefined
 }
@@ -403,8 +406,9 @@ export const runDeliveryWorker = (
     // imports -------------------------------------------------------------------------------
     const importOptions = { batch: options.importBatch, lease: options.importLease }
     const importStep = Effect.gen(function*() {
-      while (yield* processNextImport(importOptions, beat(IMPORTS))) {
-        // an import written to its end: there may be another waiting
+      while (yield* processNextImport(importOptions)) {
+        // a batch written: there may be another, of whichever account's turn it is
+        yield* beat(IMPORTS)
       }
       yield* Effect.sleep(poll)
     })

@@ -1,9 +1,11 @@
 /**
- * CSV imports in the memory store, the twin of `ImportRepositoryPg`: an import with its claim and
- * its staged rows by line; a claim takes the oldest waiting import whose claim ran out.
+ * CSV imports in the memory store, the twin of `ImportRepositoryPg`: an import with its claim, its
+ * account's turn and its staged rows by line; a claim takes the import no worker holds whose
+ * account's turn is oldest (claim-turns.ts).
  */
 import { type FailedRow, type ImportJob, ImportRepository, type RowErrors } from "@wasl/core"
 import { DateTime, Effect, Layer, Option } from "effect"
+import { byTurn, firstTurn, takeTurn, type Turn } from "./claim-turns.ts"
 import { requireAccount } from "./property-repository-memory.ts"
 import { mapSet, type MemoryState, MemoryStore, readStore, updateStore } from "./store.ts"
 
@@ -21,6 +23,8 @@ export interface ImportEntry {
   readonly job: ImportJob
   /** Until when a worker holds it; null when none does. */
   readonly leasedUntil: DateTime.Utc | null
+  /** Its account's turn while it waits (the claim order). */
+  readonly turn: Turn
   /** Its staged rows by line. */
   readonly rows: ReadonlyMap<number, StagedImportRow>
 }
@@ -38,6 +42,25 @@ const put = (state: MemoryState, entry: ImportEntry): MemoryState => ({
   ...state,
   imports: mapSet(state.imports, key(entry.job.accountId, entry.job.id), entry)
 })
+
+const isWaiting = (entry: ImportEntry) => entry.job.status === "queued" || entry.job.status === "running"
+
+/** Waiting, and held by no worker at `now`. */
+const isFree = (entry: ImportEntry, now: DateTime.Utc) =>
+  isWaiting(entry) && (entry.leasedUntil === null || DateTime.isLessThanOrEqualTo(entry.leasedUntil, now))
+
+/**
+ * A new turn of the import's account beginning `at`: the import's, and that of the account's other
+ * waiting imports no worker holds at `now`. Answers the state with the others moved, and the turn.
+ */
+const withTurn = (state: MemoryState, accountId: number, id: string, now: DateTime.Utc, at: DateTime.Utc) => {
+  const [turn, next] = takeTurn(state, at)
+  const imports = new Map(next.imports)
+  for (const [k, entry] of next.imports) {
+    if (entry.job.accountId === accountId && entry.job.id !== id && isFree(entry, now)) imports.set(k, { ...entry, turn })
+  }
+  return [{ ...next, imports }, turn] as const
+}
 
 /** CSV imports in the memory store; the twin of `ImportRepositoryPg`. */
 export const ImportRepositoryMemory: Layer.Layer<ImportRepository, never, MemoryStore> = Layer.effect(
@@ -69,7 +92,9 @@ export const ImportRepositoryMemory: Layer.Layer<ImportRepository, never, Memory
             updatedAt: job.now,
             finishedAt: null
           }
-          return [undefined, put(state, { job: stored, leasedUntil: null, rows: new Map() })] as const
+          const waiting = [...state.imports.values()].filter((e) => e.job.accountId === job.accountId && isWaiting(e))
+          const [turn, next] = firstTurn(state, job.now, waiting.map((e) => e.turn))
+          return [undefined, put(next, { job: stored, leasedUntil: null, turn, rows: new Map() })] as const
         }),
       appendRows: (accountId, id, rows) =>
         updateStore(store, (state) => {
@@ -90,14 +115,14 @@ export const ImportRepositoryMemory: Layer.Layer<ImportRepository, never, Memory
         readStore(store, (state) => Option.fromNullishOr(state.imports.get(key(accountId, id))?.job)),
       claim: (now, leaseUntil) =>
         updateStore(store, (state) => {
-          const waiting = [...state.imports.values()]
-            .filter((e) => e.job.status === "queued" || e.job.status === "running")
-            .filter((e) => e.leasedUntil === null || DateTime.isLessThanOrEqualTo(e.leasedUntil, now))
-            .sort((a, b) => DateTime.toEpochMillis(a.job.createdAt) - DateTime.toEpochMillis(b.job.createdAt))
-          const first = waiting[0]
+          const first = [...state.imports.values()]
+            .filter((e) => isFree(e, now))
+            .sort((a, b) => byTurn({ ...a.job, turn: a.turn }, { ...b.job, turn: b.turn }))[0]
           if (first === undefined) return [Option.none(), state] as const
           const job: ImportJob = { ...first.job, status: "running", updatedAt: now }
-          return [Option.some(job), put(state, { ...first, job, leasedUntil: leaseUntil })] as const
+          // The account is busy until the claim runs out: every other account's imports come first.
+          const [busy, turn] = withTurn(state, job.accountId, job.id, now, leaseUntil)
+          return [Option.some(job), put(busy, { ...first, job, leasedUntil: leaseUntil, turn })] as const
         }),
       rows: (accountId, id, fromLine, limit) =>
         readStore(store, (state) =>
@@ -127,13 +152,15 @@ export const ImportRepositoryMemory: Layer.Layer<ImportRepository, never, Memory
             failed: job.failed + progress.failures.length,
             updatedAt: progress.now
           }
-          return [true, put(state, { job: next, leasedUntil: progress.leaseUntil, rows })] as const
+          const [turned, turn] = withTurn(state, accountId, id, progress.now, progress.now)
+          return [true, put(turned, { job: next, leasedUntil: null, turn, rows })] as const
         }),
       finish: (accountId, id, status, reason, now) =>
         updateStore(store, (state) => {
           const entry = entryOf(state, accountId, id)
           const job: ImportJob = { ...entry.job, status, reason, updatedAt: now, finishedAt: now }
-          return [undefined, put(state, { ...entry, job, leasedUntil: null })] as const
+          const [turned] = withTurn(state, accountId, id, now, now)
+          return [undefined, put(turned, { ...entry, job, leasedUntil: null })] as const
         }),
       failedRows: (accountId, id, afterLine, limit) =>
         readStore(store, (state): ReadonlyArray<FailedRow> => {

@@ -232,6 +232,8 @@ export interface Sequences {
   readonly preferences: number
   /** Next notification id. */
   readonly notifications: number
+  /** Next turn number of the worker's claims of imports and exports (claim-turns.ts). */
+  readonly claimTurns: number
 }
 
 /**
@@ -300,7 +302,7 @@ export const exportKey = (accountId: number, id: string): string => `${accountId
 
 /** The state of a fresh store: every table empty, every sequence at 1. */
 export const emptyMemoryState: MemoryState = {
-  sequences: { accounts: 1, users: 1, teams: 1, tokens: 1, preferences: 1, notifications: 1 },
+  sequences: { accounts: 1, users: 1, teams: 1, tokens: 1, preferences: 1, notifications: 1, claimTurns: 1 },
   accounts: new Map(),
   subscriptions: new Map(),
   users: new Map(),

@@ -1,8 +1,13 @@
 /**
- * CSV imports on PostgreSQL (tables `imports` and `import_rows`, migration 0015). Rows travel as
- * one JSON parameter per statement (`jsonb_array_elements`), so a batch of a thousand rows is one
- * round trip whatever its size. `claim` is one statement: the oldest waiting import whose claim
- * ran out, `FOR UPDATE SKIP LOCKED`, feeding the UPDATE of its claim.
+ * CSV imports on PostgreSQL (tables `imports` and `import_rows`, migrations 0015 and 0021). Rows
+ * travel as one JSON parameter per statement (`jsonb_array_elements`), so a batch of a thousand
+ * rows is one round trip whatever its size.
+ *
+ * `claim` is one statement: the first waiting import in turn order (`imports_turns`) that no
+ * worker holds, `FOR UPDATE SKIP LOCKED`, feeding the UPDATE of its claim and of its account's
+ * turn. The account's other waiting imports are moved with `FOR UPDATE SKIP LOCKED` too (here and
+ * when a batch lets its import go): one that another worker's batch has locked keeps its place,
+ * and that batch moves it when it commits, so no statement ever waits for another's batch.
  */
 import { type FailedRow, type ImportJob, ImportRepository, ImportStatus, ObjectKindSchema } from "@wasl/core"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
@@ -76,12 +81,37 @@ export const ImportRepositoryPg: Layer.Layer<ImportRepository, never, SqlClient.
     const jobColumns = sql.literal(JOB_COLUMNS)
     const toJobOption = (rows: ReadonlyArray<unknown>) => Effect.map(decodeJob(rows), Option.map(toJob))
 
+    /**
+     * A batch of the import ended at `now`: a new turn of its account then, for the import and the
+     * account's other waiting imports that no worker holds.
+     */
+    const endTurn = (accountId: number, id: string, now: DateTime.Utc) =>
+      sql`
+        WITH turn AS (SELECT nextval('claim_turns') AS seq)
+        UPDATE imports i SET turn_at = ${date(now)}, turn_seq = (SELECT seq FROM turn)
+        FROM (
+          SELECT account_id, id FROM imports
+          WHERE account_id = ${accountId} AND status IN ('queued', 'running')
+            AND (id = ${id} OR leased_until IS NULL OR leased_until <= ${date(now)})
+          FOR UPDATE SKIP LOCKED
+        ) o
+        WHERE i.account_id = o.account_id AND i.id = o.id
+      `
+
     return ImportRepository.of({
+      // The account's turn when it has waiting imports (the new one goes behind them, oldest
+      // first), else a turn of its own from its upload.
       create: (job) =>
         sql`
-          INSERT INTO imports (account_id, id, user_id, kind, status, file_name, columns, created_at, updated_at)
-          VALUES (${job.accountId}, ${job.id}, ${job.userId}, ${job.kind}, 'queued', ${job.fileName},
-                  ${JSON.stringify(job.columns)}::jsonb, ${date(job.now)}, ${date(job.now)})
+          INSERT INTO imports (account_id, id, user_id, kind, status, file_name, columns, created_at, updated_at, turn_at, turn_seq)
+          SELECT ${job.accountId}, ${job.id}, ${job.userId}, ${job.kind}, 'queued', ${job.fileName},
+            ${JSON.stringify(job.columns)}::jsonb, ${date(job.now)}, ${date(job.now)},
+            COALESCE(t.turn_at, ${date(job.now)}), COALESCE(t.turn_seq, nextval('claim_turns'))
+          FROM (VALUES (1)) AS one LEFT JOIN LATERAL (
+            SELECT turn_at, turn_seq FROM imports
+            WHERE account_id = ${job.accountId} AND status IN ('queued', 'running')
+            ORDER BY turn_at DESC, turn_seq DESC LIMIT 1
+          ) t ON true
         `.pipe(Effect.asVoid, Effect.orDie),
 
       appendRows: (accountId, id, rows) =>
@@ -105,16 +135,28 @@ export const ImportRepositoryPg: Layer.Layer<ImportRepository, never, SqlClient.
 
       claim: (now, leaseUntil) =>
         sql`
-          WITH claimable AS (
+          WITH picked AS (
             SELECT account_id, id FROM imports
             WHERE status IN ('queued', 'running') AND (leased_until IS NULL OR leased_until <= ${date(now)})
-            ORDER BY created_at, account_id, id
+            ORDER BY turn_at, turn_seq, created_at, account_id, id
             LIMIT 1
             FOR UPDATE SKIP LOCKED
+          ),
+          others AS (
+            SELECT o.account_id, o.id FROM imports o JOIN picked p ON o.account_id = p.account_id AND o.id <> p.id
+            WHERE o.status IN ('queued', 'running') AND (o.leased_until IS NULL OR o.leased_until <= ${date(now)})
+            FOR UPDATE OF o SKIP LOCKED
+          ),
+          turn AS (SELECT nextval('claim_turns') AS seq),
+          busy AS (
+            UPDATE imports i SET turn_at = ${date(leaseUntil)}, turn_seq = (SELECT seq FROM turn)
+            FROM others o
+            WHERE i.account_id = o.account_id AND i.id = o.id
           )
-          UPDATE imports i SET status = 'running', leased_until = ${date(leaseUntil)}, updated_at = ${date(now)}
-          FROM claimable c
-          WHERE i.account_id = c.account_id AND i.id = c.id
+          UPDATE imports i SET status = 'running', leased_until = ${date(leaseUntil)}, turn_at = ${date(leaseUntil)},
+            turn_seq = (SELECT seq FROM turn), updated_at = ${date(now)}
+          FROM picked p
+          WHERE i.account_id = p.account_id AND i.id = p.id
           RETURNING ${sql.literal(JOB_COLUMNS.split(", ").map((c) => `i.${c}`).join(", "))}
         `.pipe(Effect.flatMap(toJobOption), Effect.orDie),
 
@@ -132,11 +174,12 @@ export const ImportRepositoryPg: Layer.Layer<ImportRepository, never, SqlClient.
               rows_read = rows_read + ${progress.created + progress.updated + progress.failures.length},
               created = created + ${progress.created}, updated = updated + ${progress.updated},
               failed = failed + ${progress.failures.length},
-              leased_until = ${date(progress.leaseUntil)}, updated_at = ${date(progress.now)}
+              leased_until = NULL, updated_at = ${date(progress.now)}
             WHERE account_id = ${accountId} AND id = ${id} AND next_line = ${progress.from}
             RETURNING 1 AS moved
           `
           if (moved.length === 0) return false
+          yield* endTurn(accountId, id, progress.now)
           if (progress.failures.length > 0) {
             yield* sql`
               UPDATE import_rows r SET errors = e->1
@@ -157,7 +200,7 @@ export const ImportRepositoryPg: Layer.Layer<ImportRepository, never, SqlClient.
           UPDATE imports SET status = ${status}, reason = ${reason}, leased_until = NULL,
             updated_at = ${date(now)}, finished_at = ${date(now)}
           WHERE account_id = ${accountId} AND id = ${id}
-        `.pipe(Effect.asVoid, Effect.orDie),
+        `.pipe(Effect.andThen(endTurn(accountId, id, now)), Effect.asVoid, Effect.orDie),
 
       failedRows: (accountId, id, afterLine, limit) =>
         sql`

@@ -25,11 +25,11 @@ const newUploader = Effect.gen(function*() {
   return { accountId, userId: user.id }
 })
 
-/** A new import of three staged contact rows (lines 2, 3, 4), created at `at`. */
-const staged = (at: DateTime.Utc = T0) =>
+/** A new import of three staged contact rows (lines 2, 3, 4), created at `at` by `uploader` (a new account's by default). */
+const staged = (at: DateTime.Utc = T0, uploader?: { readonly accountId: number; readonly userId: number }) =>
   Effect.gen(function*() {
     const repo = yield* ImportRepository
-    const { accountId, userId } = yield* newUploader
+    const { accountId, userId } = uploader ?? (yield* newUploader)
     const id = freshId()
     yield* repo.create({ id, accountId, userId, kind: "contact", fileName: "people.csv", columns: ["firstname", "email"], now: at })
     yield* repo.appendRows(accountId, id, [
@@ -53,12 +53,26 @@ const claimAll = (now: DateTime.Utc, until: DateTime.Utc) =>
     }
   })
 
+/** Claims every import still waiting (left by earlier tests on the same database) and finishes it. */
+const finishWaiting = Effect.gen(function*() {
+  const repo = yield* ImportRepository
+  while (true) {
+    const claimed = yield* repo.claim(END_OF_TIME, DateTime.addDuration(END_OF_TIME, Duration.minutes(1)))
+    if (Option.isNone(claimed)) return
+    yield* repo.finish(claimed.value.accountId, claimed.value.id, "completed", null, END_OF_TIME)
+  }
+})
+
+const at = (base: DateTime.Utc, seconds: number) => DateTime.addDuration(base, Duration.seconds(seconds))
+
 /**
  * The contract of `ImportRepository` over every implementation (memory, PGlite, PostgreSQL, or
  * yours): an import is stored `queued` with its staged rows, reached only through its account;
  * rows are read by line from a place on; a batch's progress moves the place and the counts,
- * keeps the refused rows' messages and drops the others — refused when the place moved meanwhile;
- * a claim takes a waiting import once until its claim runs out; a finished import is never
+ * keeps the refused rows' messages and drops the others — refused when the place moved meanwhile —
+ * and lets the import go; a claim takes a waiting import once until its claim runs out; accounts
+ * take turns (claims alternate between accounts a batch each, an account's imports go oldest
+ * first, and while an account's import is held the others' come first); a finished import is never
  * claimed; a failed transaction stages nothing; retention (`Retention`, kind `imports`) deletes
  * finished imports with their rows once they finished before the cutoff, never a waiting one.
  *
@@ -112,7 +126,7 @@ export const importRepositoryContract = <E>(name: string, implementation: Layer.
         const repo = yield* ImportRepository
         const { accountId, id } = yield* staged()
         const errors = { email: ["The email field must be a valid email address."] }
-        const progress = { from: 2, nextLine: 4, created: 1, updated: 0, failures: [{ line: 3, errors }], leaseUntil: T2, now: T1 }
+        const progress = { from: 2, nextLine: 4, created: 1, updated: 0, failures: [{ line: 3, errors }], now: T1 }
         assert.isTrue(yield* repo.advance(accountId, id, progress))
         const job = Option.getOrThrow(yield* repo.find(accountId, id))
         assert.deepInclude(job, { nextLine: 4, rowsRead: 2, created: 1, updated: 0, failed: 1 })
@@ -154,6 +168,53 @@ export const importRepositoryContract = <E>(name: string, implementation: Layer.
         assert.notInclude(yield* claimAll(DateTime.addDuration(T2, Duration.hours(1)), DateTime.addDuration(T2, Duration.hours(2))), first.id)
       }))
 
+    it.effect("claims take turns between accounts, a batch each; an account's imports go oldest first", () =>
+      Effect.gen(function*() {
+        const repo = yield* ImportRepository
+        yield* finishWaiting
+        const a = yield* newUploader
+        const a1 = yield* staged(T0, a)
+        const a2 = yield* staged(at(T0, 1), a)
+        const b1 = yield* staged(at(T0, 2))
+        const c1 = yield* staged(at(T0, 3))
+        const names = new Map<string, string>([[a1.id, "a1"], [a2.id, "a2"], [b1.id, "b1"], [c1.id, "c1"]])
+        // A worker's round: it claims, writes one line as its batch, and lets the import go.
+        const round = (now: DateTime.Utc) =>
+          Effect.gen(function*() {
+            const job = Option.getOrThrow(yield* repo.claim(now, DateTime.addDuration(now, Duration.minutes(1))))
+            const batch = { from: job.nextLine, nextLine: job.nextLine + 1, created: 1, updated: 0, failures: [], now: at(now, 0.5) }
+            assert.isTrue(yield* repo.advance(job.accountId, job.id, batch))
+            return names.get(job.id)
+          })
+        const order: Array<string | undefined> = []
+        for (let i = 0; i < 6; i++) order.push(yield* round(at(T1, i)))
+        // A's second import waits for its first: the account has one turn however many it uploads.
+        assert.deepStrictEqual(order, ["a1", "b1", "c1", "a1", "b1", "c1"])
+        assert.deepInclude(Option.getOrThrow(yield* repo.find(a1.accountId, a1.id)), { status: "running", nextLine: 4, created: 2 })
+        for (const job of [a1, a2, b1, c1]) yield* repo.finish(job.accountId, job.id, "completed", null, T2)
+      }))
+
+    it.effect("while an account's import is held, claims take other accounts' first, then its others, oldest first", () =>
+      Effect.gen(function*() {
+        const repo = yield* ImportRepository
+        yield* finishWaiting
+        const a = yield* newUploader
+        const a1 = yield* staged(T0, a)
+        const a2 = yield* staged(at(T0, 1), a)
+        const claim = (now: DateTime.Utc) =>
+          Effect.map(repo.claim(now, DateTime.addDuration(now, Duration.minutes(1))), Option.map((job) => job.id))
+        assert.deepStrictEqual(yield* claim(T1), Option.some(a1.id))
+        // Uploaded while A's first is being written: A's third waits behind B's, uploaded later.
+        const a3 = yield* staged(at(T1, 1), a)
+        const b1 = yield* staged(at(T1, 2))
+        assert.deepStrictEqual(yield* claim(at(T1, 3)), Option.some(b1.id))
+        // No other account waits: a second worker writes A's next import meanwhile.
+        assert.deepStrictEqual(yield* claim(at(T1, 4)), Option.some(a2.id))
+        assert.deepStrictEqual(yield* claim(at(T1, 5)), Option.some(a3.id))
+        assert.isTrue(Option.isNone(yield* claim(at(T1, 6))))
+        for (const job of [a1, a2, a3, b1]) yield* repo.finish(job.accountId, job.id, "completed", null, T2)
+      }))
+
     it.effect("a failed transaction stages nothing", () =>
       Effect.gen(function*() {
         const repo = yield* ImportRepository
@@ -185,7 +246,6 @@ export const importRepositoryContract = <E>(name: string, implementation: Layer.
           created: 0,
           updated: 0,
           failures: [{ line: 2, errors: { email: ["The email field is required."] } }],
-          leaseUntil: T2,
           now: T1
         })
         yield* repo.finish(completed.accountId, completed.id, "completed", null, T1)

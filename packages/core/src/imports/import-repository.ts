@@ -33,9 +33,7 @@ export interface ImportProgress {
   readonly updated: number
   /** The rows it refused, with their messages (kept for the status and the errors CSV). */
   readonly failures: ReadonlyArray<{ readonly line: number; readonly errors: RowErrors }>
-  /** The claim is extended to this time. */
-  readonly leaseUntil: DateTime.Utc
-  /** When the batch committed. */
+  /** When the batch committed: the account's turn from then on. */
   readonly now: DateTime.Utc
 }
 
@@ -50,21 +48,29 @@ export interface ImportRepositoryShape {
   /** The account's import; None for another account's or none. */
   readonly find: (accountId: number, id: string) => Effect.Effect<Option.Option<ImportJob>>
   /**
-   * Claims the oldest `queued` or `running` import of any account whose claim ran out (a crashed
-   * worker's): it becomes `running`, claimed until `leaseUntil`. Workers never claim the same one
-   * at once (FOR UPDATE SKIP LOCKED on PostgreSQL).
+   * Claims, for one batch, a `queued` or `running` import that no worker holds (none claimed it,
+   * the last batch let it go, or a crashed worker's claim ran out): it becomes `running`, claimed
+   * until `leaseUntil`. Workers never claim the same one at once (FOR UPDATE SKIP LOCKED on
+   * PostgreSQL).
+   *
+   * Accounts take turns: the import claimed is the one whose account's turn is oldest, and an
+   * account's imports go oldest first. An import's turn starts when it is uploaded, or behind the
+   * account's other waiting imports. A claim puts the account's waiting imports at `leaseUntil`,
+   * so that while it is held every other account's import is claimed first (another worker takes
+   * another account's, or the same account's next import when no other waits); `advance` and
+   * `finish` put them at the batch's end, behind every account that waited meanwhile.
    */
   readonly claim: (now: DateTime.Utc, leaseUntil: DateTime.Utc) => Effect.Effect<Option.Option<ImportJob>>
   /** Up to `limit` staged rows of the import from `fromLine` on, by line. */
   readonly rows: (accountId: number, id: string, fromLine: number, limit: number) => Effect.Effect<ReadonlyArray<ImportRow>>
   /**
    * Records a batch's progress: moves `nextLine`, adds the counts, keeps the failures' messages,
-   * drops the batch's other rows (written: their staged copies are no longer needed) and extends
-   * the claim. False (and nothing written) when the import's `nextLine`
-   * is no longer `from`: another worker took it over and wrote the batch.
+   * drops the batch's other rows (written: their staged copies are no longer needed) and lets the
+   * import go (no worker holds it; the account's turn is `now`). False (and nothing written) when
+   * the import's `nextLine` is no longer `from`: another worker took it over and wrote the batch.
    */
   readonly advance: (accountId: number, id: string, progress: ImportProgress) => Effect.Effect<boolean>
-  /** Ends the import: `completed`, or `failed` with its reason. */
+  /** Ends the import: `completed`, or `failed` with its reason; the account's turn is `now`. */
   readonly finish: (
     accountId: number,
     id: string,

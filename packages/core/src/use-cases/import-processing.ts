@@ -1,9 +1,15 @@
 /**
- * CSV imports, the worker's side: claims an import and writes its staged rows as records, a batch
- * per transaction. Each transaction writes the batch's records with their `<kind>-created` /
- * `<kind>-updated` events AND moves the import's place (`nextLine`) and counts, so a worker that
- * dies mid-batch leaves nothing of that batch, and the next claimer (once the claim runs out)
- * starts again at that batch: no row is written twice, none skipped.
+ * CSV imports, the worker's side: claims an import for one batch and writes its next staged rows
+ * as records, in one transaction. Each transaction writes the batch's records with their
+ * `<kind>-created` / `<kind>-updated` events AND moves the import's place (`nextLine`) and counts,
+ * so a worker that dies mid-batch leaves nothing of that batch, and the next claimer (once the
+ * claim runs out) starts again at that batch: no row is written twice, none skipped.
+ *
+ * Accounts take turns, a batch each: the batch's commit lets the import go, and the next claim
+ * takes the import whose account's turn is oldest (`ImportRepository.claim`). So one account's
+ * large imports never hold a worker while another account's import waits: that one is written
+ * after at most a batch of each account ahead of it, and with several workers each writes another
+ * account's import while there is one.
  *
  * A row is validated exactly as `POST /api/{kind}` (or, when it updates, `PUT /api/{kind}/{_id}`)
  * validates a body: the row's non-empty cells keyed by their columns (an empty cell sets nothing,
@@ -52,11 +58,11 @@ export type ImportProcessingServices =
   | Transactor
   | UserRepository
 
-/** How an import is written: rows per transaction and how long a claim lasts without progress. */
+/** How an import is written: rows per transaction and how long a claim lasts. */
 export interface ImportProcessingOptions {
   /** Rows per transaction. Default 500. */
   readonly batch?: number | undefined
-  /** How long a claim holds without a batch committed: a crashed worker's import waits this long. Default 1 minute. */
+  /** How long a claim holds without its batch committed: a crashed worker's import waits this long. Default 1 minute. */
   readonly lease?: Duration.Duration | undefined
 }
 
@@ -139,21 +145,26 @@ const finishImport = (job: ImportJob, status: "completed" | "failed", reason: st
   })
 
 /**
- * One batch of the import from `from` on, in one transaction. Answers the next line, or None when
- * the import ended (completed or failed) with this batch.
+ * Writes the next batch of an import the caller claimed, from its place (`job.nextLine`), in one
+ * transaction that also lets the import go; the last batch completes it. Does nothing when another
+ * worker took the import over meanwhile (its claim ran out) and wrote that batch.
  */
-const writeBatch = (job: ImportJob, from: number, batch: number, lease: Duration.Duration) =>
+export const processImportBatch = (
+  job: ImportJob,
+  options: ImportProcessingOptions = {}
+): Effect.Effect<void, never, ImportProcessingServices> =>
   Effect.flatMap(Transactor, (transactor) => transactor.transaction(Effect.gen(function*() {
+    const batch = options.batch ?? 500
     const repo = yield* ImportRepository
     const custom = yield* customOf(job.accountId, job.kind)
     if (job.matchOn !== null && !isMatchProperty(job.kind, custom, job.matchOn)) {
-      yield* finishImport(job, "failed", `the property ${job.matchOn} that rows match on no longer exists.`)
-      return Option.none<number>()
+      return yield* finishImport(job, "failed", `the property ${job.matchOn} that rows match on no longer exists.`)
     }
     // Held until the batch commits, as a batch upsert holds it, so neither creates a record the
     // other just did; taken before the batch writes anything, so it never waits while holding what
     // a writer it waits for needs (a counter row of the kind).
     if (job.matchOn !== null) yield* lockMatches(job.accountId, job.kind)
+    const from = job.nextLine
     const rows = yield* repo.rows(job.accountId, job.id, from, batch)
     let created = 0
     let updated = 0
@@ -164,57 +175,25 @@ const writeBatch = (job: ImportJob, from: number, batch: number, lease: Duration
       else if (outcome === "updated") updated++
       else failures.push({ line: row.line, errors: outcome.errors })
     }
-    const now = yield* DateTime.now
     const nextLine = rows.length === 0 ? from : rows[rows.length - 1]!.line + 1
-    const moved = yield* repo.advance(job.accountId, job.id, {
-      from,
-      nextLine,
-      created,
-      updated,
-      failures,
-      leaseUntil: DateTime.addDuration(now, lease),
-      now
-    })
+    const moved = yield* repo.advance(job.accountId, job.id, { from, nextLine, created, updated, failures, now: yield* DateTime.now })
     if (!moved) return yield* new ImportTakenOver()
-    if (rows.length < batch) {
-      yield* finishImport(job, "completed", null)
-      return Option.none<number>()
-    }
-    return Option.some(nextLine)
-  })))
+    if (rows.length < batch) yield* finishImport(job, "completed", null)
+  }))).pipe(Effect.catchTag("ImportTakenOver", () => Effect.void))
 
 /**
- * Writes a claimed import to its end, batch after batch; `onBatch` runs after each committed
- * batch (the worker's heartbeat). Stops quietly when another worker took the import over.
- */
-export const processImport = (
-  job: ImportJob,
-  options: ImportProcessingOptions = {},
-  onBatch: Effect.Effect<void> = Effect.void
-): Effect.Effect<void, never, ImportProcessingServices> =>
-  Effect.gen(function*() {
-    const batch = options.batch ?? 500
-    const lease = options.lease ?? Duration.minutes(1)
-    let from = Option.some(job.nextLine)
-    while (Option.isSome(from)) {
-      from = yield* writeBatch(job, from.value, batch, lease)
-      yield* onBatch
-    }
-  }).pipe(Effect.catchTag("ImportTakenOver", () => Effect.void))
-
-/**
- * Claims the oldest import waiting (or left by a crashed worker) and writes it to its end.
- * Answers whether there was one.
+ * Claims the import whose account's turn it is (queued, between two batches, or left by a crashed
+ * worker once its claim ran out) and writes its next batch. Answers whether there was one: a worker
+ * calls it again at once while there was.
  */
 export const processNextImport = (
-  options: ImportProcessingOptions = {},
-  onBatch: Effect.Effect<void> = Effect.void
+  options: ImportProcessingOptions = {}
 ): Effect.Effect<boolean, never, ImportProcessingServices> =>
   Effect.gen(function*() {
     const now = yield* DateTime.now
     const lease = options.lease ?? Duration.minutes(1)
     const claimed = yield* ImportRepository.use((repo) => repo.claim(now, DateTime.addDuration(now, lease)))
     if (Option.isNone(claimed)) return false
-    yield* processImport(claimed.value, options, onBatch)
+    yield* processImportBatch(claimed.value, options)
     return true
   })
