@@ -26,10 +26,11 @@
  *   deleting the rows whose retention ran out (`RetentionPolicy`: finished deliveries and their
  *   attempts, read notifications, expired OTP verifications). Each batch is one short statement
  *   that skips locked rows, so deliveries going on never wait for it, and every worker runs it.
- * - exports: `runNextExport` while there is an export waiting, else it looks again every poll
- *   interval. One export at a time per worker, a short transaction per batch of records; each
- *   batch stored is a heartbeat, so a long export does not make the worker unready. Stopping
- *   mid-export loses at most the batch being written: another worker resumes after the last one.
+ * - exports: `runNextExport` while an export waits, else it looks again every poll interval. Each
+ *   call claims the export whose account's turn it is and writes one batch of records in a short
+ *   transaction, which lets it go: accounts take turns, as for imports. Each batch is a
+ *   heartbeat, so a long export does not make the worker unready. Stopping mid-export loses at
+ *   most the batch being written: another worker resumes after the last one.
  *
  * Stopping (the scope closes, e.g. on SIGTERM): the loops are interrupted; an attempt in flight
  * is interrupted too and its lease released at once, so another worker (or the next start) sends
@@ -396,8 +397,8 @@ export const runDeliveryWorker = (
 
     // exports ------------------------------------------------------------------------------
     const exportStep = Effect.gen(function*() {
-      while (yield* runNextExport(beat(EXPORTS))) {
-        // there may be another waiting
+      while (yield* runNextExport()) {
+        // a batch written: there may be another, of whichever account's turn it is
         yield* beat(EXPORTS)
       }
       yield* Effect.sleep(poll)

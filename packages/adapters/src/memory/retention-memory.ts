@@ -58,7 +58,7 @@ const pruneExportRows = (state: MemoryState, cutoff: number, limit: number): rea
     rows.delete(key)
     chunks.delete(key)
   }
-  return [gone.size, { ...state, exports: { rows, chunks } }]
+  return [gone.size, { ...state, exports: { ...state.exports, rows, chunks } }]
 }
 
 /** Each kind's batch over the state: the next state and how many rows went. */

@@ -38,6 +38,7 @@ import { Context, type DateTime, Effect, HashMap, Layer, PubSub, Ref, Result, Se
 import { emptyMessagingTables, type MessagingTables } from "./messaging-tables.ts"
 import { makeSignalHub, type MemorySignalHub } from "./signal-hub.ts"
 import type { LinkTable, NoteTable, RecordTable } from "./record-tables.ts"
+import type { Turn } from "./claim-turns.ts"
 import type { ImportEntry } from "./import-repository-memory.ts"
 
 /** A user's membership of an account (the `account_user` row) with the member's own settings. */
@@ -295,6 +296,8 @@ export interface ExportTable {
   readonly rows: ReadonlyMap<string, ExportRow>
   /** Each export's chunks, in order. */
   readonly chunks: ReadonlyMap<string, ReadonlyArray<ExportChunk>>
+  /** The turn of each waiting export's account (claim-turns.ts); none once it ended. */
+  readonly turns: ReadonlyMap<string, Turn>
 }
 
 /** The key of an export in the export table. */
@@ -323,7 +326,7 @@ export const emptyMemoryState: MemoryState = {
   recordLinks: HashMap.empty(),
   notes: HashMap.empty(),
   idempotencyKeys: new Map(),
-  exports: { rows: new Map(), chunks: new Map() },
+  exports: { rows: new Map(), chunks: new Map(), turns: new Map() },
   imports: new Map()
 }
 

@@ -1,10 +1,14 @@
 /**
- * Exports on PostgreSQL (tables `exports` and `export_chunks`, migration 0016).
+ * Exports on PostgreSQL (tables `exports` and `export_chunks`, migrations 0016 and 0022).
  *
- * The claim takes the oldest waiting export with `FOR UPDATE SKIP LOCKED` through the partial
- * index `exports_waiting`: a queued one, or a running one whose lease ran out — and that no batch
- * holds (`hold` locks the row for the batch's transaction, which the claim then skips), so a slow
- * batch is never taken over and a dead run is resumed from its stored progress.
+ * The claim takes the first waiting export in turn order (`exports_turns`) with `FOR UPDATE SKIP
+ * LOCKED`: a queued one, a running one between two batches, or a running one whose lease ran out
+ * — and that no batch holds (`hold` locks the row for the batch's transaction, which the claim
+ * then skips), so a slow batch is never taken over and a dead run is resumed from its stored
+ * progress. The same statement moves the account's turn; the account's other waiting exports are
+ * moved with `FOR UPDATE SKIP LOCKED` too (here and when a batch lets its export go): one that
+ * another worker's batch holds keeps its place, and that batch moves it when it commits, so no
+ * statement ever waits for another's batch.
  */
 import { type ExportChunk, type ExportCompletion, type ExportProgress, type ExportRow, ExportRepository, type NewExport, ObjectKindSchema } from "@wasl/core"
 import { DateTime, Effect, Layer, Option, Schema, Stream } from "effect"
@@ -72,28 +76,70 @@ export const ExportRepositoryPg: Layer.Layer<ExportRepository, never, SqlClient.
     const sql = yield* SqlClient.SqlClient
     const one = (rows: ReadonlyArray<unknown>) => Effect.map(decodeOne(rows), Option.map(toExport))
 
+    // The account's turn when it has waiting exports (the new one goes behind them, oldest first),
+    // else a turn of its own from when it was asked for.
     const insert = (row: NewExport) =>
       sql`
-        INSERT INTO exports (account_id, id, user_id, kind, query, columns, status, created_at, updated_at)
-        VALUES (${row.accountId}, ${row.id}, ${row.userId}, ${row.kind}, ${JSON.stringify(row.query)}::jsonb,
-          ${JSON.stringify(row.columns)}::jsonb, 'queued', ${at(row.createdAt)}, ${at(row.createdAt)})
+        INSERT INTO exports (account_id, id, user_id, kind, query, columns, status, created_at, updated_at, turn_at, turn_seq)
+        SELECT ${row.accountId}, ${row.id}, ${row.userId}, ${row.kind}, ${JSON.stringify(row.query)}::jsonb,
+          ${JSON.stringify(row.columns)}::jsonb, 'queued', ${at(row.createdAt)}, ${at(row.createdAt)},
+          COALESCE(t.turn_at, ${at(row.createdAt)}), COALESCE(t.turn_seq, nextval('claim_turns'))
+        FROM (VALUES (1)) AS one LEFT JOIN LATERAL (
+          SELECT turn_at, turn_seq FROM exports
+          WHERE account_id = ${row.accountId} AND status IN ('queued', 'running')
+          ORDER BY turn_at DESC, turn_seq DESC LIMIT 1
+        ) t ON true
       `.pipe(Effect.asVoid, Effect.orDie)
 
     const get = (accountId: number, id: string) =>
       Effect.flatMap(sql`SELECT * FROM exports WHERE account_id = ${accountId} AND id = ${id}`, one).pipe(Effect.orDie)
 
+    /**
+     * A batch of the export ended at `now`: a new turn of its account then, for the export (while
+     * it waits) and the account's other waiting exports that no worker holds.
+     */
+    const endTurn = (accountId: number, id: string, now: DateTime.Utc) =>
+      sql`
+        WITH turn AS (SELECT nextval('claim_turns') AS seq)
+        UPDATE exports e SET turn_at = ${at(now)}, turn_seq = (SELECT seq FROM turn)
+        FROM (
+          SELECT account_id, id FROM exports
+          WHERE account_id = ${accountId} AND status IN ('queued', 'running')
+            AND (id = ${id} OR lease_until IS NULL OR lease_until < ${at(now)})
+          FOR UPDATE SKIP LOCKED
+        ) o
+        WHERE e.account_id = o.account_id AND e.id = o.id
+      `
+
+    // A run starts when the export was queued or its lease ran out (its worker stopped mid-batch);
+    // one released between two batches goes on with the same run.
     const claim = (now: DateTime.Utc, leaseUntil: DateTime.Utc) =>
       Effect.flatMap(
         sql`
-          UPDATE exports e SET status = 'running', attempts = e.attempts + 1, lease_until = ${at(leaseUntil)},
-            updated_at = ${at(now)}
-          FROM (
+          WITH picked AS (
             SELECT account_id, id FROM exports
-            WHERE status = 'queued' OR (status = 'running' AND lease_until < ${at(now)})
-            ORDER BY created_at LIMIT 1
+            WHERE status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until < ${at(now)})
+            ORDER BY turn_at, turn_seq, created_at, account_id, id
+            LIMIT 1
             FOR UPDATE SKIP LOCKED
-          ) w
-          WHERE e.account_id = w.account_id AND e.id = w.id
+          ),
+          others AS (
+            SELECT o.account_id, o.id FROM exports o JOIN picked p ON o.account_id = p.account_id AND o.id <> p.id
+            WHERE o.status IN ('queued', 'running') AND (o.lease_until IS NULL OR o.lease_until < ${at(now)})
+            FOR UPDATE OF o SKIP LOCKED
+          ),
+          turn AS (SELECT nextval('claim_turns') AS seq),
+          busy AS (
+            UPDATE exports e SET turn_at = ${at(leaseUntil)}, turn_seq = (SELECT seq FROM turn)
+            FROM others o
+            WHERE e.account_id = o.account_id AND e.id = o.id
+          )
+          UPDATE exports e SET status = 'running',
+            attempts = e.attempts + (CASE WHEN e.status = 'queued' OR e.lease_until IS NOT NULL THEN 1 ELSE 0 END),
+            updated_at = CASE WHEN e.status = 'queued' OR e.lease_until IS NOT NULL THEN ${at(now)} ELSE e.updated_at END,
+            lease_until = ${at(leaseUntil)}, turn_at = ${at(leaseUntil)}, turn_seq = (SELECT seq FROM turn)
+          FROM picked p
+          WHERE e.account_id = p.account_id AND e.id = p.id
           RETURNING e.*
         `,
         one
@@ -115,13 +161,13 @@ export const ExportRepositoryPg: Layer.Layer<ExportRepository, never, SqlClient.
         VALUES (${chunk.accountId}, ${chunk.exportId}, ${chunk.seq}, ${chunk.bytes}, ${at(chunk.writtenAt)})
       `.pipe(Effect.asVoid, Effect.orDie)
 
-    const advance = (accountId: number, id: string, p: ExportProgress, leaseUntil: DateTime.Utc) =>
+    const advance = (accountId: number, id: string, p: ExportProgress, now: DateTime.Utc) =>
       sql`
         UPDATE exports SET scan_after = ${p.after}, written_rows = ${p.rows}, written_bytes = ${p.bytes},
           written_chunks = ${p.chunks}, started_at = ${p.startedAt === null ? null : at(p.startedAt)},
-          lease_until = ${at(leaseUntil)}
+          lease_until = NULL
         WHERE account_id = ${accountId} AND id = ${id}
-      `.pipe(Effect.asVoid, Effect.orDie)
+      `.pipe(Effect.andThen(endTurn(accountId, id, now)), Effect.asVoid, Effect.orDie)
 
     // The progress columns keep what the last batch before stored; a completed export answers by its counts.
     const complete = (accountId: number, id: string, c: ExportCompletion) =>
@@ -130,7 +176,7 @@ export const ExportRepositoryPg: Layer.Layer<ExportRepository, never, SqlClient.
           completed_at = ${at(c.completedAt)}, expires_at = ${at(c.expiresAt)}, updated_at = ${at(c.completedAt)},
           lease_until = NULL
         WHERE account_id = ${accountId} AND id = ${id}
-      `.pipe(Effect.asVoid, Effect.orDie)
+      `.pipe(Effect.andThen(endTurn(accountId, id, c.completedAt)), Effect.asVoid, Effect.orDie)
 
     const fail = (accountId: number, id: string, reason: string, now: DateTime.Utc) =>
       Effect.all([
@@ -138,7 +184,8 @@ export const ExportRepositoryPg: Layer.Layer<ExportRepository, never, SqlClient.
         sql`
           UPDATE exports SET status = 'failed', failure = ${reason}, updated_at = ${at(now)}, lease_until = NULL
           WHERE account_id = ${accountId} AND id = ${id}
-        `
+        `,
+        endTurn(accountId, id, now)
       ], { discard: true }).pipe(Effect.orDie)
 
     // One statement per chunk, by key, when the reader wants it: a download holds one chunk.

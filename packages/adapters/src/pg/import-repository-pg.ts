@@ -1,5 +1,5 @@
 /**
- * CSV imports on PostgreSQL (tables `imports` and `import_rows`, migrations 0015 and 0021). Rows
+ * CSV imports on PostgreSQL (tables `imports` and `import_rows`, migrations 0015 and 0022). Rows
  * travel as one JSON parameter per statement (`jsonb_array_elements`), so a batch of a thousand
  * rows is one round trip whatever its size.
  *

@@ -72,13 +72,16 @@ const scanned = (input: Parameters<typeof listInput>, batchSize: number) =>
  * (memory, PGlite, PostgreSQL, or yours).
  *
  * - An export is stored queued, with its query and columns as given; another account does not see it.
- * - A claim takes the oldest waiting export (queued, or running with its lease run out), makes it
- *   running with one attempt more and the lease; a running export within its lease is not
- *   claimed; nothing waiting is `None`. `hold` is true only for the attempt that claimed it last.
+ * - A claim takes a waiting export (queued, let go between two batches, or running with its lease
+ *   run out), makes it running with the lease, and one attempt more when it starts a run (queued,
+ *   or its lease ran out); a running export within its lease is not claimed; nothing waiting is
+ *   `None`. `hold` is true only for the attempt that claimed it last.
+ * - Accounts take turns: claims alternate between accounts a batch each, an account's exports go
+ *   oldest first, and while an account's export is held the others' come first.
  * - Chunks read back in order, one at a time; `complete` records the counts and times; `fail`
  *   records the reason and deletes the file.
  * - Retention `exports` deletes the chunks written before the cutoff, oldest first, at most the limit.
- * - `advance` stores the progress and the renewed lease; a claim of the export answers them.
+ * - `advance` stores the progress and lets the export go; the next claim answers it, the same run.
  * - The scan, a batch per transaction after the position the batch before answered, gives every
  *   record the list gives over all its pages, in the same order, whatever the batch size: built-in
  *   or custom order, records without a value last, both directions, with filters and search.
@@ -125,6 +128,49 @@ export const exportRepositoryContract = <E>(
         yield* drain
       }))
 
+    it.effect("claims take turns between accounts, a batch each; an account's exports go oldest first", () =>
+      Effect.gen(function*() {
+        yield* drain
+        const [a, b, c] = [yield* newAccountId, yield* newAccountId, yield* newAccountId]
+        const [a1, a2, b1, c1] = [newExport(a, second(1)), newExport(a, second(2)), newExport(b, second(3)), newExport(c, second(4))]
+        for (const asked of [a1, a2, b1, c1]) yield* repo.use((r) => r.insert(asked))
+        const names = new Map([[a1.id, "a1"], [a2.id, "a2"], [b1.id, "b1"], [c1.id, "c1"]])
+        // A worker's round: it claims, writes one batch and lets the export go.
+        const round = (now: DateTime.Utc) =>
+          Effect.gen(function*() {
+            const row = Option.getOrThrow(yield* claimAt(now))
+            const progress = { ...row.progress, rows: row.progress.rows + 1, chunks: row.progress.chunks + 1, startedAt: now }
+            yield* repo.use((r) => r.advance(row.accountId, row.id, progress, plusMillis(now, 500)))
+            return [names.get(row.id), row.attempts] as const
+          })
+        const order: Array<readonly [string | undefined, number]> = []
+        for (let i = 0; i < 6; i++) order.push(yield* round(second(10 + i)))
+        // The same run goes on batch after batch (one attempt); A's second export waits for its first.
+        assert.deepStrictEqual(order, [["a1", 1], ["b1", 1], ["c1", 1], ["a1", 1], ["b1", 1], ["c1", 1]])
+        assert.strictEqual(Option.getOrThrow(yield* repo.use((r) => r.get(a, a1.id))).progress.rows, 2)
+        yield* drain
+      }))
+
+    it.effect("while an account's export is held, claims take other accounts' first, then its others, oldest first", () =>
+      Effect.gen(function*() {
+        yield* drain
+        const [a, b] = [yield* newAccountId, yield* newAccountId]
+        const [a1, a2] = [newExport(a, second(1)), newExport(a, second(2))]
+        for (const asked of [a1, a2]) yield* repo.use((r) => r.insert(asked))
+        const claimedId = (now: DateTime.Utc) => Effect.map(claimAt(now), Option.map((row) => row.id))
+        assert.deepStrictEqual(yield* claimedId(second(10)), Option.some(a1.id))
+        // Asked for while A's first is being written: A's third waits behind B's, asked for later.
+        const a3 = newExport(a, second(11))
+        const b1 = newExport(b, second(12))
+        for (const asked of [a3, b1]) yield* repo.use((r) => r.insert(asked))
+        assert.deepStrictEqual(yield* claimedId(second(13)), Option.some(b1.id))
+        // No other account waits: a second worker writes A's next export meanwhile.
+        assert.deepStrictEqual(yield* claimedId(second(14)), Option.some(a2.id))
+        assert.deepStrictEqual(yield* claimedId(second(15)), Option.some(a3.id))
+        assert.isTrue(Option.isNone(yield* claimedId(second(16))))
+        yield* drain
+      }))
+
     it.effect("keeps the file's chunks in order; completes with its counts; a failure records why and deletes the file", () =>
       Effect.gen(function*() {
         const accountId = yield* newAccountId
@@ -150,7 +196,7 @@ export const exportRepositoryContract = <E>(
         assert.strictEqual(yield* fileText(accountId, asked.id), "")
       }))
 
-    it.effect("stores the progress with the renewed lease; the next claim answers it", () =>
+    it.effect("stores the progress and lets the export go: the next claim answers it, the same run", () =>
       Effect.gen(function*() {
         yield* drain
         const accountId = yield* newAccountId
@@ -158,12 +204,15 @@ export const exportRepositoryContract = <E>(
         yield* repo.use((r) => r.insert(asked))
         const claimed = Option.getOrThrow(yield* claimAt(second(1)))
         const progress = { after: "[0,\"5\",\"x\"]", rows: 500, bytes: 12345, chunks: 2, startedAt: second(2) }
-        const renewed = DateTime.addDuration(second(3), LEASE)
-        yield* repo.use((r) => r.advance(accountId, asked.id, progress, renewed))
+        yield* repo.use((r) => r.advance(accountId, asked.id, progress, second(3)))
         const stored = Option.getOrThrow(yield* repo.use((r) => r.get(accountId, asked.id)))
-        assert.deepStrictEqual([stored.progress, stored.leaseUntil, stored.attempts], [progress, renewed, claimed.attempts])
-        assert.isTrue(Option.isNone(yield* claimAt(DateTime.addDuration(second(1), LEASE))))
-        const resumed = Option.getOrThrow(yield* claimAt(DateTime.addDuration(renewed, Duration.millis(1))))
+        assert.deepStrictEqual([stored.status, stored.progress, stored.leaseUntil, stored.attempts], ["running", progress, null, 1])
+        // Let go, it is claimed at once, well within the lease its claim had: the run goes on.
+        const next = Option.getOrThrow(yield* claimAt(second(4)))
+        assert.deepStrictEqual([next.id, next.attempts, next.progress], [asked.id, claimed.attempts, progress])
+        assert.isTrue(yield* repo.use((r) => r.hold(accountId, asked.id, claimed.attempts)))
+        // Its worker stops mid-batch: once the lease ran out, a new run resumes from the progress.
+        const resumed = Option.getOrThrow(yield* claimAt(DateTime.addDuration(second(4), Duration.sum(LEASE, Duration.millis(1)))))
         assert.deepStrictEqual([resumed.id, resumed.attempts, resumed.progress], [asked.id, 2, progress])
         yield* drain
       }))

@@ -1,12 +1,12 @@
 /**
  * The ExportRepository port: export rows and the chunks of their CSV files, per account.
  *
- * A run of the worker goes: `claim` (its own short transaction, so the status `running` shows at
- * once), then a short transaction per batch of records that `hold`s the export, appends the
- * batch's chunk and `advance`s its progress (renewing the lease), the last one also `complete`s
- * it. A worker that dies mid-run loses at most the batch it was writing (rolled back with its
- * chunk); once the lease has run out another worker claims the export and resumes from the
- * stored progress.
+ * The worker writes an export a batch at a time: `claim` (its own short transaction, so the status
+ * `running` shows at once), then a short transaction that `hold`s the export, appends the batch's
+ * chunk and `advance`s its progress, which lets the export go; the last batch `complete`s it
+ * instead. Accounts take turns, a batch each (see `claim`). A worker that dies mid-batch loses
+ * that batch (rolled back with its chunk); once the lease has run out another worker claims the
+ * export and resumes from the stored progress.
  */
 import { Context, type DateTime, type Effect, type Option, type Stream } from "effect"
 import type { ExportProgress, ExportRow, NewExport } from "./export.ts"
@@ -44,9 +44,18 @@ export interface ExportRepositoryShape {
   /** The account's export; `None` for an id it has none of. */
   readonly get: (accountId: number, id: string) => Effect.Effect<Option.Option<ExportRow>>
   /**
-   * Takes the oldest export waiting for a worker — queued, or running with its lease run out and
-   * not held by a run — skipping ones another claimer holds: status `running`, one more attempt,
-   * leased until `leaseUntil`. Answers it as updated, or `None` when there is nothing to do.
+   * Takes, for one batch, an export waiting for a worker — queued, running between two batches, or
+   * running with its lease run out and not held by a batch — skipping ones another claimer holds:
+   * status `running`, leased until `leaseUntil`, one more attempt when this starts a run (it was
+   * queued, or its worker stopped mid-batch: the lease ran out). Answers it as updated, or `None`
+   * when there is nothing to do.
+   *
+   * Accounts take turns: the export taken is the one whose account's turn is oldest, and an
+   * account's exports go oldest first. An export's turn starts when it is asked for, or behind the
+   * account's other waiting exports. A claim puts the account's waiting exports at `leaseUntil`,
+   * so that while it is held every other account's export is claimed first (another worker takes
+   * another account's, or the same account's next export when no other waits); `advance`,
+   * `complete` and `fail` put them at the batch's end, behind every account that waited meanwhile.
    */
   readonly claim: (now: DateTime.Utc, leaseUntil: DateTime.Utc) => Effect.Effect<Option.Option<ExportRow>>
   /**
@@ -57,16 +66,17 @@ export interface ExportRepositoryShape {
   readonly hold: (accountId: number, id: string, attempts: number) => Effect.Effect<boolean>
   /** Appends a chunk of the file. */
   readonly appendChunk: (chunk: ExportChunk) => Effect.Effect<void>
-  /** Stores how far the file is written and renews the run's lease until `leaseUntil`. */
-  readonly advance: (
-    accountId: number,
-    id: string,
-    progress: ExportProgress,
-    leaseUntil: DateTime.Utc
-  ) => Effect.Effect<void>
-  /** Marks the export completed. */
+  /**
+   * Stores how far the file is written after the batch that ended at `now`, and lets the export go
+   * (no worker holds it; the account's turn is `now`).
+   */
+  readonly advance: (accountId: number, id: string, progress: ExportProgress, now: DateTime.Utc) => Effect.Effect<void>
+  /** Marks the export completed; the account's turn is its `completedAt`. */
   readonly complete: (accountId: number, id: string, completion: ExportCompletion) => Effect.Effect<void>
-  /** Marks the export failed, with the reason shown to its requester; its chunks are deleted. */
+  /**
+   * Marks the export failed, with the reason shown to its requester; its chunks are deleted. The
+   * account's turn is `now`.
+   */
   readonly fail: (accountId: number, id: string, reason: string, now: DateTime.Utc) => Effect.Effect<void>
   /**
    * The file: its chunks in order, each read when the stream wants it, so a download holds one

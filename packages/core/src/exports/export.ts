@@ -52,11 +52,18 @@ export interface ExportRow {
   readonly columns: ReadonlyArray<string>
   /** Where it is. */
   readonly status: ExportStatus
-  /** How many runs were started (a run lost with its worker is resumed by another, from `progress`). */
+  /**
+   * How many runs were started: the first claim, and each claim after a worker stopped mid-batch
+   * (its lease ran out; the next run resumes from `progress`). Claims between two batches go on
+   * with the same run.
+   */
   readonly attempts: number
   /** How far the file is written. */
   readonly progress: ExportProgress
-  /** Until when the running worker holds it; past that, another worker may start it again. */
+  /**
+   * Until when a worker holds it for a batch; past that, another worker may start it again. Null
+   * when none does (queued, between two batches, or ended).
+   */
   readonly leaseUntil: DateTime.Utc | null
   /** Records written (completed exports). */
   readonly rowCount: number | null

@@ -1,21 +1,26 @@
 /**
- * The worker's side of CSV exports: one run writes the next export waiting.
+ * The worker's side of CSV exports: each call writes one batch of the export whose account's turn
+ * it is.
  *
- * - Claim (its own short transaction): the oldest queued export, or a running one whose worker
- *   died (its lease ran out and nothing holds it) — status `running`, one attempt more.
- * - Write, a batch of `EXPORT_BATCH_SIZE` records per short transaction: hold the export, read the
+ * - Claim (its own short transaction): the waiting export whose account's turn is oldest — queued,
+ *   running between two batches, or running with its worker dead (its lease ran out and nothing
+ *   holds it) — status `running`; a run starts (one attempt more) when it was queued or its lease
+ *   ran out.
+ * - Write a batch of `EXPORT_BATCH_SIZE` records in a short transaction: hold the export, read the
  *   next records in the list's order after the stored position (`RecordRepository.scanBatch`, by
  *   keyset), turn each into its CSV row as the API shows it, encode, append the batch's bytes as
- *   the file's next chunk and store the progress (position, rows, bytes, chunks) with a renewed
- *   lease; the batch that finds no more records also marks the export completed and tells the
- *   requester (ObjectsExport). Memory stays flat: one batch at a time, however many records.
+ *   the file's next chunk and store the progress (position, rows, bytes, chunks), which lets the
+ *   export go; the batch that finds no more records marks the export completed instead and tells
+ *   the requester (ObjectsExport). Memory stays flat: one batch at a time, however many records.
  *   Between two batches other work runs, also on the embedded database, which runs one
  *   transaction at a time.
- * - A worker that dies mid-run loses at most its current batch (rolled back with its chunk); once
- *   the lease has run out another run resumes after the last batch stored, so the file holds each
- *   position of the order once and is byte for byte what an uninterrupted run writes of the same
- *   data. After `EXPORT_MAX_ATTEMPTS` runs the export fails. A query that no longer validates (a
- *   filter on a property deleted since) fails it at once with the list's message.
+ * - Accounts take turns, a batch each (`ExportRepository.claim`): one account's large exports
+ *   never hold a worker while another account's export waits.
+ * - A worker that dies mid-batch loses that batch (rolled back with its chunk); once the lease has
+ *   run out another run resumes after the last batch stored, so the file holds each position of
+ *   the order once and is byte for byte what an uninterrupted run writes of the same data. After
+ *   `EXPORT_MAX_ATTEMPTS` runs the export fails. A query that no longer validates (a filter on a
+ *   property deleted since) fails it at once with the list's message.
  *
  * Consistency: each batch reads the records as they are when it runs, not one snapshot of the
  * whole export. Batches follow the list's order (the ordered property's key, then `_id`; records
@@ -50,7 +55,7 @@ import { Transactor } from "../transactor.ts"
 import { notifyUser } from "./notify.ts"
 import { customOf, shapeOf } from "./record-lookup.ts"
 
-/** How long a claim, then each batch written, keeps other workers off an export. */
+/** How long a claim keeps other workers off an export: a worker that dies mid-batch leaves it this long. */
 export const EXPORT_LEASE: Duration.Duration = Duration.minutes(5)
 /** Runs an export gets before it fails. */
 export const EXPORT_MAX_ATTEMPTS: number = 3
@@ -73,15 +78,15 @@ export type ExportRunServices =
   | UserRepository
   | Transactor
 
-/** What a run writes: the claimed export and its query as parsed now. */
-interface RunPlan {
+/** What a batch writes: the claimed export and its query as parsed now. */
+interface BatchPlan {
   readonly row: ExportRow
   readonly scan: RecordScanInput
   readonly batchSize: number
 }
 
 /** The bytes a batch adds to the file (none for a last, empty batch) and the progress after them. */
-const nextChunk = (plan: RunPlan, progress: ExportProgress, batch: RecordScanBatch) =>
+const nextChunk = (plan: BatchPlan, progress: ExportProgress, batch: RecordScanBatch) =>
   Effect.gen(function*() {
     const { custom, kind } = plan.scan
     const cells = batch.rows.map((record) => csvRowOf(shapeOf(kind, record, custom), plan.row.columns))
@@ -97,16 +102,16 @@ const nextChunk = (plan: RunPlan, progress: ExportProgress, batch: RecordScanBat
   })
 
 /**
- * One batch in its own transaction (the caller's): holds the export, writes the records after
- * `progress` as the next chunk and stores the progress with a renewed lease, or completes the
- * export when no more follow. The progress to go on from; none when done, or when the export is
- * no longer this run's.
+ * One batch in its own transaction (the caller's): holds the export, writes the records after its
+ * stored progress as the next chunk and stores the progress, letting the export go, or completes
+ * the export when no more follow. Writes nothing when the export is no longer this run's.
  */
-const writeBatch = (plan: RunPlan, progress: ExportProgress) =>
+const writeBatch = (plan: BatchPlan) =>
   Effect.gen(function*() {
     const { row } = plan
+    const progress = row.progress
     const repo = yield* ExportRepository
-    if (!(yield* repo.hold(row.accountId, row.id, row.attempts))) return Option.none<ExportProgress>()
+    if (!(yield* repo.hold(row.accountId, row.id, row.attempts))) return
     const batch = yield* RecordRepository.use((records) => records.scanBatch(plan.scan, progress.after, plan.batchSize))
     const { bytes, next } = yield* nextChunk(plan, progress, batch)
     // The chunks' age for the retention and the file's expiry count from the same instant, so the
@@ -116,10 +121,7 @@ const writeBatch = (plan: RunPlan, progress: ExportProgress) =>
       yield* repo.appendChunk({ accountId: row.accountId, exportId: row.id, seq: progress.chunks, bytes, writtenAt })
     }
     const now = yield* DateTime.now
-    if (batch.rows.length === plan.batchSize) {
-      yield* repo.advance(row.accountId, row.id, next, DateTime.addDuration(now, EXPORT_LEASE))
-      return Option.some(next)
-    }
+    if (batch.rows.length === plan.batchSize) return yield* repo.advance(row.accountId, row.id, next, now)
     yield* repo.complete(row.accountId, row.id, {
       rowCount: next.rows,
       byteSize: next.bytes,
@@ -135,36 +137,26 @@ const writeBatch = (plan: RunPlan, progress: ExportProgress) =>
         text: [message, "", `Download it with GET ${yield* publicLink(`/api/exports/${row.id}/download`)}.`].join("\n")
       }
     })
-    return Option.none<ExportProgress>()
   })
 
-/** Writes the claimed export from its stored progress, a transaction per batch (see the module comment). */
-const writeExport = (row: ExportRow, beat: Effect.Effect<void>, batchSize: number) =>
+/** Writes the next batch of the claimed export from its stored progress (see the module comment). */
+const writeNextBatch = (row: ExportRow, batchSize: number) =>
   Effect.gen(function*() {
     const custom = yield* customOf(row.accountId, row.kind)
     const params = yield* exportListParams(row.kind, row.query, custom)
-    const plan: RunPlan = { row, scan: { accountId: row.accountId, kind: row.kind, custom, ...params }, batchSize }
-    const transactor = yield* Transactor
-    let progress = Option.some(row.progress)
-    while (Option.isSome(progress)) {
-      progress = yield* transactor.transaction(writeBatch(plan, progress.value))
-      yield* beat
-    }
+    const plan: BatchPlan = { row, scan: { accountId: row.accountId, kind: row.kind, custom, ...params }, batchSize }
+    yield* (yield* Transactor).transaction(writeBatch(plan))
   })
 
 /**
- * Claims the next export waiting and writes it (see the module comment), `batchSize` records per
- * transaction; `progress` runs after every batch stored (a heartbeat for a long run). Answers
- * whether there was one to run, so a worker runs it again at once while there was. A failure of
- * the database is a defect: its batch is rolled back, and the export resumed once its lease runs out.
+ * Claims the export whose account's turn it is and writes its next batch (see the module
+ * comment), `batchSize` records in one transaction. Answers whether there was one, so a worker
+ * runs it again at once while there was. A failure of the database is a defect: its batch is
+ * rolled back, and the export resumed once its lease runs out.
  */
-export const runNextExport: (
-  progress?: Effect.Effect<void>,
-  batchSize?: number
-) => Effect.Effect<boolean, never, ExportRunServices> = Effect.fn("runNextExport")(function*(
-  progress: Effect.Effect<void> = Effect.void,
-  batchSize: number = EXPORT_BATCH_SIZE
-) {
+export const runNextExport: (batchSize?: number) => Effect.Effect<boolean, never, ExportRunServices> = Effect.fn(
+  "runNextExport"
+)(function*(batchSize: number = EXPORT_BATCH_SIZE) {
   const repo = yield* ExportRepository
   const now = yield* DateTime.now
   const claimed = yield* repo.claim(now, DateTime.addDuration(now, EXPORT_LEASE))
@@ -174,7 +166,7 @@ export const runNextExport: (
     yield* repo.fail(row.accountId, row.id, `The export was started ${EXPORT_MAX_ATTEMPTS} times without finishing.`, now)
     return true
   }
-  yield* writeExport(row, progress, Math.max(1, Math.floor(batchSize))).pipe(
+  yield* writeNextBatch(row, Math.max(1, Math.floor(batchSize))).pipe(
     Effect.catchTag("ValidationFailed", (invalid) =>
       Effect.flatMap(DateTime.now, (at) =>
         repo.fail(

@@ -2,11 +2,11 @@
  * CSV exports on the memory store: the request validated as the list validates its query, the
  * worker's run writing what the list shows in its order, the ObjectsExport notification per the
  * requester's channels, account isolation and permissions, expiry (410), a query no longer valid,
- * a dead worker's export started again, a run stopped between batches resumed from its progress,
+ * a dead worker's export started again, a worker stopped mid-export taken over from its progress,
  * and the pruning of expired files.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { DateTime, Duration, Effect, Exit, Option, Stream } from "effect"
+import { DateTime, Duration, Effect, Option, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import {
   authenticateToken,
@@ -19,7 +19,6 @@ import {
   ExportRepository,
   getExport,
   listRecords,
-  type ExportProgress,
   OBJECTS_EXPORT,
   parseRecordListQuery,
   type Permission,
@@ -286,7 +285,7 @@ describe("exports", () => {
       assert.deepStrictEqual([failed.status, failed.failure_reason], ["failed", "The export was started 3 times without finishing."])
     }).pipe(Effect.provide(TestPorts())))
 
-  it.effect("a run stopped after some batches is resumed by the next claimer from its progress: the file a one-go run writes", () =>
+  it.effect("a worker stopped mid-export is taken over once its lease ran out, from its progress: the file a one-go run writes", () =>
     Effect.gen(function*() {
       const { principal } = yield* setup()
       for (let i = 0; i < 23; i++) {
@@ -295,26 +294,29 @@ describe("exports", () => {
       }
       const body = { order: "amount", direction: "asc", properties: ["deal_name", "amount"] }
       const stopped = yield* requestExport(principal, "deal", body)
-      let beats = 0
-      const dieAfterThree = Effect.suspend(() => ++beats === 3 ? Effect.interrupt : Effect.void)
-      assert.isTrue(Exit.hasInterrupts(yield* Effect.exit(runNextExport(dieAfterThree, 4))))
       const repo = yield* ExportRepository
-      const left = Option.getOrThrow(yield* repo.get(principal.accountId, stopped._id))
-      assert.deepStrictEqual([left.status, left.progress.rows, left.progress.chunks], ["running", 12, 3])
+      const stateOf = Effect.map(repo.get(principal.accountId, stopped._id), Option.getOrThrow)
+      // Three batches, each letting the export go: the same run goes on.
+      for (let batch = 0; batch < 3; batch++) assert.isTrue(yield* runNextExport(4))
+      // The next worker claims it and dies before its batch commits.
+      yield* Effect.flatMap(DateTime.now, (now) => repo.claim(now, DateTime.addDuration(now, EXPORT_LEASE)))
+      const left = yield* stateOf
+      assert.deepStrictEqual([left.status, left.attempts, left.progress.rows, left.progress.chunks], ["running", 1, 12, 3])
       assert.strictEqual((yield* memoryState).exports.chunks.get(`${principal.accountId}:${stopped._id}`)?.length, 3)
+      assert.isFalse(yield* runNextExport(4))
 
       yield* TestClock.adjust(Duration.sum(EXPORT_LEASE, Duration.millis(1)))
       const oneGo = yield* requestExport(principal, "deal", body)
-      const resumed: Array<ExportProgress> = []
-      assert.isTrue(yield* runNextExport(Effect.flatMap(repo.get(principal.accountId, stopped._id), (row) =>
-        Effect.sync(() => {
-          resumed.push(Option.getOrThrow(row).progress)
-        })), 4))
-      assert.strictEqual(resumed[0]!.rows, 16)
-      assert.isTrue(yield* runNextExport(Effect.void, 100))
+      // A new run resumes after the last batch stored (the account's older export first).
+      assert.isTrue(yield* runNextExport(4))
+      const resumed = yield* stateOf
+      assert.deepStrictEqual([resumed.attempts, resumed.progress.rows], [2, 16])
+      while (yield* runNextExport(100)) {
+        // the rest of both exports
+      }
       const done = yield* getExport(principal, stopped._id)
       assert.deepStrictEqual([done.status, done.row_count], ["completed", 23])
-      assert.strictEqual(Option.getOrThrow(yield* repo.get(principal.accountId, stopped._id)).attempts, 2)
+      assert.strictEqual((yield* stateOf).attempts, 2)
       const file = (yield* fileOf(principal, stopped._id)).text
       assert.strictEqual(file, (yield* fileOf(principal, oneGo._id)).text)
       const ids = file.split("\r\n").slice(1, -1).map((line) => line.split(",")[0])
@@ -328,19 +330,17 @@ describe("exports", () => {
         Effect.map(createRecord(principal, "deal", { deal_name: name, amount }), (r) => String(r.properties._id))
       const [a1, , , , a5, a6, gone] = yield* Effect.forEach([1, 2, 3, 4, 5, 6, 7], (n) => deal(`A${n}`, n))
       const queued = yield* requestExport(principal, "deal", { order: "amount", direction: "asc", properties: ["deal_name"] })
-      let beats = 0
-      const services = yield* Effect.context<Effect.Services<ReturnType<typeof deal>> | Effect.Services<ReturnType<typeof updateRecord>>>()
-      // After the first batch (A1, A2): changes on both sides of the position.
-      const changes = Effect.gen(function*() {
-        if (++beats !== 1) return
-        yield* deal("Behind", 0)
-        yield* deal("Ahead", 10)
-        yield* updateRecord(principal, "deal", a1!, { deal_name: "A1 moved ahead", amount: 20 })
-        yield* updateRecord(principal, "deal", a5!, { deal_name: "A5 moved behind", amount: 0.5 })
-        yield* updateRecord(principal, "deal", a6!, { deal_name: "A6 renamed" })
-        yield* deleteRecord(principal, "deal", gone!)
-      }).pipe(Effect.orDie, Effect.provideContext(services))
-      assert.isTrue(yield* runNextExport(changes, 2))
+      // The first batch (A1, A2), then changes on both sides of the position, then the rest.
+      assert.isTrue(yield* runNextExport(2))
+      yield* deal("Behind", 0)
+      yield* deal("Ahead", 10)
+      yield* updateRecord(principal, "deal", a1!, { deal_name: "A1 moved ahead", amount: 20 })
+      yield* updateRecord(principal, "deal", a5!, { deal_name: "A5 moved behind", amount: 0.5 })
+      yield* updateRecord(principal, "deal", a6!, { deal_name: "A6 renamed" })
+      yield* deleteRecord(principal, "deal", gone!)
+      while (yield* runNextExport(2)) {
+        // the next batch
+      }
       const names = (yield* fileOf(principal, queued._id)).lines.slice(1).map((line) => line.split(",")[1])
       assert.deepStrictEqual(names, ["A1", "A2", "A3", "A4", "A6 renamed", "Ahead", "A1 moved ahead"])
       assert.strictEqual((yield* getExport(principal, queued._id)).row_count, 7)

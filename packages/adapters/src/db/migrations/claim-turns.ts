@@ -3,7 +3,7 @@
  * batch each.
  *
  * `turn_at` and `turn_seq`: where a waiting job stands, its account's turn — when it begins, then
- * its number from the sequence `claim_turns` (migration 0021), so that turns beginning in the same
+ * its number from the sequence `claim_turns` (migration 0022), so that turns beginning in the same
  * instant go in the order they were taken. A new job takes its account's turn when the account has
  * waiting jobs (it goes behind them, oldest first), else one of its own from its creation. A claim
  * gives the account's waiting jobs a turn at the end of its lease (the account is busy: every other

@@ -26,6 +26,7 @@ import _0019_reservation_retention from "./0019_reservation_retention.ts"
 import _0020_current_user_cache from "./0020_current_user_cache.ts"
 import _0021_idempotency_caller_checks from "./0021_idempotency_caller_checks.ts"
 import _0022_import_turns from "./0022_import_turns.ts"
+import _0023_export_turns from "./0023_export_turns.ts"
 
 /**
  * Wasl's migrations, in order, for `@effect/sql-pg`'s `PgMigrator` (`runMigrations` and
@@ -53,5 +54,6 @@ export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0019_reservation_retention": _0019_reservation_retention,
   "0020_current_user_cache": _0020_current_user_cache,
   "0021_idempotency_caller_checks": _0021_idempotency_caller_checks,
-  "0022_import_turns": _0022_import_turns
+  "0022_import_turns": _0022_import_turns,
+  "0023_export_turns": _0023_export_turns
 })
