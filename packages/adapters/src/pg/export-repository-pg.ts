@@ -1,5 +1,5 @@
 /**
- * Exports on PostgreSQL (tables `exports` and `export_chunks`, migrations 0016 and 0022).
+ * Exports on PostgreSQL (tables `exports` and `export_chunks`, migrations 0016 and 0023).
  *
  * The claim takes the first waiting export in turn order (`exports_turns`) with `FOR UPDATE SKIP
  * LOCKED`: a queued one, a running one between two batches, or a running one whose lease ran out
