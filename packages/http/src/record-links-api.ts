@@ -22,14 +22,14 @@ export const DealBrief: Schema.Struct<{
     readonly _id: Schema.String
     readonly deal_stage: Schema.NullOr<Schema.String>
     readonly deal_name: Schema.NullOr<Schema.String>
-    readonly amount: Schema.NullOr<Schema.Number>
+    readonly amount: Schema.NullOr<Schema.Finite>
   }>
 }> = Schema.Struct({
   properties: Schema.Struct({
     _id: Schema.String,
     deal_stage: Schema.NullOr(Schema.String),
     deal_name: Schema.NullOr(Schema.String),
-    amount: Schema.NullOr(Schema.Number)
+    amount: Schema.NullOr(Schema.Finite)
   })
 }).annotate({ identifier: "DealBrief" })
 

@@ -133,4 +133,30 @@ describe("the OpenAPI document", () => {
     )
     expect(without4xx).toEqual(["GET /health/live", "GET /health/ready"])
   })
+  it("types ids, counts and `*_by` fields as integers, and offers no Infinity or NaN anywhere", () => {
+    // A property named like a whole number (an id, a count, who made it) that the document types
+    // `number` makes generated clients take fractions; the strings Infinity/NaN are no JSON value
+    // the API sends or takes.
+    const integerName = /(^id$|_id$|_by$|count|_minutes$)/
+    const numberTyped: Array<string> = []
+    const nonFinite: Array<string> = []
+    const walk = (node: unknown, at: string): void => {
+      if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${at}/${i}`))
+      if (typeof node !== "object" || node === null) return
+      const schema = node as Record<string, unknown>
+      if (Array.isArray(schema["enum"]) && schema["enum"].some((v) => v === "Infinity" || v === "-Infinity" || v === "NaN")) {
+        nonFinite.push(at)
+      }
+      const properties = schema["properties"]
+      if (typeof properties === "object" && properties !== null && !Array.isArray(properties)) {
+        for (const [name, property] of Object.entries(properties)) {
+          if (integerName.test(name) && /"type":"number"/.test(JSON.stringify(property))) numberTyped.push(`${at}/properties/${name}`)
+        }
+      }
+      for (const [key, value] of Object.entries(schema)) if (key !== "example" && key !== "examples") walk(value, `${at}/${key}`)
+    }
+    walk(document, "")
+    expect(numberTyped).toEqual([])
+    expect(nonFinite).toEqual([])
+  })
 })

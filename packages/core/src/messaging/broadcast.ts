@@ -73,7 +73,7 @@ const Part = (type: string) => Schema.Struct({ text: NullableString, type: Schem
 
 /** A template as the broadcast endpoints show it: body, header and footer as components. */
 export const TemplateJson: Schema.Struct<{
-  readonly id: Schema.Number
+  readonly id: Schema.Int
   readonly name: Schema.String
   readonly category: Schema.String
   readonly external_id: Schema.NullOr<Schema.String>
@@ -89,11 +89,11 @@ export const TemplateJson: Schema.Struct<{
     Schema.Struct<{ readonly text: Schema.NullOr<Schema.String>; readonly type: Schema.Literal<string> }>
   >
   readonly buttons: Schema.NullOr<Schema.$Array<Schema.$Record<Schema.String, Schema.String>>>
-  readonly code_expiration_minutes: Schema.NullOr<Schema.Number>
+  readonly code_expiration_minutes: Schema.NullOr<Schema.Int>
   readonly created_at: Schema.String
   readonly updated_at: Schema.String
 }> = Schema.Struct({
-  id: Schema.Number,
+  id: Schema.Int,
   name: Schema.String,
   category: Schema.String,
   external_id: NullableString,
@@ -101,7 +101,7 @@ export const TemplateJson: Schema.Struct<{
   body: Part("BODY"),
   footer: Schema.NullOr(Part("FOOTER")),
   buttons: Schema.NullOr(Schema.Array(Schema.Record(Schema.String, Schema.String))),
-  code_expiration_minutes: Schema.NullOr(Schema.Number),
+  code_expiration_minutes: Schema.NullOr(Schema.Int),
   created_at: Schema.String,
   updated_at: Schema.String
 }).annotate({ identifier: "Template" })
@@ -110,14 +110,14 @@ export type TemplateJson = typeof TemplateJson.Type
 
 /** A broadcast as the broadcast endpoints return it, its template and platform embedded. */
 export const BroadcastJson: Schema.Struct<{
-  readonly id: Schema.Number
+  readonly id: Schema.Int
   readonly name: Schema.String
   readonly language: Schema.String
-  readonly account_id: Schema.Number
+  readonly account_id: Schema.Int
   readonly template_type: Schema.String
-  readonly template_id: Schema.Number
+  readonly template_id: Schema.Int
   readonly platform_type: Schema.String
-  readonly platform_id: Schema.Number
+  readonly platform_id: Schema.Int
   readonly status: Schema.String
   readonly reason: Schema.NullOr<Schema.String>
   /** The platform's provider. */
@@ -127,14 +127,14 @@ export const BroadcastJson: Schema.Struct<{
   readonly template: typeof TemplateJson
   readonly platform: typeof PlatformJson
 }> = Schema.Struct({
-  id: Schema.Number,
+  id: Schema.Int,
   name: Schema.String,
   language: Schema.String,
-  account_id: Schema.Number,
+  account_id: Schema.Int,
   template_type: Schema.String,
-  template_id: Schema.Number,
+  template_id: Schema.Int,
   platform_type: Schema.String,
-  platform_id: Schema.Number,
+  platform_id: Schema.Int,
   status: Schema.String,
   reason: NullableString,
   provider: Schema.String,

@@ -41,7 +41,7 @@ export const MessageJson: Schema.Struct<{
   readonly _id: Schema.String
   /** The provider's message id. */
   readonly id: Schema.String
-  readonly account_id: Schema.Number
+  readonly account_id: Schema.Int
   readonly contact_id: Schema.String
   readonly contact_channel_id: Schema.String
   readonly platform_type: Schema.String
@@ -49,7 +49,7 @@ export const MessageJson: Schema.Struct<{
   readonly sender_third_party_id: Schema.String
   readonly receiver_third_party_id: Schema.String
   readonly status: Schema.String
-  readonly broadcast_id: Schema.Number
+  readonly broadcast_id: Schema.Int
   readonly body: Schema.String
   readonly attachments: Schema.$Array<Schema.Unknown>
   readonly is_sent_by_the_business: Schema.Boolean
@@ -59,7 +59,7 @@ export const MessageJson: Schema.Struct<{
 }> = Schema.Struct({
   _id: Schema.String,
   id: Schema.String,
-  account_id: Schema.Number,
+  account_id: Schema.Int,
   contact_id: Schema.String,
   contact_channel_id: Schema.String,
   platform_type: Schema.String,
@@ -67,7 +67,7 @@ export const MessageJson: Schema.Struct<{
   sender_third_party_id: Schema.String,
   receiver_third_party_id: Schema.String,
   status: Schema.String,
-  broadcast_id: Schema.Number,
+  broadcast_id: Schema.Int,
   body: Schema.String,
   attachments: Schema.Array(Schema.Unknown),
   is_sent_by_the_business: Schema.Boolean,

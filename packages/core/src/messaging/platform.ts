@@ -63,7 +63,7 @@ const NullableString = Schema.NullOr(Schema.String)
  * service does not hold are null), plus `provider`; never the access token.
  */
 export const PlatformJson: Schema.Struct<{
-  readonly id: Schema.Number
+  readonly id: Schema.Int
   readonly name: Schema.String
   readonly verified_name: Schema.NullOr<Schema.String>
   readonly code_verification_status: Schema.NullOr<Schema.String>
@@ -80,11 +80,11 @@ export const PlatformJson: Schema.Struct<{
   readonly websites: Schema.NullOr<Schema.$Array<Schema.String>>
   readonly image: Schema.NullOr<Schema.String>
   readonly provider: Schema.String
-  readonly account_id: Schema.Number
+  readonly account_id: Schema.Int
   readonly created_at: Schema.String
   readonly updated_at: Schema.String
 }> = Schema.Struct({
-  id: Schema.Number,
+  id: Schema.Int,
   name: Schema.String,
   verified_name: NullableString,
   code_verification_status: NullableString,
@@ -101,7 +101,7 @@ export const PlatformJson: Schema.Struct<{
   websites: Schema.NullOr(Schema.Array(Schema.String)),
   image: NullableString,
   provider: Schema.String,
-  account_id: Schema.Number,
+  account_id: Schema.Int,
   created_at: Schema.String,
   updated_at: Schema.String
 }).annotate({ identifier: "Platform" })

@@ -36,8 +36,8 @@ export const NoteJson: Schema.Struct<{
   readonly body: Schema.String
   readonly object_type: Schema.Literals<typeof OBJECT_KINDS>
   readonly record_id: Schema.String
-  readonly account_id: Schema.Number
-  readonly made_by: Schema.NullOr<Schema.Number>
+  readonly account_id: Schema.Int
+  readonly made_by: Schema.NullOr<Schema.Int>
   readonly created_at: Schema.String
   readonly updated_at: Schema.String
 }> = Schema.Struct({
@@ -45,8 +45,8 @@ export const NoteJson: Schema.Struct<{
   body: Schema.String,
   object_type: ObjectKindSchema,
   record_id: Schema.String,
-  account_id: Schema.Number,
-  made_by: Schema.NullOr(Schema.Number),
+  account_id: Schema.Int,
+  made_by: Schema.NullOr(Schema.Int),
   created_at: WireTimestampString,
   updated_at: WireTimestampString
 }).annotate({ identifier: "Note" })

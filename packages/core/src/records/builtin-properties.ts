@@ -88,6 +88,8 @@ interface Spec {
   readonly readOnly?: true
   /** Computed when shown (implies readOnly). */
   readonly derived?: true
+  /** A `number` that is always a whole number (an id or a count). */
+  readonly integer?: true
 }
 
 const option = (internal_name: string, en: string, ar: string): EnumOption => ({ en, ar, internal_name })
@@ -150,7 +152,7 @@ const SPECS: { readonly [K in ObjectKind]: ReadonlyArray<Spec> } = {
       en: "Original source drill-down 1",
       ar: "تفاصيل المصدر الأصلي 1"
     },
-    { name: "created_by", type: "number", en: "Created by", ar: "أنشئ بواسطة", readOnly: true },
+    { name: "created_by", type: "number", en: "Created by", ar: "أنشئ بواسطة", readOnly: true, integer: true },
     { name: "image", type: "url", en: "Image", ar: "الصورة" },
     { name: "whatsapp_number", type: "phone", en: "WhatsApp number", ar: "رقم واتساب" },
     { name: "first_received_message_at", type: "datetime", en: "First message received at", ar: "تاريخ أول رسالة مستلمة" },
@@ -191,8 +193,8 @@ const SPECS: { readonly [K in ObjectKind]: ReadonlyArray<Spec> } = {
     { name: "desc", type: "textarea", en: "Description", ar: "الوصف" },
     { name: "category", type: "single_select", en: "Category", ar: "الفئة", options: TICKET_CATEGORY_OPTIONS },
     { name: "source", type: "single_select", en: "Source", ar: "المصدر", options: TICKET_SOURCE_OPTIONS },
-    { name: "contacts_count", type: "number", en: "Contacts", ar: "عدد جهات الاتصال", readOnly: true, derived: true },
-    { name: "deals_count", type: "number", en: "Deals", ar: "عدد الصفقات", readOnly: true, derived: true }
+    { name: "contacts_count", type: "number", en: "Contacts", ar: "عدد جهات الاتصال", readOnly: true, derived: true, integer: true },
+    { name: "deals_count", type: "number", en: "Deals", ar: "عدد الصفقات", readOnly: true, derived: true, integer: true }
   ],
   invoice: [
     { name: "invoice_number", type: "string", en: "Invoice number", ar: "رقم الفاتورة" },
@@ -238,6 +240,11 @@ export const BUILTIN_PROPERTIES: { readonly [K in ObjectKind]: ReadonlyArray<Pro
 /** Built-ins whose value is computed when a record is shown, never stored from a body. */
 export const DERIVED_PROPERTIES: { readonly [K in ObjectKind]: ReadonlyArray<string> } = byKind((kind) =>
   SPECS[kind].filter((spec) => spec.derived === true).map((spec) => spec.name)
+)
+
+/** Built-in `number` properties whose values are whole numbers: `created_by` and the link counts. */
+export const INTEGER_PROPERTIES: { readonly [K in ObjectKind]: ReadonlyArray<string> } = byKind((kind) =>
+  SPECS[kind].filter((spec) => spec.integer === true).map((spec) => spec.name)
 )
 
 /** The built-in property of a kind with that internal_name, if any. */

@@ -29,7 +29,7 @@ import {
   storableWireMillis,
   WireTimestampString
 } from "../wire/timestamp.ts"
-import { BUILTIN_PROPERTIES, isCustomPropertyOf } from "./builtin-properties.ts"
+import { BUILTIN_PROPERTIES, INTEGER_PROPERTIES, isCustomPropertyOf } from "./builtin-properties.ts"
 import type { PropertyDefinition } from "./property-definition.ts"
 import type { PropertyType } from "./property-type.ts"
 import type { StoredValue, StoredValues } from "./value-validation.ts"
@@ -72,7 +72,7 @@ type JsonSchema = Schema.Codec<unknown, unknown>
 const jsonOf = (type: PropertyType): JsonSchema => {
   switch (type) {
     case "number":
-      return Schema.NullOr(Schema.Number)
+      return Schema.NullOr(Schema.Finite)
     case "boolean":
       return Schema.NullOr(Schema.Boolean)
     case "multi_select":
@@ -98,6 +98,8 @@ const propertiesSchema = (kind: ObjectKind): RecordPropertiesSchema => {
   for (const p of BUILTIN_PROPERTIES[kind]) {
     fields[p.internal_name] = kind === "deal" && p.internal_name === "close_date"
       ? Schema.NullOr(MongoDateObject)
+      : INTEGER_PROPERTIES[kind].includes(p.internal_name)
+      ? Schema.NullOr(Schema.Int)
       : jsonOf(p.type)
     if (kind === "deal" && p.internal_name === "forecast_amount") fields.forcast_amount = jsonOf(p.type)
   }
