@@ -14,6 +14,7 @@ import { Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./
 import { DeletedAnswer } from "./deleted-answer.ts"
 import { documentIdempotencyKeys } from "./idempotency-openapi.ts"
 import { declareFreeFormObjects } from "./free-form-objects-openapi.ts"
+import { describeRecordBodies } from "./record-bodies-openapi.ts"
 import { exemplifyErrors } from "./error-examples-openapi.ts"
 import { API_INTRODUCTION } from "./api-introduction.ts"
 import { withRequestExamples } from "./request-examples-openapi.ts"
@@ -228,7 +229,7 @@ export const WaslApiBase: HttpApi.HttpApi<
     // or mounted in a host's app), so "try it" and generated clients need no configured origin.
     servers: [{ url: "/", description: "The server that serves this document" }],
     transform: (document) =>
-      exemplifyErrors(declareFreeFormObjects(declareRateLimitHeaders(documentIdempotencyKeys(document))))
+      exemplifyErrors(declareFreeFormObjects(describeRecordBodies(declareRateLimitHeaders(documentIdempotencyKeys(document)))))
   }))
 
 /**

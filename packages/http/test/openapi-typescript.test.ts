@@ -1,8 +1,8 @@
 /**
  * A client that is not Effect's: types generated from the served OpenAPI document with
  * openapi-typescript, and an openapi-fetch client over them that lists deals with filters and
- * creates a record. The client file type-checks (and a wrong filter operator or direction does
- * not), then runs against the server.
+ * creates a record. The client file type-checks (and a wrong filter operator or direction, or a
+ * deal value of the wrong type, does not), then runs against the server.
  */
 import { spawnSync } from "node:child_process"
 import * as Fs from "node:fs"
@@ -18,7 +18,39 @@ const tsc = Path.join(root, "node_modules", "typescript", "bin", "tsc")
 
 /** What a user writes: a typed client, a filtered list and a create. */
 const CLIENT = `import createClient from "openapi-fetch"
-import type { paths } from "./schema.ts"
+import type { components, paths } from "./schema.ts"
+
+type Schemas = components["schemas"]
+type CreateBody = NonNullable<paths["/api/{kind}"]["post"]["requestBody"]>["content"]["application/json"]
+type UpdateBody = NonNullable<paths["/api/{kind}/{id}"]["put"]["requestBody"]>["content"]["application/json"]
+type Shown = paths["/api/{kind}/{id}"]["get"]["responses"][200]["content"]["application/json"]["data"]
+
+// A deal's built-ins are named in the create and update bodies, custom properties still taken.
+export const newDeal: Schemas["NewDealValues"] = { deal_name: "Typed", amount: 250, deal_stage: "qualified_to_buy", region: "north" }
+export const createBody: CreateBody = newDeal
+export const dealChange: Schemas["DealValues"] = { amount: null, deal_stage: "closed_won" }
+export const updateBody: UpdateBody = dealChange
+export const newDealMistakes = [
+  // @ts-expect-error: deal_name is a string
+  { deal_name: 5 } satisfies Schemas["NewDealValues"],
+  // @ts-expect-error: amount is a number
+  { deal_name: "Typed", amount: "many" } satisfies Schemas["NewDealValues"],
+  // @ts-expect-error: no such deal stage
+  { deal_name: "Typed", deal_stage: "won" } satisfies Schemas["NewDealValues"],
+  // @ts-expect-error: a create names the deal
+  { amount: 250 } satisfies Schemas["NewDealValues"]
+]
+
+// A deal as read: its properties typed, and one of the forms the read answer takes.
+export const readDeal = (deal: Schemas["Deal"]) => {
+  const shown: Shown = deal
+  const name: string | null = deal.properties.deal_name
+  const amount: number | null = deal.properties.amount
+  const stage: string | null = deal.properties.deal_stage
+  // @ts-expect-error: amount is a number
+  const wrong: string | null = deal.properties.amount
+  return { shown, name, amount, stage, wrong }
+}
 
 export const useWasl = async (baseUrl: string, token: string) => {
   const client = createClient<paths>({

@@ -122,7 +122,33 @@ describe("the OpenAPI document", () => {
       expect(create.responses[status].content["application/json"].example.message).toEqual(expect.any(String))
     }
     expect(create.responses["422"].content["application/json"].example.errors).toEqual(expect.any(Object))
-    expect(create.requestBody.content["application/json"].schema).toMatchObject({ type: "object", additionalProperties: true })
+    expect(paths["/api/platforms"].post.requestBody.content["application/json"].schema).toMatchObject({
+      type: "object",
+      additionalProperties: true
+    })
+  })
+
+  it("names each kind's writable built-ins in the record create and update bodies, custom properties still taken", () => {
+    const paths = document.paths as Record<string, any>
+    const schemas = (document.components as Record<string, any>).schemas
+    const refs = (schema: { anyOf: ReadonlyArray<{ $ref: string }> }) => schema.anyOf.map((s) => s.$ref.split("/").pop())
+    const body = (operation: any) => operation.requestBody.content["application/json"]
+    expect(refs(body(paths["/api/{kind}"].post).schema)).toEqual(
+      ["NewContactValues", "NewCompanyValues", "NewDealValues", "NewTicketValues", "NewInvoiceValues", "NewProductValues"]
+    )
+    expect(refs(body(paths["/api/{kind}/{id}"].put).schema)).toEqual(
+      ["ContactValues", "CompanyValues", "DealValues", "TicketValues", "InvoiceValues", "ProductValues"]
+    )
+    expect(Object.keys(body(paths["/api/{kind}"].post).examples)).toEqual(["deal", "contact"])
+    const deal = schemas.NewDealValues
+    expect(deal).toMatchObject({ type: "object", required: ["deal_name"], additionalProperties: true })
+    expect(Object.keys(deal.properties)).toEqual(["deal_name", "amount", "deal_stage", "close_date", "forecast_amount", "next_steps"])
+    expect(deal.properties.amount.anyOf).toEqual([{ type: "number" }, { type: "null" }])
+    expect(deal.properties.deal_stage.anyOf[0].enum).toContain("closed_won")
+    expect(schemas.DealValues.required).toBeUndefined()
+    // Read-only built-ins are no body values.
+    expect(Object.keys(schemas.ContactValues.properties)).not.toContain("fullname")
+    expect(Object.keys(schemas.ContactValues.properties)).not.toContain("created_by")
   })
 
   it("declares a 4xx answer on every operation but the health probes (the lint rule redocly.yaml turns off)", () => {
