@@ -32,7 +32,7 @@ const FirstAccount = Layer.effectDiscard(Effect.gen(function*() {
 }))
 
 const Server = Layer.unwrap(Effect.map(Config.Port("PORT").pipe(Config.withDefault(8080)), (port) =>
-  HttpRouter.serve(Layer.mergeAll(HostRoutes, WaslRoutes), { routerConfig: waslRouterConfig }).pipe(
+  HttpRouter.serve(Layer.mergeAll(HostRoutes, WaslRoutes), { routerConfig: waslRouterConfig, disableLogger: true }).pipe(
     Layer.provide(NodeHttpServer.layer(createServer, { port })),
     Layer.tap(() => Console.log(`listening on http://localhost:${port}`))
   )))

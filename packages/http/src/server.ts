@@ -78,7 +78,7 @@ const DocsRoute = Layer.unwrap(Effect.map(DocumentedApi, (api) => HttpApiScalar.
  *
  * const HostRoutes = HttpRouter.add("GET", "/hello", HttpServerResponse.text("hello"))
  *
- * HttpRouter.serve(Layer.mergeAll(HostRoutes, WaslRoutes), { routerConfig: waslRouterConfig }).pipe(
+ * HttpRouter.serve(Layer.mergeAll(HostRoutes, WaslRoutes), { routerConfig: waslRouterConfig, disableLogger: true }).pipe(
  *   Layer.provide(NodeHttpServer.layer(createServer, { port: 3000 })),
  *   Layer.provide(WaslEmbedded.layer()),
  *   Layer.launch,

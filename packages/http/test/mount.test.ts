@@ -5,7 +5,7 @@
  */
 import { NodeHttpServer } from "@effect/platform-node"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { Effect, Layer, Logger, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { createServer } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -20,6 +20,12 @@ const HostRoutes = Layer.mergeAll(
   HttpRouter.add("GET", "/boom", Effect.die(new Error("host defect")))
 )
 
+// Every line logged while serving: Wasl's access line is "request"; Effect's router logger, when
+// left on, adds "Sent HTTP response" for the same request.
+const logged: Array<string> = []
+const CapturedLogs = Logger.layer([Logger.make((options) => logged.push(String(options.message)))])
+const accessLines = () => logged.filter((line) => line === "request" || line.includes("HTTP response"))
+
 describe("Wasl mounted in a host app", () => {
   let runtime: ManagedRuntime.ManagedRuntime<any, any>
   let request: ReturnType<typeof makeClient>
@@ -31,7 +37,8 @@ describe("Wasl mounted in a host app", () => {
       app.pipe(
         Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
         Layer.provideMerge(WaslPostgres.layerClient({ secretKey: "07".repeat(32) })),
-        Layer.provideMerge(TestDatabase.pglite)
+        Layer.provideMerge(TestDatabase.pglite),
+        Layer.provide(CapturedLogs)
       )
     )
     const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))
@@ -56,6 +63,12 @@ describe("Wasl mounted in a host app", () => {
     expect(created.status).toBe(201)
     expect((await request("GET", "/api/deals/", { token })).body.meta.total).toBe(1)
     expect((await request("GET", "/api/me")).body).toEqual({ message: "Unauthenticated." })
+  })
+
+  it("logs one access line per request to Wasl's routes, with the router's own logger off", async () => {
+    logged.length = 0
+    expect((await request("GET", "/api/deals", { token })).status).toBe(200)
+    expect(accessLines()).toEqual(["request"])
   })
 
   it("leaves the host's failures and unknown paths to the host", async () => {
