@@ -9,7 +9,7 @@ export const MAX_PARAM_LENGTH = 100
 
 /** The paths and methods of an API's routes. */
 export interface RouteTable {
-  /** The methods allowed on the path, or an empty list when no route has that path. */
+  /** The methods allowed on the path (HEAD wherever GET is), or an empty list when no route has that path. */
   readonly methodsFor: (path: string) => ReadonlyArray<string>
 }
 
@@ -62,7 +62,10 @@ export const routeTableOf = <Id extends string, Groups extends HttpApiGroup.Cons
         const match = r.pattern.exec(path)
         return match !== null && paramsFit(match)
       })
-      return [...new Set(matching.map((r) => r.method))]
+      const methods = new Set(matching.map((r) => r.method))
+      // The router answers HEAD with the GET route, without its body.
+      if (methods.has("GET")) methods.add("HEAD")
+      return [...methods]
     }
   }
 }
