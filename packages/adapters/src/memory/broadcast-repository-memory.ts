@@ -1,6 +1,7 @@
 import { type Broadcast, BroadcastRepository, type TemplateButton, type TemplateDefinition } from "@wasl/core"
 import { DateTime, Effect, Layer, Option } from "effect"
-import { type BroadcastRow, requireAccount, type TemplateRow, withMessaging } from "./messaging-tables.ts"
+import { type BroadcastRow, type TemplateRow } from "./messaging-tables.ts"
+import { requireAccount, withMessaging } from "./messaging-constraints.ts"
 import { mapSet, type MemoryState, MemoryStore, readStore, updateStore } from "./store.ts"
 
 /** The header and buttons as their jsonb columns give them back: only the keys the template has. */

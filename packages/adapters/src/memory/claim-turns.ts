@@ -6,14 +6,7 @@
  */
 import { DateTime } from "effect"
 import type { MemoryState } from "./store.ts"
-
-/** An account's turn. */
-export interface Turn {
-  /** When it begins (for a held job's account, when the claim runs out). */
-  readonly at: DateTime.Utc
-  /** Its number: turns that begin in the same instant go in the order they were taken. */
-  readonly seq: number
-}
+import type { Turn } from "./turn.ts"
 
 /** What the claim order reads of a waiting job. */
 export interface Turned {

@@ -3,31 +3,13 @@
  * account's turn and its staged rows by line; a claim takes the import no worker holds whose
  * account's turn is oldest (claim-turns.ts).
  */
-import { type FailedRow, type ImportJob, ImportRepository, type RowErrors } from "@wasl/core"
+import { type FailedRow, type ImportJob, ImportRepository } from "@wasl/core"
 import { DateTime, Effect, Layer, Option } from "effect"
-import { byTurn, firstTurn, takeTurn, type Turn } from "./claim-turns.ts"
+import { byTurn, firstTurn, takeTurn } from "./claim-turns.ts"
+import type { Turn } from "./turn.ts"
 import { requireAccount } from "./property-repository-memory.ts"
+import type { ImportEntry, StagedImportRow } from "./import-tables.ts"
 import { mapSet, type MemoryState, MemoryStore, readStore, updateStore } from "./store.ts"
-
-/** A staged row: its cells, and its messages once refused. */
-export interface StagedImportRow {
-  /** Its cells, in the header's order. */
-  readonly cells: ReadonlyArray<string>
-  /** Its 422 messages once refused; null before. */
-  readonly errors: RowErrors | null
-}
-
-/** An import in the memory store. */
-export interface ImportEntry {
-  /** The import. */
-  readonly job: ImportJob
-  /** Until when a worker holds it; null when none does. */
-  readonly leasedUntil: DateTime.Utc | null
-  /** Its account's turn while it waits (the claim order). */
-  readonly turn: Turn
-  /** Its staged rows by line. */
-  readonly rows: ReadonlyMap<number, StagedImportRow>
-}
 
 const key = (accountId: number, id: string) => `${accountId}:${id}`
 

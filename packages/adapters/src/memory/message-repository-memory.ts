@@ -1,6 +1,7 @@
 import { MessageRepository } from "@wasl/core"
 import { Effect, Layer, Option } from "effect"
-import { accountKey, requireBroadcast, requireNewRecordKey, withMessaging } from "./messaging-tables.ts"
+import { accountKey } from "./messaging-tables.ts"
+import { requireBroadcast, requireNewRecordKey, withMessaging } from "./messaging-constraints.ts"
 import { mapSet, MemoryStore, readStore, updateStore } from "./store.ts"
 
 /** Sent messages in the memory store: same semantics as MessageRepositoryPg (keyed by account and id). */

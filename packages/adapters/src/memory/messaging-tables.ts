@@ -1,12 +1,10 @@
 /**
  * The messaging tables of the memory store: the twins of migrations 0008 (platforms, templates,
- * broadcasts, messages, OTP verifications and cooldowns) and 0009 (OTP reservations), with the
- * constraints the PostgreSQL adapters rely on (keys, foreign keys, checks) raised as defects, as
- * the database refuses them.
+ * broadcasts, messages, OTP verifications and cooldowns) and 0009 (OTP reservations); their
+ * constraints are in messaging-constraints.ts.
  */
 import type { BroadcastStatus, Message, OtpReservation, Platform, Template, Verification } from "@wasl/core"
 import type { DateTime } from "effect"
-import type { MemoryState } from "./store.ts"
 
 /** A message template, with the account it belongs to. */
 export interface TemplateRow extends Template {
@@ -72,38 +70,3 @@ export const emptyMessagingTables: MessagingTables = {
 
 /** The key of a row whose primary key is (account_id, key). Internal plumbing of the memory adapters. */
 export const accountKey = (accountId: number, key: string): string => `${accountId}:${key}`
-
-/** The state with its messaging tables replaced. Internal plumbing of the memory adapters. */
-export const withMessaging = (state: MemoryState, messaging: MessagingTables): MemoryState => ({ ...state, messaging })
-
-/** `REFERENCES accounts (id)`: a missing account is thrown, as the database refuses the row. Internal plumbing. */
-export const requireAccount = (state: MemoryState, accountId: number, table: string): void => {
-  if (!state.accounts.has(accountId)) {
-    throw new Error(`insert or update on table "${table}" violates foreign key constraint: account ${accountId}`)
-  }
-}
-
-/**
- * `FOREIGN KEY (account_id, broadcast_id) REFERENCES broadcasts (account_id, id)`: a broadcast of
- * another account, or none, is thrown. Internal plumbing of the memory adapters.
- */
-export const requireBroadcast = (state: MemoryState, accountId: number, broadcastId: number, table: string): void => {
-  if (state.messaging.broadcasts.get(broadcastId)?.account_id !== accountId) {
-    throw new Error(
-      `insert or update on table "${table}" violates foreign key constraint: (${accountId}, ${broadcastId}) is not in broadcasts`
-    )
-  }
-}
-
-const RECORD_ID = /^[0-9a-f]{24}$/
-
-/**
- * The checks of a table keyed by (account_id, record id): the id's form and the key's uniqueness,
- * thrown as the database's check and key refuse the row. Internal plumbing of the memory adapters.
- */
-export const requireNewRecordKey = (rows: ReadonlyMap<string, unknown>, accountId: number, id: string, table: string): void => {
-  if (!RECORD_ID.test(id)) throw new Error(`new row for relation "${table}" violates check constraint: id = ${id}`)
-  if (rows.has(accountKey(accountId, id))) {
-    throw new Error(`duplicate key value violates unique constraint "${table}_pkey": (${accountId}, ${id})`)
-  }
-}

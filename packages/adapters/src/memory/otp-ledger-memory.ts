@@ -1,6 +1,7 @@
 import { cooldownSecondsLeft, OtpLedger } from "@wasl/core"
 import { DateTime, Effect, Layer, Option } from "effect"
-import { accountKey, requireAccount, withMessaging } from "./messaging-tables.ts"
+import { accountKey } from "./messaging-tables.ts"
+import { requireAccount, withMessaging } from "./messaging-constraints.ts"
 import { mapDelete, mapSet, MemoryStore, readStore, updateStore } from "./store.ts"
 
 /**

@@ -1,6 +1,7 @@
 import { type OtpReservation, OtpReservationRepository, type OtpReservationStatus } from "@wasl/core"
 import { DateTime, Effect, Layer, Option } from "effect"
-import { accountKey, requireAccount, requireNewRecordKey, withMessaging } from "./messaging-tables.ts"
+import { accountKey } from "./messaging-tables.ts"
+import { requireAccount, requireNewRecordKey, withMessaging } from "./messaging-constraints.ts"
 import { mapSet, type MemoryState, MemoryStore, readStore, updateStore } from "./store.ts"
 
 /** Moves the reservations at `keys` out of `open`, and gives each released one's credit back to its account. */

@@ -1,6 +1,6 @@
 import { type Platform, PlatformRepository } from "@wasl/core"
 import { DateTime, Effect, Layer, Option } from "effect"
-import { requireAccount, withMessaging } from "./messaging-tables.ts"
+import { requireAccount, withMessaging } from "./messaging-constraints.ts"
 import { mapSet, MemoryStore, readStore, updateStore } from "./store.ts"
 
 /**

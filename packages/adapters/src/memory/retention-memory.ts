@@ -2,7 +2,7 @@ import { type ExportChunk, type ExportRow, type ImportJob, type OtpReservation, 
 import { DateTime, Effect, Layer } from "effect"
 import type { DeliveryRow, MemoryState, NotificationRow } from "./store.ts"
 import { MemoryStore, updateStore } from "./store.ts"
-import { withMessaging } from "./messaging-tables.ts"
+import { withMessaging } from "./messaging-constraints.ts"
 
 const millis = DateTime.toEpochMillis
 

@@ -38,8 +38,8 @@ import { Context, type DateTime, Effect, HashMap, Layer, PubSub, Ref, Result, Se
 import { emptyMessagingTables, type MessagingTables } from "./messaging-tables.ts"
 import { makeSignalHub, type MemorySignalHub } from "./signal-hub.ts"
 import type { LinkTable, NoteTable, RecordTable } from "./record-tables.ts"
-import type { Turn } from "./claim-turns.ts"
-import type { ImportEntry } from "./import-repository-memory.ts"
+import type { Turn } from "./turn.ts"
+import type { ImportEntry } from "./import-tables.ts"
 
 /** A user's membership of an account (the `account_user` row) with the member's own settings. */
 export interface MembershipRow {

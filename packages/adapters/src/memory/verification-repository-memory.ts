@@ -1,6 +1,7 @@
 import { type Verification, VerificationRepository } from "@wasl/core"
 import { DateTime, Effect, Layer, Option } from "effect"
-import { accountKey, requireBroadcast, requireNewRecordKey, withMessaging } from "./messaging-tables.ts"
+import { accountKey } from "./messaging-tables.ts"
+import { requireBroadcast, requireNewRecordKey, withMessaging } from "./messaging-constraints.ts"
 import { mapSet, MemoryStore, readStore, updateStore } from "./store.ts"
 
 const CODE_HASH = /^[0-9a-f]{64}$/
