@@ -6,7 +6,6 @@
 import { type FailedRow, type ImportJob, ImportRepository } from "@wasl/core"
 import { DateTime, Effect, Layer, Option } from "effect"
 import { byTurn, firstTurn, takeTurn } from "./claim-turns.ts"
-import type { Turn } from "./turn.ts"
 import { requireAccount } from "./property-repository-memory.ts"
 import type { ImportEntry, StagedImportRow } from "./import-tables.ts"
 import { mapSet, type MemoryState, MemoryStore, readStore, updateStore } from "./store.ts"
