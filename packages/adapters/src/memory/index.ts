@@ -83,6 +83,7 @@ export { DeliveryBacklogMemory } from "./delivery-backlog-memory.ts"
 export { ExportRepositoryMemory } from "./export-repository-memory.ts"
 export { ImportRepositoryMemory } from "./import-repository-memory.ts"
 export type { ImportEntry, StagedImportRow } from "./import-tables.ts"
+export type { Turn } from "./turn.ts"
 export * from "./wasl-memory.ts"
 // The options and the error of `WaslMemory.layer`, shared with the PostgreSQL deployment layers.
 export { WaslConfigError, WaslConfigErrorBase, type WebhookOptions } from "../deployment/options.ts"
