@@ -8,11 +8,11 @@
  */
 import { Duration } from "effect"
 import { PrometheusMetrics } from "effect/observability"
-import { request as httpRequest } from "node:http"
 import parsePrometheusTextFormat, { type Family, type Sample } from "parse-prometheus-text-format"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { prometheusText } from "../src/prometheus-text.ts"
 import type { Reply } from "./support/client.ts"
+import { requestFrom } from "./support/request-from.ts"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 
 const TOKEN = "metrics-token-for-tests"
@@ -243,28 +243,7 @@ describe("GET /metrics cost", () => {
 
 /** `GET /metrics` sent from the loopback address `from` (127.0.0.0/8 all reach the server on Linux). */
 const scrapeFrom = (server: TestServer, from: string, headers: Record<string, string> = {}): Promise<Reply> =>
-  new Promise((resolve, reject) => {
-    const req = httpRequest(`${server.url}/metrics`, { localAddress: from, headers }, (res) => {
-      const chunks: Array<Buffer> = []
-      res.on("data", (chunk: Buffer) => chunks.push(chunk))
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8")
-        const replyHeaders = new Headers()
-        for (const [name, value] of Object.entries(res.headers)) {
-          if (typeof value === "string") replyHeaders.set(name, value)
-        }
-        let body: unknown = undefined
-        try {
-          body = JSON.parse(text)
-        } catch {
-          body = undefined
-        }
-        resolve({ status: res.statusCode ?? 0, headers: replyHeaders, body, text })
-      })
-    })
-    req.on("error", reject)
-    req.end()
-  })
+  requestFrom("GET", `${server.url}/metrics`, { from, headers })
 
 const expectTooMany = (reply: Reply, limit: number) => {
   expect(reply.status).toBe(429)

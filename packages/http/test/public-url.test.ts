@@ -6,9 +6,9 @@
  * (`WASL_TRUST_PROXY`). The `wasl_session` cookie is `Secure` exactly when Wasl is reached over
  * HTTPS: a public URL in https, or a trusted proxy's `X-Forwarded-Proto: https`.
  */
-import { request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Reply } from "./support/client.ts"
+import { requestFrom, type RequestFromOptions } from "./support/request-from.ts"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 
 const PROXY = "127.0.0.40"
@@ -23,39 +23,8 @@ const FORWARDED = {
 }
 
 /** A request sent from the loopback address `from`, with headers as written (a Host of its own too). */
-const send = (
-  server: TestServer,
-  method: string,
-  path: string,
-  options: { readonly from?: string; readonly headers?: Record<string, string>; readonly body?: unknown } = {}
-): Promise<Reply> =>
-  new Promise((resolve, reject) => {
-    const text = options.body === undefined ? undefined : JSON.stringify(options.body)
-    const req = httpRequest(server.url + path, {
-      method,
-      ...(options.from === undefined ? {} : { localAddress: options.from }),
-      headers: {
-        accept: "application/json",
-        ...(text === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(text) }),
-        ...options.headers
-      }
-    }, (res) => {
-      const chunks: Array<Buffer> = []
-      res.on("data", (chunk: Buffer) => chunks.push(chunk))
-      res.on("end", () => {
-        const raw = Buffer.concat(chunks).toString("utf8")
-        const headers = new Headers()
-        for (const [name, value] of Object.entries(res.headers)) {
-          if (typeof value === "string") headers.set(name, value)
-          else if (Array.isArray(value)) for (const one of value) headers.append(name, one)
-        }
-        const json = /json/.test(res.headers["content-type"] ?? "") && raw !== ""
-        resolve({ status: res.statusCode ?? 0, headers, body: json ? JSON.parse(raw) : undefined, text: raw })
-      })
-    })
-    req.on("error", reject)
-    req.end(text)
-  })
+const send = (server: TestServer, method: string, path: string, options: RequestFromOptions = {}): Promise<Reply> =>
+  requestFrom(method, server.url + path, options)
 
 /** Every URL of a list answer's `links` and `meta`. */
 const urlsOf = (reply: Reply): Array<string> => [

@@ -8,9 +8,9 @@
 import { PgClient } from "@effect/sql-pg"
 import { Duration, Effect, Exit, type Layer, Scope } from "effect"
 import type { SqlClient } from "effect/sql"
-import { request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Reply } from "./support/client.ts"
+import { requestFrom } from "./support/request-from.ts"
 import { DATABASES, sharedDatabaseOf, startTestServer, type TestServer } from "./support/server.ts"
 import { countingTracer, withoutCachedReads } from "./support/statements.ts"
 
@@ -38,28 +38,7 @@ const sendFrom = (
   path: string,
   body: unknown,
   headers: Record<string, string> = {}
-): Promise<Reply> =>
-  new Promise((resolve, reject) => {
-    const text = JSON.stringify(body)
-    const req = httpRequest(url + path, {
-      method: "POST",
-      localAddress: from,
-      headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(text) }
-    }, (res) => {
-      const chunks: Array<Buffer> = []
-      res.on("data", (chunk: Buffer) => chunks.push(chunk))
-      res.on("end", () => {
-        const raw = Buffer.concat(chunks).toString("utf8")
-        const headers = new Headers()
-        for (const [name, value] of Object.entries(res.headers)) {
-          if (typeof value === "string") headers.set(name, value)
-        }
-        resolve({ status: res.statusCode ?? 0, headers, body: raw === "" ? undefined : JSON.parse(raw), text: raw })
-      })
-    })
-    req.on("error", reject)
-    req.end(text)
-  })
+): Promise<Reply> => requestFrom("POST", url + path, { from, headers, body })
 
 /** Moves every count into a window long ended, as if the window had passed. */
 const endWindows = (server: TestServer) => server.query("UPDATE rate_limit_buckets SET window_start = 0, window_end = 1")
