@@ -8,7 +8,7 @@
  * - the body must arrive within the request timeout (`WASL_REQUEST_TIMEOUT`), which every
  *   `BODY_MIN_RATE` bytes received lengthens by a second: a large upload that keeps coming (an
  *   import of up to 50 MiB) is never cut, a trickle is. While Wasl itself has received bytes it has
- *   not read yet, the wait is Wasl's, and the clock starts again;
+ *   not read yet, the wait is Wasl's, and the clock starts again once Wasl has read them;
  * - a request past either is answered `408 {"message": ...}` and its connection closed; Node's
  *   other refusals of a malformed request get a JSON body too.
  *
@@ -72,26 +72,35 @@ const refuse = (socket: Socket, answer: string, response: ServerResponse | undef
 /**
  * Times the body of `request`: when its time is up and it has not all arrived, answers 408 and
  * closes the connection (the handler waiting for the body sees the connection close and stops).
+ *
+ * The body is looked at every `sampleMillis`. While Wasl holds bytes it has received and not
+ * read yet, the wait is Wasl's: the client's time starts again at the first look that finds none
+ * after one that found some, so it is never charged for the moments in which Wasl had not read
+ * what had arrived.
  */
 const timeBody = (requestMillis: number, request: IncomingMessage, response: ServerResponse): void => {
   const socket = request.socket
+  const sampleMillis = Math.max(10, Math.min(1000, Math.floor(requestMillis / 8)))
   let started = Date.now()
   let bytesAtStart = socket.bytesRead
+  let heldUnread = false
   const check = (): void => {
     if (request.complete || response.writableEnded || socket.destroyed) return
-    if (request.readableLength > 0) {
-      // Bytes Wasl has received and not read yet: the client is not the one that is slow.
+    const holding = request.readableLength > 0
+    if (holding || heldUnread) {
       started = Date.now()
       bytesAtStart = socket.bytesRead
-      timer = setTimeout(check, requestMillis)
-      return
+    } else {
+      const allowed = requestMillis + ((socket.bytesRead - bytesAtStart) / BODY_MIN_RATE) * 1000
+      if (Date.now() - started >= allowed) {
+        refuse(socket, TIMED_OUT, response)
+        return
+      }
     }
-    const allowed = requestMillis + ((socket.bytesRead - bytesAtStart) / BODY_MIN_RATE) * 1000
-    const left = allowed - (Date.now() - started)
-    if (left > 0) timer = setTimeout(check, left)
-    else refuse(socket, TIMED_OUT, response)
+    heldUnread = holding
+    timer = setTimeout(check, sampleMillis)
   }
-  let timer = setTimeout(check, requestMillis)
+  let timer = setTimeout(check, sampleMillis)
   response.once("close", () => clearTimeout(timer))
 }
 

@@ -24,12 +24,16 @@ const TIMED_OUT = { message: "The request was not received in time." }
 /** How long the slow reader waits before it reads a body: past the timeout, and past what the received bytes would add to it. */
 const SLOW_READER_WAIT_MS = 6000
 
-/** A route that reads its body only after `SLOW_READER_WAIT_MS`, and answers its length. */
+/**
+ * A route that reads its body only after `?wait=` milliseconds (by default `SLOW_READER_WAIT_MS`),
+ * and answers its length.
+ */
 const SlowReader = HttpRouter.add(
   "POST",
   "/slow-reader",
   Effect.gen(function*() {
-    yield* Effect.sleep(Duration.millis(SLOW_READER_WAIT_MS))
+    const url = new URL((yield* HttpServerRequest.HttpServerRequest).url, "http://localhost")
+    yield* Effect.sleep(Duration.millis(Number(url.searchParams.get("wait") ?? SLOW_READER_WAIT_MS)))
     const body = yield* Effect.orDie(Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => request.text))
     return HttpServerResponse.text(String(body.length))
   })
@@ -180,6 +184,26 @@ describe("the Node server's time for a request to arrive", () => {
     const [head, length] = connection.received().split("\r\n\r\n") as [string, string]
     expect(head).toMatch(/^HTTP\/1\.1 200 /)
     expect(length).toBe(String(body.length))
+    connection.socket.destroy()
+  })
+
+  it("gives the client its whole time from the moment Wasl read what had arrived, not from an earlier look", async () => {
+    // The first part fills what Node buffers for a request and waits there, unread, across two
+    // of the body's timeouts; the client sends the rest a little more than a timeout after it
+    // sent the first part, but well within a timeout of the moment Wasl read it.
+    const first = "x".repeat(20 * 1024)
+    const rest = "y".repeat(1024)
+    const wait = REQUEST_TIMEOUT_MS * 2.5
+    const connection = await open(port)
+    connection.socket.write(
+      `POST /slow-reader?wait=${wait} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${first.length + rest.length}\r\n\r\n${first}`
+    )
+    await sleep(REQUEST_TIMEOUT_MS * 3 + 300)
+    connection.socket.write(rest)
+    await Promise.race([connection.receivedMatching(/\r\n\r\n\d+$/), connection.closed])
+    const [head, length] = connection.received().split("\r\n\r\n") as [string, string]
+    expect(head).toMatch(/^HTTP\/1\.1 200 /)
+    expect(length).toBe(String(first.length + rest.length))
     connection.socket.destroy()
   })
 
