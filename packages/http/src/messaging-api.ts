@@ -1,7 +1,7 @@
 /** Sending numbers, broadcasts and template sends. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { BroadcastJson, MessageJson, PlatformJson } from "@wasl/core"
+import { BroadcastJson, SentMessageJson, PlatformJson } from "@wasl/core"
 import type { CommonErrors } from "./errors.ts"
 import { type AuthenticatedGroup, commonErrors, DataAnswer, DataMessageAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import { ServiceUnavailable503WithRetryAfter } from "./retry-after.ts"
@@ -101,12 +101,12 @@ export const ShowBroadcastEndpoint: WaslEndpoint<"showBroadcast", "GET", "/broad
 
 /** `POST /api/broadcasts/:id/send`: sends the broadcast's template to a contact. */
 export const SendBroadcastEndpoint: WaslEndpoint<"send", "POST", "/broadcasts/:id/send", {
-  params: PathParams<{ id: typeof IntegerIdParam }>; payload: typeof SendTemplateBody; success: DataAnswer<typeof MessageJson>
+  params: PathParams<{ id: typeof IntegerIdParam }>; payload: typeof SendTemplateBody; success: DataAnswer<typeof SentMessageJson>
   error: CommonErrors | typeof ServiceUnavailable503WithRetryAfter
 }> = HttpApiEndpoint.post("send", "/broadcasts/:id/send", {
   params: { id: IntegerIdParam },
   payload: SendTemplateBody,
-  success: DataAnswer(MessageJson),
+  success: DataAnswer(SentMessageJson),
   error: [...commonErrors, ServiceUnavailable503WithRetryAfter]
 }).annotate(OpenApi.Summary, "Send a broadcast template to a contact").annotate(
   OpenApi.Description,

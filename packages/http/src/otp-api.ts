@@ -1,7 +1,7 @@
 /** One-time passwords: send-otp, verify and read a verification. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { MessageJson } from "@wasl/core"
+import { SentMessageJson } from "@wasl/core"
 import {
   type CommonErrors,
   Forbidden403,
@@ -61,12 +61,12 @@ export const VerificationDetails: Schema.Struct<{
  */
 export const SendOtpAnswer: Schema.Union<
   readonly [
-    Schema.Struct<{ readonly data: typeof MessageJson; readonly verification_id: Schema.String; readonly expires_at: Schema.String }>,
-    DataAnswer<typeof MessageJson>
+    Schema.Struct<{ readonly data: typeof SentMessageJson; readonly verification_id: Schema.String; readonly expires_at: Schema.String }>,
+    DataAnswer<typeof SentMessageJson>
   ]
 > = Schema.Union([
-  Schema.Struct({ data: MessageJson, verification_id: Schema.String, expires_at: Schema.String }),
-  DataAnswer(MessageJson)
+  Schema.Struct({ data: SentMessageJson, verification_id: Schema.String, expires_at: Schema.String }),
+  DataAnswer(SentMessageJson)
 ])
 
 /** `POST /api/broadcasts/:id/send-otp`: sends a one-time password with an authentication template. */

@@ -65,15 +65,52 @@ const message = (broadcast: Broadcast, at: DateTime.Utc = T0): Message => ({
   account_id: broadcast.account_id,
   provider_message_id: `wamid.sandbox.${freshRecordId()}`,
   contact_id: freshRecordId(),
+  contact_channel_id: freshRecordId(),
   broadcast_id: broadcast.id,
   platform_id: broadcast.platform.id,
   platform_third_party_id: "966110000000",
   sender_third_party_id: "966110000000",
   receiver_third_party_id: "966500000001",
+  direction: "outbound",
+  type: "template",
   status: "sent",
   body: "Your code is ******.",
+  content: null,
+  context_id: null,
+  attachments: [],
+  error: null,
+  sent_at: at,
+  delivered_at: null,
+  read_at: null,
+  failed_at: null,
   created_at: at,
   updated_at: at
+})
+
+/** An inbound message of the account, with every field a received message may carry. */
+const inbound = (broadcast: Broadcast, providerMessageId: string, at: DateTime.Utc = T0): Message => ({
+  ...message(broadcast, at),
+  provider_message_id: providerMessageId,
+  broadcast_id: null,
+  sender_third_party_id: "966500000001",
+  receiver_third_party_id: "966110000000",
+  direction: "inbound",
+  type: "image",
+  status: "received",
+  body: "the receipt",
+  content: { note: "kept as given", nested: { n: 1 } },
+  context_id: "wamid.replied-to",
+  attachments: [{
+    type: "image",
+    media_id: "1234567890",
+    mime_type: "image/jpeg",
+    sha256: "abc=",
+    filename: null,
+    caption: "the receipt",
+    size: null,
+    state: "pending"
+  }],
+  sent_at: null
 })
 
 /** A fresh account with a broadcast, and `row` of that broadcast stored through `insert`. */
@@ -245,6 +282,71 @@ export const messagingRepositoriesContract = <E>(
           const stray = { ...message(broadcast), account_id: other }
           expect(Exit.hasDies(yield* Effect.exit(repo.insert(stray)))).toBe(true)
           expect(yield* repo.findById(other, stray._id)).toEqual(Option.none())
+        }))
+
+      it.effect("stores an inbound message with its media, content and context, and finds it by provider id in its account only", () =>
+        Effect.gen(function*() {
+          const repo = yield* MessageRepository
+          const transactor = yield* Transactor
+          const id = yield* accountWithCredits(0)
+          const broadcast = yield* newBroadcast(id)
+          const received = inbound(broadcast, `wamid.${freshRecordId()}`)
+          yield* repo.insert(received)
+          expect(yield* repo.findById(id, received._id)).toEqual(Option.some(received))
+          expect(yield* repo.findByProviderId(id, received.provider_message_id)).toEqual(Option.some(received))
+          expect(yield* transactor.transaction(repo.findByProviderId(id, received.provider_message_id)))
+            .toEqual(Option.some(received))
+          const other = yield* accountWithCredits(0)
+          expect(yield* repo.findByProviderId(other, received.provider_message_id)).toEqual(Option.none())
+          expect(yield* repo.findByProviderId(id, "wamid.unknown")).toEqual(Option.none())
+        }))
+
+      it.effect("refuses, as a defect, a second inbound message of the account with the same provider id", () =>
+        Effect.gen(function*() {
+          const repo = yield* MessageRepository
+          const id = yield* accountWithCredits(0)
+          const broadcast = yield* newBroadcast(id)
+          const providerId = `wamid.${freshRecordId()}`
+          yield* repo.insert(inbound(broadcast, providerId))
+          expect(Exit.hasDies(yield* Effect.exit(repo.insert(inbound(broadcast, providerId))))).toBe(true)
+          // Another account may hold the same id: Meta's ids are the account's own business.
+          const other = yield* accountWithCredits(0)
+          const otherBroadcast = yield* newBroadcast(other)
+          yield* repo.insert(inbound(otherBroadcast, providerId))
+        }))
+
+      it.effect("updates a message's status, times, media and error, in its account only", () =>
+        Effect.gen(function*() {
+          const repo = yield* MessageRepository
+          const { id, broadcast, stored: sent } = yield* storedMessage
+          const later = DateTime.add(T0, { minutes: 1 })
+          const failed: Message = {
+            ...sent,
+            status: "failed",
+            error: { code: 131026, title: "Message undeliverable", details: null },
+            delivered_at: later,
+            failed_at: later,
+            updated_at: later
+          }
+          yield* repo.update(failed)
+          expect(yield* repo.findById(id, sent._id)).toEqual(Option.some(failed))
+
+          const other = yield* accountWithCredits(0)
+          yield* repo.update({ ...failed, account_id: other, body: "not here" })
+          expect(yield* repo.findById(other, sent._id)).toEqual(Option.none())
+          expect(yield* repo.findById(id, sent._id)).toEqual(Option.some(failed))
+
+          const received = inbound(broadcast, `wamid.${freshRecordId()}`)
+          yield* repo.insert(received)
+          const stored: Message = {
+            ...received,
+            attachments: [{ ...received.attachments[0]!, size: 2048, state: "stored" }],
+            status: "read",
+            read_at: later,
+            updated_at: later
+          }
+          yield* repo.update(stored)
+          expect(yield* repo.findById(id, received._id)).toEqual(Option.some(stored))
         }))
     })
 

@@ -1,15 +1,23 @@
 /**
- * Sent messages. Every method takes the account and never sees another account's rows.
+ * Messages, both directions. Every method takes the account and never sees another account's
+ * rows.
  */
 import { Context, type Effect, type Option } from "effect"
 import type { Message } from "./message.ts"
 
 /** What the MessageRepository port offers (implement this to write an adapter). */
 export interface MessageRepositoryShape {
-  /** Stores a sent message. */
+  /** Stores a message. */
   readonly insert: (message: Message) => Effect.Effect<void>
   /** The account's message with that `_id`, or none. */
   readonly findById: (accountId: number, id: string) => Effect.Effect<Option.Option<Message>>
+  /**
+   * The account's message with that provider id (`wamid...`), or none; inside a transaction it
+   * stays locked until the transaction ends, so two updates of one message run one after the other.
+   */
+  readonly findByProviderId: (accountId: number, providerMessageId: string) => Effect.Effect<Option.Option<Message>>
+  /** Replaces the stored message of that account and `_id` (its status, times, attachments, error). */
+  readonly update: (message: Message) => Effect.Effect<void>
 }
 
 /** @ignore */
@@ -19,5 +27,5 @@ export const MessageRepositoryBase: Context.ServiceClass<
   MessageRepositoryShape
 > = Context.Service<MessageRepository, MessageRepositoryShape>()("@wasl/core/MessageRepository")
 
-/** The messages the account sent. */
+/** The account's messages, both directions. */
 export class MessageRepository extends MessageRepositoryBase {}

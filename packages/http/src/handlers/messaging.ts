@@ -8,7 +8,7 @@ import {
   getBroadcast,
   listBroadcasts,
   listPlatforms,
-  messageJson,
+  sentMessageJson,
   platformJson,
   sendTemplate
 } from "@wasl/core"
@@ -58,5 +58,5 @@ export const MessagingHandlers: Layer.Layer<
         if (read._tag === "MalformedJson") return responses.malformedJson()
         if (read._tag === "Refused") return responses.validation(read.errors)
         const { message, broadcast } = yield* domain(sendTemplate(principal, params.id, read.body, read.file))
-        return { data: messageJson(message, broadcast) }
+        return { data: sentMessageJson(message, broadcast) }
       })))

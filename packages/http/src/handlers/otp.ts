@@ -1,7 +1,7 @@
 import { DateTime, Effect, type Layer } from "effect"
 import type { HttpRouter } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
-import { formatExpiresAt, getVerification, messageJson, RateLimitPolicy, sendOtp, verificationJson, verifyCode } from "@wasl/core"
+import { formatExpiresAt, getVerification, sentMessageJson, RateLimitPolicy, sendOtp, verificationJson, verifyCode } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import { limitRequest } from "../rate-limit.ts"
@@ -25,7 +25,7 @@ export const OtpHandlers: Layer.Layer<
     .handle("sendOtp", ({ params, payload }) =>
       Effect.gen(function*() {
         const { message, broadcast, verification } = yield* domain(countOtpSend(sendOtp(yield* CurrentPrincipal, params.id, payload)))
-        const data = messageJson(message, broadcast)
+        const data = sentMessageJson(message, broadcast)
         return verification === undefined
           ? { data }
           : { data, verification_id: verification.id, expires_at: formatExpiresAt(verification.expires_at) }

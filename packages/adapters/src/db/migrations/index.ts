@@ -27,6 +27,7 @@ import _0020_current_user_cache from "./0020_current_user_cache.ts"
 import _0021_idempotency_caller_checks from "./0021_idempotency_caller_checks.ts"
 import _0022_import_turns from "./0022_import_turns.ts"
 import _0023_export_turns from "./0023_export_turns.ts"
+import _0024_two_way_messages from "./0024_two_way_messages.ts"
 
 /**
  * Wasl's migrations, in order, for `@effect/sql-pg`'s `PgMigrator` (`runMigrations` and
@@ -55,5 +56,6 @@ export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0020_current_user_cache": _0020_current_user_cache,
   "0021_idempotency_caller_checks": _0021_idempotency_caller_checks,
   "0022_import_turns": _0022_import_turns,
-  "0023_export_turns": _0023_export_turns
+  "0023_export_turns": _0023_export_turns,
+  "0024_two_way_messages": _0024_two_way_messages
 })

@@ -1,49 +1,56 @@
 import { type Message, MessageRepository } from "@wasl/core"
-import { DateTime, Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { DbInt, DbTimestamp, decodeFirst } from "../rows.ts"
+import { decodeMessage, MESSAGE_COLUMNS, messageJsonParams, messageTimes } from "./message-row.ts"
 
-const MessageRow = Schema.Struct({
-  _id: Schema.String,
-  account_id: DbInt,
-  provider_message_id: Schema.String,
-  contact_id: Schema.String,
-  broadcast_id: DbInt,
-  platform_id: DbInt,
-  platform_third_party_id: Schema.String,
-  sender_third_party_id: Schema.String,
-  receiver_third_party_id: Schema.String,
-  status: Schema.Literal("sent"),
-  body: Schema.String,
-  created_at: DbTimestamp,
-  updated_at: DbTimestamp
-})
-
-const decodeOne = decodeFirst(MessageRow)
-
-/** Sent messages on PostgreSQL (table `messages`, migration 0008). */
+/** Messages on PostgreSQL (table `messages`, migrations 0008 and 0024). */
 export const MessageRepositoryPg: Layer.Layer<MessageRepository, never, SqlClient.SqlClient> = Layer.effect(
   MessageRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const columns = sql.literal(MESSAGE_COLUMNS)
     return MessageRepository.of({
-      insert: (m) =>
-        sql`
+      insert: (m: Message) => {
+        const json = messageJsonParams(m)
+        const times = messageTimes(m)
+        return sql`
           INSERT INTO messages
-            (account_id, id, provider_message_id, contact_id, broadcast_id, platform_id, platform_third_party_id,
-             sender_third_party_id, receiver_third_party_id, status, body, created_at, updated_at)
-          VALUES (${m.account_id}, ${m._id}, ${m.provider_message_id}, ${m.contact_id}, ${m.broadcast_id},
-                  ${m.platform_id}, ${m.platform_third_party_id}, ${m.sender_third_party_id},
-                  ${m.receiver_third_party_id}, ${m.status}, ${m.body}, ${DateTime.toDateUtc(m.created_at)},
-                  ${DateTime.toDateUtc(m.updated_at)})
-        `.pipe(Effect.asVoid, Effect.orDie),
+            (account_id, id, provider_message_id, contact_id, contact_channel_id, broadcast_id, platform_id,
+             platform_third_party_id, sender_third_party_id, receiver_third_party_id, direction, type, status, body,
+             content, context_id, attachments, error, sent_at, delivered_at, read_at, failed_at, created_at, updated_at)
+          VALUES (${m.account_id}, ${m._id}, ${m.provider_message_id}, ${m.contact_id}, ${m.contact_channel_id},
+                  ${m.broadcast_id}, ${m.platform_id}, ${m.platform_third_party_id}, ${m.sender_third_party_id},
+                  ${m.receiver_third_party_id}, ${m.direction}, ${m.type}, ${m.status}, ${m.body},
+                  ${json.content}::jsonb, ${m.context_id}, ${json.attachments}::jsonb, ${json.error}::jsonb,
+                  ${times.sent_at}, ${times.delivered_at}, ${times.read_at}, ${times.failed_at}, ${times.created_at},
+                  ${times.updated_at})
+        `.pipe(Effect.asVoid, Effect.orDie)
+      },
       findById: (accountId, id) =>
+        sql`SELECT ${columns} FROM messages m WHERE m.account_id = ${accountId} AND m.id = ${id}`.pipe(
+          Effect.flatMap(decodeMessage),
+          Effect.orDie
+        ),
+      findByProviderId: (accountId, providerMessageId) =>
         sql`
-          SELECT id AS _id, account_id, provider_message_id, contact_id, broadcast_id, platform_id,
-                 platform_third_party_id, sender_third_party_id, receiver_third_party_id, status, body,
-                 created_at, updated_at
-          FROM messages WHERE account_id = ${accountId} AND id = ${id}
-        `.pipe(Effect.flatMap(decodeOne), Effect.map(Option.map((row): Message => row)), Effect.orDie)
+          SELECT ${columns} FROM messages m
+          WHERE m.account_id = ${accountId} AND m.provider_message_id = ${providerMessageId}
+          ORDER BY m.created_at, m.id
+          LIMIT 1
+          FOR UPDATE
+        `.pipe(Effect.flatMap(decodeMessage), Effect.orDie),
+      update: (m: Message) => {
+        const json = messageJsonParams(m)
+        const times = messageTimes(m)
+        return sql`
+          UPDATE messages SET
+            contact_channel_id = ${m.contact_channel_id}, status = ${m.status}, body = ${m.body},
+            content = ${json.content}::jsonb, attachments = ${json.attachments}::jsonb, error = ${json.error}::jsonb,
+            sent_at = ${times.sent_at}, delivered_at = ${times.delivered_at}, read_at = ${times.read_at},
+            failed_at = ${times.failed_at}, updated_at = ${times.updated_at}
+          WHERE account_id = ${m.account_id} AND id = ${m._id}
+        `.pipe(Effect.asVoid, Effect.orDie)
+      }
     })
   })
 )
