@@ -1,5 +1,5 @@
 /**
- * The `wasl` command line end to end (decisions §9), as separate processes: on a fresh embedded
+ * The `wasl` command line end to end, as separate processes: on a fresh embedded
  * data directory, and, when `TEST_DATABASE_URL` is set, on a fresh PostgreSQL database this file
  * creates and drops. Each success prints exactly one JSON line on stdout; each failure exits 1 with
  * one `wasl: <message>` line on stderr.

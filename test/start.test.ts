@@ -1,6 +1,6 @@
 /**
  * `npm start` (apps/wasl) end to end, as separate processes over a real socket, on the embedded
- * database (decisions §9): first run, the data-directory lock, graceful SIGTERM, restart.
+ * database: first run, the data-directory lock, graceful SIGTERM, restart.
  *
  * Black box: this file imports nothing from the workspace; it spawns `apps/wasl/src/main.ts` and
  * `apps/cli/src/main.ts` and talks HTTP. The tests share one data directory and run in order
@@ -190,7 +190,7 @@ describe("npm start (apps/wasl) on the embedded database", () => {
     expect(Fs.existsSync(lockFile)).toBe(false)
   }, 90_000)
 
-  it("exits with code 0 on SIGTERM (a clean stop, decisions §9)", () => {
+  it("exits with code 0 on SIGTERM (a clean stop: in-flight work finishes or is released)", () => {
     expect(sigtermExits, `${first.output()}\n${restart === undefined ? "" : restart.output()}`).toEqual([
       { code: 0, signal: null },
       { code: 0, signal: null }

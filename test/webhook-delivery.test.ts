@@ -1,5 +1,6 @@
 /**
- * Webhook delivery end to end (issue 4 "Proof"; spec §3.1, §3.2, §6; decisions §6, §8, §9):
+ * Webhook delivery end to end (the webhook and delivery state machines, signed bodies, the
+ * deactivation notice):
  * `npm start` (apps/wasl: HTTP server and delivery worker in one process, embedded database) and a
  * local HTTPS receiver (test/support/webhook-receiver.ts) that checks every signature and
  * timestamp the way a customer would. Retry delays are shortened with WASL_RETRY_DELAYS; the
@@ -57,7 +58,7 @@ const SUFFIXES = [
 ] as const
 const ALL_EVENTS = KINDS.flatMap((kind) => SUFFIXES.map((suffix) => `${kind}-${suffix}`))
 
-/** Spec §6.3: the object name, followed by _property, _property_group or _note. */
+/** The body's object key: the object name, followed by _property, _property_group or _note. */
 const objectKey = (event: string) => {
   const [kind, ...rest] = event.split("-")
   const subject = rest.slice(0, -1).join("_")

@@ -1,5 +1,5 @@
 /**
- * Separate worker processes against one PostgreSQL (decisions §9; issue 4 "Proof"): apps/server
+ * Separate worker processes against one PostgreSQL (any number of each, nothing sent twice): apps/server
  * (HTTP only) and two apps/worker processes on a scratch database of TEST_DATABASE_URL, with the
  * local HTTPS receiver.
  *

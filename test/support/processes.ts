@@ -307,6 +307,6 @@ export const databaseTables = async (url: string): Promise<ReadonlyArray<string>
 
 export { cliMain, waslMain } from "./apps.ts"
 
-/** The HTTP-only and worker-only app entries (decisions §9: separate processes for scale). */
+/** The HTTP-only and worker-only app entries (separate processes for scale). */
 export const serverMain = Path.join(root, "apps", "server", "src", "main.ts")
 export const workerMain = Path.join(root, "apps", "worker", "src", "main.ts")

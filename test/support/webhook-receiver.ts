@@ -1,12 +1,12 @@
 /**
  * A local HTTPS webhook receiver for tests and benchmarks, written the way a customer would write
- * one (spec §6.4, decisions §6), with node: modules only:
+ * one, with node: modules only:
  *
  * - it serves `https://localhost:<port>` with the certificate in test/fixtures/tls (the apps
  *   trust its CA through `WASL_WEBHOOK_CA_FILE`);
  * - every POST's signature is checked over `<X-Wasl-Timestamp>:<raw body>` with the secret
  *   registered for its path, compared in constant time, and the timestamp must be within 300 s:
- *   otherwise 401 (spec §7);
+ *   otherwise 401;
  * - it answers the validation challenge (`event: "webhook-validation"`) with
  *   `{ signature: "sha256=" + HMAC(secret, challenge) }`;
  * - each path answers 200 unless told otherwise (`setStatus`), and every request is recorded;
@@ -24,7 +24,7 @@ import { LOCALHOST_CERT_FILE, LOCALHOST_KEY_FILE, TEST_CA_FILE } from "./test-tl
 /** The CA that signed the receiver's certificate: pass it as `WASL_WEBHOOK_CA_FILE`. */
 export const RECEIVER_CA_FILE = TEST_CA_FILE
 
-/** Spec §8: the receiver's timestamp tolerance in the examples. */
+/** The receiver's timestamp tolerance, as the README's receiver uses it. */
 export const TOLERANCE_SECONDS = 300
 
 export interface ReceivedRequest {
@@ -75,7 +75,7 @@ const standardWebhookVerifies = (secret: string, raw: Buffer, headers: Http.Inco
   }
 }
 
-/** Constant-time comparison of two signatures (spec §6.4 rule 3). */
+/** Constant-time comparison of two signatures. */
 const sameSignature = (expected: string, received: string): boolean => {
   const a = Buffer.from(expected, "utf8")
   const b = Buffer.from(received, "utf8")
@@ -111,7 +111,7 @@ export const startWebhookReceiver = async (options: { readonly record?: boolean 
       const timestamp = String(req.headers["x-wasl-timestamp"] ?? "")
       const signature = String(req.headers["x-wasl-signature"] ?? "")
       const fresh = /^\d+$/.test(timestamp) && Math.abs(Date.now() / 1000 - Number(timestamp)) <= TOLERANCE_SECONDS
-      // The raw bytes as received, never a re-encoding of the parsed body (spec §6.4 rule 2).
+      // The raw bytes as received, never a re-encoding of the parsed body.
       const verified = secret !== undefined && fresh &&
         sameSignature(`sha256=${hmacHex(secret, Buffer.concat([Buffer.from(`${timestamp}:`), raw]))}`, signature)
       const standardVerified = secret !== undefined && standardWebhookVerifies(secret, raw, req.headers)

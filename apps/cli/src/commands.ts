@@ -1,5 +1,5 @@
 /**
- * The `wasl` command line (decisions §9). Each command prints one JSON line on
+ * The `wasl` command line (migrate, bootstrap, credits, plan, token). Each command prints one JSON line on
  * success; failures print a message on stderr and exit 1.
  */
 import { Console, Effect, Option, Schema, SchemaGetter } from "effect"

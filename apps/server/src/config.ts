@@ -1,5 +1,5 @@
 /**
- * Configuration, read once at the edge (ARCHITECTURE rule 9): every environment variable of the
+ * Configuration, read once at the edge (core never reads the environment): every environment variable of the
  * README, each turned into its typed value here, before anything starts. A value that cannot be
  * used fails the read with a message naming the variable and the accepted form (see
  * `describeConfigError`), so a process refuses it before it touches the database.

@@ -1,5 +1,5 @@
 /**
- * Portability smoke test (ARCHITECTURE rule 1): the core runs under Deno with
+ * Portability smoke test (the core is pure and portable): the core runs under Deno with
  * nothing but `effect` and its own files. Run from the repository root:
  *   npx deno test packages/core/deno/core_smoke_test.ts
  */

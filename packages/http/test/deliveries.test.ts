@@ -1,5 +1,5 @@
 /**
- * The delivery log over HTTP (decisions §6), on PGlite and PostgreSQL: `GET
+ * The delivery log over HTTP, on PGlite and PostgreSQL: `GET
  * /api/account/webhooks/{id}/deliveries` (paginated, attempts with status code, duration, error)
  * and `POST .../deliveries/{delivery_id}/redeliver` (a new uuid, the same body); permissions
  * webhook-index / webhook-update; 404 across accounts and for ids that are not ids. Events come

@@ -1,6 +1,6 @@
 /**
  * The foundation over a real socket, on each database: authentication,
- * tokens, sessions, /api/me, and the error bodies of decisions §1.
+ * tokens, sessions, /api/me, and the Laravel-style error bodies `{ message, errors? }`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DateTime, Effect, Schema } from "effect"

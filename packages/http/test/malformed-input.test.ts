@@ -1,5 +1,5 @@
 /**
- * Malformed input never reaches a 500 (decisions §1): odd query shapes, out-of-range values,
+ * Malformed input is a 4xx, never a 500: odd query shapes, out-of-range values,
  * oversized strings, prototype keys, NUL characters and lone surrogates (PostgreSQL text cannot
  * hold them, so the boundary answers 422 on `query` or on the body's field before anything is
  * stored), undecodable paths, odd content types.

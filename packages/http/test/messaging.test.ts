@@ -1,7 +1,7 @@
 /**
- * Sending numbers, broadcasts and template sends over HTTP (spec §2.7, §2.8, §4.1, §8 header
- * media; decisions §1 error bodies, §7 platforms/broadcasts/send/providers), on PGlite and
- * PostgreSQL.
+ * Sending numbers, broadcasts and template sends over HTTP, on PGlite and PostgreSQL: the
+ * message, broadcast and platform shapes, header media (at most 10 MB, PDF, JPEG, PNG or MP4),
+ * the error bodies, and the sandbox and Cloud API providers.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -111,7 +111,7 @@ describe.each(DATABASES)("messaging over HTTP on %s", (database) => {
   })
 
   describe("broadcasts", () => {
-    it("creates an APPROVED broadcast with its template and platform embedded (spec §2.8)", async () => {
+    it("creates an APPROVED broadcast with its template and platform embedded", async () => {
       const reply = await server.request("POST", "/api/broadcasts", {
         token: owner.token,
         body: { name: "Shipping", language: "en_US", platform_id: platformId, template: utilityTemplate() }
@@ -191,7 +191,7 @@ describe.each(DATABASES)("messaging over HTTP on %s", (database) => {
     })
   })
 
-  describe("send (spec §4.1)", () => {
+  describe("send", () => {
     it("sends to a contact and answers the Message with broadcast, template and platform embedded", async () => {
       const b = await createBroadcast(server, owner.token, platformId, utilityTemplate({ name: "shipped" }))
       const before = (await readOutbox(server.sandboxOutbox)).length

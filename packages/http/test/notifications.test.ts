@@ -1,5 +1,5 @@
 /**
- * Notifications, preferences and the Webhook Deactivated notice (spec §6.6; decisions §8) over
+ * Notifications, preferences and the Webhook Deactivated notice (by mail and in the dashboard) over
  * HTTP, on PGlite and PostgreSQL. The notice is raised through the use-case the delivery worker
  * calls (notifyWebhookDeactivated), then observed through the API and the mail outbox.
  */

@@ -6,12 +6,13 @@
  *   of the account, crediting the account's row) and another account's send all complete; on
  *   PostgreSQL no connection sits idle in a transaction. Meanwhile the credit is reserved and the
  *   verification does not exist yet; once the provider answers, it is stored and the reservation
- *   settled (spec §4.2 rules 3 and 9);
- * - a held send the provider then rejects gives its credit and its cooldown back (rule 9, §7);
+ *   settled (a managed code is stored once sent; each accepted send costs one credit);
+ * - a held send the provider then rejects gives its credit and its cooldown back (a rejected send
+ *   is not charged);
  * - a send whose process stops during the provider call keeps its credit reserved until the
  *   sweeper, after OTP_RESERVATION_SAFE_AFTER (driven by TestClock), refunds it — once;
  * - with a cooldown shorter than a provider call, an older send whose answer comes back after a
- *   newer one's does not supersede the newer code (one live code per recipient and template, §8).
+ *   newer one's does not supersede the newer code (one live code per recipient and template).
  */
 import { type FakeCloudApi, startFakeCloudApi } from "@wasl/adapters/testing"
 import { addOtpCredits, type Principal, sendOtp, sweepOtpReservations } from "@wasl/core"

@@ -1,7 +1,6 @@
 /**
- * One-time passwords over HTTP (spec §3.3, §4.2 rules 1–10, §5.2, §7 send-otp rows, §8 OTP limits;
- * decisions §2 sessions refused, §7 cooldown/verify/read/masking/credits), on PGlite and
- * PostgreSQL: every status of send-otp (200, 402, 403, 404, 422, 429), relay and managed modes,
+ * One-time passwords over HTTP, on PGlite and PostgreSQL (sessions refused; the cooldown, verify,
+ * read, masking and credits): every status of send-otp (200, 402, 403, 404, 422, 429), relay and managed modes,
  * contact creation for unknown numbers, credits charged exactly once, never on rejection and never
  * below zero under concurrent sends, the verify state machine end to end.
  */
@@ -83,7 +82,7 @@ describe.each(DATABASES)("send-otp and verification over HTTP on %s", (database)
   })
 
   describe("who may send (403, 404)", () => {
-    it("refuses a session (403) even with the permission (spec §5.2, decisions §2)", async () => {
+    it("refuses a session (403) even with the permission: send-otp takes API tokens only", async () => {
       const cookie = await sessionCookie(server, "otp-owner@example.test", "pw-owner")
       const reply = await server.request("POST", `/api/broadcasts/${authId}/send-otp`, {
         cookie,
@@ -118,7 +117,7 @@ describe.each(DATABASES)("send-otp and verification over HTTP on %s", (database)
     })
   })
 
-  describe("validation (422, rule 1, §8)", () => {
+  describe("validation (422: recipient, number and code limits)", () => {
     const cases: ReadonlyArray<readonly [string, Record<string, unknown>, Record<string, ReadonlyArray<string>>]> = [
       ["neither recipient", {}, {
         contact_id: ["The contact_id field is required when to is not present."],
@@ -188,7 +187,7 @@ describe.each(DATABASES)("send-otp and verification over HTTP on %s", (database)
     })
   })
 
-  describe("managed mode (rules 3–7, §3.3)", () => {
+  describe("managed mode (code, expiry, masking, contact creation)", () => {
     it("generates a 6-digit code, stores only its HMAC, answers verification_id and expires_at (+10 min)", async () => {
       const before = await credits(server, owner.account_id)
       const sentAt = Date.now()
@@ -303,7 +302,7 @@ describe.each(DATABASES)("send-otp and verification over HTTP on %s", (database)
     })
   })
 
-  describe("credits (rule 9, §7 402)", () => {
+  describe("credits (one per accepted send, 402 when none are left)", () => {
     it("answers 402 when the account has no credits, and sends nothing", async () => {
       const poor = await server.bootstrap({ email: "otp-poor@example.test", password: "pw" })
       const platform = await createPlatform(server, poor.token)
@@ -345,7 +344,7 @@ describe.each(DATABASES)("send-otp and verification over HTTP on %s", (database)
     })
   })
 
-  describe("verify (decisions §7)", () => {
+  describe("verify", () => {
     const managedSend = async () => {
       const to = freshNumber()
       const reply = await sendOtp({ to })

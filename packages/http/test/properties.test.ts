@@ -1,4 +1,4 @@
-/** Properties and property groups of every kind over HTTP (spec §2.5, §2.6, §4.7, §4.8; decisions §5). */
+/** Properties and property groups of every kind over HTTP: shapes, endpoints, validation, built-ins read-only. */
 import { BUILTIN_GROUPS } from "@wasl/core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"

@@ -1,5 +1,5 @@
 /**
- * Links (spec 4.3, 4.4; decisions §5) and notes (decisions §5) over HTTP: the exact response
+ * Links between deals, contacts and tickets, and notes of every kind, over HTTP: the exact response
  * shapes, idempotence, 422 for ids of other accounts, 404 for the record in the path, and the
  * events: `-updated` for each side whose derived fields change, `-note-*` for notes.
  */

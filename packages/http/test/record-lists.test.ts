@@ -1,5 +1,5 @@
 /**
- * Lists over HTTP (decisions §4, spec §2.11, §4.10): the Laravel pagination body, page and
+ * Lists over HTTP: the Laravel pagination body, page and
  * per_page bounds, search, order and direction, complex_filters in JSON and bracket notation with
  * `or` groups and errors keyed by their path, the deals' contact_ids link filter, isolation.
  */

@@ -1,6 +1,7 @@
 /**
- * Records of the six kinds over HTTP (decisions §3): CRUD, REST shapes, validation, permissions,
- * account isolation and the outbox events each write queues (spec §6.2, §6.3).
+ * Records of the six kinds over HTTP: CRUD, REST shapes, validation, permissions, account
+ * isolation and the outbox events each write queues (`<kind>-created` and the others, with the
+ * record under its object key).
  */
 import { BUILTIN_GROUPS, KIND_OF_PATH } from "@wasl/core"
 import { Schema } from "effect"
@@ -174,7 +175,7 @@ describe.each(DATABASES)("records over HTTP on %s", (database) => {
     expect(Object.keys(readOnly.body.errors)).toEqual(["fullname"])
     expect(readOnly.body.message).toBe(readOnly.body.errors.fullname[0])
 
-    // Spec 4.5's contact-style names on a deal are unknown deal properties (decisions §3).
+    // Contact-style names in a deal's body are unknown deal properties: a 422 like any other.
     const deal = await server.request("POST", "/api/deals", { token: owner.token, body: { deal_name: "D" } })
     const contactStyle = await server.request("PUT", `/api/deals/${deal.body.data.properties._id}`, {
       token: owner.token,

@@ -1,6 +1,7 @@
 /**
- * Webhook management over HTTP (spec §2.10, §3.1, §4.9, §5, §7, §8; decisions §1, §2, §6), on
- * PGlite and PostgreSQL. Validation challenges go through an in-process WebhookTransport that
+ * Webhook management over HTTP, on PGlite and PostgreSQL: the webhook shape and its state
+ * machine, the endpoints and their permissions, the 402/403/422 errors, the plan limits and the
+ * address rule. Validation challenges go through an in-process WebhookTransport that
  * answers like an endpoint would.
  */
 import { challengeAnswer, type WebhookRequest } from "@wasl/core"
@@ -204,7 +205,7 @@ describe.each(DATABASES)("webhook management over HTTP on %s", (database) => {
     await server.query("UPDATE accounts SET plan = 'business', webhook_limit = NULL WHERE id = $1", [owner.account_id])
   })
 
-  it("validates through the challenge of decisions §6 and refuses wrong answers with 403", async () => {
+  it("validates through the signed challenge and refuses wrong answers with 403", async () => {
     const hook = (await create({ URL: URL_A, events: ["deal-created"] })).body.data
     const transport = server.webhookTransport
     const path = `/api/account/webhooks/${hook.id}/validate`

@@ -1,6 +1,7 @@
 /**
- * A whatsapp_cloud sending number end to end (decisions §7 providers, write-only access token;
- * spec §4.2 rules 3, 4 and 9, §7): the server opens the sealed token and calls the Cloud API
+ * A whatsapp_cloud sending number end to end (its access token is write-only; a managed code is
+ * never returned; a send the provider rejects is not charged): the server opens the sealed token
+ * and calls the Cloud API
  * (`WASL_WHATSAPP_GRAPH_URL`, here a local fake that checks the documented request) with it as
  * the bearer; Cloud API rejections are 422 and throttling a 503 with Retry-After, neither charged.
  */

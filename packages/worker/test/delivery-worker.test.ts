@@ -4,7 +4,7 @@
  *   (woken by NOTIFY; the poll interval is set far longer than the test waits);
  * - a due retry is sent when it comes due (the loop sleeps until the earliest pending delivery);
  * - stopping (closing the scope) while attempts are in flight releases their leases at once,
- *   so another worker can send them straight away (decisions §9: nothing is lost).
+ *   so another worker can send them straight away (nothing is lost when a process stops).
  */
 import { assert, describe, it } from "@effect/vitest"
 import {

@@ -320,7 +320,7 @@ export const outboxContract = <E>(name: string, implementation: Layer.Layer<Outb
         }
         assert.deepStrictEqual(yield* claimAll, [])
 
-        // Every shape of spec §6.2 is accepted.
+        // Every event name shape is accepted (`<kind>-<action>`, `-property-`, `-property-group-`, `-note-`).
         const names: ReadonlyArray<EventName> = ["company-created", "deal-updated", "ticket-deleted", "invoice-property-created",
           "product-property-group-deleted", "contact-note-created"]
         const appended = yield* outbox.append(names.map((name) => ({ ...good, name })))

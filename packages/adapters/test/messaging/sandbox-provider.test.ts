@@ -1,5 +1,5 @@
 /**
- * The sandbox provider (decisions §7): accepts every number except those whose digits begin with
+ * The sandbox provider: accepts every number except those whose digits begin with
  * 999, and appends each provider request — the plaintext code included — as one JSON line to the
  * outbox file.
  */

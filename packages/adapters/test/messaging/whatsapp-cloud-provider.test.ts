@@ -1,7 +1,7 @@
 /**
  * The whatsapp_cloud provider against a local fake Cloud API that checks the documented request
- * shape (decisions §7 providers; spec §4.1 offer code and header media, §4.2 authentication
- * templates): the messages call, the media upload, the bearer token, and the mapping of Cloud API
+ * shape (offer codes and header media of template sends, authentication templates): the messages
+ * call, the media upload, the bearer token, and the mapping of Cloud API
  * errors to accepted / rejected / unavailable.
  */
 import { describe, expect, it } from "@effect/vitest"

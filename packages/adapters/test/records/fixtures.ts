@@ -1,7 +1,7 @@
 /**
  * Shared pieces of the PostgreSQL records tests: the layer over a database variant, accounts, ids,
  * custom property definitions,
- * and the reference ordering of decisions §4 (the expected order the SQL must produce: the memory
+ * and the reference ordering of lists (no value last in either direction, ties by id; the expected order the SQL must produce: the memory
  * adapter's, whose keys the record list contract checks case by case).
  */
 import type { ObjectKind, OrderDirection, PropertyDefinition } from "@wasl/core"
@@ -50,11 +50,11 @@ const SPECS: { readonly [T in OrderType]: OrderSpec } = {
   set: { type: "multi_select", asIs: false }
 }
 
-/** The sort key of a value (undefined: no value), as decisions §4 orders it (the memory adapter's keys). */
+/** The sort key of a value (undefined: no value), as lists order it (the memory adapter's keys). */
 export const sortKey = (type: OrderType, value: unknown): SortKey | undefined => sortKeyOf(SPECS[type], value)
 
 /**
- * Ids in the order of decisions §4: by the key in the direction, ties by id in the same direction,
+ * Ids in list order: by the key in the direction, ties by id in the same direction,
  * records without a value last (by id in the direction).
  */
 export const expectedOrder = (

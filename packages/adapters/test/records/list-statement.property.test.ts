@@ -2,7 +2,7 @@
  * The property test of the list query: random deals (built-in and custom values of every type,
  * links to contacts, tied timestamps) and random `complex_filters` ASTs, evaluated in memory by
  * the core's reference evaluator (`matchesFilters`) and in SQL by `RecordRepositoryPg`'s list: the same
- * set of ids, the exact total; and pages that partition the result in the order of decisions §4
+ * set of ids, the exact total; and pages that partition the result in list order
  * (nulls last both ways, ties by id, no repeat, no gap, nothing past the last page).
  *
  * Every case runs in a fresh account next to a "mirror" account holding the same record ids,

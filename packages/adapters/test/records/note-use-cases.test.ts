@@ -1,5 +1,5 @@
 /**
- * The note use-cases (decisions §5) over memory, PGlite and PostgreSQL: create, list newest first
+ * The note use-cases over memory, PGlite and PostgreSQL: create, list newest first
  * in pages, update, delete, with their `<kind>-note-*` events; body validation; the record and the
  * note must be the account's (404); `<kind>-show` to read, `<kind>-update` to write.
  */

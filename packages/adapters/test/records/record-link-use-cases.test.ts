@@ -1,5 +1,5 @@
 /**
- * The link use-cases (spec 4.3, 4.4; decisions §5) over memory, PGlite and PostgreSQL: what each
+ * The link use-cases (deals, contacts and tickets attached and detached) over memory, PGlite and PostgreSQL: what each
  * call answers, idempotence, the `-updated` events of the sides whose derived fields change (and
  * only when a link really changed), ids of other accounts (422 on their key), the record in the
  * path (404) and permissions.

@@ -1,7 +1,6 @@
 /**
  * The record use-cases (create, get, update, delete) over memory, PGlite and PostgreSQL: REST
- * shapes, validation, permissions, account isolation, and their outbox events (decisions §3,
- * spec §6.2).
+ * shapes, validation, permissions, account isolation, and their outbox events.
  */
 import { assert, describe, layer } from "@effect/vitest"
 import {

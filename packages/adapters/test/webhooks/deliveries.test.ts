@@ -8,7 +8,7 @@
  *
  * - fan-out: one delivery per (event, subscribed webhook that is validated and active), none for
  *   the others; the body serialised once and signed so that the receiver accepts it;
- * - spec §3.1/§3.2 end to end through the state machines: 2xx succeeds and clears the failure
+ * - the webhook and delivery state machines end to end: 2xx succeeds and clears the failure
  *   count; 6 failed attempts exhaust a delivery, one delivery id throughout, counting once; 3
  *   exhausted deliveries in a row deactivate the webhook (still validated), last_failure_at set,
  *   and the Webhook Deactivated notice is stored for the account's members, once;

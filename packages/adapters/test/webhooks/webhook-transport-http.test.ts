@@ -1,5 +1,5 @@
 /**
- * WebhookTransportHttp (decisions §6, spec §6.3) against local HTTPS servers with the test
+ * WebhookTransportHttp against local HTTPS servers with the test
  * certificate (test/fixtures/tls): byte-exact bodies, the SSRF rule applied to the address the
  * socket dials, IP literals and http refused, redirects not followed, the timeout, the extra CA,
  * keep-alive reuse and the 4 KiB excerpt.

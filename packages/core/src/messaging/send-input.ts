@@ -16,7 +16,7 @@ const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 const absent = (u: unknown) => u === undefined || u === null || u === ""
 
 // ---------------------------------------------------------------------------------------------
-// send (spec §4.1)
+// send: a template message to a contact
 // ---------------------------------------------------------------------------------------------
 
 /** The largest `header.file`: 10 MB (10,240 KiB, Laravel's `max:10240`). */
@@ -153,7 +153,7 @@ export const validateSendInput = (
   })
 
 // ---------------------------------------------------------------------------------------------
-// send-otp (spec §4.2)
+// send-otp: a one-time password to a contact or a number
 // ---------------------------------------------------------------------------------------------
 
 /** A validated send-otp body. */

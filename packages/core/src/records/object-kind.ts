@@ -100,7 +100,7 @@ export const REQUIRED_ON_CREATE: { readonly [K in ObjectKind]: ReadonlyArray<str
 }
 
 // ---------------------------------------------------------------------------------------------
-// Events (spec §6.2, §6.3)
+// Events: `<kind>-<suffix>` names and the object key of their delivery body
 // ---------------------------------------------------------------------------------------------
 
 /**

@@ -149,7 +149,7 @@ export const isDue = (state: DeliveryState, now: DateTime.Utc): boolean =>
   DateTime.toEpochMillis(state.nextAttemptAt) <= DateTime.toEpochMillis(now)
 
 // ---------------------------------------------------------------------------------------------
-// Configuration text (decisions §6: `WASL_RETRY_DELAYS`, `WASL_DELIVERY_TIMEOUT`)
+// Configuration text (`WASL_RETRY_DELAYS`, `WASL_DELIVERY_TIMEOUT`)
 // ---------------------------------------------------------------------------------------------
 
 /**

@@ -1,6 +1,5 @@
 /**
- * Managed codes (spec §4.2 rule 3, §8 6 digits; decisions §7 HMAC-SHA256(server key,
- * verification_id + code)): uniform 6-digit codes from the CSPRNG port, and the keyed hash.
+ * Managed codes (6 digits, stored as HMAC-SHA256(server key, verification_id + code)): uniform 6-digit codes from the CSPRNG port, and the keyed hash.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"

@@ -1,6 +1,6 @@
 /**
- * The managed-OTP state machine (spec §3.3, §4.2 rules 3 and 6, §8 one live code; decisions §7
- * five attempts and the 410 statuses): pure transitions, driven by TestClock, checked against the
+ * The managed-OTP state machine (the expiry, one live code per recipient and template, five
+ * attempts and the 410 statuses): pure transitions, driven by TestClock, checked against the
  * testing kit's reference model over random sequences of sends, verifies and clock steps.
  */
 import { assert, describe, it } from "@effect/vitest"

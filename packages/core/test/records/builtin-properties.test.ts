@@ -23,7 +23,7 @@ import {
   RESERVED_INTERNAL_NAMES
 } from "../../src/index.ts"
 
-/** decisions §3, in order, with the types chosen. */
+/** Each kind's built-in properties, in order, with their types. */
 const EXPECTED: { readonly [K in ObjectKind]: ReadonlyArray<readonly [string, PropertyType]> } = {
   contact: [
     ["firstname", "string"],
@@ -119,7 +119,7 @@ const GROUPS: { readonly [K in ObjectKind]: string } = {
 
 const ARABIC = /[\u0600-\u06FF]/
 
-describe("built-in properties (decisions §3)", () => {
+describe("built-in properties", () => {
   for (const kind of OBJECT_KINDS) {
     it(`${kind}: names, types, flags, group`, () => {
       const properties = BUILTIN_PROPERTIES[kind]
@@ -151,7 +151,7 @@ describe("built-in properties (decisions §3)", () => {
     })
   }
 
-  it("has the select options of decisions §3", () => {
+  it("has the select options of deal_stage, ticket category and source, invoice status", () => {
     const options = (kind: ObjectKind, name: string) => optionNames(findBuiltinProperty(kind, name)!)
     assert.deepStrictEqual(options("deal", "deal_stage"), [
       "appointment_scheduled",
@@ -239,7 +239,7 @@ describe("built-in ids", () => {
   })
 })
 
-describe("wire shapes (spec §2.5, §2.6)", () => {
+describe("wire shapes of properties and groups", () => {
   it("encodes a built-in property", () => {
     assert.deepStrictEqual(encodeProperty(findBuiltinProperty("invoice", "status")!), {
       _id: builtinPropertyId("invoice", "status"),

@@ -1,4 +1,4 @@
-/** The list query of decisions §4: defaults, synonyms, and one 422 carrying every bad key. */
+/** The list query: defaults, synonyms, and one 422 carrying every bad key. */
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Effect } from "effect"
 import { BUILTIN_GROUPS, parseRecordListQuery, type PropertyDefinition, RecordId } from "../../src/index.ts"

@@ -21,7 +21,7 @@ import {
 } from "../../src/index.ts"
 
 describe("object kinds", () => {
-  it("maps path segments to kinds and back (decisions §3)", () => {
+  it("maps path segments to kinds and back", () => {
     assert.deepStrictEqual(KIND_OF_PATH, {
       contacts: "contact",
       companies: "company",
@@ -44,7 +44,7 @@ describe("object kinds", () => {
     assert.isTrue(Option.isNone(Schema.decodeUnknownOption(ObjectKindSchema)("deals")))
   })
 
-  it("names the search and required properties (decisions §3, §4)", () => {
+  it("names the search and required properties", () => {
     assert.deepStrictEqual(SEARCH_PROPERTIES, {
       contact: ["fullname", "email", "phone", "whatsapp_number"],
       company: ["name"],
@@ -66,7 +66,7 @@ describe("object kinds", () => {
   })
 })
 
-describe("event names (spec §6.2, §6.3)", () => {
+describe("event names", () => {
   it("are 72 distinct names: 6 kinds × 12 suffixes", () => {
     assert.strictEqual(EVENT_SUFFIXES.length, 12)
     assert.strictEqual(EVENT_NAMES.length, 72)

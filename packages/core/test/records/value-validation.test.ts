@@ -431,7 +431,7 @@ describe("record bodies", () => {
     })
   })
 
-  it("refuses contact-style names on a deal (decisions §3)", () => {
+  it("refuses contact-style names on a deal", () => {
     assert.deepStrictEqual(
       errorsOf(update("deal", { firstname: "A", lastname: "B", birthdate: "2000-01-01T00:00:00Z", annual_revenue: 5 })),
       {
@@ -464,7 +464,7 @@ describe("record bodies", () => {
     )
   })
 
-  it("reads forcast_amount as forecast_amount (decisions §3)", () => {
+  it("reads forcast_amount as forecast_amount", () => {
     assert.deepStrictEqual(Effect.runSync(update("deal", { forcast_amount: "5" })), { forecast_amount: 5 })
     assert.deepStrictEqual(Effect.runSync(update("deal", { forcast_amount: 5, forecast_amount: "5" })), { forecast_amount: 5 })
     assert.deepStrictEqual(errorsOf(update("deal", { forecast_amount: 5, forcast_amount: 6 })), {

@@ -43,7 +43,7 @@ describe("currentUser", () => {
       assert.deepStrictEqual(Schema.decodeUnknownSync(CurrentUser)(json), value)
     }).pipe(Effect.provide(TestPorts())))
 
-  it.effect("has the spec §2.9 shape", () =>
+  it.effect("has the shape of GET /api/me", () =>
     Effect.gen(function*() {
       const { account_id, user_id, team_id } = yield* setup()
       const encoded = Schema.encodeUnknownSync(CurrentUser)(

@@ -1,5 +1,5 @@
 /**
- * Sending numbers, broadcasts and send-template on the all-memory ports (decisions §7, spec §4.1):
+ * Sending numbers, broadcasts and send-template on the all-memory ports:
  * an access token is sealed before it is stored and reaches the provider opened; broadcasts are
  * APPROVED on the account's own sending numbers only; a template send costs no OTP credit and
  * stores its message, and one the provider refuses stores nothing. The HTTP tests prove the wire

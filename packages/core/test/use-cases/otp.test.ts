@@ -1,11 +1,11 @@
 /**
- * send-otp, verify and the OTP reservation sweep on the all-memory ports, time driven by TestClock
- * (spec §3.3, §4.2; decisions §7): the managed code is read where the recipient would read it (the
- * memory provider), verified once; wrong codes count down to max_attempts_reached; a code expires
- * at expires_at; the cooldown holds per recipient and a later code supersedes the live one; a
- * credit is charged once per accepted send, given back when the provider refuses it, and given
- * back by the sweep when the send never finished. The HTTP tests prove the wire shapes, the
- * permissions and the validation; these prove the use-cases themselves, with no database.
+ * send-otp, verify and the OTP reservation sweep on the all-memory ports, time driven by
+ * TestClock: the managed code is read where the recipient would read it (the memory provider),
+ * verified once; wrong codes count down to max_attempts_reached; a code expires at expires_at;
+ * the cooldown holds per recipient and a later code supersedes the live one; a credit is charged
+ * once per accepted send, given back when the provider refuses it, and given back by the sweep
+ * when the send never finished. The HTTP tests prove the wire shapes, the permissions and the
+ * validation; these prove the use-cases themselves, with no database.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { SentMessages } from "@wasl/adapters"

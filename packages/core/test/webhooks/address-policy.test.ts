@@ -1,4 +1,4 @@
-/** The SSRF address rule of decisions §6 (address-policy.ts), by example and by property. */
+/** The SSRF address rule (address-policy.ts): no private, loopback or metadata hosts, by example and by property. */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
 import { classifyAddress, isForbiddenAddress, isIpLiteral, parseIpAddress } from "../../src/index.ts"

@@ -1,5 +1,5 @@
 /**
- * The delivery request (spec §6.3, §6.4; decisions §6): body keys and object keys for every one
+ * The delivery request: body keys and object keys for every one
  * of the 72 events, the body serialised once with the record's key order, `time` with exactly
  * microseconds, and per-attempt headers whose signature verifies over the exact body.
  */
@@ -118,7 +118,7 @@ describe("attempt headers", () => {
 })
 
 describe("delivery signer", () => {
-  it.effect("agrees with signDelivery (spec §6.4) for any secret, timestamp and body", () =>
+  it.effect("agrees with signDelivery for any secret, timestamp and body", () =>
     Effect.promise(() =>
       fc.assert(fc.asyncProperty(
         fc.string({ minLength: 1, maxLength: 40 }),

@@ -1,5 +1,5 @@
 /**
- * The delivery state machine (spec §3.2, §6.3): model-based property tests over random
+ * The delivery state machine (6 attempts, the retry schedule): model-based property tests over random
  * sequences of attempts, cancellations and clock steps (the testing kit's `deliveryCommands`
  * against its reference model), and the retry schedule walked on the TestClock.
  */

@@ -1,4 +1,4 @@
-/** Spec §6.4 signatures and the decisions §6 challenge, against signature-vectors.json. */
+/** Delivery signatures (`sha256=` HMAC over `<timestamp>:<body>`) and the validation challenge's answer, against signature-vectors.json. */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { SecureRandom } from "effect/crypto"

@@ -1,6 +1,6 @@
 /**
- * The webhook state machine of spec §3.1, driven by random trigger sequences (the testing kit's
- * `webhookCommands`) against the kit's reference model, written straight from the spec's table,
+ * The webhook state machine (validated × active), driven by random trigger sequences (the testing kit's
+ * `webhookCommands`) against the kit's reference model, written straight from the transition table,
  * with the system's answer, the stored webhook and the invariants compared after every step:
  * - events are delivered only in (true, true), and only those subscribed to;
  * - the failure count is reset by any success, by re-activation and by a URL change;
@@ -24,7 +24,7 @@ import { webhookCommands, webhookModelSetup } from "../../src/testing/index.ts"
 
 const at = (ms: number) => DateTime.makeUnsafe(ms)
 
-describe("webhook state machine (spec §3.1)", () => {
+describe("webhook state machine", () => {
   it("agrees with the model over random sequences of create/validate/activate/update/deliver/delete", () => {
     fc.assert(fc.property(webhookCommands(), (cmds) => fc.modelRun(webhookModelSetup, cmds)), { numRuns: 500 })
   })

@@ -23,14 +23,14 @@ import { type Authentication, CurrentPrincipal } from "../security.ts"
 
 const encodeAccount = Schema.encodeSync(Schema.NullOr(AccountSummary))
 
-/** Spec 2.3: in the ticket attach-contacts answer a contact's properties embed its account. */
+/** In the ticket attach-contacts answer a contact's properties embed its account. */
 const withAccount = (accountId: number, contacts: ReadonlyArray<RecordJson>) =>
   Effect.map(accountSummary(accountId), (account) => {
     const embedded = encodeAccount(account)
     return contacts.map((c) => ({ ...c, properties: { ...c.properties, account: embedded } }) as ContactRecordJson)
   })
 
-/** Spec 4.4: ticket attach-deals lists each deal as `{ properties: { _id, deal_stage, deal_name, amount } }`. */
+/** Ticket attach-deals lists each deal as `{ properties: { _id, deal_stage, deal_name, amount } }`. */
 const dealBrief = (deal: RecordJson) => {
   const p = deal.properties as Record<string, unknown>
   return {

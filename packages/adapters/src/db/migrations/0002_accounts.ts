@@ -1,7 +1,8 @@
 /**
- * 0002: accounts, users and what hangs off them (spec §2.9, decisions §2 and §8).
+ * 0002: accounts, users and what hangs off them (teams, permissions, tokens, sessions,
+ * notification preferences and notifications).
  *
- * Tenancy is structural (ARCHITECTURE rule 8, "Data and scale"): every table
+ * Tenancy is structural: every table
  * that belongs to an account carries `account_id`, and its primary key, unique
  * keys and indexes lead with it, so a distributed PostgreSQL (Citus) can shard
  * on `account_id` without a schema change. Hence composite primary keys

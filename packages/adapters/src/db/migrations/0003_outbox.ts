@@ -1,5 +1,5 @@
 /**
- * 0003: the event outbox (ARCHITECTURE rule 7, "Data and scale"; the `Outbox` port in
+ * 0003: the event outbox (every write commits with its events in one transaction; the `Outbox` port in
  * @wasl/core events/outbox.ts, `OutboxPg` in pg/outbox-pg.ts).
  *
  * - One row per pending event. `append` inserts in the writer's transaction; `complete` deletes,

@@ -1,12 +1,12 @@
 /**
- * 0004: records (decisions §3–§5): the six kinds, their custom values, exact totals, links and
- * notes, laid out for a million records per account with lists (decisions §4) that filter,
+ * 0004: records: the six kinds, their custom values, exact totals, links and
+ * notes, laid out for a million records per account with lists that filter,
  * search and order on any property and report an exact total.
  *
  * ## One table per kind, typed columns for the built-ins
  *
  * `contacts`, `companies`, `deals`, `tickets`, `invoices`, `products`: `(account_id, id)` is the
- * primary key (ids are the 24-hex record ids), each built-in property of decisions §3 is a typed
+ * primary key (ids are the 24-hex record ids), each built-in property of the kind is a typed
  * column (text; `double precision` for numbers; `timestamptz` for datetimes; `date` for dates),
  * and `custom jsonb` holds the custom values *for reading* (keyed by the custom property's id, so
  * a deleted property leaves nothing that could be misread). "No value" is NULL: the adapter never
@@ -32,7 +32,7 @@
  *   stage-and-amount filter is one index range, counted from the index alone.
  *   The price is on writes: a record touches every index of its table (25 on contacts, 7–11 on
  *   the other kinds, primary key and search included).
- * - Search (decisions §4): a trigram GIN index (`pg_trgm`) on `lower(<name column>)`; on
+ * - Search (a case-insensitive substring of the kind's name property): a trigram GIN index (`pg_trgm`) on `lower(<name column>)`; on
  *   contacts on a stored generated column `search` = lower(fullname ⏎ email ⏎ phone ⏎
  *   whatsapp_number). These GIN indexes cannot lead with `account_id`: that needs the
  *   `btree_gin` extension, which the embedded server (PGlite) is not started with. They are the

@@ -1,5 +1,5 @@
 /**
- * 0005: custom property definitions and property groups (spec §2.5, §2.6; decisions §5; the
+ * 0005: custom property definitions and property groups (the
  * `PropertyRepository` / `PropertyGroupRepository` ports of @wasl/core, `PropertyRepositoryPg` /
  * `PropertyGroupRepositoryPg` in pg/).
  *
@@ -7,7 +7,7 @@
  *   same in every account, with fixed `_id`s beginning `ffffffff`.
  * - `account_id` leads every key: primary keys `(account_id, id)` (ids are the 24-hex record ids;
  *   `record_values.property_id` of 0004 refers to a property by its id), unique
- *   `(account_id, kind, internal_name)` (decisions §5: unique per kind and account; the built-in
+ *   `(account_id, kind, internal_name)` (unique per kind and account; the built-in
  *   names are refused by the core before they get here), and `(account_id, kind, group_id)` for
  *   "does the group still hold properties".
  * - `group_id` has no foreign key: a property may sit in its kind's built-in group, which is not

@@ -1,7 +1,7 @@
 /**
- * 0006: webhooks and their subscriptions (spec §2.10, §3.1; the `WebhookRepository` port in
+ * 0006: webhooks and their subscriptions (the `WebhookRepository` port in
  * @wasl/core webhooks/webhook-repository.ts, `WebhookRepositoryPg` in pg/webhook-repository-pg.ts),
- * and the channel flags and mail queue of notifications (decisions §8).
+ * and the channel flags and mail queue of notifications (stored, popup, browser, email).
  *
  * - `webhooks.id` is the primary key on its own because deliveries (0007) reference it; the
  *   tenant index `(account_id, id)` serves every account-scoped lookup.

@@ -1,5 +1,5 @@
 /**
- * 0007: webhook deliveries and their attempts (spec §3.2, §6.3; decisions §6; the
+ * 0007: webhook deliveries and their attempts (the
  * `DeliveryRepository` port in @wasl/core webhooks/delivery-repository.ts, `DeliveryRepositoryPg`
  * in pg/delivery-repository-pg.ts).
  *

@@ -1,16 +1,16 @@
 /**
- * 0008: messaging (spec §2.7, §2.8, §3.3, §4.1, §4.2; decisions §7).
+ * 0008: messaging: sending numbers, templates, broadcasts, messages and managed OTP codes.
  *
  * - `platforms` (sending numbers): the provider's access token only sealed (SecretBox).
  * - `message_templates` and `broadcasts`: a broadcast is one template of the account sent from
- *   one platform; both ids are integers (decisions §1). Foreign keys carry the account, so a
+ *   one platform; both ids are integers, as the API shows them. Foreign keys carry the account, so a
  *   broadcast can only point at its own account's template and platform.
  * - `messages`: what was sent; a one-time password appears in `body` only as `******`.
  * - `otp_verifications`: managed codes as HMAC-SHA256(server key, id + code); the partial index
  *   finds a recipient's live codes of a template (one live code per recipient and template).
  * - `otp_cooldowns`: the last accepted OTP send per account and recipient (digits); claimed with
  *   one upsert so concurrent sends cannot both pass the cooldown.
- * Every key and index leads with `account_id` (ARCHITECTURE "Data and scale").
+ * Every key and index leads with `account_id` (tenancy is structural).
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"

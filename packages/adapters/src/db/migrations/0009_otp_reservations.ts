@@ -1,11 +1,11 @@
 /**
- * 0009: OTP reservations (spec §4.2 rule 9, §8 OTP credits; core messaging/otp-reservation.ts).
+ * 0009: OTP reservations (one credit per accepted send-otp; core messaging/otp-reservation.ts).
  *
  * A row per send-otp that charged a credit: `open` from the charge until the send's outcome is
  * stored, then `settled` (the send happened, the credit stays spent) or `released` (the credit was
  * given back: the provider refused, or the sweeper found it left open by a stopped process).
  * The partial index is the sweeper's: open rows by age, across accounts. The key leads with
- * `account_id` like every other (ARCHITECTURE "Data and scale").
+ * `account_id` like every other (tenancy is structural: a table sharded on it needs no change).
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"

@@ -4,7 +4,7 @@
  * A row per key a caller sent with a state-changing request: `pending` while a request that runs
  * outside the key's transaction is running, then `done` with the answer to replay (status, content
  * type, the body sealed by the HTTP layer). The key leads with `account_id` like every other
- * (ARCHITECTURE "Data and scale"); `principal` keeps two callers of one account apart. A row past
+ * (tenancy is structural); `principal` keeps two callers of one account apart. A row past
  * `expires_at` no longer counts and is overwritten by the next use of its key; the index on
  * `expires_at` is for removing such rows.
  */
