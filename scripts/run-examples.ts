@@ -8,6 +8,11 @@
  * each tarball's size and each step's result; exits 1 at the first failure (keeping the work
  * directory to look at). `npm run examples -- <name>...` runs only those examples.
  *
+ * `docs` is the Markdown's code as a reader pastes it: every ```ts block of README.md, docs/*.md
+ * and the package READMEs (scripts/doc-blocks.ts) is a module of one project that installed the
+ * tarballs and the install list of docs/embedding.md, type-checked there; the guide's first
+ * program also runs.
+ *
  * `embed-postgres` needs a PostgreSQL server: `TEST_DATABASE_URL` (or `DATABASE_URL`, default
  * `postgres://postgres@127.0.0.1:5432/postgres`), on which it creates and drops a scratch database.
  */
@@ -17,6 +22,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
+import { blockFileName, installList, typeScriptBlocks } from "./doc-blocks.ts"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const bin = (name: string) => Path.join(root, "node_modules", ".bin", name)
@@ -47,6 +53,12 @@ const buildAndPack = () => {
 const install = (name: string): string => {
   const dir = Path.join(work, name)
   Fs.cpSync(Path.join(root, "examples", name), dir, { recursive: true, dereference: true })
+  installProject(name, dir)
+  return dir
+}
+
+/** Installs the project in `dir` (its package.json and tsconfig.json) from the tarballs and the registry, and type-checks it. */
+const installProject = (name: string, dir: string) => {
   const manifestPath = Path.join(dir, "package.json")
   const manifest = JSON.parse(Fs.readFileSync(manifestPath, "utf8"))
   const local = Object.fromEntries([...packed].map(([pkg, file]) => [pkg, `file:${file}`]))
@@ -62,7 +74,6 @@ const install = (name: string): string => {
     step(`${name}: type-check against the installed declarations`)
     run(bin("tsc"), ["-p", "tsconfig.json"], dir)
   }
-  return dir
 }
 
 const expectIn = (name: string, output: string, pattern: RegExp) => {
@@ -149,7 +160,42 @@ const embedPostgres = async () => {
   console.log(out.split("\n").filter((line) => /worker|listening/.test(line)).join("\n"))
 }
 
+const docs = () => {
+  const { checked, fragments } = typeScriptBlocks(root)
+  const dir = Path.join(work, "docs")
+  Fs.mkdirSync(Path.join(dir, "blocks"), { recursive: true })
+  for (const block of checked) Fs.writeFileSync(Path.join(dir, "blocks", blockFileName(block)), block.code)
+  // What the guide's install list installs: the tarballs for @wasl/*, the workspace's versions of the rest.
+  const guide = Fs.readFileSync(Path.join(root, "docs", "embedding.md"), "utf8")
+  const versions = (names: ReadonlyArray<string>) =>
+    Object.fromEntries(names.map((pkg) => [
+      pkg,
+      packed.has(pkg) ? "*" : `^${JSON.parse(Fs.readFileSync(Path.join(root, "node_modules", pkg, "package.json"), "utf8")).version}`
+    ]))
+  const list = installList(guide, "## Install")
+  Fs.writeFileSync(
+    Path.join(dir, "package.json"),
+    JSON.stringify({ name: "wasl-docs", private: true, type: "module", dependencies: versions(list.dependencies), devDependencies: versions(list.devDependencies) })
+  )
+  const examplesConfig = JSON.parse(Fs.readFileSync(Path.join(root, "examples", "embed-postgres", "tsconfig.json"), "utf8"))
+  Fs.writeFileSync(
+    Path.join(dir, "tsconfig.json"),
+    JSON.stringify({ compilerOptions: { ...examplesConfig.compilerOptions, moduleDetection: "force" }, include: ["blocks/*.ts"] })
+  )
+  console.log(`  ${checked.length} ts blocks to compile, ${fragments.length} no-check fragments:`)
+  for (const block of [...checked, ...fragments]) console.log(`    ${block.file}:${block.line}${fragments.includes(block) ? " (no-check)" : ""}`)
+  installProject("docs", dir)
+  const first = checked.find((block) => block.file === "docs/embedding.md")
+  if (first === undefined) throw new Error("docs: docs/embedding.md has no ts block")
+  step(`docs: node ${blockFileName(first)} (the guide's first program)`)
+  const output = run(node, [Path.join("blocks", blockFileName(first))], dir)
+  console.log(output)
+  expectIn("docs", output, /"deal_name": "Big deal"/)
+  expectIn("docs", output, /"event": "deal-created"/)
+}
+
 const examples: Record<string, () => void | Promise<void>> = {
+  docs,
   "embed-memory": embedMemory,
   deno,
   "property-test": propertyTest,
