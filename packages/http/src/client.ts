@@ -82,7 +82,7 @@ const withCurrentKey = (request: HttpClientRequest.HttpClientRequest): Effect.Ef
  *
  * const create = Effect.gen(function*() {
  *   const wasl = yield* makeWaslClient({ baseUrl: "http://localhost:3000", token: process.env.WASL_TOKEN })
- *   return yield* wasl.records.create({ params: { kind: "deals" }, payload: { deal_name: "Renewal" } }).pipe(
+ *   return yield* wasl.records.create({ params: { kind: "deal" }, payload: { deal_name: "Renewal" } }).pipe(
  *     Effect.retry(Schedule.recurs(3)),
  *     withIdempotencyKey(crypto.randomUUID())
  *   )

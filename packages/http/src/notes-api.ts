@@ -1,8 +1,8 @@
 /** Notes of records, for every kind. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { NoteJson, ObjectPath, RecordId } from "@wasl/core"
-import { type RecordParams, recordParams } from "./kind-params.ts"
+import { NoteJson, RecordId } from "@wasl/core"
+import { KindFromPath, type RecordParams, recordParams } from "./kind-params.ts"
 import { DeletedAnswer } from "./deleted-answer.ts"
 import { type AuthenticatedGroup, commonErrors, DataMessageAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import { PAGE_PARAMETERS, withQueryParameters } from "./list-query-openapi.ts"
@@ -14,10 +14,10 @@ import { Authentication } from "./security.ts"
 export const NoteBody: Schema.$Record<Schema.String, Schema.Unknown> = Schema.Record(Schema.String, Schema.Unknown).annotate({
   description: "{ body: string }"
 })
-const noteParams = { kind: ObjectPath, id: RecordId, noteId: RecordId }
+const noteParams = { kind: KindFromPath, id: RecordId, noteId: RecordId }
 
 /** The path parameters `:kind/:id/notes/:noteId`, as an endpoint's type carries them. */
-export type NoteParams = PathParams<{ kind: typeof ObjectPath; id: typeof RecordId; noteId: typeof RecordId }>
+export type NoteParams = PathParams<{ kind: typeof KindFromPath; id: typeof RecordId; noteId: typeof RecordId }>
 
 /** `GET /api/:kind/:id/notes`: the record's notes, newest first, paginated. */
 export const ListNotesEndpoint: WaslEndpoint<"list", "GET", "/:kind/:id/notes", {

@@ -30,9 +30,9 @@ describe("the typed client", () => {
     const result = await run(Effect.gen(function*() {
       const wasl = yield* makeWaslClient({ baseUrl: server.url, token })
       const me = yield* wasl.me.show()
-      const created = yield* wasl.records.create({ params: { kind: "deals" }, payload: { deal_name: "Typed", amount: 10 } })
+      const created = yield* wasl.records.create({ params: { kind: "deal" }, payload: { deal_name: "Typed", amount: 10 } })
       const id = Schema.decodeUnknownSync(RecordId)(created.data.properties._id)
-      const shown = yield* wasl.records.show({ params: { kind: "deals", id } })
+      const shown = yield* wasl.records.show({ params: { kind: "deal", id } })
       const tokens = yield* wasl.tokens.list()
       return { me, created, shown, tokens }
     }))
@@ -46,7 +46,7 @@ describe("the typed client", () => {
   it("sends an Idempotency-Key inside withIdempotencyKey: the same key answers the first record, not a second one", async () => {
     const ids = await run(Effect.gen(function*() {
       const wasl = yield* makeWaslClient({ baseUrl: server.url, token })
-      const create = wasl.records.create({ params: { kind: "deals" }, payload: { deal_name: "Keyed" } }).pipe(
+      const create = wasl.records.create({ params: { kind: "deal" }, payload: { deal_name: "Keyed" } }).pipe(
         Effect.map((created) => created.data.properties._id)
       )
       return {
@@ -69,8 +69,8 @@ describe("the typed client", () => {
       const wasl = yield* makeWaslClient({ baseUrl: server.url, token })
       const anonymous = yield* makeWaslClient({ baseUrl: server.url })
       return {
-        invalid: yield* Effect.flip(wasl.records.create({ params: { kind: "deals" }, payload: { amount: 10 } })),
-        missing: yield* Effect.flip(wasl.records.show({ params: { kind: "deals", id: Schema.decodeUnknownSync(RecordId)("0123456789abcdef01234567") } })),
+        invalid: yield* Effect.flip(wasl.records.create({ params: { kind: "deal" }, payload: { amount: 10 } })),
+        missing: yield* Effect.flip(wasl.records.show({ params: { kind: "deal", id: Schema.decodeUnknownSync(RecordId)("0123456789abcdef01234567") } })),
         unauthenticated: yield* Effect.flip(anonymous.me.show())
       }
     }))

@@ -1,7 +1,7 @@
 import { Effect, type Layer } from "effect"
 import { HttpServerResponse, type HttpRouter } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
-import { downloadExport, getExport, KIND_OF_PATH, requestExport } from "@wasl/core"
+import { downloadExport, getExport, requestExport } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"
@@ -16,7 +16,7 @@ export const ExportHandlers: Layer.Layer<
   handlers
     .handle("request", ({ params, payload }) =>
       Effect.gen(function*() {
-        return { data: yield* domain(requestExport(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], payload)) }
+        return { data: yield* domain(requestExport(yield* CurrentPrincipal, params.kind, payload)) }
       }))
     .handle("show", ({ params }) =>
       Effect.gen(function*() {

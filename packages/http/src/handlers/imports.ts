@@ -3,7 +3,7 @@ import type { HttpRouter } from "effect/http"
 import { HttpServerResponse } from "effect/http"
 import { Multipart } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
-import { getImport, importErrorsCsv, KIND_OF_PATH, startImport, type UploadPart } from "@wasl/core"
+import { getImport, importErrorsCsv, startImport, type UploadPart } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"
@@ -25,15 +25,15 @@ export const ImportHandlers: Layer.Layer<
     .handle("start", ({ params, payload }) =>
       Effect.gen(function*() {
         const parts = Stream.map(payload, uploadPart)
-        return { data: yield* domain(startImport(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], parts)) }
+        return { data: yield* domain(startImport(yield* CurrentPrincipal, params.kind, parts)) }
       }))
     .handle("show", ({ params }) =>
       Effect.gen(function*() {
-        return { data: yield* domain(getImport(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id)) }
+        return { data: yield* domain(getImport(yield* CurrentPrincipal, params.kind, params.id)) }
       }))
     .handle("errors", ({ params }) =>
       Effect.gen(function*() {
-        const csv = yield* domain(importErrorsCsv(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id))
+        const csv = yield* domain(importErrorsCsv(yield* CurrentPrincipal, params.kind, params.id))
         return HttpServerResponse.stream(Stream.encodeText(csv), {
           contentType: "text/csv; charset=utf-8",
           headers: { "content-disposition": `attachment; filename="import-${params.id}-errors.csv"` }

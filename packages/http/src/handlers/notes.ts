@@ -1,7 +1,7 @@
 import { Effect, type Layer } from "effect"
 import type { HttpRouter } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
-import { createNote, deleteNote, KIND_OF_PATH, listNotes, updateNote } from "@wasl/core"
+import { createNote, deleteNote, listNotes, updateNote } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"
@@ -19,22 +19,22 @@ export const NoteHandlers: Layer.Layer<
     .handle("list", ({ params }) =>
       Effect.gen(function*() {
         const request = yield* listRequest
-        const page = yield* domain(listNotes(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id, request.input))
+        const page = yield* domain(listNotes(yield* CurrentPrincipal, params.kind, params.id, request.input))
         return paginated(request, page)
       }))
     .handle("create", ({ params, payload }) =>
       Effect.gen(function*() {
-        const data = yield* domain(createNote(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id, payload))
+        const data = yield* domain(createNote(yield* CurrentPrincipal, params.kind, params.id, payload))
         return { data, message: CREATED }
       }))
     .handle("update", ({ params, payload }) =>
       Effect.gen(function*() {
         const principal = yield* CurrentPrincipal
-        const data = yield* domain(updateNote(principal, KIND_OF_PATH[params.kind], params.id, params.noteId, payload))
+        const data = yield* domain(updateNote(principal, params.kind, params.id, params.noteId, payload))
         return { data, message: MODIFIED }
       }))
     .handle("delete", ({ params }) =>
       Effect.gen(function*() {
-        yield* domain(deleteNote(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id, params.noteId))
+        yield* domain(deleteNote(yield* CurrentPrincipal, params.kind, params.id, params.noteId))
         return { message: DELETED, data: [] as const }
       })))

@@ -8,7 +8,6 @@ import {
   deletePropertyGroup,
   getProperty,
   getPropertyGroup,
-  KIND_OF_PATH,
   listProperties,
   listPropertyGroups,
   updateProperty,
@@ -31,58 +30,58 @@ export const PropertyHandlers: Layer.Layer<
     .handle("listGroups", ({ params }) =>
       Effect.gen(function*() {
         const principal = yield* CurrentPrincipal
-        const groups = yield* domain(listPropertyGroups(principal, KIND_OF_PATH[params.kind]))
+        const groups = yield* domain(listPropertyGroups(principal, params.kind))
         return { data: yield* Effect.forEach(groups, (g) => groupView(principal.accountId, g, false)) }
       }))
     .handle("createGroup", ({ params, payload }) =>
       Effect.gen(function*() {
         const principal = yield* CurrentPrincipal
-        const group = yield* domain(createPropertyGroup(principal, KIND_OF_PATH[params.kind], payload))
+        const group = yield* domain(createPropertyGroup(principal, params.kind, payload))
         return { data: yield* groupView(principal.accountId, group, true), message: CREATED }
       }))
     .handle("showGroup", ({ params }) =>
       Effect.gen(function*() {
         const principal = yield* CurrentPrincipal
-        const group = yield* domain(getPropertyGroup(principal, KIND_OF_PATH[params.kind], params.id))
+        const group = yield* domain(getPropertyGroup(principal, params.kind, params.id))
         return { data: yield* groupView(principal.accountId, group, false) }
       }))
     .handle("updateGroup", ({ params, payload }) =>
       Effect.gen(function*() {
         const principal = yield* CurrentPrincipal
-        const group = yield* domain(updatePropertyGroup(principal, KIND_OF_PATH[params.kind], params.id, payload))
+        const group = yield* domain(updatePropertyGroup(principal, params.kind, params.id, payload))
         return { data: yield* groupView(principal.accountId, group, true), message: MODIFIED }
       }))
     .handle("deleteGroup", ({ params }) =>
       Effect.gen(function*() {
-        yield* domain(deletePropertyGroup(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id))
+        yield* domain(deletePropertyGroup(yield* CurrentPrincipal, params.kind, params.id))
         return { message: DELETED, data: [] as const }
       }))
     .handle("list", ({ params }) =>
       Effect.gen(function*() {
         const principal = yield* CurrentPrincipal
-        const properties = yield* domain(listProperties(principal, KIND_OF_PATH[params.kind]))
+        const properties = yield* domain(listProperties(principal, params.kind))
         return { data: yield* Effect.forEach(properties, (p) => propertyView(principal.accountId, p)) }
       }))
     .handle("create", ({ params, payload }) =>
       Effect.gen(function*() {
         const principal = yield* CurrentPrincipal
-        const property = yield* domain(createProperty(principal, KIND_OF_PATH[params.kind], payload))
+        const property = yield* domain(createProperty(principal, params.kind, payload))
         return { data: yield* propertyView(principal.accountId, property), message: CREATED }
       }))
     .handle("show", ({ params }) =>
       Effect.gen(function*() {
         const principal = yield* CurrentPrincipal
-        const property = yield* domain(getProperty(principal, KIND_OF_PATH[params.kind], params.id))
+        const property = yield* domain(getProperty(principal, params.kind, params.id))
         return { data: yield* propertyView(principal.accountId, property) }
       }))
     .handle("update", ({ params, payload }) =>
       Effect.gen(function*() {
         const principal = yield* CurrentPrincipal
-        const property = yield* domain(updateProperty(principal, KIND_OF_PATH[params.kind], params.id, payload))
+        const property = yield* domain(updateProperty(principal, params.kind, params.id, payload))
         return { data: yield* propertyView(principal.accountId, property), message: MODIFIED }
       }))
     .handle("delete", ({ params }) =>
       Effect.gen(function*() {
-        yield* domain(deleteProperty(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id))
+        yield* domain(deleteProperty(yield* CurrentPrincipal, params.kind, params.id))
         return { message: DELETED, data: [] as const }
       })))

@@ -7,7 +7,6 @@ import {
   deleteRecord,
   deleteRecords,
   getRecord,
-  KIND_OF_PATH,
   listRecords,
   updateRecord,
   updateRecords,
@@ -31,40 +30,40 @@ export const RecordHandlers: Layer.Layer<
     .handle("list", ({ params }) =>
       Effect.gen(function*() {
         const request = yield* listRequest
-        return recordListAnswer(request, yield* domain(listRecords(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], request.input)))
+        return recordListAnswer(request, yield* domain(listRecords(yield* CurrentPrincipal, params.kind, request.input)))
       }))
     .handle("create", ({ params, payload }) =>
       Effect.gen(function*() {
-        const data = yield* domain(createRecord(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], payload))
+        const data = yield* domain(createRecord(yield* CurrentPrincipal, params.kind, payload))
         return recordWrittenAnswer(data, CREATED, 201)
       }))
     .handle("show", ({ params }) =>
       Effect.gen(function*() {
-        return recordShownAnswer(yield* domain(getRecord(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id)))
+        return recordShownAnswer(yield* domain(getRecord(yield* CurrentPrincipal, params.kind, params.id)))
       }))
     .handle("update", ({ params, payload }) =>
       Effect.gen(function*() {
-        const data = yield* domain(updateRecord(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id, payload))
+        const data = yield* domain(updateRecord(yield* CurrentPrincipal, params.kind, params.id, payload))
         return recordWrittenAnswer(data, MODIFIED, 200)
       }))
     .handle("delete", ({ params }) =>
       Effect.gen(function*() {
-        yield* domain(deleteRecord(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], params.id))
+        yield* domain(deleteRecord(yield* CurrentPrincipal, params.kind, params.id))
         return { message: DELETED, data: [] as const }
       }))
     .handle("batchCreate", ({ params, payload }) =>
       Effect.gen(function*() {
-        return { data: yield* domain(createRecords(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], payload)), message: CREATED }
+        return { data: yield* domain(createRecords(yield* CurrentPrincipal, params.kind, payload)), message: CREATED }
       }))
     .handle("batchUpdate", ({ params, payload }) =>
       Effect.gen(function*() {
-        return { data: yield* domain(updateRecords(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], payload)), message: MODIFIED }
+        return { data: yield* domain(updateRecords(yield* CurrentPrincipal, params.kind, payload)), message: MODIFIED }
       }))
     .handle("batchDelete", ({ params, payload }) =>
       Effect.gen(function*() {
-        return { data: yield* domain(deleteRecords(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], payload)), message: DELETED }
+        return { data: yield* domain(deleteRecords(yield* CurrentPrincipal, params.kind, payload)), message: DELETED }
       }))
     .handle("batchUpsert", ({ params, payload }) =>
       Effect.gen(function*() {
-        return { data: yield* domain(upsertRecords(yield* CurrentPrincipal, KIND_OF_PATH[params.kind], payload)), message: MODIFIED }
+        return { data: yield* domain(upsertRecords(yield* CurrentPrincipal, params.kind, payload)), message: MODIFIED }
       })))
