@@ -4,12 +4,10 @@
  */
 import { Schema } from "effect"
 import { WireTimestamp } from "../wire/timestamp.ts"
+import { AccountId, UserId } from "../account-ids.ts"
 import { Plan } from "./plan.ts"
 
-/** An account's id: a positive integer. */
-export const AccountId: Schema.Int = Schema.Int.check(Schema.isGreaterThan(0))
-/** A user's id: a positive integer. */
-export const UserId: Schema.Int = Schema.Int.check(Schema.isGreaterThan(0))
+export { AccountId, UserId } from "../account-ids.ts"
 
 const Nullable = <S extends Schema.Top>(s: S) => Schema.NullOr(s)
 

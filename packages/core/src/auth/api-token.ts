@@ -1,6 +1,6 @@
 /** API tokens, Sanctum style: `Bearer <id>|<40 random characters>`. */
 import { Schema } from "effect"
-import { AccountId, UserId } from "../account/account.ts"
+import { AccountId, UserId } from "../account-ids.ts"
 import { WireTimestamp } from "../wire/timestamp.ts"
 import { Ability } from "./permission.ts"
 

@@ -1,6 +1,6 @@
 /** Permission names. A user holds the union of its teams' permissions in an account. */
 import { Schema } from "effect"
-import { OBJECT_KINDS, type ObjectKind } from "../records/object-kind.ts"
+import { OBJECT_KINDS, type ObjectKind } from "../object-kinds.ts"
 
 const RECORD_ACTIONS = ["index", "show", "create", "update", "delete"] as const
 

@@ -4,16 +4,9 @@
  * event's body holds its object under.
  */
 import { Option, Schema } from "effect"
+import { OBJECT_KINDS, type ObjectKind } from "../object-kinds.ts"
 
-/** The six kinds of record: contacts, companies, deals, tickets, invoices and products. */
-export const OBJECT_KINDS = ["contact", "company", "deal", "ticket", "invoice", "product"] as const
-/** A kind of record (`contact`, `company`, `deal`, `ticket`, `invoice`, `product`). */
-export type ObjectKind = typeof OBJECT_KINDS[number]
-
-/** An object kind (`contact`, `company`, `deal`, `ticket`, `invoice`, `product`) as a Schema. */
-export const ObjectKindSchema: Schema.Literals<typeof OBJECT_KINDS> = Schema.Literals(OBJECT_KINDS).annotate({
-  identifier: "ObjectKind"
-})
+export { OBJECT_KINDS, type ObjectKind, ObjectKindSchema } from "../object-kinds.ts"
 
 // ---------------------------------------------------------------------------------------------
 // Path segments
