@@ -123,10 +123,12 @@ describe("the README tour", () => {
     }, 240_000)
     expect(run.code, run.output).toBe(0)
     // The one-time password went through, the receiver printed the delivery, the import and
-    // the export finished.
+    // the export finished, and the file holds the tour's deal.
     expect(run.output).toMatch(/"status":"approved"/)
     expect(run.output).toMatch(/^deal-updated \S+$/m)
     expect(run.output).toMatch(/"status":"completed"/)
-    expect(Fs.readdirSync(dir).filter((name) => /^deals-.*\.csv$/.test(name))).toHaveLength(1)
+    const exported = Fs.readdirSync(dir).filter((name) => /^deals-.*\.csv$/.test(name))
+    expect(exported).toHaveLength(1)
+    expect(Fs.readFileSync(Path.join(dir, exported[0]!), "utf8")).toContain("Big deal")
   }, 300_000)
 })
