@@ -83,7 +83,8 @@ export type WaslRepositories =
  * Every port the use-cases, the HTTP handlers and the delivery worker need: the storage ports,
  * the worker's wake-up signals, the live notification feed, hashing and secrets, and the ports through which Wasl reaches the
  * outside world (webhook endpoints, mail, WhatsApp). `DeliveryPolicy` is not listed: it has a
- * default (the spec's retry schedule and timeout) that a deployment may override.
+ * default (attempts 0 s, 5 min, 30 min, 1 h, 3 h and 1 day after the one before; 30 seconds each) that a
+ * deployment may override.
  */
 export type WaslServices =
   | WaslRepositories

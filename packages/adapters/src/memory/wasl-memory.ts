@@ -41,7 +41,7 @@ import { WebhookUrlGuardMemory } from "./webhook-url-guard-memory.ts"
 export interface WaslMemoryOptions {
   /** The server key (32 bytes or 64 hexadecimal characters). Default: a random key for this layer. */
   readonly secretKey?: ServerKeyInput | undefined
-  /** The retry delays and the attempt timeout of webhook deliveries (the spec's by default). */
+  /** The retry delays and the attempt timeout of webhook deliveries (by default six attempts over about a day, 30 seconds each). */
   readonly webhooks?: Pick<WebhookOptions, "retryDelays" | "timeout"> | undefined
   /** How long after an accepted OTP send the same recipient gets 429, as text (`10s`) or a duration. Default 60 s. */
   readonly otpCooldown?: string | Duration.Duration | undefined

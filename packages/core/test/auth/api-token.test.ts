@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
 import { parseBearer, TOKEN_SECRET_LENGTH } from "../../src/index.ts"
 
-/** The spec's form, written independently: `<positive integer id>|<40 alphanumerics>`. */
+/** The bearer token's form, written independently: `<positive integer id>|<40 alphanumerics>`. */
 const isSpecForm = (s: string): boolean => {
   const parts = s.split("|")
   if (parts.length !== 2) return false

@@ -89,7 +89,7 @@ describe("event names", () => {
     assert.isTrue(Option.isNone(Schema.decodeUnknownOption(EventName)(s)))
   })
 
-  it("carry the spec's object keys", () => {
+  it("carry their body's object key: the kind, then _property, _property_group or _note", () => {
     const cases: ReadonlyArray<readonly [EventName, string]> = [
       ["contact-created", "contact"],
       ["company-updated", "company"],

@@ -72,7 +72,7 @@ describe("WireTimestamp", () => {
     assert.strictEqual(formatWireTimestamp(zoned), encodeWire(utc(ms)))
   })
 
-  it("decodes the spec's example", () => {
+  it("decodes the documented example (2026-11-21T17:24:05.123456Z)", () => {
     const exit = decodeWire("2026-11-21T17:24:05.123456Z")
     assert.strictEqual(millisOf(exit), Date.UTC(2026, 10, 21, 17, 24, 5, 123))
   })
