@@ -43,9 +43,10 @@ import type { WebhookRepository } from "./webhooks/webhook-repository.ts"
 import type { WebhookTransport } from "./webhooks/webhook-transport.ts"
 import type { WebhookUrlGuard } from "./webhooks/webhook-url.ts"
 import type { ExportRepository } from "./exports/export-repository.ts"
+import type { WhatsAppInbox } from "./whatsapp/whatsapp-inbox.ts"
 
 /**
- * The storage ports: every repository, the outbox, the transactor that makes writes atomic and
+ * The storage ports: every repository, the outbox, the WhatsApp inbox, the transactor that makes writes atomic and
  * the request counters of rate limits, and what operators watch: readiness and the delivery backlog.
  */
 export type WaslRepositories =
@@ -78,6 +79,7 @@ export type WaslRepositories =
   | Readiness
   | DeliveryBacklog
   | ExportRepository
+  | WhatsAppInbox
 
 /**
  * Every port the use-cases, the HTTP handlers and the delivery worker need: the storage ports,

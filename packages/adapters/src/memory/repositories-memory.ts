@@ -34,6 +34,7 @@ import { ReadinessMemory } from "./readiness-memory.ts"
 import { DeliveryBacklogMemory } from "./delivery-backlog-memory.ts"
 import { ExportRepositoryMemory } from "./export-repository-memory.ts"
 import { ImportRepositoryMemory } from "./import-repository-memory.ts"
+import { WhatsAppInboxMemory } from "./whatsapp-inbox-memory.ts"
 
 /**
  * Every repository port, the Transactor and the store's QueueSignals over one
@@ -75,5 +76,6 @@ export const RepositoriesMemory: Layer.Layer<
   ReadinessMemory,
   DeliveryBacklogMemory,
   ExportRepositoryMemory,
-  ImportRepositoryMemory
+  ImportRepositoryMemory,
+  WhatsAppInboxMemory
 ))).pipe(Layer.provideMerge(MemoryStore.layer))

@@ -2,7 +2,7 @@ import type { WorkQueue } from "@wasl/core"
 
 /**
  * The memory store's `NOTIFY`: who is listening for each work queue (`QueueSignalsMemory`) and a
- * way to wake them (the outbox and the delivery queue, after their writes commit). It lives
+ * way to wake them (the outbox, the delivery queue and the WhatsApp inbox, after their writes commit). It lives
  * beside the store's state, not in it: a rollback restores rows, never listeners.
  */
 export interface MemorySignalHub {
@@ -14,7 +14,11 @@ export interface MemorySignalHub {
 
 /** A hub with no listeners. Internal plumbing of `MemoryStore`. */
 export const makeSignalHub = (): MemorySignalHub => {
-  const listeners: { readonly [Q in WorkQueue]: Set<() => void> } = { outbox: new Set(), deliveries: new Set() }
+  const listeners: { readonly [Q in WorkQueue]: Set<() => void> } = {
+    outbox: new Set(),
+    deliveries: new Set(),
+    whatsapp: new Set()
+  }
   return {
     signal: (queue) => {
       for (const wake of [...listeners[queue]]) wake()

@@ -288,6 +288,30 @@ export interface MemoryState {
   readonly exports: ExportTable
   /** CSV imports with their staged rows, by `<account id>:<import id>` (import-repository-memory.ts). */
   readonly imports: ReadonlyMap<string, ImportEntry>
+  /** Stored WhatsApp callbacks not yet processed (whatsapp-inbox-memory.ts). */
+  readonly whatsappInbox: WhatsAppInboxTable
+}
+
+/** A stored WhatsApp callback: the `whatsapp_inbox` row. */
+export interface WhatsAppInboxRow {
+  /** Its id, from the table's sequence. */
+  readonly id: number
+  /** The raw body. */
+  readonly body: string
+  /** When it was received. */
+  readonly receivedAt: DateTime.Utc
+  /** Claimable once this has passed; null: never claimed. */
+  readonly claimedUntil: DateTime.Utc | null
+  /** How many times it was claimed. */
+  readonly attempts: number
+}
+
+/** The stored WhatsApp callbacks, oldest first, and the next id. */
+export interface WhatsAppInboxTable {
+  /** The id of the next insert. */
+  readonly nextId: number
+  /** The rows, oldest first. */
+  readonly rows: ReadonlyArray<WhatsAppInboxRow>
 }
 
 /** Exports and the chunks of their files, both by `exportKey(accountId, id)`. */
@@ -327,7 +351,8 @@ export const emptyMemoryState: MemoryState = {
   notes: HashMap.empty(),
   idempotencyKeys: new Map(),
   exports: { rows: new Map(), chunks: new Map(), turns: new Map() },
-  imports: new Map()
+  imports: new Map(),
+  whatsappInbox: { nextId: 1, rows: [] }
 }
 
 /** The key of a membership in `MemoryState.memberships`. */

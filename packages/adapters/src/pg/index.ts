@@ -7,6 +7,7 @@ import { AccountRepositoryPg } from "./account-repository-pg.ts"
 import { CurrentUserReaderPg } from "./current-user-reader-pg.ts"
 import { NotificationRepositoryPg } from "./notification-repository-pg.ts"
 import { OutboxPg } from "./outbox-pg.ts"
+import { WhatsAppInboxPg } from "./whatsapp-inbox-pg.ts"
 import { PropertyGroupRepositoryPg } from "./property-group-repository-pg.ts"
 import { PropertyRepositoryPg } from "./property-repository-pg.ts"
 import { SessionRepositoryPg } from "./session-repository-pg.ts"
@@ -46,6 +47,7 @@ export { RecordRepositoryPg } from "./record-repository-pg.ts"
 export { WebhookRepositoryPg } from "./webhook-repository-pg.ts"
 export { DELIVERIES_CHANNEL, DeliveryRepositoryPg } from "./delivery-repository-pg.ts"
 export { QueueSignalsPg } from "./queue-signals-pg.ts"
+export { WHATSAPP_INBOX_CHANNEL, WhatsAppInboxPg } from "./whatsapp-inbox-pg.ts"
 export { NotificationFeedPg } from "./notification-feed-pg.ts"
 export { NoteRepositoryPg } from "./note-repository-pg.ts"
 export { IdempotencyStorePg } from "./idempotency-store-pg.ts"
@@ -68,7 +70,7 @@ export { MatchLockPg } from "./match-lock-pg.ts"
 
 /**
  * Every storage port on PostgreSQL (`WaslRepositories`: the repositories, the outbox, the delivery
- * queue, the Transactor and the rate-limit counts; and the `MatchLock`), over one `SqlClient` (migrated). Needs `SecureRandom` (subscription
+ * queue, the WhatsApp inbox, the Transactor and the rate-limit counts; and the `MatchLock`), over one `SqlClient` (migrated). Needs `SecureRandom` (subscription
  * ids). The queues' wake-ups (`QueueSignalsPg`) and the live notifications (`NotificationFeedPg`)
  * are separate layers: they need a `PgClient`.
  */
@@ -97,5 +99,6 @@ export const RepositoriesPg: Layer.Layer<WaslRepositories, never, SecureRandom.S
   DeliveryBacklogPg,
   ExportRepositoryPg,
   ImportRepositoryPg,
-  MatchLockPg
+  MatchLockPg,
+  WhatsAppInboxPg
 )

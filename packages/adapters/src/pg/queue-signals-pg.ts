@@ -3,10 +3,12 @@ import { PgClient } from "@effect/sql-pg"
 import { Duration, Effect, Layer, Queue, Schedule } from "effect"
 import { DELIVERIES_CHANNEL } from "./delivery-repository-pg.ts"
 import { OUTBOX_CHANNEL } from "./outbox-pg.ts"
+import { WHATSAPP_INBOX_CHANNEL } from "./whatsapp-inbox-pg.ts"
 
 const CHANNEL: { readonly [Q in WorkQueue]: string } = {
   outbox: OUTBOX_CHANNEL,
-  deliveries: DELIVERIES_CHANNEL
+  deliveries: DELIVERIES_CHANNEL,
+  whatsapp: WHATSAPP_INBOX_CHANNEL
 }
 
 /**

@@ -7,8 +7,11 @@
  */
 import { Context, type Effect, type Scope } from "effect"
 
-/** `outbox`: events were appended or released. `deliveries`: deliveries were queued. */
-export type WorkQueue = "outbox" | "deliveries"
+/**
+ * `outbox`: events were appended or released. `deliveries`: deliveries were queued. `whatsapp`:
+ * a WhatsApp callback was stored (the inbox).
+ */
+export type WorkQueue = "outbox" | "deliveries" | "whatsapp"
 
 /** What the {@link QueueSignals} port offers (implement this to write an adapter). */
 export interface QueueSignalsShape {

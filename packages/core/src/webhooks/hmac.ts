@@ -7,8 +7,8 @@
 import { Effect, Layer, Option } from "effect"
 import { Mac, SecureRandom } from "effect/crypto"
 
-/** Signs a message (its UTF-8 bytes) with one key; answers the 32-byte tag. */
-export type HmacSha256 = (message: string) => Effect.Effect<Uint8Array>
+/** Signs a message (a text's UTF-8 bytes, or raw bytes as received) with one key; answers the 32-byte tag. */
+export type HmacSha256 = (message: string | Uint8Array) => Effect.Effect<Uint8Array>
 
 // The default when the host provides no `Mac`: Web Crypto needs no configuration, and the
 // use-cases and receivers that sign should not have to wire a Mac service. SecureRandom only
@@ -20,7 +20,8 @@ const signerOf = (key: Uint8Array) =>
     const mac = yield* Mac.Mac
     const macKey = yield* Mac.key(Mac.hmacSha256, key)
     // A byte key of any non-empty length signs: a CryptoError here is a broken runtime.
-    return (message: string) => Effect.orDie(mac.sign(macKey, new TextEncoder().encode(message)))
+    return (message: string | Uint8Array) =>
+      Effect.orDie(mac.sign(macKey, typeof message === "string" ? new TextEncoder().encode(message) : message))
   })
 
 /**
