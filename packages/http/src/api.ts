@@ -36,6 +36,7 @@ import { WebhooksGroup } from "./webhooks-api.ts"
 import { DeliveriesGroup } from "./deliveries-api.ts"
 import { NotificationsGroup } from "./notifications-api.ts"
 import { HealthGroup } from "./health-api.ts"
+import { WhatsAppGroup } from "./whatsapp-api.ts"
 
 /** `GET /api/me`: the calling user, its current account, teams and preferences. */
 export const ShowMeEndpoint: WaslEndpoint<"show", "GET", "/me", {
@@ -203,6 +204,7 @@ export const WaslApiBase: HttpApi.HttpApi<
   | typeof RecordsGroup
   | typeof ExportsGroup
   | typeof HealthGroup
+  | typeof WhatsAppGroup
 > = HttpApi.make("wasl")
   .add(MeGroup)
   .add(AuthGroup)
@@ -219,6 +221,7 @@ export const WaslApiBase: HttpApi.HttpApi<
   .add(RecordsGroup)
   .add(ExportsGroup)
   .add(HealthGroup)
+  .add(WhatsAppGroup)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "ignore" })
   .annotateMerge(OpenApi.annotations({
     title: "Wasl API",
@@ -235,7 +238,8 @@ export const WaslApiBase: HttpApi.HttpApi<
 /**
  * Wasl's HTTP API as an Effect `HttpApi`: every endpoint under `/api` with its payload, answer and
  * error schemas, in groups (`me`, `auth`, `tokens`, `records`, `recordLinks`, `notes`,
- * `exports`, `properties`, `webhooks`, `deliveries`, `notifications`, `messaging`, `otp`), and the health
+ * `exports`, `properties`, `webhooks`, `deliveries`, `notifications`, `messaging`, `otp`, `whatsapp`: Meta's
+ * callbacks), and the health
  * probes (`health`) at `/health/live` and `/health/ready`. Serve it with
  * `WaslRoutes`, derive a typed client with `@wasl/http/client`, or its OpenAPI document with
  * `OpenApi.fromApi(WaslApi)`.

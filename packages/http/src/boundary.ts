@@ -31,6 +31,13 @@ const MULTIPART_PATHS: ReadonlyArray<readonly [RegExp, number]> = [
   [/^\/api\/(contacts|companies|deals|tickets|invoices|products)\/imports\/?$/, IMPORT_BODY_LIMIT]
 ]
 
+/**
+ * The endpoints whose body is signed by its sender and checked as the bytes received (Meta's
+ * callbacks): nothing here reads it before the endpoint has checked the signature, so the JSON
+ * refusals below (nesting, unstorable text) are not theirs. The JSON body limit applies.
+ */
+const SIGNED_BODY_PATHS: ReadonlyArray<RegExp> = [/^\/api\/whatsapp\/webhook\/?$/]
+
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"])
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
@@ -198,11 +205,12 @@ export const makeBoundary = (routes: RouteTable): HttpRouter.Middleware<{
           const multipartBodyLimit = multipartLimit(request)
           const multipart = multipartBodyLimit !== undefined
           const limit = multipartBodyLimit ?? JSON_BODY_LIMIT
+          const signed = SIGNED_BODY_PATHS.some((pattern) => pattern.test(pathOf(request.url)))
           const guarded = hasBody(request) && !multipart && !isJson(request.headers["content-type"])
             ? Effect.succeed(responses.unsupportedMediaType())
             : Number(request.headers["content-length"] ?? 0) > limit
             ? Effect.succeed(responses.payloadTooLarge())
-            : Effect.flatMap(refusedText(request, hasBody(request) && !multipart), (errors) =>
+            : Effect.flatMap(refusedText(request, hasBody(request) && !multipart && !signed), (errors) =>
               errors === undefined
                 ? Effect.map(Effect.provideService(app, HttpServerRequest.HttpServerRequest, request), withOwn415)
                 : Effect.succeed(responses.validation(errors))).pipe(

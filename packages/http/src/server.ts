@@ -29,6 +29,7 @@ import { DeliveryHandlers } from "./handlers/deliveries.ts"
 import { MetricsRoute } from "./metrics-route.ts"
 import { NotificationHandlers } from "./handlers/notifications.ts"
 import { HealthHandlers } from "./handlers/health.ts"
+import { WhatsAppHandlers } from "./handlers/whatsapp.ts"
 
 /** Where the OpenAPI 3.1 document of the API is served. */
 export const OPENAPI_PATH = "/api/openapi.json"
@@ -50,7 +51,7 @@ const DocumentedApi = Effect.map(PublicUrl, (base) =>
   base === undefined ? WaslApi : WaslApi.annotateMerge(OpenApi.annotations({ servers: [{ url: base, description: "Wasl's public URL" }] })))
 
 const ApiRoutes = Layer.unwrap(Effect.map(DocumentedApi, (api) => HttpApiBuilder.layer(api, { openapiPath: OPENAPI_PATH }))).pipe(
-  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, PropertyHandlers, MessagingHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, ImportHandlers, RecordHandlers, ExportHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers, HealthHandlers]),
+  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, PropertyHandlers, MessagingHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, ImportHandlers, RecordHandlers, ExportHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers, HealthHandlers, WhatsAppHandlers]),
   Layer.provide(AuthenticationLive)
 )
 

@@ -24,7 +24,15 @@ import {
   TestDatabase,
   testPostgresUrl
 } from "@wasl/adapters/testing"
-import { bootstrapAccount, parsePublicUrl, PublicUrl, RATE_LIMIT_OFF, RateLimitPolicy, type RateLimitPolicyShape } from "@wasl/core"
+import {
+  bootstrapAccount,
+  parsePublicUrl,
+  PublicUrl,
+  RATE_LIMIT_OFF,
+  RateLimitPolicy,
+  type RateLimitPolicyShape,
+  WhatsAppWebhookSettings
+} from "@wasl/core"
 import { MetricsToken, parseTrustedProxies, serveWasl, SseHeartbeat, StreamsPerUser, TrustedProxies } from "@wasl/http"
 import { type Client, makeClient } from "./client.ts"
 import { type FakeWebhookTransport, webhookTestServices, type WebhookServiceOptions } from "./webhook-services.ts"
@@ -76,6 +84,8 @@ export interface ServerOptions {
   readonly sseHeartbeat?: Duration.Duration
   /** How many notification streams a user may hold open at once (10 unless given). */
   readonly streamsPerUser?: number
+  /** The Meta app's secret and verify token of the WhatsApp receiver (none: its routes answer 404). */
+  readonly whatsappWebhook?: { readonly appSecret: string; readonly verifyToken: string }
 }
 
 export const startTestServer = async (
@@ -112,7 +122,13 @@ export const startTestServer = async (
     Layer.provide(options.publicUrl === undefined ? Layer.empty : Layer.succeed(PublicUrl, Result.getOrThrow(parsePublicUrl(options.publicUrl)))),
     Layer.provide(Layer.succeed(MetricsToken, options.metricsToken === undefined ? undefined : Redacted.make(options.metricsToken))),
     Layer.provide(options.sseHeartbeat === undefined ? Layer.empty : Layer.succeed(SseHeartbeat, options.sseHeartbeat)),
-    Layer.provide(options.streamsPerUser === undefined ? Layer.empty : Layer.succeed(StreamsPerUser, options.streamsPerUser))
+    Layer.provide(options.streamsPerUser === undefined ? Layer.empty : Layer.succeed(StreamsPerUser, options.streamsPerUser)),
+    Layer.provide(
+      options.whatsappWebhook === undefined ? Layer.empty : Layer.succeed(WhatsAppWebhookSettings, {
+        appSecret: Redacted.make(options.whatsappWebhook.appSecret),
+        verifyToken: Redacted.make(options.whatsappWebhook.verifyToken)
+      })
+    )
   )
   const runtime = ManagedRuntime.make(app)
   const address = await runtime.runPromise(Effect.gen(function*() {
