@@ -26,6 +26,11 @@
  *   deleting the rows whose retention ran out (`RetentionPolicy`: finished deliveries and their
  *   attempts, read notifications, expired OTP verifications). Each batch is one short statement
  *   that skips locked rows, so deliveries going on never wait for it, and every worker runs it.
+ * - WhatsApp: `drainWhatsAppInbox` while stored callbacks of Meta's wait (a batch at a time, a few
+ *   processed at once), woken by the inbox's signal (NOTIFY on insert) or the poll interval, which
+ *   also picks up bodies whose retry time came or whose lease ran out in a crashed worker. A body
+ *   whose processing keeps failing is retried after a backoff, then dropped with a log line
+ *   (core use-cases/whatsapp-inbox-drain.ts); the outcomes are counted (worker-metrics.ts).
  * - exports: `runNextExport` while an export waits, else it looks again every poll interval. Each
  *   call claims the export whose account's turn it is and writes one batch of records in a short
  *   transaction, which lets it go: accounts take turns, as for imports. Each batch is a
@@ -67,13 +72,17 @@ import {
   sendPendingEmails,
   sweepOtpReservations,
   traceParentSpan,
+  drainWhatsAppInbox,
+  processWhatsAppWebhook,
   type Transactor,
-  type WebhookTransport
+  type WebhookTransport,
+  type WhatsAppInbox,
+  type WhatsAppWebhookServices
 } from "@wasl/core"
 import { Cause, Clock, DateTime, Duration, Effect, FiberSet, Latch, Layer, Option, Queue, References, type Scope } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import { WorkerLoops, type WorkerLoopsShape } from "./worker-loops.ts"
-import { recordAttemptMetrics } from "./worker-metrics.ts"
+import { recordAttemptMetrics, recordWhatsAppDrainMetrics } from "./worker-metrics.ts"
 
 /**
  * The ports the worker runs on, all part of the Wasl services an adapter layer of
@@ -95,6 +104,8 @@ export type DeliveryWorkerServices =
   | Transactor
   | WebhookTransport
   | ImportProcessingServices
+  | WhatsAppInbox
+  | WhatsAppWebhookServices
 
 /** How the worker runs: batch sizes, concurrency and the intervals of its loops. Every field has a default. */
 export interface DeliveryWorkerOptions {
@@ -135,6 +146,16 @@ export interface DeliveryWorkerOptions {
    * mid-batch leaves its import this long before another worker goes on with it.
    */
   readonly importLease?: Duration.Duration | undefined
+  /** Stored WhatsApp callbacks per claim. Default 32. */
+  readonly whatsappBatch?: number | undefined
+  /** Stored WhatsApp callbacks processed at once. Default 8. */
+  readonly whatsappConcurrency?: number | undefined
+  /**
+   * How long a claimed WhatsApp callback stays claimed. Default 1 minute: processing one takes
+   * milliseconds (a media download, seconds); a worker that stops mid-batch leaves its callbacks
+   * this long before another takes them.
+   */
+  readonly whatsappLease?: Duration.Duration | undefined
 }
 
 /** OTP reservations per sweep statement. */
@@ -150,6 +171,7 @@ const OTP_SWEEP = "OTP reservation sweep"
 const PRUNING = "pruning"
 const EXPORTS = "CSV exports"
 const IMPORTS = "CSV imports"
+const WHATSAPP = "WhatsApp callbacks"
 
 /** The pause after a loop iteration failed. */
 const FAILURE_PAUSE = Duration.seconds(1)
@@ -226,7 +248,8 @@ const annotateAttemptSpan = (pending: PendingAttempt) =>
 /**
  * Runs the worker's loops until the scope closes. Needs the core's ports: Outbox,
  * DeliveryRepository, Transactor, SecretBox, WebhookTransport, NotificationRepository, Mailer,
- * QueueSignals, SecureRandom, OtpReservationRepository, Retention, and for imports
+ * QueueSignals, SecureRandom, OtpReservationRepository, Retention, WhatsAppInbox (and what
+ * `processWhatsAppWebhook` needs, `WhatsAppWebhookServices`), and for imports
  * ImportRepository, PropertyRepository, RecordRepository and UserRepository (and DeliveryPolicy and
  * RetentionPolicy, which default to the spec's values and the standard retention).
  *
@@ -270,6 +293,8 @@ export const runDeliveryWorker = (
     const mailWake = yield* Latch.make(true)
     yield* signals.subscribe("outbox", outboxWake.open)
     yield* signals.subscribe("deliveries", sendWake.open)
+    const whatsappWake = yield* Latch.make(true)
+    yield* signals.subscribe("whatsapp", whatsappWake.open)
 
     // fan-out -------------------------------------------------------------------------------
     const fanOutStep = Effect.gen(function*() {
@@ -414,7 +439,25 @@ export const runDeliveryWorker = (
       yield* Effect.sleep(poll)
     })
 
+    // WhatsApp callbacks -----------------------------------------------------------------------
+    const whatsappOptions = {
+      batch: options.whatsappBatch ?? 32,
+      concurrency: options.whatsappConcurrency ?? 8,
+      lease: options.whatsappLease ?? Duration.minutes(1)
+    }
+    const whatsappStep = Effect.gen(function*() {
+      yield* whatsappWake.close
+      while (true) {
+        const result = yield* drainWhatsAppInbox(whatsappOptions, processWhatsAppWebhook)
+        yield* recordWhatsAppDrainMetrics(result)
+        yield* beat(WHATSAPP)
+        if (result.claimed < whatsappOptions.batch) break
+      }
+      yield* waitFor(whatsappWake, poll)
+    })
+
     yield* Effect.forkScoped(forever(loops, FAN_OUT, poll, fanOutStep))
+    yield* Effect.forkScoped(forever(loops, WHATSAPP, poll, whatsappStep))
     yield* Effect.forkScoped(forever(loops, IMPORTS, poll, importStep))
     // A full send loop waits for a free slot: at most an attempt's timeout.
     yield* Effect.forkScoped(forever(loops, "delivery sending", Duration.max(poll, timeout), sendStep))

@@ -1,9 +1,9 @@
 /**
- * The worker's metrics: recorded delivery attempts by result, and how long after its event a
- * delivery's first attempt started. They live in the process that runs the worker: `npm start`
+ * The worker's metrics: recorded delivery attempts by result, how long after its event a
+ * delivery's first attempt started, and the stored WhatsApp callbacks processed, retried or dropped. They live in the process that runs the worker: `npm start`
  * serves them at the server's `/metrics`, `apps/worker` at its health port's.
  */
-import { type AttemptResult, deliveryEventTimeMillis, type PendingAttempt } from "@wasl/core"
+import { type AttemptResult, deliveryEventTimeMillis, type PendingAttempt, type WhatsAppDrainResult } from "@wasl/core"
 import { DateTime, Effect, Metric } from "effect"
 
 /** Recorded attempts by `outcome` (succeeded, retrying, exhausted, cancelled, dropped). */
@@ -37,3 +37,19 @@ export const recordAttemptMetrics = (
     const startedAt = DateTime.toEpochMillis(pending.finishedAt) - attempt.durationMillis
     return Effect.andThen(counted, Metric.update(firstAttemptLatency, Math.max(0, startedAt - eventAt) / 1000))
   }, { discard: true })
+
+/** Stored WhatsApp callbacks the worker handled, by `outcome` (processed, retrying, dropped). */
+export const whatsAppCallbacksProcessedTotal: Metric.Counter<number> = Metric.counter("wasl_whatsapp_callbacks_processed_total", {
+  description:
+    "Stored WhatsApp callbacks handled by the worker, by outcome: processed, retrying (the processing failed; tried again after a backoff), dropped (failed at every attempt).",
+  incremental: true
+})
+
+/** Counts one round of the WhatsApp inbox by outcome. */
+export const recordWhatsAppDrainMetrics = (result: WhatsAppDrainResult): Effect.Effect<void> =>
+  Effect.forEach(
+    [["processed", result.processed], ["retrying", result.retrying], ["dropped", result.dropped]] as const,
+    ([outcome, count]) =>
+      count === 0 ? Effect.void : Metric.update(Metric.withAttributes(whatsAppCallbacksProcessedTotal, { outcome }), count),
+    { discard: true }
+  )

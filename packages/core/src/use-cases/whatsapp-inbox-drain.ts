@@ -1,12 +1,11 @@
 /**
- * The worker's side of the WhatsApp inbox: claim stored callbacks, process each
- * (`processWhatsAppWebhook`), delete the processed. A body whose processing dies is retried after
+ * The worker's side of the WhatsApp inbox: claim stored callbacks, process each (with the
+ * processing given: the worker gives `processWhatsAppWebhook`), delete the processed. A body whose processing dies is retried after
  * a backoff, and after `WHATSAPP_RETRY_DELAYS.length + 1` attempts it is dropped with a log line,
  * so one poison body never holds up the ones behind it (the claim skips it while it waits).
  */
 import { Cause, DateTime, Duration, Effect } from "effect"
 import { type ClaimedWhatsAppWebhook, WhatsAppInbox } from "../whatsapp/whatsapp-inbox.ts"
-import { processWhatsAppWebhook, type WhatsAppWebhookServices } from "./whatsapp-webhook.ts"
 
 /**
  * The waits before a failed body's next attempt, by the attempt that failed: 5 s, 30 s, 2 min,
@@ -47,14 +46,18 @@ export interface WhatsAppDrainOptions {
 
 type Outcome = "processed" | "retrying" | "dropped"
 
+/** The processing of one stored body, received at `receivedAt`: a defect is a failure to retry. */
+export type WhatsAppCallbackProcessing<R> = (body: string, receivedAt: DateTime.Utc) => Effect.Effect<void, never, R>
+
 /**
- * One round: claims up to `batch` bodies, processes them (`concurrency` at once), deletes those
- * processed or dropped in one statement and sets the others' retry times. Interrupted, the bodies
- * in hand keep their lease and are claimed again when it runs out.
+ * One round: claims up to `batch` bodies, runs `process` on them (`concurrency` at once), deletes
+ * those processed or dropped in one statement and sets the others' retry times. Interrupted, the
+ * bodies in hand keep their lease and are claimed again when it runs out.
  */
-export const drainWhatsAppInbox = (
-  options: WhatsAppDrainOptions
-): Effect.Effect<WhatsAppDrainResult, never, WhatsAppInbox | WhatsAppWebhookServices> =>
+export const drainWhatsAppInbox = <R>(
+  options: WhatsAppDrainOptions,
+  process: WhatsAppCallbackProcessing<R>
+): Effect.Effect<WhatsAppDrainResult, never, WhatsAppInbox | R> =>
   Effect.gen(function*() {
     const inbox = yield* WhatsAppInbox
     const claimed = yield* inbox.claim(options.batch, options.lease)
@@ -76,7 +79,7 @@ export const drainWhatsAppInbox = (
       })
 
     const outcomes = yield* Effect.forEach(claimed, (stored) =>
-      processWhatsAppWebhook(stored.body, stored.receivedAt).pipe(
+      process(stored.body, stored.receivedAt).pipe(
         Effect.as<Outcome>("processed"),
         Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : failed(stored, cause))
       ), { concurrency: options.concurrency })

@@ -1,0 +1,53 @@
+/**
+ * The worker's WhatsApp loop on the memory ports under `TestClock`: a stored callback is processed
+ * and deleted as soon as it is stored, woken by the inbox's signal alone (every poll is a week
+ * away), and counted in `wasl_whatsapp_callbacks_processed_total`.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { WhatsAppInbox } from "@wasl/core"
+import { WaslMemory } from "@wasl/adapters/memory"
+import { metaWebhook } from "@wasl/adapters/testing"
+import { DateTime, Duration, Effect, Exit, Metric, Scope } from "effect"
+import { TestClock } from "effect/testing"
+import { runDeliveryWorker } from "../src/index.ts"
+
+const services = WaslMemory.layer({ secretKey: new Uint8Array(32).fill(5) })
+const T0 = DateTime.makeUnsafe("2033-03-03T10:00:00.000Z")
+
+/** Waits (in fiber turns, not time) until `check` holds. */
+const eventually = <R>(check: Effect.Effect<boolean, never, R>, what: string) =>
+  Effect.gen(function*() {
+    for (let turn = 0; turn < 10_000; turn++) {
+      if (yield* check) return
+      yield* Effect.yieldNow
+    }
+    return yield* Effect.die(new Error(`never happened: ${what}`))
+  })
+
+const processedCount = Effect.map(Metric.snapshot, (all) => {
+  const found = all.find((m) => m.id === "wasl_whatsapp_callbacks_processed_total" && m.attributes?.["outcome"] === "processed")
+  return found === undefined ? 0 : (found.state as Metric.CounterState<number>).count
+})
+
+/** Whether nothing is claimable, even far in the future: the inbox is empty. */
+const inboxEmpty = Effect.flatMap(WhatsAppInbox, (inbox) =>
+  Effect.map(inbox.claim(100, Duration.millis(1)).pipe(Effect.provide(TestClock.layer())), (rows) => rows.length === 0))
+
+describe("the worker's WhatsApp loop on the memory ports", () => {
+  it.effect("processes a stored callback at once, on the inbox's signal, and deletes it", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(DateTime.toEpochMillis(T0))
+      const scope = yield* Scope.make()
+      yield* Scope.provide(runDeliveryWorker({ pollInterval: Duration.days(7), otpSweepInterval: Duration.days(7) }), scope)
+      const inbox = yield* WhatsAppInbox
+      for (const n of [1, 2, 3]) {
+        const body = JSON.stringify(metaWebhook.textMessage({ phoneNumberId: "1065", from: "16505551234", id: `wamid.${n}`, text: "Hi" }))
+        yield* inbox.insert(body, T0)
+      }
+      yield* eventually(Effect.map(processedCount, (count) => count === 3), "three callbacks processed")
+      yield* Scope.close(scope, Exit.void)
+      // Claimed with a clock a year ahead: nothing is left, not even leased.
+      yield* TestClock.adjust(Duration.days(365))
+      assert.isTrue(yield* inboxEmpty)
+    }).pipe(Effect.provide(services), Effect.provideService(Metric.MetricRegistry, new Map())))
+})
