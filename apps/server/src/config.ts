@@ -17,7 +17,8 @@ import {
   parseServerKey,
   type RateLimitPolicyShape,
   type RateRule,
-  type RetrySchedule
+  type RetrySchedule,
+  type WhatsAppWebhookSecrets
 } from "@wasl/core"
 import { DEFAULT_STREAMS_PER_USER, parseTrustedProxies } from "@wasl/http"
 import { DEFAULT_REQUEST_TIMEOUT } from "./node-server.ts"
@@ -197,6 +198,26 @@ export const RequestTimeoutConfig: Config.Config<Duration.Duration> = withFallba
   DEFAULT_REQUEST_TIMEOUT
 )
 
+const secretText = (name: string) => setting(name, (value) => Result.succeed(Redacted.make(value.trim())))
+
+/**
+ * `WASL_WHATSAPP_APP_SECRET` (the Meta app's secret, which signs its callbacks) and
+ * `WASL_WHATSAPP_VERIFY_TOKEN` (the token Meta echoes when it verifies the callback URL): both
+ * turn on `/api/whatsapp/webhook`, neither leaves it answering 404, and one without the other is
+ * refused (a receiver that could verify its URL but never accept a callback, or the reverse).
+ */
+export const WhatsAppWebhookConfig: Config.Config<WhatsAppWebhookSecrets | undefined> = Config.all({
+  appSecret: secretText("WASL_WHATSAPP_APP_SECRET"),
+  verifyToken: secretText("WASL_WHATSAPP_VERIFY_TOKEN")
+}).pipe(Config.flatMap(({ appSecret, verifyToken }) => {
+  if (appSecret !== undefined && verifyToken !== undefined) return Config.succeed({ appSecret, verifyToken })
+  if (appSecret === undefined && verifyToken === undefined) return Config.succeed(undefined)
+  const missing = appSecret === undefined ? "WASL_WHATSAPP_APP_SECRET" : "WASL_WHATSAPP_VERIFY_TOKEN"
+  return Config.fail(new Schema.SchemaError(new SchemaIssue.Pointer([missing], new SchemaIssue.InvalidValue({
+    message: "expected it beside WASL_WHATSAPP_APP_SECRET and WASL_WHATSAPP_VERIFY_TOKEN: set both to receive WhatsApp callbacks, or neither"
+  }))))
+}))
+
 /**
  * What `GET /metrics` answers by, on the server's port and on the worker's: its token, and for a
  * scrape without it the caller limit per client address and the proxies that forward the address.
@@ -210,8 +231,8 @@ export type MetricsAccessConfig = Config.Success<typeof MetricsAccessConfig>
 
 /**
  * Everything the HTTP server reads beyond the services: where it listens, how long a request may
- * take to arrive, its rate limits and proxies, the open notification streams a user may hold, and
- * the token of its metrics.
+ * take to arrive, its rate limits and proxies, the open notification streams a user may hold, the
+ * token of its metrics, and the secrets of the WhatsApp receiver.
  */
 export const HttpConfig = Config.all({
   server: ServerConfig,
@@ -219,7 +240,8 @@ export const HttpConfig = Config.all({
   rateLimits: RateLimitConfig,
   trustedProxies: TrustProxyConfig,
   streamsPerUser: StreamsPerUserConfig,
-  metricsToken: MetricsTokenConfig
+  metricsToken: MetricsTokenConfig,
+  whatsappWebhook: WhatsAppWebhookConfig
 })
 export type HttpConfig = Config.Success<typeof HttpConfig>
 

@@ -1,7 +1,7 @@
 /** The HTTP server of the settings, over the given services: the API and the web console at /app. */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer } from "effect"
-import { RateLimitPolicy } from "@wasl/core"
+import { RateLimitPolicy, WhatsAppWebhookSettings } from "@wasl/core"
 import { MetricsToken, serveWaslWith, StreamsPerUser, TrustedProxies } from "@wasl/http"
 import type { HttpConfig, MetricsAccessConfig } from "./config.ts"
 import { DashboardRoute } from "./dashboard-route.ts"
@@ -18,10 +18,11 @@ export const AccessSettingsLive = ({ metricsToken, rateLimits, trustedProxies }:
     Layer.succeed(MetricsToken, metricsToken)
   )
 
-export const HttpServerLive = ({ requestTimeout, server: { host, port }, streamsPerUser, ...access }: HttpConfig) =>
+export const HttpServerLive = ({ requestTimeout, server: { host, port }, streamsPerUser, whatsappWebhook, ...access }: HttpConfig) =>
   serveWaslWith(DashboardRoute()).pipe(
     Layer.provide(NodeHttpServer.layer(() => createWaslServer({ request: requestTimeout }), { port, host })),
     Layer.provide(AccessSettingsLive(access)),
     Layer.provide(Layer.succeed(StreamsPerUser, streamsPerUser)),
+    Layer.provide(Layer.succeed(WhatsAppWebhookSettings, whatsappWebhook)),
     Layer.tap(() => Effect.logInfo(`Wasl is listening on http://${host === "0.0.0.0" ? "localhost" : host}:${port}`))
   )

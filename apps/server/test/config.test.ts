@@ -151,4 +151,17 @@ describe("the settings", () => {
     expect(Redacted.isRedacted(config.secretKey)).toBe(true)
     expect(Redacted.isRedacted(config.mail?.smtpUrl)).toBe(true)
   })
+
+  it("turn the WhatsApp receiver on with both of its secrets, off with neither, and refuse one alone", () => {
+    const http = (env: Record<string, string>) => Effect.runSync(HttpConfig.parse(provider(env)))
+    expect(http({}).whatsappWebhook).toBeUndefined()
+    expect(http({ WASL_WHATSAPP_APP_SECRET: " ", WASL_WHATSAPP_VERIFY_TOKEN: "" }).whatsappWebhook).toBeUndefined()
+    const on = http({ WASL_WHATSAPP_APP_SECRET: " app-secret ", WASL_WHATSAPP_VERIFY_TOKEN: "verify-token" }).whatsappWebhook
+    expect(Redacted.isRedacted(on?.appSecret)).toBe(true)
+    expect([Redacted.value(on!.appSecret), Redacted.value(on!.verifyToken)]).toEqual(["app-secret", "verify-token"])
+    expect(refusal(HttpConfig, { WASL_WHATSAPP_APP_SECRET: "app-secret" })).toMatch(/^WASL_WHATSAPP_VERIFY_TOKEN: expected it beside/)
+    const alone = refusal(HttpConfig, { WASL_WHATSAPP_VERIFY_TOKEN: "verify-token" })
+    expect(alone).toMatch(/^WASL_WHATSAPP_APP_SECRET: /)
+    expect(alone).not.toContain("verify-token")
+  })
 })
