@@ -7,7 +7,7 @@
  * @example
  * ```ts
  * const payload = metaWebhook.textMessage({ phoneNumberId: "106540352242922", from: "16505551234", id: "wamid.1", text: "Hi" })
- * const body = JSON.stringify(payload)
+ * const body = metaJson(payload)
  * await fetch(`${url}/api/whatsapp/webhook`, {
  *   method: "POST",
  *   headers: { "content-type": "application/json", "x-hub-signature-256": signMeta(appSecret, body) },
@@ -16,6 +16,14 @@
  * ```
  */
 import { createHmac } from "node:crypto"
+
+/**
+ * A payload as Meta writes it: JSON with every character beyond ASCII escaped (`\u00e9`, a
+ * surrogate pair for an emoji), so the bytes signed are ASCII. Meta signs that text; a receiver
+ * that decodes the body and encodes it again would sign something else.
+ */
+export const metaJson = (payload: unknown): string =>
+  JSON.stringify(payload).replace(/[^\0-~]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`)
 
 /** `sha256=` and the lowercase hex HMAC-SHA256 of the body (its UTF-8 bytes), keyed with the app secret: Meta's signature. */
 export const signMeta = (appSecret: string, body: string | Uint8Array): string =>
@@ -218,7 +226,7 @@ export interface MetaNumber {
   readonly displayPhoneNumber?: string
 }
 
-/** A callback's payload (JSON-encode it, then sign the text with `signMeta`). */
+/** A callback's payload (encode it with `metaJson`, then sign the text with `signMeta`). */
 export interface MetaWebhookPayload {
   /** Always `whatsapp_business_account`. */
   readonly object: "whatsapp_business_account"
@@ -285,3 +293,26 @@ export const everyMetaMessage = (from: string, prefix = "example"): ReadonlyArra
     metaMessage.unsupported(at("unsupported"))
   ]
 }
+
+/**
+ * The statuses of one sent message `wamid.<prefix>.sent` in every state of Meta's reference, in
+ * the order they happen: sent, delivered, read; and a failed one (`wamid.<prefix>.failed`) with
+ * Meta's error (131047: the 24-hour window was closed).
+ */
+export const everyMetaStatus = (recipientId: string, prefix = "example"): ReadonlyArray<MetaStatusInput> => [
+  { id: `wamid.${prefix}.sent`, status: "sent", recipientId, timestamp: 1749416400 },
+  { id: `wamid.${prefix}.sent`, status: "delivered", recipientId, timestamp: 1749416401 },
+  { id: `wamid.${prefix}.sent`, status: "read", recipientId, timestamp: 1749416460 },
+  {
+    id: `wamid.${prefix}.failed`,
+    status: "failed",
+    recipientId,
+    timestamp: 1749416402,
+    errors: [{
+      code: 131047,
+      title: "Re-engagement message",
+      message: "Re-engagement message",
+      details: "Message failed to send because more than 24 hours have passed since the customer last replied to this number."
+    }]
+  }
+]
