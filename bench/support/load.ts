@@ -10,12 +10,19 @@ import { cpuSeconds } from "./cpu.ts"
 import { intFromEnv } from "./env.ts"
 import { ms } from "./table.ts"
 
-/** One request of a load: a `GET` without a body, or a write with a JSON body. */
+/** One request of a load: a `GET` without a body, or a write with a JSON body; `headers` beside the sender's. */
 export interface LoadRequest {
   readonly method: "GET" | "POST" | "PUT"
   readonly path: string
   readonly body?: string | undefined
+  readonly headers?: Readonly<Record<string, string>> | undefined
 }
+
+/** The headers of one request: the sender's, its own, and the JSON content type when it has a body. */
+const headersOf = (headers: Record<string, string>, request: LoadRequest): Record<string, string> =>
+  request.body === undefined && request.headers === undefined
+    ? headers
+    : { ...headers, ...(request.body === undefined ? {} : { "content-type": "application/json" }), ...request.headers }
 
 export interface Sender {
   readonly name: string
@@ -61,12 +68,12 @@ export const makeSender = async (origin: string, headers: Record<string, string>
     const pool = new undici.Pool(origin, { connections, pipelining: 1, headersTimeout: 10_000, bodyTimeout: 10_000 })
     return {
       name: "undici Pool",
-      send: async ({ body: requestBody, method, path }) => {
+      send: async (request) => {
         const { body, statusCode } = await pool.request({
-          path,
-          method,
-          headers: requestBody === undefined ? headers : { ...headers, "content-type": "application/json" },
-          body: requestBody
+          path: request.path,
+          method: request.method,
+          headers: headersOf(headers, request),
+          body: request.body
         })
         const bytes = Buffer.from(await body.arrayBuffer())
         return { status: statusCode, bytes: bytes.byteLength, text: () => bytes.toString("utf8") }
@@ -77,12 +84,13 @@ export const makeSender = async (origin: string, headers: Record<string, string>
   const agent = new Http.Agent({ keepAlive: true, maxSockets: connections })
   return {
     name: "node:http Agent",
-    send: ({ body, method, path }) =>
+    send: (load) =>
       new Promise((resolve, reject) => {
+        const { body, method, path } = load
         const request = Http.request(`${origin}${path}`, {
           agent,
           method,
-          headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
+          headers: headersOf(headers, load),
           timeout: 10_000
         }, (response) => {
           const chunks: Array<Buffer> = []
@@ -153,6 +161,45 @@ export const loadRequests = async (
   }
   const started = performance.now()
   await Promise.all(Array.from({ length: Math.min(concurrency, total) }, loop))
+  return figuresOf(latencies.sort(), (performance.now() - started) / 1000, bytes)
+}
+
+/**
+ * `total` requests (the i-th `requestOf(i)`) sent at `perSecond`, open loop: each goes out at its
+ * time whatever the answers before it, and its latency counts from that time (a request that waits
+ * for a free connection is late by that wait), so a server falling behind shows in the latencies
+ * instead of slowing the load. Each answer must have the `expected` status.
+ */
+export const openLoopRequests = async (
+  sender: Sender,
+  total: number,
+  perSecond: number,
+  requestOf: (i: number) => LoadRequest,
+  expected = 200
+): Promise<Figures> => {
+  const latencies = new Float64Array(total)
+  const interval = 1000 / perSecond
+  const started = performance.now()
+  let bytes = 0
+  let failure: unknown
+  const inFlight: Array<Promise<void>> = []
+  for (let i = 0; i < total && failure === undefined; i++) {
+    const due = started + i * interval
+    const wait = due - performance.now()
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait))
+    const request = requestOf(i)
+    inFlight.push(sender.send(request).then((reply) => {
+      latencies[i] = performance.now() - due
+      if (reply.status !== expected) {
+        throw new Error(`request ${i} (${request.method} ${request.path}): status ${reply.status}: ${reply.text().slice(0, 500)}`)
+      }
+      bytes = reply.bytes
+    }).catch((error: unknown) => {
+      failure ??= error
+    }))
+  }
+  await Promise.all(inFlight)
+  if (failure !== undefined) throw failure
   return figuresOf(latencies.sort(), (performance.now() - started) / 1000, bytes)
 }
 
