@@ -60,6 +60,15 @@ const CallbackBody: CallbackBody = Schema.Uint8Array.pipe(HttpApiSchema.asUint8A
   description: "A WhatsApp Business Account callback as Meta sends it: {\"object\":\"whatsapp_business_account\",\"entry\":[…]}."
 })
 
+/** The signature header of a callback (header names arrive lower-cased). */
+export type CallbackHeaders = Schema.Struct<{ readonly "x-hub-signature-256": Schema.optionalKey<Schema.String> }>
+
+const CallbackHeaders: CallbackHeaders = Schema.Struct({
+  "x-hub-signature-256": Schema.optionalKey(Schema.String.annotate({
+    description: "X-Hub-Signature-256: sha256=<lowercase hex HMAC-SHA256 of the raw body, keyed with the Meta app's secret>."
+  }))
+})
+
 /** The answer to a callback: 200 with no body. */
 export type Received = Schema.Void
 
@@ -73,13 +82,14 @@ export const ReceiveWhatsAppWebhookEndpoint: HttpApiEndpoint.HttpApiEndpoint<
   never,
   never,
   CallbackBody,
-  never,
+  CallbackHeaders,
   Received,
   // Without codecs: the body is the request's bytes, not JSON to decode.
   typeof Unauthenticated401 | typeof NotFound404
 > = HttpApiEndpoint.post("receive", "/whatsapp/webhook", {
   disableCodecs: true,
   payload: CallbackBody,
+  headers: CallbackHeaders,
   success: Received,
   error: [Unauthenticated401, NotFound404]
 }).annotate(OpenApi.Summary, "Receive a WhatsApp callback (Meta)").annotate(

@@ -8,9 +8,6 @@ import { Hex } from "effect/encoding"
 import { hmacSha256 } from "../webhooks/hmac.ts"
 import { constantTimeEqual, SIGNATURE_PREFIX } from "../webhooks/signature.ts"
 
-/** The header Meta signs its callbacks in. */
-export const META_SIGNATURE_HEADER = "X-Hub-Signature-256"
-
 /** Checks a body against its `X-Hub-Signature-256` value (undefined when the header is missing). */
 export type MetaSignatureCheck = (body: Uint8Array, signature: string | undefined) => Effect.Effect<boolean>
 

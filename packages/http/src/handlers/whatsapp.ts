@@ -1,13 +1,11 @@
 import { Effect, type Layer } from "effect"
-import { type HttpRouter, HttpServerRequest } from "effect/http"
+import type { HttpRouter } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
-import { makeWhatsAppReceiver, META_SIGNATURE_HEADER, NOT_FOUND_MESSAGE, UNAUTHENTICATED_MESSAGE } from "@wasl/core"
+import { makeWhatsAppReceiver, NOT_FOUND_MESSAGE, UNAUTHENTICATED_MESSAGE } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { Forbidden403, NotFound404, Unauthenticated401 } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"
 import { countWhatsAppWebhook } from "../whatsapp-metrics.ts"
-
-const SIGNATURE = META_SIGNATURE_HEADER.toLowerCase()
 
 /**
  * The handlers of the `whatsapp` group, over the receiver of the settings (`WhatsAppWebhookSettings`,
@@ -32,12 +30,11 @@ export const WhatsAppHandlers: Layer.Layer<
                 ? Effect.fail(new Forbidden403({ message: "The verify token or the mode is not right." }))
                 : Effect.succeed(challenge)
           ))
-      .handle("receive", ({ payload }) =>
+      .handle("receive", ({ headers, payload }) =>
         receiver === undefined
           ? Effect.fail(notFound)
           : Effect.gen(function*() {
-            const request = yield* HttpServerRequest.HttpServerRequest
-            const receipt = yield* receiver.receive(payload, request.headers[SIGNATURE])
+            const receipt = yield* receiver.receive(payload, headers["x-hub-signature-256"])
             yield* countWhatsAppWebhook(receipt)
             if (receipt === "unauthentic") return yield* new Unauthenticated401({ message: UNAUTHENTICATED_MESSAGE })
           }))
