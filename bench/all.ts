@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark short enough to run in one go, one after another, each adding
  * its figures to `BENCH_JSON` when set; then how to run the long ones. The foundation and
  * idempotency benchmarks run on the embedded database unless `BENCH_DATABASE_URL` is set; the
- * writes and delivery benchmarks need PostgreSQL and run only with it.
+ * writes, delivery and WhatsApp inbound benchmarks need PostgreSQL and run only with it.
  *
  * @module
  */
@@ -17,6 +17,7 @@ const short: ReadonlyArray<{ readonly script: string; readonly needsPostgres: bo
   { script: "run.ts", needsPostgres: false },
   { script: "writes.ts", needsPostgres: true },
   { script: "deliveries.ts", needsPostgres: true },
+  { script: "whatsapp-inbound.ts", needsPostgres: true },
   { script: "idempotency.ts", needsPostgres: false }
 ]
 
