@@ -3,9 +3,17 @@
  * (sandbox-outcome.ts) for every sending number — there is no network — and keeps each request it
  * is given, the plaintext code included, in `SentMessages`, where a test or an embedder reads what
  * the recipient's phone would have shown. Rejected requests are kept too, as a real provider sees
- * them. A rolled-back transaction does not take a request back: the provider was called.
+ * them. A rolled-back transaction does not take a request back: the provider was called. Free-form
+ * texts and read receipts are kept beside them; media is what a test offered (`offerMedia`).
  */
-import { digitsOf, MessagingProvider, type ProviderOutcome, type ProviderRequest } from "@wasl/core"
+import {
+  digitsOf,
+  type MediaOutcome,
+  MessagingProvider,
+  type ProviderOutcome,
+  type ProviderPlatform,
+  type ProviderRequest
+} from "@wasl/core"
 import { Context, DateTime, Effect, Layer, Option, Ref } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { sandboxOutcome } from "./sandbox-outcome.ts"
@@ -20,16 +28,36 @@ export interface SentMessage {
   readonly outcome: ProviderOutcome
 }
 
+/** One free-form text the provider was given, with its answer. */
+export interface SentText {
+  /** When it was given (the Clock's time). */
+  readonly at: DateTime.Utc
+  /** The sending number. */
+  readonly platform: ProviderPlatform
+  /** The recipient's digits. */
+  readonly to: string
+  /** The text. */
+  readonly text: string
+  /** How the provider answered. */
+  readonly outcome: ProviderOutcome
+}
+
 /** What `SentMessages` offers. */
 export interface SentMessagesShape {
-  /** Every request so far, oldest first. */
+  /** Every template request so far, oldest first. */
   readonly all: Effect.Effect<ReadonlyArray<SentMessage>>
+  /** Every free-form text so far, oldest first. */
+  readonly texts: Effect.Effect<ReadonlyArray<SentText>>
+  /** The provider message ids marked read so far, oldest first. */
+  readonly reads: Effect.Effect<ReadonlyArray<string>>
+  /** Makes `fetchMedia(_, mediaId, _)` answer these bytes from now on. */
+  readonly offerMedia: (mediaId: string, bytes: Uint8Array, mimeType: string) => Effect.Effect<void>
   /**
    * The code of the last accepted request to `number` (in any form: `+966 50…`, digits only) that
    * carried one: what the recipient would type into the verify form.
    */
   readonly lastCodeTo: (number: string) => Effect.Effect<Option.Option<string>>
-  /** Forgets every request. */
+  /** Forgets every request, text and read receipt. */
   readonly clear: Effect.Effect<void>
 }
 
@@ -66,6 +94,9 @@ export const MessagingProviderMemory: Layer.Layer<MessagingProvider | SentMessag
   Layer.effectContext(Effect.gen(function*() {
     const random = yield* SecureRandom.SecureRandom
     const sent = yield* Ref.make<ReadonlyArray<SentMessage>>([])
+    const texts = yield* Ref.make<ReadonlyArray<SentText>>([])
+    const reads = yield* Ref.make<ReadonlyArray<string>>([])
+    const media = new Map<string, { readonly bytes: Uint8Array; readonly mimeType: string }>()
     const provider = MessagingProvider.of({
       send: (request) =>
         Effect.gen(function*() {
@@ -73,10 +104,28 @@ export const MessagingProviderMemory: Layer.Layer<MessagingProvider | SentMessag
           const outcome = yield* sandboxOutcome(random, request.to)
           yield* Ref.update(sent, (all) => [...all, { at, request, outcome }])
           return outcome
+        }),
+      sendText: (platform, to, text) =>
+        Effect.gen(function*() {
+          const at = yield* DateTime.now
+          const outcome = yield* sandboxOutcome(random, to)
+          yield* Ref.update(texts, (all) => [...all, { at, platform, to, text, outcome }])
+          return outcome
+        }),
+      markRead: (_platform, id) => Effect.as(Ref.update(reads, (all) => [...all, id]), { _tag: "Marked" } as const),
+      fetchMedia: (_platform, mediaId, maxBytes) =>
+        Effect.sync((): MediaOutcome => {
+          const file = media.get(mediaId)
+          if (file === undefined) return { _tag: "Rejected", reason: "No such media." }
+          if (file.bytes.length > maxBytes) return { _tag: "TooLarge" }
+          return { _tag: "Fetched", bytes: file.bytes, mimeType: file.mimeType }
         })
     })
     const messages = SentMessages.of({
       all: Ref.get(sent),
+      texts: Ref.get(texts),
+      reads: Ref.get(reads),
+      offerMedia: (mediaId, bytes, mimeType) => Effect.sync(() => void media.set(mediaId, { bytes, mimeType })),
       lastCodeTo: (number) =>
         Effect.map(Ref.get(sent), (all) => {
           const to = digitsOf(number)
@@ -85,7 +134,7 @@ export const MessagingProviderMemory: Layer.Layer<MessagingProvider | SentMessag
           )
           return Option.fromNullishOr(last?.request.code)
         }),
-      clear: Ref.set(sent, [])
+      clear: Effect.andThen(Ref.set(sent, []), Effect.andThen(Ref.set(texts, []), Ref.set(reads, [])))
     })
     return Context.make(MessagingProvider, provider).pipe(Context.add(SentMessages, messages))
   }))

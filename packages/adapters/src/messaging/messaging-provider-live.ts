@@ -1,8 +1,8 @@
 /**
- * The MessagingProvider of a running service: each send goes to the adapter of its sending
+ * The MessagingProvider of a running service: each call goes to the adapter of its sending
  * number's provider (`sandbox` or `whatsapp_cloud`), and the messaging settings.
  */
-import { MessagingProvider, type MessagingSettings, type OtpCodeHasher } from "@wasl/core"
+import { MessagingProvider, type MessagingSettings, type OtpCodeHasher, type ProviderPlatform } from "@wasl/core"
 import { type Duration, Effect, Layer } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { MessagingSettingsLayer } from "../memory/messaging-settings-layer.ts"
@@ -36,8 +36,12 @@ export const MessagingProviderLive = (config: Pick<MessagingConfig, "sandboxOutb
     Effect.gen(function*() {
       const sandbox = yield* makeSandboxProvider(config.sandboxOutbox)
       const cloud = makeWhatsAppCloudProvider(config.graphUrl ?? DEFAULT_GRAPH_URL)
+      const of = (platform: ProviderPlatform) => platform.provider === "whatsapp_cloud" ? cloud : sandbox
       return MessagingProvider.of({
-        send: (request) => request.platform.provider === "whatsapp_cloud" ? cloud(request) : sandbox(request)
+        send: (request) => of(request.platform).send(request),
+        sendText: (platform, to, text) => of(platform).sendText(platform, to, text),
+        markRead: (platform, id) => of(platform).markRead(platform, id),
+        fetchMedia: (platform, mediaId, maxBytes) => of(platform).fetchMedia(platform, mediaId, maxBytes)
       })
     })
   )

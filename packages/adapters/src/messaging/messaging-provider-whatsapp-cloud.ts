@@ -1,39 +1,10 @@
 /** The `whatsapp_cloud` provider, documented on `makeWhatsAppCloudProvider`. */
-import type { HeaderMedia, ProviderOutcome, ProviderRequest } from "@wasl/core"
-import { Duration, Effect } from "effect"
+import type { HeaderMedia, MessagingProviderShape, ProviderOutcome, ProviderRequest, ReadOutcome } from "@wasl/core"
+import { Effect } from "effect"
+import { type CloudAnswer, cloudCall, cloudCredentials, cloudFailure } from "./whatsapp-cloud-call.ts"
+import { fetchCloudMedia } from "./whatsapp-cloud-media.ts"
 
-/** The WhatsApp Cloud API's base URL when `WASL_WHATSAPP_GRAPH_URL` is not set. */
-export const DEFAULT_GRAPH_URL = "https://graph.facebook.com/v21.0"
-const REQUEST_TIMEOUT = Duration.seconds(15)
-
-/** Codes after which the same request can never succeed. */
-const REJECTED_CODES = new Set([
-  100, 131008, 131009, 131021, 131026, 131030, 131047, 131051, 131052, 131053,
-  132000, 132001, 132005, 132007, 132012, 132015, 132016, 133010
-])
-/** Codes that mean "not now": rate limits and throttling. */
-const THROTTLED_CODES = new Set([4, 80007, 130429, 131048, 131056])
-
-const RATE_LIMIT_RETRY_SECONDS = 60
-const OUTAGE_RETRY_SECONDS = 30
-
-/** What an HTTP answer of the Cloud API means for the send. */
-export const classifyCloudError = (httpStatus: number, code: number | undefined): ProviderOutcome => {
-  if (code !== undefined && REJECTED_CODES.has(code)) {
-    return { _tag: "Rejected", reason: `WhatsApp Cloud API error ${code}` }
-  }
-  if (code !== undefined && THROTTLED_CODES.has(code)) {
-    return { _tag: "Unavailable", reason: `WhatsApp Cloud API error ${code}`, retryAfterSeconds: RATE_LIMIT_RETRY_SECONDS }
-  }
-  if (code === undefined && httpStatus >= 400 && httpStatus < 500 && httpStatus !== 401 && httpStatus !== 403 && httpStatus !== 429) {
-    return { _tag: "Rejected", reason: `WhatsApp Cloud API answered ${httpStatus}` }
-  }
-  return {
-    _tag: "Unavailable",
-    reason: code === undefined ? `WhatsApp Cloud API answered ${httpStatus}` : `WhatsApp Cloud API error ${code}`,
-    retryAfterSeconds: httpStatus === 429 ? RATE_LIMIT_RETRY_SECONDS : OUTAGE_RETRY_SECONDS
-  }
-}
+export { classifyCloudError, DEFAULT_GRAPH_URL } from "./whatsapp-cloud-call.ts"
 
 const mediaKey = (format: HeaderMedia["format"]) =>
   format === "IMAGE" ? "image" : format === "VIDEO" ? "video" : "document"
@@ -100,37 +71,45 @@ export const cloudMessageBody = (request: ProviderRequest, mediaId: string | und
   }
 }
 
-type Answer = { readonly status: number; readonly body: any } | undefined
+/** The JSON body of a free-form text message to one recipient (no link preview). */
+export const cloudTextBody = (to: string, text: string): {
+  readonly messaging_product: string
+  readonly recipient_type: string
+  readonly to: string
+  readonly type: string
+  readonly text: { readonly preview_url: boolean; readonly body: string }
+} => ({
+  messaging_product: "whatsapp",
+  recipient_type: "individual",
+  to,
+  type: "text",
+  text: { preview_url: false, body: text }
+})
 
-const call = (url: string, init: RequestInit): Effect.Effect<Answer> =>
-  Effect.promise(async (): Promise<Answer> => {
-    try {
-      const response = await fetch(url, { ...init, signal: AbortSignal.timeout(Duration.toMillis(REQUEST_TIMEOUT)) })
-      const text = await response.text()
-      let body: unknown = undefined
-      try {
-        body = text === "" ? undefined : JSON.parse(text)
-      } catch {
-        body = undefined
-      }
-      return { status: response.status, body }
-    } catch {
-      return undefined // network failure or timeout
-    }
-  })
+/** The JSON body that marks a received message read. */
+export const cloudReadBody = (providerMessageId: string): {
+  readonly messaging_product: string
+  readonly status: string
+  readonly message_id: string
+} => ({
+  messaging_product: "whatsapp",
+  status: "read",
+  message_id: providerMessageId
+})
 
-const failureOf = (answer: Answer): ProviderOutcome => {
-  if (answer === undefined) {
-    return { _tag: "Unavailable", reason: "WhatsApp Cloud API unreachable", retryAfterSeconds: OUTAGE_RETRY_SECONDS }
+/** The message id of an accepted messages call, else what the failure means. */
+const messagesOutcome = (answer: CloudAnswer): ProviderOutcome => {
+  const messageId = answer?.body?.messages?.[0]?.id
+  if (answer !== undefined && answer.status < 300 && typeof messageId === "string") {
+    return { _tag: "Accepted", messageId }
   }
-  const code = answer.body?.error?.code
-  return classifyCloudError(answer.status, typeof code === "number" ? code : undefined)
+  return cloudFailure(answer)
 }
 
 /**
- * The `whatsapp_cloud` provider: the WhatsApp Cloud API's messages call,
- * `POST {graph}/{phone_id}/messages` with the sending number's bearer token and a `template`
- * message (name, language code, components):
+ * The `whatsapp_cloud` provider: the WhatsApp Cloud API at `graphUrl`, each call with the sending
+ * number's bearer token. `send` is the messages call, `POST {graph}/{phone_id}/messages`, with a
+ * `template` message (name, language code, components):
  *
  * - an authentication template carries the code twice, as the body's `{{1}}` text parameter and as
  *   the text parameter of its copy-code button (a `url` sub-type button at index 0);
@@ -138,56 +117,73 @@ const failureOf = (answer: Answer): ProviderOutcome => {
  * - a media header file is first uploaded (`POST {graph}/{phone_id}/media`, multipart), then sent
  *   as the header's image / document / video parameter by the returned media id.
  *
+ * `sendText` is the same call with a `text` message (`{ preview_url: false, body }`), `markRead`
+ * the same call with `{ status: "read", message_id }`, and `fetchMedia` reads the media's URL
+ * (`GET {graph}/{media_id}`) and then the file at it (whatsapp-cloud-media.ts).
+ *
  * Cloud API errors (`{ error: { code, message } }`) map to the port's outcomes: codes that mean the
  * recipient or the request cannot succeed (e.g. 131026 undeliverable, 100 invalid parameter,
  * 132000/132001 template mismatch) are rejections; throttling (130429, 131048, 131056), Meta-side
  * failures and credential problems (190, 10, 200) are "unavailable" with a Retry-After, as are
  * network failures and timeouts. Neither the token nor the code ever goes into an outcome's text.
  *
- * Returns the send function for the Cloud API at `graphUrl`; `MessagingProviderLive` uses it.
+ * `MessagingProviderLive` uses it for the numbers whose provider is `whatsapp_cloud`.
  */
-export const makeWhatsAppCloudProvider = (graphUrl: string): (request: ProviderRequest) => Effect.Effect<ProviderOutcome> => {
+export const makeWhatsAppCloudProvider = (graphUrl: string): MessagingProviderShape => {
   const base = graphUrl.replace(/\/+$/, "")
-  return (request: ProviderRequest): Effect.Effect<ProviderOutcome> =>
-    Effect.gen(function*() {
-      const { phoneId, accessToken } = request.platform
-      if (phoneId === null || accessToken === null) {
-        return {
-          _tag: "Unavailable",
-          reason: "The sending number has no phone_id or access token.",
-          retryAfterSeconds: OUTAGE_RETRY_SECONDS
-        } satisfies ProviderOutcome
-      }
-      const authorization = `Bearer ${accessToken}`
-      let mediaId: string | undefined
-      if (request.headerMedia !== undefined) {
-        const form = new FormData()
-        form.set("messaging_product", "whatsapp")
-        form.set("type", request.headerMedia.contentType)
-        form.set(
-          "file",
-          new Blob([request.headerMedia.bytes.slice()], { type: request.headerMedia.contentType }),
-          request.headerMedia.filename
-        )
-        const uploaded = yield* call(`${base}/${encodeURIComponent(phoneId)}/media`, {
-          method: "POST",
-          headers: { authorization },
-          body: form
-        })
-        if (uploaded === undefined || uploaded.status >= 300 || typeof uploaded.body?.id !== "string") {
-          return failureOf(uploaded)
-        }
-        mediaId = uploaded.body.id
-      }
-      const answer = yield* call(`${base}/${encodeURIComponent(phoneId)}/messages`, {
-        method: "POST",
-        headers: { authorization, "content-type": "application/json" },
-        body: JSON.stringify(cloudMessageBody(request, mediaId))
-      })
-      const messageId = answer?.body?.messages?.[0]?.id
-      if (answer !== undefined && answer.status < 300 && typeof messageId === "string") {
-        return { _tag: "Accepted", messageId } satisfies ProviderOutcome
-      }
-      return failureOf(answer)
+  const messagesCall = (phoneId: string, authorization: string, body: unknown) =>
+    cloudCall(`${base}/${encodeURIComponent(phoneId)}/messages`, {
+      method: "POST",
+      headers: { authorization, "content-type": "application/json" },
+      body: JSON.stringify(body)
     })
+  return {
+    send: (request) =>
+      Effect.gen(function*() {
+        const credentials = cloudCredentials(request.platform)
+        if ("_tag" in credentials) return credentials
+        const { phoneId, authorization } = credentials
+        let mediaId: string | undefined
+        if (request.headerMedia !== undefined) {
+          const form = new FormData()
+          form.set("messaging_product", "whatsapp")
+          form.set("type", request.headerMedia.contentType)
+          form.set(
+            "file",
+            new Blob([request.headerMedia.bytes.slice()], { type: request.headerMedia.contentType }),
+            request.headerMedia.filename
+          )
+          const uploaded = yield* cloudCall(`${base}/${encodeURIComponent(phoneId)}/media`, {
+            method: "POST",
+            headers: { authorization },
+            body: form
+          })
+          if (uploaded === undefined || uploaded.status >= 300 || typeof uploaded.body?.id !== "string") {
+            return cloudFailure(uploaded)
+          }
+          mediaId = uploaded.body.id
+        }
+        return messagesOutcome(yield* messagesCall(phoneId, authorization, cloudMessageBody(request, mediaId)))
+      }),
+    sendText: (platform, to, text) => {
+      const credentials = cloudCredentials(platform)
+      if ("_tag" in credentials) return Effect.succeed(credentials)
+      return Effect.map(
+        messagesCall(credentials.phoneId, credentials.authorization, cloudTextBody(to, text)),
+        messagesOutcome
+      )
+    },
+    markRead: (platform, providerMessageId) => {
+      const credentials = cloudCredentials(platform)
+      if ("_tag" in credentials) return Effect.succeed(credentials)
+      return Effect.map(
+        messagesCall(credentials.phoneId, credentials.authorization, cloudReadBody(providerMessageId)),
+        (answer): ReadOutcome =>
+          answer !== undefined && answer.status < 300 && answer.body?.success === true
+            ? { _tag: "Marked" }
+            : cloudFailure(answer)
+      )
+    },
+    fetchMedia: (platform, mediaId, maxBytes) => fetchCloudMedia(base, platform, mediaId, maxBytes)
+  }
 }

@@ -25,6 +25,10 @@ export interface FakeCloudApi {
   readonly failures: Map<string, readonly [number, number | undefined]>
   /** `to` → a promise the answer to that recipient waits for (the request is recorded at once). */
   readonly holds: Map<string, Promise<unknown>>
+  /** Media id → the file `GET /<media_id>` describes and its download URL serves. */
+  readonly media: Map<string, { readonly bytes: Uint8Array; readonly mimeType: string }>
+  /** Media ids whose description names this URL instead of the fake's own download URL. */
+  readonly mediaUrls: Map<string, string>
   /** Stops the server. */
   readonly close: () => Promise<void>
 }
@@ -36,6 +40,27 @@ const readBody = (req: IncomingMessage) =>
     req.on("end", () => resolve(Buffer.concat(chunks)))
     req.on("error", reject)
   })
+
+/** The documented shape of a read receipt (`{ messaging_product, status: "read", message_id }`). */
+export const readReceiptProblem = (body: any): string | undefined => {
+  if (body?.messaging_product !== "whatsapp") return "messaging_product must be whatsapp"
+  if (body.status !== "read") return "status must be read"
+  if (typeof body.message_id !== "string" || !body.message_id.startsWith("wamid.")) return "message_id must be a wamid"
+  return undefined
+}
+
+/** The documented shape of a text message; returns the first problem, if any. */
+export const textMessageProblem = (body: any): string | undefined => {
+  if (body?.messaging_product !== "whatsapp") return "messaging_product must be whatsapp"
+  if (body.recipient_type !== undefined && body.recipient_type !== "individual") return "recipient_type"
+  if (typeof body.to !== "string" || !/^[0-9]{6,20}$/.test(body.to)) return "to must be the recipient's digits"
+  if (body.type !== "text") return "type must be text"
+  if (typeof body.text?.body !== "string" || body.text.body.length === 0 || body.text.body.length > 4096) {
+    return "text.body must hold 1 to 4096 characters"
+  }
+  if (body.text.preview_url !== undefined && typeof body.text.preview_url !== "boolean") return "text.preview_url"
+  return undefined
+}
 
 /** The documented shape of a template message; returns the first problem, if any. */
 export const templateMessageProblem = (body: any): string | undefined => {
@@ -71,13 +96,17 @@ const errorBody = (code: number, message: string) => ({
 
 /**
  * A local stand-in for the WhatsApp Cloud API (Graph API): `POST /<version>/<phone_id>/messages`
- * and `POST /<version>/<phone_id>/media`. It checks each request the way the API documents it
- * (bearer token, JSON body with messaging_product "whatsapp", recipient digits, type "template",
- * template name and language code, well-formed components; multipart media with
- * messaging_product, type and file) and answers like the API: `{ messaging_product, contacts,
- * messages: [{ id }] }`, `{ id }` for media, or `{ error: { message, type, code, fbtrace_id } }`
- * with status 400. A test can script an error per recipient, and hold the answer to a recipient
- * until it lets go (a slow provider).
+ * (template and text messages, read receipts), `POST /<version>/<phone_id>/media`, and a received
+ * message's media: `GET /<version>/<media_id>` describing it (`{ messaging_product, url,
+ * mime_type, sha256, file_size, id }`) and `GET` of that URL giving its bytes. It checks each
+ * request the way the API documents it (bearer token, JSON body with messaging_product
+ * "whatsapp", recipient digits, type "template" with template name, language code and well-formed
+ * components, or type "text" with a 1 to 4096 character body, or `status: "read"` with a wamid;
+ * multipart media with messaging_product, type and file) and answers like the API:
+ * `{ messaging_product, contacts, messages: [{ id }] }`, `{ success: true }` for a read receipt,
+ * `{ id }` for media, or `{ error: { message, type, code, fbtrace_id } }` with status 400 (404 for
+ * an unknown media id). A test can script an error per recipient, hold the answer to a recipient
+ * until it lets go (a slow provider), offer media (`media`), and point a media's URL elsewhere.
  *
  * Test support (Node only), used by Wasl's adapter and HTTP suites: it listens on a free loopback
  * port and accepts the bearer token `expectedToken` only.
@@ -86,7 +115,10 @@ export const startFakeCloudApi = async (expectedToken: string): Promise<FakeClou
   const calls: Array<RecordedCall> = []
   const failures = new Map<string, readonly [number, number | undefined]>()
   const holds = new Map<string, Promise<unknown>>()
+  const media = new Map<string, { readonly bytes: Uint8Array; readonly mimeType: string }>()
+  const mediaUrls = new Map<string, string>()
   let seq = 0
+  let origin = ""
   const server: Server = createServer(async (req, res) => {
     const send = (status: number, body?: unknown) => {
       res.writeHead(status, { "content-type": "application/json" })
@@ -99,6 +131,30 @@ export const startFakeCloudApi = async (expectedToken: string): Promise<FakeClou
     if (authorization !== `Bearer ${expectedToken}`) {
       calls.push({ path, authorization, contentType })
       return send(401, errorBody(190, "Invalid OAuth access token."))
+    }
+    const download = /^\/whatsapp_business\/attachments\/\?mid=([^&]+)$/.exec(path)
+    if (req.method === "GET" && download !== null) {
+      calls.push({ path, authorization, contentType })
+      const file = media.get(decodeURIComponent(download[1]!))
+      if (file === undefined) return send(404)
+      res.writeHead(200, { "content-type": file.mimeType, "content-length": String(file.bytes.length) })
+      return res.end(file.bytes)
+    }
+    const described = /^\/v[0-9.]+\/([^/?]+)(\?.*)?$/.exec(path)
+    if (req.method === "GET" && described !== null) {
+      calls.push({ path, authorization, contentType })
+      const id = decodeURIComponent(described[1]!)
+      const file = media.get(id)
+      if (file === undefined) return send(404, errorBody(100, "Unsupported get request."))
+      const sha256 = Buffer.from(await crypto.subtle.digest("SHA-256", file.bytes.slice())).toString("base64")
+      return send(200, {
+        messaging_product: "whatsapp",
+        url: mediaUrls.get(id) ?? `${origin}/whatsapp_business/attachments/?mid=${encodeURIComponent(id)}`,
+        mime_type: file.mimeType,
+        sha256,
+        file_size: file.bytes.length,
+        id
+      })
     }
     if (req.method === "POST" && /^\/v[0-9.]+\/[0-9]+\/media$/.test(path)) {
       // A copy on an ArrayBuffer of its own: Deno's `BodyInit` refuses a Buffer, whose memory may be shared.
@@ -126,7 +182,12 @@ export const startFakeCloudApi = async (expectedToken: string): Promise<FakeClou
       const hold = holds.get(json?.to)
       if (hold !== undefined) await hold
       if (!/^application\/json/.test(contentType ?? "")) return send(400, errorBody(100, "Invalid content type"))
-      const problem = templateMessageProblem(json)
+      if (json?.status !== undefined) {
+        const problem = readReceiptProblem(json)
+        if (problem !== undefined) return send(400, errorBody(131009, `(#131009) Parameter value is not valid: ${problem}`))
+        return send(200, { success: true })
+      }
+      const problem = json?.type === "text" ? textMessageProblem(json) : templateMessageProblem(json)
       if (problem !== undefined) return send(400, errorBody(100, `(#100) Invalid parameter: ${problem}`))
       const failure = failures.get(json.to)
       if (failure !== undefined) {
@@ -144,11 +205,14 @@ export const startFakeCloudApi = async (expectedToken: string): Promise<FakeClou
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const address = server.address()
   if (address === null || typeof address === "string") throw new Error("no address")
+  origin = `http://127.0.0.1:${address.port}`
   return {
-    url: `http://127.0.0.1:${address.port}/v21.0`,
+    url: `${origin}/v21.0`,
     calls,
     failures,
     holds,
+    media,
+    mediaUrls,
     close: () => new Promise((resolve) => server.close(() => resolve()))
   }
 }

@@ -47,6 +47,30 @@ describe("MessagingProviderMemory", () => {
       expect(new Set(ids).size).toBe(3)
     }).pipe(Effect.provide(MessagingProviderMemory.pipe(Layer.provide(SecureRandom.layerWebCrypto)))))
 
+  it.effect("keeps texts and read receipts, and serves offered media up to the limit", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(DateTime.toEpochMillis(T0))
+      const provider = yield* MessagingProvider
+      const sent = yield* SentMessages
+      const platform = request("1").platform
+      const text = yield* provider.sendText(platform, "966500000001", "hi")
+      expect(text._tag).toBe("Accepted")
+      expect((yield* provider.sendText(platform, "999000", "no"))._tag).toBe("Rejected")
+      expect(yield* sent.texts).toEqual([
+        { at: T0, platform, to: "966500000001", text: "hi", outcome: text },
+        expect.objectContaining({ to: "999000", outcome: expect.objectContaining({ _tag: "Rejected" }) })
+      ])
+      expect(yield* provider.markRead(platform, "wamid.A")).toEqual({ _tag: "Marked" })
+      expect(yield* sent.reads).toEqual(["wamid.A"])
+      const bytes = new Uint8Array([1, 2, 3])
+      yield* sent.offerMedia("m1", bytes, "image/png")
+      expect(yield* provider.fetchMedia(platform, "m1", 3)).toEqual({ _tag: "Fetched", bytes, mimeType: "image/png" })
+      expect(yield* provider.fetchMedia(platform, "m1", 2)).toEqual({ _tag: "TooLarge" })
+      expect((yield* provider.fetchMedia(platform, "m2", 10))._tag).toBe("Rejected")
+      yield* sent.clear
+      expect([yield* sent.texts, yield* sent.reads]).toEqual([[], []])
+    }).pipe(Effect.provide(MessagingProviderMemory.pipe(Layer.provide(SecureRandom.layerWebCrypto)))))
+
   it.effect("finds the last code accepted for a number, in any form; rejected and codeless sends do not count", () =>
     Effect.gen(function*() {
       const provider = yield* MessagingProvider

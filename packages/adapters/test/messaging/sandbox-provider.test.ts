@@ -1,11 +1,12 @@
 /**
  * The sandbox provider: accepts every number except those whose digits begin with
  * 999, and appends each provider request — the plaintext code included — as one JSON line to the
- * outbox file.
+ * outbox file. Given the WhatsApp inbox, it walks each accepted message through sent, delivered and
+ * read with the status callbacks Meta would send.
  */
 import { describe, expect, it } from "@effect/vitest"
 import type { ProviderRequest } from "@wasl/core"
-import { Effect } from "effect"
+import { DateTime, Effect } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -23,7 +24,7 @@ describe("sandbox provider", () => {
   it.effect("accepts numbers, rejects 999..., and writes every request (code included) as a JSON line", () =>
     Effect.gen(function*() {
       const outbox = join(mkdtempSync(join(tmpdir(), "wasl-sandbox-test-")), "nested", "outbox.jsonl")
-      const send = yield* makeSandboxProvider(outbox)
+      const { send } = yield* makeSandboxProvider(outbox)
       const accepted = yield* send(request("966500000001", "123456"))
       expect(accepted).toEqual({ _tag: "Accepted", messageId: expect.stringMatching(/^wamid\.sandbox\.[0-9a-f]{24}$/) })
       const rejected = yield* send(request("999123456", "654321"))
@@ -39,5 +40,34 @@ describe("sandbox provider", () => {
         message_id: accepted._tag === "Accepted" ? accepted.messageId : ""
       })
       expect(lines[1]).toMatchObject({ outcome: "rejected", to: "999123456", code: "654321", message_id: null })
+    }).pipe(Effect.provide(SecureRandom.layerWebCrypto)))
+
+  it.effect("sends texts, writes read receipts, and walks accepted messages through sent, delivered, read", () =>
+    Effect.gen(function*() {
+      const outbox = join(mkdtempSync(join(tmpdir(), "wasl-sandbox-test-")), "outbox.jsonl")
+      const inbox: Array<{ body: any; at: DateTime.Utc }> = []
+      const provider = yield* makeSandboxProvider(outbox, (body, at) => Effect.sync(() => void inbox.push({ body: JSON.parse(body), at })))
+      const platform = request("1").platform
+      const text = yield* provider.sendText(platform, "966500000001", "Hello there")
+      expect(text).toEqual({ _tag: "Accepted", messageId: expect.stringMatching(/^wamid\./) })
+      const id = text._tag === "Accepted" ? text.messageId : ""
+      expect(inbox.map((c) => c.body.entry[0].changes[0].value.statuses[0].status)).toEqual(["sent", "delivered", "read"])
+      for (const { body } of inbox) {
+        expect(body.object).toBe("whatsapp_business_account")
+        const change = body.entry[0].changes[0]
+        expect(change.field).toBe("messages")
+        expect(change.value.metadata).toEqual({ display_phone_number: "966110000000", phone_number_id: "966110000000" })
+        expect(change.value.statuses[0]).toMatchObject({ id, recipient_id: "966500000001", timestamp: expect.stringMatching(/^[0-9]+$/) })
+      }
+      expect((yield* provider.sendText(platform, "999000111", "x"))._tag).toBe("Rejected")
+      expect(inbox).toHaveLength(3)
+      expect(yield* provider.markRead(platform, "wamid.IN1")).toEqual({ _tag: "Marked" })
+      expect((yield* provider.fetchMedia(platform, "123", 1000))._tag).toBe("Rejected")
+      const lines = readFileSync(outbox, "utf8").trim().split("\n").map((l) => JSON.parse(l))
+      expect(lines).toEqual([
+        expect.objectContaining({ outcome: "accepted", message_id: id, to: "966500000001", text: "Hello there" }),
+        expect.objectContaining({ outcome: "rejected", to: "999000111", text: "x" }),
+        expect.objectContaining({ read: "wamid.IN1" })
+      ])
     }).pipe(Effect.provide(SecureRandom.layerWebCrypto)))
 })

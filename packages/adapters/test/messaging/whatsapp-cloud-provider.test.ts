@@ -1,8 +1,8 @@
 /**
  * The whatsapp_cloud provider against a local fake Cloud API that checks the documented request
  * shape (offer codes and header media of template sends, authentication templates): the messages
- * call, the media upload, the bearer token, and the mapping of Cloud API
- * errors to accepted / rejected / unavailable.
+ * call, the media upload, the bearer token, and the mapping of Cloud API errors to accepted /
+ * rejected / unavailable; text messages, read receipts and received media.
  */
 import { describe, expect, it } from "@effect/vitest"
 import type { ProviderRequest } from "@wasl/core"
@@ -29,7 +29,8 @@ describe("whatsapp_cloud provider", () => {
     await api.close()
   })
 
-  const send = (r: ProviderRequest) => makeWhatsAppCloudProvider(api.url)(r)
+  const provider = () => makeWhatsAppCloudProvider(api.url)
+  const send = (r: ProviderRequest) => provider().send(r)
 
   it.effect("sends an authentication template: the code as body text and copy-code button parameter", () =>
     Effect.gen(function*() {
@@ -121,7 +122,7 @@ describe("whatsapp_cloud provider", () => {
 
   it.effect("treats an unreachable API as unavailable", () =>
     Effect.gen(function*() {
-      const outcome = yield* makeWhatsAppCloudProvider("http://127.0.0.1:1/v21.0")(request({ code: "1" }))
+      const outcome = yield* makeWhatsAppCloudProvider("http://127.0.0.1:1/v21.0").send(request({ code: "1" }))
       expect(outcome._tag).toBe("Unavailable")
     }))
 
@@ -136,4 +137,78 @@ describe("whatsapp_cloud provider", () => {
     expect(classifyCloudError(404, undefined)._tag).toBe("Rejected")
     expect(classifyCloudError(429, undefined)).toMatchObject({ _tag: "Unavailable", retryAfterSeconds: 60 })
   })
+
+  const platform = request().platform
+
+  it.effect("sends a free-form text as a text message without link preview", () =>
+    Effect.gen(function*() {
+      const outcome = yield* provider().sendText(platform, "966500000001", "Your order has shipped.")
+      expect(outcome).toEqual({ _tag: "Accepted", messageId: expect.stringMatching(/^wamid\./) })
+      const call = api.calls.at(-1)!
+      expect(call.path).toBe("/v21.0/106540352242922/messages")
+      expect(call.authorization).toBe(`Bearer ${TOKEN}`)
+      expect(call.json).toEqual({
+        messaging_product: "whatsapp",
+        recipient_type: "individual",
+        to: "966500000001",
+        type: "text",
+        text: { preview_url: false, body: "Your order has shipped." }
+      })
+    }))
+
+  it.effect("maps a text the API refuses (131047 outside the window) to a rejection", () =>
+    Effect.gen(function*() {
+      api.failures.set("966500000077", [400, 131047])
+      expect((yield* provider().sendText(platform, "966500000077", "hello"))._tag).toBe("Rejected")
+    }))
+
+  it.effect("marks a received message read with status read and its wamid", () =>
+    Effect.gen(function*() {
+      const outcome = yield* provider().markRead(platform, "wamid.HBgLMTY0NjcwNDM1OTUVAgASGBQzQTRBNjU5OUFFRTAzODEwMTQ0RgA=")
+      expect(outcome).toEqual({ _tag: "Marked" })
+      expect(api.calls.at(-1)!.json).toEqual({
+        messaging_product: "whatsapp",
+        status: "read",
+        message_id: "wamid.HBgLMTY0NjcwNDM1OTUVAgASGBQzQTRBNjU5OUFFRTAzODEwMTQ0RgA="
+      })
+      expect((yield* provider().markRead(platform, "not-a-wamid"))._tag).toBe("Rejected")
+    }))
+
+  it.effect("fetches received media: the description, then its URL with the bearer token", () =>
+    Effect.gen(function*() {
+      const bytes = new Uint8Array([0xff, 0xd8, 0xff, 1, 2, 3])
+      api.media.set("1037543291543636", { bytes, mimeType: "image/jpeg" })
+      const outcome = yield* provider().fetchMedia(platform, "1037543291543636", 1024)
+      expect(outcome).toEqual({ _tag: "Fetched", bytes, mimeType: "image/jpeg" })
+      const [described, downloaded] = api.calls.slice(-2)
+      expect(described!.path).toBe("/v21.0/1037543291543636?phone_number_id=106540352242922")
+      expect(downloaded!.path).toBe("/whatsapp_business/attachments/?mid=1037543291543636")
+      expect(downloaded!.authorization).toBe(`Bearer ${TOKEN}`)
+    }))
+
+  it.effect("refuses media over the limit without downloading it, and an unknown media id for good", () =>
+    Effect.gen(function*() {
+      api.media.set("2001", { bytes: new Uint8Array(2048), mimeType: "video/mp4" })
+      const before = api.calls.length
+      expect(yield* provider().fetchMedia(platform, "2001", 1024)).toEqual({ _tag: "TooLarge" })
+      expect(api.calls.length).toBe(before + 1)
+      expect((yield* provider().fetchMedia(platform, "9999", 1024))._tag).toBe("Rejected")
+    }))
+
+  it.effect("stops reading a download that is longer than its description said", () =>
+    Effect.gen(function*() {
+      api.media.set("2002", { bytes: new Uint8Array(4096), mimeType: "application/pdf" })
+      api.mediaUrls.set("2002", `${new URL(api.url).origin}/whatsapp_business/attachments/?mid=2003`)
+      api.media.set("2003", { bytes: new Uint8Array(8192), mimeType: "application/pdf" })
+      expect(yield* provider().fetchMedia(platform, "2002", 5000)).toEqual({ _tag: "TooLarge" })
+    }))
+
+  it.effect("never gives the token to a media URL that is not HTTPS on another host", () =>
+    Effect.gen(function*() {
+      api.media.set("2004", { bytes: new Uint8Array(4), mimeType: "image/png" })
+      api.mediaUrls.set("2004", "http://169.254.169.254/latest/meta-data/")
+      const outcome = yield* provider().fetchMedia(platform, "2004", 1024)
+      expect(outcome._tag).toBe("Rejected")
+      expect(JSON.stringify(outcome)).not.toContain(TOKEN)
+    }))
 })

@@ -1,5 +1,7 @@
 /**
- * The messaging channel: sends one template to one number through the sending number's provider.
+ * The messaging channel: sends one template, or one free-form text, to one number through the
+ * sending number's provider; tells it which received message the team has read; fetches the media
+ * of a received message.
  * Adapters: `sandbox` (a file standing in for the phone) and `whatsapp_cloud` (the WhatsApp Cloud
  * API), chosen by `platform.provider`.
  *
@@ -83,10 +85,53 @@ export interface ProviderUnavailable {
 /** How a send ended: accepted, rejected for good, or not taken now. */
 export type ProviderOutcome = ProviderAccepted | ProviderRejected | ProviderUnavailable
 
+/** The provider took the read receipt. */
+export interface ProviderMarked {
+  /** Marked. */
+  readonly _tag: "Marked"
+}
+
+/** How a read receipt ended: taken, rejected for good, or not taken now. */
+export type ReadOutcome = ProviderMarked | ProviderRejected | ProviderUnavailable
+
+/** The media's bytes, as the provider holds them. */
+export interface ProviderMediaFetched {
+  /** Fetched. */
+  readonly _tag: "Fetched"
+  /** The file's content. */
+  readonly bytes: Uint8Array
+  /** Its media type as the provider gives it (`image/jpeg`, ...). */
+  readonly mimeType: string
+}
+
+/** The media is larger than the caller's limit: it was not read whole. */
+export interface ProviderMediaTooLarge {
+  /** TooLarge. */
+  readonly _tag: "TooLarge"
+}
+
+/** How a media fetch ended: the bytes, too large, gone for good (rejected), or not now. */
+export type MediaOutcome = ProviderMediaFetched | ProviderMediaTooLarge | ProviderRejected | ProviderUnavailable
+
 /** What the MessagingProvider port offers (implement this to write an adapter). */
 export interface MessagingProviderShape {
   /** Never fails: every answer, network failures included, is one of the three outcomes. */
   readonly send: (request: ProviderRequest) => Effect.Effect<ProviderOutcome>
+  /**
+   * Sends a free-form text (1 to 4096 characters) to `to` (digits only). The channel takes it only
+   * inside the 24-hour customer-service window; keeping to it is the caller's rule. Never fails.
+   */
+  readonly sendText: (platform: ProviderPlatform, to: string, text: string) => Effect.Effect<ProviderOutcome>
+  /**
+   * Tells the channel the team has read the received message `providerMessageId` (the customer
+   * sees the blue ticks; the channel marks earlier ones read too). Never fails.
+   */
+  readonly markRead: (platform: ProviderPlatform, providerMessageId: string) => Effect.Effect<ReadOutcome>
+  /**
+   * The bytes of a received message's media (`mediaId` from the channel's payload), read only up
+   * to `maxBytes`: a larger file answers `TooLarge`. Never fails.
+   */
+  readonly fetchMedia: (platform: ProviderPlatform, mediaId: string, maxBytes: number) => Effect.Effect<MediaOutcome>
 }
 
 /** @ignore */
