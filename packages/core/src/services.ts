@@ -23,6 +23,7 @@ import type { Mailer } from "./mail/mailer.ts"
 import type { MessagingProvider } from "./messaging/messaging-provider.ts"
 import type { BroadcastRepository } from "./messaging/broadcast-repository.ts"
 import type { MessageRepository } from "./messaging/message-repository.ts"
+import type { Conversations } from "./messaging/conversations.ts"
 import type { OtpLedger } from "./messaging/otp-ledger.ts"
 import type { OtpReservationRepository } from "./messaging/otp-reservation-repository.ts"
 import type { PlatformRepository } from "./messaging/platform-repository.ts"
@@ -69,6 +70,7 @@ export type WaslRepositories =
   | PlatformRepository
   | BroadcastRepository
   | MessageRepository
+  | Conversations
   | VerificationRepository
   | OtpLedger
   | OtpReservationRepository

@@ -22,6 +22,7 @@ import { WebhookRepositoryMemory } from "./webhook-repository-memory.ts"
 import { PropertyValueStoreMemory } from "./property-value-store-memory.ts"
 import { BroadcastRepositoryMemory } from "./broadcast-repository-memory.ts"
 import { MessageRepositoryMemory } from "./message-repository-memory.ts"
+import { ConversationsMemory } from "./conversations-memory.ts"
 import { OtpLedgerMemory } from "./otp-ledger-memory.ts"
 import { OtpReservationRepositoryMemory } from "./otp-reservation-repository-memory.ts"
 import { PlatformRepositoryMemory } from "./platform-repository-memory.ts"
@@ -62,6 +63,7 @@ export const RepositoriesMemory: Layer.Layer<
   PlatformRepositoryMemory,
   BroadcastRepositoryMemory,
   MessageRepositoryMemory,
+  ConversationsMemory,
   VerificationRepositoryMemory,
   OtpLedgerMemory,
   OtpReservationRepositoryMemory,

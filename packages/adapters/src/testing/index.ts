@@ -51,6 +51,7 @@
  * @module
  */
 export * from "./messaging-repositories-contract.ts"
+export * from "./conversations-contract.ts"
 export * from "./otp-ledger-contract.ts"
 export * from "./otp-reservation-contract.ts"
 export * from "./idempotency-store-contract.ts"

@@ -1,6 +1,7 @@
 /** The messaging repositories on PostgreSQL (migrations 0008 and 0009). */
 import type {
   BroadcastRepository,
+  Conversations,
   MessageRepository,
   OtpLedger,
   OtpReservationRepository,
@@ -10,6 +11,7 @@ import type {
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import { BroadcastRepositoryPg } from "./broadcast-repository-pg.ts"
+import { ConversationsPg } from "./conversations-pg.ts"
 import { MessageRepositoryPg } from "./message-repository-pg.ts"
 import { OtpLedgerPg } from "./otp-ledger-pg.ts"
 import { OtpReservationRepositoryPg } from "./otp-reservation-repository-pg.ts"
@@ -17,6 +19,7 @@ import { PlatformRepositoryPg } from "./platform-repository-pg.ts"
 import { VerificationRepositoryPg } from "./verification-repository-pg.ts"
 
 export { BroadcastRepositoryPg } from "./broadcast-repository-pg.ts"
+export { ConversationsPg } from "./conversations-pg.ts"
 export { MessageRepositoryPg } from "./message-repository-pg.ts"
 export { OtpLedgerPg } from "./otp-ledger-pg.ts"
 export { OtpReservationRepositoryPg } from "./otp-reservation-repository-pg.ts"
@@ -24,17 +27,24 @@ export { PlatformRepositoryPg } from "./platform-repository-pg.ts"
 export { VerificationRepositoryPg } from "./verification-repository-pg.ts"
 
 /**
- * PlatformRepository, BroadcastRepository, MessageRepository, VerificationRepository, OtpLedger and
- * OtpReservationRepository on PostgreSQL, over one `SqlClient` (migrated).
+ * PlatformRepository, BroadcastRepository, MessageRepository, Conversations, VerificationRepository,
+ * OtpLedger and OtpReservationRepository on PostgreSQL, over one `SqlClient` (migrated).
  */
 export const MessagingRepositoriesPg: Layer.Layer<
-  PlatformRepository | BroadcastRepository | MessageRepository | VerificationRepository | OtpLedger | OtpReservationRepository,
+  | PlatformRepository
+  | BroadcastRepository
+  | MessageRepository
+  | Conversations
+  | VerificationRepository
+  | OtpLedger
+  | OtpReservationRepository,
   never,
   SqlClient
 > = Layer.mergeAll(
   PlatformRepositoryPg,
   BroadcastRepositoryPg,
   MessageRepositoryPg,
+  ConversationsPg,
   VerificationRepositoryPg,
   OtpLedgerPg,
   OtpReservationRepositoryPg
