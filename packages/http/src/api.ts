@@ -26,6 +26,7 @@ import { type AuthenticatedGroup, DataAnswer, type PathParams, type WaslEndpoint
 import { NotesGroup } from "./notes-api.ts"
 import { PropertiesGroup } from "./properties-api.ts"
 import { MessagingGroup } from "./messaging-api.ts"
+import { ConversationsGroup } from "./conversations-api.ts"
 import { OtpGroup } from "./otp-api.ts"
 import { RecordLinksGroup } from "./record-links-api.ts"
 import { RecordsGroup } from "./records-api.ts"
@@ -197,6 +198,7 @@ export const WaslApiBase: HttpApi.HttpApi<
   | typeof DeliveriesGroup
   | typeof NotificationsGroup
   | typeof MessagingGroup
+  | typeof ConversationsGroup
   | typeof OtpGroup
   | typeof RecordLinksGroup
   | typeof NotesGroup
@@ -214,6 +216,7 @@ export const WaslApiBase: HttpApi.HttpApi<
   .add(DeliveriesGroup)
   .add(NotificationsGroup)
   .add(MessagingGroup)
+  .add(ConversationsGroup)
   .add(OtpGroup)
   .add(RecordLinksGroup)
   .add(NotesGroup)
@@ -238,7 +241,7 @@ export const WaslApiBase: HttpApi.HttpApi<
 /**
  * Wasl's HTTP API as an Effect `HttpApi`: every endpoint under `/api` with its payload, answer and
  * error schemas, in groups (`me`, `auth`, `tokens`, `records`, `recordLinks`, `notes`,
- * `exports`, `properties`, `webhooks`, `deliveries`, `notifications`, `messaging`, `otp`, `whatsapp`: Meta's
+ * `exports`, `properties`, `webhooks`, `deliveries`, `notifications`, `messaging`, `conversations`, `otp`, `whatsapp`: Meta's
  * callbacks), and the health
  * probes (`health`) at `/health/live` and `/health/ready`. Serve it with
  * `WaslRoutes`, derive a typed client with `@wasl/http/client`, or its OpenAPI document with

@@ -81,6 +81,15 @@ const FilterOrGroup = {
   properties: { or: { type: "array", minItems: 1, items: FilterCondition } }
 }
 
+/** The inbox's parameters: the page, `unread` and `search`. */
+export const CONVERSATION_LIST_PARAMETERS: ReadonlyArray<QueryParameter> = [
+  ...PAGE_PARAMETERS,
+  query("unread", "Only conversations with unread messages from the contact.", { type: "boolean", default: false }),
+  query("search", "A case-insensitive substring of the contact's full name or WhatsApp number (digits alone match too).", {
+    type: "string"
+  })
+]
+
 /** `GET /api/{kind}`'s own parameters beside the page: search, order, direction and complex_filters. */
 export const RECORD_LIST_PARAMETERS: ReadonlyArray<QueryParameter> = [
   ...PAGE_PARAMETERS,

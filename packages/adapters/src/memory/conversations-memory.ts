@@ -75,6 +75,11 @@ export const ConversationsMemory: Layer.Layer<Conversations, never, MemoryStore>
             query.page,
             query.perPage
           )),
+      latestInbound: (accountId, contactId) =>
+        readStore(store, (state) =>
+          Option.fromNullishOr(
+            messagesOf(state, accountId, contactId).filter((m) => m.direction === "inbound").sort(newestFirst)[0]
+          )),
       markRead: (accountId, contactId, now) =>
         updateStore(store, (state) => {
           const inbound = messagesOf(state, accountId, contactId).filter((m) => m.direction === "inbound").sort(newestFirst)

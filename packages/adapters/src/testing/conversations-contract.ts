@@ -80,6 +80,7 @@ const inboxOf = (accountId: number, q: Partial<InboxQuery> = {}) => Conversation
  *   name and number, its last message, its unread inbound count and its last inbound time; only
  *   unread ones on request; searched on the name or the number (its digits too); paged with the
  *   total; a deleted contact's messages are not listed;
+ * - the latest inbound message of a contact (the one whose time opens the reply window);
  * - marking read: the contact's `received` inbound messages become `read` with `read_at` = now,
  *   already read ones keep their time, outbound ones are untouched; it says how many and gives
  *   the latest inbound message;
@@ -193,6 +194,23 @@ export const conversationsContract = <E>(
           yield* said(accountId, gone, "inbound", 1)
           yield* RecordRepository.use((repo) => repo.delete({ accountId, kind: "contact", id: gone }))
           expect(yield* inboxOf(accountId)).toEqual({ rows: [], total: 0 })
+        }))
+    })
+
+    describe("latestInbound", () => {
+      it.effect("gives the contact's latest inbound message, none for a contact that never wrote", () =>
+        Effect.gen(function*() {
+          const accountId = yield* newAccountId
+          const amal = yield* contact(accountId, { firstname: "Amal" })
+          const badr = yield* contact(accountId, { firstname: "Badr" })
+          yield* said(accountId, amal, "inbound", 1)
+          const latest = yield* said(accountId, amal, "inbound", 2, { status: "read", read_at: T0 })
+          yield* said(accountId, amal, "outbound", 3)
+          yield* said(accountId, badr, "outbound", 4)
+          expect(yield* Conversations.use((c) => c.latestInbound(accountId, amal))).toEqual(Option.some(latest))
+          expect(yield* Conversations.use((c) => c.latestInbound(accountId, badr))).toEqual(Option.none())
+          const other = yield* newAccountId
+          expect(yield* Conversations.use((c) => c.latestInbound(other, amal))).toEqual(Option.none())
         }))
     })
 

@@ -72,6 +72,8 @@ export interface ConversationsShape {
    * A contact deleted since is not listed.
    */
   readonly inbox: (accountId: number, query: InboxQuery) => Effect.Effect<ConversationPage<InboxEntry>>
+  /** The contact's latest inbound message (by `created_at`, then `_id`), if it ever wrote. */
+  readonly latestInbound: (accountId: number, contactId: string) => Effect.Effect<Option.Option<Message>>
   /**
    * Marks the contact's inbound `received` messages `read`, `read_at` and `updated_at` set to
    * `now`; messages read before keep their times.

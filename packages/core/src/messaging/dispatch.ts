@@ -10,12 +10,50 @@ import { newRecordId } from "../wire/record-id.ts"
 import type { Broadcast } from "./broadcast.ts"
 import type { Message } from "./message.ts"
 import { MessageRepository } from "./message-repository.ts"
-import { MessagingProvider, type ProviderRequest } from "./messaging-provider.ts"
+import { MessagingProvider, type ProviderOutcome, type ProviderPlatform, type ProviderRequest } from "./messaging-provider.ts"
+import type { Platform } from "./platform.ts"
 import type { Recipient } from "./recipient.ts"
 import { MASKED_CODE, renderBody } from "./template.ts"
 
 /** The message of the 422 a provider rejection answers with. */
 export const UNDELIVERABLE = "The message could not be delivered to this recipient."
+
+/** The sending number as the provider needs it, its access token opened. */
+export const providerPlatformOf = (platform: Platform): Effect.Effect<ProviderPlatform, never, SecretBox> =>
+  Effect.gen(function*() {
+    const accessToken = platform.sealed_access_token === null
+      ? null
+      : Option.getOrNull(yield* SecretBox.use((box) => box.open(platform.sealed_access_token!)))
+    return {
+      provider: platform.provider,
+      phoneId: platform.phone_id,
+      displayPhoneNumber: platform.display_phone_number,
+      accessToken
+    }
+  })
+
+/**
+ * The provider's id of an accepted message. A rejection is a 422 on `field`; a provider that
+ * cannot take it now is a 503 with Retry-After.
+ */
+export const acceptedMessageId = (
+  outcome: ProviderOutcome,
+  field: string
+): Effect.Effect<string, ValidationFailed | ServiceUnavailable> => {
+  switch (outcome._tag) {
+    case "Accepted":
+      return Effect.succeed(outcome.messageId)
+    case "Rejected":
+      return Effect.fail(invalid(field, UNDELIVERABLE))
+    case "Unavailable":
+      return Effect.fail(
+        new ServiceUnavailable({
+          message: "The messaging provider cannot take the message now. Try again later.",
+          retryAfter: outcome.retryAfterSeconds
+        })
+      )
+  }
+}
 
 /**
  * Sends through the broadcast's sending number. A rejection is a 422 on `field` (`to` or
@@ -29,34 +67,16 @@ export const sendThroughProvider = (
   extra: Pick<ProviderRequest, "code" | "offerCode" | "headerMedia">
 ): Effect.Effect<string, ValidationFailed | ServiceUnavailable, MessagingProvider | SecretBox> =>
   Effect.gen(function*() {
-    const platform = broadcast.platform
-    const accessToken = platform.sealed_access_token === null
-      ? null
-      : Option.getOrNull(yield* SecretBox.use((box) => box.open(platform.sealed_access_token!)))
+    const platform = yield* providerPlatformOf(broadcast.platform)
     const outcome = yield* MessagingProvider.use((provider) =>
       provider.send({
-        platform: {
-          provider: platform.provider,
-          phoneId: platform.phone_id,
-          displayPhoneNumber: platform.display_phone_number,
-          accessToken
-        },
+        platform,
         to: recipient.digits,
         template: { name: broadcast.template.name, language: broadcast.language, category: broadcast.template.category },
         ...extra
       })
     )
-    switch (outcome._tag) {
-      case "Accepted":
-        return outcome.messageId
-      case "Rejected":
-        return yield* invalid(field, UNDELIVERABLE)
-      case "Unavailable":
-        return yield* new ServiceUnavailable({
-          message: "The messaging provider cannot take the message now. Try again later.",
-          retryAfter: outcome.retryAfterSeconds
-        })
-    }
+    return yield* acceptedMessageId(outcome, field)
   })
 
 /** Stores the sent message; a code appears in its body only as `******`. */

@@ -52,6 +52,14 @@ export const ConversationsPg: Layer.Layer<Conversations, never, SqlClient.SqlCli
       `
     }
 
+    const latestInbound = (accountId: number, contactId: string) =>
+      sql`
+        SELECT ${columns} FROM messages m
+        WHERE m.account_id = ${accountId} AND m.contact_id = ${contactId} AND m.direction = 'inbound'
+        ORDER BY m.created_at DESC, m.id DESC
+        LIMIT 1
+      `.pipe(Effect.flatMap(decodeMessage))
+
     return Conversations.of({
       listByContact: (accountId, contactId, page, perPage) =>
         Effect.all({
@@ -91,6 +99,7 @@ export const ConversationsPg: Layer.Layer<Conversations, never, SqlClient.SqlCli
           }))
           return { rows: entries, total }
         }).pipe(Effect.orDie),
+      latestInbound: (accountId, contactId) => Effect.orDie(latestInbound(accountId, contactId)),
       markRead: (accountId, contactId, now) =>
         Effect.gen(function*() {
           const at = DateTime.toDateUtc(now)
@@ -103,13 +112,7 @@ export const ConversationsPg: Layer.Layer<Conversations, never, SqlClient.SqlCli
             )
             SELECT count(*) AS total FROM marked
           `.pipe(Effect.flatMap(decodeTotal))
-          const latestInbound = yield* sql`
-            SELECT ${columns} FROM messages m
-            WHERE m.account_id = ${accountId} AND m.contact_id = ${contactId} AND m.direction = 'inbound'
-            ORDER BY m.created_at DESC, m.id DESC
-            LIMIT 1
-          `.pipe(Effect.flatMap(decodeMessage))
-          return { marked, latestInbound }
+          return { marked, latestInbound: yield* latestInbound(accountId, contactId) }
         }).pipe(Effect.orDie)
     })
   })

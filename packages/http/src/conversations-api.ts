@@ -1,0 +1,95 @@
+/** Conversations: a contact's messages both ways, the inbox, free-form replies and read receipts. */
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { ConversationJson, MessageJson, RecordId } from "@wasl/core"
+import type { CommonErrors } from "./errors.ts"
+import { type AuthenticatedGroup, commonErrors, DataAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
+import { CONVERSATION_LIST_PARAMETERS, PAGE_PARAMETERS, withQueryParameters } from "./list-query-openapi.ts"
+import { Pagination } from "./list-request.ts"
+import { ServiceUnavailable503WithRetryAfter } from "./retry-after.ts"
+import { Authentication } from "./security.ts"
+
+/** The body of `POST /api/contacts/{_id}/messages`: `{ text }`, validated by the use-case with Laravel's messages. */
+export const ReplyBody: Schema.$Record<Schema.String, Schema.Unknown> = Schema.Record(Schema.String, Schema.Unknown).annotate({
+  description: "{ text: string } of 1 to 4096 characters"
+})
+
+/** The answer of `POST /api/conversations/{contact_id}/read`. */
+export const ReadAnswer: Schema.Struct<{ readonly unread_count: Schema.Int }> = Schema.Struct({ unread_count: Schema.Int })
+
+const contactParams = { id: RecordId }
+
+/** `GET /api/contacts/:id/messages`: the contact's messages, newest first, paginated. */
+export const ListContactMessagesEndpoint: WaslEndpoint<"listContactMessages", "GET", "/contacts/:id/messages", {
+  params: PathParams<{ id: typeof RecordId }>; success: Pagination<typeof MessageJson>
+}> = HttpApiEndpoint.get("listContactMessages", "/contacts/:id/messages", {
+  params: contactParams,
+  success: Pagination(MessageJson),
+  error: commonErrors
+}).annotate(OpenApi.Summary, "List a contact's messages").annotate(
+  OpenApi.Description,
+  "The messages between the account and the contact, both directions, newest first, one page at a time: statuses, times, failure reasons and attachments (each with the URL to download it from). Permission contact-show."
+).annotate(OpenApi.Transform, withQueryParameters(PAGE_PARAMETERS))
+
+/** `POST /api/contacts/:id/messages`: a free-form text reply inside the customer-service window. */
+export const ReplyEndpoint: WaslEndpoint<"reply", "POST", "/contacts/:id/messages", {
+  params: PathParams<{ id: typeof RecordId }>; payload: typeof ReplyBody; success: DataAnswer<typeof MessageJson>
+  error: CommonErrors | typeof ServiceUnavailable503WithRetryAfter
+}> = HttpApiEndpoint.post("reply", "/contacts/:id/messages", {
+  params: contactParams,
+  payload: ReplyBody,
+  success: DataAnswer(MessageJson).pipe(HttpApiSchema.status(201)),
+  error: [...commonErrors, ServiceUnavailable503WithRetryAfter]
+}).annotate(OpenApi.Summary, "Reply to a contact").annotate(
+  OpenApi.Description,
+  "Sends a free-form text (1 to 4096 characters) to the contact through the number it last wrote to, and stores it. WhatsApp takes free-form messages only within 24 hours of the contact's last message: outside that window the answer is a 422 on text, and a template (POST /api/broadcasts/{id}/send) is needed. Permission broadcast-send."
+)
+
+/** `GET /api/conversations`: the inbox. */
+export const ListConversationsEndpoint: WaslEndpoint<"listConversations", "GET", "/conversations", {
+  success: Pagination<typeof ConversationJson>
+}> = HttpApiEndpoint.get("listConversations", "/conversations", {
+  success: Pagination(ConversationJson),
+  error: commonErrors
+}).annotate(OpenApi.Summary, "List conversations (the inbox)").annotate(
+  OpenApi.Description,
+  "One entry per contact with messages, latest activity first: the contact, its last message, how many of its messages are unread, and when the 24-hour reply window closes (null when it is closed). unread=true lists only those with unread messages; search matches the contact's name or number. Permission contact-show."
+).annotate(OpenApi.Transform, withQueryParameters(CONVERSATION_LIST_PARAMETERS))
+
+/** `POST /api/conversations/:id/read`: marks the contact's messages read. */
+export const ReadConversationEndpoint: WaslEndpoint<"readConversation", "POST", "/conversations/:id/read", {
+  params: PathParams<{ id: typeof RecordId }>; success: DataAnswer<typeof ReadAnswer>
+}> = HttpApiEndpoint.post("readConversation", "/conversations/:id/read", {
+  params: contactParams,
+  success: DataAnswer(ReadAnswer),
+  error: commonErrors
+}).annotate(OpenApi.Summary, "Mark a conversation read").annotate(
+  OpenApi.Description,
+  "Marks the messages the contact sent read, and tells WhatsApp the latest was read (the contact sees blue ticks). The path's id is the contact's. Permission contact-show."
+)
+
+/** @ignore */
+export const ConversationsGroupBase: AuthenticatedGroup<
+  "conversations",
+  | typeof ListContactMessagesEndpoint
+  | typeof ReplyEndpoint
+  | typeof ListConversationsEndpoint
+  | typeof ReadConversationEndpoint
+> = HttpApiGroup.make("conversations")
+  .add(ListContactMessagesEndpoint)
+  .add(ReplyEndpoint)
+  .add(ListConversationsEndpoint)
+  .add(ReadConversationEndpoint)
+  .middleware(Authentication)
+  .prefix("/api")
+  .annotate(
+    OpenApi.Description,
+    "Conversations with contacts over WhatsApp: each contact's messages both ways, the inbox, free-form replies inside the 24-hour window and read receipts."
+  )
+
+/**
+ * Conversations: each contact's messages both ways, the inbox, replies within WhatsApp's 24-hour
+ * customer-service window, and marking a conversation read. Reading needs contact-show, replying
+ * broadcast-send.
+ */
+export class ConversationsGroup extends ConversationsGroupBase {}
