@@ -268,6 +268,7 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
   from: text("WASL_MAIL_FROM"),
   outbox: text("WASL_MAIL_OUTBOX"),
   sandboxOutbox: text("WASL_SANDBOX_OUTBOX"),
+  mediaDir: text("WASL_MEDIA_DIR"),
   publicUrl: publicUrlSetting,
   whatsappGraphUrl: urlSetting("WASL_WHATSAPP_GRAPH_URL", ["https:", "http:"], "an http(s) URL such as https://graph.facebook.com/v21.0"),
   otpCooldown: durationSetting("WASL_OTP_COOLDOWN"),
@@ -286,7 +287,12 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
   publicUrl: c.publicUrl,
   webhooks: { allowPrivateAddresses: c.allowPrivateAddresses, caFile: c.caFile, retryDelays: c.retryDelays, timeout: c.timeout },
   mail: { smtpUrl: c.smtpUrl, smtpCaFile: c.smtpCaFile, from: c.from, outbox: c.outbox },
-  messaging: { sandboxOutbox: c.sandboxOutbox, whatsappGraphUrl: c.whatsappGraphUrl, otpCooldown: c.otpCooldown },
+  messaging: {
+    sandboxOutbox: c.sandboxOutbox,
+    whatsappGraphUrl: c.whatsappGraphUrl,
+    otpCooldown: c.otpCooldown,
+    mediaDir: c.mediaDir
+  },
   retention: {
     deliveries: c.retainDeliveries,
     notifications: c.retainNotifications,

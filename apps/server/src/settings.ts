@@ -40,6 +40,7 @@ export const SETTINGS: ReadonlyArray<Setting> = [
   { name: "WASL_WHATSAPP_GRAPH_URL", default: "https://graph.facebook.com/v21.0" },
   { name: "WASL_WHATSAPP_APP_SECRET", secret: "value" },
   { name: "WASL_WHATSAPP_VERIFY_TOKEN", secret: "value" },
+  { name: "WASL_MEDIA_DIR", default: "<WASL_DATA_DIR>/media" },
   { name: "WASL_RETENTION_DELIVERIES", default: "30d" },
   { name: "WASL_RETENTION_NOTIFICATIONS", default: "90d" },
   { name: "WASL_RETENTION_VERIFICATIONS", default: "30d" },

@@ -24,6 +24,7 @@ import type { MessagingProvider } from "./messaging/messaging-provider.ts"
 import type { BroadcastRepository } from "./messaging/broadcast-repository.ts"
 import type { MessageRepository } from "./messaging/message-repository.ts"
 import type { Conversations } from "./messaging/conversations.ts"
+import type { MediaStore } from "./messaging/media-store.ts"
 import type { OtpLedger } from "./messaging/otp-ledger.ts"
 import type { OtpReservationRepository } from "./messaging/otp-reservation-repository.ts"
 import type { PlatformRepository } from "./messaging/platform-repository.ts"
@@ -86,9 +87,9 @@ export type WaslRepositories =
 /**
  * Every port the use-cases, the HTTP handlers and the delivery worker need: the storage ports,
  * the worker's wake-up signals, the live notification feed, hashing and secrets, and the ports through which Wasl reaches the
- * outside world (webhook endpoints, mail, WhatsApp). `DeliveryPolicy` is not listed: it has a
- * default (attempts 0 s, 5 min, 30 min, 1 h, 3 h and 1 day after the one before; 30 seconds each) that a
- * deployment may override.
+ * outside world (webhook endpoints, mail, WhatsApp) and the store of received media.
+ * `DeliveryPolicy` is not listed: it has a default (attempts 0 s, 5 min, 30 min, 1 h, 3 h and
+ * 1 day after the one before; 30 seconds each) that a deployment may override.
  */
 export type WaslServices =
   | WaslRepositories
@@ -104,3 +105,4 @@ export type WaslServices =
   | Mailer
   | MessagingProvider
   | MessagingSettings
+  | MediaStore

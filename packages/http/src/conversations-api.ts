@@ -1,4 +1,4 @@
-/** Conversations: a contact's messages both ways, the inbox, free-form replies and read receipts. */
+/** Conversations: a contact's messages both ways, the inbox, free-form replies, read receipts and received files. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { ConversationJson, MessageJson, RecordId } from "@wasl/core"
@@ -45,6 +45,37 @@ export const ReplyEndpoint: WaslEndpoint<"reply", "POST", "/contacts/:id/message
   "Sends a free-form text (1 to 4096 characters) to the contact through the number it last wrote to, and stores it. WhatsApp takes free-form messages only within 24 hours of the contact's last message: outside that window the answer is a 422 on text, and a template (POST /api/broadcasts/{id}/send) is needed. Permission broadcast-send."
 )
 
+/** An attachment's index in its message: 0, 1, ...; anything else is a 404. */
+export const AttachmentIndexParam: Schema.FiniteFromString = Schema.FiniteFromString.check(
+  Schema.isInt(),
+  Schema.isGreaterThanOrEqualTo(0)
+)
+
+/** The file of an attachment: its bytes, with the media type it was received with. */
+export const AttachmentFileBody: HttpApiSchema.StreamUint8Array = HttpApiSchema.StreamUint8Array({
+  contentType: "application/octet-stream"
+})
+
+/** `GET /api/messages/:id/attachments/:index`: a received file. */
+export const DownloadAttachmentEndpoint: HttpApiEndpoint.HttpApiEndpoint<
+  "downloadAttachment",
+  "GET",
+  "/messages/:id/attachments/:index",
+  PathParams<{ id: typeof RecordId; index: typeof AttachmentIndexParam }>,
+  never,
+  never,
+  never,
+  typeof AttachmentFileBody,
+  Schema.toCodecJson<CommonErrors>
+> = HttpApiEndpoint.get("downloadAttachment", "/messages/:id/attachments/:index", {
+  params: { id: RecordId, index: AttachmentIndexParam },
+  success: AttachmentFileBody,
+  error: commonErrors
+}).annotate(OpenApi.Summary, "Download a message's attachment").annotate(
+  OpenApi.Description,
+  "The file of one attachment of a received message (its url in the message), with the media type it was received with and its file name in Content-Disposition. 404 until the worker has fetched it from WhatsApp, and for good when it could not (too large, or gone). Permission contact-show."
+)
+
 /** `GET /api/conversations`: the inbox. */
 export const ListConversationsEndpoint: WaslEndpoint<"listConversations", "GET", "/conversations", {
   success: Pagination<typeof ConversationJson>
@@ -75,16 +106,18 @@ export const ConversationsGroupBase: AuthenticatedGroup<
   | typeof ReplyEndpoint
   | typeof ListConversationsEndpoint
   | typeof ReadConversationEndpoint
+  | typeof DownloadAttachmentEndpoint
 > = HttpApiGroup.make("conversations")
   .add(ListContactMessagesEndpoint)
   .add(ReplyEndpoint)
   .add(ListConversationsEndpoint)
   .add(ReadConversationEndpoint)
+  .add(DownloadAttachmentEndpoint)
   .middleware(Authentication)
   .prefix("/api")
   .annotate(
     OpenApi.Description,
-    "Conversations with contacts over WhatsApp: each contact's messages both ways, the inbox, free-form replies inside the 24-hour window and read receipts."
+    "Conversations with contacts over WhatsApp: each contact's messages both ways, the inbox, free-form replies inside the 24-hour window, read receipts and the files contacts sent."
   )
 
 /**

@@ -4,7 +4,7 @@
  * conversation read (with the read receipt to the channel). Inbound messages are stored through
  * the MessageRepository, as the inbound processing stores them.
  */
-import { type Message, MessageRepository } from "@wasl/core"
+import { MediaStore, mediaKey, type Message, MessageRepository } from "@wasl/core"
 import { DateTime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -277,6 +277,49 @@ describe.each(DATABASES)("conversations over HTTP on %s", (database) => {
       expect((await server.request("POST", `/api/conversations/${contactId}/read`, { token: other.token })).status).toBe(404)
       const listed = await server.request("GET", `/api/contacts/${contactId}/messages`, { token: owner.token })
       expect(listed.body.data[0].status).toBe("received")
+    })
+  })
+
+  describe("attachments", () => {
+    it("serves a stored file to the account's members with its type and name; 404 until stored, elsewhere, or past the list", async () => {
+      const contactId = await newContact("Files")
+      const plain = await received(contactId, 1, "the invoice")
+      const image = { type: "image" as const, media_id: "m1", mime_type: "image/jpeg", sha256: null, filename: null, caption: null }
+      const doc = { ...image, type: "document" as const, media_id: "m2", mime_type: "application/pdf", filename: "Facture «mai».pdf" }
+      const message: Message = {
+        ...plain,
+        _id: hex24(),
+        provider_message_id: `wamid.F${hex24()}`,
+        type: "document",
+        attachments: [{ ...image, size: null, state: "pending" }, { ...doc, size: 3, state: "stored" }]
+      }
+      await server.run(MessageRepository.use((repo) => repo.insert(message)))
+      await server.run(MediaStore.use((store) => store.put(owner.account_id, mediaKey(message._id, 1), new Uint8Array([37, 80, 68]), "application/pdf")))
+
+      const listed = await server.request("GET", `/api/contacts/${contactId}/messages`, { token: owner.token })
+      const shown = listed.body.data.find((m: any) => m._id === message._id)
+      expect(shown.attachments.map((a: any) => a.url)).toEqual([
+        `/api/messages/${message._id}/attachments/0`,
+        `/api/messages/${message._id}/attachments/1`
+      ])
+      const file = await fetch(`${server.url}${shown.attachments[1].url}`, { headers: { authorization: `Bearer ${owner.token}` } })
+      expect(file.status).toBe(200)
+      expect(file.headers.get("content-type")).toBe("application/pdf")
+      expect(file.headers.get("x-content-type-options")).toBe("nosniff")
+      expect(file.headers.get("content-disposition")).toBe(
+        `attachment; filename="Facture _mai_.pdf"; filename*=UTF-8''Facture%20%C2%ABmai%C2%BB.pdf`
+      )
+      expect(new Uint8Array(await file.arrayBuffer())).toEqual(new Uint8Array([37, 80, 68]))
+
+      const get = (path: string, token = owner.token) => server.request("GET", path, { token })
+      expect((await get(`/api/messages/${message._id}/attachments/0`)).status).toBe(404)
+      expect((await get(`/api/messages/${message._id}/attachments/2`)).status).toBe(404)
+      expect((await get(`/api/messages/${message._id}/attachments/x`)).status).toBe(404)
+      expect((await get(`/api/messages/${message._id}/attachments/1`, other.token)).status).toBe(404)
+      expect((await get(`/api/messages/${plain._id}/attachments/0`)).status).toBe(404)
+      const none = await createToken(server, owner.token, ["deal-index"])
+      expect((await get(`/api/messages/${message._id}/attachments/1`, none)).status).toBe(403)
+      expect((await server.request("GET", `/api/messages/${message._id}/attachments/1`)).status).toBe(401)
     })
   })
 })

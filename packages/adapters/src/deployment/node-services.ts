@@ -20,6 +20,7 @@ import { join } from "node:path"
 import { MailerJsonLines } from "../mail/mailer-json-lines.ts"
 import { MailerSmtp } from "../mail/mailer-smtp.ts"
 import { MacNode } from "../mac-node.ts"
+import { MediaStoreFile } from "../media/media-store-file.ts"
 import { MessagingLive } from "../messaging/messaging-provider-live.ts"
 import { PasswordHasherScrypt } from "../password-hasher-scrypt.ts"
 import { TokenHasherNode } from "../token-hasher-node.ts"
@@ -75,6 +76,7 @@ export const nodeServices = (
     WebhookUrlGuardDns({ allowPrivate }),
     WebhookTransportHttp({ allowPrivate, caFile: options.webhooks?.caFile }),
     mailerOf(options.mail ?? {}, dataDir),
+    MediaStoreFile(options.messaging?.mediaDir ?? join(dataDir, "media")),
     Layer.succeed(DeliveryPolicy, policy),
     PasswordHasherScrypt,
     TokenHasherNode,

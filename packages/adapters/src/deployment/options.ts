@@ -69,6 +69,8 @@ export interface MessagingOptions {
   readonly whatsappGraphUrl?: string | undefined
   /** `WASL_OTP_COOLDOWN`: how long after an accepted OTP send the same recipient gets 429, as text (`60s`) or a duration. Default 60 s. */
   readonly otpCooldown?: string | Duration.Duration | undefined
+  /** `WASL_MEDIA_DIR`: where the media of received messages is kept. Default `<dataDir>/media`. */
+  readonly mediaDir?: string | undefined
 }
 
 /**

@@ -16,6 +16,7 @@ import { PasswordHasherScrypt } from "../password-hasher-scrypt.ts"
 import { RepositoriesMemory } from "./repositories-memory.ts"
 import { MailerMemory, type MemoryMailbox } from "./mailer-memory.ts"
 import { MemoryReceivers } from "./memory-receivers.ts"
+import { MediaStoreMemory } from "./media-store-memory.ts"
 import { MessagingProviderMemory, type SentMessages } from "./messaging-provider-memory.ts"
 import { MessagingSettingsLayer } from "./messaging-settings-layer.ts"
 import type { MemoryStore } from "./store.ts"
@@ -117,6 +118,7 @@ export const WaslMemory: {
         WebhookUrlGuardMemory(),
         MailerMemory,
         MessagingProviderMemory,
+        MediaStoreMemory,
         options.passwordHasher ?? PasswordHasherScrypt,
         TokenHasher.layerWebCrypto,
         Layer.succeed(DeliveryPolicy, policy)

@@ -1,17 +1,19 @@
 /**
  * The conversation endpoints: a contact's messages both ways, the inbox, a free-form reply inside
- * the customer-service window, and marking a conversation read. Reading needs `contact-show`,
- * replying `broadcast-send`. A contact of another account is a 404.
+ * the customer-service window, marking a conversation read, and downloading a received file.
+ * Reading needs `contact-show`, replying `broadcast-send`. A contact or message of another account
+ * is a 404.
  */
 import { DateTime, Effect, Option } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { Principal } from "../auth/principal.ts"
 import type { SecretBox } from "../auth/secret-box.ts"
-import { type Forbidden, invalid, type NotFound, type ServiceUnavailable, ValidationFailed } from "../errors.ts"
+import { type Forbidden, invalid, NotFound, type ServiceUnavailable, ValidationFailed } from "../errors.ts"
 import { type ConversationJson, conversationJson, WINDOW_CLOSED, windowExpiresAt } from "../messaging/conversation.ts"
 import { Conversations } from "../messaging/conversations.ts"
 import { acceptedMessageId, providerPlatformOf } from "../messaging/dispatch.ts"
 import type { Message } from "../messaging/message.ts"
+import { MediaStore, mediaKey } from "../messaging/media-store.ts"
 import { MessageRepository } from "../messaging/message-repository.ts"
 import { MessagingProvider } from "../messaging/messaging-provider.ts"
 import { PlatformRepository } from "../messaging/platform-repository.ts"
@@ -20,7 +22,7 @@ import { type Page, parsePageParams } from "../records/pagination.ts"
 import type { RecordRepository } from "../records/record-repository.ts"
 import { newRecordId } from "../wire/record-id.ts"
 import { authorize } from "./authenticate.ts"
-import { findRecord } from "./record-lookup.ts"
+import { findRecord, orNotFound } from "./record-lookup.ts"
 
 /** The longest free-form text WhatsApp takes, in characters. */
 export const MAX_REPLY_LENGTH = 4096
@@ -200,3 +202,33 @@ export const markConversationRead: (
   }
   return { unread_count: 0 }
 })
+
+/** A received message's file, as its download answers it. */
+export interface AttachmentFile {
+  /** Its content. */
+  readonly bytes: Uint8Array
+  /** Its media type. */
+  readonly mimeType: string
+  /** The name to save it under: the sender's file name, else `<message _id>-<index>`. */
+  readonly filename: string
+}
+
+/**
+ * `GET /api/messages/{_id}/attachments/{index}`: the file of one of the message's attachments,
+ * once the worker has stored it. Needs `contact-show`. Fails {@link NotFound} for a message the
+ * account does not have, an index it has no attachment at, or a file not stored (yet, or ever).
+ */
+export const downloadAttachment: (
+  principal: Principal,
+  messageId: string,
+  index: number
+) => Effect.Effect<AttachmentFile, Forbidden | NotFound, MessageRepository | MediaStore> = Effect.fn("downloadAttachment")(
+  function*(principal: Principal, messageId: string, index: number) {
+    yield* authorize(principal, "contact-show")
+    const message = yield* orNotFound(yield* MessageRepository.use((repo) => repo.findById(principal.accountId, messageId)))
+    const attachment = Number.isSafeInteger(index) && index >= 0 ? message.attachments[index] : undefined
+    if (attachment === undefined || attachment.state !== "stored") return yield* new NotFound()
+    const file = yield* orNotFound(yield* MediaStore.use((store) => store.get(principal.accountId, mediaKey(messageId, index))))
+    return { bytes: file.bytes, mimeType: file.mimeType, filename: attachment.filename ?? `${messageId}-${index}` }
+  }
+)

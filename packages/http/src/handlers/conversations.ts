@@ -1,7 +1,14 @@
 import { Effect, type Layer } from "effect"
-import type { HttpRouter } from "effect/http"
+import { HttpServerResponse, type HttpRouter } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
-import { listContactMessages, listConversations, markConversationRead, messageJson, replyToContact } from "@wasl/core"
+import {
+  downloadAttachment,
+  listContactMessages,
+  listConversations,
+  markConversationRead,
+  messageJson,
+  replyToContact
+} from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"
@@ -33,4 +40,28 @@ export const ConversationHandlers: Layer.Layer<
     .handle("readConversation", ({ params }) =>
       Effect.gen(function*() {
         return { data: yield* domain(markConversationRead(yield* CurrentPrincipal, params.id)) }
+      }))
+    .handle("downloadAttachment", ({ params }) =>
+      Effect.gen(function*() {
+        const file = yield* domain(downloadAttachment(yield* CurrentPrincipal, params.id, params.index))
+        return HttpServerResponse.uint8Array(file.bytes, {
+          contentType: file.mimeType,
+          headers: {
+            "content-disposition": contentDisposition(file.filename),
+            "cache-control": "private, no-store",
+            // The type is the sender's word: a browser must not guess another (HTML) from the bytes.
+            "x-content-type-options": "nosniff"
+          }
+        })
       })))
+
+/**
+ * `attachment` with the file name twice: an ASCII fallback (anything else, quotes and
+ * backslashes `_`) and the exact name in RFC 5987 form.
+ */
+const contentDisposition = (filename: string): string => {
+  const fallback = filename.replace(/[^\x20-\x7e]|["\\]/g, "_")
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${
+    encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+  }`
+}
