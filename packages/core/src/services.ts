@@ -25,6 +25,7 @@ import type { BroadcastRepository } from "./messaging/broadcast-repository.ts"
 import type { MessageRepository } from "./messaging/message-repository.ts"
 import type { Conversations } from "./messaging/conversations.ts"
 import type { MediaStore } from "./messaging/media-store.ts"
+import type { MediaBacklog } from "./messaging/media-backlog.ts"
 import type { OtpLedger } from "./messaging/otp-ledger.ts"
 import type { OtpReservationRepository } from "./messaging/otp-reservation-repository.ts"
 import type { PlatformRepository } from "./messaging/platform-repository.ts"
@@ -72,6 +73,7 @@ export type WaslRepositories =
   | BroadcastRepository
   | MessageRepository
   | Conversations
+  | MediaBacklog
   | VerificationRepository
   | OtpLedger
   | OtpReservationRepository

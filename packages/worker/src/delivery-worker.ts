@@ -81,6 +81,7 @@ import {
 } from "@wasl/core"
 import { Cause, Clock, DateTime, Duration, Effect, FiberSet, Latch, Layer, Option, Queue, References, type Scope } from "effect"
 import type { SecureRandom } from "effect/crypto"
+import { type MediaFetchLoopServices, type MediaFetchOptions, makeMediaFetchRound } from "./media-fetch.ts"
 import { WorkerLoops, type WorkerLoopsShape } from "./worker-loops.ts"
 import { recordAttemptMetrics, recordWhatsAppDrainMetrics } from "./worker-metrics.ts"
 
@@ -106,6 +107,7 @@ export type DeliveryWorkerServices =
   | ImportProcessingServices
   | WhatsAppInbox
   | WhatsAppWebhookServices
+  | MediaFetchLoopServices
 
 /** How the worker runs: batch sizes, concurrency and the intervals of its loops. Every field has a default. */
 export interface DeliveryWorkerOptions {
@@ -156,6 +158,8 @@ export interface DeliveryWorkerOptions {
    * this long before another takes them.
    */
   readonly whatsappLease?: Duration.Duration | undefined
+  /** The media fetch of received messages: the largest file kept, batch, tries. */
+  readonly media?: MediaFetchOptions | undefined
 }
 
 /** OTP reservations per sweep statement. */
@@ -172,6 +176,7 @@ const PRUNING = "pruning"
 const EXPORTS = "CSV exports"
 const IMPORTS = "CSV imports"
 const WHATSAPP = "WhatsApp callbacks"
+const MEDIA = "media fetch"
 
 /** The pause after a loop iteration failed. */
 const FAILURE_PAUSE = Duration.seconds(1)
@@ -456,8 +461,16 @@ export const runDeliveryWorker = (
       yield* waitFor(whatsappWake, poll)
     })
 
+    // media ---------------------------------------------------------------------------------
+    const mediaRound = yield* makeMediaFetchRound(options.media)
+    const mediaStep = Effect.gen(function*() {
+      while ((yield* mediaRound) === (options.media?.batch ?? 16)) yield* beat(MEDIA)
+      yield* Effect.sleep(poll)
+    })
+
     yield* Effect.forkScoped(forever(loops, FAN_OUT, poll, fanOutStep))
     yield* Effect.forkScoped(forever(loops, WHATSAPP, poll, whatsappStep))
+    yield* Effect.forkScoped(forever(loops, MEDIA, poll, mediaStep))
     yield* Effect.forkScoped(forever(loops, IMPORTS, poll, importStep))
     // A full send loop waits for a free slot: at most an attempt's timeout.
     yield* Effect.forkScoped(forever(loops, "delivery sending", Duration.max(poll, timeout), sendStep))

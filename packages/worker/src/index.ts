@@ -23,6 +23,7 @@
  * @module
  */
 export * from "./delivery-worker.ts"
+export * from "./media-fetch.ts"
 export * from "./worker-health-routes.ts"
 export * from "./worker-readiness.ts"
 export * from "./worker-loops.ts"

@@ -7,6 +7,7 @@ import {
   QueueSignalsPg,
   ServicesPg
 } from "@wasl/adapters"
+import { MediaStoreMemory, MessagingProviderMemory } from "@wasl/adapters/memory"
 import { TestDatabase, type TestDatabaseLayer } from "@wasl/adapters/testing"
 import { Duration, Effect, Layer } from "effect"
 import * as Fs from "node:fs"
@@ -22,7 +23,14 @@ export const workerServices = (
   database: TestDatabaseLayer = TestDatabase.pglite
 ) => {
   const mailFile = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-worker-test-")), "mail.jsonl")
-  return Layer.mergeAll(transport, SecretBox.layerAesGcm(new Uint8Array(32).fill(9)), MailerJsonLines(mailFile), QueueSignalsPg)
+  return Layer.mergeAll(
+    transport,
+    SecretBox.layerAesGcm(new Uint8Array(32).fill(9)),
+    MailerJsonLines(mailFile),
+    QueueSignalsPg,
+    MessagingProviderMemory,
+    MediaStoreMemory
+  )
     .pipe(
       Layer.provideMerge(ServicesPg),
       Layer.provideMerge(PasswordHasherScrypt),

@@ -23,6 +23,7 @@ import { PropertyValueStoreMemory } from "./property-value-store-memory.ts"
 import { BroadcastRepositoryMemory } from "./broadcast-repository-memory.ts"
 import { MessageRepositoryMemory } from "./message-repository-memory.ts"
 import { ConversationsMemory } from "./conversations-memory.ts"
+import { MediaBacklogMemory } from "./media-backlog-memory.ts"
 import { OtpLedgerMemory } from "./otp-ledger-memory.ts"
 import { OtpReservationRepositoryMemory } from "./otp-reservation-repository-memory.ts"
 import { PlatformRepositoryMemory } from "./platform-repository-memory.ts"
@@ -64,6 +65,7 @@ export const RepositoriesMemory: Layer.Layer<
   BroadcastRepositoryMemory,
   MessageRepositoryMemory,
   ConversationsMemory,
+  MediaBacklogMemory,
   VerificationRepositoryMemory,
   OtpLedgerMemory,
   OtpReservationRepositoryMemory,

@@ -29,6 +29,7 @@ import _0022_import_turns from "./0022_import_turns.ts"
 import _0023_export_turns from "./0023_export_turns.ts"
 import _0024_two_way_messages from "./0024_two_way_messages.ts"
 import _0025_whatsapp_inbox from "./0025_whatsapp_inbox.ts"
+import _0026_conversations from "./0026_conversations.ts"
 
 /**
  * Wasl's migrations, in order, for `@effect/sql-pg`'s `PgMigrator` (`runMigrations` and
@@ -59,5 +60,6 @@ export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0022_import_turns": _0022_import_turns,
   "0023_export_turns": _0023_export_turns,
   "0024_two_way_messages": _0024_two_way_messages,
-  "0025_whatsapp_inbox": _0025_whatsapp_inbox
+  "0025_whatsapp_inbox": _0025_whatsapp_inbox,
+  "0026_conversations": _0026_conversations
 })

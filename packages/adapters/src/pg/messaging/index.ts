@@ -2,6 +2,7 @@
 import type {
   BroadcastRepository,
   Conversations,
+  MediaBacklog,
   MessageRepository,
   OtpLedger,
   OtpReservationRepository,
@@ -12,6 +13,7 @@ import { Layer } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import { BroadcastRepositoryPg } from "./broadcast-repository-pg.ts"
 import { ConversationsPg } from "./conversations-pg.ts"
+import { MediaBacklogPg } from "./media-backlog-pg.ts"
 import { MessageRepositoryPg } from "./message-repository-pg.ts"
 import { OtpLedgerPg } from "./otp-ledger-pg.ts"
 import { OtpReservationRepositoryPg } from "./otp-reservation-repository-pg.ts"
@@ -20,6 +22,7 @@ import { VerificationRepositoryPg } from "./verification-repository-pg.ts"
 
 export { BroadcastRepositoryPg } from "./broadcast-repository-pg.ts"
 export { ConversationsPg } from "./conversations-pg.ts"
+export { MediaBacklogPg } from "./media-backlog-pg.ts"
 export { MessageRepositoryPg } from "./message-repository-pg.ts"
 export { OtpLedgerPg } from "./otp-ledger-pg.ts"
 export { OtpReservationRepositoryPg } from "./otp-reservation-repository-pg.ts"
@@ -27,7 +30,8 @@ export { PlatformRepositoryPg } from "./platform-repository-pg.ts"
 export { VerificationRepositoryPg } from "./verification-repository-pg.ts"
 
 /**
- * PlatformRepository, BroadcastRepository, MessageRepository, Conversations, VerificationRepository,
+ * PlatformRepository, BroadcastRepository, MessageRepository, Conversations, MediaBacklog,
+ * VerificationRepository,
  * OtpLedger and OtpReservationRepository on PostgreSQL, over one `SqlClient` (migrated).
  */
 export const MessagingRepositoriesPg: Layer.Layer<
@@ -35,6 +39,7 @@ export const MessagingRepositoriesPg: Layer.Layer<
   | BroadcastRepository
   | MessageRepository
   | Conversations
+  | MediaBacklog
   | VerificationRepository
   | OtpLedger
   | OtpReservationRepository,
@@ -45,6 +50,7 @@ export const MessagingRepositoriesPg: Layer.Layer<
   BroadcastRepositoryPg,
   MessageRepositoryPg,
   ConversationsPg,
+  MediaBacklogPg,
   VerificationRepositoryPg,
   OtpLedgerPg,
   OtpReservationRepositoryPg
