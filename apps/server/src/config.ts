@@ -269,6 +269,8 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
   outbox: text("WASL_MAIL_OUTBOX"),
   sandboxOutbox: text("WASL_SANDBOX_OUTBOX"),
   mediaDir: text("WASL_MEDIA_DIR"),
+  // Meta's own limit is 100 MB (documents); a file beyond the setting is marked failed, never kept.
+  mediaMaxBytes: integerSetting("WASL_MEDIA_MAX_BYTES", 1, 100 * 1024 * 1024, "a number of bytes from 1 to 104857600"),
   publicUrl: publicUrlSetting,
   whatsappGraphUrl: urlSetting("WASL_WHATSAPP_GRAPH_URL", ["https:", "http:"], "an http(s) URL such as https://graph.facebook.com/v21.0"),
   otpCooldown: durationSetting("WASL_OTP_COOLDOWN"),
@@ -291,7 +293,8 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
     sandboxOutbox: c.sandboxOutbox,
     whatsappGraphUrl: c.whatsappGraphUrl,
     otpCooldown: c.otpCooldown,
-    mediaDir: c.mediaDir
+    mediaDir: c.mediaDir,
+    mediaMaxBytes: c.mediaMaxBytes
   },
   retention: {
     deliveries: c.retainDeliveries,

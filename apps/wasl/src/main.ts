@@ -17,7 +17,7 @@ runService(
   ({ http, wasl }) =>
     Layer.mergeAll(
       HttpServerLive(http).pipe(Layer.provide(FirstRunLive), Layer.provide(WorkerReadiness)),
-      DeliveryWorkerLive()
+      DeliveryWorkerLive({ media: { maxBytes: wasl.messaging?.mediaMaxBytes } })
     ).pipe(
       Layer.provide(WorkerLoops.layer()),
       Layer.provide(AppServicesLive(wasl))

@@ -71,6 +71,8 @@ export interface MessagingOptions {
   readonly otpCooldown?: string | Duration.Duration | undefined
   /** `WASL_MEDIA_DIR`: where the media of received messages is kept. Default `<dataDir>/media`. */
   readonly mediaDir?: string | undefined
+  /** `WASL_MEDIA_MAX_BYTES`: the largest received file the worker keeps. Default 16 MiB. */
+  readonly mediaMaxBytes?: number | undefined
 }
 
 /**
