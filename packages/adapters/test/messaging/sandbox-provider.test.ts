@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { makeSandboxProvider } from "../../src/index.ts"
+import { sandboxTextBody } from "../../src/messaging/sandbox-webhook-bodies.ts"
 
 const request = (to: string, code?: string): ProviderRequest => ({
   platform: { provider: "sandbox", phoneId: null, displayPhoneNumber: "+966110000000", accessToken: null },
@@ -70,4 +71,34 @@ describe("sandbox provider", () => {
         expect.objectContaining({ read: "wamid.IN1" })
       ])
     }).pipe(Effect.provide(SecureRandom.layerWebCrypto)))
+
+  it("writes a received text as Meta's messages callback: the contact's profile and wa_id, the number's digits as its id", () => {
+    const at = DateTime.makeUnsafe("2031-02-03T04:05:06.789Z")
+    const body = JSON.parse(sandboxTextBody(
+      { digits: "966110000000" },
+      { id: "wamid.sandbox.in1", from: "966500000001", profileName: "Sara", text: "Is my order ready?" },
+      at
+    ))
+    expect(body).toEqual({
+      object: "whatsapp_business_account",
+      entry: [{
+        id: "966110000000",
+        changes: [{
+          field: "messages",
+          value: {
+            messaging_product: "whatsapp",
+            metadata: { display_phone_number: "966110000000", phone_number_id: "966110000000" },
+            contacts: [{ profile: { name: "Sara" }, wa_id: "966500000001" }],
+            messages: [{
+              from: "966500000001",
+              id: "wamid.sandbox.in1",
+              timestamp: String(Math.floor(DateTime.toEpochMillis(at) / 1000)),
+              type: "text",
+              text: { body: "Is my order ready?" }
+            }]
+          }
+        }]
+      }]
+    })
+  })
 })
