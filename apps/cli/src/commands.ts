@@ -8,6 +8,7 @@ import { runMigrations } from "@wasl/adapters"
 import { DatabaseConfig, EffectiveSettings } from "@wasl/app-server"
 import { Ability, addOtpCredits, bootstrapAccount, createTokenForMember, Plan, setPlan } from "@wasl/core"
 import { CliDatabase, CliRepositories } from "./database.ts"
+import { sandboxReceive } from "./sandbox-receive.ts"
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value))
 
@@ -85,6 +86,16 @@ const tokenCreate = Command.make("create", {
     Effect.flatMap(({ token, plainText }) => printJson({ id: token.id, token: plainText }))
   )).pipe(Command.withDescription("Create an API token for a member of an account"))
 
+const sandboxReceiveCommand = Command.make("receive", {
+  platform: Flag.Int("platform").pipe(Flag.withDescription("the sandbox sending number's id")),
+  from: Flag.String("from").pipe(Flag.withDescription("the sender's phone number (its digits are its WhatsApp id)")),
+  text: Flag.String("text").pipe(Flag.withDescription("the message's text")),
+  name: Flag.String("name").pipe(Flag.withDescription("the sender's WhatsApp profile name (default: the number)"), Flag.optional)
+}, ({ platform, from, text, name }) =>
+  withServices(sandboxReceive({ platform, from, text, name: Option.getOrUndefined(name) })).pipe(Effect.flatMap(printJson))).pipe(
+    Command.withDescription("Deliver a text message to a sandbox number as if a contact sent it on WhatsApp")
+  )
+
 const config = Command.make("config", {}, () => Effect.flatMap(EffectiveSettings, printJson)).pipe(
   Command.withDescription(
     "Print the settings in effect (the environment, else the defaults), secrets redacted; refuse a bad one as the service would"
@@ -102,6 +113,10 @@ export const wasl = Command.make("wasl").pipe(
       Command.withSubcommands([creditsAdd])
     ),
     Command.make("plan").pipe(Command.withDescription("Manage an account's plan"), Command.withSubcommands([planSet])),
-    Command.make("token").pipe(Command.withDescription("Manage API tokens"), Command.withSubcommands([tokenCreate]))
+    Command.make("token").pipe(Command.withDescription("Manage API tokens"), Command.withSubcommands([tokenCreate])),
+    Command.make("sandbox").pipe(
+      Command.withDescription("Act as the sandbox's contacts"),
+      Command.withSubcommands([sandboxReceiveCommand])
+    )
   ])
 )
