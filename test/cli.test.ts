@@ -379,7 +379,7 @@ describe("wasl --help", () => {
     await visit([])
     // The walk reached every command of the README.
     expect(seen.sort()).toEqual(
-      ["", "bootstrap", "config", "credits", "credits add", "migrate", "plan", "plan set", "token", "token create"]
+      ["", "bootstrap", "config", "credits", "credits add", "migrate", "plan", "plan set", "sandbox", "sandbox receive", "token", "token create"]
     )
   }, 120_000)
 })
