@@ -57,6 +57,7 @@ const CORE_ROOMS = [
   "idempotency",
   "webhooks",
   "messaging",
+  "whatsapp",
   "use-cases",
   "testing"
 ]
