@@ -15,6 +15,8 @@ import type { SecretBox } from "./auth/secret-box.ts"
 import type { SessionRepository } from "./auth/session-repository.ts"
 import type { TokenHasher } from "./auth/token-hasher.ts"
 import type { TokenRepository } from "./auth/token-repository.ts"
+import type { TwoFactorLoginRepository } from "./auth/two-factor-login-repository.ts"
+import type { TwoFactorRepository } from "./auth/two-factor-repository.ts"
 import type { Outbox } from "./events/outbox.ts"
 import type { IdempotencyStore } from "./idempotency/idempotency-store.ts"
 import type { ImportRepository } from "./imports/import-repository.ts"
@@ -60,6 +62,8 @@ export type WaslRepositories =
   | CurrentUserReader
   | TokenRepository
   | SessionRepository
+  | TwoFactorRepository
+  | TwoFactorLoginRepository
   | Transactor
   | Outbox
   | PropertyRepository

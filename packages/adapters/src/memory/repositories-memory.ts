@@ -17,6 +17,8 @@ import { MemoryStore } from "./store.ts"
 import { TeamRepositoryMemory } from "./team-repository-memory.ts"
 import { TokenRepositoryMemory } from "./token-repository-memory.ts"
 import { TransactorMemory } from "./transactor-memory.ts"
+import { TwoFactorLoginRepositoryMemory } from "./two-factor-login-repository-memory.ts"
+import { TwoFactorRepositoryMemory } from "./two-factor-repository-memory.ts"
 import { UserRepositoryMemory } from "./user-repository-memory.ts"
 import { WebhookRepositoryMemory } from "./webhook-repository-memory.ts"
 import { PropertyValueStoreMemory } from "./property-value-store-memory.ts"
@@ -55,6 +57,8 @@ export const RepositoriesMemory: Layer.Layer<
   NotificationRepositoryMemory,
   TokenRepositoryMemory,
   SessionRepositoryMemory,
+  TwoFactorRepositoryMemory,
+  TwoFactorLoginRepositoryMemory,
   TransactorMemory,
   OutboxMemory,
   PropertyRepositoryMemory,

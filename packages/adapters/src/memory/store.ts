@@ -25,6 +25,7 @@ import type {
   NotificationName,
   NotificationNotice,
   OutboxEvent,
+  PendingTwoFactorLogin,
   Permission,
   PropertyDefinition,
   PropertyGroupDefinition,
@@ -211,13 +212,28 @@ export interface IdempotencyKeyRow {
   readonly expiresAt: DateTime.Utc
 }
 
-/** A user with the hash of their password. */
+/** A user with the hash of their password and their two-factor authentication. */
 export interface UserRow {
-  /** The user as the API shows it. */
+  /** The user as the API shows it (`two_factor_confirmed_at` says whether two-factor is on). */
   readonly user: User
   /** The encoded password hash (`PasswordHasher`'s form). */
   readonly passwordHash: string
+  /** The rest of the user's two-factor state (`TwoFactorState` less its confirmation time). */
+  readonly twoFactor: TwoFactorColumns
 }
+
+/** A user's two-factor columns but the confirmation time, which is the user's own. */
+export interface TwoFactorColumns {
+  /** The sealed TOTP secret; null before enrolment and once turned off. */
+  readonly sealedSecret: string | null
+  /** The hashes of the unused recovery codes. */
+  readonly recoveryCodeHashes: ReadonlyArray<string>
+  /** The latest time step a code was taken from. */
+  readonly lastUsedStep: number | null
+}
+
+/** The two-factor columns of a user who never enrolled. */
+export const noTwoFactor: TwoFactorColumns = { sealedSecret: null, recoveryCodeHashes: [], lastUsedStep: null }
 
 /** Next value of each table's sequence (auto-increment ids start at 1, like bigserial). */
 export interface Sequences {
@@ -264,6 +280,8 @@ export interface MemoryState {
   readonly tokens: ReadonlyMap<number, StoredToken>
   /** Sessions by the hash of their id. */
   readonly sessions: ReadonlyMap<string, StoredSession>
+  /** Logins waiting for their second factor, by the hash of their challenge. */
+  readonly twoFactorLogins: ReadonlyMap<string, PendingTwoFactorLogin>
   /** Pending outbox events, oldest first (outbox-memory.ts). */
   readonly outbox: ReadonlyArray<OutboxEvent>
   /** Custom property definitions, oldest first (property-repository-memory.ts). */
@@ -340,6 +358,7 @@ export const emptyMemoryState: MemoryState = {
   notifications: [],
   tokens: new Map(),
   sessions: new Map(),
+  twoFactorLogins: new Map(),
   outbox: [],
   properties: [],
   propertyGroups: [],

@@ -1,7 +1,16 @@
 import { formatSqlDateTime, invalid, type Membership, type User, UserRepository } from "@wasl/core"
 import { DateTime, Effect, Layer, Option, Result } from "effect"
 import { EMAIL_TAKEN } from "../repository-semantics.ts"
-import { mapSet, membershipKey, type MembershipRow, MemoryStore, modifyStore, readStore, updateStore } from "./store.ts"
+import {
+  mapSet,
+  membershipKey,
+  type MembershipRow,
+  MemoryStore,
+  modifyStore,
+  noTwoFactor,
+  readStore,
+  updateStore
+} from "./store.ts"
 
 /** A membership row as the API's `Membership`. Internal plumbing of the memory adapters. */
 export const toMembership = (row: MembershipRow): Membership => ({
@@ -59,13 +68,14 @@ export const UserRepositoryMemory: Layer.Layer<UserRepository, never, MemoryStor
           contacts_view_id: null,
           deals_view_id: null,
           tickets_view_id: null,
+          two_factor_confirmed_at: null,
           created_at: now,
           updated_at: now
         }
         return Result.succeed([user, {
           ...state,
           sequences: { ...state.sequences, users: id + 1 },
-          users: mapSet(state.users, id, { user, passwordHash: input.passwordHash })
+          users: mapSet(state.users, id, { user, passwordHash: input.passwordHash, twoFactor: noTwoFactor })
         }] as const)
       })
     })
@@ -107,6 +117,7 @@ export const UserRepositoryMemory: Layer.Layer<UserRepository, never, MemoryStor
           }
           return Option.none()
         }),
+      findPasswordHash: (id) => readStore(store, (state) => Option.fromNullishOr(state.users.get(id)?.passwordHash)),
       addMembership,
       findMembership: (accountId, userId) =>
         readStore(store, (state) =>

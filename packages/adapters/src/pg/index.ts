@@ -14,6 +14,8 @@ import { SessionRepositoryPg } from "./session-repository-pg.ts"
 import { TeamRepositoryPg } from "./team-repository-pg.ts"
 import { TokenRepositoryPg } from "./token-repository-pg.ts"
 import { TransactorPg } from "./transactor-pg.ts"
+import { TwoFactorLoginRepositoryPg } from "./two-factor-login-repository-pg.ts"
+import { TwoFactorRepositoryPg } from "./two-factor-repository-pg.ts"
 import { UserRepositoryPg } from "./user-repository-pg.ts"
 import { PropertyValueStorePg } from "./property-value-store-pg.ts"
 import { RecordRepositoryPg } from "./record-repository-pg.ts"
@@ -40,6 +42,8 @@ export { SessionRepositoryPg } from "./session-repository-pg.ts"
 export { TeamRepositoryPg } from "./team-repository-pg.ts"
 export { TokenRepositoryPg } from "./token-repository-pg.ts"
 export { TransactorPg } from "./transactor-pg.ts"
+export { TwoFactorLoginRepositoryPg } from "./two-factor-login-repository-pg.ts"
+export { TwoFactorRepositoryPg } from "./two-factor-repository-pg.ts"
 export { UserRepositoryPg } from "./user-repository-pg.ts"
 
 export { PropertyValueStorePg } from "./property-value-store-pg.ts"
@@ -82,6 +86,8 @@ export const RepositoriesPg: Layer.Layer<WaslRepositories, never, SecureRandom.S
   CurrentUserReaderPg,
   TokenRepositoryPg,
   SessionRepositoryPg,
+  TwoFactorRepositoryPg,
+  TwoFactorLoginRepositoryPg,
   TransactorPg,
   OutboxPg,
   PropertyRepositoryPg,

@@ -17,13 +17,14 @@ const UserRow = Schema.Struct({
   contacts_view_id: NullableString,
   deals_view_id: NullableString,
   tickets_view_id: NullableString,
+  two_factor_confirmed_at: DbNullOr(DbTimestamp),
   created_at: DbTimestamp,
   updated_at: DbTimestamp
 })
 
 /** The columns of a user. */
 export const USER_COLUMNS: Columns = columns("id", "email", "email_verified_at", "firstname", "lastname", "image", "locale",
-  "contacts_view_id", "deals_view_id", "tickets_view_id", "created_at", "updated_at")
+  "contacts_view_id", "deals_view_id", "tickets_view_id", "two_factor_confirmed_at", "created_at", "updated_at")
 
 const UserWithPasswordRow = Schema.Struct({ ...UserRow.fields, password_hash: Schema.String })
 
@@ -90,6 +91,12 @@ export const UserRepositoryPg: Layer.Layer<UserRepository, never, SqlClient.SqlC
         Effect.orDie
       )
 
+    const findPasswordHash = (id: number) =>
+      sql<{ readonly password_hash: string }>`SELECT password_hash FROM users WHERE id = ${id}`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (row) => row.password_hash)),
+        Effect.orDie
+      )
+
     /** Idempotent: an existing membership is returned unchanged. */
     const addMembership = (accountId: number, userId: number) =>
       Effect.gen(function*() {
@@ -125,6 +132,7 @@ export const UserRepositoryPg: Layer.Layer<UserRepository, never, SqlClient.SqlC
       create,
       findById,
       findByEmail,
+      findPasswordHash,
       addMembership,
       findMembership,
       listMemberships,

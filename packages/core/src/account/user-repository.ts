@@ -31,6 +31,8 @@ export interface UserRepositoryShape {
   readonly findById: (id: number) => Effect.Effect<Option.Option<User>>
   /** E-mail match is case-insensitive. */
   readonly findByEmail: (email: string) => Effect.Effect<Option.Option<UserWithPassword>>
+  /** The user's stored password hash, or none when there is no such user. */
+  readonly findPasswordHash: (id: number) => Effect.Effect<Option.Option<string>>
   /** Makes the user an active member of the account. */
   readonly addMembership: (accountId: number, userId: number) => Effect.Effect<Membership>
   /** The user's membership of the account, or none. */

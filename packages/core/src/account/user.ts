@@ -16,6 +16,7 @@ export const User: Schema.Struct<{
   readonly contacts_view_id: Schema.NullOr<Schema.String>
   readonly deals_view_id: Schema.NullOr<Schema.String>
   readonly tickets_view_id: Schema.NullOr<Schema.String>
+  readonly two_factor_confirmed_at: Schema.NullOr<typeof WireTimestamp>
   readonly created_at: typeof WireTimestamp
   readonly updated_at: typeof WireTimestamp
 }> = Schema.Struct({
@@ -29,6 +30,8 @@ export const User: Schema.Struct<{
   contacts_view_id: Schema.NullOr(Schema.String),
   deals_view_id: Schema.NullOr(Schema.String),
   tickets_view_id: Schema.NullOr(Schema.String),
+  /** When the user turned two-factor authentication on; null while it is off. */
+  two_factor_confirmed_at: Schema.NullOr(WireTimestamp),
   created_at: WireTimestamp,
   updated_at: WireTimestamp
 }).annotate({ identifier: "User" })

@@ -9,7 +9,7 @@ import { Unauthenticated } from "../errors.ts"
 /**
  * The caller as `GET /api/me` returns it: the user, the current account with the caller's
  * membership and the subscription, the notification preferences (defaults included), the user's
- * teams in the account and the unread notifications count. Any authenticated caller, for itself.
+ * teams in the account, the unread notifications count and whether two-factor authentication is on. Any authenticated caller, for itself.
  * Fails {@link Unauthenticated} when the user, the account or the membership is gone.
  */
 export const currentUser: (
@@ -30,7 +30,7 @@ export const currentUser: (
       notification_preferences: withDefaultPreferences(preferences),
       teams,
       unread_notifications_count: unreadCount,
-      has2FA: false
+      has2FA: user.two_factor_confirmed_at !== null
     } satisfies CurrentUser as CurrentUser
   }
 )

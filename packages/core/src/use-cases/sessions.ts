@@ -1,36 +1,35 @@
 /** First-party login and logout. */
-import { DateTime, Duration, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import type { SecureRandom } from "effect/crypto"
-import type { CurrentUser } from "../account/current-user.ts"
 import type { CurrentUserReader } from "../account/current-user-reader.ts"
 import { UserRepository } from "../account/user-repository.ts"
 import { PasswordHasher } from "../auth/password-hasher.ts"
 import { SessionRepository } from "../auth/session-repository.ts"
-import { TokenHasher } from "../auth/token-hasher.ts"
+import type { TokenHasher } from "../auth/token-hasher.ts"
+import type { TwoFactorLoginRepository } from "../auth/two-factor-login-repository.ts"
 import { invalid, type ValidationFailed } from "../errors.ts"
-import { randomAlphanumeric } from "../wire/random-string.ts"
-import { currentUser } from "./current-user.ts"
+import { type OpenedSession, openSession } from "./session-open.ts"
+import { challengeTwoFactor, type TwoFactorChallenge } from "./two-factor-login.ts"
 
-/** How long a session lasts after login: 14 days. */
-export const SESSION_LIFETIME: Duration.Duration = Duration.days(14)
-const SESSION_SECRET_LENGTH = 40
+export { type OpenedSession, SESSION_LIFETIME } from "./session-open.ts"
+
+// The one message of a refused login, whichever part was wrong.
 const BAD_CREDENTIALS = "These credentials do not match our records."
 
-/** What {@link login} answers: the session cookie's value and the user, as `GET /api/me` shows it. */
-export interface LoginResult {
-  /** The value of the `wasl_session` cookie (only its hash is stored). */
-  readonly cookie: string
-  /** The user in the session's account. */
-  readonly user: CurrentUser
-}
+/**
+ * What {@link login} answers: a session, or, for a user with two-factor authentication on, the
+ * challenge that `completeTwoFactorLogin` turns into one.
+ */
+export type LoginResult = OpenedSession | TwoFactorChallenge
 
 /**
- * First-party login: checks the password and opens a session of {@link SESSION_LIFETIME} in the
- * user's most recently used active account. Answers the cookie value (give it back to
- * `authenticateSession`) and the current user. Fails {@link ValidationFailed} on `email` with one
- * message for an unknown e-mail, a wrong password or a user without an active membership (an
- * unknown e-mail costs the same hashing work as a wrong password, so timing does not reveal which
- * e-mails exist).
+ * First-party login: checks the password and, when the user has no second factor, opens a
+ * session in the user's most recently used active account, answering the cookie value (give it
+ * back to `authenticateSession`) and the current user. With two-factor authentication on it
+ * opens nothing yet and answers a challenge instead (`completeTwoFactorLogin`). Fails
+ * {@link ValidationFailed} on `email` with one message for an unknown e-mail, a wrong password or
+ * a user without an active membership (an unknown e-mail costs the same hashing work as a wrong
+ * password, so timing does not reveal which e-mails exist).
  */
 export const login: (
   email: string,
@@ -43,6 +42,7 @@ export const login: (
   | SecureRandom.SecureRandom
   | SessionRepository
   | TokenHasher
+  | TwoFactorLoginRepository
   | UserRepository
 > = Effect.fn("login")(function*(email: string, password: string) {
   const users = yield* UserRepository
@@ -56,22 +56,11 @@ export const login: (
   if (!(yield* hasher.verify(password, found.value.passwordHash))) {
     return yield* invalid("email", BAD_CREDENTIALS)
   }
-  const userId = found.value.user.id
-  const membership = (yield* users.listMemberships(userId))[0]
+  const { user } = found.value
+  const membership = (yield* users.listMemberships(user.id))[0]
   if (membership === undefined) return yield* invalid("email", BAD_CREDENTIALS)
-  const cookie = yield* randomAlphanumeric(SESSION_SECRET_LENGTH)
-  const idHash = yield* (yield* TokenHasher).hash(cookie)
-  const now = yield* DateTime.now
-  yield* (yield* SessionRepository).create({
-    idHash,
-    accountId: membership.account_id,
-    userId,
-    expiresAt: DateTime.addDuration(now, SESSION_LIFETIME)
-  })
-  yield* users.touchMembership(membership.account_id, userId)
-  // The membership was just read, so a missing piece here is a broken invariant, not a client error.
-  const user = yield* Effect.orDie(currentUser({ accountId: membership.account_id, userId }))
-  return { cookie, user }
+  if (user.two_factor_confirmed_at !== null) return yield* challengeTwoFactor(user.id)
+  return yield* openSession(membership)
 })
 
 /**

@@ -4,6 +4,7 @@ import { TestClock } from "effect/testing"
 import {
   authenticateToken,
   bootstrapAccount,
+  login,
   type BootstrapInput,
   type Permission,
   TeamRepository,
@@ -49,3 +50,8 @@ export const addMember = Effect.fnUntraced(function*(
   )
   return user
 })
+
+/** `login` for a user without two-factor authentication: the session it opens (a defect otherwise). */
+export const loginSession = (email: string, password: string) =>
+  Effect.flatMap(login(email, password), (result) =>
+    result._tag === "Session" ? Effect.succeed(result) : Effect.die(new Error("login asked for a second factor")))

@@ -17,7 +17,7 @@ import {
   TokenRepository,
   UserRepository
 } from "../../src/index.ts"
-import { addMember, NOW, OWNER, setup } from "../support/fixtures.ts"
+import { addMember, NOW, loginSession, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 import { removeMembership, setMembershipStatus } from "../support/store.ts"
 
@@ -206,7 +206,7 @@ describe("authenticateSession", () => {
   it.effect("a fresh session gives a session principal, until SESSION_LIFETIME has passed", () =>
     Effect.gen(function*() {
       const { account_id, user_id } = yield* setup()
-      const { cookie } = yield* login(OWNER.email, OWNER.password)
+      const { cookie } = yield* loginSession(OWNER.email, OWNER.password)
       assert.match(cookie, ALPHANUMERIC_40)
       const principal = yield* authenticateSession(cookie)
       assert.strictEqual(principal.kind, "session")
@@ -238,7 +238,7 @@ describe("authenticateSession", () => {
   it.effect("the session hash is not a cookie: presenting the stored hash fails", () =>
     Effect.gen(function*() {
       yield* setup()
-      const { cookie } = yield* login(OWNER.email, OWNER.password)
+      const { cookie } = yield* loginSession(OWNER.email, OWNER.password)
       const principal = yield* authenticateSession(cookie)
       const error = yield* Effect.flip(authenticateSession(principal.sessionId!))
       assert.strictEqual(error._tag, "Unauthenticated")
@@ -247,7 +247,7 @@ describe("authenticateSession", () => {
   it.effect("after logout the cookie is Unauthenticated", () =>
     Effect.gen(function*() {
       yield* setup()
-      const { cookie } = yield* login(OWNER.email, OWNER.password)
+      const { cookie } = yield* loginSession(OWNER.email, OWNER.password)
       const principal = yield* authenticateSession(cookie)
       yield* logout(principal.sessionId!)
       const error = yield* Effect.flip(authenticateSession(cookie))
@@ -257,7 +257,7 @@ describe("authenticateSession", () => {
   it.effect("a membership suspended after login is Unauthenticated", () =>
     Effect.gen(function*() {
       const { account_id, user_id } = yield* setup()
-      const { cookie } = yield* login(OWNER.email, OWNER.password)
+      const { cookie } = yield* loginSession(OWNER.email, OWNER.password)
       yield* setMembershipStatus(account_id, user_id, "suspended")
       const error = yield* Effect.flip(authenticateSession(cookie))
       assert.strictEqual(error._tag, "Unauthenticated")

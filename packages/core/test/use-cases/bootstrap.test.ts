@@ -6,7 +6,6 @@ import {
   authenticateToken,
   authorize,
   bootstrapAccount,
-  login,
   parseBearer,
   Permission,
   PERMISSIONS,
@@ -15,7 +14,7 @@ import {
   TokenRepository,
   UserRepository
 } from "../../src/index.ts"
-import { NOW, OWNER, setup } from "../support/fixtures.ts"
+import { NOW, loginSession, OWNER, setup } from "../support/fixtures.ts"
 import { disarmFault } from "../support/faults.ts"
 import { TestPorts, TestPortsWithFault } from "../support/layers.ts"
 import { fakePasswordHash } from "../support/password-hasher.ts"
@@ -79,7 +78,7 @@ describe("bootstrapAccount", () => {
   it.effect("the owner can log in with the password", () =>
     Effect.gen(function*() {
       const created = yield* setup()
-      const { user } = yield* login(OWNER.email, OWNER.password)
+      const { user } = yield* loginSession(OWNER.email, OWNER.password)
       assert.strictEqual(user.id, created.user_id)
     }).pipe(Effect.provide(TestPorts())))
 

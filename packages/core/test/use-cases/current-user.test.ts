@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Schema } from "effect"
-import { CurrentUser, currentUser, login, NOTIFICATION_NAMES, PERMISSIONS } from "../../src/index.ts"
-import { OWNER, setup } from "../support/fixtures.ts"
+import { CurrentUser, currentUser, NOTIFICATION_NAMES, PERMISSIONS } from "../../src/index.ts"
+import { loginSession, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 import { removeAccount, removeSubscription, setPreferences, setUnread } from "../support/store.ts"
 
@@ -106,7 +106,7 @@ describe("currentUser", () => {
   it.effect("the login response encodes the same way", () =>
     Effect.gen(function*() {
       yield* setup()
-      const { user } = yield* login(OWNER.email, OWNER.password)
+      const { user } = yield* loginSession(OWNER.email, OWNER.password)
       const encoded = Schema.encodeUnknownSync(CurrentUser)(user) as Record<string, any>
       assert.match(encoded.account.pivot.last_used, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
     }).pipe(Effect.provide(TestPorts())))

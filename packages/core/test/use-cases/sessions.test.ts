@@ -10,7 +10,7 @@ import {
   TokenHasher,
   UserRepository
 } from "../../src/index.ts"
-import { BAD_CREDENTIALS, NOW, OWNER, setup } from "../support/fixtures.ts"
+import { BAD_CREDENTIALS, NOW, loginSession, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 import { PasswordHasherCalls } from "../support/password-hasher.ts"
 import { memoryState, setMembershipStatus } from "../support/store.ts"
@@ -19,7 +19,7 @@ describe("login", () => {
   it.effect("opens a session and returns the cookie and the current user", () =>
     Effect.gen(function*() {
       const { account_id, user_id } = yield* setup()
-      const { cookie, user } = yield* login(OWNER.email, OWNER.password)
+      const { cookie, user } = yield* loginSession(OWNER.email, OWNER.password)
       assert.match(cookie, /^[A-Za-z0-9]{40}$/)
       assert.strictEqual(user.id, user_id)
       assert.strictEqual(user.account.id, account_id)
@@ -43,8 +43,8 @@ describe("login", () => {
   it.effect("two logins give two different sessions", () =>
     Effect.gen(function*() {
       yield* setup()
-      const a = yield* login(OWNER.email, OWNER.password)
-      const b = yield* login(OWNER.email, OWNER.password)
+      const a = yield* loginSession(OWNER.email, OWNER.password)
+      const b = yield* loginSession(OWNER.email, OWNER.password)
       assert.notStrictEqual(a.cookie, b.cookie)
       assert.strictEqual((yield* memoryState).sessions.size, 2)
     }).pipe(Effect.provide(TestPorts())))
@@ -87,10 +87,10 @@ describe("login", () => {
       const users = yield* UserRepository
       yield* users.addMembership(second.account_id, first.user_id)
       // First login: the only used membership is the first account's.
-      assert.strictEqual((yield* login(OWNER.email, OWNER.password)).user.account.id, first.account_id)
+      assert.strictEqual((yield* loginSession(OWNER.email, OWNER.password)).user.account.id, first.account_id)
       yield* TestClock.adjust(Duration.seconds(10))
       yield* users.touchMembership(second.account_id, first.user_id)
-      assert.strictEqual((yield* login(OWNER.email, OWNER.password)).user.account.id, second.account_id)
+      assert.strictEqual((yield* loginSession(OWNER.email, OWNER.password)).user.account.id, second.account_id)
     }).pipe(Effect.provide(TestPorts())))
 })
 
@@ -98,7 +98,7 @@ describe("logout", () => {
   it.effect("removes the session", () =>
     Effect.gen(function*() {
       yield* setup()
-      const { cookie } = yield* login(OWNER.email, OWNER.password)
+      const { cookie } = yield* loginSession(OWNER.email, OWNER.password)
       const idHash = yield* (yield* TokenHasher).hash(cookie)
       yield* logout(idHash)
       assert.isTrue(Option.isNone(yield* (yield* SessionRepository).find(idHash)))

@@ -8,13 +8,12 @@ import {
   createToken,
   createTokenForMember,
   listTokens,
-  login,
   parseBearer,
   PERMISSIONS,
   revokeToken,
   TOKEN_SECRET_LENGTH
 } from "../../src/index.ts"
-import { addMember, OWNER, setup } from "../support/fixtures.ts"
+import { addMember, loginSession, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 
 const WITHOUT_TOKEN_MANAGE = PERMISSIONS.filter((p) => p !== "token-manage")
@@ -94,7 +93,7 @@ describe("createToken", () => {
       const star = yield* authenticateToken(plainText)
       assert.strictEqual((yield* Effect.flip(createToken(star, { name: "x", abilities: ["webhook-index"] })))._tag, "Forbidden")
       assert.deepStrictEqual((yield* createToken(star, { name: "all", abilities: ["*"] })).token.abilities, ["*"])
-      const session = yield* authenticateSession((yield* login("member@example.com", "member pw")).cookie)
+      const session = yield* authenticateSession((yield* loginSession("member@example.com", "member pw")).cookie)
       assert.strictEqual((yield* Effect.flip(createToken(session, { name: "x", abilities: ["deal-delete"] })))._tag, "Forbidden")
       assert.deepStrictEqual((yield* createToken(session, { name: "all", abilities: ["*"] })).token.abilities, ["*"])
     }).pipe(Effect.provide(TestPorts())))
@@ -102,7 +101,7 @@ describe("createToken", () => {
   it.effect("a session with token-manage may create tokens", () =>
     Effect.gen(function*() {
       yield* setup()
-      const { cookie } = yield* login(OWNER.email, OWNER.password)
+      const { cookie } = yield* loginSession(OWNER.email, OWNER.password)
       const session = yield* authenticateSession(cookie)
       const { plainText } = yield* createToken(session, { name: "from the browser", abilities: ["deal-index"] })
       const principal = yield* authenticateToken(plainText)

@@ -10,7 +10,7 @@
  * - a write of this process through the ports below drops the parts it touches at once and again
  *   at commit, so a process reads its own writes immediately (the ports are every writer of those
  *   tables: the account's credits and plan, memberships, notification preferences, notifications
- *   written or read, OTP credits charged or refunded; a team's creation drops them in
+ *   written or read, OTP credits charged or refunded, a user's two-factor authentication; a team's creation drops them in
  *   `RepositoryCachesPg`, which decorates `TeamRepository` for the grants already);
  * - nothing is kept while the process is not listening, nor read or kept inside a transaction, and
  *   whatever is kept expires after the TTL regardless.
@@ -24,6 +24,7 @@ import {
   NotificationRepository,
   OtpLedger,
   OtpReservationRepository,
+  TwoFactorRepository,
   UserRepository
 } from "@wasl/core"
 import { Context, Effect, Option } from "effect"
@@ -40,6 +41,7 @@ export type CurrentUserPorts =
   | NotificationRepository
   | OtpLedger
   | OtpReservationRepository
+  | TwoFactorRepository
 
 /** What `RepositoryCachesPg` lends: reads through a cache when it may, drops after a write. */
 export interface CacheAccess {
@@ -65,6 +67,7 @@ export const currentUserCaching = (
   const notifications = Context.get(context, NotificationRepository)
   const ledger = Context.get(context, OtpLedger)
   const reservations = Context.get(context, OtpReservationRepository)
+  const twoFactor = Context.get(context, TwoFactorRepository)
   const ofAccount = (accountId: number) => written(cache, currentUserKey(accountId))
   const ofMember = (accountId: number, userId: number) => written(cache, currentUserKey(accountId, userId))
   return Context.make(CurrentUserReader, {
@@ -101,6 +104,14 @@ export const currentUserCaching = (
       // Refunds to any number of accounts: drop every kept part (the sweep is rare).
       releaseStale: (openedBy, limit, now) =>
         Effect.tap(reservations.releaseStale(openedBy, limit, now), (released) => released > 0 ? written(cache) : Effect.void)
+    }),
+    // The user row shows in every account's parts of the user: drop every kept part, as the
+    // trigger's `me-user` does (turning two-factor on or off is rare).
+    Context.add(TwoFactorRepository, {
+      ...twoFactor,
+      begin: (userId, sealed) => Effect.tap(twoFactor.begin(userId, sealed), () => written(cache)),
+      confirm: (userId, confirmation) => Effect.tap(twoFactor.confirm(userId, confirmation), () => written(cache)),
+      disable: (userId) => Effect.tap(twoFactor.disable(userId), () => written(cache))
     })
   )
 }
