@@ -38,6 +38,13 @@ import { DeliveriesGroup } from "./deliveries-api.ts"
 import { NotificationsGroup } from "./notifications-api.ts"
 import { HealthGroup } from "./health-api.ts"
 import { WhatsAppGroup } from "./whatsapp-api.ts"
+import {
+  BeginTwoFactorEndpoint,
+  ConfirmTwoFactorEndpoint,
+  DisableTwoFactorEndpoint,
+  TwoFactorLoginEndpoint,
+  TwoFactorRequiredAnswer
+} from "./two-factor-api.ts"
 
 /** `GET /api/me`: the calling user, its current account, teams and preferences. */
 export const ShowMeEndpoint: WaslEndpoint<"show", "GET", "/me", {
@@ -51,16 +58,22 @@ export const ShowMeEndpoint: WaslEndpoint<"show", "GET", "/me", {
 )
 
 /** @ignore */
-export const MeGroupBase: AuthenticatedGroup<"me", typeof ShowMeEndpoint> = HttpApiGroup.make("me")
+export const MeGroupBase: AuthenticatedGroup<
+  "me",
+  typeof ShowMeEndpoint | typeof BeginTwoFactorEndpoint | typeof ConfirmTwoFactorEndpoint | typeof DisableTwoFactorEndpoint
+> = HttpApiGroup.make("me")
   .add(ShowMeEndpoint)
+  .add(BeginTwoFactorEndpoint)
+  .add(ConfirmTwoFactorEndpoint)
+  .add(DisableTwoFactorEndpoint)
   .middleware(Authentication)
   .prefix("/api")
   .annotate(
     OpenApi.Description,
-    "The caller: the signed-in user, the account the request acts in, its teams and preferences."
+    "The caller: the signed-in user, the account the request acts in, its teams and preferences, and its two-factor authentication."
   )
 
-/** The current user: `GET /api/me`. */
+/** The current user: `GET /api/me`, and its two-factor authentication. */
 export class MeGroup extends MeGroupBase {}
 
 /** The body of `POST /api/auth/login`: the user's email and password. */
@@ -70,17 +83,28 @@ export const LoginPayload: Schema.Struct<{ readonly email: Schema.String; readon
     password: Schema.String.check(Schema.isMaxLength(1024))
   })
 
-/** `POST /api/auth/login`: opens a first-party session (the `wasl_session` cookie) and answers the user. */
+/** What `POST /api/auth/login` answers: the user with a session, or, with two-factor on, that the second step is due. */
+export const LoginAnswer: Schema.Union<readonly [DataAnswer<typeof CurrentUser>, typeof TwoFactorRequiredAnswer]> = Schema.Union([
+  DataAnswer(CurrentUser),
+  TwoFactorRequiredAnswer
+])
+
+/**
+ * `POST /api/auth/login`: opens a first-party session (the `wasl_session` cookie) and answers the
+ * user; with two-factor on, answers `{ two_factor: true }` and the pending login's cookie instead.
+ */
 export const LoginEndpoint: WaslEndpoint<"login", "POST", "/auth/login", {
-  payload: typeof LoginPayload; success: DataAnswer<typeof CurrentUser>
+  payload: typeof LoginPayload; success: typeof LoginAnswer
   error: typeof Validation422 | typeof TooManyRequests429WithRetryAfter
 }> = HttpApiEndpoint.post("login", "/auth/login", {
   payload: LoginPayload,
-  success: DataAnswer(CurrentUser),
+  success: LoginAnswer,
   error: [Validation422, TooManyRequests429WithRetryAfter]
 }).annotate(OpenApi.Summary, "Log in (session cookie)").annotate(
   OpenApi.Description,
-  "Opens a first-party session: sets the HttpOnly wasl_session cookie. Attempts are limited per email address and per client address, right or wrong (429 when over)."
+  "Opens a first-party session: sets the HttpOnly wasl_session cookie. For a user with two-factor on, it opens no session: it answers " +
+    "{ two_factor: true } and sets the HttpOnly wasl_two_factor cookie, which POST /api/auth/two-factor completes within 5 minutes. " +
+    "Attempts are limited per email address and per client address, right or wrong (429 when over)."
 )
 
 /** `POST /api/auth/logout`: ends the first-party session and expires its cookie (204). */
@@ -96,18 +120,19 @@ export const LogoutEndpoint: WaslEndpoint<"logout", "POST", "/auth/logout", {
 
 /** @ignore */
 export const AuthGroupBase: HttpApiGroup.AddPrefix<
-  HttpApiGroup.HttpApiGroup<"auth", typeof LoginEndpoint | typeof LogoutEndpoint>,
+  HttpApiGroup.HttpApiGroup<"auth", typeof LoginEndpoint | typeof TwoFactorLoginEndpoint | typeof LogoutEndpoint>,
   "/api"
 > = HttpApiGroup.make("auth")
   .add(LoginEndpoint)
+  .add(TwoFactorLoginEndpoint)
   .add(LogoutEndpoint)
   .prefix("/api")
   .annotate(
     OpenApi.Description,
-    "First-party sessions for Wasl's own web app: log in with email and password (an HttpOnly session cookie) and log out. Integrations authenticate with API tokens instead."
+    "First-party sessions for Wasl's own web app: log in with email and password (an HttpOnly session cookie), with a second factor when the user has two-factor on, and log out. Integrations authenticate with API tokens instead."
   )
 
-/** First-party sessions: login (no authentication needed) and logout. */
+/** First-party sessions: login and its second factor (no authentication needed), and logout. */
 export class AuthGroup extends AuthGroupBase {}
 
 /**

@@ -91,9 +91,10 @@ const HEADER_DOCS = {
 
 const RETRY_AFTER_DOC = "Seconds to wait before trying again."
 
-/** Whether an operation is rate-limited: every authenticated one, and login. */
+/** Whether an operation is rate-limited: every authenticated one, and login with its second step. */
 const isLimited = (operation: { readonly operationId?: string; readonly security?: ReadonlyArray<unknown> }) =>
-  (operation.security !== undefined && operation.security.length > 0) || operation.operationId === "auth.login"
+  (operation.security !== undefined && operation.security.length > 0) || operation.operationId === "auth.login" ||
+  operation.operationId === "auth.twoFactor"
 
 /**
  * Declares the `RateLimit-*` headers on the answers of every rate-limited operation of an

@@ -1,7 +1,7 @@
 import { Effect, type Layer } from "effect"
 import type { HttpRouter } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
-import { currentUser, CurrentUser } from "@wasl/core"
+import { beginTwoFactor, confirmTwoFactor, currentUser, CurrentUser, disableTwoFactor } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import { jsonAnswerOf } from "../json-answers.ts"
@@ -11,13 +11,27 @@ import { type Authentication, CurrentPrincipal } from "../security.ts"
 /** `GET /api/me`'s answer, written from its schema rather than encoded through it on every request. */
 const currentUserAnswer = jsonAnswerOf(CurrentUser)
 
-/** The handler of the `me` group: the calling user. */
+/** The handlers of the `me` group: the calling user, and its two-factor authentication. */
 export const MeHandlers: Layer.Layer<
   HttpApiGroup.Service<"wasl", "me">,
   never,
   Authentication | HttpRouter.Request.From<"Requires", WaslHttpServices>
 > = HttpApiBuilder.group(WaslApi, "me", (handlers) =>
-  handlers.handle("show", () =>
-    Effect.gen(function*() {
-      return currentUserAnswer(yield* domain(currentUser(yield* CurrentPrincipal)))
-    })))
+  handlers
+    .handle("show", () =>
+      Effect.gen(function*() {
+        return currentUserAnswer(yield* domain(currentUser(yield* CurrentPrincipal)))
+      }))
+    .handle("beginTwoFactor", () =>
+      Effect.gen(function*() {
+        return { data: yield* domain(beginTwoFactor((yield* CurrentPrincipal).userId)) }
+      }))
+    .handle("confirmTwoFactor", ({ payload }) =>
+      Effect.gen(function*() {
+        const codes = yield* domain(confirmTwoFactor((yield* CurrentPrincipal).userId, payload.code))
+        return { data: { recovery_codes: codes } }
+      }))
+    .handle("disableTwoFactor", ({ payload }) =>
+      Effect.gen(function*() {
+        yield* domain(disableTwoFactor((yield* CurrentPrincipal).userId, payload.password))
+      })))
