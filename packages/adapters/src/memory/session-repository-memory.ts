@@ -18,7 +18,14 @@ export const SessionRepositoryMemory: Layer.Layer<SessionRepository, never, Memo
         }),
       find: (idHash) => readStore(store, (state) => Option.fromNullishOr(state.sessions.get(idHash))),
       remove: (idHash) =>
-        updateStore(store, (state) => [undefined, { ...state, sessions: mapDelete(state.sessions, idHash) }] as const)
+        updateStore(store, (state) => [undefined, { ...state, sessions: mapDelete(state.sessions, idHash) }] as const),
+      removeOthersOfUser: (userId, keepIdHash) =>
+        updateStore(store, (state) => {
+          const sessions = new Map(
+            [...state.sessions].filter(([idHash, session]) => session.userId !== userId || idHash === keepIdHash)
+          )
+          return [undefined, { ...state, sessions }] as const
+        })
     })
   })
 )

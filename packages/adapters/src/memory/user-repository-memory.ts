@@ -118,6 +118,22 @@ export const UserRepositoryMemory: Layer.Layer<UserRepository, never, MemoryStor
           return Option.none()
         }),
       findPasswordHash: (id) => readStore(store, (state) => Option.fromNullishOr(state.users.get(id)?.passwordHash)),
+      setProfile: (id, profile) =>
+        Effect.flatMap(DateTime.now, (now) =>
+          updateStore(store, (state) => {
+            const row = state.users.get(id)
+            if (row === undefined) return [Option.none(), state] as const
+            const user: User = { ...row.user, ...profile, updated_at: now }
+            return [Option.some(user), { ...state, users: mapSet(state.users, id, { ...row, user }) }] as const
+          })),
+      setPasswordHash: (id, passwordHash) =>
+        Effect.flatMap(DateTime.now, (now) =>
+          updateStore(store, (state) => {
+            const row = state.users.get(id)
+            if (row === undefined) return [undefined, state] as const
+            const next = { ...row, passwordHash, user: { ...row.user, updated_at: now } }
+            return [undefined, { ...state, users: mapSet(state.users, id, next) }] as const
+          })),
       addMembership,
       findMembership: (accountId, userId) =>
         readStore(store, (state) =>

@@ -41,6 +41,13 @@ export const SessionRepositoryPg: Layer.Layer<SessionRepository, never, SqlClien
     const remove = (idHash: string) =>
       sql`DELETE FROM sessions WHERE id_hash = ${idHash}`.pipe(Effect.asVoid, Effect.orDie)
 
-    return SessionRepository.of({ create, find, remove })
+    // `IS DISTINCT FROM`: with no session to keep (NULL), every one of the user's goes.
+    const removeOthersOfUser = (userId: number, keepIdHash: string | null) =>
+      sql`DELETE FROM sessions WHERE user_id = ${userId} AND id_hash IS DISTINCT FROM ${keepIdHash}`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
+
+    return SessionRepository.of({ create, find, remove, removeOthersOfUser })
   })
 )

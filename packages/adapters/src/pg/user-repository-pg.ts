@@ -97,6 +97,22 @@ export const UserRepositoryPg: Layer.Layer<UserRepository, never, SqlClient.SqlC
         Effect.orDie
       )
 
+    const setProfile = (id: number, profile: Parameters<UserRepository["Service"]["setProfile"]>[1]) =>
+      Effect.flatMap(nowParam, ({ param: now }) =>
+        sql`
+          UPDATE users SET firstname = ${profile.firstname}, lastname = ${profile.lastname}, locale = ${profile.locale},
+                           image = ${profile.image}, updated_at = ${now}
+          WHERE id = ${id}
+          RETURNING ${userColumns}
+        `.pipe(Effect.flatMap(decodeUser), Effect.orDie))
+
+    const setPasswordHash = (id: number, passwordHash: string) =>
+      Effect.flatMap(nowParam, ({ param: now }) =>
+        sql`UPDATE users SET password_hash = ${passwordHash}, updated_at = ${now} WHERE id = ${id}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ))
+
     /** Idempotent: an existing membership is returned unchanged. */
     const addMembership = (accountId: number, userId: number) =>
       Effect.gen(function*() {
@@ -133,6 +149,8 @@ export const UserRepositoryPg: Layer.Layer<UserRepository, never, SqlClient.SqlC
       findById,
       findByEmail,
       findPasswordHash,
+      setProfile,
+      setPasswordHash,
       addMembership,
       findMembership,
       listMemberships,

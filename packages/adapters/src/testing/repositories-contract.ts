@@ -96,9 +96,10 @@ const tick = Effect.sleep(Duration.millis(3))
  *   added atomically under concurrency and never taken below zero (a defect, balance unchanged);
  *   plan and webhook limit set;
  * - users: found by id and by e-mail without regard to case, a taken e-mail refused with
- *   `ValidationFailed` on `email`; memberships added idempotently with their defaults and listed
+ *   `ValidationFailed` on `email`, their profile and password hash set; memberships added idempotently with their defaults and listed
  *   most recently used first;
- * - teams with their permissions and members; API tokens and sessions, scoped by account and user;
+ * - teams with their permissions and members; API tokens and sessions, scoped by account and user
+ *   (a user's other sessions removed in every account at once);
  *   notification preferences and unread counts; another account's tokens and teams invisible;
  * - the current user's parts in one read, equal to what each part's own read gives, nothing of
  *   another account or user among them, none without the user, the account or the membership;
@@ -255,13 +256,34 @@ export const repositoriesContract = <E>(name: string, implementation: Layer.Laye
         assert.isNull(user.contacts_view_id)
         assert.isNull(user.deals_view_id)
         assert.isNull(user.tickets_view_id)
+        assert.isNull(user.two_factor_confirmed_at)
         assert.deepStrictEqual(yield* users.findById(user.id), Option.some(user))
+        assert.deepStrictEqual(yield* users.findPasswordHash(user.id), Option.some("scrypt$x"))
+        assert.isTrue(Option.isNone(yield* users.findPasswordHash(987_654_321)))
 
         const found = Option.getOrThrow(yield* users.findByEmail(email.toUpperCase()))
         assert.deepStrictEqual(found.user, user)
         assert.strictEqual(found.passwordHash, "scrypt$x")
         assert.isTrue(Option.isNone(yield* users.findByEmail(uniqueEmail("nobody"))))
         assert.isTrue(Option.isNone(yield* users.findById(987_654_321)))
+      }))
+
+    it.effect("sets a user's profile and password hash, moving updated_at", () =>
+      Effect.gen(function*() {
+        const users = yield* UserRepository
+        const user = yield* newUser()
+        yield* tick
+        const profile = { firstname: "Ada", lastname: "King", locale: "fr-CA", image: "https://example.com/ada.png" }
+        const updated = Option.getOrThrow(yield* users.setProfile(user.id, profile))
+        assert.deepStrictEqual({ ...updated, updated_at: null }, { ...user, ...profile, updated_at: null })
+        assert.isTrue(DateTime.isGreaterThan(updated.updated_at, user.updated_at))
+        assert.deepStrictEqual(yield* users.findById(user.id), Option.some(updated))
+        const cleared = Option.getOrThrow(yield* users.setProfile(user.id, { ...profile, image: null }))
+        assert.isNull(cleared.image)
+        assert.isTrue(Option.isNone(yield* users.setProfile(987_654_321, profile)))
+        yield* users.setPasswordHash(user.id, "scrypt$new")
+        assert.deepStrictEqual(yield* users.findPasswordHash(user.id), Option.some("scrypt$new"))
+        assert.strictEqual(Option.getOrThrow(yield* users.findByEmail(user.email)).passwordHash, "scrypt$new")
       }))
 
     it.effect("refuses a taken e-mail, whatever its case, with ValidationFailed on email", () =>
@@ -512,6 +534,31 @@ export const repositoriesContract = <E>(name: string, implementation: Layer.Laye
         assert.isTrue(Option.isNone(yield* sessions.find(idHash)))
         // Removing twice is fine.
         yield* sessions.remove(idHash)
+      }))
+
+    it.effect("removes a user's other sessions in every account, keeping one, or all", () =>
+      Effect.gen(function*() {
+        const sessions = yield* SessionRepository
+        const { account, user } = yield* newMember
+        const second = yield* newAccount("second")
+        yield* (yield* UserRepository).addMembership(second.id, user.id)
+        const colleague = yield* newUser()
+        yield* (yield* UserRepository).addMembership(account.id, colleague.id)
+        const expiresAt = DateTime.makeUnsafe("2040-01-02T03:04:05.678Z")
+        const hashOf = (label: string) => uniqueEmail(label).replace(/[^a-z0-9]/g, "").padEnd(64, "0").slice(0, 64)
+        const [kept, other, elsewhere, theirs] = [hashOf("kept"), hashOf("other"), hashOf("elsewhere"), hashOf("theirs")]
+        yield* sessions.create({ idHash: kept, accountId: account.id, userId: user.id, expiresAt })
+        yield* sessions.create({ idHash: other, accountId: account.id, userId: user.id, expiresAt })
+        yield* sessions.create({ idHash: elsewhere, accountId: second.id, userId: user.id, expiresAt })
+        yield* sessions.create({ idHash: theirs, accountId: account.id, userId: colleague.id, expiresAt })
+        yield* sessions.removeOthersOfUser(user.id, kept)
+        assert.isTrue(Option.isSome(yield* sessions.find(kept)))
+        assert.isTrue(Option.isNone(yield* sessions.find(other)))
+        assert.isTrue(Option.isNone(yield* sessions.find(elsewhere)))
+        assert.isTrue(Option.isSome(yield* sessions.find(theirs)))
+        yield* sessions.removeOthersOfUser(user.id, null)
+        assert.isTrue(Option.isNone(yield* sessions.find(kept)))
+        assert.isTrue(Option.isSome(yield* sessions.find(theirs)))
       }))
 
     // -------------------------------------------------------------------------

@@ -15,6 +15,18 @@ export interface NewUser {
   readonly lastname: string
 }
 
+/** What a user may change of themselves (`UserRepositoryShape.setProfile`). */
+export interface Profile {
+  /** The first name. */
+  readonly firstname: string
+  /** The last name. */
+  readonly lastname: string
+  /** The user's language (a BCP 47 tag). */
+  readonly locale: string
+  /** The picture's https URL, or none. */
+  readonly image: string | null
+}
+
 /** A user with the hash of their password, for checking a login. */
 export interface UserWithPassword {
   /** The user. */
@@ -33,6 +45,10 @@ export interface UserRepositoryShape {
   readonly findByEmail: (email: string) => Effect.Effect<Option.Option<UserWithPassword>>
   /** The user's stored password hash, or none when there is no such user. */
   readonly findPasswordHash: (id: number) => Effect.Effect<Option.Option<string>>
+  /** Sets the user's profile; the user as now stored, or none when there is no such user. */
+  readonly setProfile: (id: number, profile: Profile) => Effect.Effect<Option.Option<User>>
+  /** Replaces the user's password hash (the `PasswordHasher`'s, never the password). */
+  readonly setPasswordHash: (id: number, passwordHash: string) => Effect.Effect<void>
   /** Makes the user an active member of the account. */
   readonly addMembership: (accountId: number, userId: number) => Effect.Effect<Membership>
   /** The user's membership of the account, or none. */

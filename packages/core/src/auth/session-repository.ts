@@ -20,6 +20,8 @@ export interface SessionRepositoryShape {
   readonly find: (idHash: string) => Effect.Effect<Option.Option<StoredSession>>
   /** Removes the session; nothing happens when there is none. */
   readonly remove: (idHash: string) => Effect.Effect<void>
+  /** Removes every session of the user, in every account, but the one whose hash is `keepIdHash` (when given). */
+  readonly removeOthersOfUser: (userId: number, keepIdHash: string | null) => Effect.Effect<void>
 }
 
 /** @ignore */

@@ -10,7 +10,7 @@
  * - a write of this process through the ports below drops the parts it touches at once and again
  *   at commit, so a process reads its own writes immediately (the ports are every writer of those
  *   tables: the account's credits and plan, memberships, notification preferences, notifications
- *   written or read, OTP credits charged or refunded, a user's two-factor authentication; a team's creation drops them in
+ *   written or read, OTP credits charged or refunded, a user's profile, password and two-factor authentication; a team's creation drops them in
  *   `RepositoryCachesPg`, which decorates `TeamRepository` for the grants already);
  * - nothing is kept while the process is not listening, nor read or kept inside a transaction, and
  *   whatever is kept expires after the TTL regardless.
@@ -83,7 +83,11 @@ export const currentUserCaching = (
       ...users,
       addMembership: (accountId, userId) => Effect.tap(users.addMembership(accountId, userId), () => ofMember(accountId, userId)),
       touchMembership: (accountId, userId) =>
-        Effect.tap(users.touchMembership(accountId, userId), () => ofMember(accountId, userId))
+        Effect.tap(users.touchMembership(accountId, userId), () => ofMember(accountId, userId)),
+      // The user row shows in every account's parts of the user: drop every kept part, as the
+      // trigger's `me-user` does (a profile or password change is rare).
+      setProfile: (id, profile) => Effect.tap(users.setProfile(id, profile), () => written(cache)),
+      setPasswordHash: (id, passwordHash) => Effect.tap(users.setPasswordHash(id, passwordHash), () => written(cache))
     }),
     Context.add(NotificationRepository, {
       ...notifications,
@@ -105,8 +109,7 @@ export const currentUserCaching = (
       releaseStale: (openedBy, limit, now) =>
         Effect.tap(reservations.releaseStale(openedBy, limit, now), (released) => released > 0 ? written(cache) : Effect.void)
     }),
-    // The user row shows in every account's parts of the user: drop every kept part, as the
-    // trigger's `me-user` does (turning two-factor on or off is rare).
+    // As the user's profile: turning two-factor on or off is rare.
     Context.add(TwoFactorRepository, {
       ...twoFactor,
       begin: (userId, sealed) => Effect.tap(twoFactor.begin(userId, sealed), () => written(cache)),

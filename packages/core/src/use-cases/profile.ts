@@ -1,0 +1,124 @@
+/** The calling user's own profile and password. */
+import { Effect, Option } from "effect"
+import type { CurrentUser } from "../account/current-user.ts"
+import type { CurrentUserReader } from "../account/current-user-reader.ts"
+import { type Profile, UserRepository } from "../account/user-repository.ts"
+import { PasswordHasher } from "../auth/password-hasher.ts"
+import type { Principal } from "../auth/principal.ts"
+import { SessionRepository } from "../auth/session-repository.ts"
+import { Unauthenticated, ValidationFailed, invalid } from "../errors.ts"
+import { laravelTrim } from "../validation/laravel-trim.ts"
+import { LaravelMessageMore } from "../validation/more-validation-messages.ts"
+import { LaravelMessage } from "../validation/validation-messages.ts"
+import { currentUser } from "./current-user.ts"
+
+const NAME_MAX = 255
+const LOCALE_MAX = 35
+const IMAGE_MAX = 2048
+/** The shortest password accepted: 8 characters. */
+export const PASSWORD_MIN_LENGTH = 8
+const PASSWORD_MAX = 1024
+
+/** What `PUT /api/me` may change; a field left out keeps its value. */
+export interface ProfileChanges {
+  readonly firstname?: string
+  readonly lastname?: string
+  readonly locale?: string
+  /** An https URL, or null to remove the picture. */
+  readonly image?: string | null
+}
+
+// A BCP 47 language tag, as the host's Intl reads it (ECMAScript's, so Node, Deno and browsers agree).
+const isLanguageTag = (tag: string): boolean => {
+  try {
+    return Intl.getCanonicalLocales(tag).length === 1
+  } catch {
+    return false
+  }
+}
+
+const isHttpsUrl = (text: string): boolean | "not-a-url" => {
+  if (!URL.canParse(text)) return "not-a-url"
+  const url = new URL(text)
+  return url.protocol === "https:" && url.hostname !== ""
+}
+
+/** Every field's messages (an empty record when all are valid), and the profile with the changes applied. */
+const applyChanges = (current: Profile, changes: ProfileChanges) => {
+  const errors: Record<string, Array<string>> = {}
+  const fail = (field: string, message: string) => (errors[field] ??= []).push(message)
+  const name = (field: "firstname" | "lastname") => {
+    const value = changes[field]
+    if (value === undefined) return current[field]
+    const trimmed = laravelTrim(value)
+    if (trimmed === "") fail(field, LaravelMessage.required(field))
+    else if (trimmed.length > NAME_MAX) fail(field, LaravelMessageMore.maxString(field, NAME_MAX))
+    return trimmed
+  }
+  const firstname = name("firstname")
+  const lastname = name("lastname")
+  let locale = current.locale
+  if (changes.locale !== undefined) {
+    const trimmed = laravelTrim(changes.locale)
+    if (trimmed.length > LOCALE_MAX || !isLanguageTag(trimmed)) fail("locale", "The locale field must be a BCP 47 language tag.")
+    else locale = Intl.getCanonicalLocales(trimmed)[0]!
+  }
+  let image = current.image
+  if (changes.image !== undefined) {
+    image = changes.image === null ? null : laravelTrim(changes.image)
+    if (image === "") image = null
+    if (image !== null) {
+      const https = isHttpsUrl(image)
+      if (https === "not-a-url" || image.length > IMAGE_MAX) fail("image", LaravelMessageMore.url("image"))
+      else if (!https) fail("image", "The image field must start with one of the following: https://.")
+    }
+  }
+  return { errors, profile: { firstname, lastname, locale, image } }
+}
+
+/**
+ * Changes the caller's profile: first and last name (trimmed, not empty, at most 255
+ * characters), locale (a BCP 47 tag, stored in its canonical form) and image (an https URL, or
+ * null to remove it); a field left out keeps its value. Answers the user as `GET /api/me` shows
+ * it. Fails {@link ValidationFailed} with every field's message.
+ */
+export const updateProfile: (
+  principal: Pick<Principal, "accountId" | "userId">,
+  changes: ProfileChanges
+) => Effect.Effect<CurrentUser, ValidationFailed | Unauthenticated, CurrentUserReader | UserRepository> = Effect.fn(
+  "updateProfile"
+)(function*(principal: Pick<Principal, "accountId" | "userId">, changes: ProfileChanges) {
+  const users = yield* UserRepository
+  const user = yield* users.findById(principal.userId)
+  if (Option.isNone(user)) return yield* new Unauthenticated()
+  const { errors, profile } = applyChanges(user.value, changes)
+  if (Object.keys(errors).length > 0) return yield* new ValidationFailed({ errors })
+  yield* users.setProfile(principal.userId, profile)
+  return yield* currentUser(principal)
+})
+
+/**
+ * Changes the caller's password, given the current one (a wrong one fails {@link ValidationFailed}
+ * on `current_password`; a new one under {@link PASSWORD_MIN_LENGTH} characters on `password`).
+ * Every other session of the user ends, in every account; the caller's own, when it is one, stays.
+ */
+export const changePassword: (
+  principal: Pick<Principal, "userId" | "sessionId">,
+  currentPassword: string,
+  password: string
+) => Effect.Effect<void, ValidationFailed, PasswordHasher | SessionRepository | UserRepository> = Effect.fn(
+  "changePassword"
+)(function*(principal: Pick<Principal, "userId" | "sessionId">, currentPassword: string, password: string) {
+  const users = yield* UserRepository
+  const hasher = yield* PasswordHasher
+  const stored = yield* users.findPasswordHash(principal.userId)
+  if (Option.isNone(stored) || !(yield* hasher.verify(currentPassword, stored.value))) {
+    return yield* invalid("current_password", "The password is incorrect.")
+  }
+  if (password.length < PASSWORD_MIN_LENGTH) {
+    return yield* invalid("password", `The password field must be at least ${PASSWORD_MIN_LENGTH} characters.`)
+  }
+  if (password.length > PASSWORD_MAX) return yield* invalid("password", LaravelMessageMore.maxString("password", PASSWORD_MAX))
+  yield* users.setPasswordHash(principal.userId, yield* hasher.hash(password))
+  yield* (yield* SessionRepository).removeOthersOfUser(principal.userId, principal.sessionId)
+})
