@@ -45,6 +45,7 @@ import {
   TwoFactorLoginEndpoint,
   TwoFactorRequiredAnswer
 } from "./two-factor-api.ts"
+import { ChangePasswordEndpoint, UpdateProfileEndpoint } from "./profile-api.ts"
 
 /** `GET /api/me`: the calling user, its current account, teams and preferences. */
 export const ShowMeEndpoint: WaslEndpoint<"show", "GET", "/me", {
@@ -60,9 +61,16 @@ export const ShowMeEndpoint: WaslEndpoint<"show", "GET", "/me", {
 /** @ignore */
 export const MeGroupBase: AuthenticatedGroup<
   "me",
-  typeof ShowMeEndpoint | typeof BeginTwoFactorEndpoint | typeof ConfirmTwoFactorEndpoint | typeof DisableTwoFactorEndpoint
+  | typeof ShowMeEndpoint
+  | typeof UpdateProfileEndpoint
+  | typeof ChangePasswordEndpoint
+  | typeof BeginTwoFactorEndpoint
+  | typeof ConfirmTwoFactorEndpoint
+  | typeof DisableTwoFactorEndpoint
 > = HttpApiGroup.make("me")
   .add(ShowMeEndpoint)
+  .add(UpdateProfileEndpoint)
+  .add(ChangePasswordEndpoint)
   .add(BeginTwoFactorEndpoint)
   .add(ConfirmTwoFactorEndpoint)
   .add(DisableTwoFactorEndpoint)
@@ -70,10 +78,10 @@ export const MeGroupBase: AuthenticatedGroup<
   .prefix("/api")
   .annotate(
     OpenApi.Description,
-    "The caller: the signed-in user, the account the request acts in, its teams and preferences, and its two-factor authentication."
+    "The caller: the signed-in user, the account the request acts in, its teams and preferences, its profile and password, and its two-factor authentication."
   )
 
-/** The current user: `GET /api/me`, and its two-factor authentication. */
+/** The current user: `GET /api/me`, its profile, password and two-factor authentication. */
 export class MeGroup extends MeGroupBase {}
 
 /** The body of `POST /api/auth/login`: the user's email and password. */

@@ -6,7 +6,7 @@
 
 /** `message` of a creation: a record, property, property group, note, platform or broadcast. */
 export const CREATED = "Entity was created Successfully"
-/** `message` of an update: a record, property, property group, note, notification preference, or the links of a record. */
+/** `message` of an update: a record, property, property group, note, notification preference, the caller's profile, or the links of a record. */
 export const MODIFIED = "Entity was modified Successfully"
 /** `message` of a deletion: a record, property, property group, note or API token. */
 export const DELETED = "Entity was deleted Successfully"

@@ -1,0 +1,54 @@
+/** The contract of the caller's own profile (`PUT /api/me`) and password (`PUT /api/me/password`). */
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "effect/http-api"
+import { CurrentUser } from "@wasl/core"
+import { type DataMessageAnswer, DataMessageAnswer as dataMessageAnswer, type WaslEndpoint } from "./endpoint-types.ts"
+import { Forbidden403, Unauthenticated401, Validation422 } from "./errors.ts"
+
+// Bounded so a long body costs nothing; the use-case checks the real limits with their messages.
+const Text: Schema.String = Schema.String.check(Schema.isMaxLength(4096))
+
+/** The body of `PUT /api/me`: the fields to change (each optional; `image` null removes the picture). */
+export const UpdateProfilePayload: Schema.Struct<{
+  readonly firstname: Schema.optionalKey<typeof Text>
+  readonly lastname: Schema.optionalKey<typeof Text>
+  readonly locale: Schema.optionalKey<typeof Text>
+  readonly image: Schema.optionalKey<Schema.NullOr<typeof Text>>
+}> = Schema.Struct({
+  firstname: Schema.optionalKey(Text),
+  lastname: Schema.optionalKey(Text),
+  locale: Schema.optionalKey(Text),
+  image: Schema.optionalKey(Schema.NullOr(Text))
+})
+
+/** The body of `PUT /api/me/password`: the current password and the new one. */
+export const ChangePasswordPayload: Schema.Struct<{ readonly current_password: typeof Text; readonly password: typeof Text }> =
+  Schema.Struct({ current_password: Text, password: Text })
+
+/** `PUT /api/me`: changes the caller's profile and answers the user as `GET /api/me` does. */
+export const UpdateProfileEndpoint: WaslEndpoint<"updateProfile", "PUT", "/me", {
+  payload: typeof UpdateProfilePayload; success: DataMessageAnswer<typeof CurrentUser>
+  error: typeof Unauthenticated401 | typeof Forbidden403 | typeof Validation422
+}> = HttpApiEndpoint.put("updateProfile", "/me", {
+  payload: UpdateProfilePayload,
+  success: dataMessageAnswer(CurrentUser),
+  error: [Unauthenticated401, Forbidden403, Validation422]
+}).annotate(OpenApi.Summary, "Update your profile").annotate(
+  OpenApi.Description,
+  "Changes the caller's first and last name (not empty, at most 255 characters), locale (a BCP 47 tag, kept in its canonical form) " +
+    "and image (an https URL, or null to remove it); a field left out keeps its value. Answers the user as GET /api/me shows it."
+)
+
+/** `PUT /api/me/password`: changes the caller's password; the user's other sessions end. */
+export const ChangePasswordEndpoint: WaslEndpoint<"changePassword", "PUT", "/me/password", {
+  payload: typeof ChangePasswordPayload; success: HttpApiSchema.NoContent
+  error: typeof Unauthenticated401 | typeof Forbidden403 | typeof Validation422
+}> = HttpApiEndpoint.put("changePassword", "/me/password", {
+  payload: ChangePasswordPayload,
+  success: HttpApiSchema.NoContent,
+  error: [Unauthenticated401, Forbidden403, Validation422]
+}).annotate(OpenApi.Summary, "Change your password").annotate(
+  OpenApi.Description,
+  "Changes the caller's password (at least 8 characters) given the current one (422 on current_password when wrong), and answers 204. " +
+    "Every other session of the user ends, in every account; the session making the request stays."
+)
