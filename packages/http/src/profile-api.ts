@@ -10,10 +10,10 @@ const Text: Schema.String = Schema.String.check(Schema.isMaxLength(4096))
 
 /** The body of `PUT /api/me`: the fields to change (each optional; `image` null removes the picture). */
 export const UpdateProfilePayload: Schema.Struct<{
-  readonly firstname: Schema.optionalKey<typeof Text>
-  readonly lastname: Schema.optionalKey<typeof Text>
-  readonly locale: Schema.optionalKey<typeof Text>
-  readonly image: Schema.optionalKey<Schema.NullOr<typeof Text>>
+  readonly firstname: Schema.optionalKey<Schema.String>
+  readonly lastname: Schema.optionalKey<Schema.String>
+  readonly locale: Schema.optionalKey<Schema.String>
+  readonly image: Schema.optionalKey<Schema.NullOr<Schema.String>>
 }> = Schema.Struct({
   firstname: Schema.optionalKey(Text),
   lastname: Schema.optionalKey(Text),
@@ -22,7 +22,7 @@ export const UpdateProfilePayload: Schema.Struct<{
 })
 
 /** The body of `PUT /api/me/password`: the current password and the new one. */
-export const ChangePasswordPayload: Schema.Struct<{ readonly current_password: typeof Text; readonly password: typeof Text }> =
+export const ChangePasswordPayload: Schema.Struct<{ readonly current_password: Schema.String; readonly password: Schema.String }> =
   Schema.Struct({ current_password: Text, password: Text })
 
 /** `PUT /api/me`: changes the caller's profile and answers the user as `GET /api/me` does. */

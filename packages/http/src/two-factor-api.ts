@@ -30,7 +30,7 @@ export const RecoveryCodesView: Schema.Struct<{ readonly recovery_codes: Schema.
 }).annotate({ identifier: "RecoveryCodes" })
 
 /** The body of `POST /api/me/two-factor/confirm`: a code of the app for the new secret. */
-export const ConfirmTwoFactorPayload: Schema.Struct<{ readonly code: typeof Code }> = Schema.Struct({ code: Code })
+export const ConfirmTwoFactorPayload: Schema.Struct<{ readonly code: Schema.String }> = Schema.Struct({ code: Code })
 
 /** The body of `DELETE /api/me/two-factor`: the user's password. */
 export const DisableTwoFactorPayload: Schema.Struct<{ readonly password: Schema.String }> = Schema.Struct({
@@ -42,8 +42,8 @@ export const DisableTwoFactorPayload: Schema.Struct<{ readonly password: Schema.
  * recovery codes (one of the two).
  */
 export const TwoFactorLoginPayload: Schema.Struct<{
-  readonly code: Schema.optionalKey<typeof Code>
-  readonly recovery_code: Schema.optionalKey<typeof Code>
+  readonly code: Schema.optionalKey<Schema.String>
+  readonly recovery_code: Schema.optionalKey<Schema.String>
 }> = Schema.Struct({
   code: Schema.optionalKey(Code),
   recovery_code: Schema.optionalKey(Code)

@@ -21,8 +21,11 @@ const PASSWORD_MAX = 1024
 
 /** What `PUT /api/me` may change; a field left out keeps its value. */
 export interface ProfileChanges {
+  /** The first name. */
   readonly firstname?: string
+  /** The last name. */
   readonly lastname?: string
+  /** A BCP 47 language tag. */
   readonly locale?: string
   /** An https URL, or null to remove the picture. */
   readonly image?: string | null

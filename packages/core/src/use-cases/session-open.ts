@@ -16,6 +16,7 @@ const SESSION_SECRET_LENGTH = 40
 
 /** A session opened by a login: the session cookie's value and the user, as `GET /api/me` shows it. */
 export interface OpenedSession {
+  /** Tells it from a `TwoFactorChallenge` among `login`'s answers. */
   readonly _tag: "Session"
   /** The value of the `wasl_session` cookie (only its hash is stored). */
   readonly cookie: string

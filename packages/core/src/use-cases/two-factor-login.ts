@@ -30,6 +30,7 @@ const INVALID_RECOVERY_CODE = "The recovery code is invalid."
 
 /** What `login` answers for a user with two-factor on: no session yet. */
 export interface TwoFactorChallenge {
+  /** Tells it from an `OpenedSession` among `login`'s answers. */
   readonly _tag: "TwoFactorRequired"
   /** The value the client gives back to {@link completeTwoFactorLogin} (only its hash is stored). */
   readonly challenge: string
