@@ -9,6 +9,7 @@ import {
   attemptHeaders,
   deliverySigner,
   formatSqlDateTime,
+  hotp,
   makeRecordId,
   MongoDate,
   newRecordId,
@@ -87,4 +88,11 @@ Deno.test("webhook signatures (X-Wasl and Standard Webhooks) reproduce their kno
     })))
   assertEquals(headers["X-Wasl-Signature"], "sha256=94e6541e7d03136ab97f9c72be97bcdab7d1a4e39312fbd6363fa828cc9a553b")
   assertEquals(headers["webhook-signature"], "v1,a62cYKrcbf8rbR2Px305DvBTMUqFVy4xxTu0lrT33bs=")
+})
+
+Deno.test("TOTP codes match RFC 6238's SHA-1 vectors on Deno's Web Crypto", async () => {
+  const seed = new TextEncoder().encode("12345678901234567890")
+  // T = 59 s and 1111111109 s: steps 1 and 37037036.
+  assertEquals(await Effect.runPromise(hotp(seed, 1, 8)), "94287082")
+  assertEquals(await Effect.runPromise(hotp(seed, 37037036, 8)), "07081804")
 })
