@@ -1,7 +1,7 @@
 /**
  * effect/crypto's `Mac` with HMAC on `node:crypto`: the same tags as Web Crypto, computed
  * synchronously. Core signs every webhook attempt twice (`X-Wasl-Signature` and
- * `webhook-signature`) on the host's `Mac` (core webhooks/hmac.ts), and each Web Crypto signature
+ * `webhook-signature`) on the host's `Mac` (core auth/hmac.ts), and each Web Crypto signature
  * is an asynchronous job (a thread-pool round trip) for a few hundred bytes: about 6 % of the
  * delivery worker's CPU at saturation (bench/README.md).
  */

@@ -5,12 +5,12 @@
  *
  * Written here rather than taken from a package: TOTP is a few lines over HMAC, and core stays
  * pure Effect with no dependency but `effect`, portable to Node, Deno and browsers; the HMAC is
- * effect/crypto's (webhooks/hmac.ts). The RFC's test vectors and the `otpauth` package, used as
+ * effect/crypto's (hmac.ts). The RFC's test vectors and the `otpauth` package, used as
  * the authenticator, check it.
  */
 import { DateTime, Effect, Option } from "effect"
 import { Mac, SecureRandom } from "effect/crypto"
-import { hmacSha1 } from "../webhooks/hmac.ts"
+import { hmacSha1 } from "./hmac.ts"
 import { encodeBase32 } from "../wire/base32.ts"
 
 /** The length of a time step: 30 seconds. */

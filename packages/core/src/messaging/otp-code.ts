@@ -10,7 +10,7 @@
 import { Context, Effect, Layer, Result } from "effect"
 import { Mac, SecureRandom } from "effect/crypto"
 import { Hex } from "effect/encoding"
-import { hmacSha256 } from "../webhooks/hmac.ts"
+import { hmacSha256 } from "../auth/hmac.ts"
 
 /** The digits of a managed code. */
 export const MANAGED_CODE_DIGITS = 6
@@ -44,7 +44,7 @@ export const OtpCodeHasherBase: Context.ServiceClass<OtpCodeHasher, "@wasl/core/
 /** Hashes one-time codes with the server's key, so that a stored code cannot be read back. */
 export class OtpCodeHasher extends OtpCodeHasherBase {
   /**
-   * HMAC-SHA256 (effect/crypto's `Mac` over Web Crypto, hmac.ts) under `key` (at least 32 bytes:
+   * HMAC-SHA256 (effect/crypto's `Mac` over Web Crypto, auth/hmac.ts) under `key` (at least 32 bytes:
    * the server's "otp-code" subkey); a shorter key is a defect.
    */
   static readonly layerHmacSha256: (key: Uint8Array) => Layer.Layer<OtpCodeHasher> = (key: Uint8Array) =>

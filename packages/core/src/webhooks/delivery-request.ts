@@ -15,7 +15,7 @@ import { Effect, Option } from "effect"
 import { Hex } from "effect/encoding"
 import { SecretBox } from "../auth/secret-box.ts"
 import { eventObjectKey, type EventName } from "../records/object-kind.ts"
-import { hmacSha256 } from "./hmac.ts"
+import { hmacSha256 } from "../auth/hmac.ts"
 import { SIGNATURE_PREFIX, WEBHOOK_HEADERS } from "./signature.ts"
 import { STANDARD_WEBHOOK_HEADERS, standardSignature } from "./standard-webhooks.ts"
 

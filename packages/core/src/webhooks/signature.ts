@@ -1,5 +1,5 @@
 /**
- * Webhook signatures and the validation challenge (HMAC-SHA256 of hmac.ts).
+ * Webhook signatures and the validation challenge (HMAC-SHA256 of auth/hmac.ts).
  *
  * - A delivery is signed with HMAC-SHA256(secret, `<timestamp>:<raw body>`), written
  *   `sha256=<lowercase hex>`. The body is hashed as the exact UTF-8 bytes sent.
@@ -10,7 +10,7 @@ import { Effect, Predicate } from "effect"
 import { Mac, SecureRandom } from "effect/crypto"
 import { Hex } from "effect/encoding"
 import { ownValue } from "../records/body-input.ts"
-import { hmacSha256 } from "./hmac.ts"
+import { hmacSha256 } from "../auth/hmac.ts"
 
 /** The header names of a delivery and of the challenge, all prefixed `X-Wasl`. */
 export const WEBHOOK_HEADERS = {

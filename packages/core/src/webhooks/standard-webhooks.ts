@@ -13,7 +13,7 @@
  */
 import { Effect } from "effect"
 import { Base64 } from "effect/encoding"
-import type { HmacSha256 } from "./hmac.ts"
+import type { HmacSha256 } from "../auth/hmac.ts"
 
 /** The header names, lowercase as the Standard Webhooks specification writes them. */
 export const STANDARD_WEBHOOK_HEADERS = {

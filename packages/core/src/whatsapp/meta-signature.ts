@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import { Hex } from "effect/encoding"
-import { hmacSha256 } from "../webhooks/hmac.ts"
+import { hmacSha256 } from "../auth/hmac.ts"
 import { constantTimeEqual, SIGNATURE_PREFIX } from "../webhooks/signature.ts"
 
 /** Checks a body against its `X-Hub-Signature-256` value (undefined when the header is missing). */

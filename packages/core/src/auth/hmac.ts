@@ -1,6 +1,6 @@
 /**
  * HMAC-SHA256, the MAC of every webhook signature (`X-Wasl-Signature`, the challenge answer,
- * `webhook-signature`), and HMAC-SHA1, the MAC of TOTP codes (auth/totp.ts), on effect/crypto's
+ * `webhook-signature`), and HMAC-SHA1, the MAC of TOTP codes (totp.ts), on effect/crypto's
  * `Mac` so core stays portable (Node, Deno, browsers). A key is imported once and then signs any
  * number of messages: a worker signs many attempts with one webhook's secret.
  */
