@@ -38,7 +38,7 @@ export const hotp = (secret: Uint8Array, counter: number, digits: number = TOTP_
     view.setUint32(0, Math.floor(counter / 2 ** 32))
     view.setUint32(4, counter >>> 0)
     const tag = yield* (yield* hmacSha1(secret))(message)
-    // Dynamic truncation (RFC 4226 §5.3): 31 bits read at the offset the last nibble gives.
+    // HOTP's dynamic truncation: 31 bits read at the offset the last nibble gives.
     const offset = tag[tag.length - 1]! & 0x0f
     const binary = ((tag[offset]! & 0x7f) << 24) | (tag[offset + 1]! << 16) | (tag[offset + 2]! << 8) | tag[offset + 3]!
     return String(binary % 10 ** digits).padStart(digits, "0")
