@@ -154,6 +154,19 @@ describe.each(DATABASES)("rate limits over HTTP on %s", (database) => {
         .toBe(422)
     })
 
+    it("limits a login's second steps per client address, apart from the logins", async () => {
+      // A login from the address first: the second steps count apart from it.
+      expect((await sendFrom(open.url, "127.0.0.25", "/api/auth/login", { email: "nobody5@example.test", password: "x" })).status)
+        .toBe(422)
+      for (const remaining of [2, 1, 0]) {
+        const reply = await sendFrom(open.url, "127.0.0.25", "/api/auth/two-factor", { code: "123456" })
+        expect(reply.status).toBe(422)
+        expectLimitHeaders(reply, 3, remaining)
+      }
+      expectTooMany(await sendFrom(open.url, "127.0.0.25", "/api/auth/two-factor", { code: "123456" }), 3)
+      expect((await sendFrom(open.url, "127.0.0.26", "/api/auth/two-factor", { code: "123456" })).status).toBe(422)
+    })
+
     it("takes the client address from X-Forwarded-For only behind a trusted proxy", async () => {
       const attempt = (from: string, client: string, n: number) =>
         sendFrom(open.url, from, "/api/auth/login", { email: `proxied${n}@example.test`, password: "x" }, {
