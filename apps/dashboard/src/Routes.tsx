@@ -1,6 +1,7 @@
 /** Which page a path under /app shows. */
 import { useEffect } from "react"
 import { useI18n } from "./i18n/i18n"
+import { InboxPage } from "./inbox/InboxPage"
 import { NotificationsPage } from "./notifications/NotificationsPage"
 import { PropertiesPage } from "./properties/PropertiesPage"
 import { isKind } from "./records/kinds"
@@ -23,6 +24,10 @@ export const Routes = ({ path }: { readonly path: string }) => {
   if (path === "/webhooks") return <WebhooksPage />
   if (path === "/notifications") return <NotificationsPage />
   if (path === "/tokens") return <TokensPage />
+  // One page for the list and each thread, so the search and filter stay as threads change.
+  if (path === "/inbox") return <InboxPage contactId={undefined} />
+  const thread = match("/inbox/:contactId", path)
+  if (thread) return <InboxPage contactId={thread["contactId"]} />
   const webhook = match("/webhooks/:id", path)
   if (webhook) return <DeliveryLog key={webhook["id"]} id={webhook["id"]!} />
   const [, first, second, third] = path.split("/")

@@ -37,6 +37,7 @@ export const Shell = ({ path, children }: { readonly path: string; readonly chil
       </header>
       <nav className="sidebar" aria-label={t("menu")}>
         <ul>
+          <NavLink to="/inbox" current={path}>{t("inbox")}</NavLink>
           {KINDS.map((kind) => <NavLink key={kind} to={`/${kind}`} current={path}>{t(`kind_${kind}`)}</NavLink>)}
           <NavLink to="/webhooks" current={path}>{t("webhooks")}</NavLink>
           <NavLink to="/notifications" current={path}>
