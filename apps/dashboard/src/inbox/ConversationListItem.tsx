@@ -13,7 +13,12 @@ export const ConversationListItem = ({ conversation, selected }: { readonly conv
       <Link to={`/inbox/${contact._id}`} aria-current={selected ? "page" : undefined}>
         <span className="conversation-head">
           <strong dir="auto">{contact.fullname || contact.whatsapp_number}</strong>
-          {unread > 0 && <span className="badge unread-badge" data-testid="conversation-unread">{unread}<span className="visually-hidden"> {t("unreadMessages", { count: unread })}</span></span>}
+          {unread > 0 && (
+            <span className="badge unread-badge" data-testid="conversation-unread">
+              <span aria-hidden="true">{unread}</span>
+              <span className="visually-hidden">{t("unreadMessages", { count: unread })}</span>
+            </span>
+          )}
         </span>
         <span className="conversation-preview" dir="auto">
           {last.is_sent_by_the_business && <span>{t("you")}: </span>}

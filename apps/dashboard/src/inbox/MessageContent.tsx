@@ -7,10 +7,11 @@ import { useI18n } from "../i18n/i18n"
 interface Location { readonly latitude: number; readonly longitude: number; readonly name?: string; readonly address?: string }
 interface Card { readonly name?: { readonly formatted_name?: string }; readonly phones?: ReadonlyArray<{ readonly phone?: string }> }
 
-export const MessageContent = ({ type, content }: { readonly type: string; readonly content: unknown }) => {
+export const MessageContent = ({ type, content }: { readonly type: string; readonly content: Readonly<Record<string, unknown>> | null }) => {
   const { t } = useI18n()
-  if (type === "location" && typeof content === "object" && content !== null && "latitude" in content) {
-    const place = content as Location
+  if (content === null) return null
+  if (type === "location" && typeof content["latitude"] === "number") {
+    const place = content as unknown as Location
     const map = `https://www.openstreetmap.org/?mlat=${place.latitude}&mlon=${place.longitude}#map=16/${place.latitude}/${place.longitude}`
     return (
       <p className="content">
@@ -19,10 +20,10 @@ export const MessageContent = ({ type, content }: { readonly type: string; reado
       </p>
     )
   }
-  if (type === "contacts" && Array.isArray(content)) {
+  if (type === "contacts" && Array.isArray(content["contacts"])) {
     return (
       <ul className="content">
-        {(content as ReadonlyArray<Card>).map((card, index) => (
+        {(content["contacts"] as ReadonlyArray<Card>).map((card, index) => (
           <li key={index}>{card.name?.formatted_name} <span dir="ltr">{card.phones?.map((p) => p.phone).filter(Boolean).join(", ")}</span></li>
         ))}
       </ul>
