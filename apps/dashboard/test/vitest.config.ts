@@ -13,6 +13,9 @@ export default defineConfig({
     pool: "forks",
     testTimeout: 90_000,
     hookTimeout: 120_000,
-    teardownTimeout: 30_000
+    teardownTimeout: 30_000,
+    // As long as a Playwright step may wait (15 s): on a busy machine a sign-in's password hash
+    // alone can take more than expect.poll's default second.
+    expect: { poll: { timeout: 15_000 } }
   }
 })
