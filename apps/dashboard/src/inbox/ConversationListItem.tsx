@@ -16,7 +16,7 @@ export const ConversationListItem = ({ conversation, selected }: { readonly conv
           {unread > 0 && (
             <span className="badge unread-badge" data-testid="conversation-unread">
               <span aria-hidden="true">{unread}</span>
-              <span className="visually-hidden">{t("unreadMessages", { count: unread })}</span>
+              <span className="visually-hidden"> {t("unreadMessages", { count: unread })}</span>
             </span>
           )}
         </span>

@@ -42,16 +42,16 @@ export const Thread = ({ contactId, withHeader = false, onChange }: {
   useLayoutEffect(() => {
     if (list.current) list.current.scrollTop = list.current.scrollHeight
   }, [newest])
-  if (thread.data === undefined) return <p>{t("loading")}</p>
+  if (messages === undefined) return <p>{t("loading")}</p>
   return (
     <div className="thread">
       {withHeader && conversation.data && (
         <ThreadHeader contactId={contactId} name={conversation.data.name} number={conversation.data.entry?.contact.whatsapp_number ?? conversation.data.number} />
       )}
-      {thread.data.hasOlder && <button type="button" onClick={thread.more}>{t("olderMessages")}</button>}
-      {messages!.length === 0 ? <p>{t("noMessages")}</p> : (
+      {thread.data?.hasOlder && <button type="button" onClick={thread.more}>{t("olderMessages")}</button>}
+      {messages.length === 0 ? <p>{t("noMessages")}</p> : (
         <ol className="messages" ref={list} tabIndex={0} aria-label={t("messagesWith", { name: conversation.data?.name ?? "" })} aria-live="polite" aria-relevant="additions">
-          {messages!.map((message) => <MessageBubble key={message._id} message={message} />)}
+          {messages.map((message) => <MessageBubble key={message._id} message={message} />)}
         </ol>
       )}
       <ReplyBox
