@@ -30,7 +30,7 @@ export const ConversationList = ({ selected, version }: { readonly selected: str
           ))}
         </ul>
       )}
-      {list.data && <Pagination meta={list.data.meta} onPage={setPage} />}
+      {list.data && list.data.meta.last_page > 1 && <Pagination meta={list.data.meta} onPage={setPage} />}
     </>
   )
 }

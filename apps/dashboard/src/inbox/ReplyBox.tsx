@@ -46,7 +46,7 @@ export const ReplyBox = ({ contactId, windowExpiresAt, onSent }: {
   const textError = fieldError(problem, "text")
   const hint = windowExpiresAt === undefined ? undefined : open ? t("windowOpenUntil", { time: date(windowExpiresAt) }) : t("windowClosed")
   return (
-    <form className="reply" onSubmit={send} aria-label={t("reply")}>
+    <form className="reply" onSubmit={send}>
       <Field label={t("reply")} hint={hint} error={textError}>
         <textarea value={text} onChange={(e) => setText(e.target.value)} disabled={!open} dir="auto" />
       </Field>
