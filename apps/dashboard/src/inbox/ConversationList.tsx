@@ -1,11 +1,11 @@
 /** The inbox's conversations, latest activity first: search by name or number, unread only, pages. */
 import { useState } from "react"
+import { api } from "../api/client"
 import { useI18n } from "../i18n/i18n"
 import { Pagination } from "../ui/Pagination"
 import { useDebounced } from "../ui/useDebounced"
 import { useLoad } from "../ui/useLoad"
 import { ConversationListItem } from "./ConversationListItem"
-import { listConversations } from "./inboxApi"
 import { useLiveReload } from "./useLiveReload"
 
 /** `version` changes when the open thread changed the list (read, replied). */
@@ -15,7 +15,7 @@ export const ConversationList = ({ selected, version }: { readonly selected: str
   const [unread, setUnread] = useState(false)
   const [page, setPage] = useState(1)
   const settled = useDebounced(search)
-  const list = useLoad(async () => (await listConversations({ search: settled, unread, page })).data, [settled, unread, page, version])
+  const list = useLoad(async () => (await api.GET("/api/conversations", { params: { query: { search: settled, unread: unread || undefined, page } } })).data, [settled, unread, page, version])
   useLiveReload(list.reload)
   return (
     <>

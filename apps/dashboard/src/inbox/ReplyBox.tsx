@@ -3,11 +3,11 @@
  * disabled and says so; the API's refusal (a 422 on `text`) shows on the field.
  */
 import { type FormEvent, useEffect, useState } from "react"
-import { fieldError, type Problem } from "../api/errors"
+import { api } from "../api/client"
+import { fieldError, problemOf, type Problem } from "../api/errors"
 import { useI18n } from "../i18n/i18n"
 import { Field } from "../ui/Field"
 import { ProblemMessage } from "../ui/ProblemMessage"
-import { sendReply } from "./inboxApi"
 import { isWindowOpen, msUntilClosed } from "./replyWindow"
 
 /** Re-renders when the window closes, so an open box disables itself at that moment. */
@@ -35,10 +35,10 @@ export const ReplyBox = ({ contactId, windowExpiresAt, onSent }: {
   const send = async (event: FormEvent) => {
     event.preventDefault()
     setSending(true)
-    const answer = await sendReply(contactId, text)
+    const { error } = await api.POST("/api/contacts/{id}/messages", { params: { path: { id: contactId } }, body: { text } })
     setSending(false)
-    setProblem(answer.problem)
-    if (answer.problem === undefined) {
+    setProblem(problemOf(error))
+    if (!error) {
       setText("")
       onSent()
     }

@@ -3,8 +3,8 @@
  * read while it is shown, and the reply box with the 24-hour window's state.
  */
 import { useEffect, useLayoutEffect, useRef } from "react"
+import { api } from "../api/client"
 import { useI18n } from "../i18n/i18n"
-import { markConversationRead } from "./inboxApi"
 import { MessageBubble } from "./MessageBubble"
 import { ReplyBox } from "./ReplyBox"
 import { ThreadHeader } from "./ThreadHeader"
@@ -33,8 +33,8 @@ export const Thread = ({ contactId, withHeader = false, onChange }: {
   const unread = messages?.some((message) => !message.is_sent_by_the_business && message.status === "received") ?? false
   useEffect(() => {
     if (!unread) return
-    void markConversationRead(contactId).then((answer) => {
-      if (answer.problem === undefined) onChange?.()
+    void api.POST("/api/conversations/{id}/read", { params: { path: { id: contactId } } }).then(({ error }) => {
+      if (!error) onChange?.()
     })
   }, [contactId, unread, newest])
   // The newest message is at the end: keep it in view as messages arrive.

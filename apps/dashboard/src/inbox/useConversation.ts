@@ -4,7 +4,6 @@
  */
 import { api } from "../api/client"
 import { useLoad } from "../ui/useLoad"
-import { listConversations } from "./inboxApi"
 import type { Conversation } from "./wire"
 
 export interface ContactConversation {
@@ -18,7 +17,7 @@ const load = async (contactId: string): Promise<ContactConversation> => {
   const properties = (data?.data as { readonly properties?: Readonly<Record<string, unknown>> } | undefined)?.properties ?? {}
   const name = String(properties["fullname"] ?? "")
   const number = String(properties["whatsapp_number"] ?? "")
-  const found = number === "" ? undefined : await listConversations({ search: number, per_page: 100 })
+  const found = number === "" ? undefined : await api.GET("/api/conversations", { params: { query: { search: number, per_page: 100 } } })
   const entry = found?.data?.data.find((conversation) => conversation.contact._id === contactId) ?? null
   return { name: entry?.contact.fullname || name, number, entry }
 }

@@ -4,14 +4,14 @@
  * ticks appear without losing the older pages.
  */
 import { useState } from "react"
+import { api } from "../api/client"
 import { useLoad } from "../ui/useLoad"
-import { listMessages } from "./inboxApi"
 import type { Message } from "./wire"
 
 const PER_PAGE = 30
 
 const load = async (contactId: string, pages: number) => {
-  const answers = await Promise.all(Array.from({ length: pages }, (_, index) => listMessages(contactId, index + 1, PER_PAGE)))
+  const answers = await Promise.all(Array.from({ length: pages }, (_, index) => api.GET("/api/contacts/{id}/messages", { params: { path: { id: contactId }, query: { page: index + 1, per_page: PER_PAGE } } })))
   const seen = new Set<string>()
   const newestFirst: Array<Message> = []
   for (const answer of answers) {
