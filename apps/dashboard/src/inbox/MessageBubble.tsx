@@ -18,7 +18,7 @@ export const MessageBubble = ({ message }: { readonly message: Message }) => {
       <span className="visually-hidden">{mine ? t("fromBusiness") : t("fromCustomer")}: </span>
       {message.type !== "text" && message.type !== "template" && <span className="badge">{t(`msg_${namedType(message.type)}`)}</span>}
       {message.body !== "" && <p className="bubble-text" dir="auto">{message.body}</p>}
-      <MessageContent type={message.type} content={message.content} />
+      <MessageContent type={message.type} body={message.body} content={message.content} />
       {message.attachments.map((attachment, index) => <AttachmentView key={index} attachment={attachment} />)}
       <div className="bubble-meta">
         <time dateTime={message.created_at}>{date(message.created_at)}</time>
