@@ -3,7 +3,9 @@
  * on the embedded database, with a local HTTPS receiver for webhooks: sign in, a custom property
  * and a deal with it, the filter builder, a note, a webhook created and validated, a failing
  * endpoint's delivery log and its deactivation arriving live as a toast and a browser
- * notification, a CSV import and export followed to their end, a token, the Arabic layout.
+ * notification, a CSV import and export followed to their end, a token, the WhatsApp inbox (sent
+ * messages, a customer's message as Meta's signed callback, a reply, the contact's conversation,
+ * on a phone in Arabic), the Arabic layout.
  * axe-core checks every main page (no serious or critical violation), and the first load's
  * JavaScript is weighed (under 300 KB gzip).
  *
@@ -14,13 +16,16 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { apiClient, eventually, freePort, killAll, launch, waslMain } from "../../../test/support/processes.ts"
+import { metaJson, metaWebhook, signMeta } from "@wasl/adapters/testing"
+import { cliMain } from "../../../test/support/apps.ts"
+import { apiClient, eventually, freePort, killAll, launch, runToEnd, waslMain } from "../../../test/support/processes.ts"
 import { RECEIVER_CA_FILE, startWebhookReceiver, type WebhookReceiver } from "../../../test/support/webhook-receiver.ts"
 import { javascriptWeight, launchBrowser, screenshot, seriousViolations } from "./support/browser.ts"
 
 const LISTENING = /Wasl is listening on http:\/\/[^\s"]+:(\d+)/
 const FIRST_RUN = /first account created\.\n\s*owner:\s*(\S+)\n\s*password:\s*(\S+)\n\s*token:\s*(\S+)\n/
 const JS_BUDGET_GZIP = 300 * 1024
+const META_APP_SECRET = "browser-suite-meta-app-secret"
 
 describe("the dashboard in a browser", () => {
   let dir = ""
@@ -32,6 +37,7 @@ describe("the dashboard in a browser", () => {
   let email = ""
   let password = ""
   let api: ReturnType<typeof apiClient>
+  let env: NodeJS.ProcessEnv = {}
 
   /** The page has no serious or critical accessibility violation. */
   const accessible = async (what: string) => {
@@ -47,7 +53,7 @@ describe("the dashboard in a browser", () => {
     dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-dashboard-browser-"))
     receiver = await startWebhookReceiver()
     const port = await freePort()
-    const env: NodeJS.ProcessEnv = {
+    env = {
       ...process.env,
       WASL_DATA_DIR: Path.join(dir, "data"),
       HOST: "127.0.0.1",
@@ -58,7 +64,10 @@ describe("the dashboard in a browser", () => {
       WASL_RETRY_DELAYS: "0s,200ms,200ms,200ms,200ms,200ms",
       WASL_DELIVERY_TIMEOUT: "5s",
       WASL_MAIL_OUTBOX: Path.join(dir, "mail.jsonl"),
-      WASL_RATE_LIMIT: "0"
+      WASL_RATE_LIMIT: "0",
+      // The WhatsApp receiver on, so the suite can post Meta's signed callbacks.
+      WASL_WHATSAPP_APP_SECRET: META_APP_SECRET,
+      WASL_WHATSAPP_VERIFY_TOKEN: "browser-suite-verify-token"
     }
     delete env.DATABASE_URL
     const wasl = launch("wasl", waslMain, [], env)
@@ -423,6 +432,167 @@ describe("the dashboard in a browser", () => {
     await expect.poll(() => page.getByRole("cell", { name: "Reporting" }).count()).toBe(0)
     const refused = await fetch(`${baseUrl}/api/deals`, { headers: { authorization: `Bearer ${token}`, accept: "application/json" } })
     expect(refused.status).toBe(401)
+  })
+
+  describe("the inbox", () => {
+    // A contact with a WhatsApp number, a template and a one-time password sent to it through the
+    // sandbox, then the customer's message arriving as Meta's signed callback for the number.
+    const NUMBER = "971500000000"
+    const CUSTOMER = "971501234567"
+    const QUESTION = "مرحبا، هل الطلب جاهز؟"
+    let contactId = ""
+    const cli = async (...args: ReadonlyArray<string>) => {
+      const run = await runToEnd("wasl cli", cliMain, args, env)
+      expect(run.code, `${args.join(" ")}\n${run.stdout}\n${run.stderr}`).toBe(0)
+      return run.stdout
+    }
+    const fromMeta = async (payload: unknown) => {
+      const body = metaJson(payload)
+      const answer = await fetch(`${baseUrl}/api/whatsapp/webhook`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-hub-signature-256": signMeta(META_APP_SECRET, body) },
+        body
+      })
+      expect(answer.status).toBe(200)
+    }
+    const conversation = () => page.locator(`.conversation[data-contact="${contactId}"]`)
+    const bubbles = (direction: "inbound" | "outbound") => page.locator(`.bubble[data-direction="${direction}"]`)
+
+    it("lists the conversation once a template and a code are sent: ticks, the code masked, the reply box closed outside the window", async () => {
+      const platform = await api("POST", "/api/platforms", { name: "WhatsApp", display_phone_number: `+${NUMBER}`, provider: "sandbox" })
+      expect(platform.status, platform.text).toBe(201)
+      const platformId = platform.body.data.id
+      const contact = await api("POST", "/api/contacts", { firstname: "Huda", lastname: "Karim", whatsapp_number: `+${CUSTOMER}` })
+      expect(contact.status, contact.text).toBe(201)
+      contactId = contact.body.data.properties._id
+      const shipping = await api("POST", "/api/broadcasts", {
+        name: "Shipping", language: "en", platform_id: platformId,
+        template: { name: "order_update", category: "UTILITY", body: "Your order has shipped." }
+      })
+      expect(shipping.status, shipping.text).toBe(201)
+      const sent = await api("POST", `/api/broadcasts/${shipping.body.data.id}/send`, { contact_id: contactId })
+      expect(sent.status, sent.text).toBe(200)
+      const me = await api("GET", "/api/me")
+      await cli("credits", "add", "--account", String(me.body.account.id), "--amount", "5")
+      const login = await api("POST", "/api/broadcasts", {
+        name: "Login", language: "en", platform_id: platformId,
+        template: { name: "login_code", category: "AUTHENTICATION", body: "{{1}} is your verification code.", code_expiration_minutes: 10 }
+      })
+      expect(login.status, login.text).toBe(201)
+      const otp = await api("POST", `/api/broadcasts/${login.body.data.id}/send-otp`, { contact_id: contactId })
+      expect(otp.status, otp.text).toBe(200)
+
+      await visit("/inbox")
+      await page.getByText("Choose a conversation.").waitFor()
+      await conversation().waitFor()
+      expect(await conversation().textContent()).toContain("Huda Karim")
+      expect(await conversation().locator(".conversation-preview").textContent()).toBe("You: ****** is your verification code.")
+      await accessible("inbox")
+      await conversation().getByRole("link").click()
+      await page.getByRole("heading", { name: "Huda Karim" }).waitFor()
+      await expect.poll(() => bubbles("outbound").count()).toBe(2)
+      const code = bubbles("outbound").last()
+      expect(await code.locator(".bubble-text").textContent()).toBe("****** is your verification code.")
+      expect(await code.locator(".ticks").getAttribute("data-status")).toMatch(/^(sent|delivered|read)$/)
+      expect(await bubbles("inbound").count()).toBe(0)
+      const reply = page.getByLabel("Reply", { exact: true })
+      expect(await reply.isDisabled()).toBe(true)
+      expect(await page.locator(".reply small").textContent()).toBe("The 24-hour window is closed: send a template")
+      expect(await page.getByRole("button", { name: "Send" }).isDisabled()).toBe(true)
+      await accessible("inbox thread, window closed")
+      await screenshot(page, "inbox-closed")
+    })
+
+    it("receives the customer's message live as an unread badge, marks it read once opened, and replies in the open window", async () => {
+      await visit("/inbox")
+      await conversation().waitFor()
+      expect(await conversation().getByTestId("conversation-unread").count()).toBe(0)
+      await fromMeta(metaWebhook.textMessage({ phoneNumberId: NUMBER, from: CUSTOMER, id: "wamid.browser-suite-question", text: QUESTION, profileName: "Huda" }))
+      const badge = conversation().getByTestId("conversation-unread")
+      await badge.waitFor({ timeout: 30_000 })
+      expect(await badge.locator("[aria-hidden]").textContent()).toBe("1")
+      await conversation().getByRole("link", { name: /Huda Karim.*1 unread/ }).waitFor()
+      expect(await conversation().locator(".conversation-preview").textContent()).toBe(QUESTION)
+      // The unread filter and the search narrow the list.
+      await page.getByLabel("Unread only").check()
+      await expect.poll(() => page.locator(".conversation").count()).toBe(1)
+      await page.getByLabel("Search").fill("nobody-by-that-name")
+      await page.getByText("No conversations yet.").waitFor()
+      await page.getByLabel("Search").fill("Huda")
+      await conversation().waitFor()
+      await page.getByLabel("Unread only").uncheck()
+      // From the keyboard: the conversation's link opens the thread.
+      await conversation().getByRole("link").focus()
+      await page.keyboard.press("Enter")
+      await bubbles("inbound").first().waitFor()
+      expect(await bubbles("inbound").first().locator(".bubble-text").textContent()).toBe(QUESTION)
+      // The customer's message on the start side (left), the business's on the end side.
+      const inbound = (await bubbles("inbound").first().boundingBox())!
+      const outbound = (await bubbles("outbound").first().boundingBox())!
+      expect(inbound.x).toBeLessThan(outbound.x)
+      await expect.poll(() => conversation().getByTestId("conversation-unread").count()).toBe(0)
+      await expect.poll(async () =>
+        (await api("GET", "/api/conversations")).body.data.find((c: { contact: { _id: string } }) => c.contact._id === contactId)?.unread_count
+      ).toBe(0)
+      const reply = page.getByLabel("Reply", { exact: true })
+      await expect.poll(() => reply.isEnabled()).toBe(true)
+      expect(await page.locator(".reply small").textContent()).toMatch(/^Free-form replies are possible until /)
+      // The API's refusal shows on the field.
+      await page.getByRole("button", { name: "Send" }).click()
+      await page.locator(".reply .field-error").waitFor()
+      await accessible("reply refused")
+      await reply.fill("Yes, it ships today.")
+      await page.getByRole("button", { name: "Send" }).click()
+      const answer = bubbles("outbound").filter({ hasText: "Yes, it ships today." })
+      await answer.waitFor()
+      expect(await reply.inputValue()).toBe("")
+      expect(await page.locator(".reply .field-error").count()).toBe(0)
+      // The sandbox walks the reply through delivered to read; the thread follows.
+      await expect.poll(() => answer.locator(".ticks").getAttribute("data-status"), { timeout: 40_000 }).toBe("read")
+      expect(await answer.locator(".ticks").textContent()).toBe("✓✓Read")
+      await accessible("inbox thread, window open")
+      await screenshot(page, "inbox")
+    })
+
+    it("shows the conversation on the contact's page", async () => {
+      await visit(`/contacts/${contactId}`)
+      const section = page.getByRole("region", { name: "Conversation" })
+      await section.locator(`.bubble[data-direction="inbound"]`).first().waitFor()
+      expect(await section.locator(".bubble").count()).toBe(4)
+      expect(await section.getByLabel("Reply", { exact: true }).isEnabled()).toBe(true)
+      await section.getByRole("link", { name: "Open in the inbox" }).waitFor()
+      await accessible("contact page with its conversation")
+    })
+
+    it("on a phone in Arabic, shows the list and the thread as two views, mirrored", async () => {
+      await page.setViewportSize({ width: 390, height: 844 })
+      await visit("/inbox")
+      await page.getByRole("button", { name: "العربية" }).click()
+      try {
+        await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe("rtl")
+        await page.getByRole("heading", { name: "صندوق الوارد" }).waitFor()
+        await conversation().waitFor()
+        expect(await page.locator(".inbox-thread").isVisible()).toBe(false)
+        await accessible("inbox list in Arabic on a phone")
+        await conversation().getByRole("link").click()
+        await bubbles("inbound").first().waitFor()
+        expect(await page.locator(".inbox-list").isVisible()).toBe(false)
+        const inbound = (await bubbles("inbound").first().boundingBox())!
+        const outbound = (await bubbles("outbound").first().boundingBox())!
+        expect(inbound.x).toBeGreaterThan(outbound.x)
+        expect(await page.getByLabel("الرد", { exact: true }).isEnabled()).toBe(true)
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+        expect(overflow).toBeLessThanOrEqual(0)
+        await accessible("inbox thread in Arabic on a phone")
+        await screenshot(page, "inbox-phone-arabic")
+        await page.getByRole("link", { name: "كل المحادثات" }).click()
+        await conversation().waitFor()
+      } finally {
+        // The tests after this one start in English on a desktop, whatever happened here.
+        await page.evaluate(() => localStorage.setItem("wasl.language", "en"))
+        await page.setViewportSize({ width: 1280, height: 800 })
+      }
+    })
   })
 
   it("switches to Arabic with a right-to-left layout and Arabic labels, still accessible, and on a phone", async () => {
