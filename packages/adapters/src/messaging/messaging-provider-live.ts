@@ -2,11 +2,11 @@
  * The MessagingProvider of a running service: each call goes to the adapter of its sending
  * number's provider (`sandbox` or `whatsapp_cloud`), and the messaging settings.
  */
-import { MessagingProvider, type MessagingSettings, type OtpCodeHasher, type ProviderPlatform } from "@wasl/core"
-import { type Duration, Effect, Layer } from "effect"
+import { MessagingProvider, type MessagingSettings, type OtpCodeHasher, type ProviderPlatform, WhatsAppInbox } from "@wasl/core"
+import { type Duration, Effect, Layer, Option } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { MessagingSettingsLayer } from "../memory/messaging-settings-layer.ts"
-import { makeSandboxProvider } from "./messaging-provider-sandbox.ts"
+import { makeSandboxProvider, type SandboxCallbacks } from "./messaging-provider-sandbox.ts"
 import { DEFAULT_GRAPH_URL, makeWhatsAppCloudProvider } from "./messaging-provider-whatsapp-cloud.ts"
 
 /** The messaging settings of a running service, each from its environment variable. */
@@ -22,9 +22,22 @@ export interface MessagingConfig {
 }
 
 /**
+ * Where the sandbox hands the status callbacks of what it sent: the WhatsApp inbox of the sending
+ * call's context, which a running service always provides, so the statuses travel the path of
+ * Meta's through the worker (and, inside the send's transaction, commit with its message). Where
+ * no inbox is provided, the sandbox only writes its outbox.
+ */
+const inboxCallbacks: SandboxCallbacks = (body, receivedAt) =>
+  Effect.flatMap(
+    Effect.serviceOption(WhatsAppInbox),
+    Option.match({ onNone: () => Effect.void, onSome: (inbox) => inbox.insert(body, receivedAt) })
+  )
+
+/**
  * The `MessagingProvider` of a running service: each send goes to the adapter of its sending
  * number's provider — `whatsapp_cloud` to the WhatsApp Cloud API at `graphUrl`, `sandbox` to the
- * JSON-lines file `sandboxOutbox`. Needs `SecureRandom` (the sandbox's message ids).
+ * JSON-lines file `sandboxOutbox`, its statuses to the WhatsApp inbox. Needs `SecureRandom` (the
+ * sandbox's message ids).
  */
 export const MessagingProviderLive = (config: Pick<MessagingConfig, "sandboxOutbox" | "graphUrl">): Layer.Layer<
   MessagingProvider,
@@ -34,7 +47,7 @@ export const MessagingProviderLive = (config: Pick<MessagingConfig, "sandboxOutb
   Layer.effect(
     MessagingProvider,
     Effect.gen(function*() {
-      const sandbox = yield* makeSandboxProvider(config.sandboxOutbox)
+      const sandbox = yield* makeSandboxProvider(config.sandboxOutbox, inboxCallbacks)
       const cloud = makeWhatsAppCloudProvider(config.graphUrl ?? DEFAULT_GRAPH_URL)
       const of = (platform: ProviderPlatform) => platform.provider === "whatsapp_cloud" ? cloud : sandbox
       return MessagingProvider.of({
