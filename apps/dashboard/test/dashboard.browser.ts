@@ -5,7 +5,7 @@
  * endpoint's delivery log and its deactivation arriving live as a toast and a browser
  * notification, a CSV import and export followed to their end, a token, the WhatsApp inbox (sent
  * messages, a customer's message as Meta's signed callback, a reply, the contact's conversation,
- * on a phone in Arabic), the Arabic layout.
+ * on a phone in Arabic), the Arabic layout, a sign-in with two-factor on.
  * axe-core checks every main page (no serious or critical violation), and the first load's
  * JavaScript is weighed (under 300 KB gzip).
  *
@@ -14,6 +14,7 @@
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import * as OTPAuth from "otpauth"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { metaJson, metaWebhook, signMeta } from "@wasl/adapters/testing"
@@ -641,5 +642,47 @@ describe("the dashboard in a browser", () => {
     await page.getByRole("button", { name: "Sign out" }).click()
     await page.getByRole("button", { name: "Sign in" }).waitFor()
     expect((await page.request.get(`${baseUrl}/api/me`)).status()).toBe(401)
+  })
+
+  it("signs in a user with two-factor on: a wrong code is refused on its field, a recovery code lets them in", async () => {
+    const second = { email: "two-factor@dashboard.test", password: "a long enough password" }
+    const made = await runToEnd("wasl bootstrap", cliMain, [
+      "bootstrap", "--account", "Second account", "--email", second.email, "--password", second.password
+    ], env)
+    expect(made.code, made.stderr).toBe(0)
+    // Enrol as the user would in a session: password, then the app's code.
+    const login = await fetch(`${baseUrl}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(second)
+    })
+    expect(login.status).toBe(200)
+    const session = login.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ")
+    const asUser = (path: string, body?: unknown) =>
+      fetch(`${baseUrl}${path}`, {
+        method: "POST",
+        headers: { cookie: session, "x-requested-with": "XMLHttpRequest", "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) })
+      }).then(async (reply) => ({ status: reply.status, body: await reply.json() as any }))
+    const begun = await asUser("/api/me/two-factor")
+    expect(begun.status).toBe(200)
+    const app = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(begun.body.data.secret) })
+    const confirmed = await asUser("/api/me/two-factor/confirm", { code: app.generate() })
+    expect(confirmed.status).toBe(200)
+    const [recoveryCode] = confirmed.body.data.recovery_codes as ReadonlyArray<string>
+
+    await page.getByLabel("Email").fill(second.email)
+    await page.getByLabel("Password").fill(second.password)
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await page.getByLabel("Authentication code").fill("000000")
+    await accessible("two-factor step")
+    await page.getByRole("button", { name: "Verify" }).click()
+    await expect.poll(() => page.getByRole("alert").first().textContent()).toBeTruthy()
+    await page.getByRole("button", { name: "Use a recovery code instead" }).click()
+    await page.getByLabel("Recovery code").fill(recoveryCode!)
+    await page.getByRole("button", { name: "Verify" }).click()
+    await page.getByTestId("user").waitFor()
+    expect(await page.getByTestId("user").textContent()).toContain(second.email)
+    expect((await api("GET", "/api/me")).body.email).toBe(email)
   })
 })

@@ -7,7 +7,10 @@ export interface Session {
   /** The current user, undefined while loading, null when signed out. */
   readonly me: Schemas["CurrentUser"] | null | undefined
   readonly refresh: () => Promise<void>
-  readonly signIn: (email: string, password: string) => Promise<Problem | undefined>
+  /** Signs in; "two-factor" when the account asks for a code next (`completeTwoFactor`). */
+  readonly signIn: (email: string, password: string) => Promise<Problem | "two-factor" | undefined>
+  /** The second step of a sign-in with two-factor on: a code of the authenticator or a recovery code. */
+  readonly completeTwoFactor: (answer: { readonly code: string } | { readonly recovery_code: string }) => Promise<Problem | undefined>
   readonly signOut: () => Promise<void>
 }
 
@@ -27,7 +30,14 @@ export const SessionProvider = ({ children }: { readonly children: ReactNode }) 
     return () => window.removeEventListener(SIGNED_OUT_EVENT, signedOut)
   }, [])
   const signIn = useCallback(async (email: string, password: string) => {
-    const { error } = await api.POST("/api/auth/login", { body: { email, password } })
+    const { data, error } = await api.POST("/api/auth/login", { body: { email, password } })
+    if (error) return problemOf(error)
+    if (data !== undefined && "two_factor" in data && data.two_factor === true) return "two-factor" as const
+    await refresh()
+    return undefined
+  }, [refresh])
+  const completeTwoFactor = useCallback(async (answer: { readonly code: string } | { readonly recovery_code: string }) => {
+    const { error } = await api.POST("/api/auth/two-factor", { body: answer })
     if (error) return problemOf(error)
     await refresh()
     return undefined
@@ -36,7 +46,7 @@ export const SessionProvider = ({ children }: { readonly children: ReactNode }) 
     await api.POST("/api/auth/logout")
     setMe(null)
   }, [])
-  return <SessionContext.Provider value={{ me, refresh, signIn, signOut }}>{children}</SessionContext.Provider>
+  return <SessionContext.Provider value={{ me, refresh, signIn, completeTwoFactor, signOut }}>{children}</SessionContext.Provider>
 }
 
 export const useSession = (): Session => {
