@@ -88,7 +88,7 @@ import { recordAttemptMetrics, recordWhatsAppDrainMetrics } from "./worker-metri
 /**
  * The ports the worker runs on, all part of the Wasl services an adapter layer of
  * `@wasl/adapters` provides. `DeliveryPolicy` (the retry schedule and timeout) and
- * `RetentionPolicy` are not listed: they default to the spec's values and the standard retention,
+ * `RetentionPolicy` are not listed: they default to the documented delivery settings (six attempts over a day, 30-second timeouts) and the standard retention,
  * and a deployment may provide its own.
  */
 export type DeliveryWorkerServices =
@@ -256,7 +256,7 @@ const annotateAttemptSpan = (pending: PendingAttempt) =>
  * QueueSignals, SecureRandom, OtpReservationRepository, Retention, WhatsAppInbox (and what
  * `processWhatsAppWebhook` needs, `WhatsAppWebhookServices`), and for imports
  * ImportRepository, PropertyRepository, RecordRepository and UserRepository (and DeliveryPolicy and
- * RetentionPolicy, which default to the spec's values and the standard retention).
+ * RetentionPolicy, which default to the documented delivery settings and the standard retention).
  *
  * @example
  * ```ts

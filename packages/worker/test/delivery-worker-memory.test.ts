@@ -1,7 +1,7 @@
 /**
  * The worker's loops (`runDeliveryWorker`) on the all-memory ports (`WaslMemory`: the store with
  * its QueueSignals, the transport to `MemoryReceivers`, the `MemoryMailbox`) under `TestClock`,
- * with the spec's retry schedule (immediately, 5 min, 30 min, 1 h, 3 h, 1 day): deterministic, and
+ * with the default retry schedule (immediately, 5 min, 30 min, 1 h, 3 h, 1 day): deterministic, and
  * no real time passes.
  *
  * - an appended event is fanned out and attempted at once, woken by the store's signals alone
