@@ -88,8 +88,9 @@ import { recordAttemptMetrics, recordWhatsAppDrainMetrics } from "./worker-metri
 /**
  * The ports the worker runs on, all part of the Wasl services an adapter layer of
  * `@wasl/adapters` provides. `DeliveryPolicy` (the retry schedule and timeout) and
- * `RetentionPolicy` are not listed: they default to the documented delivery settings (six attempts over a day, 30-second timeouts) and the standard retention,
- * and a deployment may provide its own.
+ * `RetentionPolicy` are not listed: they default to the documented delivery settings (six
+ * attempts over a day, 30-second timeouts) and the standard retention, and a deployment may
+ * provide its own.
  */
 export type DeliveryWorkerServices =
   | DeliveryRepository
