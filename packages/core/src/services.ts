@@ -28,6 +28,8 @@ import type { MessageRepository } from "./messaging/message-repository.ts"
 import type { Conversations } from "./messaging/conversations.ts"
 import type { MediaStore } from "./messaging/media-store.ts"
 import type { MediaBacklog } from "./messaging/media-backlog.ts"
+import type { ContactChannelRepository } from "./messaging/contact-channel-repository.ts"
+import type { MessageStatusHoldRepository } from "./messaging/message-status-hold-repository.ts"
 import type { OtpLedger } from "./messaging/otp-ledger.ts"
 import type { OtpReservationRepository } from "./messaging/otp-reservation-repository.ts"
 import type { PlatformRepository } from "./messaging/platform-repository.ts"
@@ -78,6 +80,8 @@ export type WaslRepositories =
   | MessageRepository
   | Conversations
   | MediaBacklog
+  | ContactChannelRepository
+  | MessageStatusHoldRepository
   | VerificationRepository
   | OtpLedger
   | OtpReservationRepository

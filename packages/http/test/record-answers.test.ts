@@ -72,7 +72,7 @@ const page = (kind: ObjectKind) => {
   const derived = kind === "deal"
     ? { contacts: [contactSummary(ANN)] }
     : kind === "contact"
-    ? { dealIds: ["65a1b2c3d4e5f60718293a4b"], channels: [{ platform_third_party_id: "p", contact_third_party_id: "c", created_at: CREATED }] }
+    ? { dealIds: ["65a1b2c3d4e5f60718293a4b"], channels: [{ _id: "65a1b2c3d4e5f60718293a50", platform_third_party_id: "p", contact_third_party_id: "c", created_at: CREATED }] }
     : kind === "ticket"
     ? { contactsCount: 1, dealsCount: 0 }
     : {}

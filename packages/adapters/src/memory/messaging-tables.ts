@@ -1,9 +1,19 @@
 /**
  * The messaging tables of the memory store: the twins of migrations 0008 (platforms, templates,
- * broadcasts, messages, OTP verifications and cooldowns) and 0009 (OTP reservations); their
- * constraints are in messaging-constraints.ts.
+ * broadcasts, messages, OTP verifications and cooldowns), 0009 (OTP reservations), 0024 (the
+ * contacts' channel entries) and 0027 (held statuses); their constraints are in
+ * messaging-constraints.ts.
  */
-import type { BroadcastStatus, Message, OtpReservation, Platform, Template, Verification } from "@wasl/core"
+import type {
+  BroadcastStatus,
+  ContactChannel,
+  Message,
+  OtpReservation,
+  Platform,
+  StatusReport,
+  Template,
+  Verification
+} from "@wasl/core"
 import type { DateTime } from "effect"
 
 /** A message template, with the account it belongs to. */
@@ -36,6 +46,14 @@ export interface BroadcastRow {
   readonly updated_at: DateTime.Utc
 }
 
+/** A contact's channel entry, with its account and contact. */
+export interface ContactChannelRow extends ContactChannel {
+  /** The account of the contact. */
+  readonly account_id: number
+  /** The contact's record id. */
+  readonly contact_id: string
+}
+
 /** The messaging tables of `MemoryState`: sending numbers, broadcasts, messages and the OTP tables. */
 export interface MessagingTables {
   /** Next id of each bigserial table: one sequence per table, across accounts. */
@@ -54,6 +72,10 @@ export interface MessagingTables {
   readonly cooldowns: ReadonlyMap<string, DateTime.Utc>
   /** By `accountKey(account_id, id)`, in the order they were opened. */
   readonly reservations: ReadonlyMap<string, OtpReservation>
+  /** The contacts' channel entries, by `accountKey(account_id, id)`, oldest first. */
+  readonly contactChannels: ReadonlyMap<string, ContactChannelRow>
+  /** Statuses held for messages not stored yet, by `accountKey(account_id, "<provider id> <status>")`. */
+  readonly statusHolds: ReadonlyMap<string, StatusReport & { readonly account_id: number; readonly provider_message_id: string }>
 }
 
 /** Messaging tables with no rows, every sequence at 1. */
@@ -65,7 +87,9 @@ export const emptyMessagingTables: MessagingTables = {
   messages: new Map(),
   verifications: new Map(),
   cooldowns: new Map(),
-  reservations: new Map()
+  reservations: new Map(),
+  contactChannels: new Map(),
+  statusHolds: new Map()
 }
 
 /** The key of a row whose primary key is (account_id, key). Internal plumbing of the memory adapters. */

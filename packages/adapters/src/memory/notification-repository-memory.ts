@@ -99,6 +99,14 @@ export const NotificationRepositoryMemory: Layer.Layer<NotificationRepository, n
               return [{ userId: m.userId, email: user.user.email, channels }]
             })),
 
+      lastMailedAbout: (accountId, userId, type, key, value) =>
+        readStore(store, (state) => {
+          const mailed = state.notifications.filter((n) =>
+            n.accountId === accountId && n.userId === userId && n.type === type && n.email !== null &&
+            (n.data as Readonly<Record<string, unknown>>)[key] === value
+          )
+          return Option.fromNullishOr(mailed.at(-1)?.createdAt)
+        }),
       insert: (n) =>
         Effect.flatMap(updateStore(store, (state) => {
           requireMembership(state, n.accountId, n.userId, "notifications")

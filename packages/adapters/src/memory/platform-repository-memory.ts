@@ -39,7 +39,12 @@ export const PlatformRepositoryMemory: Layer.Layer<PlatformRepository, never, Me
         readStore(store, (state) => [...state.messaging.platforms.values()].filter((p) => p.account_id === accountId)),
       findById: (accountId, id) =>
         readStore(store, (state) =>
-          Option.fromNullishOr(state.messaging.platforms.get(id)).pipe(Option.filter((p) => p.account_id === accountId)))
+          Option.fromNullishOr(state.messaging.platforms.get(id)).pipe(Option.filter((p) => p.account_id === accountId))),
+      findByProviderNumber: (phoneNumberId) =>
+        readStore(store, (state) =>
+          [...state.messaging.platforms.values()].filter((p) =>
+            p.phone_id === null ? p.display_phone_number.replace(/[^0-9]/g, "") === phoneNumberId : p.phone_id === phoneNumberId
+          ))
     })
   })
 )

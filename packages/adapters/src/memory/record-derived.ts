@@ -3,8 +3,8 @@
  * links as the PostgreSQL store derives it (record-codec.ts, list-statement.ts):
  *
  * - the `DerivedData` of its REST shape: a deal's linked contacts as summaries, oldest link first
- *   (ties by contact id); a contact's deal ids in id order and its channels (none are held yet:
- *   `[]`); a ticket's counts of linked contacts and deals;
+ *   (ties by contact id); a contact's deal ids in id order and its channel entries, oldest first;
+ *   a ticket's counts of linked contacts and deals;
  * - the values filters, search and ordering read (`listedValues`): the held built-ins, contact
  *   `fullname` and `deal_ids`, deal `contact_ids`, ticket `contacts_count` and `deals_count` (0 is
  *   a value), the custom values in their indexed form (record-values.ts) by internal_name, and
@@ -13,6 +13,7 @@
  * @module
  */
 import {
+  type ContactChannel,
   contactSummary,
   type DerivedData,
   deriveFullname,
@@ -69,10 +70,11 @@ export const storedRecordOf = (row: MemoryRecordRow, custom: ReadonlyArray<Prope
   updated_at: row.updatedAt
 })
 
-/** What the account's other records a derivation reads: its contacts, for a deal's summaries. */
+/** What of the account a derivation reads: its links, its contacts (a deal's summaries), a contact's channels. */
 export interface DerivationContext {
   readonly links: LinkIndex
   readonly contact: (id: string) => MemoryRecordRow | undefined
+  readonly channels: (contactId: string) => ReadonlyArray<ContactChannel>
 }
 
 const derivedOf = (row: MemoryRecordRow, context: DerivationContext): DerivedData => {
@@ -89,7 +91,7 @@ const derivedOf = (row: MemoryRecordRow, context: DerivationContext): DerivedDat
       }
     }
     case "contact":
-      return { dealIds: linkedIds(context.links.to("deal_contact", row.id), "from"), channels: [] }
+      return { dealIds: linkedIds(context.links.to("deal_contact", row.id), "from"), channels: context.channels(row.id) }
     case "ticket":
       return {
         contactsCount: context.links.from("ticket_contact", row.id).length,

@@ -7,6 +7,7 @@
  */
 import { type PropertyDefinition, RecordRepository, type RecordWithDerived } from "@wasl/core"
 import { DateTime, Effect, HashMap, Layer, Option } from "effect"
+import { channelsOfContact, removeChannelsOfContact } from "./contact-channel-repository-memory.ts"
 import { requireAccount } from "./property-repository-memory.ts"
 import { type DerivationContext, indexLinks, recordWithDerived } from "./record-derived.ts"
 import { listPage, scanBatch } from "./record-list.ts"
@@ -32,7 +33,8 @@ const RECORD_ID = /^[0-9a-f]{24}$/
 
 const contextOf = (state: MemoryState, accountId: number): DerivationContext => ({
   links: indexLinks(recordLinksOf(state.recordLinks, accountId)),
-  contact: (id) => findRecordRow(state.records, accountId, "contact", id)
+  contact: (id) => findRecordRow(state.records, accountId, "contact", id),
+  channels: (contactId) => channelsOfContact(state, accountId, contactId)
 })
 
 /** A row as read in `state`, showing the custom values of `definitions`. */
@@ -81,12 +83,13 @@ export const RecordRepositoryMemory: Layer.Layer<RecordRepository, never, Memory
       delete: (ref) =>
         updateStore(store, (state) => {
           if (findRecordRow(state.records, ref.accountId, ref.kind, ref.id) === undefined) return [false, state] as const
-          return [true, {
+          const next: MemoryState = {
             ...state,
             records: removeRecordRow(state.records, ref.accountId, ref.kind, ref.id),
             recordLinks: removeLinksOfRecord(state.recordLinks, ref.accountId, ref.kind, ref.id),
             notes: removeNotesOfRecord(state.notes, ref.accountId, ref.kind, ref.id)
-          }] as const
+          }
+          return [true, ref.kind === "contact" ? removeChannelsOfContact(next, ref.accountId, ref.id) : next] as const
         }),
       get: (input) =>
         readStore(store, (state) =>

@@ -26,6 +26,8 @@ import { BroadcastRepositoryMemory } from "./broadcast-repository-memory.ts"
 import { MessageRepositoryMemory } from "./message-repository-memory.ts"
 import { ConversationsMemory } from "./conversations-memory.ts"
 import { MediaBacklogMemory } from "./media-backlog-memory.ts"
+import { ContactChannelRepositoryMemory } from "./contact-channel-repository-memory.ts"
+import { MessageStatusHoldRepositoryMemory } from "./message-status-hold-repository-memory.ts"
 import { OtpLedgerMemory } from "./otp-ledger-memory.ts"
 import { OtpReservationRepositoryMemory } from "./otp-reservation-repository-memory.ts"
 import { PlatformRepositoryMemory } from "./platform-repository-memory.ts"
@@ -70,6 +72,8 @@ export const RepositoriesMemory: Layer.Layer<
   MessageRepositoryMemory,
   ConversationsMemory,
   MediaBacklogMemory,
+  ContactChannelRepositoryMemory,
+  MessageStatusHoldRepositoryMemory,
   VerificationRepositoryMemory,
   OtpLedgerMemory,
   OtpReservationRepositoryMemory,

@@ -176,6 +176,18 @@ export const NotificationRepositoryPg: Layer.Layer<NotificationRepository, never
           FROM inserted WHERE popup OR browser
         `.pipe(Effect.asVoid, Effect.orDie),
 
+      lastMailedAbout: (accountId, userId, type, key, value) =>
+        sql`
+          SELECT created_at FROM notifications
+          WHERE account_id = ${accountId} AND user_id = ${userId} AND type = ${type}
+            AND email_subject IS NOT NULL AND data ->> ${key} = ${value}
+          ORDER BY created_at DESC LIMIT 1
+        `.pipe(
+          Effect.flatMap(decodeFirst(Schema.Struct({ created_at: DbTimestamp }))),
+          Effect.map(Option.map((row) => row.created_at)),
+          Effect.orDie
+        ),
+
       findLive: (accountId, userId, id) =>
         sql`
           SELECT ${notificationColumns} FROM notifications

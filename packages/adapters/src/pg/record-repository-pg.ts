@@ -38,7 +38,13 @@ import { DateTime, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
 import { writeSideRows } from "./records/custom-value-rows.ts"
-import { listStatement, selectColumns, selectLinkedContacts, selectLinkSets } from "./records/list-statement.ts"
+import {
+  listStatement,
+  selectColumns,
+  selectContactChannels,
+  selectLinkedContacts,
+  selectLinkSets
+} from "./records/list-statement.ts"
 import { decodeRecord, type EncodedWrite, encodeWrite } from "./records/record-codec.ts"
 import { compileScanBatch, positionOf } from "./records/scan-sql.ts"
 import { customPropertiesOf, KIND_STORAGE, LINKS, type RecordMapping, recordMapping } from "./records/storage.ts"
@@ -76,7 +82,7 @@ const make = Effect.gen(function*() {
 
   /** What the port answers of a record (its derived values too), from rows named `r`. */
   const recordColumns = (mapping: RecordMapping) =>
-    sql`${selectColumns(sql, mapping)}${selectLinkSets(sql, mapping, "r")}${selectLinkedContacts(sql, mapping, "r")}`
+    sql`${selectColumns(sql, mapping)}${selectLinkSets(sql, mapping, "r")}${selectLinkedContacts(sql, mapping, "r")}${selectContactChannels(sql, mapping, "r")}`
   const firstRecord = (mapping: RecordMapping) => (rows: ReadonlyArray<Record<string, unknown>>) =>
     rows.length === 0 ? Option.none<RecordWithDerived>() : Option.some(decodeRecord(mapping, rows[0]!))
 

@@ -60,6 +60,18 @@ export interface NotificationRepositoryShape {
    * transaction commits.
    */
   readonly insert: (notification: NewNotification) => Effect.Effect<void>
+  /**
+   * When the user's latest notification `type` whose data has `key` = `value` (a string) was
+   * made with a mail queued, or none: what keeps a burst of notifications about one subject from
+   * becoming a burst of mails.
+   */
+  readonly lastMailedAbout: (
+    accountId: number,
+    userId: number,
+    type: NotificationName,
+    key: string,
+    value: string
+  ) => Effect.Effect<Option.Option<DateTime.Utc>>
   /** The user's stored notifications, newest first, one page. */
   readonly list: (
     accountId: number,

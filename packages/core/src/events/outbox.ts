@@ -41,7 +41,7 @@ import type { EventName } from "../records/object-kind.ts"
 export interface NewOutboxEvent {
   /** The account the event happened in. */
   readonly accountId: number
-  /** One of the 72 event names (`contact-created`, `deal-note-deleted`, ...). */
+  /** One of the 72 record event names (`contact-created`, `deal-note-deleted`, ...) or a message event. */
   readonly name: EventName
   /**
    * The affected record in its REST shape: the value of the delivery body's object key.

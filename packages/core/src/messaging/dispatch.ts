@@ -6,12 +6,19 @@ import { DateTime, Effect, Option } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import { SecretBox } from "../auth/secret-box.ts"
 import { invalid, ServiceUnavailable, type ValidationFailed } from "../errors.ts"
+import type { Outbox } from "../events/outbox.ts"
+import { lockMatches } from "../records/match-lock.ts"
+import { Transactor } from "../transactor.ts"
 import { newRecordId } from "../wire/record-id.ts"
 import type { Broadcast } from "./broadcast.ts"
+import { type ContactChannelRepository, ensureContactChannel } from "./contact-channel-repository.ts"
 import type { Message } from "./message.ts"
+import { appendMessageEvent } from "./message-events.ts"
 import { MessageRepository } from "./message-repository.ts"
+import { MessageStatusHoldRepository } from "./message-status-hold-repository.ts"
+import { applyStatusReports } from "./message-status.ts"
 import { MessagingProvider, type ProviderOutcome, type ProviderPlatform, type ProviderRequest } from "./messaging-provider.ts"
-import type { Platform } from "./platform.ts"
+import { type Platform, platformThirdPartyId } from "./platform.ts"
 import type { Recipient } from "./recipient.ts"
 import { MASKED_CODE, renderBody } from "./template.ts"
 
@@ -79,42 +86,76 @@ export const sendThroughProvider = (
     return yield* acceptedMessageId(outcome, field)
   })
 
-/** Stores the sent message; a code appears in its body only as `******`. */
+/** What storing a sent message needs. */
+export type MessageStoreServices =
+  | MessageRepository
+  | ContactChannelRepository
+  | MessageStatusHoldRepository
+  | Outbox
+  | Transactor
+  | SecureRandom.SecureRandom
+
+/**
+ * Stores the sent message on the contact's channel entry for the sending number (made when it is
+ * the first message between them); a code appears in its body only as `******`. Statuses the
+ * provider reported before this answer was stored are applied at once (each with its
+ * `message-status-updated` event).
+ *
+ * One transaction, holding the account's contact match lock: a status processed at the same
+ * time either finds the message stored or holds its status before this takes the holds, never
+ * neither (whatsapp-webhook.ts takes the same lock before it holds one).
+ */
 export const storeMessage = (
   broadcast: Broadcast,
   recipient: Recipient,
   providerMessageId: string,
   hasCode: boolean
-): Effect.Effect<Message, never, MessageRepository | SecureRandom.SecureRandom> =>
-  Effect.gen(function*() {
-    const now = yield* DateTime.now
-    const platform = broadcast.platform
-    const message: Message = {
-      _id: yield* newRecordId,
-      account_id: broadcast.account_id,
-      provider_message_id: providerMessageId,
-      contact_id: recipient.contactId,
-      contact_channel_id: null,
-      broadcast_id: broadcast.id,
-      platform_id: platform.id,
-      platform_third_party_id: platform.phone_id ?? platform.display_phone_number.replace(/[^0-9]/g, ""),
-      sender_third_party_id: platform.display_phone_number.replace(/[^0-9]/g, ""),
-      receiver_third_party_id: recipient.digits,
-      direction: "outbound",
-      type: "template",
-      status: "sent",
-      body: renderBody(broadcast.template, hasCode ? MASKED_CODE : undefined),
-      content: null,
-      context_id: null,
-      attachments: [],
-      error: null,
-      sent_at: now,
-      delivered_at: null,
-      read_at: null,
-      failed_at: null,
-      created_at: now,
-      updated_at: now
-    }
-    yield* MessageRepository.use((repo) => repo.insert(message))
-    return message
-  })
+): Effect.Effect<Message, never, MessageStoreServices> =>
+  Transactor.use((transactor) =>
+    transactor.transaction(Effect.gen(function*() {
+      const now = yield* DateTime.now
+      const platform = broadcast.platform
+      const platformId = platformThirdPartyId(platform)
+      yield* lockMatches(broadcast.account_id, "contact")
+      const channel = yield* ensureContactChannel({
+        accountId: broadcast.account_id,
+        contactId: recipient.contactId,
+        platformThirdPartyId: platformId,
+        contactThirdPartyId: recipient.digits
+      })
+      const message: Message = {
+        _id: yield* newRecordId,
+        account_id: broadcast.account_id,
+        provider_message_id: providerMessageId,
+        contact_id: recipient.contactId,
+        contact_channel_id: channel._id,
+        broadcast_id: broadcast.id,
+        platform_id: platform.id,
+        platform_third_party_id: platformId,
+        sender_third_party_id: platform.display_phone_number.replace(/[^0-9]/g, ""),
+        receiver_third_party_id: recipient.digits,
+        direction: "outbound",
+        type: "template",
+        status: "sent",
+        body: renderBody(broadcast.template, hasCode ? MASKED_CODE : undefined),
+        content: null,
+        context_id: null,
+        attachments: [],
+        error: null,
+        sent_at: now,
+        delivered_at: null,
+        read_at: null,
+        failed_at: null,
+        created_at: now,
+        updated_at: now
+      }
+      const messages = yield* MessageRepository
+      yield* messages.insert(message)
+      const held = yield* MessageStatusHoldRepository.use((holds) => holds.take(message.account_id, providerMessageId))
+      const updated = applyStatusReports(message, held, now)
+      if (updated === null) return message
+      yield* messages.update(updated)
+      yield* appendMessageEvent("message-status-updated", updated)
+      return updated
+    }))
+  )

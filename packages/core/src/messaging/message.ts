@@ -87,7 +87,7 @@ export interface Message {
   /** The contact it went to or came from. */
   readonly contact_id: string
   /** The contact's channel entry it travelled on (the sending number and the contact's WhatsApp id). */
-  readonly contact_channel_id: string | null
+  readonly contact_channel_id: string
   /** The broadcast it sent; null for inbound messages and free-form replies. */
   readonly broadcast_id: number | null
   /** The sending number's id. */
@@ -242,7 +242,7 @@ export const messageJson = (m: Message): MessageJson => ({
   id: m.provider_message_id,
   account_id: m.account_id,
   contact_id: m.contact_id,
-  contact_channel_id: m.contact_channel_id ?? m.contact_id,
+  contact_channel_id: m.contact_channel_id,
   platform_type: PLATFORM_TYPE,
   platform_id: m.platform_id,
   platform_third_party_id: m.platform_third_party_id,

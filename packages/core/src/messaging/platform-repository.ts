@@ -16,6 +16,13 @@ export interface PlatformRepositoryShape {
   readonly list: (accountId: number) => Effect.Effect<ReadonlyArray<Platform>>
   /** The account's sending number with that id, or none. */
   readonly findById: (accountId: number, id: number) => Effect.Effect<Option.Option<Platform>>
+  /**
+   * The sending numbers of every account that the provider names `phoneNumberId`: those whose
+   * `phone_id` it is and, having no `phone_id` (sandbox numbers), those whose display number's
+   * digits it is; oldest first. The one lookup not scoped to an account: it is how a provider's
+   * webhook, which names only the number, finds the account it belongs to.
+   */
+  readonly findByProviderNumber: (phoneNumberId: string) => Effect.Effect<ReadonlyArray<Platform>>
 }
 
 /** @ignore */

@@ -40,6 +40,10 @@ export interface Platform {
   readonly updated_at: DateTime.Utc
 }
 
+/** The number's id at its provider: its `phone_id`, else (a sandbox number) its display number's digits. */
+export const platformThirdPartyId = (p: Pick<Platform, "phone_id" | "display_phone_number">): string =>
+  p.phone_id ?? p.display_phone_number.replace(/[^0-9]/g, "")
+
 /** What a create stores (before the ids and times). */
 export interface PlatformInput {
   /** Its display name. */

@@ -2,10 +2,11 @@
  * Who a message goes to: a contact of the account and the messaging number to reach it by.
  *
  * - By `contact_id`: the account's contact, reached at its whatsapp_number, else its phone.
- * - By `to`: the account's oldest contact whose whatsapp_number or phone is that number (with or
- *   without the `+`), else a new contact with that whatsapp_number, original_source `whatsapp` and
- *   original_source_drill_down_1 `api`, stored with its `contact-created` event in the caller's
- *   transaction.
+ * - By `to` (a send to a number, or a message received from one): the account's oldest contact
+ *   whose whatsapp_number or phone is that number (with or without the `+`), else a new contact
+ *   with that whatsapp_number, original_source `whatsapp` and original_source_drill_down_1 `api`
+ *   (a send) or `incoming` (a received message, with the sender's profile name as firstname),
+ *   stored with its `contact-created` event in the caller's transaction.
  */
 import { Effect, Option, Schema } from "effect"
 import type { SecureRandom } from "effect/crypto"
@@ -71,10 +72,21 @@ const eq = (property: string, value: string): Condition => ({
   value
 })
 
+/** How a contact made for a number comes to be: a send to it, or a message received from it. */
+export type NewContactOrigin =
+  | { readonly _tag: "Send" }
+  | { readonly _tag: "Received"; readonly profileName: string | undefined }
+
+const SEND: NewContactOrigin = { _tag: "Send" }
+
+/** The longest firstname taken from a WhatsApp profile name. */
+const PROFILE_NAME_MAX = 255
+
 /** The account's contact reached at `to`, created (with its event) when there is none. Run it in a transaction. */
 export const recipientOfNumber = (
   accountId: number,
-  to: string
+  to: string,
+  origin: NewContactOrigin = SEND
 ): Effect.Effect<Recipient, never, RecordRepository | PropertyRepository | Outbox | SecureRandom.SecureRandom> =>
   Effect.gen(function*() {
     const digits = digitsOf(to)
@@ -100,11 +112,13 @@ export const recipientOfNumber = (
     })
     const existing = page.rows[0]
     if (existing !== undefined) return { contactId: existing.record._id, number: numberOf(existing) ?? to, digits }
+    const firstname = origin._tag === "Received" ? [...(origin.profileName ?? "")].slice(0, PROFILE_NAME_MAX).join("") : ""
     const values = yield* validateRecordCreate("contact", {
       whatsapp_number: to,
       original_source: "whatsapp",
-      original_source_drill_down_1: "api"
-    }, custom).pipe(Effect.orDie) // built from a number RECIPIENT_NUMBER accepted: always valid
+      original_source_drill_down_1: origin._tag === "Send" ? "api" : "incoming",
+      ...(firstname.trim() === "" ? {} : { firstname })
+    }, custom).pipe(Effect.orDie) // a number RECIPIENT_NUMBER accepted and a short text: always valid
     const id = yield* newRecordId
     const stored = yield* records.insert({ accountId, kind: "contact", id, custom, values })
     const json = recordJson("contact", stored.record, custom, stored.derived)

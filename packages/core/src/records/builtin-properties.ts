@@ -10,7 +10,7 @@
  * - `birthdate`, `close_date` and the message times are `datetime` (documented as "timestamp");
  *   invoice `due_date` is a `date`;
  * - `timezone` (documented as a number), money and counts are `number`; `created_by` is a
- *   read-only number;
+ *   read-only number; the contact's four received-message times are read-only (Wasl sets them);
  * - derived values: contact `fullname` (read-only string) and `deal_ids` (read-only
  *   `multi_select` without options: a set of deal ids, which filters then compare as a set),
  *   ticket `contacts_count` and `deals_count` (read-only numbers). They are computed when a record
@@ -155,19 +155,33 @@ const SPECS: { readonly [K in ObjectKind]: ReadonlyArray<Spec> } = {
     { name: "created_by", type: "number", en: "Created by", ar: "أنشئ بواسطة", readOnly: true, integer: true },
     { name: "image", type: "url", en: "Image", ar: "الصورة" },
     { name: "whatsapp_number", type: "phone", en: "WhatsApp number", ar: "رقم واتساب" },
-    { name: "first_received_message_at", type: "datetime", en: "First message received at", ar: "تاريخ أول رسالة مستلمة" },
-    { name: "last_received_message_at", type: "datetime", en: "Last message received at", ar: "تاريخ آخر رسالة مستلمة" },
+    {
+      name: "first_received_message_at",
+      type: "datetime",
+      en: "First message received at",
+      ar: "تاريخ أول رسالة مستلمة",
+      readOnly: true
+    },
+    {
+      name: "last_received_message_at",
+      type: "datetime",
+      en: "Last message received at",
+      ar: "تاريخ آخر رسالة مستلمة",
+      readOnly: true
+    },
     {
       name: "first_whatsapp_message_received_at",
       type: "datetime",
       en: "First WhatsApp message received at",
-      ar: "تاريخ أول رسالة واتساب مستلمة"
+      ar: "تاريخ أول رسالة واتساب مستلمة",
+      readOnly: true
     },
     {
       name: "last_whatsapp_message_received_at",
       type: "datetime",
       en: "Last WhatsApp message received at",
-      ar: "تاريخ آخر رسالة واتساب مستلمة"
+      ar: "تاريخ آخر رسالة واتساب مستلمة",
+      readOnly: true
     },
     { name: "deal_ids", type: "multi_select", en: "Deals", ar: "الصفقات", options: [], readOnly: true, derived: true }
   ],

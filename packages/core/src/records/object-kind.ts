@@ -135,13 +135,34 @@ export const EVENT_NAMES: ReadonlyArray<EventNameString> = OBJECT_KINDS.flatMap(
   EVENT_SUFFIXES.map((suffix) => `${kind}-${suffix}` as const)
 )
 
-/** One of the 72 event names as a Schema (`contact-created`, ..., `product-note-deleted`). */
-export const EventName: Schema.Literals<typeof EVENT_NAMES> = Schema.Literals(EVENT_NAMES).annotate({
+/**
+ * The events of the conversation with a contact, beyond the 72 of the records: a message received
+ * from a contact, and a status (delivered, read, failed) of a message sent to one. A webhook gets
+ * them only when it names them: no list of names stands for "all".
+ */
+export const MESSAGE_EVENT_NAMES = ["message-received", "message-status-updated"] as const
+/** A message event name (`message-received`, `message-status-updated`). */
+export type MessageEventName = typeof MESSAGE_EVENT_NAMES[number]
+
+/** Every name a webhook may subscribe to: the 72 record events, then the message events. */
+export const WEBHOOK_EVENT_NAMES: ReadonlyArray<EventNameString | MessageEventName> = [
+  ...EVENT_NAMES,
+  ...MESSAGE_EVENT_NAMES
+]
+
+/** An event name as a Schema: one of the 72 record events or a message event. */
+export const EventName: Schema.Literals<typeof WEBHOOK_EVENT_NAMES> = Schema.Literals(WEBHOOK_EVENT_NAMES).annotate({
   identifier: "EventName",
-  description: "An object kind (contact, company, deal, ticket, invoice, product) and one of the 12 event suffixes"
+  description:
+    "An object kind (contact, company, deal, ticket, invoice, product) and one of the 12 event suffixes, or a message event (message-received, message-status-updated)"
 })
-/** One of the 72 event names (`contact-created`, ..., `product-note-deleted`). */
+/** An event name: one of the 72 record events (`contact-created`, ...) or a message event. */
 export type EventName = typeof EventName.Type
+/** One of the 72 record event names (`contact-created`, ..., `product-note-deleted`). */
+export type RecordEventName = EventNameString
+
+const isMessageEventName = (name: EventName): name is MessageEventName =>
+  (MESSAGE_EVENT_NAMES as ReadonlyArray<string>).includes(name)
 
 const SUBJECT_SUFFIX: { readonly [S in EventSubject]: string } = {
   record: "",
@@ -158,8 +179,8 @@ const SUBJECT_KEY: { readonly [S in EventSubject]: string } = {
 }
 
 /** `eventName("deal", "property_group", "updated")` → `deal-property-group-updated`. */
-export const eventName = (kind: ObjectKind, subject: EventSubject, action: EventAction): EventName =>
-  `${kind}${SUBJECT_SUFFIX[subject]}-${action}` as EventName
+export const eventName = (kind: ObjectKind, subject: EventSubject, action: EventAction): RecordEventName =>
+  `${kind}${SUBJECT_SUFFIX[subject]}-${action}` as RecordEventName
 
 /** An event name taken apart: `deal-property-group-updated` is deal, property_group, updated. */
 export interface ParsedEventName {
@@ -172,7 +193,7 @@ export interface ParsedEventName {
 }
 
 /** The parts of an event name (kinds hold no dash, so the kind is everything before the first). */
-export const parseEventName = (name: EventName): ParsedEventName => {
+export const parseEventName = (name: RecordEventName): ParsedEventName => {
   const dash = name.indexOf("-")
   const kind = name.slice(0, dash) as ObjectKind
   const suffix = name.slice(dash + 1)
@@ -186,9 +207,10 @@ export const parseEventName = (name: EventName): ParsedEventName => {
 /**
  * The key under which a webhook body holds the affected object: the kind for record events
  * (`deal`), followed by `_property`, `_property_group` or `_note` for the others (`deal_property`,
- * `contact_property_group`, `ticket_note`).
+ * `contact_property_group`, `ticket_note`); `message` for the message events.
  */
 export const eventObjectKey = (name: EventName): string => {
+  if (isMessageEventName(name)) return "message"
   const { kind, subject } = parseEventName(name)
   return `${kind}${SUBJECT_KEY[subject]}`
 }

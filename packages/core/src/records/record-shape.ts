@@ -54,6 +54,8 @@ export interface StoredRecord {
 
 /** A contact's messaging channel entry: the contact's id on one messaging platform. */
 export interface ContactChannel {
+  /** The entry's id (a record id): what a message names as its `contact_channel_id`. */
+  readonly _id: string
   /** The platform's id at its provider (e.g. a WhatsApp phone number id). */
   readonly platform_third_party_id: string
   /** The contact's id on that platform (e.g. its WhatsApp number). */
@@ -112,10 +114,12 @@ const propertiesSchema = (kind: ObjectKind): RecordPropertiesSchema => {
 
 /** A contact's channel entry as shown: `created_at` is a `$date` object. */
 export const ContactChannelJson: Schema.Struct<{
+  readonly _id: Schema.String
   readonly platform_third_party_id: Schema.String
   readonly contact_third_party_id: Schema.String
   readonly created_at: typeof MongoDateObject
 }> = Schema.Struct({
+  _id: Schema.String,
   platform_third_party_id: Schema.String,
   contact_third_party_id: Schema.String,
   created_at: MongoDateObject
@@ -312,6 +316,7 @@ export const recordProperties = (
 
 /** A contact channel entry as shown (`created_at` as a `$date` object). */
 export const channelJson = (channel: ContactChannel): typeof ContactChannelJson.Type => ({
+  _id: channel._id,
   platform_third_party_id: channel.platform_third_party_id,
   contact_third_party_id: channel.contact_third_party_id,
   created_at: mongoDateOf(channel.created_at)

@@ -6,7 +6,7 @@
  * failure is reported, one message per key, keys in definition order then body order:
  * - a key that is no property of the kind → "The <key> field is not a <kind> property.";
  * - a read-only property (derived `fullname`, `deal_ids`, `contacts_count`, `deals_count`;
- *   `created_by`) or a record key (`_id`, `account_id`, `created_at`, `updated_at`) →
+ *   `created_by`; the contact's received-message times) or a record key (`_id`, `account_id`, `created_at`, `updated_at`) →
  *   "The <key> field is prohibited." Like Laravel's `prohibited`, an empty value (null, "", []) is
  *   let through and ignored, so a body may echo `"fullname": null`;
  * - create: a required property (the kind's name property, REQUIRED_ON_CREATE) absent or empty →

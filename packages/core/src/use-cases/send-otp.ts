@@ -41,11 +41,10 @@ import {
 } from "../errors.ts"
 import type { Outbox } from "../events/outbox.ts"
 import type { Broadcast } from "../messaging/broadcast.ts"
-import { sendThroughProvider, storeMessage } from "../messaging/dispatch.ts"
+import { type MessageStoreServices, sendThroughProvider, storeMessage } from "../messaging/dispatch.ts"
 import type { Message } from "../messaging/message.ts"
 import type { MessagingProvider } from "../messaging/messaging-provider.ts"
 import { type BroadcastRepository } from "../messaging/broadcast-repository.ts"
-import { type MessageRepository } from "../messaging/message-repository.ts"
 import { OtpLedger } from "../messaging/otp-ledger.ts"
 import { OtpReservationRepository } from "../messaging/otp-reservation-repository.ts"
 import { VerificationRepository } from "../messaging/verification-repository.ts"
@@ -125,7 +124,7 @@ export const sendOtp: (
   OtpSent,
   Forbidden | NotFound | PaymentRequired | ServiceUnavailable | TooManyRequests | ValidationFailed,
   | BroadcastRepository
-  | MessageRepository
+  | MessageStoreServices
   | MessagingProvider
   | MessagingSettings
   | OtpCodeHasher

@@ -10,11 +10,10 @@ import type { Principal } from "../auth/principal.ts"
 import type { SecretBox } from "../auth/secret-box.ts"
 import { type Forbidden, forbidden, type NotFound, type ServiceUnavailable, type ValidationFailed } from "../errors.ts"
 import type { Broadcast } from "../messaging/broadcast.ts"
-import { sendThroughProvider, storeMessage } from "../messaging/dispatch.ts"
+import { type MessageStoreServices, sendThroughProvider, storeMessage } from "../messaging/dispatch.ts"
 import type { Message } from "../messaging/message.ts"
 import type { MessagingProvider } from "../messaging/messaging-provider.ts"
 import type { BroadcastRepository } from "../messaging/broadcast-repository.ts"
-import type { MessageRepository } from "../messaging/message-repository.ts"
 import { recipientOfContact } from "../messaging/recipient.ts"
 import { type UploadedFile, validateSendInput } from "../messaging/send-input.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
@@ -57,7 +56,7 @@ export const sendTemplate: (
   TemplateSent,
   Forbidden | NotFound | ServiceUnavailable | ValidationFailed,
   | BroadcastRepository
-  | MessageRepository
+  | MessageStoreServices
   | MessagingProvider
   | PropertyRepository
   | RecordRepository

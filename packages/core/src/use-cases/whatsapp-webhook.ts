@@ -1,25 +1,231 @@
 /**
- * The processing of one stored WhatsApp callback (a raw body of the inbox), which the worker runs
- * for each body it claims (`drainWhatsAppInbox`).
+ * Processing a WhatsApp Cloud API webhook body that the receiver stored (its signature already
+ * checked): the messages contacts sent to the account's numbers, and the statuses of the messages
+ * those numbers sent.
  *
- * The seam between the receiver and the processing: the receiver has checked the signature and
- * Meta's outer shape; this reads the entries. Its name and first two parameters are what the
- * worker calls; what it does (contacts, channels, messages, statuses, media) and the services it
- * needs (`WhatsAppWebhookServices`, which the worker's services include) belong to the processing.
- * Until it is written it only parses the body.
+ * Each change belongs to the sending number whose `phone_id` is its `metadata.phone_number_id`
+ * (a sandbox number: whose digits are). A number no account has — or that more than one account
+ * registered, so that whose it is cannot be told — is counted and its change dropped: nothing is
+ * ever given to an account that does not own the number.
+ *
+ * A received message, in one transaction holding the account's contact match lock:
+ * - stored once: a message whose id (`wamid...`) the account already has is left as it is, so
+ *   Meta's retries change nothing;
+ * - from the contact reached at the sender's number (recipient.ts), made with the profile's name
+ *   (`incoming`) when the account has none; on the contact's channel entry for that number;
+ * - `created_at` is the payload's time (never later than the body's receipt);
+ * - the contact's received times move (received-times.ts), with its `contact-updated` event;
+ * - the `message-received` event, and the IncomingMessage notification.
+ *
+ * A status, in one transaction: applied to the account's outbound message with that id
+ * (message-status.ts), with its `message-status-updated` event when it changes something; held
+ * for the send that has not stored its message yet (dispatch.ts applies it), the match lock taken
+ * first so that the send either sees the hold or this sees its message.
  */
-import { type DateTime, Effect } from "effect"
+import { DateTime, Effect, Option } from "effect"
+import type { SecureRandom } from "effect/crypto"
+import type { NotificationRepository } from "../account/notification-repository.ts"
+import type { Outbox } from "../events/outbox.ts"
+import { type ContactChannelRepository, ensureContactChannel } from "../messaging/contact-channel-repository.ts"
+import type { Message, MessageError } from "../messaging/message.ts"
+import { appendMessageEvent } from "../messaging/message-events.ts"
+import { MessageRepository } from "../messaging/message-repository.ts"
+import { MessageStatusHoldRepository } from "../messaging/message-status-hold-repository.ts"
+import { applyStatusReport, REPORTED_STATUSES, type ReportedStatus, type StatusReport } from "../messaging/message-status.ts"
+import { type Platform, platformThirdPartyId } from "../messaging/platform.ts"
+import { PlatformRepository } from "../messaging/platform-repository.ts"
+import { receivedTimesPatch } from "../messaging/received-times.ts"
+import { recipientOfNumber } from "../messaging/recipient.ts"
+import { lockMatches } from "../records/match-lock.ts"
+import { PropertyRepository } from "../records/property-repository.ts"
+import { RecordRepository } from "../records/record-repository.ts"
+import { deriveFullname } from "../records/record-shape.ts"
+import { Transactor } from "../transactor.ts"
+import { inboundContent } from "../whatsapp/inbound-message.ts"
+import { type MetaError, type MetaMessage, type MetaStatus, type NumberChange, parseWebhookPayload } from "../whatsapp/webhook-payload.ts"
+import { newRecordId } from "../wire/record-id.ts"
+import { notifyIncomingMessage } from "./incoming-message-notice.ts"
+import { storeRecordPatch } from "./record-writes.ts"
 
-/** The ports `processWhatsAppWebhook` runs on (the worker's services include them). */
-export type WhatsAppWebhookServices = never
+/** What processing a body did, for the receiver's metrics. */
+export interface WhatsAppWebhookSummary {
+  /** Messages of the account's numbers taken (stored, or already stored: a retry). */
+  readonly messages: number
+  /** Statuses of the account's numbers taken (applied, already applied, or held). */
+  readonly statuses: number
+  /** Changes about a number no account (or more than one) has: dropped. */
+  readonly unknownNumbers: number
+  /** What is not Meta's shape, or of a field or status Wasl does not take: a body, a change, an entry. */
+  readonly ignored: number
+}
+
+/** What processing a webhook body needs. */
+export type WhatsAppWebhookServices =
+  | PlatformRepository
+  | MessageRepository
+  | MessageStatusHoldRepository
+  | ContactChannelRepository
+  | RecordRepository
+  | PropertyRepository
+  | NotificationRepository
+  | Outbox
+  | Transactor
+  | SecureRandom.SecureRandom
+
+const seconds = (timestamp: string): DateTime.Utc => DateTime.makeUnsafe(Number(timestamp) * 1000)
+
+/** The payload's time, but never after the body's receipt (a sender's clock is not Wasl's). */
+const timeOf = (timestamp: string, receivedAt: DateTime.Utc): DateTime.Utc => DateTime.min(seconds(timestamp), receivedAt)
+
+const errorOf = (e: MetaError): MessageError => ({
+  code: e.code,
+  title: e.title ?? e.message ?? "Unknown error",
+  details: e.error_data?.details ?? e.message ?? null
+})
+
+const isReported = (status: string): status is ReportedStatus => (REPORTED_STATUSES as ReadonlyArray<string>).includes(status)
+
+/** The sending number a change belongs to: the one account's oldest number of that id, else none. */
+const ownerOf = (phoneNumberId: string): Effect.Effect<Option.Option<Platform>, never, PlatformRepository> =>
+  Effect.map(PlatformRepository.use((repo) => repo.findByProviderNumber(phoneNumberId)), (platforms) => {
+    const accounts = new Set(platforms.map((p) => p.account_id))
+    return accounts.size === 1 ? Option.some(platforms[0]!) : Option.none()
+  })
+
+/** Stores one received message (see the module comment); nothing when the account has it already. */
+const receive = (
+  platform: Platform,
+  m: MetaMessage,
+  profileName: string | undefined,
+  receivedAt: DateTime.Utc
+): Effect.Effect<void, never, WhatsAppWebhookServices> =>
+  Transactor.use((transactor) =>
+    transactor.transaction(Effect.gen(function*() {
+      const accountId = platform.account_id
+      yield* lockMatches(accountId, "contact")
+      const messages = yield* MessageRepository
+      if (Option.isSome(yield* messages.findByProviderId(accountId, m.id))) return
+      const recipient = yield* recipientOfNumber(accountId, `+${m.from}`, { _tag: "Received", profileName })
+      const platformId = platformThirdPartyId(platform)
+      const channel = yield* ensureContactChannel({
+        accountId,
+        contactId: recipient.contactId,
+        platformThirdPartyId: platformId,
+        contactThirdPartyId: m.from
+      })
+      const now = yield* DateTime.now
+      const at = timeOf(m.timestamp, receivedAt)
+      const message: Message = {
+        _id: yield* newRecordId,
+        account_id: accountId,
+        provider_message_id: m.id,
+        contact_id: recipient.contactId,
+        contact_channel_id: channel._id,
+        broadcast_id: null,
+        platform_id: platform.id,
+        platform_third_party_id: platformId,
+        sender_third_party_id: m.from,
+        receiver_third_party_id: platform.display_phone_number.replace(/[^0-9]/g, ""),
+        direction: "inbound",
+        status: "received",
+        ...inboundContent(m),
+        error: null,
+        sent_at: null,
+        delivered_at: null,
+        read_at: null,
+        failed_at: null,
+        created_at: at,
+        updated_at: now
+      }
+      yield* messages.insert(message)
+      const custom = yield* PropertyRepository.use((repo) => repo.list(accountId, "contact"))
+      const contact = yield* RecordRepository.use((repo) =>
+        repo.get({ accountId, kind: "contact", id: recipient.contactId, custom })
+      )
+      const values = Option.match(contact, { onNone: () => ({}), onSome: (c) => c.record.values })
+      const patch = receivedTimesPatch(values, at)
+      if (Object.keys(patch).length > 0) {
+        yield* storeRecordPatch(accountId, "contact", custom, recipient.contactId, patch).pipe(Effect.orDie)
+      }
+      yield* appendMessageEvent("message-received", message)
+      yield* notifyIncomingMessage(message, deriveFullname(values))
+    }))
+  )
+
+/** Applies one status to the account's message, or holds it for a send not stored yet. */
+const report = (platform: Platform, s: MetaStatus & { readonly status: ReportedStatus }, receivedAt: DateTime.Utc) =>
+  Transactor.use((transactor) =>
+    transactor.transaction(Effect.gen(function*() {
+      const accountId = platform.account_id
+      const messages = yield* MessageRepository
+      const firstError = s.errors?.[0]
+      const statusReport: StatusReport = {
+        status: s.status,
+        at: timeOf(s.timestamp, receivedAt),
+        error: s.status === "failed" && firstError !== undefined ? errorOf(firstError) : null
+      }
+      let found = yield* messages.findByProviderId(accountId, s.id)
+      if (Option.isNone(found)) {
+        yield* lockMatches(accountId, "contact")
+        found = yield* messages.findByProviderId(accountId, s.id)
+      }
+      if (Option.isNone(found)) {
+        return yield* MessageStatusHoldRepository.use((holds) => holds.hold(accountId, s.id, statusReport))
+      }
+      const updated = applyStatusReport(found.value, statusReport, yield* DateTime.now)
+      if (updated === null) return
+      yield* messages.update(updated)
+      yield* appendMessageEvent("message-status-updated", updated)
+    }))
+  )
+
+const processChange = (
+  change: NumberChange,
+  receivedAt: DateTime.Utc
+): Effect.Effect<WhatsAppWebhookSummary, never, WhatsAppWebhookServices> =>
+  Effect.gen(function*() {
+    const owner = yield* ownerOf(change.phoneNumberId)
+    if (Option.isNone(owner)) return { messages: 0, statuses: 0, unknownNumbers: 1, ignored: change.malformed }
+    const platform = owner.value
+    let ignored = change.malformed
+    for (const m of change.messages) {
+      yield* receive(platform, m, change.profileNames.get(m.from), receivedAt)
+    }
+    let statuses = 0
+    for (const s of change.statuses) {
+      if (!isReported(s.status)) {
+        ignored++
+        continue
+      }
+      yield* report(platform, { ...s, status: s.status }, receivedAt)
+      statuses++
+    }
+    return { messages: change.messages.length, statuses, unknownNumbers: 0, ignored }
+  })
+
+const add = (a: WhatsAppWebhookSummary, b: WhatsAppWebhookSummary): WhatsAppWebhookSummary => ({
+  messages: a.messages + b.messages,
+  statuses: a.statuses + b.statuses,
+  unknownNumbers: a.unknownNumbers + b.unknownNumbers,
+  ignored: a.ignored + b.ignored
+})
 
 /**
- * Processes one callback received at `receivedAt`. Never fails: a body it cannot use is logged and
- * dropped by the processing itself; a defect makes the worker retry the body, a few times, with a
- * backoff. Idempotent: a body may be processed more than once.
+ * Processes one stored webhook body (its raw text) received at `receivedAt` (see the module
+ * comment). A body that is not Meta's shape is one ignored and changes nothing. Never fails:
+ * a store that cannot be reached is a defect, and the body can be processed again (it is
+ * idempotent).
  */
-export const processWhatsAppWebhook = (
+export const processWhatsAppWebhook: (
   body: string,
-  _receivedAt: DateTime.Utc
-): Effect.Effect<void, never, WhatsAppWebhookServices> =>
-  Effect.asVoid(Effect.sync(() => JSON.parse(body) as unknown))
+  receivedAt: DateTime.Utc
+) => Effect.Effect<WhatsAppWebhookSummary, never, WhatsAppWebhookServices> = Effect.fn("processWhatsAppWebhook")(
+  function*(body: string, receivedAt: DateTime.Utc) {
+    const payload = parseWebhookPayload(body)
+    let summary: WhatsAppWebhookSummary = { messages: 0, statuses: 0, unknownNumbers: 0, ignored: 0 }
+    if (Option.isNone(payload)) return { ...summary, ignored: 1 }
+    summary = { ...summary, ignored: payload.value.ignored }
+    for (const change of payload.value.changes) summary = add(summary, yield* processChange(change, receivedAt))
+    return summary
+  }
+)

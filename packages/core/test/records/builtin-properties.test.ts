@@ -91,7 +91,15 @@ const EXPECTED: { readonly [K in ObjectKind]: ReadonlyArray<readonly [string, Pr
 }
 
 const READ_ONLY: { readonly [K in ObjectKind]: ReadonlyArray<string> } = {
-  contact: ["fullname", "created_by", "deal_ids"],
+  contact: [
+    "fullname",
+    "created_by",
+    "first_received_message_at",
+    "last_received_message_at",
+    "first_whatsapp_message_received_at",
+    "last_whatsapp_message_received_at",
+    "deal_ids"
+  ],
   company: [],
   deal: [],
   ticket: ["contacts_count", "deals_count"],

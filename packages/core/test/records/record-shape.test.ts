@@ -162,7 +162,7 @@ describe("contact shape", () => {
     })
     const json = contactJson(contact, CUSTOM, {
       dealIds: ["65a1b2c3d4e5f60718293a4b"],
-      channels: [{ platform_third_party_id: "p1", contact_third_party_id: "966501234567", created_at: CREATED }]
+      channels: [{ _id: "65a1b2c3d4e5f60718293a50", platform_third_party_id: "p1", contact_third_party_id: "966501234567", created_at: CREATED }]
     })
     assert.strictEqual(
       JSON.stringify(json),
@@ -198,6 +198,7 @@ describe("contact shape", () => {
           nickname: "M"
         },
         channels: [{
+          _id: "65a1b2c3d4e5f60718293a50",
           platform_third_party_id: "p1",
           contact_third_party_id: "966501234567",
           created_at: { $date: { $numberLong: String(DateTime.toEpochMillis(CREATED)) } }

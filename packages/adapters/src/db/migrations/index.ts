@@ -30,6 +30,7 @@ import _0023_export_turns from "./0023_export_turns.ts"
 import _0024_two_way_messages from "./0024_two_way_messages.ts"
 import _0025_whatsapp_inbox from "./0025_whatsapp_inbox.ts"
 import _0026_conversations from "./0026_conversations.ts"
+import _0027_message_status_holds from "./0027_message_status_holds.ts"
 import _0028_two_factor from "./0028_two_factor.ts"
 
 /**
@@ -63,5 +64,6 @@ export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0024_two_way_messages": _0024_two_way_messages,
   "0025_whatsapp_inbox": _0025_whatsapp_inbox,
   "0026_conversations": _0026_conversations,
+  "0027_message_status_holds": _0027_message_status_holds,
   "0028_two_factor": _0028_two_factor
 })

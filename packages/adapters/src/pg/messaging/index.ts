@@ -1,9 +1,11 @@
-/** The messaging repositories on PostgreSQL (migrations 0008 and 0009). */
+/** The messaging repositories on PostgreSQL (migrations 0008, 0009, 0024 and 0027). */
 import type {
   BroadcastRepository,
   Conversations,
   MediaBacklog,
+  ContactChannelRepository,
   MessageRepository,
+  MessageStatusHoldRepository,
   OtpLedger,
   OtpReservationRepository,
   PlatformRepository,
@@ -14,7 +16,9 @@ import type { SqlClient } from "effect/sql/SqlClient"
 import { BroadcastRepositoryPg } from "./broadcast-repository-pg.ts"
 import { ConversationsPg } from "./conversations-pg.ts"
 import { MediaBacklogPg } from "./media-backlog-pg.ts"
+import { ContactChannelRepositoryPg } from "./contact-channel-repository-pg.ts"
 import { MessageRepositoryPg } from "./message-repository-pg.ts"
+import { MessageStatusHoldRepositoryPg } from "./message-status-hold-repository-pg.ts"
 import { OtpLedgerPg } from "./otp-ledger-pg.ts"
 import { OtpReservationRepositoryPg } from "./otp-reservation-repository-pg.ts"
 import { PlatformRepositoryPg } from "./platform-repository-pg.ts"
@@ -23,7 +27,9 @@ import { VerificationRepositoryPg } from "./verification-repository-pg.ts"
 export { BroadcastRepositoryPg } from "./broadcast-repository-pg.ts"
 export { ConversationsPg } from "./conversations-pg.ts"
 export { MediaBacklogPg } from "./media-backlog-pg.ts"
+export { ContactChannelRepositoryPg } from "./contact-channel-repository-pg.ts"
 export { MessageRepositoryPg } from "./message-repository-pg.ts"
+export { MessageStatusHoldRepositoryPg } from "./message-status-hold-repository-pg.ts"
 export { OtpLedgerPg } from "./otp-ledger-pg.ts"
 export { OtpReservationRepositoryPg } from "./otp-reservation-repository-pg.ts"
 export { PlatformRepositoryPg } from "./platform-repository-pg.ts"
@@ -31,8 +37,8 @@ export { VerificationRepositoryPg } from "./verification-repository-pg.ts"
 
 /**
  * PlatformRepository, BroadcastRepository, MessageRepository, Conversations, MediaBacklog,
- * VerificationRepository,
- * OtpLedger and OtpReservationRepository on PostgreSQL, over one `SqlClient` (migrated).
+ * ContactChannelRepository, MessageStatusHoldRepository, VerificationRepository, OtpLedger and
+ * OtpReservationRepository on PostgreSQL, over one `SqlClient` (migrated).
  */
 export const MessagingRepositoriesPg: Layer.Layer<
   | PlatformRepository
@@ -40,6 +46,8 @@ export const MessagingRepositoriesPg: Layer.Layer<
   | MessageRepository
   | Conversations
   | MediaBacklog
+  | ContactChannelRepository
+  | MessageStatusHoldRepository
   | VerificationRepository
   | OtpLedger
   | OtpReservationRepository,
@@ -51,6 +59,8 @@ export const MessagingRepositoriesPg: Layer.Layer<
   MessageRepositoryPg,
   ConversationsPg,
   MediaBacklogPg,
+  ContactChannelRepositoryPg,
+  MessageStatusHoldRepositoryPg,
   VerificationRepositoryPg,
   OtpLedgerPg,
   OtpReservationRepositoryPg

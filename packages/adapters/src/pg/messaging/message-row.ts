@@ -32,7 +32,7 @@ const MessageRow = Schema.Struct({
   account_id: DbInt,
   provider_message_id: Schema.String,
   contact_id: Schema.String,
-  contact_channel_id: Schema.NullOr(Schema.String),
+  contact_channel_id: Schema.String,
   broadcast_id: Schema.NullOr(DbInt),
   platform_id: DbInt,
   platform_third_party_id: Schema.String,

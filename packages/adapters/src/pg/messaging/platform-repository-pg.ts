@@ -63,7 +63,14 @@ export const PlatformRepositoryPg: Layer.Layer<PlatformRepository, never, SqlCli
         sql`SELECT ${columns} FROM platforms WHERE account_id = ${accountId} AND id = ${id}`.pipe(
           Effect.flatMap(decodeOne),
           Effect.orDie
-        )
+        ),
+      findByProviderNumber: (phoneNumberId) =>
+        sql`
+          SELECT ${columns} FROM platforms
+          WHERE phone_id = ${phoneNumberId}
+             OR (phone_id IS NULL AND regexp_replace(display_phone_number, '[^0-9]', '', 'g') = ${phoneNumberId})
+          ORDER BY id
+        `.pipe(Effect.flatMap(decodeAll), Effect.orDie)
     })
   })
 )

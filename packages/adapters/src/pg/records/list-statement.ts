@@ -474,6 +474,21 @@ export const selectLinkedContacts = (sql: SqlClient, mapping: RecordMapping, ali
   ) AS linked_contacts`
 
 /**
+ * `, contact_channels` of a contact `p`: its channel entries as a JSON list (`_id`,
+ * `platform_third_party_id`, `contact_third_party_id`, `created_at` as a UTC ISO timestamp with
+ * microseconds), oldest first, in the contact's own statement; nothing for the other kinds.
+ */
+export const selectContactChannels = (sql: SqlClient, mapping: RecordMapping, alias = "p"): Fragment =>
+  mapping.storage.kind !== "contact" ? sql`` : sql`, (
+    SELECT coalesce(json_agg(json_build_object('_id', cc.id, 'platform_third_party_id', cc.platform_third_party_id,
+             'contact_third_party_id', cc.contact_third_party_id,
+             'created_at', to_char(cc.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))
+             ORDER BY cc.created_at, cc.id), '[]'::json)
+    FROM contact_channels cc
+    WHERE cc.account_id = ${sql(alias)}.account_id AND cc.contact_id = ${sql(alias)}.id
+  ) AS contact_channels`
+
+/**
  * The list statement: one row per record of the page, in order, each carrying `total`; a page past
  * the end is one row with `total` and every record column NULL (`id IS NULL`).
  *
@@ -517,7 +532,7 @@ export const listStatement = (
           ORDER BY r.id ${dir} LIMIT ${offset + spec.perPage}::int8)
       ) u ORDER BY u.grp, u.sort_key ${dir}, u.id ${dir} LIMIT ${spec.perPage}::int8 OFFSET ${offset}::int8`
 
-  return sql`SELECT c.total, p.*${selectLinkSets(sql, mapping)}${selectLinkedContacts(sql, mapping)}
+  return sql`SELECT c.total, p.*${selectLinkSets(sql, mapping)}${selectLinkedContacts(sql, mapping)}${selectContactChannels(sql, mapping)}
     FROM (${total}) c LEFT JOIN LATERAL (${page}) p ON true
     ORDER BY p.grp, p.sort_key ${dir}, p.id ${dir}`
 }

@@ -11,6 +11,7 @@
  * @module
  */
 import {
+  type ContactChannel,
   type ContactSummaryJson,
   type DerivedData,
   formatWireTimestamp,
@@ -184,24 +185,36 @@ const decodeColumn = (column: BuiltinColumn, value: unknown): StoredValue | unde
   }
 }
 
+/** The `contact_channels` JSON of a contact row (selectContactChannels) as its entries; none when absent. */
+const channelsOf = (value: unknown): ReadonlyArray<ContactChannel> =>
+  Array.isArray(value)
+    ? value.map((entry: { _id: string; platform_third_party_id: string; contact_third_party_id: string; created_at: string }) => ({
+      _id: entry._id,
+      platform_third_party_id: entry.platform_third_party_id,
+      contact_third_party_id: entry.contact_third_party_id,
+      created_at: instantOf("created_at", entry.created_at)
+    }))
+    : []
+
 const countOf = (value: StoredValue | undefined): number | null => typeof value === "number" ? value : null
 
 /**
  * What a record's REST shape derives from links, read with the row: a deal's linked contacts (as
- * summaries, oldest link first), a contact's deal ids (its channels are not stored yet: none), a
+ * summaries, oldest link first), a contact's deal ids and channel entries (oldest first), a
  * ticket's link counts.
  */
 const derivedOf = (
   kind: ObjectKind,
   derived: Readonly<Record<string, StoredValue>>,
-  linkedContacts: unknown
+  linkedContacts: unknown,
+  contactChannels: unknown
 ): DerivedData => {
   switch (kind) {
     case "deal":
       return { contacts: Array.isArray(linkedContacts) ? linkedContacts as ReadonlyArray<ContactSummaryJson> : [] }
     case "contact": {
       const dealIds = derived.deal_ids
-      return { dealIds: Array.isArray(dealIds) ? dealIds : [], channels: [] }
+      return { dealIds: Array.isArray(dealIds) ? dealIds : [], channels: channelsOf(contactChannels) }
     }
     case "ticket":
       return { contactsCount: countOf(derived.contacts_count), dealsCount: countOf(derived.deals_count) }
@@ -244,6 +257,6 @@ export const decodeRecord = (mapping: RecordMapping, row: Record<string, unknown
       created_at: createdAt!,
       updated_at: updatedAt!
     },
-    derived: derivedOf(mapping.storage.kind, derived, row.linked_contacts)
+    derived: derivedOf(mapping.storage.kind, derived, row.linked_contacts, row.contact_channels)
   }
 }

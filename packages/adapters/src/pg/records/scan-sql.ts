@@ -23,6 +23,7 @@ import {
   type ListStatementParams,
   orderKey,
   selectColumns,
+  selectContactChannels,
   selectLinkedContacts,
   selectLinkSets
 } from "./list-statement.ts"
@@ -74,6 +75,6 @@ export const compileScanBatch = (
       SELECT * FROM present
       UNION ALL
       (${withoutValue(sql` AND (SELECT count(*) FROM present) < ${n}`)})`
-  return sql`SELECT p.*${selectLinkSets(sql, mapping)}${selectLinkedContacts(sql, mapping)}
+  return sql`SELECT p.*${selectLinkSets(sql, mapping)}${selectLinkedContacts(sql, mapping)}${selectContactChannels(sql, mapping)}
     FROM (${rows}) p ORDER BY p.grp, p.sort_key ${dir}, p.id ${dir} LIMIT ${n}`
 }

@@ -1,0 +1,37 @@
+import { MessageStatusHoldRepository, REPORTED_STATUSES, type StatusReport } from "@wasl/core"
+import { DateTime, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { DbTimestamp, decodeRows, nowParam } from "../rows.ts"
+
+const HoldRow = Schema.Struct({
+  status: Schema.Literals(REPORTED_STATUSES),
+  at: DbTimestamp,
+  error: Schema.NullOr(Schema.Struct({ code: Schema.Int, title: Schema.String, details: Schema.NullOr(Schema.String) }))
+})
+
+const decodeAll = decodeRows(HoldRow)
+
+/** Statuses held for messages not stored yet, on PostgreSQL (table `message_status_holds`, migration 0027). */
+export const MessageStatusHoldRepositoryPg: Layer.Layer<MessageStatusHoldRepository, never, SqlClient.SqlClient> = Layer.effect(
+  MessageStatusHoldRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return MessageStatusHoldRepository.of({
+      hold: (accountId, providerMessageId, report) =>
+        Effect.gen(function*() {
+          const { param: now } = yield* nowParam
+          const error = report.error === null ? null : JSON.stringify(report.error)
+          yield* sql`
+            INSERT INTO message_status_holds (account_id, provider_message_id, status, at, error, created_at)
+            VALUES (${accountId}, ${providerMessageId}, ${report.status}, ${DateTime.toDateUtc(report.at)}, ${error}::jsonb, ${now})
+            ON CONFLICT DO NOTHING
+          `
+        }).pipe(Effect.orDie),
+      take: (accountId, providerMessageId) =>
+        sql`
+          DELETE FROM message_status_holds WHERE account_id = ${accountId} AND provider_message_id = ${providerMessageId}
+          RETURNING status, at, error
+        `.pipe(Effect.flatMap(decodeAll), Effect.map((rows): ReadonlyArray<StatusReport> => rows), Effect.orDie)
+    })
+  })
+)
