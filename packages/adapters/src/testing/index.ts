@@ -53,6 +53,7 @@
 export * from "./messaging-repositories-contract.ts"
 export * from "./conversations-contract.ts"
 export * from "./media-store-contract.ts"
+export * from "./inbound-stores-contract.ts"
 export * from "./otp-ledger-contract.ts"
 export * from "./otp-reservation-contract.ts"
 export * from "./idempotency-store-contract.ts"

@@ -1,5 +1,5 @@
 /**
- * The messaging and OTP contracts over every implementation: in memory, on PGlite, and on
+ * The messaging, OTP and inbound-store contracts over every implementation: in memory, on PGlite, and on
  * PostgreSQL when TEST_DATABASE_URL (or DATABASE_URL) is set.
  */
 import { describe } from "@effect/vitest"
@@ -11,7 +11,12 @@ import { MigrationsLive } from "../../src/db/database.ts"
 import { postgresTestEnabled, TestDatabase } from "../../src/db/test-database.ts"
 import { RepositoriesMemory } from "../../src/memory/index.ts"
 import { RepositoriesPg } from "../../src/pg/index.ts"
-import { messagingRepositoriesContract, otpLedgerContract, otpReservationContract } from "../../src/testing/index.ts"
+import {
+  inboundStoresContract,
+  messagingRepositoriesContract,
+  otpLedgerContract,
+  otpReservationContract
+} from "../../src/testing/index.ts"
 
 const memory = () => RepositoriesMemory.pipe(Layer.provide(SecureRandom.layerWebCrypto))
 
@@ -33,5 +38,6 @@ for (const variant of variants) {
     messagingRepositoriesContract(`messaging repositories ${variant.name}`, variant.layer())
     otpLedgerContract(`OTP ledger ${variant.name}`, variant.layer())
     otpReservationContract(`OTP reservations ${variant.name}`, variant.layer())
+    inboundStoresContract(`inbound stores ${variant.name}`, variant.layer())
   })
 }
