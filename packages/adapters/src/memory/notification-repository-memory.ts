@@ -102,7 +102,7 @@ export const NotificationRepositoryMemory: Layer.Layer<NotificationRepository, n
       lastMailedAbout: (accountId, userId, type, key, value) =>
         readStore(store, (state) => {
           const mailed = state.notifications.filter((n) =>
-            n.accountId === accountId && n.userId === userId && n.type === type && n.email !== null &&
+            n.accountId === accountId && n.userId === userId && n.type === type && n.email != null &&
             (n.data as Readonly<Record<string, unknown>>)[key] === value
           )
           return Option.fromNullishOr(mailed.at(-1)?.createdAt)

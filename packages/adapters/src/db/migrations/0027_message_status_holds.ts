@@ -1,5 +1,6 @@
 /**
- * 0027: statuses that arrived before their message, and every message on a channel entry.
+ * 0027: statuses that arrived before their message, every message on a channel entry, and the
+ * message events in the outbox.
  *
  * `message_status_holds (account_id, provider_message_id, status, at, error, created_at)`: a
  * provider's report of a message's status (`sent`, `delivered`, `read`, `failed` with its error)
@@ -8,6 +9,8 @@
  * - Every message names its contact's channel entry (`contact_channel_id NOT NULL`). The few that
  *   0024 could not give one (their contact was deleted before, and its entries with it) get an id
  *   per contact, number and recipient, as a message does whose contact is deleted later.
+ * - `outbox_events.name` takes the message events (`message-received`, `message-status-updated`)
+ *   beside the 72 record events.
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
@@ -41,6 +44,14 @@ const migration: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effect.gen
       AND m.receiver_third_party_id = orphan.receiver_third_party_id
   `
   yield* sql`ALTER TABLE messages ALTER COLUMN contact_channel_id SET NOT NULL`
+  yield* sql`
+    ALTER TABLE outbox_events
+      DROP CONSTRAINT outbox_events_name_check,
+      ADD CONSTRAINT outbox_events_name_check CHECK (
+        name ~ '^(contact|company|deal|ticket|invoice|product)-(property-group-|property-|note-)?(created|updated|deleted)$'
+        OR name IN ('message-received', 'message-status-updated')
+      )
+  `
 })
 
 export default migration
