@@ -209,9 +209,15 @@ describe.each(DATABASES)("messaging over HTTP on %s", (database) => {
         is_sent_by_the_business: true,
         receiver_third_party_id: "966500000001",
         sender_third_party_id: "966110000000",
-        contact_channel_id: contactId,
         broadcast: { id: b.id, template: { name: "shipped" }, platform: { id: platformId } }
       })
+      // The message travelled on the contact's channel entry for the sending number.
+      const contact = await server.request("GET", `/api/contacts/${contactId}`, { token: owner.token })
+      const channel = contact.body.data.channels.find((c: { platform_third_party_id: string }) =>
+        c.platform_third_party_id === m.platform_third_party_id
+      )
+      expect(channel).toMatchObject({ contact_third_party_id: "966500000001" })
+      expect(m.contact_channel_id).toBe(channel._id)
       expect(m.id).toMatch(/^wamid\./)
       expect(m.created_at).toMatch(WIRE_TIME)
       const lines = await readOutbox(server.sandboxOutbox)

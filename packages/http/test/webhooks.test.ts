@@ -135,6 +135,16 @@ describe.each(DATABASES)("webhook management over HTTP on %s", (database) => {
     await removeAll()
   })
 
+  it("accepts the message events when named, beside the record events", async () => {
+    const reply = await create({ URL: URL_A, events: ["contact-created", "message-received", "message-status-updated"] })
+    expect(reply.status).toBe(201)
+    expect(reply.body.data.events).toEqual(["contact-created", "message-received", "message-status-updated"])
+    const refused = await create({ URL: URL_B, events: ["message-deleted"] })
+    expect(refused.status).toBe(422)
+    expect(Object.keys(refused.body.errors)).toEqual(["events.0"])
+    await removeAll()
+  })
+
   it("needs the webhook-* permission of each endpoint (403) and answers 401 without credentials", async () => {
     const hook = (await create({ URL: URL_A, events: ["deal-created"] })).body.data
     const base = `/api/account/webhooks/${hook.id}`

@@ -24,6 +24,7 @@ import {
   bootstrapAccount,
   DeliveryPolicy,
   DeliveryRepository,
+  EVENT_NAMES,
   type EventName,
   fanOutEvents,
   listDeliveries,
@@ -207,6 +208,26 @@ const suite = <E>(name: string, services: Layer.Layer<any, E>) =>
           assert.isTrue(yield* verifyDelivery(SECRET, ts, request.body, request.headers["X-Wasl-Signature"]!))
         }
         assert.notStrictEqual(sent[0]!.request.headers["X-Wasl-Delivery"], sent[1]!.request.headers["X-Wasl-Delivery"])
+      }))
+
+    it.effect("delivers a message event under `message` to the webhooks that name it only, not to those holding every record event", () =>
+      Effect.gen(function*() {
+        yield* reset
+        const a = yield* newAccount
+        const named = yield* receivingWebhook(a.accountId, "https://a.example/messages", ["message-received"])
+        const everyRecordEvent = yield* receivingWebhook(a.accountId, "https://a.example/records", EVENT_NAMES)
+        const statuses = yield* receivingWebhook(a.accountId, "https://a.example/statuses", ["message-status-updated"])
+        const payload = { _id: "65a1b2c3d4e5f60718293a4b", id: "wamid.HBgL", is_sent_by_the_business: false }
+        yield* append(a.accountId, "message-received", payload)
+        assert.deepStrictEqual(yield* fanOut, { events: 1, deliveries: 1 })
+        assert.lengthOf(yield* deliveriesOf(a.accountId, everyRecordEvent), 0)
+        assert.lengthOf(yield* deliveriesOf(a.accountId, statuses), 0)
+        assert.strictEqual((yield* deliveriesOf(a.accountId, named))[0]?.event, "message-received")
+        assert.deepStrictEqual(yield* attemptAllDue, ["Succeeded"])
+        const [sent] = yield* requestsTo("https://a.example/messages")
+        const body = JSON.parse(sent!.request.body)
+        assert.deepStrictEqual(Object.keys(body), ["time", "event", "message"])
+        assert.deepStrictEqual(body.message, payload)
       }))
 
     it.effect("six failed attempts: one delivery id, then exhausted, counted once; three in a row deactivate and notify once", () =>

@@ -357,7 +357,7 @@ const sentTemplate = (accountId: number, principal: Principal, platform: Platfor
       template: { name: "order_update", category: "UTILITY", body: "Your order has shipped." }
     })
     const contactId = yield* contactAt(accountId, `+${SENDER}`)
-    return { broadcast, contactId, ...(yield* sendTemplate(principal, broadcast.id, { contact_id: contactId }, undefined)) }
+    return { contactId, ...(yield* sendTemplate(principal, broadcast.id, { contact_id: contactId }, undefined)) }
   })
 
 describe("statuses", () => {
