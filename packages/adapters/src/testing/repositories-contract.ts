@@ -640,6 +640,35 @@ export const repositoriesContract = <E>(name: string, implementation: Layer.Laye
         assert.strictEqual(yield* notifications.unreadCount(account.id, colleague.id), 1)
       }))
 
+    it.effect("finds when a user was last mailed a notification about a subject, in the account only", () =>
+      Effect.gen(function*() {
+        const users = yield* UserRepository
+        const notifications = yield* NotificationRepository
+        const { account, user } = yield* newMember
+        const other = yield* newAccount("other")
+        yield* users.addMembership(other.id, user.id)
+        const t0 = DateTime.makeUnsafe("2031-01-01T10:00:00.000Z")
+        const channels = { stored: true, popup: true, browser: true, email: true }
+        const mail = { subject: "New message", text: "Hello" }
+        const notify = (accountId: number, data: Record<string, unknown>, email: typeof mail | null, now: DateTime.Utc) =>
+          notifications.insert({ accountId, userId: user.id, type: "IncomingMessage", data, channels, email, now })
+        const last = (accountId: number, contactId: string) =>
+          notifications.lastMailedAbout(accountId, user.id, "IncomingMessage", "contact_id", contactId)
+
+        assert.deepStrictEqual(yield* last(account.id, "c1"), Option.none())
+        yield* notify(account.id, { contact_id: "c1" }, mail, t0)
+        yield* notify(account.id, { contact_id: "c1" }, null, DateTime.add(t0, { minutes: 5 }))
+        yield* notify(account.id, { contact_id: "c2" }, mail, DateTime.add(t0, { minutes: 9 }))
+        yield* notify(other.id, { contact_id: "c1" }, mail, DateTime.add(t0, { minutes: 20 }))
+        assert.deepStrictEqual(yield* last(account.id, "c1"), Option.some(t0))
+        assert.deepStrictEqual(yield* last(account.id, "c2"), Option.some(DateTime.add(t0, { minutes: 9 })))
+        assert.deepStrictEqual(yield* last(other.id, "c1"), Option.some(DateTime.add(t0, { minutes: 20 })))
+        assert.deepStrictEqual(
+          yield* notifications.lastMailedAbout(account.id, user.id, "WebhookDeactivated", "contact_id", "c1"),
+          Option.none()
+        )
+      }))
+
     // -------------------------------------------------------------------------
     // the current user
     // -------------------------------------------------------------------------
