@@ -94,6 +94,18 @@ describe.each(DATABASES)("received WhatsApp messages over HTTP on %s", (database
     expect(foreign.status).toBe(404)
   })
 
+  it("stores a message delivered twice at the same time once", async () => {
+    const receivedAt = DateTime.makeUnsafe((SECONDS + 3600) * 1000)
+    const twice = body("966110000000", "wamid.http.race", SECONDS + 120)
+    const summaries = await Promise.all([1, 2, 3].map(() => server.run(processWhatsAppWebhook(twice, receivedAt))))
+    expect(summaries.map((s) => s.messages)).toEqual([1, 1, 1])
+    const rows = await server.query("SELECT id FROM messages WHERE account_id = $1 AND provider_message_id = $2", [
+      owner.account_id,
+      "wamid.http.race"
+    ])
+    expect(rows).toHaveLength(1)
+  })
+
   it("drops a body for a number no account has", async () => {
     const summary = await server.run(
       processWhatsAppWebhook(body("123456789012345", "wamid.http.nobody", SECONDS), DateTime.makeUnsafe((SECONDS + 10) * 1000))
