@@ -28,7 +28,7 @@ export interface MetaError {
   readonly error_data?: { readonly details?: string }
 }
 
-const MetaError = Schema.Struct({
+const MetaErrorSchema = Schema.Struct({
   code: Schema.Int,
   title: Schema.optionalKey(Schema.String),
   message: Schema.optionalKey(Schema.String),
@@ -58,14 +58,14 @@ export interface MetaMessage {
   readonly [key: string]: unknown
 }
 
-const MetaMessage = Schema.StructWithRest(
+const MetaMessageSchema = Schema.StructWithRest(
   Schema.Struct({
     from: Digits,
     id: Schema.String.check(Schema.isMinLength(1)),
     timestamp: UnixSeconds,
     type: Schema.String,
     context: Schema.optionalKey(Schema.Struct({ id: Schema.optionalKey(Schema.String) })),
-    errors: Schema.optionalKey(Schema.Array(MetaError))
+    errors: Schema.optionalKey(Schema.Array(MetaErrorSchema))
   }),
   [Schema.Record(Schema.String, Schema.Unknown)]
 )
@@ -83,12 +83,12 @@ export interface MetaStatus {
   readonly errors?: ReadonlyArray<MetaError>
 }
 
-const MetaStatus = Schema.Struct({
+const MetaStatusSchema = Schema.Struct({
   id: Schema.String.check(Schema.isMinLength(1)),
   status: Schema.String,
   timestamp: UnixSeconds,
   recipient_id: Schema.optionalKey(Schema.String),
-  errors: Schema.optionalKey(Schema.Array(MetaError))
+  errors: Schema.optionalKey(Schema.Array(MetaErrorSchema))
 })
 const MetaValue = Schema.Struct({
   metadata: Schema.Struct({
@@ -150,8 +150,8 @@ const decodeEach = <A>(
 }
 
 const decodeContact = Schema.decodeUnknownOption(MetaContact)
-const decodeMessage: (u: unknown) => Option.Option<MetaMessage> = Schema.decodeUnknownOption(MetaMessage)
-const decodeStatus: (u: unknown) => Option.Option<MetaStatus> = Schema.decodeUnknownOption(MetaStatus)
+const decodeMessage: (u: unknown) => Option.Option<MetaMessage> = Schema.decodeUnknownOption(MetaMessageSchema)
+const decodeStatus: (u: unknown) => Option.Option<MetaStatus> = Schema.decodeUnknownOption(MetaStatusSchema)
 
 /** Reads a webhook body (the raw text); None when it is not Meta's shape at all. */
 export const parseWebhookPayload = (body: string): Option.Option<WebhookPayload> =>
