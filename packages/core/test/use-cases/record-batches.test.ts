@@ -71,6 +71,17 @@ describe("records batches", () => {
       assert.deepStrictEqual(yield* contactEvents, [])
     }).pipe(Effect.provide(TestPorts())))
 
+  it.effect("refuses the received-message times, which Wasl sets, under inputs.N", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* setup()
+      const inputs = [contact(0), { properties: { firstname: "Early", last_whatsapp_message_received_at: "2026-01-01T00:00:00Z" } }]
+      const errors = yield* errorsOf(createRecords(principal, "contact", { inputs }))
+      assert.deepStrictEqual(errors, {
+        "inputs.1.last_whatsapp_message_received_at": ["The last whatsapp message received at field is prohibited."]
+      })
+      assert.deepStrictEqual(yield* contactsOf(principal), [])
+    }).pipe(Effect.provide(TestPorts())))
+
   it.effect("reports every bad input at once", () =>
     Effect.gen(function*() {
       const { principal } = yield* setup()
