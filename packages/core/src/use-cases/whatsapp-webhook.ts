@@ -41,8 +41,14 @@ import { PropertyRepository } from "../records/property-repository.ts"
 import { RecordRepository } from "../records/record-repository.ts"
 import { deriveFullname } from "../records/record-shape.ts"
 import { Transactor } from "../transactor.ts"
-import { inboundContent } from "../whatsapp/inbound-message.ts"
-import { type MetaError, type MetaMessage, type MetaStatus, type NumberChange, parseWebhookPayload } from "../whatsapp/webhook-payload.ts"
+import { inboundContent } from "../messaging/inbound-content.ts"
+import {
+  type MetaError,
+  type MetaMessage,
+  type MetaStatus,
+  type NumberChange,
+  parseWebhookPayload
+} from "../messaging/whatsapp-webhook-payload.ts"
 import { newRecordId } from "../wire/record-id.ts"
 import { notifyIncomingMessage } from "./incoming-message-notice.ts"
 import { storeRecordPatch } from "./record-writes.ts"

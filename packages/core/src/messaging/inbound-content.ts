@@ -13,8 +13,8 @@
  * - anything else (`unsupported`, Meta's `unknown`, types added later): `unsupported`, with
  *   Meta's error as content when it gave one.
  */
-import type { Attachment, AttachmentType, MessageType } from "../messaging/message.ts"
-import type { MetaMessage } from "./webhook-payload.ts"
+import type { Attachment, AttachmentType, MessageType } from "./message.ts"
+import type { MetaMessage } from "./whatsapp-webhook-payload.ts"
 
 /** A received message's content. */
 export interface InboundContent {

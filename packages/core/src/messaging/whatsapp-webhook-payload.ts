@@ -7,7 +7,7 @@
  * Decoding is tolerant: unknown keys are ignored everywhere, and a message or status that is not
  * of the expected shape is left out on its own (counted as ignored) without losing the rest of
  * the body. The message of each type keeps its type's object (`text`, `image`, `reaction`, ...)
- * as given, read by inbound-message.ts.
+ * as given, read by inbound-content.ts.
  */
 import { Option, Schema } from "effect"
 
