@@ -45,7 +45,7 @@ describe.each(TestDatabase.variants)("on $name", ({ enabled, layer: database }) 
           yield* insert(c, gone, "966500000002")
 
           const applied = yield* runMigrations
-          assert.deepStrictEqual(applied.map(([id]) => id), [27])
+          assert.include(applied.map(([id]) => id), 27)
           const rows = yield* sql<{ id: string; contact_channel_id: string }>`
             SELECT id, contact_channel_id FROM messages WHERE account_id = ${accountId}`
           const channel = new Map(rows.map((r) => [r.id, r.contact_channel_id]))
