@@ -51,7 +51,7 @@ describe.each(DATABASES)("conversations over HTTP on %s", (database) => {
       account_id: account.accountId,
       provider_message_id: `wamid.IN${hex24()}`,
       contact_id: contactId,
-      contact_channel_id: null,
+      contact_channel_id: hex24(),
       broadcast_id: null,
       platform_id: account.platformId,
       platform_third_party_id: "966110000000",

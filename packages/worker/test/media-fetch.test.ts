@@ -95,7 +95,7 @@ const receivedWith = (attachments: ReadonlyArray<Attachment>, token = TOKEN) =>
       account_id: account.id,
       provider_message_id: `wamid.M${hex24()}`,
       contact_id: hex24(),
-      contact_channel_id: null,
+      contact_channel_id: hex24(),
       broadcast_id: null,
       platform_id: platform.id,
       platform_third_party_id: "106540352242922",

@@ -41,7 +41,7 @@ const said = (
       account_id: accountId,
       provider_message_id: `wamid.${freshRecordId()}`,
       contact_id: contactId,
-      contact_channel_id: null,
+      contact_channel_id: freshRecordId(),
       broadcast_id: null,
       platform_id: 1,
       platform_third_party_id: BUSINESS,
