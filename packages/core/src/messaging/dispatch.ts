@@ -101,9 +101,8 @@ export type MessageStoreServices =
  * provider reported before this answer was stored are applied at once (each with its
  * `message-status-updated` event).
  *
- * One transaction, holding the account's contact match lock: a status processed at the same
- * time either finds the message stored or holds its status before this takes the holds, never
- * neither (whatsapp-webhook.ts takes the same lock before it holds one).
+ * One transaction (the holds are taken under the account's contact match lock: see
+ * `recordSentMessage`).
  */
 export const storeMessage = (
   broadcast: Broadcast,
@@ -116,7 +115,6 @@ export const storeMessage = (
       const now = yield* DateTime.now
       const platform = broadcast.platform
       const platformId = platformThirdPartyId(platform)
-      yield* lockMatches(broadcast.account_id, "contact")
       const channel = yield* ensureContactChannel({
         accountId: broadcast.account_id,
         contactId: recipient.contactId,
@@ -149,10 +147,27 @@ export const storeMessage = (
         created_at: now,
         updated_at: now
       }
+      return yield* recordSentMessage(message)
+    }))
+  )
+
+/**
+ * Stores a message the provider accepted (a template's or a free-form reply's) and applies the
+ * statuses it reported before this answer was stored, each change with its
+ * `message-status-updated` event; answers the message as stored. One transaction holding the
+ * account's contact match lock, which the processing of a status takes before it holds one: the
+ * status either finds the message or is held before this takes the holds.
+ */
+export const recordSentMessage = (
+  message: Message
+): Effect.Effect<Message, never, MessageRepository | MessageStatusHoldRepository | Outbox | Transactor> =>
+  Transactor.use((transactor) =>
+    transactor.transaction(Effect.gen(function*() {
+      yield* lockMatches(message.account_id, "contact")
       const messages = yield* MessageRepository
       yield* messages.insert(message)
-      const held = yield* MessageStatusHoldRepository.use((holds) => holds.take(message.account_id, providerMessageId))
-      const updated = applyStatusReports(message, held, now)
+      const held = yield* MessageStatusHoldRepository.use((holds) => holds.take(message.account_id, message.provider_message_id))
+      const updated = applyStatusReports(message, held, yield* DateTime.now)
       if (updated === null) return message
       yield* messages.update(updated)
       yield* appendMessageEvent("message-status-updated", updated)

@@ -11,15 +11,18 @@ import type { SecretBox } from "../auth/secret-box.ts"
 import { type Forbidden, invalid, NotFound, type ServiceUnavailable, ValidationFailed } from "../errors.ts"
 import { type ConversationJson, conversationJson, WINDOW_CLOSED, windowExpiresAt } from "../messaging/conversation.ts"
 import { Conversations } from "../messaging/conversations.ts"
-import { acceptedMessageId, providerPlatformOf } from "../messaging/dispatch.ts"
+import type { Outbox } from "../events/outbox.ts"
+import { acceptedMessageId, providerPlatformOf, recordSentMessage } from "../messaging/dispatch.ts"
 import type { Message } from "../messaging/message.ts"
 import { MediaStore, mediaKey } from "../messaging/media-store.ts"
 import { MessageRepository } from "../messaging/message-repository.ts"
+import type { MessageStatusHoldRepository } from "../messaging/message-status-hold-repository.ts"
 import { MessagingProvider } from "../messaging/messaging-provider.ts"
 import { PlatformRepository } from "../messaging/platform-repository.ts"
 import type { ListQueryInput } from "../records/list-query-input.ts"
 import { type Page, parsePageParams } from "../records/pagination.ts"
 import type { RecordRepository } from "../records/record-repository.ts"
+import type { Transactor } from "../transactor.ts"
 import { newRecordId } from "../wire/record-id.ts"
 import { authorize } from "./authenticate.ts"
 import { findRecord, orNotFound } from "./record-lookup.ts"
@@ -118,11 +121,14 @@ export const replyToContact: (
   Forbidden | NotFound | ServiceUnavailable | ValidationFailed,
   | Conversations
   | MessageRepository
+  | MessageStatusHoldRepository
   | MessagingProvider
+  | Outbox
   | PlatformRepository
   | RecordRepository
   | SecretBox
   | SecureRandom.SecureRandom
+  | Transactor
 > = Effect.fn("replyToContact")(function*(principal: Principal, contactId: string, body: unknown) {
   yield* authorize(principal, "broadcast-send")
   yield* requireContact(principal.accountId, contactId)
@@ -166,8 +172,7 @@ export const replyToContact: (
     created_at: sentAt,
     updated_at: sentAt
   }
-  yield* MessageRepository.use((repo) => repo.insert(message))
-  return message
+  return yield* recordSentMessage(message)
 })
 
 /**

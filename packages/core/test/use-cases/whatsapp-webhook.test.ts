@@ -19,6 +19,7 @@ import {
   type Principal,
   processWhatsAppWebhook,
   RecordRepository,
+  recordSentMessage,
   sendTemplate,
   storeMessage,
   updateRecord
@@ -440,6 +441,27 @@ describe("statuses", () => {
       )
       assert.strictEqual((yield* eventsNamed("message-status-updated")).length, events + 1)
       assert.strictEqual((yield* memoryState).messaging.statusHolds.size, 0)
+    }).pipe(Effect.provide(MessagingTestPorts())))
+
+  it.effect("that arrive before a free-form reply is stored are applied when it is", () =>
+    Effect.gen(function*() {
+      const { account_id, principal } = yield* setup()
+      yield* cloudNumber(principal)
+      yield* process(metaBody(PHONE_ID, { contacts: [{ waId: SENDER }], messages: [text("wamid.question")] }))
+      const question = yield* inboundOf(account_id, "wamid.question")
+      yield* process(metaBody(PHONE_ID, { statuses: [metaStatus("wamid.answer", "read", T + 9, SENDER)] }))
+      const answer: Message = {
+        ...question,
+        _id: "65a1b2c3d4e5f60718293a99",
+        provider_message_id: "wamid.answer",
+        direction: "outbound",
+        status: "sent",
+        sender_third_party_id: question.receiver_third_party_id,
+        receiver_third_party_id: SENDER,
+        sent_at: at(T + 5)
+      }
+      const stored = yield* recordSentMessage(answer)
+      assert.deepInclude(stored, { status: "read", read_at: at(T + 9) })
     }).pipe(Effect.provide(MessagingTestPorts())))
 
   it.effect("a send puts its message on the contact's channel entry, the one its replies come in on", () =>
