@@ -5,8 +5,7 @@
 import type { Cause } from "effect"
 import { Schema } from "effect"
 
-/** @ignore */
-export const UnauthenticatedBase: Schema.Class<
+const UnauthenticatedBase: Schema.Class<
   Unauthenticated,
   Schema.TaggedStruct<"Unauthenticated", {}>,
   Cause.YieldableError
@@ -23,8 +22,7 @@ export class Unauthenticated extends UnauthenticatedBase {
   }
 }
 
-/** @ignore */
-export const ForbiddenBase: Schema.Class<
+const ForbiddenBase: Schema.Class<
   Forbidden,
   Schema.TaggedStruct<"Forbidden", { readonly message: Schema.String }>,
   Cause.YieldableError
@@ -38,8 +36,7 @@ export class Forbidden extends ForbiddenBase {}
 /** A {@link Forbidden} with Laravel's default message, or `message`. */
 export const forbidden = (message: string = "This action is unauthorized."): Forbidden => new Forbidden({ message })
 
-/** @ignore */
-export const NotFoundBase: Schema.Class<NotFound, Schema.TaggedStruct<"NotFound", {}>, Cause.YieldableError> = Schema
+const NotFoundBase: Schema.Class<NotFound, Schema.TaggedStruct<"NotFound", {}>, Cause.YieldableError> = Schema
   .TaggedError<NotFound>()("NotFound", {})
 
 /** The message of every {@link NotFound}, as a 404 answers it. */
@@ -53,8 +50,7 @@ export class NotFound extends NotFoundBase {
   }
 }
 
-/** @ignore */
-export const ValidationFailedBase: Schema.Class<
+const ValidationFailedBase: Schema.Class<
   ValidationFailed,
   Schema.TaggedStruct<"ValidationFailed", {
     readonly errors: Schema.$Record<Schema.String, Schema.$Array<Schema.String>>
@@ -80,8 +76,7 @@ export class ValidationFailed extends ValidationFailedBase {
 export const invalid = (field: string, message: string): ValidationFailed =>
   new ValidationFailed({ errors: { [field]: [message] } })
 
-/** @ignore */
-export const PaymentRequiredBase: Schema.Class<
+const PaymentRequiredBase: Schema.Class<
   PaymentRequired,
   Schema.TaggedStruct<"PaymentRequired", { readonly message: Schema.String }>,
   Cause.YieldableError
@@ -92,8 +87,7 @@ export const PaymentRequiredBase: Schema.Class<
 /** 402: the plan or the balance does not allow it. */
 export class PaymentRequired extends PaymentRequiredBase {}
 
-/** @ignore */
-export const TooManyRequestsBase: Schema.Class<
+const TooManyRequestsBase: Schema.Class<
   TooManyRequests,
   Schema.TaggedStruct<"TooManyRequests", { readonly message: Schema.String; readonly retryAfter: Schema.Int }>,
   Cause.YieldableError
@@ -105,8 +99,7 @@ export const TooManyRequestsBase: Schema.Class<
 /** 429: try again after `retryAfter` seconds. */
 export class TooManyRequests extends TooManyRequestsBase {}
 
-/** @ignore */
-export const GoneBase: Schema.Class<
+const GoneBase: Schema.Class<
   Gone,
   Schema.TaggedStruct<"Gone", { readonly message: Schema.String; readonly status: Schema.String }>,
   Cause.YieldableError
@@ -118,8 +111,7 @@ export const GoneBase: Schema.Class<
 /** 410: the thing exists but can no longer be used (an OTP verification that is not live; `status` says what it is). */
 export class Gone extends GoneBase {}
 
-/** @ignore */
-export const InvalidOtpCodeBase: Schema.Class<
+const InvalidOtpCodeBase: Schema.Class<
   InvalidOtpCode,
   Schema.TaggedStruct<"InvalidOtpCode", { readonly attemptsRemaining: Schema.Int }>,
   Cause.YieldableError
@@ -138,8 +130,7 @@ export class InvalidOtpCode extends InvalidOtpCodeBase {
   }
 }
 
-/** @ignore */
-export const ServiceUnavailableBase: Schema.Class<
+const ServiceUnavailableBase: Schema.Class<
   ServiceUnavailable,
   Schema.TaggedStruct<"ServiceUnavailable", { readonly message: Schema.String; readonly retryAfter: Schema.Int }>,
   Cause.YieldableError

@@ -10,8 +10,7 @@ export interface TransactorShape {
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 }
 
-/** @ignore */
-export const TransactorBase: Context.ServiceClass<Transactor, "@wasl/core/Transactor", TransactorShape> = Context
+const TransactorBase: Context.ServiceClass<Transactor, "@wasl/core/Transactor", TransactorShape> = Context
   .Service<Transactor, TransactorShape>()("@wasl/core/Transactor")
 
 /**

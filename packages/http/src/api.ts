@@ -58,8 +58,7 @@ export const ShowMeEndpoint: WaslEndpoint<"show", "GET", "/me", {
   "The calling user with the account the request acts in (its plan and OTP credits), the user's teams and notification preferences: the user object itself, without a data wrapper."
 )
 
-/** @ignore */
-export const MeGroupBase: AuthenticatedGroup<
+const MeGroupBase: AuthenticatedGroup<
   "me",
   | typeof ShowMeEndpoint
   | typeof UpdateProfileEndpoint
@@ -126,8 +125,7 @@ export const LogoutEndpoint: WaslEndpoint<"logout", "POST", "/auth/logout", {
   "Ends the first-party session and expires the wasl_session cookie (204). With an API token it only answers 204: revoke a token with DELETE /api/tokens/{id}."
 )
 
-/** @ignore */
-export const AuthGroupBase: HttpApiGroup.AddPrefix<
+const AuthGroupBase: HttpApiGroup.AddPrefix<
   HttpApiGroup.HttpApiGroup<"auth", typeof LoginEndpoint | typeof TwoFactorLoginEndpoint | typeof LogoutEndpoint>,
   "/api"
 > = HttpApiGroup.make("auth")
@@ -202,8 +200,7 @@ export const RevokeTokenEndpoint: WaslEndpoint<"revoke", "DELETE", "/tokens/:id"
   "Revokes one of the caller's API tokens: it stops authenticating at once. Another user's token, or an unknown id, is 404. Permission token-manage."
 )
 
-/** @ignore */
-export const TokensGroupBase: AuthenticatedGroup<
+const TokensGroupBase: AuthenticatedGroup<
   "tokens",
   typeof ListTokensEndpoint | typeof CreateTokenEndpoint | typeof RevokeTokenEndpoint
 > = HttpApiGroup.make("tokens")
@@ -220,8 +217,7 @@ export const TokensGroupBase: AuthenticatedGroup<
 /** The caller's API tokens: list, issue and revoke. Needs the permission token-manage. */
 export class TokensGroup extends TokensGroupBase {}
 
-/** @ignore */
-export const WaslApiBase: HttpApi.HttpApi<
+const WaslApiBase: HttpApi.HttpApi<
   "wasl",
   | typeof MeGroup
   | typeof AuthGroup

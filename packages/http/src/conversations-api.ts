@@ -99,8 +99,7 @@ export const ReadConversationEndpoint: WaslEndpoint<"readConversation", "POST", 
   "Marks the messages the contact sent read, and tells WhatsApp the latest was read (the contact sees blue ticks). The path's id is the contact's. Permission contact-show."
 )
 
-/** @ignore */
-export const ConversationsGroupBase: AuthenticatedGroup<
+const ConversationsGroupBase: AuthenticatedGroup<
   "conversations",
   | typeof ListContactMessagesEndpoint
   | typeof ReplyEndpoint

@@ -66,8 +66,7 @@ export const RecoverEndpoint: WaslEndpoint<"recover", "POST", "/account/webhooks
     "before since, the window is longer than 30 days, or the webhook is not validated and active. Permission webhook-update."
 )
 
-/** @ignore */
-export const DeliveriesGroupBase: AuthenticatedGroup<
+const DeliveriesGroupBase: AuthenticatedGroup<
   "deliveries",
   typeof ListDeliveriesEndpoint | typeof RedeliverEndpoint | typeof RecoverEndpoint
 > = HttpApiGroup.make("deliveries")

@@ -15,8 +15,7 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 const MessageBody = { message: Schema.String }
 const FieldErrors = Schema.Record(Schema.String, Schema.Array(Schema.String))
 
-/** @ignore */
-export const Unauthenticated401Base: Schema.Class<Unauthenticated401, Schema.Struct<{ message: Schema.String }>, Cause.YieldableError> =
+const Unauthenticated401Base: Schema.Class<Unauthenticated401, Schema.Struct<{ message: Schema.String }>, Cause.YieldableError> =
   Schema.Error<Unauthenticated401>("Unauthenticated401")(MessageBody, {
     httpApiStatus: 401,
     description: "No or bad credentials."
@@ -27,8 +26,7 @@ export const Unauthenticated401Base: Schema.Class<Unauthenticated401, Schema.Str
  */
 export class Unauthenticated401 extends Unauthenticated401Base {}
 
-/** @ignore */
-export const Forbidden403Base: Schema.Class<Forbidden403, Schema.Struct<{ message: Schema.String }>, Cause.YieldableError> =
+const Forbidden403Base: Schema.Class<Forbidden403, Schema.Struct<{ message: Schema.String }>, Cause.YieldableError> =
   Schema.Error<Forbidden403>("Forbidden403")(MessageBody, {
     httpApiStatus: 403,
     description: "Authenticated but not allowed."
@@ -39,8 +37,7 @@ export const Forbidden403Base: Schema.Class<Forbidden403, Schema.Struct<{ messag
  */
 export class Forbidden403 extends Forbidden403Base {}
 
-/** @ignore */
-export const NotFound404Base: Schema.Class<NotFound404, Schema.Struct<{ message: Schema.String }>, Cause.YieldableError> =
+const NotFound404Base: Schema.Class<NotFound404, Schema.Struct<{ message: Schema.String }>, Cause.YieldableError> =
   Schema.Error<NotFound404>("NotFound404")(MessageBody, {
     httpApiStatus: 404,
     description: "Unknown, or another account's."
@@ -51,8 +48,7 @@ export const NotFound404Base: Schema.Class<NotFound404, Schema.Struct<{ message:
  */
 export class NotFound404 extends NotFound404Base {}
 
-/** @ignore */
-export const PaymentRequired402Base: Schema.Class<PaymentRequired402, Schema.Struct<{ message: Schema.String }>, Cause.YieldableError> =
+const PaymentRequired402Base: Schema.Class<PaymentRequired402, Schema.Struct<{ message: Schema.String }>, Cause.YieldableError> =
   Schema.Error<PaymentRequired402>("PaymentRequired402")(MessageBody, {
     httpApiStatus: 402,
     description: "The plan or the balance does not allow it."
@@ -60,8 +56,7 @@ export const PaymentRequired402Base: Schema.Class<PaymentRequired402, Schema.Str
 /** 402 `{ message }`: the account's plan does not allow it, or its OTP credit balance is too low. */
 export class PaymentRequired402 extends PaymentRequired402Base {}
 
-/** @ignore */
-export const Validation422Base: Schema.Class<
+const Validation422Base: Schema.Class<
   Validation422,
   Schema.Struct<{ readonly message: Schema.String; readonly errors: Schema.$Record<Schema.String, Schema.$Array<Schema.String>> }>,
   Cause.YieldableError
@@ -78,8 +73,7 @@ export const Validation422Base: Schema.Class<
  */
 export class Validation422 extends Validation422Base {}
 
-/** @ignore */
-export const TooManyRequests429Base: Schema.Class<
+const TooManyRequests429Base: Schema.Class<
   TooManyRequests429,
   Schema.Struct<{ readonly message: Schema.String; readonly retryAfter: Schema.Int }>,
   Cause.YieldableError
@@ -99,8 +93,7 @@ export const TooManyRequests429Base: Schema.Class<
  */
 export class TooManyRequests429 extends TooManyRequests429Base {}
 
-/** @ignore */
-export const Gone410Base: Schema.Class<
+const Gone410Base: Schema.Class<
   Gone410,
   Schema.Struct<{ readonly message: Schema.String; readonly status: Schema.String }>,
   Cause.YieldableError
@@ -114,8 +107,7 @@ export const Gone410Base: Schema.Class<
  */
 export class Gone410 extends Gone410Base {}
 
-/** @ignore */
-export const InvalidCode422Base: Schema.Class<
+const InvalidCode422Base: Schema.Class<
   InvalidCode422,
   Schema.Struct<{
     readonly message: Schema.String
@@ -134,8 +126,7 @@ export const InvalidCode422Base: Schema.Class<
 /** 422 for a wrong OTP code: the validation body (`message`, `errors.code`) plus `attempts_remaining`. */
 export class InvalidCode422 extends InvalidCode422Base {}
 
-/** @ignore */
-export const ServiceUnavailable503Base: Schema.Class<
+const ServiceUnavailable503Base: Schema.Class<
   ServiceUnavailable503,
   Schema.Struct<{ readonly message: Schema.String; readonly retryAfter: Schema.Int }>,
   Cause.YieldableError

@@ -90,8 +90,7 @@ export const DownloadExportEndpoint: HttpApiEndpoint.HttpApiEndpoint<
     "Permission <kind>-index of its kind."
 )
 
-/** @ignore */
-export const ExportsGroupBase: AuthenticatedGroup<
+const ExportsGroupBase: AuthenticatedGroup<
   "exports",
   typeof RequestExportEndpoint | typeof ShowExportEndpoint | typeof DownloadExportEndpoint
 > = HttpApiGroup.make("exports")

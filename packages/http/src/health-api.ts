@@ -13,8 +13,7 @@ export const HealthOk: Schema.Struct<{ readonly status: Schema.Literal<"ok"> }> 
   status: Schema.Literal("ok")
 })
 
-/** @ignore */
-export const Unavailable503Base: Schema.Class<
+const Unavailable503Base: Schema.Class<
   Unavailable503,
   Schema.Struct<{ readonly status: Schema.Literal<"unavailable"> }>,
   Cause.YieldableError
@@ -44,8 +43,7 @@ export const ReadyEndpoint: WaslEndpoint<"ready", "GET", "/health/ready", {
   "Readiness: 200 {\"status\":\"ok\"} when the database answers and every migration of this version is applied, else 503 {\"status\":\"unavailable\"}. No authentication, no rate limit."
 )
 
-/** @ignore */
-export const HealthGroupBase: HttpApiGroup.HttpApiGroup<"health", typeof LiveEndpoint | typeof ReadyEndpoint> =
+const HealthGroupBase: HttpApiGroup.HttpApiGroup<"health", typeof LiveEndpoint | typeof ReadyEndpoint> =
   HttpApiGroup.make("health").add(LiveEndpoint).add(ReadyEndpoint).annotate(
     OpenApi.Description,
     "Probes for an orchestrator or a load balancer: is the process up, and can it serve requests now. No authentication, no rate limit."

@@ -98,8 +98,7 @@ export const ImportErrorsEndpoint: HttpApiEndpoint.HttpApiEndpoint<
     "Permission <kind>-create."
 )
 
-/** @ignore */
-export const ImportsGroupBase: AuthenticatedGroup<
+const ImportsGroupBase: AuthenticatedGroup<
   "imports",
   typeof StartImportEndpoint | typeof ShowImportEndpoint | typeof ImportErrorsEndpoint
 > = HttpApiGroup.make("imports")

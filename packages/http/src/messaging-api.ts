@@ -113,8 +113,7 @@ export const SendBroadcastEndpoint: WaslEndpoint<"send", "POST", "/broadcasts/:i
   "Sends the broadcast's (non-authentication) template to a contact. header[file]: at most 10 MB of application/pdf, image/jpeg, image/jpg, image/png or video/mp4. Permission broadcast-send."
 )
 
-/** @ignore */
-export const MessagingGroupBase: AuthenticatedGroup<
+const MessagingGroupBase: AuthenticatedGroup<
   "messaging",
   | typeof ListPlatformsEndpoint
   | typeof CreatePlatformEndpoint

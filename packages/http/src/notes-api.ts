@@ -72,8 +72,7 @@ export const DeleteNoteEndpoint: WaslEndpoint<"delete", "DELETE", "/:kind/:id/no
   "Deletes the note; fires the <kind>-note-deleted event. A note of another record is 404. Permission <kind>-update."
 )
 
-/** @ignore */
-export const NotesGroupBase: AuthenticatedGroup<
+const NotesGroupBase: AuthenticatedGroup<
   "notes",
   typeof ListNotesEndpoint | typeof CreateNoteEndpoint | typeof UpdateNoteEndpoint | typeof DeleteNoteEndpoint
 > = HttpApiGroup.make("notes")

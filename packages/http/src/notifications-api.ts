@@ -120,8 +120,7 @@ export const UpdateNotificationPreferenceEndpoint: WaslEndpoint<"preferences", "
   "Chooses, for one notification name, the channels it uses: stored (the list), popup, browser and email. Every channel is on until the user says otherwise."
 )
 
-/** @ignore */
-export const NotificationsGroupBase: AuthenticatedGroup<
+const NotificationsGroupBase: AuthenticatedGroup<
   "notifications",
   | typeof ListNotificationsEndpoint
   | typeof StreamNotificationsEndpoint

@@ -120,8 +120,7 @@ export const ShowVerificationEndpoint: WaslEndpoint<"showVerification", "GET", "
   "A managed verification: its status (live, approved, expired, failed, max_attempts_reached), recipient, expiry and attempts left. API tokens with broadcast-send-otp only."
 )
 
-/** @ignore */
-export const OtpGroupBase: AuthenticatedGroup<
+const OtpGroupBase: AuthenticatedGroup<
   "otp",
   typeof SendOtpEndpoint | typeof VerifyCodeEndpoint | typeof ShowVerificationEndpoint
 > = HttpApiGroup.make("otp")

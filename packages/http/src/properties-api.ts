@@ -145,8 +145,7 @@ export const DeletePropertyEndpoint: WaslEndpoint<"delete", "DELETE", "/:kind/pr
   "Deletes a custom property; a built-in property is a 403. Permission property-manage."
 )
 
-/** @ignore */
-export const PropertiesGroupBase: AuthenticatedGroup<
+const PropertiesGroupBase: AuthenticatedGroup<
   "properties",
   | typeof ListPropertyGroupsEndpoint
   | typeof CreatePropertyGroupEndpoint

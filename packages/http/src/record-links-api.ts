@@ -119,8 +119,7 @@ export const TicketDetachDealEndpoint: RecordLinkEndpoint<"ticketDetachDeal", "/
     "Unlinks the deal from the ticket; the ticket with its counts. Permission ticket-update."
   )
 
-/** @ignore */
-export const RecordLinksGroupBase: AuthenticatedGroup<
+const RecordLinksGroupBase: AuthenticatedGroup<
   "recordLinks",
   | typeof DealAttachContactsEndpoint
   | typeof DealDetachContactEndpoint

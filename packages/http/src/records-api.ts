@@ -210,8 +210,7 @@ export const BatchUpsertRecordsEndpoint: WaslEndpoint<"batchUpsert", "POST", "/:
   })
 )
 
-/** @ignore */
-export const RecordsGroupBase: AuthenticatedGroup<
+const RecordsGroupBase: AuthenticatedGroup<
   "records",
   | typeof ListRecordsEndpoint
   | typeof CreateRecordEndpoint

@@ -28,8 +28,7 @@ import { TooManyRequests429WithRetryAfter } from "./retry-after.ts"
 /** The name of the first-party session cookie that `POST /api/auth/login` sets (HttpOnly, SameSite=Lax, and Secure over HTTPS). */
 export const SESSION_COOKIE = "wasl_session"
 
-/** @ignore */
-export const CurrentPrincipalBase: Context.ServiceClass<CurrentPrincipal, "@wasl/http/CurrentPrincipal", Principal> =
+const CurrentPrincipalBase: Context.ServiceClass<CurrentPrincipal, "@wasl/http/CurrentPrincipal", Principal> =
   Context.Service<CurrentPrincipal, Principal>()("@wasl/http/CurrentPrincipal")
 /**
  * Who is calling, inside an authenticated endpoint: the user, the account the request acts in,
@@ -37,8 +36,7 @@ export const CurrentPrincipalBase: Context.ServiceClass<CurrentPrincipal, "@wasl
  */
 export class CurrentPrincipal extends CurrentPrincipalBase {}
 
-/** @ignore */
-export const AuthenticationBase: HttpApiMiddleware.ServiceClass<
+const AuthenticationBase: HttpApiMiddleware.ServiceClass<
   Authentication,
   "@wasl/http/Authentication",
   {

@@ -112,8 +112,7 @@ export const ActivateWebhookEndpoint: WaslEndpoint<"activate", "PUT", "/account/
   "{ is_active } switches deliveries on or off; 403 unless validated; true clears the failure count. Permission webhook-update."
 )
 
-/** @ignore */
-export const WebhooksGroupBase: AuthenticatedGroup<
+const WebhooksGroupBase: AuthenticatedGroup<
   "webhooks",
   | typeof ListWebhooksEndpoint
   | typeof CreateWebhookEndpoint

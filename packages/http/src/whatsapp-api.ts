@@ -100,8 +100,7 @@ export const ReceiveWhatsAppWebhookEndpoint: HttpApiEndpoint.HttpApiEndpoint<
     "dropped (Meta retries anything else), counted in wasl_whatsapp_webhooks_total. Bodies over 1 MiB: 413. " + SETTINGS_NOTE
 )
 
-/** @ignore */
-export const WhatsAppGroupBase: HttpApiGroup.AddPrefix<
+const WhatsAppGroupBase: HttpApiGroup.AddPrefix<
   HttpApiGroup.HttpApiGroup<"whatsapp", typeof VerifyWhatsAppWebhookEndpoint | typeof ReceiveWhatsAppWebhookEndpoint>,
   "/api"
 > = HttpApiGroup.make("whatsapp").add(VerifyWhatsAppWebhookEndpoint).add(ReceiveWhatsAppWebhookEndpoint).prefix("/api").annotate(

@@ -31,8 +31,7 @@ export interface WorkerLoopsShape {
   readonly started: Effect.Effect<boolean>
 }
 
-/** @ignore */
-export const WorkerLoopsBase: Context.ServiceClass<WorkerLoops, "@wasl/worker/WorkerLoops", WorkerLoopsShape> = Context
+const WorkerLoopsBase: Context.ServiceClass<WorkerLoops, "@wasl/worker/WorkerLoops", WorkerLoopsShape> = Context
   .Service<WorkerLoops, WorkerLoopsShape>()("@wasl/worker/WorkerLoops")
 
 /**

@@ -7,8 +7,7 @@
  */
 import { type Cause, Schema } from "effect"
 
-/** @ignore */
-export const DatabaseLockedErrorBase: Schema.Class<
+const DatabaseLockedErrorBase: Schema.Class<
   DatabaseLockedError,
   Schema.TaggedStruct<"DatabaseLockedError", {
     readonly dataDir: Schema.String
@@ -33,8 +32,7 @@ export const DatabaseLockedErrorBase: Schema.Class<
  */
 export class DatabaseLockedError extends DatabaseLockedErrorBase {}
 
-/** @ignore */
-export const EmbeddedPostgresErrorBase: Schema.Class<
+const EmbeddedPostgresErrorBase: Schema.Class<
   EmbeddedPostgresError,
   Schema.TaggedStruct<"EmbeddedPostgresError", {
     readonly dataDir: Schema.String

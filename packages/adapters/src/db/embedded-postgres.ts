@@ -76,8 +76,7 @@ export interface EmbeddedPostgresService {
   readonly subscribe: (channel: string) => Effect.Effect<Queue.Dequeue<Notification, SqlError>, never, Scope.Scope>
 }
 
-/** @ignore */
-export const EmbeddedPostgresBase: Context.ServiceClass<
+const EmbeddedPostgresBase: Context.ServiceClass<
   EmbeddedPostgres,
   "@wasl/adapters/db/EmbeddedPostgres",
   EmbeddedPostgresService

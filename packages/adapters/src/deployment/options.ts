@@ -149,8 +149,7 @@ export interface WaslOptions {
   readonly publicUrl?: string | undefined
 }
 
-/** @ignore */
-export const WaslConfigErrorBase: Schema.Class<
+const WaslConfigErrorBase: Schema.Class<
   WaslConfigError,
   Schema.TaggedStruct<"WaslConfigError", { readonly message: Schema.String }>,
   Cause.YieldableError

@@ -94,7 +94,7 @@ export type { ImportEntry, StagedImportRow } from "./import-tables.ts"
 export type { Turn } from "./turn.ts"
 export * from "./wasl-memory.ts"
 // The options and the error of `WaslMemory.layer`, shared with the PostgreSQL deployment layers.
-export { WaslConfigError, WaslConfigErrorBase, type WebhookOptions } from "../deployment/options.ts"
+export { WaslConfigError, type WebhookOptions } from "../deployment/options.ts"
 export { NoteRepositoryMemory } from "./note-repository-memory.ts"
 export { RecordRepositoryMemory } from "./record-repository-memory.ts"
 export * from "./record-tables.ts"

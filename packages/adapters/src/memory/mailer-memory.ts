@@ -9,8 +9,7 @@ export interface MemoryMailboxShape {
   readonly clear: Effect.Effect<void>
 }
 
-/** @ignore */
-export const MemoryMailboxBase: Context.ServiceClass<MemoryMailbox, "@wasl/adapters/MemoryMailbox", MemoryMailboxShape> =
+const MemoryMailboxBase: Context.ServiceClass<MemoryMailbox, "@wasl/adapters/MemoryMailbox", MemoryMailboxShape> =
   Context.Service<MemoryMailbox, MemoryMailboxShape>()("@wasl/adapters/MemoryMailbox")
 
 /**

@@ -48,8 +48,7 @@ const refused = (url: string): WebhookResponse => {
   return { _tag: "Failed", error: `Connection refused by ${host}.`, durationMillis: 0 }
 }
 
-/** @ignore */
-export const MemoryReceiversBase: Context.ServiceClass<MemoryReceivers, "@wasl/adapters/MemoryReceivers", MemoryReceiversService> =
+const MemoryReceiversBase: Context.ServiceClass<MemoryReceivers, "@wasl/adapters/MemoryReceivers", MemoryReceiversService> =
   Context.Service<MemoryReceivers, MemoryReceiversService>()("@wasl/adapters/MemoryReceivers")
 
 /**

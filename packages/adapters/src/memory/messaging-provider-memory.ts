@@ -61,8 +61,7 @@ export interface SentMessagesShape {
   readonly clear: Effect.Effect<void>
 }
 
-/** @ignore */
-export const SentMessagesBase: Context.ServiceClass<SentMessages, "@wasl/adapters/SentMessages", SentMessagesShape> =
+const SentMessagesBase: Context.ServiceClass<SentMessages, "@wasl/adapters/SentMessages", SentMessagesShape> =
   Context.Service<SentMessages, SentMessagesShape>()("@wasl/adapters/SentMessages")
 
 /**

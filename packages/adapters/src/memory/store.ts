@@ -419,8 +419,7 @@ export interface MemoryStoreService {
   readonly notices: PubSub.PubSub<NotificationNotice>
 }
 
-/** @ignore */
-export const MemoryStoreBase: Context.ServiceClass<MemoryStore, "@wasl/adapters/MemoryStore", MemoryStoreService> =
+const MemoryStoreBase: Context.ServiceClass<MemoryStore, "@wasl/adapters/MemoryStore", MemoryStoreService> =
   Context.Service<MemoryStore, MemoryStoreService>()("@wasl/adapters/MemoryStore")
 
 /**

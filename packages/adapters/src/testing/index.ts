@@ -72,12 +72,7 @@ export * from "./delivery-backlog-contract.ts"
 export * from "../db/test-database.ts"
 export * from "./fake-whatsapp-cloud-api.ts"
 // What a test database's layer can fail with, and the embedded server `makePgliteTestDatabase` gives.
-export {
-  DatabaseLockedError,
-  DatabaseLockedErrorBase,
-  EmbeddedPostgresError,
-  EmbeddedPostgresErrorBase
-} from "../db/embedded-postgres-errors.ts"
+export { DatabaseLockedError, EmbeddedPostgresError } from "../db/embedded-postgres-errors.ts"
 export type { EmbeddedPostgresService } from "../db/embedded-postgres.ts"
 export type { Notification } from "../db/wire-multiplexer.ts"
 export * from "./note-repository-contract.ts"

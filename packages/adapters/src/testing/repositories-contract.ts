@@ -38,8 +38,7 @@ export interface NotificationSeedShape {
   }) => Effect.Effect<void>
 }
 
-/** @ignore */
-export const NotificationSeedBase: Context.ServiceClass<NotificationSeed, "@wasl/adapters/test/NotificationSeed", NotificationSeedShape> =
+const NotificationSeedBase: Context.ServiceClass<NotificationSeed, "@wasl/adapters/test/NotificationSeed", NotificationSeedShape> =
   Context.Service<NotificationSeed, NotificationSeedShape>()("@wasl/adapters/test/NotificationSeed")
 
 /**

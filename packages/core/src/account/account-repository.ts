@@ -31,8 +31,7 @@ export interface AccountRepositoryShape {
   readonly setPlan: (accountId: number, plan: Plan, webhookLimit: number | null) => Effect.Effect<Account, NotFound>
 }
 
-/** @ignore */
-export const AccountRepositoryBase: Context.ServiceClass<
+const AccountRepositoryBase: Context.ServiceClass<
   AccountRepository,
   "@wasl/core/AccountRepository",
   AccountRepositoryShape

@@ -29,8 +29,7 @@ export interface CurrentUserReaderShape {
   readonly read: (accountId: number, userId: number) => Effect.Effect<Option.Option<CurrentUserParts>>
 }
 
-/** @ignore */
-export const CurrentUserReaderBase: Context.ServiceClass<
+const CurrentUserReaderBase: Context.ServiceClass<
   CurrentUserReader,
   "@wasl/core/CurrentUserReader",
   CurrentUserReaderShape

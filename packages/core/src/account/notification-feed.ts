@@ -27,8 +27,7 @@ export interface NotificationFeedShape {
   readonly subscribe: (accountId: number, userId: number) => Effect.Effect<Stream.Stream<number>, never, Scope.Scope>
 }
 
-/** @ignore */
-export const NotificationFeedBase: Context.ServiceClass<NotificationFeed, "@wasl/core/NotificationFeed", NotificationFeedShape> =
+const NotificationFeedBase: Context.ServiceClass<NotificationFeed, "@wasl/core/NotificationFeed", NotificationFeedShape> =
   Context.Service<NotificationFeed, NotificationFeedShape>()("@wasl/core/NotificationFeed")
 
 /**

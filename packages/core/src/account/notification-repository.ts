@@ -109,8 +109,7 @@ export interface NotificationRepositoryShape {
   readonly emailFailed: (email: PendingEmail) => Effect.Effect<void>
 }
 
-/** @ignore */
-export const NotificationRepositoryBase: Context.ServiceClass<
+const NotificationRepositoryBase: Context.ServiceClass<
   NotificationRepository,
   "@wasl/core/NotificationRepository",
   NotificationRepositoryShape

@@ -29,8 +29,7 @@ export interface TeamRepositoryShape {
   readonly grantsOf: (accountId: number, userId: number) => Effect.Effect<Option.Option<ReadonlyArray<Permission>>>
 }
 
-/** @ignore */
-export const TeamRepositoryBase: Context.ServiceClass<TeamRepository, "@wasl/core/TeamRepository", TeamRepositoryShape> =
+const TeamRepositoryBase: Context.ServiceClass<TeamRepository, "@wasl/core/TeamRepository", TeamRepositoryShape> =
   Context.Service<TeamRepository, TeamRepositoryShape>()("@wasl/core/TeamRepository")
 
 /**

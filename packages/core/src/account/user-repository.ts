@@ -59,8 +59,7 @@ export interface UserRepositoryShape {
   readonly touchMembership: (accountId: number, userId: number) => Effect.Effect<void>
 }
 
-/** @ignore */
-export const UserRepositoryBase: Context.ServiceClass<UserRepository, "@wasl/core/UserRepository", UserRepositoryShape> =
+const UserRepositoryBase: Context.ServiceClass<UserRepository, "@wasl/core/UserRepository", UserRepositoryShape> =
   Context.Service<UserRepository, UserRepositoryShape>()("@wasl/core/UserRepository")
 
 /**

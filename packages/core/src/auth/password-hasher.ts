@@ -8,8 +8,7 @@ export interface PasswordHasherShape {
   readonly verify: (password: string, hash: string) => Effect.Effect<boolean>
 }
 
-/** @ignore */
-export const PasswordHasherBase: Context.ServiceClass<PasswordHasher, "@wasl/core/PasswordHasher", PasswordHasherShape> =
+const PasswordHasherBase: Context.ServiceClass<PasswordHasher, "@wasl/core/PasswordHasher", PasswordHasherShape> =
   Context.Service<PasswordHasher, PasswordHasherShape>()("@wasl/core/PasswordHasher")
 
 /**

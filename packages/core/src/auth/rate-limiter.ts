@@ -71,8 +71,7 @@ export interface RateLimiterShape {
   readonly prune: (nowMillis: number) => Effect.Effect<number>
 }
 
-/** @ignore */
-export const RateLimiterBase: Context.ServiceClass<RateLimiter, "@wasl/core/RateLimiter", RateLimiterShape> = Context
+const RateLimiterBase: Context.ServiceClass<RateLimiter, "@wasl/core/RateLimiter", RateLimiterShape> = Context
   .Service<RateLimiter, RateLimiterShape>()("@wasl/core/RateLimiter")
 
 /**

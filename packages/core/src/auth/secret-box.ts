@@ -18,8 +18,7 @@ export interface SecretBoxShape {
   readonly open: (sealed: string) => Effect.Effect<Option.Option<string>>
 }
 
-/** @ignore */
-export const SecretBoxBase: Context.ServiceClass<SecretBox, "@wasl/core/SecretBox", SecretBoxShape> = Context.Service<
+const SecretBoxBase: Context.ServiceClass<SecretBox, "@wasl/core/SecretBox", SecretBoxShape> = Context.Service<
   SecretBox,
   SecretBoxShape
 >()("@wasl/core/SecretBox")

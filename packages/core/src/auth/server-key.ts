@@ -16,8 +16,7 @@ export type KeyPurpose = "secret-box" | "otp-code"
 /** Every purpose, in the order the subkeys are derived. */
 export const KEY_PURPOSES: ReadonlyArray<KeyPurpose> = ["secret-box", "otp-code"]
 
-/** @ignore */
-export const ServerKeyErrorBase: Schema.Class<
+const ServerKeyErrorBase: Schema.Class<
   ServerKeyError,
   Schema.TaggedStruct<"ServerKeyError", { readonly message: Schema.String }>,
   Cause.YieldableError
@@ -66,8 +65,7 @@ export interface ServerKeysShape {
   readonly key: (purpose: KeyPurpose) => Uint8Array
 }
 
-/** @ignore */
-export const ServerKeysBase: Context.ServiceClass<ServerKeys, "@wasl/core/ServerKeys", ServerKeysShape> = Context.Service<
+const ServerKeysBase: Context.ServiceClass<ServerKeys, "@wasl/core/ServerKeys", ServerKeysShape> = Context.Service<
   ServerKeys,
   ServerKeysShape
 >()("@wasl/core/ServerKeys")

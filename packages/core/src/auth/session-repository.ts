@@ -24,8 +24,7 @@ export interface SessionRepositoryShape {
   readonly removeOthersOfUser: (userId: number, keepIdHash: string | null) => Effect.Effect<void>
 }
 
-/** @ignore */
-export const SessionRepositoryBase: Context.ServiceClass<
+const SessionRepositoryBase: Context.ServiceClass<
   SessionRepository,
   "@wasl/core/SessionRepository",
   SessionRepositoryShape

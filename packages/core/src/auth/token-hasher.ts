@@ -10,8 +10,7 @@ export interface TokenHasherShape {
   readonly matches: (secret: string, expectedHash: string) => Effect.Effect<boolean>
 }
 
-/** @ignore */
-export const TokenHasherBase: Context.ServiceClass<TokenHasher, "@wasl/core/TokenHasher", TokenHasherShape> = Context
+const TokenHasherBase: Context.ServiceClass<TokenHasher, "@wasl/core/TokenHasher", TokenHasherShape> = Context
   .Service<TokenHasher, TokenHasherShape>()("@wasl/core/TokenHasher")
 
 /**

@@ -34,8 +34,7 @@ export interface TokenRepositoryShape {
   readonly touch: (id: number) => Effect.Effect<void>
 }
 
-/** @ignore */
-export const TokenRepositoryBase: Context.ServiceClass<TokenRepository, "@wasl/core/TokenRepository", TokenRepositoryShape> =
+const TokenRepositoryBase: Context.ServiceClass<TokenRepository, "@wasl/core/TokenRepository", TokenRepositoryShape> =
   Context.Service<TokenRepository, TokenRepositoryShape>()("@wasl/core/TokenRepository")
 
 /**

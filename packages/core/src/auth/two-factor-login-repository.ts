@@ -27,8 +27,7 @@ export interface TwoFactorLoginRepositoryShape {
   readonly remove: (idHash: string) => Effect.Effect<void>
 }
 
-/** @ignore */
-export const TwoFactorLoginRepositoryBase: Context.ServiceClass<
+const TwoFactorLoginRepositoryBase: Context.ServiceClass<
   TwoFactorLoginRepository,
   "@wasl/core/TwoFactorLoginRepository",
   TwoFactorLoginRepositoryShape

@@ -50,8 +50,7 @@ export interface TwoFactorRepositoryShape {
   readonly disable: (userId: number) => Effect.Effect<void>
 }
 
-/** @ignore */
-export const TwoFactorRepositoryBase: Context.ServiceClass<
+const TwoFactorRepositoryBase: Context.ServiceClass<
   TwoFactorRepository,
   "@wasl/core/TwoFactorRepository",
   TwoFactorRepositoryShape

@@ -107,8 +107,7 @@ export interface OutboxShape {
   readonly release: (events: ReadonlyArray<OutboxEventKey>) => Effect.Effect<void>
 }
 
-/** @ignore */
-export const OutboxBase: Context.ServiceClass<Outbox, "@wasl/core/Outbox", OutboxShape> = Context.Service<
+const OutboxBase: Context.ServiceClass<Outbox, "@wasl/core/Outbox", OutboxShape> = Context.Service<
   Outbox,
   OutboxShape
 >()("@wasl/core/Outbox")

@@ -24,8 +24,7 @@ export interface QueueSignalsShape {
   readonly subscribe: (queue: WorkQueue, onSignal: Effect.Effect<void>) => Effect.Effect<void, never, Scope.Scope>
 }
 
-/** @ignore */
-export const QueueSignalsBase: Context.ServiceClass<QueueSignals, "@wasl/core/QueueSignals", QueueSignalsShape> =
+const QueueSignalsBase: Context.ServiceClass<QueueSignals, "@wasl/core/QueueSignals", QueueSignalsShape> =
   Context.Service<QueueSignals, QueueSignalsShape>()("@wasl/core/QueueSignals")
 
 /**

@@ -85,8 +85,7 @@ export interface ExportRepositoryShape {
   readonly chunks: (accountId: number, id: string) => Stream.Stream<Uint8Array>
 }
 
-/** @ignore */
-export const ExportRepositoryBase: Context.ServiceClass<
+const ExportRepositoryBase: Context.ServiceClass<
   ExportRepository,
   "@wasl/core/ExportRepository",
   ExportRepositoryShape

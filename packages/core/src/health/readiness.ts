@@ -14,8 +14,7 @@ export interface ReadinessShape {
   readonly check: Effect.Effect<boolean>
 }
 
-/** @ignore */
-export const ReadinessBase: Context.ServiceClass<Readiness, "@wasl/core/Readiness", ReadinessShape> = Context.Service<
+const ReadinessBase: Context.ServiceClass<Readiness, "@wasl/core/Readiness", ReadinessShape> = Context.Service<
   Readiness,
   ReadinessShape
 >()("@wasl/core/Readiness")

@@ -101,8 +101,7 @@ export interface IdempotencyStoreShape {
   ) => Effect.Effect<IdempotencyOutcome<A>, E, R>
 }
 
-/** @ignore */
-export const IdempotencyStoreBase: Context.ServiceClass<IdempotencyStore, "@wasl/core/IdempotencyStore", IdempotencyStoreShape> =
+const IdempotencyStoreBase: Context.ServiceClass<IdempotencyStore, "@wasl/core/IdempotencyStore", IdempotencyStoreShape> =
   Context.Service<IdempotencyStore, IdempotencyStoreShape>()("@wasl/core/IdempotencyStore")
 
 /**

@@ -87,8 +87,7 @@ export interface ImportRepositoryShape {
   ) => Effect.Effect<ReadonlyArray<FailedRow>>
 }
 
-/** @ignore */
-export const ImportRepositoryBase: Context.ServiceClass<ImportRepository, "@wasl/core/ImportRepository", ImportRepositoryShape> =
+const ImportRepositoryBase: Context.ServiceClass<ImportRepository, "@wasl/core/ImportRepository", ImportRepositoryShape> =
   Context.Service<ImportRepository, ImportRepositoryShape>()("@wasl/core/ImportRepository")
 
 /**

@@ -15,8 +15,7 @@ export interface Mail {
   readonly text: string
 }
 
-/** @ignore */
-export const MailErrorBase: Schema.Class<
+const MailErrorBase: Schema.Class<
   MailError,
   Schema.TaggedStruct<"MailError", { readonly message: Schema.String }>,
   Cause.YieldableError
@@ -31,8 +30,7 @@ export interface MailerShape {
   readonly send: (mail: Mail) => Effect.Effect<void, MailError>
 }
 
-/** @ignore */
-export const MailerBase: Context.ServiceClass<Mailer, "@wasl/core/Mailer", MailerShape> = Context.Service<
+const MailerBase: Context.ServiceClass<Mailer, "@wasl/core/Mailer", MailerShape> = Context.Service<
   Mailer,
   MailerShape
 >()("@wasl/core/Mailer")

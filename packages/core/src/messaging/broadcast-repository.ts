@@ -21,8 +21,7 @@ export interface BroadcastRepositoryShape {
   readonly findById: (accountId: number, id: number) => Effect.Effect<Option.Option<Broadcast>>
 }
 
-/** @ignore */
-export const BroadcastRepositoryBase: Context.ServiceClass<
+const BroadcastRepositoryBase: Context.ServiceClass<
   BroadcastRepository,
   "@wasl/core/BroadcastRepository",
   BroadcastRepositoryShape

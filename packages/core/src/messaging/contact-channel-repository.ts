@@ -32,8 +32,7 @@ export interface ContactChannelRepositoryShape {
   readonly listOfContact: (accountId: number, contactId: string) => Effect.Effect<ReadonlyArray<ContactChannel>>
 }
 
-/** @ignore */
-export const ContactChannelRepositoryBase: Context.ServiceClass<
+const ContactChannelRepositoryBase: Context.ServiceClass<
   ContactChannelRepository,
   "@wasl/core/ContactChannelRepository",
   ContactChannelRepositoryShape

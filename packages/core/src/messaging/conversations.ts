@@ -81,8 +81,7 @@ export interface ConversationsShape {
   readonly markRead: (accountId: number, contactId: string, now: DateTime.Utc) => Effect.Effect<MarkedRead>
 }
 
-/** @ignore */
-export const ConversationsBase: Context.ServiceClass<Conversations, "@wasl/core/Conversations", ConversationsShape> =
+const ConversationsBase: Context.ServiceClass<Conversations, "@wasl/core/Conversations", ConversationsShape> =
   Context.Service<Conversations, ConversationsShape>()("@wasl/core/Conversations")
 
 /** The account's messages as conversations, one per contact: its operations are {@link ConversationsShape}. */

@@ -15,8 +15,7 @@ export interface MediaBacklogShape {
   readonly pending: (limit: number, skip: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Message>>
 }
 
-/** @ignore */
-export const MediaBacklogBase: Context.ServiceClass<MediaBacklog, "@wasl/core/MediaBacklog", MediaBacklogShape> = Context
+const MediaBacklogBase: Context.ServiceClass<MediaBacklog, "@wasl/core/MediaBacklog", MediaBacklogShape> = Context
   .Service<MediaBacklog, MediaBacklogShape>()("@wasl/core/MediaBacklog")
 
 /** Received messages whose files are still to be fetched: its operations are {@link MediaBacklogShape}. */

@@ -37,8 +37,7 @@ export interface MediaStoreShape {
   readonly get: (accountId: number, key: string) => Effect.Effect<Option.Option<StoredMedia>>
 }
 
-/** @ignore */
-export const MediaStoreBase: Context.ServiceClass<MediaStore, "@wasl/core/MediaStore", MediaStoreShape> = Context.Service<
+const MediaStoreBase: Context.ServiceClass<MediaStore, "@wasl/core/MediaStore", MediaStoreShape> = Context.Service<
   MediaStore,
   MediaStoreShape
 >()("@wasl/core/MediaStore")

@@ -20,8 +20,7 @@ export interface MessageRepositoryShape {
   readonly update: (message: Message) => Effect.Effect<void>
 }
 
-/** @ignore */
-export const MessageRepositoryBase: Context.ServiceClass<
+const MessageRepositoryBase: Context.ServiceClass<
   MessageRepository,
   "@wasl/core/MessageRepository",
   MessageRepositoryShape

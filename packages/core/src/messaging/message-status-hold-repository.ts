@@ -15,8 +15,7 @@ export interface MessageStatusHoldRepositoryShape {
   readonly take: (accountId: number, providerMessageId: string) => Effect.Effect<ReadonlyArray<StatusReport>>
 }
 
-/** @ignore */
-export const MessageStatusHoldRepositoryBase: Context.ServiceClass<
+const MessageStatusHoldRepositoryBase: Context.ServiceClass<
   MessageStatusHoldRepository,
   "@wasl/core/MessageStatusHoldRepository",
   MessageStatusHoldRepositoryShape

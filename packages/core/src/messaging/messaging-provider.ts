@@ -134,8 +134,7 @@ export interface MessagingProviderShape {
   readonly fetchMedia: (platform: ProviderPlatform, mediaId: string, maxBytes: number) => Effect.Effect<MediaOutcome>
 }
 
-/** @ignore */
-export const MessagingProviderBase: Context.ServiceClass<
+const MessagingProviderBase: Context.ServiceClass<
   MessagingProvider,
   "@wasl/core/MessagingProvider",
   MessagingProviderShape

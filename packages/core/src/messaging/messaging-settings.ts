@@ -9,8 +9,7 @@ export interface MessagingSettingsShape {
   readonly otpCooldown: Duration.Duration
 }
 
-/** @ignore */
-export const MessagingSettingsBase: Context.ServiceClass<
+const MessagingSettingsBase: Context.ServiceClass<
   MessagingSettings,
   "@wasl/core/MessagingSettings",
   MessagingSettingsShape

@@ -37,8 +37,7 @@ export interface OtpCodeHasherShape {
   readonly matches: (verificationId: string, code: string, stored: string) => Effect.Effect<boolean>
 }
 
-/** @ignore */
-export const OtpCodeHasherBase: Context.ServiceClass<OtpCodeHasher, "@wasl/core/OtpCodeHasher", OtpCodeHasherShape> =
+const OtpCodeHasherBase: Context.ServiceClass<OtpCodeHasher, "@wasl/core/OtpCodeHasher", OtpCodeHasherShape> =
   Context.Service<OtpCodeHasher, OtpCodeHasherShape>()("@wasl/core/OtpCodeHasher")
 
 /** Hashes one-time codes with the server's key, so that a stored code cannot be read back. */

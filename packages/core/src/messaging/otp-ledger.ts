@@ -34,8 +34,7 @@ export interface OtpLedgerShape {
   readonly lockRecipient: (accountId: number, recipient: string) => Effect.Effect<void>
 }
 
-/** @ignore */
-export const OtpLedgerBase: Context.ServiceClass<OtpLedger, "@wasl/core/OtpLedger", OtpLedgerShape> =
+const OtpLedgerBase: Context.ServiceClass<OtpLedger, "@wasl/core/OtpLedger", OtpLedgerShape> =
   Context.Service<OtpLedger, OtpLedgerShape>()("@wasl/core/OtpLedger")
 
 /** The accounts' OTP credits and the per-recipient send cooldowns. */

@@ -29,8 +29,7 @@ export interface OtpReservationRepositoryShape {
   readonly findById: (accountId: number, id: string) => Effect.Effect<Option.Option<OtpReservation>>
 }
 
-/** @ignore */
-export const OtpReservationRepositoryBase: Context.ServiceClass<
+const OtpReservationRepositoryBase: Context.ServiceClass<
   OtpReservationRepository,
   "@wasl/core/OtpReservationRepository",
   OtpReservationRepositoryShape

@@ -25,8 +25,7 @@ export interface PlatformRepositoryShape {
   readonly findByProviderNumber: (phoneNumberId: string) => Effect.Effect<ReadonlyArray<Platform>>
 }
 
-/** @ignore */
-export const PlatformRepositoryBase: Context.ServiceClass<
+const PlatformRepositoryBase: Context.ServiceClass<
   PlatformRepository,
   "@wasl/core/PlatformRepository",
   PlatformRepositoryShape

@@ -23,8 +23,7 @@ export interface VerificationRepositoryShape {
   readonly update: (verification: Verification) => Effect.Effect<void>
 }
 
-/** @ignore */
-export const VerificationRepositoryBase: Context.ServiceClass<
+const VerificationRepositoryBase: Context.ServiceClass<
   VerificationRepository,
   "@wasl/core/VerificationRepository",
   VerificationRepositoryShape

@@ -47,8 +47,7 @@ export interface NoteRepositoryShape {
   readonly delete: (ref: NoteRef) => Effect.Effect<boolean>
 }
 
-/** @ignore */
-export const NoteRepositoryBase: Context.ServiceClass<NoteRepository, "@wasl/core/NoteRepository", NoteRepositoryShape> =
+const NoteRepositoryBase: Context.ServiceClass<NoteRepository, "@wasl/core/NoteRepository", NoteRepositoryShape> =
   Context.Service<NoteRepository, NoteRepositoryShape>()("@wasl/core/NoteRepository")
 
 /**

@@ -36,8 +36,7 @@ export interface PropertyGroupRepositoryShape {
   readonly internalNames: (accountId: number, kind: ObjectKind) => Effect.Effect<ReadonlyArray<string>>
 }
 
-/** @ignore */
-export const PropertyGroupRepositoryBase: Context.ServiceClass<
+const PropertyGroupRepositoryBase: Context.ServiceClass<
   PropertyGroupRepository,
   "@wasl/core/PropertyGroupRepository",
   PropertyGroupRepositoryShape

@@ -44,8 +44,7 @@ export interface PropertyRepositoryShape {
   readonly internalNames: (accountId: number, kind: ObjectKind) => Effect.Effect<ReadonlyArray<string>>
 }
 
-/** @ignore */
-export const PropertyRepositoryBase: Context.ServiceClass<
+const PropertyRepositoryBase: Context.ServiceClass<
   PropertyRepository,
   "@wasl/core/PropertyRepository",
   PropertyRepositoryShape

@@ -35,8 +35,7 @@ export interface PropertyValueStoreShape {
   readonly drop: (accountId: number, property: PropertyDefinition) => Effect.Effect<void>
 }
 
-/** @ignore */
-export const PropertyValueStoreBase: Context.ServiceClass<
+const PropertyValueStoreBase: Context.ServiceClass<
   PropertyValueStore,
   "@wasl/core/PropertyValueStore",
   PropertyValueStoreShape

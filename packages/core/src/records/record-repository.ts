@@ -145,8 +145,7 @@ export interface RecordRepositoryShape {
   readonly unlink: (input: RecordLinkInput) => Effect.Effect<boolean>
 }
 
-/** @ignore */
-export const RecordRepositoryBase: Context.ServiceClass<
+const RecordRepositoryBase: Context.ServiceClass<
   RecordRepository,
   "@wasl/core/RecordRepository",
   RecordRepositoryShape

@@ -33,8 +33,7 @@ export interface RetentionShape {
   readonly pruneBatch: (kind: RetentionKind, cutoff: DateTime.Utc, limit: number) => Effect.Effect<number>
 }
 
-/** @ignore */
-export const RetentionBase: Context.ServiceClass<Retention, "@wasl/core/Retention", RetentionShape> = Context.Service<
+const RetentionBase: Context.ServiceClass<Retention, "@wasl/core/Retention", RetentionShape> = Context.Service<
   Retention,
   RetentionShape
 >()("@wasl/core/Retention")

@@ -21,8 +21,7 @@ export interface DeliveryBacklogShape {
   readonly snapshot: Effect.Effect<DeliveryBacklogSnapshot>
 }
 
-/** @ignore */
-export const DeliveryBacklogBase: Context.ServiceClass<DeliveryBacklog, "@wasl/core/DeliveryBacklog", DeliveryBacklogShape> =
+const DeliveryBacklogBase: Context.ServiceClass<DeliveryBacklog, "@wasl/core/DeliveryBacklog", DeliveryBacklogShape> =
   Context.Service<DeliveryBacklog, DeliveryBacklogShape>()("@wasl/core/DeliveryBacklog")
 
 /** How much webhook work is waiting (see `DeliveryBacklogShape`). */

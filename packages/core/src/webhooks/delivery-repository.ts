@@ -228,8 +228,7 @@ export interface DeliveryRepositoryShape {
   ) => Effect.Effect<Option.Option<{ readonly event: EventName; readonly body: string }>>
 }
 
-/** @ignore */
-export const DeliveryRepositoryBase: Context.ServiceClass<
+const DeliveryRepositoryBase: Context.ServiceClass<
   DeliveryRepository,
   "@wasl/core/DeliveryRepository",
   DeliveryRepositoryShape

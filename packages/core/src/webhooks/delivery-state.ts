@@ -64,8 +64,7 @@ export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = [
  */
 export type AttemptOutcome = "Succeeded" | "Retrying" | "Exhausted"
 
-/** @ignore */
-export const DeliveryFinishedBase: Schema.Class<
+const DeliveryFinishedBase: Schema.Class<
   DeliveryFinished,
   Schema.TaggedStruct<"DeliveryFinished", { readonly status: typeof DeliveryStatus }>,
   Cause.YieldableError

@@ -61,8 +61,7 @@ export interface WebhookRepositoryShape {
   readonly delete: (accountId: number, id: number) => Effect.Effect<boolean>
 }
 
-/** @ignore */
-export const WebhookRepositoryBase: Context.ServiceClass<
+const WebhookRepositoryBase: Context.ServiceClass<
   WebhookRepository,
   "@wasl/core/WebhookRepository",
   WebhookRepositoryShape

@@ -39,8 +39,7 @@ export interface WebhookTransportShape {
   readonly post: (request: WebhookRequest) => Effect.Effect<WebhookResponse>
 }
 
-/** @ignore */
-export const WebhookTransportBase: Context.ServiceClass<
+const WebhookTransportBase: Context.ServiceClass<
   WebhookTransport,
   "@wasl/core/WebhookTransport",
   WebhookTransportShape

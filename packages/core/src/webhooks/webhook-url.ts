@@ -71,8 +71,7 @@ export interface WebhookUrlGuardShape {
   readonly check: (url: string) => Effect.Effect<UrlCheck>
 }
 
-/** @ignore */
-export const WebhookUrlGuardBase: Context.ServiceClass<
+const WebhookUrlGuardBase: Context.ServiceClass<
   WebhookUrlGuard,
   "@wasl/core/WebhookUrlGuard",
   WebhookUrlGuardShape

@@ -47,8 +47,7 @@ export interface WhatsAppInboxShape {
   readonly retry: (id: string, at: DateTime.Utc) => Effect.Effect<void>
 }
 
-/** @ignore */
-export const WhatsAppInboxBase: Context.ServiceClass<WhatsAppInbox, "@wasl/core/WhatsAppInbox", WhatsAppInboxShape> =
+const WhatsAppInboxBase: Context.ServiceClass<WhatsAppInbox, "@wasl/core/WhatsAppInbox", WhatsAppInboxShape> =
   Context.Service<WhatsAppInbox, WhatsAppInboxShape>()("@wasl/core/WhatsAppInbox")
 
 /**
