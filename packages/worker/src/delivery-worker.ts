@@ -83,7 +83,7 @@ import { Cause, Clock, DateTime, Duration, Effect, FiberSet, Latch, Layer, Optio
 import type { SecureRandom } from "effect/crypto"
 import { type MediaFetchLoopServices, type MediaFetchOptions, makeMediaFetchRound } from "./media-fetch.ts"
 import { WorkerLoops, type WorkerLoopsShape } from "./worker-loops.ts"
-import { recordAttemptMetrics, recordWhatsAppDrainMetrics } from "./worker-metrics.ts"
+import { recordAttemptMetrics, recordWhatsAppDrainMetrics, recordWhatsAppWebhookSummary } from "./worker-metrics.ts"
 
 /**
  * The ports the worker runs on, all part of the Wasl services an adapter layer of
@@ -451,10 +451,13 @@ export const runDeliveryWorker = (
       concurrency: options.whatsappConcurrency ?? 8,
       lease: options.whatsappLease ?? Duration.minutes(1)
     }
+    // What a callback held is counted once it is processed: a retried one is counted by the attempt that succeeds.
+    const processAndCount = (body: string, receivedAt: DateTime.Utc) =>
+      Effect.tap(processWhatsAppWebhook(body, receivedAt), recordWhatsAppWebhookSummary)
     const whatsappStep = Effect.gen(function*() {
       yield* whatsappWake.close
       while (true) {
-        const result = yield* drainWhatsAppInbox(whatsappOptions, processWhatsAppWebhook)
+        const result = yield* drainWhatsAppInbox(whatsappOptions, processAndCount)
         yield* recordWhatsAppDrainMetrics(result)
         yield* beat(WHATSAPP)
         if (result.claimed < whatsappOptions.batch) break

@@ -1,9 +1,16 @@
 /**
  * The worker's metrics: recorded delivery attempts by result, how long after its event a
- * delivery's first attempt started, and the stored WhatsApp callbacks processed, retried or dropped. They live in the process that runs the worker: `npm start`
+ * delivery's first attempt started, the stored WhatsApp callbacks processed, retried or dropped, and
+ * what their processing found in them. They live in the process that runs the worker: `npm start`
  * serves them at the server's `/metrics`, `apps/worker` at its health port's.
  */
-import { type AttemptResult, deliveryEventTimeMillis, type PendingAttempt, type WhatsAppDrainResult } from "@wasl/core"
+import {
+  type AttemptResult,
+  deliveryEventTimeMillis,
+  type PendingAttempt,
+  type WhatsAppDrainResult,
+  type WhatsAppWebhookSummary
+} from "@wasl/core"
 import { DateTime, Effect, Metric } from "effect"
 
 /** Recorded attempts by `outcome` (succeeded, retrying, exhausted, cancelled, dropped). */
@@ -51,5 +58,26 @@ export const recordWhatsAppDrainMetrics = (result: WhatsAppDrainResult): Effect.
     [["processed", result.processed], ["retrying", result.retrying], ["dropped", result.dropped]] as const,
     ([outcome, count]) =>
       count === 0 ? Effect.void : Metric.update(Metric.withAttributes(whatsAppCallbacksProcessedTotal, { outcome }), count),
+    { discard: true }
+  )
+
+/** What the processing of stored WhatsApp callbacks found in them, by `kind`. */
+export const whatsAppCallbackItemsTotal: Metric.Counter<number> = Metric.counter("wasl_whatsapp_callback_items_total", {
+  description:
+    "What the worker's processing of stored WhatsApp callbacks found, by kind: message, status (of the accounts' numbers), unknown_number (a change about a number no account has: dropped), ignored (not Meta's shape, or a field or status Wasl does not take).",
+  incremental: true
+})
+
+/** Counts what one processed callback held. */
+export const recordWhatsAppWebhookSummary = (summary: WhatsAppWebhookSummary): Effect.Effect<void> =>
+  Effect.forEach(
+    [
+      ["message", summary.messages],
+      ["status", summary.statuses],
+      ["unknown_number", summary.unknownNumbers],
+      ["ignored", summary.ignored]
+    ] as const,
+    ([kind, count]) =>
+      count === 0 ? Effect.void : Metric.update(Metric.withAttributes(whatsAppCallbackItemsTotal, { kind }), count),
     { discard: true }
   )

@@ -1,7 +1,8 @@
 /**
  * The worker's WhatsApp loop on the memory ports under `TestClock`: a stored callback is processed
  * and deleted as soon as it is stored, woken by the inbox's signal alone (every poll is a week
- * away), and counted in `wasl_whatsapp_callbacks_processed_total`.
+ * away), counted in `wasl_whatsapp_callbacks_processed_total`, and what it held counted in
+ * `wasl_whatsapp_callback_items_total`.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { WhatsAppInbox } from "@wasl/core"
@@ -24,10 +25,13 @@ const eventually = <R>(check: Effect.Effect<boolean, never, R>, what: string) =>
     return yield* Effect.die(new Error(`never happened: ${what}`))
   })
 
-const processedCount = Effect.map(Metric.snapshot, (all) => {
-  const found = all.find((m) => m.id === "wasl_whatsapp_callbacks_processed_total" && m.attributes?.["outcome"] === "processed")
-  return found === undefined ? 0 : (found.state as Metric.CounterState<number>).count
-})
+const counted = (id: string, attribute: string, value: string) =>
+  Effect.map(Metric.snapshot, (all) => {
+    const found = all.find((m) => m.id === id && m.attributes?.[attribute] === value)
+    return found === undefined ? 0 : (found.state as Metric.CounterState<number>).count
+  })
+const processedCount = counted("wasl_whatsapp_callbacks_processed_total", "outcome", "processed")
+const itemCount = (kind: string) => counted("wasl_whatsapp_callback_items_total", "kind", kind)
 
 /** Whether nothing is claimable, even far in the future: the inbox is empty. */
 const inboxEmpty = Effect.flatMap(WhatsAppInbox, (inbox) =>
@@ -44,7 +48,13 @@ describe("the worker's WhatsApp loop on the memory ports", () => {
         const body = JSON.stringify(metaWebhook.textMessage({ phoneNumberId: "1065", from: "16505551234", id: `wamid.${n}`, text: "Hi" }))
         yield* inbox.insert(body, T0)
       }
-      yield* eventually(Effect.map(processedCount, (count) => count === 3), "three callbacks processed")
+      // A stored body that is not Meta's shape is processed too: it is one ignored.
+      yield* inbox.insert("not JSON", T0)
+      yield* eventually(Effect.map(processedCount, (count) => count === 4), "four callbacks processed")
+      // No account has the number 1065: each message's change is an unknown number.
+      assert.strictEqual(yield* itemCount("unknown_number"), 3)
+      assert.strictEqual(yield* itemCount("ignored"), 1)
+      assert.strictEqual(yield* itemCount("message"), 0)
       yield* Scope.close(scope, Exit.void)
       // Claimed with a clock a year ahead: nothing is left, not even leased.
       yield* TestClock.adjust(Duration.days(365))
