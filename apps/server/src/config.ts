@@ -280,7 +280,8 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
   retainIdempotency: durationSetting("WASL_RETENTION_IDEMPOTENCY"),
   retainExports: durationSetting("WASL_RETENTION_EXPORTS"),
   retainImports: durationSetting("WASL_RETENTION_IMPORTS"),
-  retainReservations: durationSetting("WASL_RETENTION_RESERVATIONS")
+  retainReservations: durationSetting("WASL_RETENTION_RESERVATIONS"),
+  retainStatusHolds: durationSetting("WASL_RETENTION_STATUS_HOLDS")
 }).pipe(Config.map((c) => ({
   databaseUrl: c.database.databaseUrl === undefined ? undefined : Redacted.value(c.database.databaseUrl),
   dataDir: c.database.dataDir,
@@ -303,7 +304,8 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
     idempotency: c.retainIdempotency,
     exports: c.retainExports,
     imports: c.retainImports,
-    reservations: c.retainReservations
+    reservations: c.retainReservations,
+    statusHolds: c.retainStatusHolds
   }
 })))
 export type WaslConfig = Config.Success<typeof WaslConfig>

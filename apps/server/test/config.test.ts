@@ -21,7 +21,8 @@ const DURATION_SETTINGS = [
   "WASL_RETENTION_IDEMPOTENCY",
   "WASL_RETENTION_EXPORTS",
   "WASL_RETENTION_IMPORTS",
-  "WASL_RETENTION_RESERVATIONS"
+  "WASL_RETENTION_RESERVATIONS",
+  "WASL_RETENTION_STATUS_HOLDS"
 ] as const
 
 /** The duration each setting ends up as. */
@@ -34,7 +35,8 @@ const durations = (config: WaslConfig) => ({
   WASL_RETENTION_IDEMPOTENCY: config.retention?.idempotency,
   WASL_RETENTION_EXPORTS: config.retention?.exports,
   WASL_RETENTION_IMPORTS: config.retention?.imports,
-  WASL_RETENTION_RESERVATIONS: config.retention?.reservations
+  WASL_RETENTION_RESERVATIONS: config.retention?.reservations,
+  WASL_RETENTION_STATUS_HOLDS: config.retention?.statusHolds
 })
 
 describe("the settings", () => {

@@ -101,6 +101,8 @@ export interface RetentionOptions {
   readonly imports?: string | Duration.Duration | undefined
   /** `WASL_RETENTION_RESERVATIONS`: OTP credit reservations once settled or released, from then. Default 30 days. */
   readonly reservations?: string | Duration.Duration | undefined
+  /** `WASL_RETENTION_STATUS_HOLDS`: statuses Meta reported for a message the account never stored, from when they arrived. Default 7 days. */
+  readonly statusHolds?: string | Duration.Duration | undefined
 }
 
 /**
@@ -221,7 +223,9 @@ export const retentionPolicyOf = (options: RetentionOptions = {}): Effect.Effect
   Effect.gen(function*() {
     const policy: Partial<Record<keyof RetentionPolicyShape, Duration.Duration>> = {}
     for (const kind of RETENTION_KINDS) {
-      policy[kind] = yield* durationSetting(`WASL_RETENTION_${kind.toUpperCase()}`, options[kind], DEFAULT_RETENTION[kind])
+      // statusHolds: WASL_RETENTION_STATUS_HOLDS
+      const setting = `WASL_RETENTION_${kind.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`
+      policy[kind] = yield* durationSetting(setting, options[kind], DEFAULT_RETENTION[kind])
     }
     return policy as RetentionPolicyShape
   })

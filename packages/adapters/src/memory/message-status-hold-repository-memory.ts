@@ -1,5 +1,5 @@
 import { MessageStatusHoldRepository, type StatusReport } from "@wasl/core"
-import { Effect, Layer } from "effect"
+import { DateTime, Effect, Layer } from "effect"
 import { requireAccount, withMessaging } from "./messaging-constraints.ts"
 import { accountKey } from "./messaging-tables.ts"
 import { mapSet, MemoryStore, updateStore } from "./store.ts"
@@ -11,17 +11,19 @@ export const MessageStatusHoldRepositoryMemory: Layer.Layer<MessageStatusHoldRep
     const store = yield* MemoryStore
     return MessageStatusHoldRepository.of({
       hold: (accountId, providerMessageId, report) =>
-        updateStore(store, (state) => {
+        Effect.flatMap(DateTime.now, (now) =>
+          updateStore(store, (state) => {
           requireAccount(state, accountId, "message_status_holds")
           const key = accountKey(accountId, `${providerMessageId} ${report.status}`)
           if (state.messaging.statusHolds.has(key)) return [undefined, state] as const
           const statusHolds = mapSet(state.messaging.statusHolds, key, {
             ...report,
             account_id: accountId,
-            provider_message_id: providerMessageId
+            provider_message_id: providerMessageId,
+            created_at: now
           })
           return [undefined, withMessaging(state, { ...state.messaging, statusHolds })] as const
-        }),
+        })),
       take: (accountId, providerMessageId) =>
         updateStore(store, (state) => {
           const taken: Array<StatusReport> = []

@@ -75,7 +75,10 @@ export interface MessagingTables {
   /** The contacts' channel entries, by `accountKey(account_id, id)`, oldest first. */
   readonly contactChannels: ReadonlyMap<string, ContactChannelRow>
   /** Statuses held for messages not stored yet, by `accountKey(account_id, "<provider id> <status>")`. */
-  readonly statusHolds: ReadonlyMap<string, StatusReport & { readonly account_id: number; readonly provider_message_id: string }>
+  readonly statusHolds: ReadonlyMap<
+    string,
+    StatusReport & { readonly account_id: number; readonly provider_message_id: string; readonly created_at: DateTime.Utc }
+  >
 }
 
 /** Messaging tables with no rows, every sequence at 1. */

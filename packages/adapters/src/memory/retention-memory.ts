@@ -107,13 +107,20 @@ const PRUNE: Readonly<Record<RetentionKind, (state: MemoryState, cutoff: number,
     const reservations = new Map(state.messaging.reservations)
     for (const [key] of gone) reservations.delete(key)
     return [gone.size, withMessaging(state, { ...state.messaging, reservations })]
+  },
+  statusHolds: (state, cutoff, limit) => {
+    const gone = oldest(state.messaging.statusHolds.entries(), ([, hold]) => millis(hold.created_at), cutoff, limit)
+    if (gone.size === 0) return [0, state]
+    const statusHolds = new Map(state.messaging.statusHolds)
+    for (const [key] of gone) statusHolds.delete(key)
+    return [gone.size, withMessaging(state, { ...state.messaging, statusHolds })]
   }
 }
 
 /**
  * Retention over the memory store, with RetentionPg's semantics: each batch deletes the oldest
  * prunable rows of its kind older than the cutoff (a delivery with its attempts, an import with
- * its staged rows, a settled or released OTP reservation; export files and then exports, each at
+ * its staged rows, a settled or released OTP reservation, a held status; export files and then exports, each at
  * most `limit`), at most `limit`, in one atomic step.
  */
 export const RetentionMemory: Layer.Layer<Retention, never, MemoryStore> = Layer.effect(

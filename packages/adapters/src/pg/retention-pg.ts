@@ -47,7 +47,14 @@ const RULES: Readonly<Record<RetentionKind, PruneRule | readonly [PruneRule, Pru
   // Finished imports, with their refused rows by cascade (migration 0018).
   imports: { table: "imports", key: ["account_id", "id"], age: "finished_at", prunable: "status IN ('completed', 'failed')" },
   // Settled or released OTP reservations, from when their send's outcome was stored (migration 0019).
-  reservations: { table: "otp_reservations", key: ["account_id", "id"], age: "updated_at", prunable: "status <> 'open'" }
+  reservations: { table: "otp_reservations", key: ["account_id", "id"], age: "updated_at", prunable: "status <> 'open'" },
+  // Statuses held for messages never stored, from when they arrived (migration 0029).
+  statusHolds: {
+    table: "message_status_holds",
+    key: ["account_id", "provider_message_id", "status"],
+    age: "created_at",
+    prunable: "true"
+  }
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   type DeliveryState,
   IDEMPOTENCY_KEY_LIFETIME,
   IdempotencyStore,
+  MessageStatusHoldRepository,
   NotificationRepository,
   type OtpReservation,
   OtpReservationRepository,
@@ -35,6 +36,7 @@ export type RetentionContractServices =
   | VerificationRepository
   | IdempotencyStore
   | OtpReservationRepository
+  | MessageStatusHoldRepository
 
 const T0 = DateTime.makeUnsafe("2040-01-01T00:00:00.000Z")
 const second = (n: number) => plusMillis(T0, n * 1000)
@@ -107,6 +109,7 @@ const finished = (status: "succeeded" | "failed"): DeliveryState => ({ status, a
  * - deletes idempotency keys that expired before the cutoff: the key is free again;
  * - deletes OTP reservations settled or released before the cutoff, oldest first; never an open
  *   one, however old;
+ * - deletes statuses held for messages never stored that arrived before the cutoff, oldest first;
  * - shares the rows among concurrent pruners: together they delete each row once.
  *
  * The kinds `imports` and `exports` are checked by the import and export repository contracts.
@@ -256,6 +259,24 @@ export const retentionContract = <E>(name: string, implementation: Layer.Layer<R
         assert.isFalse(yield* exists(released))
         assert.isTrue(yield* exists(open))
         assert.isTrue(yield* exists(settledLater))
+      }))
+
+    it.effect("held statuses: those that arrived before the cutoff go, oldest first; later ones stay", () =>
+      Effect.gen(function*() {
+        yield* pruneAll("statusHolds")
+        const holds = yield* MessageStatusHoldRepository
+        const accountId = yield* newAccount
+        const report = (at: DateTime.Utc) => ({ status: "delivered" as const, at, error: null })
+        yield* atTime(second(1), holds.hold(accountId, "wamid.first", report(second(1))))
+        yield* atTime(second(2), holds.hold(accountId, "wamid.second", report(second(2))))
+        yield* atTime(second(9), holds.hold(accountId, "wamid.later", report(second(9))))
+
+        assert.strictEqual(yield* prune("statusHolds", second(5), 1), 1)
+        assert.deepStrictEqual(yield* holds.take(accountId, "wamid.first"), [])
+        assert.strictEqual(yield* prune("statusHolds", second(5), 1), 1)
+        assert.strictEqual(yield* prune("statusHolds", second(5), 1), 0)
+        assert.deepStrictEqual(yield* holds.take(accountId, "wamid.second"), [])
+        assert.strictEqual((yield* holds.take(accountId, "wamid.later")).length, 1)
       }))
 
     it.effect("concurrent pruners share the rows: together they delete each one once", () =>

@@ -107,13 +107,14 @@ describe("WaslPostgres", () => {
         idempotency: DEFAULT_RETENTION.idempotency,
         exports: DEFAULT_RETENTION.exports,
         imports: DEFAULT_RETENTION.imports,
-        reservations: DEFAULT_RETENTION.reservations
+        reservations: DEFAULT_RETENTION.reservations,
+        statusHolds: DEFAULT_RETENTION.statusHolds
       })
     }), { timeout: 60_000 })
 })
 
 describe("retentionPolicyOf", () => {
-  it.effect("reads the duration syntax of the retry delays, and defaults to 30, 90 and 30 days, idempotency keys at expiry, export files 7 days, imports 30 days and OTP reservations 30 days", () =>
+  it.effect("reads the duration syntax of the retry delays, and defaults to 30, 90 and 30 days, idempotency keys at expiry, export files 7 days, imports 30 days, OTP reservations 30 days and held statuses 7 days", () =>
     Effect.gen(function*() {
       assert.deepStrictEqual(yield* retentionPolicyOf(), DEFAULT_RETENTION)
       assert.deepStrictEqual(DEFAULT_RETENTION, {
@@ -123,7 +124,8 @@ describe("retentionPolicyOf", () => {
         idempotency: Duration.zero,
         exports: Duration.days(7),
         imports: Duration.days(30),
-        reservations: Duration.days(30)
+        reservations: Duration.days(30),
+        statusHolds: Duration.days(7)
       })
       const policy = yield* retentionPolicyOf({
         deliveries: "36h",
@@ -132,7 +134,8 @@ describe("retentionPolicyOf", () => {
         idempotency: "0s",
         exports: "2h",
         imports: "3d",
-        reservations: "12h"
+        reservations: "12h",
+        statusHolds: "1d"
       })
       assert.deepStrictEqual(policy, {
         deliveries: Duration.hours(36),
@@ -141,8 +144,11 @@ describe("retentionPolicyOf", () => {
         idempotency: Duration.zero,
         exports: Duration.hours(2),
         imports: Duration.days(3),
-        reservations: Duration.hours(12)
+        reservations: Duration.hours(12),
+        statusHolds: Duration.days(1)
       })
+      const refused = yield* Effect.flip(retentionPolicyOf({ statusHolds: "soon" }))
+      assert.include(refused.message, "WASL_RETENTION_STATUS_HOLDS")
     }))
 })
 

@@ -50,12 +50,18 @@ export interface RetentionPolicyShape {
    * sweeper releases it first).
    */
   readonly reservations: Duration.Duration
+  /**
+   * Statuses Meta reported for a message the account has not stored (yet), counted from when they
+   * arrived (`WASL_RETENTION_STATUS_HOLDS`). A send stores its message within seconds of Meta's
+   * answer, so one held longer is of a message sent outside Wasl and would never be taken.
+   */
+  readonly statusHolds: Duration.Duration
 }
 
 /**
  * The defaults: deliveries 30 days, notifications 90 days, OTP verifications 30 days, idempotency
  * keys as soon as they expire, export files 7 days (and the exports 7 more), imports 30 days,
- * finished OTP reservations 30 days.
+ * finished OTP reservations 30 days, held statuses 7 days.
  */
 export const DEFAULT_RETENTION: RetentionPolicyShape = {
   deliveries: Duration.days(30),
@@ -64,7 +70,8 @@ export const DEFAULT_RETENTION: RetentionPolicyShape = {
   idempotency: Duration.zero,
   exports: Duration.days(7),
   imports: Duration.days(30),
-  reservations: Duration.days(30)
+  reservations: Duration.days(30),
+  statusHolds: Duration.days(7)
 }
 
 /**
