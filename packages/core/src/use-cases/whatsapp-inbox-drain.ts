@@ -1,7 +1,8 @@
 /**
- * The worker's side of the WhatsApp inbox: claim stored callbacks, process each (with the
- * processing given: the worker gives `processWhatsAppWebhook`), delete the processed. A body whose processing dies is retried after
- * a backoff, and after `WHATSAPP_RETRY_DELAYS.length + 1` attempts it is dropped with a log line,
+ * The worker's side of the WhatsApp inbox: claim stored callbacks, handle each with the
+ * processing given (the worker gives `processWhatsAppWebhook`), delete the handled ones. A body
+ * whose processing dies is retried after a backoff, and after `WHATSAPP_RETRY_DELAYS.length + 1`
+ * attempts it is dropped with a log line,
  * so one poison body never holds up the ones behind it (the claim skips it while it waits).
  */
 import { Cause, DateTime, Duration, Effect } from "effect"
@@ -38,7 +39,7 @@ export interface WhatsAppDrainResult {
 export interface WhatsAppDrainOptions {
   /** Bodies per claim. */
   readonly batch: number
-  /** The lease of a claimed body: well above the time one takes to process. */
+  /** The lease of a claimed body: well above the time one takes to handle. */
   readonly lease: Duration.Duration
   /** Bodies processed at once. */
   readonly concurrency: number
@@ -50,13 +51,13 @@ type Outcome = "processed" | "retrying" | "dropped"
 export type WhatsAppCallbackProcessing<R> = (body: string, receivedAt: DateTime.Utc) => Effect.Effect<void, never, R>
 
 /**
- * One round: claims up to `batch` bodies, runs `process` on them (`concurrency` at once), deletes
+ * One round: claims up to `batch` bodies, runs `handle` on them (`concurrency` at once), deletes
  * those processed or dropped in one statement and sets the others' retry times. Interrupted, the
  * bodies in hand keep their lease and are claimed again when it runs out.
  */
 export const drainWhatsAppInbox = <R>(
   options: WhatsAppDrainOptions,
-  process: WhatsAppCallbackProcessing<R>
+  handle: WhatsAppCallbackProcessing<R>
 ): Effect.Effect<WhatsAppDrainResult, never, WhatsAppInbox | R> =>
   Effect.gen(function*() {
     const inbox = yield* WhatsAppInbox
@@ -79,7 +80,7 @@ export const drainWhatsAppInbox = <R>(
       })
 
     const outcomes = yield* Effect.forEach(claimed, (stored) =>
-      process(stored.body, stored.receivedAt).pipe(
+      handle(stored.body, stored.receivedAt).pipe(
         Effect.as<Outcome>("processed"),
         Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : failed(stored, cause))
       ), { concurrency: options.concurrency })

@@ -1,7 +1,7 @@
 /**
  * The receiving end of Meta's WhatsApp Cloud API webhooks: the callback URL's verification
  * (`hub.challenge`) and the callbacks themselves, which are stored as they came (the inbox) for
- * the worker to process. Nothing of a callback is read before its signature is checked.
+ * the worker to take in. Nothing of a callback is read before its signature is checked.
  */
 import { DateTime, Effect, Redacted } from "effect"
 import { constantTimeEqual } from "../webhooks/signature.ts"
