@@ -12,9 +12,13 @@ import { findRecordRow } from "./record-tables.ts"
 import { mapSet, MemoryStore, type MemoryState, readStore, updateStore } from "./store.ts"
 import { withMessaging } from "./messaging-constraints.ts"
 
-/** Newest first: `created_at`, then `_id`, descending. */
-const newestFirst = (a: Message, b: Message): number =>
-  b.created_at.epochMilliseconds - a.created_at.epochMilliseconds || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0)
+/**
+ * Newest first: `created_at` descending and, of messages of the same time, the one stored later
+ * first. `messages` come in the order they were stored (the store's map keeps insertion order and
+ * an update keeps a message's place); the sort is stable, so reversing first puts the later first.
+ */
+const newestFirst = (messages: Array<Message>): Array<Message> =>
+  messages.reverse().sort((a, b) => b.created_at.epochMilliseconds - a.created_at.epochMilliseconds)
 
 const pageOf = <A>(rows: ReadonlyArray<A>, page: number, perPage: number) => ({
   rows: rows.slice((page - 1) * perPage, page * perPage),
@@ -28,10 +32,15 @@ const messagesOf = (state: MemoryState, accountId: number, contactId?: string): 
 
 const textOrNull = (value: unknown): string | null => typeof value === "string" ? value : null
 
-/** Every conversation of the account whose contact still exists, latest activity first. */
+/**
+ * Every conversation of the account whose contact still exists, latest activity first; of two
+ * whose last messages share a time, the one whose last message was stored later first.
+ */
 const inboxOf = (state: MemoryState, accountId: number): Array<InboxEntry> => {
+  const stored = messagesOf(state, accountId)
+  const arrival = new Map(stored.map((m, i) => [m._id, i]))
   const byContact = new Map<string, Array<Message>>()
-  for (const m of messagesOf(state, accountId)) {
+  for (const m of stored) {
     const thread = byContact.get(m.contact_id)
     if (thread === undefined) byContact.set(m.contact_id, [m])
     else thread.push(m)
@@ -40,7 +49,7 @@ const inboxOf = (state: MemoryState, accountId: number): Array<InboxEntry> => {
   for (const [contactId, thread] of byContact) {
     const contact = findRecordRow(state.records, accountId, "contact", contactId)
     if (contact === undefined) continue
-    thread.sort(newestFirst)
+    newestFirst(thread) // in place: thread[0] is the latest message
     const inbound = thread.filter((m) => m.direction === "inbound")
     entries.push({
       contactId,
@@ -53,7 +62,7 @@ const inboxOf = (state: MemoryState, accountId: number): Array<InboxEntry> => {
   }
   return entries.sort((a, b) =>
     b.lastMessage.created_at.epochMilliseconds - a.lastMessage.created_at.epochMilliseconds ||
-    (a.contactId < b.contactId ? 1 : a.contactId > b.contactId ? -1 : 0)
+    arrival.get(b.lastMessage._id)! - arrival.get(a.lastMessage._id)!
   )
 }
 
@@ -64,7 +73,7 @@ export const ConversationsMemory: Layer.Layer<Conversations, never, MemoryStore>
     const store = yield* MemoryStore
     return Conversations.of({
       listByContact: (accountId, contactId, page, perPage) =>
-        readStore(store, (state) => pageOf(messagesOf(state, accountId, contactId).sort(newestFirst), page, perPage)),
+        readStore(store, (state) => pageOf(newestFirst(messagesOf(state, accountId, contactId)), page, perPage)),
       inbox: (accountId, query) =>
         readStore(store, (state) =>
           pageOf(
@@ -78,11 +87,11 @@ export const ConversationsMemory: Layer.Layer<Conversations, never, MemoryStore>
       latestInbound: (accountId, contactId) =>
         readStore(store, (state) =>
           Option.fromNullishOr(
-            messagesOf(state, accountId, contactId).filter((m) => m.direction === "inbound").sort(newestFirst)[0]
+            newestFirst(messagesOf(state, accountId, contactId).filter((m) => m.direction === "inbound"))[0]
           )),
       markRead: (accountId, contactId, now) =>
         updateStore(store, (state) => {
-          const inbound = messagesOf(state, accountId, contactId).filter((m) => m.direction === "inbound").sort(newestFirst)
+          const inbound = newestFirst(messagesOf(state, accountId, contactId).filter((m) => m.direction === "inbound"))
           let messages = state.messaging.messages
           let marked = 0
           for (const m of inbound) {

@@ -4,8 +4,8 @@ import { accountKey } from "./messaging-tables.ts"
 import { requireBroadcast, requireNewRecordKey, withMessaging } from "./messaging-constraints.ts"
 import { mapSet, MemoryStore, readStore, updateStore } from "./store.ts"
 
-const byCreation = (a: Message, b: Message): number =>
-  a.created_at.epochMilliseconds - b.created_at.epochMilliseconds || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0)
+/** Oldest first; of messages of the same time, the one stored first (the store keeps that order, the sort is stable). */
+const byCreation = (a: Message, b: Message): number => a.created_at.epochMilliseconds - b.created_at.epochMilliseconds
 
 /** Messages in the memory store: same semantics as MessageRepositoryPg (keyed by account and id). */
 export const MessageRepositoryMemory: Layer.Layer<MessageRepository, never, MemoryStore> = Layer.effect(

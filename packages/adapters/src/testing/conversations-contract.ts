@@ -67,6 +67,11 @@ const said = (
     return m
   })
 
+/** Ids of one second whose random parts sort opposite to the order the tests store them in. */
+const LATE_ID = "7c000000ffffffffffffffff"
+const MIDDLE_ID = "7c0000008000000000000000"
+const EARLY_ID = "7c0000000000000000000001"
+
 const query = (overrides: Partial<InboxQuery> = {}): InboxQuery => ({ unread: false, search: "", page: 1, perPage: 20, ...overrides })
 
 const inboxOf = (accountId: number, q: Partial<InboxQuery> = {}) => Conversations.use((c) => c.inbox(accountId, query(q)))
@@ -75,8 +80,10 @@ const inboxOf = (accountId: number, q: Partial<InboxQuery> = {}) => Conversation
  * The contract of the Conversations port over every implementation (memory, PGlite, PostgreSQL,
  * or yours):
  *
- * - a contact's messages, both directions, newest first (ties by `_id`), paged, with the total;
- * - the inbox: one entry per contact with messages, latest activity first, with the contact's full
+ * - a contact's messages, both directions, newest first (messages of the same time: the one stored
+ *   later first), paged, with the total;
+ * - the inbox: one entry per contact with messages, latest activity first (ties: the conversation
+ *   whose last message was stored later first), with the contact's full
  *   name and number, its last message, its unread inbound count and its last inbound time; only
  *   unread ones on request; searched on the name or the number (its digits too); paged with the
  *   total; a deleted contact's messages are not listed;
@@ -109,14 +116,20 @@ export const conversationsContract = <E>(
           expect(yield* Conversations.use((c) => c.listByContact(accountId, amal, 3, 2))).toEqual({ rows: [], total: 3 })
         }))
 
-      it.effect("orders messages of the same time by _id, descending", () =>
+      it.effect("orders messages of the same time as they were stored, the later first, whatever their _id", () =>
         Effect.gen(function*() {
+          // WhatsApp gives a received message's time in whole seconds: two messages of one second
+          // keep the order in which they arrived. The later one has the smaller _id here.
           const accountId = yield* newAccountId
           const amal = yield* contact(accountId, { firstname: "Amal" })
-          const a = yield* said(accountId, amal, "inbound", 1)
-          const b = yield* said(accountId, amal, "inbound", 1)
+          const first = yield* said(accountId, amal, "inbound", 1, { _id: LATE_ID })
+          const second = yield* said(accountId, amal, "inbound", 1, { _id: EARLY_ID })
+          const third = yield* said(accountId, amal, "outbound", 1, { _id: MIDDLE_ID })
           const ids = (yield* Conversations.use((c) => c.listByContact(accountId, amal, 1, 20))).rows.map((m) => m._id)
-          expect(ids).toEqual([a._id, b._id].sort().reverse())
+          expect(ids).toEqual([third._id, second._id, first._id])
+          expect((yield* inboxOf(accountId)).rows[0]!.lastMessage._id).toBe(third._id)
+          expect(Option.map(yield* Conversations.use((c) => c.latestInbound(accountId, amal)), (m) => m._id))
+            .toEqual(Option.some(second._id))
         }))
     })
 
@@ -149,6 +162,17 @@ export const conversationsContract = <E>(
           // A new message moves its conversation to the top.
           yield* said(accountId, badr, "inbound", 11)
           expect((yield* inboxOf(accountId)).rows.map((r) => r.contactId)).toEqual([badr, amal])
+        }))
+
+      it.effect("puts first, of conversations whose last messages share a time, the one stored later", () =>
+        Effect.gen(function*() {
+          const accountId = yield* newAccountId
+          const amal = yield* contact(accountId, { firstname: "Amal" })
+          const badr = yield* contact(accountId, { firstname: "Badr" })
+          const [earlier, later] = amal < badr ? [badr, amal] : [amal, badr]
+          yield* said(accountId, earlier, "inbound", 1, { _id: LATE_ID })
+          yield* said(accountId, later, "inbound", 1, { _id: EARLY_ID })
+          expect((yield* inboxOf(accountId)).rows.map((r) => r.contactId)).toEqual([later, earlier])
         }))
 
       it.effect("lists only conversations with unread messages on request, and pages with the total", () =>

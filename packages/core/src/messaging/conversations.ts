@@ -57,8 +57,9 @@ export interface MarkedRead {
 /** What the Conversations port offers (implement this to write an adapter). */
 export interface ConversationsShape {
   /**
-   * One page of the contact's messages, both directions, newest first (by `created_at`, then
-   * `_id`, descending), and how many it has in all.
+   * One page of the contact's messages, both directions, newest first (by `created_at`; of
+   * messages of the same time, the one stored later first), and how many it has in all. WhatsApp
+   * gives received times in whole seconds, so the order of storing breaks those ties.
    */
   readonly listByContact: (
     accountId: number,
@@ -68,11 +69,12 @@ export interface ConversationsShape {
   ) => Effect.Effect<ConversationPage<Message>>
   /**
    * One page of the inbox: one entry per contact of the account with at least one message,
-   * latest activity first (the last message's `created_at`, then the contact id, descending).
+   * latest activity first (the last message's `created_at`; of two at the same time, the one whose
+   * last message was stored later first).
    * A contact deleted since is not listed.
    */
   readonly inbox: (accountId: number, query: InboxQuery) => Effect.Effect<ConversationPage<InboxEntry>>
-  /** The contact's latest inbound message (by `created_at`, then `_id`), if it ever wrote. */
+  /** The contact's latest inbound message (by `created_at`, then the order of storing), if it ever wrote. */
   readonly latestInbound: (accountId: number, contactId: string) => Effect.Effect<Option.Option<Message>>
   /**
    * Marks the contact's inbound `received` messages `read`, `read_at` and `updated_at` set to

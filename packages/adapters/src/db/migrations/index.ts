@@ -33,6 +33,7 @@ import _0026_conversations from "./0026_conversations.ts"
 import _0027_message_status_holds from "./0027_message_status_holds.ts"
 import _0028_two_factor from "./0028_two_factor.ts"
 import _0029_status_hold_retention from "./0029_status_hold_retention.ts"
+import _0038_message_arrival_order from "./0038_message_arrival_order.ts"
 
 /**
  * Wasl's migrations, in order, for `@effect/sql-pg`'s `PgMigrator` (`runMigrations` and
@@ -67,5 +68,6 @@ export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0026_conversations": _0026_conversations,
   "0027_message_status_holds": _0027_message_status_holds,
   "0028_two_factor": _0028_two_factor,
-  "0029_status_hold_retention": _0029_status_hold_retention
+  "0029_status_hold_retention": _0029_status_hold_retention,
+  "0038_message_arrival_order": _0038_message_arrival_order
 })

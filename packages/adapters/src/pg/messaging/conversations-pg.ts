@@ -1,6 +1,7 @@
 /**
  * Conversations on PostgreSQL: `messages` (migrations 0008, 0024) read per contact, joined to
- * `contacts` for the inbox. A contact's thread walks `messages_account_contact_idx`.
+ * `contacts` for the inbox. A contact's thread walks `messages_account_contact_idx`; messages of the
+ * same time are ordered by `seq`, the order they were stored in (0038).
  */
 import { Conversations, type InboxEntry, type InboxQuery } from "@wasl/core"
 import { DateTime, Effect, Layer, Schema } from "effect"
@@ -37,7 +38,7 @@ export const ConversationsPg: Layer.Layer<Conversations, never, SqlClient.SqlCli
         : sql`(lower(c.fullname) LIKE ${pattern} OR lower(c.whatsapp_number) LIKE ${pattern}
                OR (${digits} <> '' AND regexp_replace(c.whatsapp_number, '[^0-9]', '', 'g') LIKE ${`%${digits}%`}))`
       return sql`
-        SELECT DISTINCT ON (m.contact_id) m.contact_id, m.id, m.created_at, c.fullname, c.whatsapp_number,
+        SELECT DISTINCT ON (m.contact_id) m.contact_id, m.id, m.created_at, m.seq, c.fullname, c.whatsapp_number,
                coalesce(s.unread, 0) AS unread, s.last_inbound_at
         FROM messages m
         JOIN contacts c ON c.account_id = m.account_id AND c.id = m.contact_id
@@ -48,7 +49,7 @@ export const ConversationsPg: Layer.Layer<Conversations, never, SqlClient.SqlCli
           GROUP BY contact_id
         ) s ON s.contact_id = m.contact_id
         WHERE m.account_id = ${accountId} AND ${search} AND (${!query.unread} OR coalesce(s.unread, 0) > 0)
-        ORDER BY m.contact_id, m.created_at DESC, m.id DESC
+        ORDER BY m.contact_id, m.created_at DESC, m.seq DESC
       `
     }
 
@@ -56,7 +57,7 @@ export const ConversationsPg: Layer.Layer<Conversations, never, SqlClient.SqlCli
       sql`
         SELECT ${columns} FROM messages m
         WHERE m.account_id = ${accountId} AND m.contact_id = ${contactId} AND m.direction = 'inbound'
-        ORDER BY m.created_at DESC, m.id DESC
+        ORDER BY m.created_at DESC, m.seq DESC
         LIMIT 1
       `.pipe(Effect.flatMap(decodeMessage))
 
@@ -66,7 +67,7 @@ export const ConversationsPg: Layer.Layer<Conversations, never, SqlClient.SqlCli
           rows: sql`
             SELECT ${columns} FROM messages m
             WHERE m.account_id = ${accountId} AND m.contact_id = ${contactId}
-            ORDER BY m.created_at DESC, m.id DESC
+            ORDER BY m.created_at DESC, m.seq DESC
             LIMIT ${perPage} OFFSET ${(page - 1) * perPage}
           `.pipe(Effect.flatMap(decodeMessages)),
           total: sql`
@@ -81,7 +82,7 @@ export const ConversationsPg: Layer.Layer<Conversations, never, SqlClient.SqlCli
                    l.unread AS inbox_unread, l.last_inbound_at AS inbox_last_inbound_at
             FROM conversations l
             JOIN messages m ON m.account_id = ${accountId} AND m.id = l.id
-            ORDER BY l.created_at DESC, l.contact_id DESC
+            ORDER BY l.created_at DESC, l.seq DESC
             LIMIT ${query.perPage} OFFSET ${(query.page - 1) * query.perPage}
           `
           const total = yield* sql`

@@ -35,7 +35,7 @@ export const MessageRepositoryPg: Layer.Layer<MessageRepository, never, SqlClien
         sql`
           SELECT ${columns} FROM messages m
           WHERE m.account_id = ${accountId} AND m.provider_message_id = ${providerMessageId}
-          ORDER BY m.created_at, m.id
+          ORDER BY m.created_at, m.seq
           LIMIT 1
           FOR UPDATE
         `.pipe(Effect.flatMap(decodeMessage), Effect.orDie),
