@@ -2,7 +2,8 @@
  * A processed WhatsApp webhook body as the REST API shows it, on PGlite and PostgreSQL: the
  * sender's contact with its channel entry and its received times, which clients cannot write.
  */
-import { DateTime } from "effect"
+import { DateTime, Deferred, Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { processWhatsAppWebhook } from "@wasl/core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { bootstrapOwnerAndOther, createPlatform } from "./support/messaging-fixtures.ts"
@@ -11,7 +12,7 @@ import { DATABASES, startTestServer, type TestServer } from "./support/server.ts
 const SENDER = "966500000042"
 const SECONDS = 1_795_000_000
 
-const body = (phoneNumberId: string, wamid: string, timestamp: number) =>
+const body = (phoneNumberId: string, wamid: string, timestamp: number, sender = SENDER) =>
   JSON.stringify({
     object: "whatsapp_business_account",
     entry: [{
@@ -21,8 +22,8 @@ const body = (phoneNumberId: string, wamid: string, timestamp: number) =>
         value: {
           messaging_product: "whatsapp",
           metadata: { display_phone_number: "966110000000", phone_number_id: phoneNumberId },
-          contacts: [{ profile: { name: "Layla" }, wa_id: SENDER }],
-          messages: [{ from: SENDER, id: wamid, timestamp: String(timestamp), type: "text", text: { body: "Hi" } }]
+          contacts: [{ profile: { name: "Layla" }, wa_id: sender }],
+          messages: [{ from: sender, id: wamid, timestamp: String(timestamp), type: "text", text: { body: "Hi" } }]
         }
       }]
     }]
@@ -105,6 +106,65 @@ describe.each(DATABASES)("received WhatsApp messages over HTTP on %s", (database
     ])
     expect(rows).toHaveLength(1)
   })
+
+  it("makes one contact of a new number whose first messages arrive at once, with every message and the latest times", async () => {
+    const sender = "966500000077"
+    const receivedAt = DateTime.makeUnsafe((SECONDS + 3600) * 1000)
+    const times = [SECONDS + 5, SECONDS + 1, SECONDS + 4, SECONDS + 2, SECONDS + 3, SECONDS + 6]
+    await Promise.all(times.map((t, i) =>
+      server.run(processWhatsAppWebhook(body("966110000000", `wamid.http.burst.${i}`, t, sender), receivedAt))
+    ))
+    const messages = await server.query(
+      "SELECT DISTINCT contact_id, contact_channel_id FROM messages WHERE account_id = $1 AND sender_third_party_id = $2",
+      [owner.account_id, sender]
+    )
+    expect(messages).toHaveLength(1)
+    const [{ n }] = await server.query(
+      "SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND sender_third_party_id = $2",
+      [owner.account_id, sender]
+    )
+    expect(n).toBe(times.length)
+    const contact = await server.request("GET", `/api/contacts/${messages[0].contact_id}`, { token: owner.token })
+    expect(contact.body.data.properties).toMatchObject({
+      first_received_message_at: wire(SECONDS + 1),
+      last_received_message_at: wire(SECONDS + 6)
+    })
+    expect(contact.body.data.channels).toHaveLength(1)
+  })
+
+  it.runIf(database === "postgres")(
+    "takes in a message of a known contact while the account's contact matching is held elsewhere",
+    async () => {
+      // Only the making of a contact waits for the account's contact match lock; a message of a
+      // contact the account has waits only for other messages of that contact.
+      const known = "966500000078"
+      const receivedAt = DateTime.makeUnsafe((SECONDS + 3600) * 1000)
+      await server.run(processWhatsAppWebhook(body("966110000000", "wamid.http.known.1", SECONDS, known), receivedAt))
+      const holding = Effect.runSync(Deferred.make<void>())
+      const release = Effect.runSync(Deferred.make<void>())
+      const held = server.run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql.withTransaction(Effect.gen(function*() {
+          yield* sql`SELECT pg_advisory_xact_lock(hashtextextended(${`wasl:match:${owner.account_id}:contact`}, 0))`
+          yield* Deferred.succeed(holding, undefined)
+          yield* Deferred.await(release)
+        }))
+      }))
+      await Effect.runPromise(Deferred.await(holding))
+      try {
+        const summary = await server.run(
+          processWhatsAppWebhook(body("966110000000", "wamid.http.known.2", SECONDS + 1, known), receivedAt).pipe(
+            Effect.timeout("5 seconds")
+          )
+        )
+        expect(summary.messages).toBe(1)
+      } finally {
+        await Effect.runPromise(Deferred.succeed(release, undefined))
+        await held
+      }
+    },
+    30_000
+  )
 
   it("drops a body for a number no account has", async () => {
     const summary = await server.run(

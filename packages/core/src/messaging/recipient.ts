@@ -82,7 +82,13 @@ const SEND: NewContactOrigin = { _tag: "Send" }
 /** The longest firstname taken from a WhatsApp profile name. */
 const PROFILE_NAME_MAX = 255
 
-/** The account's contact reached at `to`, created (with its event) when there is none. Run it in a transaction. */
+/**
+ * The account's contact reached at `to`, created (with its event) when there is none. Run it in a
+ * transaction. Only the making of a contact takes the account's contact match lock, held until the
+ * transaction ends: a contact upsert or an import matching on the number then never creates what
+ * this just did, nor this what they did (it looks again once it holds the lock). Finding one takes
+ * no lock, so messages of known contacts never wait for each other's transactions.
+ */
 export const recipientOfNumber = (
   accountId: number,
   to: string,
@@ -90,28 +96,28 @@ export const recipientOfNumber = (
 ): Effect.Effect<Recipient, never, RecordRepository | PropertyRepository | Outbox | SecureRandom.SecureRandom> =>
   Effect.gen(function*() {
     const digits = digitsOf(to)
-    // As a contact upsert or import matching on the number does: neither creates what the other
-    // just did (held until the caller's transaction ends).
-    yield* lockMatches(accountId, "contact")
     const custom = yield* PropertyRepository.use((repo) => repo.list(accountId, "contact"))
     const records = yield* RecordRepository
     const filters: ComplexFilters = [{
       _tag: "Or",
       conditions: [eq("whatsapp_number", `+${digits}`), eq("whatsapp_number", digits), eq("phone", `+${digits}`), eq("phone", digits)]
     }]
-    const page = yield* records.list({
-      accountId,
-      kind: "contact",
-      custom,
-      filters,
-      search: undefined,
-      order: "created_at",
-      direction: "asc",
-      page: 1,
-      perPage: 1
-    })
-    const existing = page.rows[0]
-    if (existing !== undefined) return { contactId: existing.record._id, number: numberOf(existing) ?? to, digits }
+    const find = Effect.map(
+      records.list({
+        accountId,
+        kind: "contact",
+        custom,
+        filters,
+        search: undefined,
+        order: "created_at",
+        direction: "asc",
+        page: 1,
+        perPage: 1
+      }),
+      (page) => page.rows[0]
+    )
+    const known = (yield* find) ?? (yield* Effect.andThen(lockMatches(accountId, "contact"), find))
+    if (known !== undefined) return { contactId: known.record._id, number: numberOf(known) ?? to, digits }
     const firstname = origin._tag === "Received" ? [...(origin.profileName ?? "")].slice(0, PROFILE_NAME_MAX).join("") : ""
     const values = yield* validateRecordCreate("contact", {
       whatsapp_number: to,

@@ -16,6 +16,13 @@ export interface MatchLockShape {
    * transaction that matches on several properties cannot deadlock with another on their order.
    */
   readonly lock: (accountId: number, kind: ObjectKind) => Effect.Effect<void>
+  /**
+   * Waits until no other transaction holds the lock of one record of the account, then holds it
+   * until the current transaction ends: for writes that read a record's values and write what
+   * follows from them (a received message moving its contact's received times), which must not
+   * interleave on the same record. Never take the account's match lock while holding one of these.
+   */
+  readonly lockRecord: (accountId: number, kind: ObjectKind, id: string) => Effect.Effect<void>
 }
 
 /**
@@ -25,8 +32,12 @@ export interface MatchLockShape {
  * is a transaction-scoped advisory lock.
  */
 export const MatchLock: Context.Reference<MatchLockShape> = Context.Reference<MatchLockShape>("@wasl/core/MatchLock", {
-  defaultValue: () => ({ lock: () => Effect.void })
+  defaultValue: () => ({ lock: () => Effect.void, lockRecord: () => Effect.void })
 })
+
+/** Takes the lock of one record of the account until the current transaction ends (see {@link MatchLockShape}). */
+export const lockRecord = (accountId: number, kind: ObjectKind, id: string): Effect.Effect<void> =>
+  Effect.flatMap(MatchLock, (locks) => locks.lockRecord(accountId, kind, id))
 
 /** Takes the match lock of the account's records of `kind` until the current transaction ends. */
 export const lockMatches = (accountId: number, kind: ObjectKind): Effect.Effect<void> =>

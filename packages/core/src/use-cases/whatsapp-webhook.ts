@@ -8,7 +8,9 @@
  * registered, so that whose it is cannot be told — is counted and its change dropped: nothing is
  * ever given to an account that does not own the number.
  *
- * A received message, in one transaction holding the account's contact match lock:
+ * A received message, in one transaction holding its contact's record lock (the account's contact
+ * match lock only while a new contact is made, recipient.ts), so messages of different contacts
+ * are taken in side by side:
  * - stored once: a message whose id (`wamid...`) the account already has is left as it is, so
  *   Meta's retries change nothing;
  * - from the contact reached at the sender's number (recipient.ts), made with the profile's name
@@ -36,7 +38,7 @@ import { type Platform, platformThirdPartyId } from "../messaging/platform.ts"
 import { PlatformRepository } from "../messaging/platform-repository.ts"
 import { receivedTimesPatch } from "../messaging/received-times.ts"
 import { recipientOfNumber } from "../messaging/recipient.ts"
-import { lockMatches } from "../records/match-lock.ts"
+import { lockMatches, lockRecord } from "../records/match-lock.ts"
 import { PropertyRepository } from "../records/property-repository.ts"
 import { RecordRepository } from "../records/record-repository.ts"
 import { deriveFullname } from "../records/record-shape.ts"
@@ -108,10 +110,13 @@ const receive = (
   Transactor.use((transactor) =>
     transactor.transaction(Effect.gen(function*() {
       const accountId = platform.account_id
-      yield* lockMatches(accountId, "contact")
       const messages = yield* MessageRepository
-      if (Option.isSome(yield* messages.findByProviderId(accountId, m.id))) return
+      const stored = Effect.map(messages.findByProviderId(accountId, m.id), Option.isSome)
+      if (yield* stored) return
       const recipient = yield* recipientOfNumber(accountId, `+${m.from}`, { _tag: "Received", profileName })
+      // Messages of one contact one after another: each sees the received times the one before wrote.
+      yield* lockRecord(accountId, "contact", recipient.contactId)
+      if (yield* stored) return // the same message, delivered twice at once, stored by the other
       const platformId = platformThirdPartyId(platform)
       const channel = yield* ensureContactChannel({
         accountId,

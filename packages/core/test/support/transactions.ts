@@ -32,12 +32,17 @@ export const TransactorCounted: Layer.Layer<Transactor | TransactionCounts, neve
 )
 
 /**
- * A `MatchLock` that records each lock taken (account and kind) and waits for nothing:
- * `withLocks(effect)` runs `effect` with it, `locks` lists what it took.
+ * A `MatchLock` that records each lock taken and waits for nothing: `withLocks(effect)` runs
+ * `effect` with it, `locks` lists the match locks it took (account and kind), `recordLocks` the
+ * record locks (account, kind and id).
  */
 export const recordingMatchLock = () => {
   const locks: Array<readonly [number, string]> = []
+  const recordLocks: Array<readonly [number, string, string]> = []
   const withLocks = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.provideService(effect, MatchLock, { lock: (accountId, kind) => Effect.sync(() => void locks.push([accountId, kind])) })
-  return { locks, withLocks }
+    Effect.provideService(effect, MatchLock, {
+      lock: (accountId, kind) => Effect.sync(() => void locks.push([accountId, kind])),
+      lockRecord: (accountId, kind, id) => Effect.sync(() => void recordLocks.push([accountId, kind, id]))
+    })
+  return { locks, recordLocks, withLocks }
 }

@@ -89,7 +89,7 @@ describe("managed send-otp and verify", () => {
       assert.strictEqual(yield* credits(account_id), OWNER.otpCredits - 1)
     }).pipe(Effect.provide(MessagingTestPorts())))
 
-  it.effect("a send to a number takes the account's contact match lock before it looks the contact up", () =>
+  it.effect("a send to a number no contact has takes the account's contact match lock before it makes the contact", () =>
     Effect.gen(function*() {
       const { principal } = yield* setup()
       const broadcast = yield* otpBroadcast(principal)
