@@ -5,6 +5,7 @@
 import type { SecureRandom } from "effect/crypto"
 import type { AccountRepository } from "./account/account-repository.ts"
 import type { CurrentUserReader } from "./account/current-user-reader.ts"
+import type { EmailTokenRepository } from "./account/email-token-repository.ts"
 import type { NotificationFeed } from "./account/notification-feed.ts"
 import type { NotificationRepository } from "./account/notification-repository.ts"
 import type { TeamRepository } from "./account/team-repository.ts"
@@ -66,6 +67,7 @@ export type WaslRepositories =
   | SessionRepository
   | TwoFactorRepository
   | TwoFactorLoginRepository
+  | EmailTokenRepository
   | Transactor
   | Outbox
   | PropertyRepository

@@ -93,7 +93,9 @@ export const AccountRepositoryMemory: Layer.Layer<AccountRepository, never, Memo
             })),
         setPlan: (accountId, plan, webhookLimit) =>
           Effect.flatMap(DateTime.now, (now) =>
-            update(accountId, (account) => ({ ...account, plan, webhook_limit: webhookLimit, updated_at: now })))
+            update(accountId, (account) => ({ ...account, plan, webhook_limit: webhookLimit, updated_at: now }))),
+        setSettings: (accountId, settings) =>
+          Effect.flatMap(DateTime.now, (now) => update(accountId, (account) => ({ ...account, ...settings, updated_at: now })))
       })
     })
   )

@@ -18,6 +18,7 @@ import { TeamRepositoryMemory } from "./team-repository-memory.ts"
 import { TokenRepositoryMemory } from "./token-repository-memory.ts"
 import { TransactorMemory } from "./transactor-memory.ts"
 import { TwoFactorLoginRepositoryMemory } from "./two-factor-login-repository-memory.ts"
+import { EmailTokenRepositoryMemory } from "./email-token-repository-memory.ts"
 import { TwoFactorRepositoryMemory } from "./two-factor-repository-memory.ts"
 import { UserRepositoryMemory } from "./user-repository-memory.ts"
 import { WebhookRepositoryMemory } from "./webhook-repository-memory.ts"
@@ -61,6 +62,7 @@ export const RepositoriesMemory: Layer.Layer<
   SessionRepositoryMemory,
   TwoFactorRepositoryMemory,
   TwoFactorLoginRepositoryMemory,
+  EmailTokenRepositoryMemory,
   TransactorMemory,
   OutboxMemory,
   PropertyRepositoryMemory,

@@ -25,6 +25,13 @@ export const SessionRepositoryMemory: Layer.Layer<SessionRepository, never, Memo
             [...state.sessions].filter(([idHash, session]) => session.userId !== userId || idHash === keepIdHash)
           )
           return [undefined, { ...state, sessions }] as const
+        }),
+      switchAccount: (idHash, accountId) =>
+        updateStore(store, (state) => {
+          const session = state.sessions.get(idHash)
+          if (session === undefined) return [false, state] as const
+          requireMembership(state, accountId, session.userId, "sessions")
+          return [true, { ...state, sessions: mapSet(state.sessions, idHash, { ...session, accountId }) }] as const
         })
     })
   })

@@ -29,6 +29,7 @@ import type {
   Permission,
   PropertyDefinition,
   PropertyGroupDefinition,
+  StoredEmailToken,
   StoredSession,
   StoredToken,
   StoredWebhook,
@@ -282,6 +283,8 @@ export interface MemoryState {
   readonly sessions: ReadonlyMap<string, StoredSession>
   /** Logins waiting for their second factor, by the hash of their challenge. */
   readonly twoFactorLogins: ReadonlyMap<string, PendingTwoFactorLogin>
+  /** The tokens of e-mail links, by their hash. */
+  readonly emailTokens: ReadonlyMap<string, StoredEmailToken>
   /** Pending outbox events, oldest first (outbox-memory.ts). */
   readonly outbox: ReadonlyArray<OutboxEvent>
   /** Custom property definitions, oldest first (property-repository-memory.ts). */
@@ -359,6 +362,7 @@ export const emptyMemoryState: MemoryState = {
   tokens: new Map(),
   sessions: new Map(),
   twoFactorLogins: new Map(),
+  emailTokens: new Map(),
   outbox: [],
   properties: [],
   propertyGroups: [],

@@ -31,7 +31,12 @@ export const TwoFactorLoginRepositoryMemory: Layer.Layer<TwoFactorLoginRepositor
           return [Option.some(counted), { ...state, twoFactorLogins: mapSet(state.twoFactorLogins, idHash, counted) }] as const
         }),
       remove: (idHash) =>
-        updateStore(store, (state) => [undefined, { ...state, twoFactorLogins: mapDelete(state.twoFactorLogins, idHash) }] as const)
+        updateStore(store, (state) => [undefined, { ...state, twoFactorLogins: mapDelete(state.twoFactorLogins, idHash) }] as const),
+      removeOfUser: (userId) =>
+        updateStore(store, (state) => {
+          const twoFactorLogins = new Map([...state.twoFactorLogins].filter(([, row]) => row.userId !== userId))
+          return [undefined, { ...state, twoFactorLogins }] as const
+        })
     })
   })
 )

@@ -1,15 +1,17 @@
-import { formatSqlDateTime, invalid, type Membership, type User, UserRepository } from "@wasl/core"
+import { formatSqlDateTime, invalid, type Membership, type User, UserRepository, type ValidationFailed } from "@wasl/core"
 import { DateTime, Effect, Layer, Option, Result } from "effect"
 import { EMAIL_TAKEN } from "../repository-semantics.ts"
 import {
   mapSet,
   membershipKey,
   type MembershipRow,
+  type MemoryState,
   MemoryStore,
   modifyStore,
   noTwoFactor,
   readStore,
-  updateStore
+  updateStore,
+  type UserRow
 } from "./store.ts"
 
 /** A membership row as the API's `Membership`. Internal plumbing of the memory adapters. */
@@ -68,6 +70,7 @@ export const UserRepositoryMemory: Layer.Layer<UserRepository, never, MemoryStor
           contacts_view_id: null,
           deals_view_id: null,
           tickets_view_id: null,
+          change_email_to: null,
           two_factor_confirmed_at: null,
           created_at: now,
           updated_at: now
@@ -105,6 +108,42 @@ export const UserRepositoryMemory: Layer.Layer<UserRepository, never, MemoryStor
         return [toMembership(row), { ...state, memberships: mapSet(state.memberships, key, row) }] as const
       })
     })
+
+    const touch = (accountId: number, userId: number, after: DateTime.Utc | undefined) =>
+      Effect.flatMap(DateTime.now, (now) =>
+        updateStore(store, (state) => {
+          const key = membershipKey(accountId, userId)
+          const row = state.memberships.get(key)
+          if (row === undefined) return [undefined, state] as const
+          if (after !== undefined && row.lastUsed !== null && DateTime.isGreaterThan(row.lastUsed, after)) {
+            return [undefined, state] as const
+          }
+          return [undefined, { ...state, memberships: mapSet(state.memberships, key, { ...row, lastUsed: now }) }] as const
+        }))
+
+    /** Changes the user's row as `f` answers (undefined: unchanged); `none` when there is no such user. */
+    const changeUser = <A, E = never>(
+      id: number,
+      f: (row: UserRow, state: MemoryState) => Result.Result<readonly [A, UserRow | undefined], E>,
+      none: A
+    ): Effect.Effect<A, E> =>
+      modifyStore(store, (state) => {
+        const row = state.users.get(id)
+        if (row === undefined) return Result.succeed([none, state] as const)
+        return Result.map(f(row, state), ([answer, next]) =>
+          [answer, next === undefined ? state : { ...state, users: mapSet(state.users, id, next) }] as const)
+      })
+
+    const setEmail = (id: number, email: string, verifiedAt: DateTime.Utc) =>
+      Effect.flatMap(DateTime.now, (now) =>
+        changeUser<Option.Option<User>, ValidationFailed>(id, (row, state) => {
+          const wanted = email.toLowerCase()
+          for (const other of state.users.values()) {
+            if (other.user.id !== id && other.user.email.toLowerCase() === wanted) return Result.fail(invalid("email", EMAIL_TAKEN))
+          }
+          const user: User = { ...row.user, email, email_verified_at: verifiedAt, change_email_to: null, updated_at: now }
+          return Result.succeed([Option.some(user), { ...row, user }] as const)
+        }, Option.none<User>()))
 
     return UserRepository.of({
       create,
@@ -144,14 +183,28 @@ export const UserRepositoryMemory: Layer.Layer<UserRepository, never, MemoryStor
             .filter((row) => row.userId === userId && row.status === "active")
             .sort(byMostRecentlyUsed)
             .map(toMembership)),
-      touchMembership: (accountId, userId) =>
+      touchMembership: (accountId, userId) => touch(accountId, userId, undefined),
+      touchMembershipUnlessSince: touch,
+      setMemberPreferences: (accountId, userId, preferences) =>
         Effect.flatMap(DateTime.now, (now) =>
           updateStore(store, (state) => {
             const key = membershipKey(accountId, userId)
             const row = state.memberships.get(key)
-            if (row === undefined) return [undefined, state] as const
-            return [undefined, { ...state, memberships: mapSet(state.memberships, key, { ...row, lastUsed: now }) }] as const
-          }))
+            if (row === undefined) return [Option.none(), state] as const
+            const next: MembershipRow = { ...row, ...preferences, updatedAt: now }
+            return [Option.some(toMembership(next)), { ...state, memberships: mapSet(state.memberships, key, next) }] as const
+          })),
+      setChangeEmailTo: (id, email) =>
+        Effect.flatMap(DateTime.now, (now) =>
+          changeUser(id, (row) =>
+            Result.succeed([undefined, { ...row, user: { ...row.user, change_email_to: email, updated_at: now } }] as const), undefined)),
+      setEmail,
+      markEmailVerified: (id, email, verifiedAt) =>
+        Effect.flatMap(DateTime.now, (now) =>
+          changeUser(id, (row) =>
+            row.user.email.toLowerCase() !== email.toLowerCase()
+              ? Result.succeed([false, undefined] as const)
+              : Result.succeed([true, { ...row, user: { ...row.user, email_verified_at: verifiedAt, updated_at: now } }] as const), false))
     })
   })
 )

@@ -1,4 +1,4 @@
-import { type Account, AccountRepository, newRecordId, NotFound, Plan, type Subscription } from "@wasl/core"
+import { type Account, AccountRepository, type AccountSettings, newRecordId, NotFound, Plan, type Subscription } from "@wasl/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { SqlClient } from "effect/sql"
@@ -141,6 +141,20 @@ export const AccountRepositoryPg: Layer.Layer<AccountRepository, never, SqlClien
           return yield* orNotFound(updated)
         })
 
-      return AccountRepository.of({ create, findById, count, subscription, addOtpCredits, setPlan })
+      const setSettings = (accountId: number, settings: AccountSettings) =>
+        Effect.gen(function*() {
+          const { param: now } = yield* nowParam
+          const updated = yield* sql`
+            UPDATE accounts
+            SET name = ${settings.name}, industry = ${settings.industry}, logo = ${settings.logo}, address = ${settings.address},
+                time_zone = ${settings.timeZone}, calendar = ${settings.calendar}, hour12 = ${settings.hour12},
+                locale = ${settings.locale}, currency = ${settings.currency}, updated_at = ${now}
+            WHERE id = ${accountId}
+            RETURNING ${accountColumns}
+          `.pipe(Effect.flatMap(decodeAccount), Effect.orDie)
+          return yield* orNotFound(updated)
+        })
+
+      return AccountRepository.of({ create, findById, count, subscription, addOtpCredits, setPlan, setSettings })
     })
   )

@@ -5,6 +5,7 @@ import type { SecureRandom } from "effect/crypto"
 import type { SqlClient } from "effect/sql/SqlClient"
 import { AccountRepositoryPg } from "./account-repository-pg.ts"
 import { CurrentUserReaderPg } from "./current-user-reader-pg.ts"
+import { EmailTokenRepositoryPg } from "./email-token-repository-pg.ts"
 import { NotificationRepositoryPg } from "./notification-repository-pg.ts"
 import { OutboxPg } from "./outbox-pg.ts"
 import { WhatsAppInboxPg } from "./whatsapp-inbox-pg.ts"
@@ -34,6 +35,7 @@ import { MatchLockPg } from "./match-lock-pg.ts"
 
 export { AccountRepositoryPg } from "./account-repository-pg.ts"
 export { CurrentUserReaderPg } from "./current-user-reader-pg.ts"
+export { EmailTokenRepositoryPg } from "./email-token-repository-pg.ts"
 export { NotificationRepositoryPg } from "./notification-repository-pg.ts"
 export { OUTBOX_CHANNEL, OutboxPg } from "./outbox-pg.ts"
 export { PropertyGroupRepositoryPg } from "./property-group-repository-pg.ts"
@@ -88,6 +90,7 @@ export const RepositoriesPg: Layer.Layer<WaslRepositories, never, SecureRandom.S
   SessionRepositoryPg,
   TwoFactorRepositoryPg,
   TwoFactorLoginRepositoryPg,
+  EmailTokenRepositoryPg,
   TransactorPg,
   OutboxPg,
   PropertyRepositoryPg,

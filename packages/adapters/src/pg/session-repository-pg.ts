@@ -48,6 +48,14 @@ export const SessionRepositoryPg: Layer.Layer<SessionRepository, never, SqlClien
         Effect.orDie
       )
 
-    return SessionRepository.of({ create, find, remove, removeOthersOfUser })
+    // The session's membership of the new account is its foreign key: a non-member's dies here,
+    // which the use-case's membership check keeps from happening.
+    const switchAccount = (idHash: string, accountId: number) =>
+      sql`UPDATE sessions SET account_id = ${accountId} WHERE id_hash = ${idHash} RETURNING id_hash`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      )
+
+    return SessionRepository.of({ create, find, remove, removeOthersOfUser, switchAccount })
   })
 )

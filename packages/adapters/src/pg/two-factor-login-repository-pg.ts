@@ -51,6 +51,9 @@ export const TwoFactorLoginRepositoryPg: Layer.Layer<TwoFactorLoginRepository, n
     const remove = (idHash: string) =>
       sql`DELETE FROM two_factor_logins WHERE id_hash = ${idHash}`.pipe(Effect.asVoid, Effect.orDie)
 
-    return TwoFactorLoginRepository.of({ create, claimAttempt, remove })
+    const removeOfUser = (userId: number) =>
+      sql`DELETE FROM two_factor_logins WHERE user_id = ${userId}`.pipe(Effect.asVoid, Effect.orDie)
+
+    return TwoFactorLoginRepository.of({ create, claimAttempt, remove, removeOfUser })
   })
 )

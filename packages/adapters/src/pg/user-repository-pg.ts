@@ -1,5 +1,5 @@
-import { invalid, type Membership, MembershipStatus, type User, UserRepository } from "@wasl/core"
-import { Effect, Layer, Option, Schema } from "effect"
+import { invalid, type Membership, type MemberPreferences, MembershipStatus, type User, UserRepository } from "@wasl/core"
+import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { EMAIL_TAKEN } from "../repository-semantics.ts"
 import { SqlClient } from "effect/sql"
 import { type Columns, columns, DbInt, DbNullOr, DbSqlDateTime, DbTimestamp, decodeFirst, decodeRows, nowParam, selectList } from "./rows.ts"
@@ -17,6 +17,7 @@ const UserRow = Schema.Struct({
   contacts_view_id: NullableString,
   deals_view_id: NullableString,
   tickets_view_id: NullableString,
+  change_email_to: NullableString,
   two_factor_confirmed_at: DbNullOr(DbTimestamp),
   created_at: DbTimestamp,
   updated_at: DbTimestamp
@@ -24,7 +25,7 @@ const UserRow = Schema.Struct({
 
 /** The columns of a user. */
 export const USER_COLUMNS: Columns = columns("id", "email", "email_verified_at", "firstname", "lastname", "image", "locale",
-  "contacts_view_id", "deals_view_id", "tickets_view_id", "two_factor_confirmed_at", "created_at", "updated_at")
+  "contacts_view_id", "deals_view_id", "tickets_view_id", "change_email_to", "two_factor_confirmed_at", "created_at", "updated_at")
 
 const UserWithPasswordRow = Schema.Struct({ ...UserRow.fields, password_hash: Schema.String })
 
@@ -144,6 +145,52 @@ export const UserRepositoryPg: Layer.Layer<UserRepository, never, SqlClient.SqlC
           UPDATE account_user SET last_used = ${now} WHERE account_id = ${accountId} AND user_id = ${userId}
         `.pipe(Effect.asVoid, Effect.orDie))
 
+    const touchMembershipUnlessSince = (accountId: number, userId: number, after: DateTime.Utc) =>
+      Effect.flatMap(nowParam, ({ param: now }) =>
+        sql`
+          UPDATE account_user SET last_used = ${now}
+          WHERE account_id = ${accountId} AND user_id = ${userId}
+            AND (last_used IS NULL OR last_used <= ${DateTime.toDateUtc(after)})
+        `.pipe(Effect.asVoid, Effect.orDie))
+
+    const setMemberPreferences = (accountId: number, userId: number, preferences: MemberPreferences) =>
+      Effect.flatMap(nowParam, ({ param: now }) =>
+        sql`
+          UPDATE account_user
+          SET time_zone = ${preferences.timeZone}, calendar = ${preferences.calendar}, hour12 = ${preferences.hour12},
+              locale = ${preferences.locale}, currency = ${preferences.currency}, updated_at = ${now}
+          WHERE account_id = ${accountId} AND user_id = ${userId}
+          RETURNING ${membershipColumns}
+        `.pipe(Effect.flatMap(decodeMembership), Effect.orDie))
+
+    const setChangeEmailTo = (id: number, email: string | null) =>
+      Effect.flatMap(nowParam, ({ param: now }) =>
+        sql`UPDATE users SET change_email_to = ${email}, updated_at = ${now} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie))
+
+    // An address another user holds matches nothing (`NOT EXISTS`): "taken". Two users racing for
+    // one free address are decided by the unique index on lower(email) (the loser's statement fails).
+    const setEmail = (id: number, email: string, verifiedAt: DateTime.Utc) =>
+      Effect.gen(function*() {
+        const { param: now } = yield* nowParam
+        const updated = yield* sql`
+          UPDATE users SET email = ${email}, email_verified_at = ${DateTime.toDateUtc(verifiedAt)}, change_email_to = NULL,
+                           updated_at = ${now}
+          WHERE id = ${id} AND NOT EXISTS (SELECT 1 FROM users other WHERE lower(other.email) = lower(${email}) AND other.id <> ${id})
+          RETURNING ${userColumns}
+        `.pipe(Effect.flatMap(decodeUser), Effect.orDie)
+        if (Option.isSome(updated)) return updated
+        const exists = yield* Effect.orDie(sql`SELECT 1 FROM users WHERE id = ${id}`)
+        return exists.length === 0 ? Option.none<User>() : yield* invalid("email", EMAIL_TAKEN)
+      })
+
+    const markEmailVerified = (id: number, email: string, verifiedAt: DateTime.Utc) =>
+      Effect.flatMap(nowParam, ({ param: now }) =>
+        sql`
+          UPDATE users SET email_verified_at = ${DateTime.toDateUtc(verifiedAt)}, updated_at = ${now}
+          WHERE id = ${id} AND lower(email) = lower(${email})
+          RETURNING id
+        `.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie))
+
     return UserRepository.of({
       create,
       findById,
@@ -154,7 +201,12 @@ export const UserRepositoryPg: Layer.Layer<UserRepository, never, SqlClient.SqlC
       addMembership,
       findMembership,
       listMemberships,
-      touchMembership
+      touchMembership,
+      touchMembershipUnlessSince,
+      setMemberPreferences,
+      setChangeEmailTo,
+      setEmail,
+      markEmailVerified
     })
   })
 )

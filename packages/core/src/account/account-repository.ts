@@ -15,6 +15,28 @@ export interface NewAccount {
   readonly otpCredits: number
 }
 
+/** An account's settings, as `PUT /api/account` sets them (each already validated and canonical). */
+export interface AccountSettings {
+  /** The account's display name. */
+  readonly name: string
+  /** The account's line of business, or none. */
+  readonly industry: string | null
+  /** The logo's https URL, or none. */
+  readonly logo: string | null
+  /** The postal address, or none. */
+  readonly address: string | null
+  /** An IANA time zone name, or none. */
+  readonly timeZone: string | null
+  /** A Unicode calendar identifier, or none. */
+  readonly calendar: string | null
+  /** Whether times show on a 12-hour clock, or none. */
+  readonly hour12: boolean | null
+  /** A BCP 47 language tag, or none. */
+  readonly locale: string | null
+  /** An ISO 4217 currency code, or none. */
+  readonly currency: string | null
+}
+
 /** What the {@link AccountRepository} port offers (implement this to write an adapter). */
 export interface AccountRepositoryShape {
   /** Creates the account and its subscription. */
@@ -29,6 +51,8 @@ export interface AccountRepositoryShape {
   readonly addOtpCredits: (accountId: number, amount: number) => Effect.Effect<Account, NotFound>
   /** Moves the account to `plan` (with the limit of a `custom` plan); fails NotFound for an unknown account. */
   readonly setPlan: (accountId: number, plan: Plan, webhookLimit: number | null) => Effect.Effect<Account, NotFound>
+  /** Replaces the account's settings; fails NotFound for an unknown account. */
+  readonly setSettings: (accountId: number, settings: AccountSettings) => Effect.Effect<Account, NotFound>
 }
 
 const AccountRepositoryBase: Context.ServiceClass<

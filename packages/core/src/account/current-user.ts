@@ -21,6 +21,16 @@ export const AccountView: Schema.Struct<
 }).annotate({ identifier: "CurrentAccount" })
 
 /**
+ * One of the caller's accounts as `GET /api/me/accounts` lists it: the account (without its
+ * webhook limit) and the caller's membership of it.
+ */
+export const MemberAccount: Schema.Struct<
+  Omit<typeof Account.fields, "webhook_limit"> & { readonly pivot: typeof Membership }
+> = Schema.Struct({ ...accountFields, pivot: Membership }).annotate({ identifier: "MemberAccount" })
+/** One of the caller's accounts, with the caller's membership of it. */
+export type MemberAccount = typeof MemberAccount.Type
+
+/**
  * The body of `GET /api/me`: the user, the current account, the notification preferences
  * (defaults included), the user's teams in the account and the unread notifications count.
  */

@@ -16,6 +16,7 @@ export const User: Schema.Struct<{
   readonly contacts_view_id: Schema.NullOr<Schema.String>
   readonly deals_view_id: Schema.NullOr<Schema.String>
   readonly tickets_view_id: Schema.NullOr<Schema.String>
+  readonly change_email_to: Schema.NullOr<Schema.String>
   readonly two_factor_confirmed_at: Schema.NullOr<typeof WireTimestamp>
   readonly created_at: typeof WireTimestamp
   readonly updated_at: typeof WireTimestamp
@@ -30,6 +31,8 @@ export const User: Schema.Struct<{
   contacts_view_id: Schema.NullOr(Schema.String),
   deals_view_id: Schema.NullOr(Schema.String),
   tickets_view_id: Schema.NullOr(Schema.String),
+  /** The address the user asked to change their e-mail to, until they follow the link mailed to it; null otherwise. */
+  change_email_to: Schema.NullOr(Schema.String),
   /** When the user turned two-factor authentication on; null while it is off. */
   two_factor_confirmed_at: Schema.NullOr(WireTimestamp),
   created_at: WireTimestamp,

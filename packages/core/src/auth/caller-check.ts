@@ -16,20 +16,26 @@ import { allows, mayGrant, type Principal } from "./principal.ts"
 
 /**
  * One check of the caller: `Permission`, it may use one of `anyOf` (its user holds it and its
- * token, if any, carries it or `*`); `TokenOnly`, it is an API token, not a session; `Grant`, it
- * may give `ability` to a token it creates (see `mayGrant`).
+ * token, if any, carries it or `*`); `TokenOnly`, it is an API token, not a session;
+ * `SessionOnly`, it is a first-party session, not a token (a token acts in one account only);
+ * `Grant`, it may give `ability` to a token it creates (see `mayGrant`).
  */
 export const CallerCheck: Schema.Union<readonly [
   Schema.TaggedStruct<"Permission", { readonly anyOf: Schema.NonEmptyArray<typeof Permission> }>,
   Schema.TaggedStruct<"TokenOnly", {}>,
+  Schema.TaggedStruct<"SessionOnly", {}>,
   Schema.TaggedStruct<"Grant", { readonly ability: typeof Ability }>
 ]> = Schema.Union([
   Schema.TaggedStruct("Permission", { anyOf: Schema.NonEmptyArray(Permission) }),
   Schema.TaggedStruct("TokenOnly", {}),
+  Schema.TaggedStruct("SessionOnly", {}),
   Schema.TaggedStruct("Grant", { ability: Ability })
 ])
 /** One check of the caller (see the schema {@link CallerCheck}). */
 export type CallerCheck = typeof CallerCheck.Type
+
+/** The refusal of a token where only a session may act: a token stays in the account it was made in. */
+export const SESSION_ONLY_MESSAGE = "This action requires a session: an API token acts only in the account it was made in."
 
 /** The refusal of a check the principal fails, or undefined when it passes. */
 const refusalOf = (principal: Principal, check: CallerCheck): Forbidden | undefined => {
@@ -38,6 +44,8 @@ const refusalOf = (principal: Principal, check: CallerCheck): Forbidden | undefi
       return check.anyOf.some((permission) => allows(principal, permission)) ? undefined : forbidden()
     case "TokenOnly":
       return principal.kind === "token" ? undefined : forbidden("This action requires an API token.")
+    case "SessionOnly":
+      return principal.kind === "session" ? undefined : forbidden(SESSION_ONLY_MESSAGE)
     case "Grant":
       return mayGrant(principal, check.ability)
         ? undefined

@@ -7,7 +7,7 @@ const RECORD_ACTIONS = ["index", "show", "create", "update", "delete"] as const
 /** The permission on one action over the records of one kind, e.g. `deal-update`. */
 export type RecordPermission = `${ObjectKind}-${"index" | "show" | "create" | "update" | "delete"}`
 
-/** Every permission: webhooks, records of each kind, properties, messaging, tokens. */
+/** Every permission: webhooks, records of each kind, properties, messaging, tokens, the account's settings. */
 export const PERMISSIONS: readonly [
   "webhook-index",
   "webhook-create",
@@ -19,7 +19,8 @@ export const PERMISSIONS: readonly [
   "broadcast-manage",
   "broadcast-send",
   "broadcast-send-otp",
-  "token-manage"
+  "token-manage",
+  "account-manage"
 ] = [
   "webhook-index",
   "webhook-create",
@@ -31,7 +32,8 @@ export const PERMISSIONS: readonly [
   "broadcast-manage",
   "broadcast-send",
   "broadcast-send-otp",
-  "token-manage"
+  "token-manage",
+  "account-manage"
 ] as const
 
 /** A permission name, one of {@link PERMISSIONS}. */

@@ -22,6 +22,11 @@ export interface SessionRepositoryShape {
   readonly remove: (idHash: string) => Effect.Effect<void>
   /** Removes every session of the user, in every account, but the one whose hash is `keepIdHash` (when given). */
   readonly removeOthersOfUser: (userId: number, keepIdHash: string | null) => Effect.Effect<void>
+  /**
+   * Moves the session to another account of its user (who must be a member of it); true when
+   * there was such a session.
+   */
+  readonly switchAccount: (idHash: string, accountId: number) => Effect.Effect<boolean>
 }
 
 const SessionRepositoryBase: Context.ServiceClass<

@@ -25,6 +25,8 @@ export interface TwoFactorLoginRepositoryShape {
   readonly claimAttempt: (idHash: string, maxAttempts: number) => Effect.Effect<Option.Option<PendingTwoFactorLogin>>
   /** Removes the pending login; nothing happens when there is none. */
   readonly remove: (idHash: string) => Effect.Effect<void>
+  /** Removes every pending login of the user (their password changed: none may complete). */
+  readonly removeOfUser: (userId: number) => Effect.Effect<void>
 }
 
 const TwoFactorLoginRepositoryBase: Context.ServiceClass<

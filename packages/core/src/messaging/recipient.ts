@@ -18,6 +18,7 @@ import { PropertyRepository } from "../records/property-repository.ts"
 import { RecordRepository, type RecordWithDerived } from "../records/record-repository.ts"
 import { recordJson } from "../records/record-shape.ts"
 import { validateRecordCreate } from "../records/value-validation.ts"
+import { withCreator } from "../records/created-by.ts"
 import { newRecordId, RecordId } from "../wire/record-id.ts"
 
 /** Who a message goes to. */
@@ -72,12 +73,13 @@ const eq = (property: string, value: string): Condition => ({
   value
 })
 
-/** How a contact made for a number comes to be: a send to it, or a message received from it. */
+/**
+ * How a contact made for a number comes to be: a send to it by the user `userId` (its
+ * `created_by`), or a message received from it (made by no user).
+ */
 export type NewContactOrigin =
-  | { readonly _tag: "Send" }
+  | { readonly _tag: "Send"; readonly userId: number }
   | { readonly _tag: "Received"; readonly profileName: string | undefined }
-
-const SEND: NewContactOrigin = { _tag: "Send" }
 
 /** The longest firstname taken from a WhatsApp profile name. */
 const PROFILE_NAME_MAX = 255
@@ -92,7 +94,7 @@ const PROFILE_NAME_MAX = 255
 export const recipientOfNumber = (
   accountId: number,
   to: string,
-  origin: NewContactOrigin = SEND
+  origin: NewContactOrigin
 ): Effect.Effect<Recipient, never, RecordRepository | PropertyRepository | Outbox | SecureRandom.SecureRandom> =>
   Effect.gen(function*() {
     const digits = digitsOf(to)
@@ -126,7 +128,8 @@ export const recipientOfNumber = (
       ...(firstname.trim() === "" ? {} : { firstname })
     }, custom).pipe(Effect.orDie) // a number RECIPIENT_NUMBER accepted and a short text: always valid
     const id = yield* newRecordId
-    const stored = yield* records.insert({ accountId, kind: "contact", id, custom, values })
+    const createdBy = origin._tag === "Send" ? origin.userId : null
+    const stored = yield* records.insert({ accountId, kind: "contact", id, custom, values: withCreator("contact", values, createdBy) })
     const json = recordJson("contact", stored.record, custom, stored.derived)
     yield* Outbox.use((outbox) => outbox.append([{ accountId, name: "contact-created", payload: json }]))
     return { contactId: id, number: to, digits }

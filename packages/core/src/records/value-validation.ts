@@ -104,7 +104,8 @@ const LOCAL_PART = new RegExp(`^${ATOM}(\\.${ATOM})*$`)
 const DOMAIN = /^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/
 const PHONE = /^\+?[0-9 ().-]+$/
 
-const isEmail = (s: string): boolean => {
+/** Whether `s` is an e-mail address as an `email` property accepts it (a dotted domain, at most 254 characters). */
+export const isEmail = (s: string): boolean => {
   if (codePointLength(s) > MAX_EMAIL_LENGTH) return false
   const at = s.lastIndexOf("@")
   if (at <= 0) return false

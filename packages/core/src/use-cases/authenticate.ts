@@ -1,6 +1,7 @@
 /** Turning credentials into a Principal, and checking what it may do. */
 import { DateTime, Effect, Option } from "effect"
 import { TeamRepository } from "../account/team-repository.ts"
+import { UserRepository } from "../account/user-repository.ts"
 import { parseBearer } from "../auth/api-token.ts"
 import type { Permission } from "../auth/permission.ts"
 import { demand } from "../auth/caller-check.ts"
@@ -36,7 +37,8 @@ const permissionsOf = Effect.fnUntraced(function*(accountId: number, userId: num
 /**
  * The caller behind an API token: `bearer` is the value after `Authorization: Bearer`, i.e.
  * `<id>|<secret>`. The SHA-256 of the secret is compared with the stored one in constant time
- * (an unknown id takes as long). The token's last use is recorded, at most once a minute.
+ * (an unknown id takes as long). The token's last use, and its member's (`last_used` of the
+ * membership), are recorded at most once a minute, the member's without holding up the request.
  *
  * Answers the {@link Principal} that acts in the token's account with the token's abilities and
  * the user's team permissions. Fails {@link Unauthenticated} for a malformed, unknown or revoked
@@ -61,7 +63,7 @@ const permissionsOf = Effect.fnUntraced(function*(accountId: number, userId: num
  */
 export const authenticateToken: (
   bearer: string
-) => Effect.Effect<Principal, Unauthenticated, TeamRepository | TokenHasher | TokenRepository> = Effect.fn(
+) => Effect.Effect<Principal, Unauthenticated, TeamRepository | TokenHasher | TokenRepository | UserRepository> = Effect.fn(
   "authenticateToken"
 )(function*(bearer: string) {
   const parts = parseBearer(bearer)
@@ -77,10 +79,14 @@ export const authenticateToken: (
   if (Option.isNone(stored) || !matches) return yield* new Unauthenticated()
   const { accountId, userId, token } = stored.value
   const permissions = yield* permissionsOf(accountId, userId)
-  // Record use at most once a minute, so a busy token does not write on every request.
+  // Record use at most once a minute, so a busy token does not write on every request. The
+  // member's `last_used` moves with it, off the request's path (a detached fiber), and its write is
+  // conditional, so the member's several tokens (and replicas) move it at most once a minute too.
   const now = yield* DateTime.now
   if (token.last_used_at === null || DateTime.toEpochMillis(now) - DateTime.toEpochMillis(token.last_used_at) >= TOUCH_INTERVAL_MS) {
     yield* tokens.touch(token.id)
+    const since = DateTime.subtract(now, { milliseconds: TOUCH_INTERVAL_MS })
+    yield* Effect.forkDetach((yield* UserRepository).touchMembershipUnlessSince(accountId, userId, since))
   }
   return {
     kind: "token",

@@ -1,9 +1,11 @@
 /** Creating an account with its owner, the Administrators team and an all-abilities token. */
 import { Effect } from "effect"
 import type { SecureRandom } from "effect/crypto"
-import { AccountRepository } from "../account/account-repository.ts"
+import type { Account, Membership } from "../account/account.ts"
+import { AccountRepository, type NewAccount } from "../account/account-repository.ts"
 import type { Plan } from "../account/plan.ts"
 import { TeamRepository } from "../account/team-repository.ts"
+import type { Team } from "../account/user.ts"
 import { UserRepository } from "../account/user-repository.ts"
 import { PasswordHasher } from "../auth/password-hasher.ts"
 import { PERMISSIONS } from "../auth/permission.ts"
@@ -12,6 +14,39 @@ import type { TokenRepository } from "../auth/token-repository.ts"
 import type { ValidationFailed } from "../errors.ts"
 import { Transactor } from "../transactor.ts"
 import { issueToken } from "./tokens.ts"
+
+/** An account just opened, with its Administrators team. */
+export interface OpenedAccount {
+  /** The account. */
+  readonly account: Account
+  /** The owner's membership of it. */
+  readonly membership: Membership
+  /** Its Administrators team, which holds every permission and its owner. */
+  readonly team: Team
+}
+
+/**
+ * Opens an account owned by the existing user `ownerId`: the account with its subscription, the
+ * owner's active membership, and the Administrators team holding every permission with the owner
+ * in it. What every new account is made of, whoever opens it (an operator's bootstrap, the first
+ * run, a user's `createAccount`). Run it in a transaction.
+ */
+export const openAccount = (
+  ownerId: number,
+  input: NewAccount
+): Effect.Effect<OpenedAccount, never, AccountRepository | TeamRepository | UserRepository> =>
+  Effect.gen(function*() {
+    const account = yield* (yield* AccountRepository).create(input)
+    const membership = yield* (yield* UserRepository).addMembership(account.id, ownerId)
+    const team = yield* (yield* TeamRepository).create({
+      accountId: account.id,
+      name: "Administrators",
+      description: "Holds every permission.",
+      madeBy: ownerId,
+      permissions: PERMISSIONS
+    }, [ownerId])
+    return { account, membership, team }
+  })
 
 /** What {@link bootstrapAccount} needs: the account and its owner. */
 export interface BootstrapInput {
@@ -83,16 +118,8 @@ export const bootstrapAccount: (
 ) => Effect.Effect<BootstrapResult, ValidationFailed, BootstrapServices> = Effect.fn("bootstrapAccount")(function*(input: BootstrapInput) {
   // Hash outside the transaction: it is slow on purpose and needs no locks.
   const passwordHash = yield* (yield* PasswordHasher).hash(input.password)
-  const accounts = yield* AccountRepository
   const users = yield* UserRepository
-  const teams = yield* TeamRepository
   return yield* (yield* Transactor).transaction(Effect.gen(function*() {
-    const account = yield* accounts.create({
-      name: input.account,
-      plan: input.plan,
-      webhookLimit: input.webhookLimit ?? null,
-      otpCredits: input.otpCredits
-    })
     const [firstname = "", ...rest] = input.email.split("@")[0]!.split(/[._-]/)
     const user = yield* users.create({
       email: input.email,
@@ -100,14 +127,12 @@ export const bootstrapAccount: (
       firstname,
       lastname: rest.join(" ")
     })
-    yield* users.addMembership(account.id, user.id)
-    const team = yield* teams.create({
-      accountId: account.id,
-      name: "Administrators",
-      description: "Holds every permission.",
-      madeBy: user.id,
-      permissions: PERMISSIONS
-    }, [user.id])
+    const { account, team } = yield* openAccount(user.id, {
+      name: input.account,
+      plan: input.plan,
+      webhookLimit: input.webhookLimit ?? null,
+      otpCredits: input.otpCredits
+    })
     const { plainText } = yield* issueToken({
       accountId: account.id,
       userId: user.id,

@@ -103,7 +103,7 @@ const writeRow = (job: ImportJob, custom: ReadonlyArray<PropertyDefinition>, row
       }
     }
     const values = yield* validateRecordCreate(kind, body, custom)
-    yield* storeNewRecord(accountId, kind, custom, values)
+    yield* storeNewRecord(accountId, kind, custom, values, job.userId)
     return "created" as const
   }).pipe(Effect.catchTag("ValidationFailed", (failure: ValidationFailed) => Effect.succeed({ errors: failure.errors } as RowOutcome)))
 

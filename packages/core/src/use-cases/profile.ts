@@ -6,9 +6,11 @@ import { type Profile, UserRepository } from "../account/user-repository.ts"
 import { PasswordHasher } from "../auth/password-hasher.ts"
 import type { Principal } from "../auth/principal.ts"
 import { SessionRepository } from "../auth/session-repository.ts"
+import { TwoFactorLoginRepository } from "../auth/two-factor-login-repository.ts"
 import { Unauthenticated, ValidationFailed, invalid } from "../errors.ts"
 import { laravelTrim } from "../validation/laravel-trim.ts"
 import { LaravelMessageMore } from "../validation/more-validation-messages.ts"
+import { canonicalLanguageTag, isHttpsUrl } from "../validation/settings-values.ts"
 import { LaravelMessage } from "../validation/validation-messages.ts"
 import { currentUser } from "./current-user.ts"
 
@@ -31,21 +33,6 @@ export interface ProfileChanges {
   readonly image?: string | null
 }
 
-// A BCP 47 language tag, as the host's Intl reads it (ECMAScript's, so Node, Deno and browsers agree).
-const isLanguageTag = (tag: string): boolean => {
-  try {
-    return Intl.getCanonicalLocales(tag).length === 1
-  } catch {
-    return false
-  }
-}
-
-const isHttpsUrl = (text: string): boolean | "not-a-url" => {
-  if (!URL.canParse(text)) return "not-a-url"
-  const url = new URL(text)
-  return url.protocol === "https:" && url.hostname !== ""
-}
-
 /** Every field's messages (an empty record when all are valid), and the profile with the changes applied. */
 const applyChanges = (current: Profile, changes: ProfileChanges) => {
   const errors: Record<string, Array<string>> = {}
@@ -63,8 +50,9 @@ const applyChanges = (current: Profile, changes: ProfileChanges) => {
   let locale = current.locale
   if (changes.locale !== undefined) {
     const trimmed = laravelTrim(changes.locale)
-    if (trimmed.length > LOCALE_MAX || !isLanguageTag(trimmed)) fail("locale", "The locale field must be a BCP 47 language tag.")
-    else locale = Intl.getCanonicalLocales(trimmed)[0]!
+    const canonical = trimmed.length > LOCALE_MAX ? undefined : canonicalLanguageTag(trimmed)
+    if (canonical === undefined) fail("locale", "The locale field must be a BCP 47 language tag.")
+    else locale = canonical
   }
   let image = current.image
   if (changes.image !== undefined) {
@@ -104,12 +92,17 @@ export const updateProfile: (
  * Changes the caller's password, given the current one (a wrong one fails {@link ValidationFailed}
  * on `current_password`; a new one under {@link PASSWORD_MIN_LENGTH} characters on `password`).
  * Every other session of the user ends, in every account; the caller's own, when it is one, stays.
+ * Every login of the user waiting for its second factor ends too (its password was the old one).
  */
 export const changePassword: (
   principal: Pick<Principal, "userId" | "sessionId">,
   currentPassword: string,
   password: string
-) => Effect.Effect<void, ValidationFailed, PasswordHasher | SessionRepository | UserRepository> = Effect.fn(
+) => Effect.Effect<
+  void,
+  ValidationFailed,
+  PasswordHasher | SessionRepository | TwoFactorLoginRepository | UserRepository
+> = Effect.fn(
   "changePassword"
 )(function*(principal: Pick<Principal, "userId" | "sessionId">, currentPassword: string, password: string) {
   const users = yield* UserRepository
@@ -124,4 +117,5 @@ export const changePassword: (
   if (password.length > PASSWORD_MAX) return yield* invalid("password", LaravelMessageMore.maxString("password", PASSWORD_MAX))
   yield* users.setPasswordHash(principal.userId, yield* hasher.hash(password))
   yield* (yield* SessionRepository).removeOthersOfUser(principal.userId, principal.sessionId)
+  yield* (yield* TwoFactorLoginRepository).removeOfUser(principal.userId)
 })

@@ -125,7 +125,7 @@ export const createRecords: Batch<RecordJson> = Effect.fn("createRecords")(funct
     Effect.gen(function*() {
       const properties = yield* inputProperties(input, at)
       const values = yield* under(at, validateRecordCreate(kind, properties, custom))
-      return storeNewRecord(accountId, kind, custom, values)
+      return storeNewRecord(accountId, kind, custom, values, principal.userId)
     }))
 })
 
@@ -188,7 +188,7 @@ export const upsertRecords: Batch<RecordJson> = Effect.fn("upsertRecords")(funct
         if (existing._tag === "many") return yield* Effect.fail(invalid(`${at}.id`, ambiguousUpsertKey(`${at}.id`)))
         if (existing._tag === "none") {
           const values = yield* under(at, validateRecordCreate(kind, { ...properties, [idProperty]: id }, custom))
-          return storeNewRecord(accountId, kind, custom, values)
+          return storeNewRecord(accountId, kind, custom, values, principal.userId)
         }
         const patch = yield* under(at, validateRecordUpdate(kind, properties, custom))
         return storeRecordPatch(accountId, kind, custom, existing.record.record._id, patch)

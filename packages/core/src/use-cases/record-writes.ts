@@ -7,6 +7,7 @@ import { Effect } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { ObjectKind } from "../records/object-kind.ts"
 import { NotFound } from "../errors.ts"
+import { withCreator } from "../records/created-by.ts"
 import type { Outbox } from "../events/outbox.ts"
 import type { PropertyDefinition } from "../records/property-definition.ts"
 import { RecordRepository, type RecordWithDerived } from "../records/record-repository.ts"
@@ -15,16 +16,21 @@ import type { RecordPatch, StoredValues } from "../records/value-validation.ts"
 import { newRecordId } from "../wire/record-id.ts"
 import { appendEvent, orNotFound, shapeOf } from "./record-lookup.ts"
 
-/** Stores a new record of validated values under a fresh id and queues its `<kind>-created` event. */
+/**
+ * Stores a new record of validated values under a fresh id, made by the user `createdBy` (its
+ * `created_by`, on the kinds that have one; null: made by no user, e.g. a received message), and
+ * queues its `<kind>-created` event.
+ */
 export const storeNewRecord = (
   accountId: number,
   kind: ObjectKind,
   custom: ReadonlyArray<PropertyDefinition>,
-  values: StoredValues
+  values: StoredValues,
+  createdBy: number | null
 ): Effect.Effect<RecordJson, never, Outbox | RecordRepository | SecureRandom.SecureRandom> =>
   Effect.gen(function*() {
     const id = yield* newRecordId
-    const stored = yield* (yield* RecordRepository).insert({ accountId, kind, id, custom, values })
+    const stored = yield* (yield* RecordRepository).insert({ accountId, kind, id, custom, values: withCreator(kind, values, createdBy) })
     const json = shapeOf(kind, stored, custom)
     yield* appendEvent(accountId, kind, "record", "created", json)
     return json

@@ -70,7 +70,7 @@ export const createRecord: (
   // definitions can come from the adapters' cache.
   const custom = yield* customOf(principal.accountId, kind)
   const values = yield* validateRecordCreate(kind, body, custom)
-  return yield* (yield* Transactor).transaction(storeNewRecord(principal.accountId, kind, custom, values))
+  return yield* (yield* Transactor).transaction(storeNewRecord(principal.accountId, kind, custom, values, principal.userId))
 })
 
 /**

@@ -193,7 +193,7 @@ export const sendOtp: (
           Effect.annotateLogs({ reservation_id: reservation.id })
         )
       }
-      const recipient = target._tag === "Number" ? yield* recipientOfNumber(accountId, target.to) : known!
+      const recipient = target._tag === "Number" ? yield* recipientOfNumber(accountId, target.to, { _tag: "Send", userId: principal.userId }) : known!
       const message = yield* storeMessage(broadcast, recipient, messageId, true)
       if (!managed) return { message, broadcast, verification: undefined }
 

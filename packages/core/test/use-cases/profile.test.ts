@@ -1,7 +1,17 @@
 /** The caller's profile (`PUT /api/me`) and password (`PUT /api/me/password`). */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { authenticateSession, changePassword, login, updateProfile, UserRepository, type ValidationFailed } from "../../src/index.ts"
+import {
+  authenticateSession,
+  challengeTwoFactor,
+  changePassword,
+  login,
+  TokenHasher,
+  TwoFactorLoginRepository,
+  updateProfile,
+  UserRepository,
+  type ValidationFailed
+} from "../../src/index.ts"
 import { loginSession, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 import { fakePasswordHash } from "../support/password-hasher.ts"
@@ -78,6 +88,15 @@ describe("changePassword", () => {
       const mine = yield* authenticateSession(cookie)
       yield* changePassword(mine, OWNER.password, "a new password")
       assert.strictEqual((yield* authenticateSession(cookie)).userId, mine.userId)
+    }).pipe(Effect.provide(TestPorts())))
+
+  it.effect("ends every login of the user waiting for its second factor", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* setup()
+      const { challenge } = yield* challengeTwoFactor(principal.userId)
+      const idHash = yield* (yield* TokenHasher).hash(challenge)
+      yield* changePassword(principal, OWNER.password, "a new password")
+      assert.isTrue(Option.isNone(yield* (yield* TwoFactorLoginRepository).claimAttempt(idHash, 5)))
     }).pipe(Effect.provide(TestPorts())))
 
   it.effect("from an API token, ends every session of the user", () =>

@@ -33,6 +33,8 @@ import _0026_conversations from "./0026_conversations.ts"
 import _0027_message_status_holds from "./0027_message_status_holds.ts"
 import _0028_two_factor from "./0028_two_factor.ts"
 import _0029_status_hold_retention from "./0029_status_hold_retention.ts"
+import _0032_account_manage from "./0032_account_manage.ts"
+import _0033_email_links from "./0033_email_links.ts"
 import _0038_message_arrival_order from "./0038_message_arrival_order.ts"
 
 /**
@@ -69,5 +71,7 @@ export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0027_message_status_holds": _0027_message_status_holds,
   "0028_two_factor": _0028_two_factor,
   "0029_status_hold_retention": _0029_status_hold_retention,
+  "0032_account_manage": _0032_account_manage,
+  "0033_email_links": _0033_email_links,
   "0038_message_arrival_order": _0038_message_arrival_order
 })

@@ -9,8 +9,8 @@
  *   or, for a user row, every kept part: `me-user:<user>`);
  * - a write of this process through the ports below drops the parts it touches at once and again
  *   at commit, so a process reads its own writes immediately (the ports are every writer of those
- *   tables: the account's credits and plan, memberships, notification preferences, notifications
- *   written or read, OTP credits charged or refunded, a user's profile, password and two-factor authentication; a team's creation drops them in
+ *   tables: the account's credits, plan and settings, memberships (their use and settings), notification preferences, notifications
+ *   written or read, OTP credits charged or refunded, a user's profile, password, e-mail and two-factor authentication; a team's creation drops them in
  *   `RepositoryCachesPg`, which decorates `TeamRepository` for the grants already);
  * - nothing is kept while the process is not listening, nor read or kept inside a transaction, and
  *   whatever is kept expires after the TTL regardless.
@@ -77,17 +77,26 @@ export const currentUserCaching = (
     Context.add(AccountRepository, {
       ...accounts,
       addOtpCredits: (accountId, amount) => Effect.tap(accounts.addOtpCredits(accountId, amount), () => ofAccount(accountId)),
-      setPlan: (accountId, plan, limit) => Effect.tap(accounts.setPlan(accountId, plan, limit), () => ofAccount(accountId))
+      setPlan: (accountId, plan, limit) => Effect.tap(accounts.setPlan(accountId, plan, limit), () => ofAccount(accountId)),
+      setSettings: (accountId, settings) => Effect.tap(accounts.setSettings(accountId, settings), () => ofAccount(accountId))
     }),
     Context.add(UserRepository, {
       ...users,
       addMembership: (accountId, userId) => Effect.tap(users.addMembership(accountId, userId), () => ofMember(accountId, userId)),
       touchMembership: (accountId, userId) =>
         Effect.tap(users.touchMembership(accountId, userId), () => ofMember(accountId, userId)),
+      touchMembershipUnlessSince: (accountId, userId, after) =>
+        Effect.tap(users.touchMembershipUnlessSince(accountId, userId, after), () => ofMember(accountId, userId)),
+      setMemberPreferences: (accountId, userId, preferences) =>
+        Effect.tap(users.setMemberPreferences(accountId, userId, preferences), () => ofMember(accountId, userId)),
       // The user row shows in every account's parts of the user: drop every kept part, as the
       // trigger's `me-user` does (a profile or password change is rare).
       setProfile: (id, profile) => Effect.tap(users.setProfile(id, profile), () => written(cache)),
-      setPasswordHash: (id, passwordHash) => Effect.tap(users.setPasswordHash(id, passwordHash), () => written(cache))
+      setPasswordHash: (id, passwordHash) => Effect.tap(users.setPasswordHash(id, passwordHash), () => written(cache)),
+      setChangeEmailTo: (id, email) => Effect.tap(users.setChangeEmailTo(id, email), () => written(cache)),
+      setEmail: (id, email, verifiedAt) => Effect.tap(users.setEmail(id, email, verifiedAt), () => written(cache)),
+      markEmailVerified: (id, email, verifiedAt) =>
+        Effect.tap(users.markEmailVerified(id, email, verifiedAt), () => written(cache))
     }),
     Context.add(NotificationRepository, {
       ...notifications,
