@@ -46,6 +46,7 @@ import {
   TwoFactorRequiredAnswer
 } from "./two-factor-api.ts"
 import { ChangePasswordEndpoint, UpdateProfileEndpoint } from "./profile-api.ts"
+import { AccountsGroup, EmailLinksGroup } from "./accounts-api.ts"
 
 /** `GET /api/me`: the calling user, its current account, teams and preferences. */
 export const ShowMeEndpoint: WaslEndpoint<"show", "GET", "/me", {
@@ -222,6 +223,8 @@ const WaslApiBase: HttpApi.HttpApi<
   | typeof MeGroup
   | typeof AuthGroup
   | typeof TokensGroup
+  | typeof AccountsGroup
+  | typeof EmailLinksGroup
   | typeof PropertiesGroup
   | typeof WebhooksGroup
   | typeof DeliveriesGroup
@@ -240,6 +243,8 @@ const WaslApiBase: HttpApi.HttpApi<
   .add(MeGroup)
   .add(AuthGroup)
   .add(TokensGroup)
+  .add(AccountsGroup)
+  .add(EmailLinksGroup)
   .add(PropertiesGroup)
   .add(WebhooksGroup)
   .add(DeliveriesGroup)
@@ -269,7 +274,7 @@ const WaslApiBase: HttpApi.HttpApi<
 
 /**
  * Wasl's HTTP API as an Effect `HttpApi`: every endpoint under `/api` with its payload, answer and
- * error schemas, in groups (`me`, `auth`, `tokens`, `records`, `recordLinks`, `notes`,
+ * error schemas, in groups (`me`, `auth`, `tokens`, `accounts`, `emailLinks`, `records`, `recordLinks`, `notes`,
  * `exports`, `properties`, `webhooks`, `deliveries`, `notifications`, `messaging`, `conversations`, `otp`, `whatsapp`: Meta's
  * callbacks), and the health
  * probes (`health`) at `/health/live` and `/health/ready`. Serve it with

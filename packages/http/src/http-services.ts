@@ -1,14 +1,14 @@
 /** The services the HTTP API runs on: Wasl's ports, and what the HTTP platform provides. */
 import type { FileSystem, Path } from "effect"
 import type { Etag, HttpPlatform } from "effect/http"
-import type { Mailer, QueueSignals, WaslServices } from "@wasl/core"
+import type { QueueSignals, WaslServices } from "@wasl/core"
 
 /**
- * The Wasl services the HTTP API needs: every port of `WaslServices` but the two only the delivery
- * worker uses (`QueueSignals`, to wake it, and `Mailer`). An adapter layer of `@wasl/adapters`
- * provides them all.
+ * The Wasl services the HTTP API needs: every port of `WaslServices` but the one only the delivery
+ * worker uses (`QueueSignals`, to wake it). `Mailer` sends the links a user asks for at once (an
+ * e-mail change, a verification). An adapter layer of `@wasl/adapters` provides them all.
  */
-export type WaslHttpServices = Exclude<WaslServices, QueueSignals | Mailer>
+export type WaslHttpServices = Exclude<WaslServices, QueueSignals>
 
 /**
  * What Wasl's routes need from the Effect HTTP platform (for the API reference page and file

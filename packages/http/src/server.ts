@@ -11,6 +11,8 @@ import { makeBoundary, makeNotFound } from "./boundary.ts"
 import type { WaslHttpServices, WaslPlatformServices } from "./http-services.ts"
 import { AuthHandlers } from "./handlers/auth.ts"
 import { MeHandlers } from "./handlers/me.ts"
+import { AccountHandlers } from "./handlers/accounts.ts"
+import { EmailLinkHandlers } from "./handlers/email-links.ts"
 import { NoteHandlers } from "./handlers/notes.ts"
 import { PropertyHandlers } from "./handlers/properties.ts"
 import { MessagingHandlers } from "./handlers/messaging.ts"
@@ -52,7 +54,7 @@ const DocumentedApi = Effect.map(PublicUrl, (base) =>
   base === undefined ? WaslApi : WaslApi.annotateMerge(OpenApi.annotations({ servers: [{ url: base, description: "Wasl's public URL" }] })))
 
 const ApiRoutes = Layer.unwrap(Effect.map(DocumentedApi, (api) => HttpApiBuilder.layer(api, { openapiPath: OPENAPI_PATH }))).pipe(
-  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, PropertyHandlers, MessagingHandlers, ConversationHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, ImportHandlers, RecordHandlers, ExportHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers, HealthHandlers, WhatsAppHandlers]),
+  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, AccountHandlers, EmailLinkHandlers, PropertyHandlers, MessagingHandlers, ConversationHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, ImportHandlers, RecordHandlers, ExportHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers, HealthHandlers, WhatsAppHandlers]),
   Layer.provide(AuthenticationLive)
 )
 
