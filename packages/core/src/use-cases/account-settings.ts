@@ -109,7 +109,8 @@ const fieldChecker = () => {
     if (verdict === "not-a-url" || text.length > URL_MAX) return fail(field, LaravelMessageMore.url(field))
     return verdict ? text : fail(field, SettingsMessage.https(field))
   }
-  const plain = (field: string, max: number) => check(field, max, (text) => text, "")
+  const plain = (field: string, max: number) => (text: string): string | undefined =>
+    text.length > max ? fail(field, LaravelMessageMore.maxString(field, max)) : text
   const timeZone = (field: string) => check(field, TEXT_MAX, canonicalTimeZone, SettingsMessage.timeZone(field))
   const calendar = (field: string) => check(field, TEXT_MAX, canonicalCalendar, LaravelMessage.selectedInvalid(field))
   const locale = (field: string) => check(field, TEXT_MAX, canonicalLanguageTag, SettingsMessage.locale(field))
