@@ -19,7 +19,9 @@ permission it needs; a missing one is a 403.
 
 Wasl's own web app logs in with \`POST /api/auth/login\` and then sends the HttpOnly
 \`wasl_session\` cookie; a session request that changes state must also send
-\`X-Requested-With: XMLHttpRequest\`.
+\`X-Requested-With: XMLHttpRequest\`. A token acts in the account it was made in; a session acts in
+its user's current account, which \`PUT /api/me/current-account\` switches among the user's accounts
+(\`GET /api/me/accounts\`).
 
 ## Lists and pagination
 
