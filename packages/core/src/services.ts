@@ -24,6 +24,7 @@ import type { ImportRepository } from "./imports/import-repository.ts"
 import type { QueueSignals } from "./events/queue-signals.ts"
 import type { Mailer } from "./mail/mailer.ts"
 import type { MessagingProvider } from "./messaging/messaging-provider.ts"
+import type { TemplateReview } from "./messaging/template-review.ts"
 import type { BroadcastRepository } from "./messaging/broadcast-repository.ts"
 import type { MessageRepository } from "./messaging/message-repository.ts"
 import type { Conversations } from "./messaging/conversations.ts"
@@ -99,7 +100,7 @@ export type WaslRepositories =
 /**
  * Every port the use-cases, the HTTP handlers and the delivery worker need: the storage ports,
  * the worker's wake-up signals, the live notification feed, hashing and secrets, and the ports through which Wasl reaches the
- * outside world (webhook endpoints, mail, WhatsApp) and the store of received media.
+ * outside world (webhook endpoints, mail, WhatsApp and its template review) and the store of received media.
  * `DeliveryPolicy` is not listed: it has a default (attempts 0 s, 5 min, 30 min, 1 h, 3 h and
  * 1 day after the one before; 30 seconds each) that a deployment may override.
  */
@@ -116,5 +117,6 @@ export type WaslServices =
   | WebhookTransport
   | Mailer
   | MessagingProvider
+  | TemplateReview
   | MessagingSettings
   | MediaStore

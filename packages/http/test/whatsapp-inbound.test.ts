@@ -48,7 +48,7 @@ describe.each(DATABASES)("received WhatsApp messages over HTTP on %s", (database
   it("shows the sender's contact with its channel entry and its received times, read-only", async () => {
     const receivedAt = DateTime.makeUnsafe((SECONDS + 3600) * 1000)
     const first = await server.run(processWhatsAppWebhook(body("966110000000", "wamid.http.1", SECONDS), receivedAt))
-    expect(first).toEqual({ messages: 1, statuses: 0, unknownNumbers: 0, ignored: 0 })
+    expect(first).toEqual({ messages: 1, statuses: 0, unknownNumbers: 0, templates: 0, unknownTemplates: 0, ignored: 0 })
     await server.run(processWhatsAppWebhook(body("966110000000", "wamid.http.2", SECONDS + 60), receivedAt))
     await server.run(processWhatsAppWebhook(body("966110000000", "wamid.http.1", SECONDS), receivedAt))
 
@@ -170,7 +170,7 @@ describe.each(DATABASES)("received WhatsApp messages over HTTP on %s", (database
     const summary = await server.run(
       processWhatsAppWebhook(body("123456789012345", "wamid.http.nobody", SECONDS), DateTime.makeUnsafe((SECONDS + 10) * 1000))
     )
-    expect(summary).toEqual({ messages: 0, statuses: 0, unknownNumbers: 1, ignored: 0 })
+    expect(summary).toEqual({ messages: 0, statuses: 0, unknownNumbers: 1, templates: 0, unknownTemplates: 0, ignored: 0 })
     const rows = await server.query("SELECT 1 FROM messages WHERE provider_message_id = $1", ["wamid.http.nobody"])
     expect(rows).toEqual([])
   })

@@ -64,7 +64,7 @@ export const recordWhatsAppDrainMetrics = (result: WhatsAppDrainResult): Effect.
 /** What the processing of stored WhatsApp callbacks found in them, by `kind`. */
 export const whatsAppCallbackItemsTotal: Metric.Counter<number> = Metric.counter("wasl_whatsapp_callback_items_total", {
   description:
-    "What the worker's processing of stored WhatsApp callbacks found, by kind: message, status (of the accounts' numbers), unknown_number (a change about a number no account has: dropped), ignored (not Meta's shape, or a field or status Wasl does not take).",
+    "What the worker's processing of stored WhatsApp callbacks found, by kind: message, status (of the accounts' numbers), unknown_number (a change about a number no account has: dropped), template (a review change of an account's template), unknown_template (a review change of a template no account has: dropped), ignored (not Meta's shape, or a field, status or event Wasl does not take).",
   incremental: true
 })
 
@@ -75,6 +75,8 @@ export const recordWhatsAppWebhookSummary = (summary: WhatsAppWebhookSummary): E
       ["message", summary.messages],
       ["status", summary.statuses],
       ["unknown_number", summary.unknownNumbers],
+      ["template", summary.templates],
+      ["unknown_template", summary.unknownTemplates],
       ["ignored", summary.ignored]
     ] as const,
     ([kind, count]) =>

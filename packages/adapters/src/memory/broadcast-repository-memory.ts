@@ -28,14 +28,15 @@ const joined = (state: MemoryState, row: BroadcastRow): Option.Option<Broadcast>
 /**
  * Broadcasts and their templates in the memory store: same semantics as BroadcastRepositoryPg
  * (template and broadcast stored together, ids from one sequence each across accounts, listed by
- * id; a platform of another account is refused as the foreign key refuses it).
+ * id; a platform of another account is refused as the foreign key refuses it; a review changes
+ * only what differs).
  */
 export const BroadcastRepositoryMemory: Layer.Layer<BroadcastRepository, never, MemoryStore> = Layer.effect(
   BroadcastRepository,
   Effect.gen(function*() {
     const store = yield* MemoryStore
     return BroadcastRepository.of({
-      insert: (accountId, input, platform, status) =>
+      insert: (accountId, input, platform, review) =>
         Effect.flatMap(DateTime.now, (now) =>
           updateStore(store, (state) => {
             requireAccount(state, accountId, "message_templates")
@@ -51,7 +52,7 @@ export const BroadcastRepositoryMemory: Layer.Layer<BroadcastRepository, never, 
               account_id: accountId,
               name: t.name,
               category: t.category,
-              external_id: null,
+              external_id: review.external_id,
               ...stored(t),
               body: t.body,
               footer: t.footer,
@@ -66,8 +67,8 @@ export const BroadcastRepositoryMemory: Layer.Layer<BroadcastRepository, never, 
               language: input.language,
               template_id: template.id,
               platform_id: platform.id,
-              status,
-              reason: null,
+              status: review.status,
+              reason: review.reason,
               created_at: now,
               updated_at: now
             }
@@ -88,7 +89,36 @@ export const BroadcastRepositoryMemory: Layer.Layer<BroadcastRepository, never, 
         readStore(store, (state) => {
           const row = state.messaging.broadcasts.get(id)
           return row === undefined || row.account_id !== accountId ? Option.none() : joined(state, row)
-        })
+        }),
+      updateReview: (accountId, id, patch) =>
+        Effect.flatMap(DateTime.now, (now) =>
+          updateStore(store, (state) => {
+            const tables = state.messaging
+            const row = tables.broadcasts.get(id)
+            const template = row === undefined ? undefined : tables.templates.get(row.template_id)
+            if (row === undefined || template === undefined || row.account_id !== accountId) return [Option.none(), state] as const
+            const status = patch.status ?? row.status
+            const reason = patch.reason === undefined ? row.reason : patch.reason
+            const reviewed = status !== row.status || reason !== row.reason
+            const recategorized = patch.category !== undefined && patch.category !== template.category
+            if (!reviewed && !recategorized) return [Option.none(), state] as const
+            const next = withMessaging(state, {
+              ...tables,
+              broadcasts: reviewed ? mapSet(tables.broadcasts, id, { ...row, status, reason, updated_at: now }) : tables.broadcasts,
+              templates: recategorized
+                ? mapSet(tables.templates, template.id, { ...template, category: patch.category!, updated_at: now })
+                : tables.templates
+            })
+            return [joined(next, next.messaging.broadcasts.get(id)!), next] as const
+          })),
+      findByExternalTemplate: (wabaId, externalId) =>
+        readStore(store, (state) =>
+          [...state.messaging.broadcasts.values()]
+            .flatMap((row) => Option.toArray(joined(state, row)))
+            .filter((b) => b.template.external_id === externalId && b.platform.waba_id === wabaId)),
+      accountsWithSubmittedTemplates: readStore(store, (state) =>
+        [...new Set([...state.messaging.templates.values()].filter((t) => t.external_id !== null).map((t) => t.account_id))]
+          .sort((a, b) => a - b))
     })
   })
 )

@@ -19,6 +19,7 @@ import { MemoryReceivers } from "./memory-receivers.ts"
 import { MediaStoreMemory } from "./media-store-memory.ts"
 import { MessagingProviderMemory, type SentMessages } from "./messaging-provider-memory.ts"
 import { MessagingSettingsLayer } from "./messaging-settings-layer.ts"
+import { type ReviewedTemplates, TemplateReviewMemory } from "./template-review-memory.ts"
 import type { MemoryStore } from "./store.ts"
 import { WebhookTransportMemory } from "./webhook-transport-memory.ts"
 import { WebhookUrlGuardMemory } from "./webhook-url-guard-memory.ts"
@@ -54,9 +55,10 @@ export interface WaslMemoryOptions {
  * What `WaslMemory.layer` provides: every port (`WaslServices`), and what a test or an embedder
  * looks at instead of a database and a network: the store (`MemoryStore`), the webhook endpoints
  * and the requests they received (`MemoryReceivers`), the mails sent (`MemoryMailbox`) and the
- * WhatsApp messages sent (`SentMessages`).
+ * WhatsApp messages sent (`SentMessages`), and the templates submitted for review
+ * (`ReviewedTemplates`, through which a test plays Meta's reviewer).
  */
-export type WaslMemoryServices = WaslServices | MemoryStore | MemoryReceivers | MemoryMailbox | SentMessages
+export type WaslMemoryServices = WaslServices | MemoryStore | MemoryReceivers | MemoryMailbox | SentMessages | ReviewedTemplates
 
 /**
  * Wasl all in memory, in one layer: every port the use-cases of `@wasl/core`, the HTTP handlers of
@@ -118,6 +120,7 @@ export const WaslMemory: {
         WebhookUrlGuardMemory(),
         MailerMemory,
         MessagingProviderMemory,
+        TemplateReviewMemory,
         MediaStoreMemory,
         options.passwordHasher ?? PasswordHasherScrypt,
         TokenHasher.layerWebCrypto,

@@ -2,12 +2,20 @@
  * The MessagingProvider of a running service: each call goes to the adapter of its sending
  * number's provider (`sandbox` or `whatsapp_cloud`), and the messaging settings.
  */
-import { MessagingProvider, type MessagingSettings, type OtpCodeHasher, type ProviderPlatform, WhatsAppInbox } from "@wasl/core"
+import {
+  MessagingProvider,
+  type MessagingSettings,
+  type OtpCodeHasher,
+  type ProviderPlatform,
+  TemplateReview,
+  WhatsAppInbox
+} from "@wasl/core"
 import { type Duration, Effect, Layer, Option } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { MessagingSettingsLayer } from "../memory/messaging-settings-layer.ts"
 import { makeSandboxProvider, type SandboxCallbacks } from "./messaging-provider-sandbox.ts"
 import { DEFAULT_GRAPH_URL, makeWhatsAppCloudProvider } from "./messaging-provider-whatsapp-cloud.ts"
+import { makeWhatsAppCloudTemplateReview } from "./template-review-whatsapp-cloud.ts"
 
 /** The messaging settings of a running service, each from its environment variable. */
 export interface MessagingConfig {
@@ -59,9 +67,19 @@ export const MessagingProviderLive = (config: Pick<MessagingConfig, "sandboxOutb
     })
   )
 
-/** Provider, settings and the OTP code hasher, from the deployment's configuration. */
-export const MessagingLive = (config: MessagingConfig): Layer.Layer<MessagingProvider | MessagingSettings | OtpCodeHasher> =>
+/**
+ * The template review of a running service: Meta's, through the WhatsApp Cloud API at `graphUrl`
+ * (only whatsapp_cloud numbers' templates are submitted).
+ */
+export const TemplateReviewLive = (config: Pick<MessagingConfig, "graphUrl">): Layer.Layer<TemplateReview> =>
+  Layer.succeed(TemplateReview, TemplateReview.of(makeWhatsAppCloudTemplateReview(config.graphUrl ?? DEFAULT_GRAPH_URL)))
+
+/** Provider, template review, settings and the OTP code hasher, from the deployment's configuration. */
+export const MessagingLive = (
+  config: MessagingConfig
+): Layer.Layer<MessagingProvider | TemplateReview | MessagingSettings | OtpCodeHasher> =>
   Layer.mergeAll(
     MessagingProviderLive(config),
+    TemplateReviewLive(config),
     MessagingSettingsLayer({ otpCooldown: config.otpCooldown, otpCodeKey: config.otpCodeKey })
   ).pipe(Layer.provide(SecureRandom.layerWebCrypto))

@@ -13,7 +13,7 @@ export type SandboxCallbacks = (body: string, receivedAt: DateTime.Utc) => Effec
 /**
  * The `sandbox` provider: stands in for the recipient's phone. It accepts every number except
  * those whose digits begin with 999 (undeliverable), and appends each request it is given —
- * recipient, template and parameters, the plaintext code included, or the text — as one JSON line
+ * recipient, template and parameters (the values of its variables), the plaintext code included, or the text — as one JSON line
  * to the outbox file (`WASL_SANDBOX_OUTBOX`). Rejected requests are written too, marked so, since
  * a real provider sees them as well. Read receipts are written as lines of their own; it holds no
  * media.
@@ -63,6 +63,7 @@ export const makeSandboxProvider = (
           template: request.template,
           code: request.code ?? null,
           offer_code: request.offerCode ?? null,
+          parameters: request.parameters ?? null,
           header_media: request.headerMedia === undefined ? null : {
             format: request.headerMedia.format,
             filename: request.headerMedia.filename,

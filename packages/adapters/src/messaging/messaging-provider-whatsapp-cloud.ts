@@ -22,6 +22,13 @@ export const cloudComponents = (request: ProviderRequest, mediaId: string | unde
       }]
     })
   }
+  const text = (values: ReadonlyArray<string>) => values.map((value) => ({ type: "text", text: value }))
+  if (request.headerMedia === undefined && (request.parameters?.header.length ?? 0) > 0) {
+    components.push({ type: "header", parameters: text(request.parameters!.header) })
+  }
+  if (request.code === undefined && (request.parameters?.body.length ?? 0) > 0) {
+    components.push({ type: "body", parameters: text(request.parameters!.body) })
+  }
   if (request.code !== undefined) {
     components.push({ type: "body", parameters: [{ type: "text", text: request.code }] })
     components.push({ type: "button", sub_type: "url", index: "0", parameters: [{ type: "text", text: request.code }] })
@@ -114,6 +121,8 @@ const messagesOutcome = (answer: CloudAnswer): ProviderOutcome => {
  * - an authentication template carries the code twice, as the body's `{{1}}` text parameter and as
  *   the text parameter of its copy-code button (a `url` sub-type button at index 0);
  * - an offer code is a `copy_code` button parameter of type `coupon_code` at the button's index;
+ * - the values of a template's variables are `text` parameters of its `header` and `body`
+ *   components, `{{1}}` first;
  * - a media header file is first uploaded (`POST {graph}/{phone_id}/media`, multipart), then sent
  *   as the header's image / document / video parameter by the returned media id.
  *

@@ -15,6 +15,7 @@ import {
 import { DateTime, Duration, Effect, Exit, type Layer, Option } from "effect"
 import {
   accountWithCredits,
+  APPROVED_AT_ONCE,
   atTime,
   broadcastInput,
   freshRecordId,
@@ -201,7 +202,7 @@ export const messagingRepositoriesContract = <E>(
           const later = plusMillis(T0, 1_000)
           const broadcast = yield* atTime(
             later,
-            repo.insert(id, broadcastInput(platform, utilityTemplate, "Shipping"), platform, "APPROVED")
+            repo.insert(id, broadcastInput(platform, utilityTemplate, "Shipping"), platform, APPROVED_AT_ONCE)
           )
           expect(broadcast).toEqual({
             id: broadcast.id,
@@ -225,7 +226,11 @@ export const messagingRepositoriesContract = <E>(
           expect(broadcast.template.id).toBeGreaterThan(0)
           expect(yield* repo.findById(id, broadcast.id)).toEqual(Option.some(broadcast))
 
-          const otp = yield* repo.insert(id, broadcastInput(platform, otpTemplate, "Login"), platform, "PENDING")
+          const otp = yield* repo.insert(id, broadcastInput(platform, otpTemplate, "Login"), platform, {
+            status: "PENDING",
+            reason: null,
+            external_id: null
+          })
           expect(otp.status).toBe("PENDING")
           expect(otp.template).toMatchObject({ ...otpTemplate, external_id: null })
           expect(otp.template.id).not.toBe(broadcast.template.id)
@@ -252,10 +257,67 @@ export const messagingRepositoriesContract = <E>(
           const id = yield* accountWithCredits(0)
           const other = yield* accountWithCredits(0)
           const foreign = yield* newPlatform(other)
-          const exit = yield* Effect.exit(repo.insert(id, broadcastInput(foreign, otpTemplate), foreign, "APPROVED"))
+          const exit = yield* Effect.exit(repo.insert(id, broadcastInput(foreign, otpTemplate), foreign, APPROVED_AT_ONCE))
           expect(Exit.hasDies(exit)).toBe(true)
           expect(yield* repo.list(id)).toEqual([])
           expect(yield* repo.list(other)).toEqual([])
+        }))
+
+      const submitted = (externalId: string) => ({ status: "PENDING" as const, reason: null, external_id: externalId })
+
+      it.effect("applies a review only where it differs, in the broadcast's account only", () =>
+        Effect.gen(function*() {
+          const repo = yield* BroadcastRepository
+          const id = yield* accountWithCredits(0)
+          const other = yield* accountWithCredits(0)
+          const platform = yield* atTime(T0, PlatformRepository.use((platforms) => platforms.insert(id, cloudNumber)))
+          const broadcast = yield* atTime(
+            T0,
+            repo.insert(id, broadcastInput(platform, utilityTemplate), platform, submitted("1689556908129832"))
+          )
+          expect(broadcast).toMatchObject({ status: "PENDING", reason: null })
+          expect(broadcast.template.external_id).toBe("1689556908129832")
+
+          const later = plusMillis(T0, 5_000)
+          const rejected = yield* atTime(later, repo.updateReview(id, broadcast.id, { status: "REJECTED", reason: "INVALID_FORMAT" }))
+          expect(rejected).toEqual(Option.some({ ...broadcast, status: "REJECTED", reason: "INVALID_FORMAT", updated_at: later }))
+          // The same review again changes nothing.
+          expect(yield* repo.updateReview(id, broadcast.id, { status: "REJECTED", reason: "INVALID_FORMAT" })).toEqual(Option.none())
+          // Another account's broadcast, or an unknown one, is not there.
+          expect(yield* repo.updateReview(other, broadcast.id, { status: "APPROVED", reason: null })).toEqual(Option.none())
+          expect(yield* repo.updateReview(id, 987_654_321, { status: "APPROVED", reason: null })).toEqual(Option.none())
+
+          const latest = plusMillis(T0, 9_000)
+          const recategorized = yield* atTime(latest, repo.updateReview(id, broadcast.id, { category: "MARKETING" }))
+          expect(Option.getOrThrow(recategorized)).toEqual({
+            ...Option.getOrThrow(rejected),
+            template: { ...broadcast.template, category: "MARKETING", updated_at: latest }
+          })
+          expect(yield* repo.updateReview(id, broadcast.id, { category: "MARKETING" })).toEqual(Option.none())
+          expect(yield* repo.findById(id, broadcast.id)).toEqual(recategorized)
+        }))
+
+      it.effect("finds the broadcasts of a template by Meta's id within its WhatsApp Business Account, and the accounts that submitted any", () =>
+        Effect.gen(function*() {
+          const repo = yield* BroadcastRepository
+          const id = yield* accountWithCredits(0)
+          const other = yield* accountWithCredits(0)
+          const platform = yield* PlatformRepository.use((platforms) => platforms.insert(id, cloudNumber))
+          const elsewhere = yield* PlatformRepository.use((platforms) => platforms.insert(other, { ...cloudNumber, waba_id: "5555555555" }))
+          const mine = yield* repo.insert(id, broadcastInput(platform, utilityTemplate), platform, submitted("777000111"))
+          yield* repo.insert(other, broadcastInput(elsewhere, utilityTemplate), elsewhere, submitted("777000222"))
+          yield* newBroadcast(id, utilityTemplate)
+          expect(yield* repo.findByExternalTemplate("9876543210", "777000111")).toEqual([mine])
+          // The template of another WhatsApp Business Account is not found under this one.
+          expect(yield* repo.findByExternalTemplate("9876543210", "777000222")).toEqual([])
+          expect(yield* repo.findByExternalTemplate("5555555555", "777000111")).toEqual([])
+          const accounts = yield* repo.accountsWithSubmittedTemplates
+          expect(accounts).toContain(id)
+          expect(accounts).toContain(other)
+          expect([...accounts].sort((a, b) => a - b)).toEqual(accounts)
+          const third = yield* accountWithCredits(0)
+          yield* newBroadcast(third, utilityTemplate)
+          expect(yield* repo.accountsWithSubmittedTemplates).not.toContain(third)
         }))
     })
 

@@ -4,6 +4,7 @@ import {
   AccountRepository,
   type Broadcast,
   type BroadcastInput,
+  type BroadcastReview,
   BroadcastRepository,
   type Platform,
   type PlatformInput,
@@ -86,8 +87,12 @@ export const broadcastInput = (platform: Platform, template: TemplateDefinition,
   name,
   language: "en_US",
   platform_id: platform.id,
-  template
+  template,
+  examples: { body: [], header: [] }
 })
+
+/** The review of a broadcast approved at once (a sandbox number's). */
+export const APPROVED_AT_ONCE: BroadcastReview = { status: "APPROVED", reason: null, external_id: null }
 
 /** A fresh sandbox sending number of the account. */
 export const newPlatform = (accountId: number, name?: string): Effect.Effect<Platform, never, PlatformRepository> =>
@@ -101,7 +106,7 @@ export const newBroadcast = (
   Effect.gen(function*() {
     const platform = yield* newPlatform(accountId)
     return yield* BroadcastRepository.use((repo) =>
-      repo.insert(accountId, broadcastInput(platform, template), platform, "APPROVED")
+      repo.insert(accountId, broadcastInput(platform, template), platform, APPROVED_AT_ONCE)
     )
   })
 

@@ -1,18 +1,32 @@
 /**
  * Broadcasts: one template registered in the account, sent from one sending number. `{id}` of
  * `/api/broadcasts/{id}/send` and `/send-otp` is the broadcast's id. On the sandbox provider a new
- * broadcast is APPROVED at once; on whatsapp_cloud it is APPROVED too (the template is assumed to
- * exist at Meta under its name and language — Wasl does not submit templates for review).
+ * broadcast is APPROVED at once; on whatsapp_cloud its template is submitted to Meta's review and
+ * the broadcast takes Meta's answer (usually PENDING, with Meta's template id as `external_id`),
+ * then follows Meta's review (template-review.ts). Only an APPROVED broadcast is sent.
  */
 import { type DateTime, Effect, Schema } from "effect"
 import type { ValidationFailed } from "../errors.ts"
 import { formatWireTimestamp } from "../wire/timestamp.ts"
 import { type Platform, PlatformJson, platformJson } from "./platform.ts"
-import { failIfAny, parseTemplate, type TemplateDefinition } from "./template.ts"
+import { failIfAny, parseTemplate, type TemplateDefinition, templateVariableCounts } from "./template.ts"
+import type { FilledParameters } from "./template-variables.ts"
 
-/** The review statuses of a broadcast's template. */
-export const BROADCAST_STATUSES = ["APPROVED", "PENDING", "REJECTED"] as const
-/** A broadcast's review status (a new broadcast is APPROVED at once). */
+/**
+ * The review statuses of a broadcast's template, as Meta names them: PENDING (in review),
+ * APPROVED (sendable), REJECTED (with its reason), FLAGGED (low quality, at risk of being
+ * disabled), PAUSED, DISABLED and PENDING_DELETION.
+ */
+export const BROADCAST_STATUSES = [
+  "APPROVED",
+  "PENDING",
+  "REJECTED",
+  "PAUSED",
+  "DISABLED",
+  "PENDING_DELETION",
+  "FLAGGED"
+] as const
+/** A broadcast's review status (only an APPROVED broadcast is sent). */
 export type BroadcastStatus = typeof BROADCAST_STATUSES[number]
 
 /** The `template_type` of a broadcast: the kind of record its template is. */
@@ -66,6 +80,18 @@ export interface BroadcastInput {
   readonly platform_id: number
   /** The template. */
   readonly template: TemplateDefinition
+  /** Sample values of its variables, for the review (`template.examples`, else made up). */
+  readonly examples: FilledParameters
+}
+
+/** Where a new broadcast's review stands: Meta's answer to the submission, or APPROVED on the sandbox. */
+export interface BroadcastReview {
+  /** Its review status. */
+  readonly status: BroadcastStatus
+  /** Why it was rejected; null otherwise. */
+  readonly reason: string | null
+  /** The template's id at the provider (Meta's); null on the sandbox. */
+  readonly external_id: string | null
 }
 
 const NullableString = Schema.NullOr(Schema.String)
@@ -186,6 +212,35 @@ const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 const LANGUAGE = /^[a-z]{2,3}(_[A-Z]{2})?$/
 
 /**
+ * `template.examples` `{ body?: [...], header?: [...] }`: one sample text per variable, which
+ * Meta's review requires. A component whose samples are not given gets made-up ones
+ * (`sample 1`, `sample 2`, ...).
+ */
+const parseExamples = (
+  errors: Record<string, Array<string>>,
+  raw: unknown,
+  template: TemplateDefinition
+): FilledParameters => {
+  const counts = templateVariableCounts(template)
+  const given = isObject(raw) ? raw : {}
+  if (raw !== undefined && raw !== null && !isObject(raw)) {
+    ;(errors["template.examples"] ??= []).push("The template.examples field must be an object.")
+  }
+  const samples = (component: "body" | "header"): Array<string> => {
+    const key = `template.examples.${component}`
+    const list = given[component]
+    const want = counts[component]
+    if (list === undefined || list === null) return Array.from({ length: want }, (_, i) => `sample ${i + 1}`)
+    if (!Array.isArray(list) || list.length !== want || list.some((v) => typeof v !== "string" || v.trim() === "")) {
+      ;(errors[key] ??= []).push(`The ${key} field must hold ${want} sample text${want === 1 ? "" : "s"}, one per variable.`)
+      return []
+    }
+    return list as Array<string>
+  }
+  return { body: samples("body"), header: samples("header") }
+}
+
+/**
  * Validates a `POST /api/broadcasts` body: `{ name, language, platform_id, template }`. Fails with
  * ValidationFailed listing every failing key (`template.*` for the template's).
  */
@@ -209,11 +264,14 @@ export const validateBroadcastCreate = (body: unknown): Effect.Effect<BroadcastI
       add("platform_id", "The platform_id field must be an integer.")
     }
     const template = parseTemplate(input["template"], errors)
+    const rawTemplate = isObject(input["template"]) ? input["template"] : {}
+    const examples = template === null ? { body: [], header: [] } : parseExamples(errors, rawTemplate["examples"], template)
     yield* failIfAny(errors)
     return {
       name: name as string,
       language: language as string,
       platform_id: platformId as number,
-      template: template!
+      template: template!,
+      examples
     }
   })

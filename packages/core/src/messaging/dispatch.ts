@@ -21,6 +21,7 @@ import { MessagingProvider, type ProviderOutcome, type ProviderPlatform, type Pr
 import { type Platform, platformThirdPartyId } from "./platform.ts"
 import type { Recipient } from "./recipient.ts"
 import { MASKED_CODE, renderBody } from "./template.ts"
+import { type FilledParameters, fillVariables } from "./template-variables.ts"
 
 /** The message of the 422 a provider rejection answers with. */
 export const UNDELIVERABLE = "The message could not be delivered to this recipient."
@@ -71,7 +72,7 @@ export const sendThroughProvider = (
   broadcast: Broadcast,
   recipient: Pick<Recipient, "digits">,
   field: "to" | "contact_id",
-  extra: Pick<ProviderRequest, "code" | "offerCode" | "headerMedia">
+  extra: Pick<ProviderRequest, "code" | "offerCode" | "headerMedia" | "parameters">
 ): Effect.Effect<string, ValidationFailed | ServiceUnavailable, MessagingProvider | SecretBox> =>
   Effect.gen(function*() {
     const platform = yield* providerPlatformOf(broadcast.platform)
@@ -108,7 +109,8 @@ export const storeMessage = (
   broadcast: Broadcast,
   recipient: Recipient,
   providerMessageId: string,
-  hasCode: boolean
+  hasCode: boolean,
+  parameters?: FilledParameters
 ): Effect.Effect<Message, never, MessageStoreServices> =>
   Transactor.use((transactor) =>
     transactor.transaction(Effect.gen(function*() {
@@ -135,7 +137,9 @@ export const storeMessage = (
         direction: "outbound",
         type: "template",
         status: "sent",
-        body: renderBody(broadcast.template, hasCode ? MASKED_CODE : undefined),
+        body: parameters === undefined
+          ? renderBody(broadcast.template, hasCode ? MASKED_CODE : undefined)
+          : fillVariables(broadcast.template.body, parameters.body),
         content: null,
         context_id: null,
         attachments: [],

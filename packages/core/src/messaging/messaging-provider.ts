@@ -11,6 +11,7 @@
 import { Context, type Effect } from "effect"
 import type { ProviderName } from "./platform.ts"
 import type { HeaderFormat, TemplateCategory } from "./template.ts"
+import type { FilledParameters } from "./template-variables.ts"
 
 /** The sending number as a provider needs it. */
 export interface ProviderPlatform {
@@ -54,6 +55,8 @@ export interface ProviderRequest {
   readonly offerCode?: { readonly index: number; readonly code: string }
   /** A template with a media header: the file to show. */
   readonly headerMedia?: HeaderMedia
+  /** A template with variables: the text of each, per component (`{{1}}` first). */
+  readonly parameters?: FilledParameters
 }
 
 /** The provider took the message; `messageId` is its id for it (`wamid...`). */

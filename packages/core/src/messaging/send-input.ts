@@ -7,6 +7,7 @@ import type { ValidationFailed } from "../errors.ts"
 import type { HeaderMedia } from "./messaging-provider.ts"
 import { RECIPIENT_NUMBER } from "./recipient.ts"
 import { failIfAny, isMediaHeader, offerCodeButtonIndex, type TemplateDefinition } from "./template.ts"
+import type { ParameterSource, ParameterSources } from "./template-variables.ts"
 
 type Errors = Record<string, Array<string>>
 const add = (errors: Errors, key: string, message: string) => {
@@ -42,6 +43,41 @@ export interface SendInput {
   readonly offerCode?: { readonly index: number; readonly code: string }
   /** For a template with a media header: the file to show. */
   readonly headerMedia?: HeaderMedia
+  /** The values of the template's variables, as given (none when the body names no `parameters`). */
+  readonly parameters: ParameterSources
+}
+
+/**
+ * `parameters` `{ body?: [...], header?: [...] }`: each value a string or `{ property }`. Only
+ * the shape is checked here; the values are matched to the template's variables, and properties
+ * read from the contact, when the message is filled (template-variables.ts).
+ */
+const parseParameters = (errors: Errors, raw: unknown): ParameterSources => {
+  if (absent(raw)) return { body: [], header: [] }
+  if (!isObject(raw)) {
+    add(errors, "parameters", "The parameters field must be an object.")
+    return { body: [], header: [] }
+  }
+  const list = (component: "body" | "header"): Array<ParameterSource> => {
+    const key = `parameters.${component}`
+    const items = raw[component]
+    if (items === undefined || items === null) return []
+    if (!Array.isArray(items)) {
+      add(errors, key, `The ${key} field must be an array.`)
+      return []
+    }
+    return items.flatMap((item, i): Array<ParameterSource> => {
+      const itemKey = `${key}.${i}`
+      if (typeof item === "string") return [item]
+      if (typeof item === "number") return [String(item)]
+      if (isObject(item) && typeof item["property"] === "string" && item["property"] !== "") {
+        return [{ property: item["property"] }]
+      }
+      add(errors, itemKey, `The ${itemKey} field must be a string or an object with a property.`)
+      return []
+    })
+  }
+  return { body: list("body"), header: list("header") }
 }
 
 /** Offer codes as WhatsApp takes them: up to 15 characters. */
@@ -122,7 +158,8 @@ const parseHeaderFile = (errors: Errors, file: UploadedFile | undefined, templat
 
 /**
  * `POST /api/broadcasts/{id}/send`: `contact_id` (required), `header.file` (required for a media
- * header), `components` (required for a template with an offer code; only the copy_code button).
+ * header), `components` (required for a template with an offer code; only the copy_code button),
+ * `parameters` (the values of the template's variables).
  */
 export const validateSendInput = (
   template: TemplateDefinition,
@@ -144,9 +181,11 @@ export const validateSendInput = (
     } else if (!absent(input["components"])) {
       add(errors, "components", "The components field is prohibited: the template has no offer code.")
     }
+    const parameters = parseParameters(errors, input["parameters"])
     yield* failIfAny(errors)
     return {
       contactId: contactId as string,
+      parameters,
       ...(offerCode === undefined ? {} : { offerCode }),
       ...(headerMedia === undefined ? {} : { headerMedia })
     }

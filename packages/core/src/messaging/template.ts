@@ -6,6 +6,7 @@
  */
 import { Effect } from "effect"
 import { ValidationFailed } from "../errors.ts"
+import { variableCount, variableProblem } from "./template-variables.ts"
 
 /** The categories of a template. */
 export const TEMPLATE_CATEGORIES = ["UTILITY", "MARKETING", "AUTHENTICATION"] as const
@@ -214,6 +215,12 @@ export const parseTemplate = (raw: unknown, errors: Record<string, Array<string>
   if (body !== null && category === "AUTHENTICATION" && !body.includes(CODE_PLACEHOLDER)) {
     add(errors, "template.body", `The template.body field must contain the code placeholder ${CODE_PLACEHOLDER}.`)
   }
+  if (category !== null && category !== "AUTHENTICATION") {
+    const bodyProblem = body === null ? undefined : variableProblem(body, MAX_BODY)
+    if (bodyProblem !== undefined) add(errors, "template.body", `The template.body field ${bodyProblem}.`)
+    const headerProblem = header?.text == null ? undefined : variableProblem(header.text, 1)
+    if (headerProblem !== undefined) add(errors, "template.header.text", `The template.header.text field ${headerProblem}.`)
+  }
   const footer = stringField(errors, "template.footer", textOf(raw["footer"]), { required: false, max: MAX_SHORT_TEXT })
   const buttons = parseButtons(errors, raw["buttons"], category)
   const minutes = raw["code_expiration_minutes"]
@@ -236,6 +243,12 @@ export const parseTemplate = (raw: unknown, errors: Record<string, Array<string>
   if (name === null || category === null || body === null) return null
   return { name, category, header, body, footer, buttons, code_expiration_minutes: codeExpiration }
 }
+
+/** How many variables the template's body and text header hold (an authentication body's code is not one). */
+export const templateVariableCounts = (template: TemplateDefinition): { readonly body: number; readonly header: number } =>
+  template.category === "AUTHENTICATION"
+    ? { body: 0, header: 0 }
+    : { body: variableCount(template.body), header: template.header?.format === "TEXT" ? variableCount(template.header.text) : 0 }
 
 /** Fails with every collected error, first key first. */
 export const failIfAny = (errors: Record<string, Array<string>>): Effect.Effect<void, ValidationFailed> =>

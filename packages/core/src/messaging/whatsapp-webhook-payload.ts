@@ -10,6 +10,7 @@
  * as given, read by inbound-content.ts.
  */
 import { Option, Schema } from "effect"
+import { TEMPLATE_REVIEW_FIELDS } from "./template-webhook-payload.ts"
 
 const Digits = Schema.String.check(Schema.isPattern(/^[0-9]{6,20}$/))
 
@@ -127,7 +128,7 @@ export interface NumberChange {
 export interface WebhookPayload {
   /** The `messages` changes, in the body's order. */
   readonly changes: ReadonlyArray<NumberChange>
-  /** Changes of another field, or not of Meta's shape. */
+  /** Changes of another field (but the template review fields), or not of Meta's shape. */
   readonly ignored: number
 }
 
@@ -160,6 +161,7 @@ export const parseWebhookPayload = (body: string): Option.Option<WebhookPayload>
     let ignored = 0
     for (const entry of decoded.entry) {
       for (const change of entry.changes) {
+        if (TEMPLATE_REVIEW_FIELDS.has(change.field)) continue // template-webhook-payload.ts reads them
         const value = change.field === "messages" ? decodeValue(change.value) : Option.none()
         if (Option.isNone(value)) {
           ignored++

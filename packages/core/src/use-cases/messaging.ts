@@ -5,13 +5,14 @@
 import { Effect, Option } from "effect"
 import type { Principal } from "../auth/principal.ts"
 import { SecretBox } from "../auth/secret-box.ts"
-import { type Forbidden, invalid, NotFound, type ValidationFailed } from "../errors.ts"
+import { type Forbidden, invalid, NotFound, type ServiceUnavailable, type ValidationFailed } from "../errors.ts"
 import { type Broadcast, validateBroadcastCreate } from "../messaging/broadcast.ts"
 import { BroadcastRepository } from "../messaging/broadcast-repository.ts"
 import { PlatformRepository } from "../messaging/platform-repository.ts"
 import { type Platform, validatePlatformCreate } from "../messaging/platform.ts"
-import { Transactor } from "../transactor.ts"
+import type { TemplateReview } from "../messaging/template-review.ts"
 import { authorize } from "./authenticate.ts"
+import { startReview } from "./template-reviews.ts"
 
 /**
  * `GET /api/platforms`: the account's sending numbers (WhatsApp platforms). Needs
@@ -80,24 +81,27 @@ export const getBroadcast: (
 
 /**
  * `POST /api/broadcasts`: a message template on one of the account's sending numbers, and its
- * broadcast, approved at once. Needs `broadcast-manage`. Answers the broadcast. Fails
- * {@link Forbidden} without the permission, {@link ValidationFailed} for an invalid body or a
- * `platform_id` that is not one of the account's sending numbers.
+ * broadcast: approved at once on a sandbox number; on a whatsapp_cloud number submitted to Meta's
+ * review first, and stored with Meta's answer (usually PENDING, with Meta's template id as
+ * `external_id`). Needs `broadcast-manage`. Answers the broadcast. Fails {@link Forbidden}
+ * without the permission; {@link ValidationFailed} for an invalid body, a `platform_id` that is
+ * not one of the account's sending numbers (or a whatsapp_cloud one without a waba_id), or a
+ * template Meta refused (on `template`, with Meta's explanation; nothing is stored);
+ * {@link ServiceUnavailable} when Meta cannot be reached.
  */
 export const createBroadcast: (
   principal: Principal,
   body: unknown
 ) => Effect.Effect<
   Broadcast,
-  Forbidden | ValidationFailed,
-  BroadcastRepository | PlatformRepository | Transactor
+  Forbidden | ValidationFailed | ServiceUnavailable,
+  BroadcastRepository | PlatformRepository | TemplateReview | SecretBox
 > = Effect.fn("createBroadcast")(function*(principal: Principal, body: unknown) {
   yield* authorize(principal, "broadcast-manage")
   const input = yield* validateBroadcastCreate(body)
-  const transactor = yield* Transactor
-  return yield* transactor.transaction(Effect.gen(function*() {
-    const platform = yield* PlatformRepository.use((repo) => repo.findById(principal.accountId, input.platform_id))
-    if (Option.isNone(platform)) return yield* invalid("platform_id", "The selected platform_id is invalid.")
-    return yield* BroadcastRepository.use((repo) => repo.insert(principal.accountId, input, platform.value, "APPROVED"))
-  }))
+  const platform = yield* PlatformRepository.use((repo) => repo.findById(principal.accountId, input.platform_id))
+  if (Option.isNone(platform)) return yield* invalid("platform_id", "The selected platform_id is invalid.")
+  // Outside a transaction: Meta's answer can take seconds, and a refusal stores nothing.
+  const started = yield* startReview(platform.value, input)
+  return yield* BroadcastRepository.use((repo) => repo.insert(principal.accountId, started.input, platform.value, started.review))
 })

@@ -4,7 +4,7 @@
  * `broadcast-send`. Sends cost no OTP credit. A provider rejection is a 422 on contact_id and stores
  * nothing.
  */
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { Principal } from "../auth/principal.ts"
 import type { SecretBox } from "../auth/secret-box.ts"
@@ -16,8 +16,11 @@ import type { MessagingProvider } from "../messaging/messaging-provider.ts"
 import type { BroadcastRepository } from "../messaging/broadcast-repository.ts"
 import { recipientOfContact } from "../messaging/recipient.ts"
 import { type UploadedFile, validateSendInput } from "../messaging/send-input.ts"
-import type { PropertyRepository } from "../records/property-repository.ts"
-import type { RecordRepository } from "../records/record-repository.ts"
+import { failIfAny, templateVariableCounts } from "../messaging/template.ts"
+import { type FilledParameters, fillParameters, type ParameterSources } from "../messaging/template-variables.ts"
+import { findBuiltinProperty } from "../records/builtin-properties.ts"
+import { PropertyRepository } from "../records/property-repository.ts"
+import { RecordRepository } from "../records/record-repository.ts"
 import { authorize } from "./authenticate.ts"
 import { findBroadcast } from "./messaging.ts"
 
@@ -25,6 +28,32 @@ import { findBroadcast } from "./messaging.ts"
 export const AUTHENTICATION_ONLY_VIA_SEND_OTP = "Authentication templates can only be sent through send-otp."
 /** The 403 message of a send of a template that is not approved. */
 export const NOT_APPROVED = "The template is not approved."
+
+/**
+ * The values of the broadcast's variables for the contact: the given texts, and the contact's
+ * values of the properties named; 422 under `parameters.*` for a value missing, extra, or naming
+ * a property the account has not or the contact holds no value of.
+ */
+const parametersFor = (
+  broadcast: Broadcast,
+  accountId: number,
+  contactId: string,
+  sources: ParameterSources
+): Effect.Effect<FilledParameters, ValidationFailed, PropertyRepository | RecordRepository> =>
+  Effect.gen(function*() {
+    const custom = yield* PropertyRepository.use((repo) => repo.list(accountId, "contact"))
+    const names = sources.body.concat(sources.header).some((s) => typeof s !== "string")
+    const contact = names
+      ? yield* RecordRepository.use((repo) => repo.get({ accountId, kind: "contact", id: contactId, custom }))
+      : Option.none()
+    const values = Option.match(contact, { onNone: () => ({}), onSome: (c) => c.record.values })
+    const known = (name: string) =>
+      findBuiltinProperty("contact", name) !== undefined || custom.some((p) => p.internal_name === name)
+    const errors: Record<string, Array<string>> = {}
+    const filled = fillParameters(templateVariableCounts(broadcast.template), sources, values, known, errors)
+    yield* failIfAny(errors)
+    return filled!
+  })
 
 /** What {@link sendTemplate} answers: the stored message and the broadcast it was sent with. */
 export interface TemplateSent {
@@ -35,15 +64,17 @@ export interface TemplateSent {
 }
 
 /**
- * `POST /api/broadcasts/{id}/send` `{ contact_id, components? }`: sends the broadcast's template
- * to one contact of the account through the messaging provider and stores the message. `file` is
+ * `POST /api/broadcasts/{id}/send` `{ contact_id, components?, parameters? }`: sends the
+ * broadcast's template to one contact of the account through the messaging provider and stores
+ * the message, its variables filled from `parameters` (texts, or the contact's properties). `file` is
  * the `header.file` upload a template with a media header needs; `components` carries the offer
  * code of a template with a copy-code button. Costs no OTP credit. Needs `broadcast-send`.
  *
  * Answers the message and the broadcast. Fails {@link Forbidden} without the permission, for an
  * authentication template ({@link AUTHENTICATION_ONLY_VIA_SEND_OTP}) or one not approved
  * ({@link NOT_APPROVED}); {@link NotFound} for a broadcast the account does not have;
- * {@link ValidationFailed} for an invalid body or file, a contact without a number, or a rejection
+ * {@link ValidationFailed} for an invalid body or file, a contact without a number, a variable's
+ * value missing or extra (`parameters.body.0`, ...), or a rejection
  * by the provider (on `contact_id`; nothing is stored); {@link ServiceUnavailable} when the
  * provider cannot be reached for now.
  */
@@ -74,10 +105,13 @@ export const sendTemplate: (
   if (broadcast.status !== "APPROVED") return yield* forbidden(NOT_APPROVED)
   const input = yield* validateSendInput(broadcast.template, body, file)
   const recipient = yield* recipientOfContact(principal.accountId, input.contactId)
+  const parameters = yield* parametersFor(broadcast, principal.accountId, recipient.contactId, input.parameters)
+  const hasVariables = parameters.body.length + parameters.header.length > 0
   const messageId = yield* sendThroughProvider(broadcast, recipient, "contact_id", {
     ...(input.offerCode === undefined ? {} : { offerCode: input.offerCode }),
-    ...(input.headerMedia === undefined ? {} : { headerMedia: input.headerMedia })
+    ...(input.headerMedia === undefined ? {} : { headerMedia: input.headerMedia }),
+    ...(hasVariables ? { parameters } : {})
   })
-  const message = yield* storeMessage(broadcast, recipient, messageId, false)
+  const message = yield* storeMessage(broadcast, recipient, messageId, false, hasVariables ? parameters : undefined)
   return { message, broadcast }
 })

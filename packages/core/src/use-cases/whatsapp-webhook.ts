@@ -23,11 +23,17 @@
  * (message-status.ts), with its `message-status-updated` event when it changes something; held
  * for the send that has not stored its message yet (dispatch.ts applies it), the match lock taken
  * first so that the send either sees the hold or this sees its message.
+ *
+ * The review changes of the account's templates (`message_template_status_update`,
+ * `template_category_update`), which name the WhatsApp Business Account rather than a number, are
+ * read and applied by template-reviews.ts.
  */
 import { DateTime, Effect, Option } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { NotificationRepository } from "../account/notification-repository.ts"
 import type { Outbox } from "../events/outbox.ts"
+import type { BroadcastRepository } from "../messaging/broadcast-repository.ts"
+import { parseTemplateReviewPayload } from "../messaging/template-webhook-payload.ts"
 import { type ContactChannelRepository, ensureContactChannel } from "../messaging/contact-channel-repository.ts"
 import type { Message, MessageError } from "../messaging/message.ts"
 import { appendMessageEvent } from "../messaging/message-events.ts"
@@ -54,6 +60,7 @@ import {
 import { newRecordId } from "../wire/record-id.ts"
 import { notifyIncomingMessage } from "./incoming-message-notice.ts"
 import { storeRecordPatch } from "./record-writes.ts"
+import { processTemplateReviewChanges } from "./template-reviews.ts"
 
 /** What processing a body did, for the receiver's metrics. */
 export interface WhatsAppWebhookSummary {
@@ -63,6 +70,10 @@ export interface WhatsAppWebhookSummary {
   readonly statuses: number
   /** Changes about a number no account (or more than one) has: dropped. */
   readonly unknownNumbers: number
+  /** Review changes of templates of the accounts' broadcasts taken (applied, or already so). */
+  readonly templates: number
+  /** Review changes of a template no account's broadcast (or more than one account's) has: dropped. */
+  readonly unknownTemplates: number
   /** What is not Meta's shape, or of a field or status Wasl does not take: a body, a change, an entry. */
   readonly ignored: number
 }
@@ -70,6 +81,7 @@ export interface WhatsAppWebhookSummary {
 /** What processing a webhook body needs. */
 export type WhatsAppWebhookServices =
   | PlatformRepository
+  | BroadcastRepository
   | MessageRepository
   | MessageStatusHoldRepository
   | ContactChannelRepository
@@ -190,13 +202,15 @@ const report = (platform: Platform, s: MetaStatus & { readonly status: ReportedS
     }))
   )
 
+const NOTHING: WhatsAppWebhookSummary = { messages: 0, statuses: 0, unknownNumbers: 0, templates: 0, unknownTemplates: 0, ignored: 0 }
+
 const processChange = (
   change: NumberChange,
   receivedAt: DateTime.Utc
 ): Effect.Effect<WhatsAppWebhookSummary, never, WhatsAppWebhookServices> =>
   Effect.gen(function*() {
     const owner = yield* ownerOf(change.phoneNumberId)
-    if (Option.isNone(owner)) return { messages: 0, statuses: 0, unknownNumbers: 1, ignored: change.malformed }
+    if (Option.isNone(owner)) return { ...NOTHING, unknownNumbers: 1, ignored: change.malformed }
     const platform = owner.value
     let ignored = change.malformed
     for (const m of change.messages) {
@@ -211,13 +225,15 @@ const processChange = (
       yield* report(platform, { ...s, status: s.status }, receivedAt)
       statuses++
     }
-    return { messages: change.messages.length, statuses, unknownNumbers: 0, ignored }
+    return { ...NOTHING, messages: change.messages.length, statuses, ignored }
   })
 
 const add = (a: WhatsAppWebhookSummary, b: WhatsAppWebhookSummary): WhatsAppWebhookSummary => ({
   messages: a.messages + b.messages,
   statuses: a.statuses + b.statuses,
   unknownNumbers: a.unknownNumbers + b.unknownNumbers,
+  templates: a.templates + b.templates,
+  unknownTemplates: a.unknownTemplates + b.unknownTemplates,
   ignored: a.ignored + b.ignored
 })
 
@@ -233,10 +249,15 @@ export const processWhatsAppWebhook: (
 ) => Effect.Effect<WhatsAppWebhookSummary, never, WhatsAppWebhookServices> = Effect.fn("processWhatsAppWebhook")(
   function*(body: string, receivedAt: DateTime.Utc) {
     const payload = parseWebhookPayload(body)
-    let summary: WhatsAppWebhookSummary = { messages: 0, statuses: 0, unknownNumbers: 0, ignored: 0 }
-    if (Option.isNone(payload)) return { ...summary, ignored: 1 }
-    summary = { ...summary, ignored: payload.value.ignored }
+    if (Option.isNone(payload)) return { ...NOTHING, ignored: 1 }
+    let summary: WhatsAppWebhookSummary = { ...NOTHING, ignored: payload.value.ignored }
     for (const change of payload.value.changes) summary = add(summary, yield* processChange(change, receivedAt))
+    // The review fields have a reader of their own: a body Meta sends holds one field's changes.
+    const reviews = parseTemplateReviewPayload(body)
+    if (Option.isSome(reviews)) {
+      const taken = yield* processTemplateReviewChanges(reviews.value.changes)
+      summary = add(summary, { ...NOTHING, templates: taken.taken, unknownTemplates: taken.unknown, ignored: reviews.value.ignored })
+    }
     return summary
   }
 )

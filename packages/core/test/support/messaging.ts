@@ -1,9 +1,9 @@
 /**
  * The ports of the messaging and OTP use-case tests, all in memory: `TestPorts`, the memory
- * messaging provider (its `SentMessages` stand in for the recipient's phone), the messaging
- * settings and a SecretBox (the records are `TestPorts`' memory ones).
+ * messaging provider (its `SentMessages` stand in for the recipient's phone), Meta's template
+ * review (`ReviewedTemplates` plays the reviewer), the messaging settings and a SecretBox (the records are `TestPorts`' memory ones).
  */
-import { MessagingProviderMemory, MessagingSettingsLayer } from "@wasl/adapters"
+import { MessagingProviderMemory, MessagingSettingsLayer, TemplateReviewMemory } from "@wasl/adapters"
 import { Duration, Effect, Layer } from "effect"
 import { createBroadcast, createPlatform, type Principal, RecordRepository, SecretBox } from "../../src/index.ts"
 import { TestPorts } from "./layers.ts"
@@ -14,6 +14,7 @@ const SECRET_KEY = new Uint8Array(32).fill(9)
 export const MessagingTestPorts = (options: { readonly otpCooldown?: Duration.Input } = {}) =>
   Layer.mergeAll(
     MessagingProviderMemory,
+    TemplateReviewMemory,
     MessagingSettingsLayer({ otpCooldown: options.otpCooldown ?? Duration.seconds(60) }),
     SecretBox.layerAesGcm(SECRET_KEY)
   ).pipe(Layer.provideMerge(TestPorts()))

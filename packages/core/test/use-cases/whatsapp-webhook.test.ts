@@ -71,7 +71,7 @@ describe("received messages", () => {
         contacts: [{ waId: SENDER, name: "Sara Ali" }],
         messages: [{ ...text("wamid.HBgLMTIz"), context: { from: "15550783881", id: "wamid.replied" } }]
       }))
-      assert.deepStrictEqual(summary, { messages: 1, statuses: 0, unknownNumbers: 0, ignored: 0 })
+      assert.deepStrictEqual(summary, { messages: 1, statuses: 0, unknownNumbers: 0, templates: 0, unknownTemplates: 0, ignored: 0 })
       const message = yield* inboundOf(account_id, "wamid.HBgLMTIz")
       const contact = yield* contactValues(account_id, message.contact_id)
       assert.deepInclude(contact.record.values, {
@@ -205,7 +205,7 @@ describe("received messages", () => {
         [metaMessage(SENDER, "wamid.poll", T, "poll_creation", { poll_creation: {} }), { type: "unsupported", body: "" }]
       ]
       const summary = yield* process(metaBody(PHONE_ID, { contacts: [{ waId: SENDER }], messages: cases.map(([m]) => m) }))
-      assert.deepStrictEqual(summary, { messages: cases.length, statuses: 0, unknownNumbers: 0, ignored: 0 })
+      assert.deepStrictEqual(summary, { messages: cases.length, statuses: 0, unknownNumbers: 0, templates: 0, unknownTemplates: 0, ignored: 0 })
       for (const [m, expected] of cases) {
         const stored = yield* inboundOf(account_id, (m as { id: string }).id)
         const { type, body, content, context_id, attachments } = stored
@@ -229,7 +229,7 @@ describe("received messages", () => {
       const body = metaBody(PHONE_ID, { contacts: [{ waId: SENDER, name: "Sara" }], messages: [text("wamid.twice")] })
       yield* process(body)
       const before = yield* memoryState
-      assert.deepStrictEqual(yield* process(body), { messages: 1, statuses: 0, unknownNumbers: 0, ignored: 0 })
+      assert.deepStrictEqual(yield* process(body), { messages: 1, statuses: 0, unknownNumbers: 0, templates: 0, unknownTemplates: 0, ignored: 0 })
       const after = yield* memoryState
       assert.strictEqual((yield* messagesOf(account_id)).length, 1)
       assert.strictEqual(after.outbox.length, before.outbox.length)
@@ -256,22 +256,22 @@ describe("received messages", () => {
       yield* cloudNumber(principal, "200000000000001")
       assert.deepStrictEqual(
         yield* process(metaBody("999999999999999", { messages: [text("wamid.nobody")], statuses: [metaStatus("wamid.x", "read", T, SENDER)] })),
-        { messages: 0, statuses: 0, unknownNumbers: 1, ignored: 0 }
+        { messages: 0, statuses: 0, unknownNumbers: 1, templates: 0, unknownTemplates: 0, ignored: 0 }
       )
       assert.deepStrictEqual(
         yield* process(metaBody("200000000000001", { messages: [text("wamid.ambiguous")] })),
-        { messages: 0, statuses: 0, unknownNumbers: 1, ignored: 0 }
+        { messages: 0, statuses: 0, unknownNumbers: 1, templates: 0, unknownTemplates: 0, ignored: 0 }
       )
-      assert.deepStrictEqual(yield* process("not json"), { messages: 0, statuses: 0, unknownNumbers: 0, ignored: 1 })
-      assert.deepStrictEqual(yield* process(JSON.stringify({ object: "page" })), { messages: 0, statuses: 0, unknownNumbers: 0, ignored: 1 })
+      assert.deepStrictEqual(yield* process("not json"), { messages: 0, statuses: 0, unknownNumbers: 0, templates: 0, unknownTemplates: 0, ignored: 1 })
+      assert.deepStrictEqual(yield* process(JSON.stringify({ object: "page" })), { messages: 0, statuses: 0, unknownNumbers: 0, templates: 0, unknownTemplates: 0, ignored: 1 })
       assert.deepStrictEqual(
         yield* process(JSON.stringify({ entry: [{ changes: [{ field: "account_update", value: {} }] }] })),
-        { messages: 0, statuses: 0, unknownNumbers: 0, ignored: 1 }
+        { messages: 0, statuses: 0, unknownNumbers: 0, templates: 0, unknownTemplates: 0, ignored: 1 }
       )
       // A malformed message is left out on its own; the rest of the change is taken.
       assert.deepStrictEqual(
         yield* process(metaBody(PHONE_ID, { messages: [{ id: "wamid.broken" }, text("wamid.fine")] })),
-        { messages: 1, statuses: 0, unknownNumbers: 0, ignored: 1 }
+        { messages: 1, statuses: 0, unknownNumbers: 0, templates: 0, unknownTemplates: 0, ignored: 1 }
       )
       assert.deepStrictEqual((yield* messagesOf(account_id)).map((m) => m.provider_message_id), ["wamid.fine"])
       assert.deepStrictEqual(yield* messagesOf(other.account_id), [])
@@ -372,7 +372,7 @@ describe("statuses", () => {
       const current = MessageRepository.use((repo) => repo.findById(account_id, message._id)).pipe(Effect.map(Option.getOrThrow))
 
       assert.deepStrictEqual(yield* statuses(metaStatus(wamid, "read", T + 20, SENDER)), {
-        messages: 0, statuses: 1, unknownNumbers: 0, ignored: 0
+        messages: 0, statuses: 1, unknownNumbers: 0, templates: 0, unknownTemplates: 0, ignored: 0
       })
       assert.deepInclude(yield* current, { status: "read", read_at: at(T + 20), delivered_at: null })
       // A late `delivered` keeps `read` and fills its own time; a late `sent` keeps the send's time.
@@ -389,7 +389,7 @@ describe("statuses", () => {
       assert.strictEqual((yield* eventsNamed("message-status-updated")).length, events)
       // Statuses Wasl does not take are ignored.
       assert.deepStrictEqual(yield* statuses(metaStatus(wamid, "deleted", T + 50, SENDER)), {
-        messages: 0, statuses: 0, unknownNumbers: 0, ignored: 1
+        messages: 0, statuses: 0, unknownNumbers: 0, templates: 0, unknownTemplates: 0, ignored: 1
       })
       const [event] = yield* eventsNamed("message-status-updated")
       assert.deepInclude(event!.payload as object, { _id: message._id, id: wamid, status: "read", is_sent_by_the_business: true })
@@ -430,7 +430,7 @@ describe("statuses", () => {
         yield* process(metaBody("966110000000", {
           statuses: [metaStatus(early, "sent", T, SENDER), metaStatus(early, "delivered", T + 3, SENDER)]
         })),
-        { messages: 0, statuses: 2, unknownNumbers: 0, ignored: 0 }
+        { messages: 0, statuses: 2, unknownNumbers: 0, templates: 0, unknownTemplates: 0, ignored: 0 }
       )
       const events = (yield* eventsNamed("message-status-updated")).length
       const stored = yield* storeMessage(broadcast, { contactId, number: `+${SENDER}`, digits: SENDER }, early, false)

@@ -35,6 +35,7 @@ import _0028_two_factor from "./0028_two_factor.ts"
 import _0029_status_hold_retention from "./0029_status_hold_retention.ts"
 import _0032_account_manage from "./0032_account_manage.ts"
 import _0033_email_links from "./0033_email_links.ts"
+import _0034_template_reviews from "./0034_template_reviews.ts"
 import _0038_message_arrival_order from "./0038_message_arrival_order.ts"
 
 /**
@@ -73,5 +74,6 @@ export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0029_status_hold_retention": _0029_status_hold_retention,
   "0032_account_manage": _0032_account_manage,
   "0033_email_links": _0033_email_links,
+  "0034_template_reviews": _0034_template_reviews,
   "0038_message_arrival_order": _0038_message_arrival_order
 })

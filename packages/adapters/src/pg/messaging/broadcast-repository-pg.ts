@@ -85,7 +85,7 @@ const decodeOne = decodeFirst(BroadcastRow)
 
 const json = (value: unknown) => value === null || value === undefined ? null : JSON.stringify(value)
 
-/** Broadcasts and their templates on PostgreSQL (migration 0008). */
+/** Broadcasts and their templates on PostgreSQL (migrations 0008 and 0034). */
 export const BroadcastRepositoryPg: Layer.Layer<BroadcastRepository, never, SqlClient.SqlClient> = Layer.effect(
   BroadcastRepository,
   Effect.gen(function*() {
@@ -100,22 +100,23 @@ export const BroadcastRepositoryPg: Layer.Layer<BroadcastRepository, never, SqlC
       )
 
     return BroadcastRepository.of({
-      insert: (accountId, input, platform, status) =>
+      insert: (accountId, input, platform, review) =>
         Effect.gen(function*() {
           const { param: now } = yield* nowParam
           const t = input.template
           const [template] = yield* sql<{ readonly id: unknown }>`
             INSERT INTO message_templates
-              (account_id, name, category, header, body, footer, buttons, code_expiration_minutes, created_at, updated_at)
-            VALUES (${accountId}, ${t.name}, ${t.category}, ${json(t.header)}::jsonb, ${t.body}, ${t.footer},
-                    ${json(t.buttons)}::jsonb, ${t.code_expiration_minutes}, ${now}, ${now})
+              (account_id, name, category, external_id, header, body, footer, buttons, code_expiration_minutes,
+               created_at, updated_at)
+            VALUES (${accountId}, ${t.name}, ${t.category}, ${review.external_id}, ${json(t.header)}::jsonb, ${t.body},
+                    ${t.footer}, ${json(t.buttons)}::jsonb, ${t.code_expiration_minutes}, ${now}, ${now})
             RETURNING id
           `
           const [broadcast] = yield* sql<{ readonly id: unknown }>`
             INSERT INTO broadcasts
               (account_id, name, language, template_id, platform_id, status, reason, created_at, updated_at)
             VALUES (${accountId}, ${input.name}, ${input.language}, ${Number(template!.id)}, ${platform.id},
-                    ${status}, NULL, ${now}, ${now})
+                    ${review.status}, ${review.reason}, ${now}, ${now})
             RETURNING id
           `
           return Option.getOrThrow(yield* findById(accountId, Number(broadcast!.id)))
@@ -126,7 +127,46 @@ export const BroadcastRepositoryPg: Layer.Layer<BroadcastRepository, never, SqlC
           Effect.map((rows) => rows.map(toBroadcast)),
           Effect.orDie
         ),
-      findById
+      findById,
+      updateReview: (accountId, id, patch) =>
+        Effect.gen(function*() {
+          // The rows locked first: of two concurrent equal reviews, the second sees the first's change.
+          const [current] = yield* sql<{ readonly status: string; readonly reason: string | null; readonly category: string; readonly template_id: unknown }>`
+            SELECT b.status, b.reason, t.category, t.id AS template_id
+            FROM broadcasts b JOIN message_templates t ON t.account_id = b.account_id AND t.id = b.template_id
+            WHERE b.account_id = ${accountId} AND b.id = ${id}
+            FOR UPDATE OF b, t
+          `
+          if (current === undefined) return Option.none<Broadcast>()
+          const { param: now } = yield* nowParam
+          const status = patch.status ?? current.status
+          const reason = patch.reason === undefined ? current.reason : patch.reason
+          const reviewed = status !== current.status || reason !== current.reason
+          const recategorized = patch.category !== undefined && patch.category !== current.category
+          if (reviewed) {
+            yield* sql`
+              UPDATE broadcasts SET status = ${status}, reason = ${reason}, updated_at = ${now}
+              WHERE account_id = ${accountId} AND id = ${id}
+            `
+          }
+          if (recategorized) {
+            yield* sql`
+              UPDATE message_templates SET category = ${patch.category!}, updated_at = ${now}
+              WHERE account_id = ${accountId} AND id = ${Number(current.template_id)}
+            `
+          }
+          if (!reviewed && !recategorized) return Option.none<Broadcast>()
+          return yield* findById(accountId, id)
+        }).pipe((effect) => sql.withTransaction(effect), Effect.orDie),
+      findByExternalTemplate: (wabaId, externalId) =>
+        sql`${select} WHERE t.external_id = ${externalId} AND p.waba_id = ${wabaId} ORDER BY b.id`.pipe(
+          Effect.flatMap(decodeAll),
+          Effect.map((rows) => rows.map(toBroadcast)),
+          Effect.orDie
+        ),
+      accountsWithSubmittedTemplates: sql<{ readonly account_id: unknown }>`
+        SELECT DISTINCT account_id FROM message_templates WHERE external_id IS NOT NULL ORDER BY account_id
+      `.pipe(Effect.map((rows) => rows.map((r) => Number(r.account_id))), Effect.orDie)
     })
   })
 )
