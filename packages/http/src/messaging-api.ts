@@ -24,21 +24,22 @@ export const PlatformBody: Schema.$Record<Schema.String, Schema.Unknown> = Body.
 /**
  * The body of `POST /api/broadcasts`: `name`, `language`, `platform_id` and the `template`
  * (`name`, `category` UTILITY, MARKETING or AUTHENTICATION, `header?`, `body`, `footer?`,
- * `buttons?`, `code_expiration_minutes?`). Validated by the use-case with Laravel's messages.
+ * `buttons?`, `code_expiration_minutes?`, `examples?`). Validated by the use-case with Laravel's
+ * messages.
  */
 export const BroadcastBody: Schema.$Record<Schema.String, Schema.Unknown> = Body.annotate({
   description:
-    "name, language, platform_id, template { name, category (UTILITY | MARKETING | AUTHENTICATION), header?, body, footer?, buttons?, code_expiration_minutes? }"
+    "name, language, platform_id, template { name, category (UTILITY | MARKETING | AUTHENTICATION), header?, body, footer?, buttons?, code_expiration_minutes?, examples? { body?: [text], header?: [text] } }. The body may use the variables {{1}}…{{n}} (numbered from 1, none missing) and a text header one, {{1}}; examples holds one sample text per variable for Meta's review."
 })
 
 /**
- * The body of `POST /api/broadcasts/:id/send`: `contact_id`, and `components` for a template with
- * an offer code. Sent as multipart/form-data (`contact_id`, `header[file]`, `components[0][...]`)
- * when the template has a media header.
+ * The body of `POST /api/broadcasts/:id/send`: `contact_id`, `components` for a template with
+ * an offer code, `parameters` for a template with variables. Sent as multipart/form-data
+ * (`contact_id`, `header[file]`, `components[0][...]`) when the template has a media header.
  */
 export const SendTemplateBody: Schema.$Record<Schema.String, Schema.Unknown> = Body.annotate({
   description:
-    "contact_id, components (offer code). As multipart/form-data (contact_id, header[file], components[0][...]) when the template has a media header."
+    "contact_id, components (offer code), parameters { body: [...], header: [...] } (one value per variable, {{1}} first: a text, or { property: <contact property internal_name> } taken from the contact). As multipart/form-data (contact_id, header[file], components[0][...]) when the template has a media header."
 })
 
 /** `GET /api/platforms`: the account's sending numbers. */
@@ -78,13 +79,26 @@ export const ListBroadcastsEndpoint: WaslEndpoint<"listBroadcasts", "GET", "/bro
 /** `POST /api/broadcasts`: registers a template as a broadcast. */
 export const CreateBroadcastEndpoint: WaslEndpoint<"createBroadcast", "POST", "/broadcasts", {
   payload: typeof BroadcastBody; success: DataMessageAnswer<typeof BroadcastJson>
+  error: CommonErrors | typeof ServiceUnavailable503WithRetryAfter
 }> = HttpApiEndpoint.post("createBroadcast", "/broadcasts", {
   payload: BroadcastBody,
   success: DataMessageAnswer(BroadcastJson).pipe(HttpApiSchema.status(201)),
-  error: commonErrors
+  error: [...commonErrors, ServiceUnavailable503WithRetryAfter]
 }).annotate(OpenApi.Summary, "Register a broadcast template").annotate(
   OpenApi.Description,
-  "Registers a template on one of the account's sending numbers; it is APPROVED at once. Permission broadcast-manage."
+  "Registers a template on one of the account's sending numbers. On a sandbox number it is APPROVED at once; on a whatsapp_cloud number it is submitted to Meta's review (POST /{waba_id}/message_templates) and stored with Meta's status (usually PENDING) and Meta's template id as template.external_id. Meta's refusal is a 422 on template with Meta's explanation, and nothing is stored; 503 when Meta cannot be reached. Permission broadcast-manage."
+)
+
+/** `POST /api/broadcasts/sync`: re-reads the review of the account's submitted templates from Meta. */
+export const SyncBroadcastsEndpoint: WaslEndpoint<"syncBroadcasts", "POST", "/broadcasts/sync", {
+  success: DataAnswer<Schema.$Array<typeof BroadcastJson>>
+  error: CommonErrors | typeof ServiceUnavailable503WithRetryAfter
+}> = HttpApiEndpoint.post("syncBroadcasts", "/broadcasts/sync", {
+  success: DataAnswer(Schema.Array(BroadcastJson)),
+  error: [...commonErrors, ServiceUnavailable503WithRetryAfter]
+}).annotate(OpenApi.Summary, "Sync broadcast reviews from Meta").annotate(
+  OpenApi.Description,
+  "Reads the review of every submitted template of the account again from Meta (GET /{waba_id}/message_templates) and applies what changed (status, reason, category), notifying as Meta's webhook would; answers the account's broadcasts. The worker does the same every 15 minutes. 503 when Meta cannot be reached. Permission broadcast-manage."
 )
 
 /** `GET /api/broadcasts/:id`: one broadcast of the account. */
@@ -110,7 +124,7 @@ export const SendBroadcastEndpoint: WaslEndpoint<"send", "POST", "/broadcasts/:i
   error: [...commonErrors, ServiceUnavailable503WithRetryAfter]
 }).annotate(OpenApi.Summary, "Send a broadcast template to a contact").annotate(
   OpenApi.Description,
-  "Sends the broadcast's (non-authentication) template to a contact. header[file]: at most 10 MB of application/pdf, image/jpeg, image/jpg, image/png or video/mp4. Permission broadcast-send."
+  "Sends the broadcast's (non-authentication) template to a contact; only an APPROVED broadcast is sent (403 otherwise). parameters fills the template's variables: a missing or extra value is a 422 on its key (parameters.body.0, ...); the stored message shows the filled text. header[file]: at most 10 MB of application/pdf, image/jpeg, image/jpg, image/png or video/mp4. Permission broadcast-send."
 )
 
 const MessagingGroupBase: AuthenticatedGroup<
@@ -119,6 +133,7 @@ const MessagingGroupBase: AuthenticatedGroup<
   | typeof CreatePlatformEndpoint
   | typeof ListBroadcastsEndpoint
   | typeof CreateBroadcastEndpoint
+  | typeof SyncBroadcastsEndpoint
   | typeof ShowBroadcastEndpoint
   | typeof SendBroadcastEndpoint
 > = HttpApiGroup.make("messaging")
@@ -126,6 +141,7 @@ const MessagingGroupBase: AuthenticatedGroup<
   .add(CreatePlatformEndpoint)
   .add(ListBroadcastsEndpoint)
   .add(CreateBroadcastEndpoint)
+  .add(SyncBroadcastsEndpoint)
   .add(ShowBroadcastEndpoint)
   .add(SendBroadcastEndpoint)
   .middleware(Authentication)

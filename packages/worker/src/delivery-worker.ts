@@ -31,6 +31,9 @@
  *   also picks up bodies whose retry time came or whose lease ran out in a crashed worker. A body
  *   whose processing keeps failing is retried after a backoff, then dropped with a log line
  *   (core use-cases/whatsapp-inbox-drain.ts); the outcomes are counted (worker-metrics.ts).
+ * - template reviews: `syncAllTemplateReviews` every `templateSyncInterval` (15 minutes by
+ *   default): every submitted template's review is read again from Meta, so a review webhook that
+ *   never arrived is made up for. Applying a review is idempotent, so every worker may run it.
  * - exports: `runNextExport` while an export waits, else it looks again every poll interval. Each
  *   call claims the export whose account's turn it is and writes one batch of records in a short
  *   transaction, which lets it go: accounts take turns, as for imports. Each batch is a
@@ -71,6 +74,8 @@ import {
   sendAttempt,
   sendPendingEmails,
   sweepOtpReservations,
+  syncAllTemplateReviews,
+  type TemplateReviewServices,
   traceParentSpan,
   drainWhatsAppInbox,
   processWhatsAppWebhook,
@@ -108,6 +113,7 @@ export type DeliveryWorkerServices =
   | ImportProcessingServices
   | WhatsAppInbox
   | WhatsAppWebhookServices
+  | TemplateReviewServices
   | MediaFetchLoopServices
 
 /** How the worker runs: batch sizes, concurrency and the intervals of its loops. Every field has a default. */
@@ -159,6 +165,11 @@ export interface DeliveryWorkerOptions {
    * this long before another takes them.
    */
   readonly whatsappLease?: Duration.Duration | undefined
+  /**
+   * How often every submitted template's review is read again from Meta. Default 15 minutes: a
+   * review webhook that never arrived is made up for within that time.
+   */
+  readonly templateSyncInterval?: Duration.Duration | undefined
   /** The media fetch of received messages: the largest file kept, batch, tries. */
   readonly media?: MediaFetchOptions | undefined
 }
@@ -178,6 +189,7 @@ const EXPORTS = "CSV exports"
 const IMPORTS = "CSV imports"
 const WHATSAPP = "WhatsApp callbacks"
 const MEDIA = "media fetch"
+const TEMPLATE_SYNC = "template review sync"
 
 /** The pause after a loop iteration failed. */
 const FAILURE_PAUSE = Duration.seconds(1)
@@ -255,7 +267,8 @@ const annotateAttemptSpan = (pending: PendingAttempt) =>
  * Runs the worker's loops until the scope closes. Needs the core's ports: Outbox,
  * DeliveryRepository, Transactor, SecretBox, WebhookTransport, NotificationRepository, Mailer,
  * QueueSignals, SecureRandom, OtpReservationRepository, Retention, WhatsAppInbox (and what
- * `processWhatsAppWebhook` needs, `WhatsAppWebhookServices`), and for imports
+ * `processWhatsAppWebhook` needs, `WhatsAppWebhookServices`), TemplateReview (the template
+ * review sync, `TemplateReviewServices`), and for imports
  * ImportRepository, PropertyRepository, RecordRepository and UserRepository (and DeliveryPolicy and
  * RetentionPolicy, which default to the documented delivery settings and the standard retention).
  *
@@ -283,6 +296,7 @@ export const runDeliveryWorker = (
     const otpSweepInterval = options.otpSweepInterval ?? Duration.seconds(30)
     const pruneBatch = options.pruneBatch ?? 500
     const pruneInterval = options.pruneInterval ?? Duration.minutes(1)
+    const templateSyncInterval = options.templateSyncInterval ?? Duration.minutes(15)
     const repo = yield* DeliveryRepository
     const signals = yield* QueueSignals
     const { timeout } = yield* DeliveryPolicy
@@ -465,6 +479,9 @@ export const runDeliveryWorker = (
       yield* waitFor(whatsappWake, poll)
     })
 
+    // template reviews ------------------------------------------------------------------------
+    const templateSyncStep = Effect.andThen(syncAllTemplateReviews, Effect.sleep(templateSyncInterval))
+
     // media ---------------------------------------------------------------------------------
     const mediaRound = yield* makeMediaFetchRound(options.media)
     const mediaStep = Effect.gen(function*() {
@@ -482,6 +499,7 @@ export const runDeliveryWorker = (
     yield* Effect.forkScoped(forever(loops, MAIL, poll, mailStep))
     yield* Effect.forkScoped(forever(loops, OTP_SWEEP, otpSweepInterval, otpSweepStep))
     yield* Effect.forkScoped(forever(loops, PRUNING, pruneInterval, pruneStep))
+    yield* Effect.forkScoped(forever(loops, TEMPLATE_SYNC, templateSyncInterval, templateSyncStep))
     yield* Effect.forkScoped(forever(loops, EXPORTS, poll, exportStep))
     yield* Effect.addFinalizer(() =>
       Effect.logInfo("Wasl delivery worker stopped").pipe(Effect.annotateLogs({ attempts: sent }))

@@ -7,7 +7,7 @@ import {
   QueueSignalsPg,
   ServicesPg
 } from "@wasl/adapters"
-import { MediaStoreMemory, MessagingProviderMemory } from "@wasl/adapters/memory"
+import { MediaStoreMemory, MessagingProviderMemory, TemplateReviewMemory } from "@wasl/adapters/memory"
 import { TestDatabase, type TestDatabaseLayer } from "@wasl/adapters/testing"
 import { Duration, Effect, Layer } from "effect"
 import * as Fs from "node:fs"
@@ -29,6 +29,7 @@ export const workerServices = (
     MailerJsonLines(mailFile),
     QueueSignalsPg,
     MessagingProviderMemory,
+    TemplateReviewMemory,
     MediaStoreMemory
   )
     .pipe(

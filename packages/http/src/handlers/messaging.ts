@@ -10,7 +10,8 @@ import {
   listPlatforms,
   sentMessageJson,
   platformJson,
-  sendTemplate
+  sendTemplate,
+  syncBroadcasts
 } from "@wasl/core"
 import { WaslApi } from "../api.ts"
 import { domain, responses } from "../errors.ts"
@@ -45,6 +46,11 @@ export const MessagingHandlers: Layer.Layer<
       Effect.gen(function*() {
         const broadcast = yield* domain(createBroadcast(yield* CurrentPrincipal, payload))
         return { data: broadcastJson(broadcast), message: CREATED }
+      }))
+    .handle("syncBroadcasts", () =>
+      Effect.gen(function*() {
+        const broadcasts = yield* domain(syncBroadcasts(yield* CurrentPrincipal))
+        return { data: broadcasts.map(broadcastJson) }
       }))
     .handle("showBroadcast", ({ params }) =>
       Effect.gen(function*() {
