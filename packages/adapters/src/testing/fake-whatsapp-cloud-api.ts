@@ -1,5 +1,8 @@
 /** A local stand-in for the WhatsApp Cloud API, documented on `startFakeCloudApi`. */
 import { createServer, type IncomingMessage, type Server } from "node:http"
+import { metaJson, signMeta } from "./fake-meta-webhooks.ts"
+import { metaTemplateWebhook } from "./fake-meta-template-webhooks.ts"
+import { type FakeTemplate, templateCall } from "./fake-meta-templates.ts"
 
 /** One request the fake Cloud API received. */
 export interface RecordedCall {
@@ -29,6 +32,21 @@ export interface FakeCloudApi {
   readonly media: Map<string, { readonly bytes: Uint8Array; readonly mimeType: string }>
   /** Media ids whose description names this URL instead of the fake's own download URL. */
   readonly mediaUrls: Map<string, string>
+  /** The message templates created, by Meta's id (fake-meta-templates.ts). */
+  readonly templates: Map<string, FakeTemplate>
+  /** Where Meta's review callbacks go (the app's callback URL) and the app secret they are signed with. */
+  webhook: { readonly url: string; readonly appSecret: string } | undefined
+  /**
+   * Meta's reviewer decides: the template takes the event's status (REINSTATED: APPROVED) and
+   * reason, and unless `silently` (a callback that never arrives), its signed
+   * `message_template_status_update` callback is posted to `webhook`. Answers the callback's
+   * HTTP status (undefined when none was posted).
+   */
+  readonly reviewTemplate: (
+    id: string,
+    event: string,
+    options?: { readonly reason?: string; readonly silently?: boolean }
+  ) => Promise<number | undefined>
   /** Stops the server. */
   readonly close: () => Promise<void>
 }
@@ -95,7 +113,9 @@ const errorBody = (code: number, message: string) => ({
 })
 
 /**
- * A local stand-in for the WhatsApp Cloud API (Graph API): `POST /<version>/<phone_id>/messages`
+ * A local stand-in for the WhatsApp Cloud API (Graph API): message templates, `POST` and `GET
+ * /<version>/<waba_id>/message_templates` (fake-meta-templates.ts), with their review played by
+ * `reviewTemplate`, which also posts Meta's signed review callback; `POST /<version>/<phone_id>/messages`
  * (template and text messages, read receipts), `POST /<version>/<phone_id>/media`, and a received
  * message's media: `GET /<version>/<media_id>` describing it (`{ messaging_product, url,
  * mime_type, sha256, file_size, id }`) and `GET` of that URL giving its bytes. It checks each
@@ -117,6 +137,7 @@ export const startFakeCloudApi = async (expectedToken: string): Promise<FakeClou
   const holds = new Map<string, Promise<unknown>>()
   const media = new Map<string, { readonly bytes: Uint8Array; readonly mimeType: string }>()
   const mediaUrls = new Map<string, string>()
+  const templates = new Map<string, FakeTemplate>()
   let seq = 0
   let origin = ""
   const server: Server = createServer(async (req, res) => {
@@ -131,6 +152,17 @@ export const startFakeCloudApi = async (expectedToken: string): Promise<FakeClou
     if (authorization !== `Bearer ${expectedToken}`) {
       calls.push({ path, authorization, contentType })
       return send(401, errorBody(190, "Invalid OAuth access token."))
+    }
+    const templateAnswer = templateCall(req.method, path, raw.toString("utf8"), templates, origin)
+    if (templateAnswer !== undefined) {
+      let json: unknown
+      try {
+        json = req.method === "POST" ? JSON.parse(raw.toString("utf8")) : undefined
+      } catch {
+        json = undefined
+      }
+      calls.push({ path, authorization, contentType, ...(json === undefined ? {} : { json }) })
+      return send(templateAnswer.status, templateAnswer.body)
     }
     const download = /^\/whatsapp_business\/attachments\/\?mid=([^&]+)$/.exec(path)
     if (req.method === "GET" && download !== null) {
@@ -206,13 +238,39 @@ export const startFakeCloudApi = async (expectedToken: string): Promise<FakeClou
   const address = server.address()
   if (address === null || typeof address === "string") throw new Error("no address")
   origin = `http://127.0.0.1:${address.port}`
-  return {
+  const api: FakeCloudApi = {
     url: `${origin}/v21.0`,
     calls,
     failures,
     holds,
     media,
     mediaUrls,
+    templates,
+    webhook: undefined,
+    reviewTemplate: async (id, event, options = {}) => {
+      const template = templates.get(id)
+      if (template === undefined) throw new Error(`no template ${id}`)
+      template.status = event === "REINSTATED" ? "APPROVED" : event
+      template.rejectedReason = options.reason ?? "NONE"
+      if (options.silently === true || api.webhook === undefined) return undefined
+      const body = metaJson(metaTemplateWebhook.status({
+        wabaId: template.wabaId,
+        templateId: id,
+        name: template.name,
+        language: template.language,
+        event,
+        reason: options.reason ?? "NONE",
+        category: template.category
+      }))
+      const response = await fetch(api.webhook.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-hub-signature-256": signMeta(api.webhook.appSecret, body) },
+        body
+      })
+      await response.arrayBuffer()
+      return response.status
+    },
     close: () => new Promise((resolve) => server.close(() => resolve()))
   }
+  return api
 }
