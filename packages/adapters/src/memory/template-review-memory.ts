@@ -7,7 +7,7 @@ import { Context, Effect, Layer, Ref } from "effect"
 
 /** One template submitted, with where Meta's review of it stands. */
 export interface SubmittedTemplate {
-  /** Meta's id of it (`memory-template-<n>`). */
+  /** Meta's id of it (digits, as Meta's are). */
   readonly externalId: string
   /** The WhatsApp Business Account it was submitted to. */
   readonly wabaId: string
@@ -57,7 +57,7 @@ export const TemplateReviewMemory: Layer.Layer<TemplateReview | ReviewedTemplate
           const refused = yield* Ref.getAndSet(refusal, undefined)
           if (refused !== undefined) return { _tag: "Refused", message: refused } as const
           const all = yield* Ref.get(submitted)
-          const externalId = `memory-template-${all.length + 1}`
+          const externalId = String(880000000000000 + all.length + 1)
           const category = submission.template.category
           yield* Ref.set(submitted, [...all, {
             externalId,

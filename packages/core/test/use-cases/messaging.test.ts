@@ -7,7 +7,7 @@
  * database.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { SentMessages } from "@wasl/adapters"
+import { ReviewedTemplates, SentMessages } from "@wasl/adapters"
 import { Effect, Option } from "effect"
 import {
   AccountRepository,
@@ -18,7 +18,8 @@ import {
   listPlatforms,
   MessageRepository,
   SecretBox,
-  sendTemplate
+  sendTemplate,
+  syncTemplateReviews
 } from "../../src/index.ts"
 import { OWNER, setup } from "../support/fixtures.ts"
 import { contactAt, MessagingTestPorts } from "../support/messaging.ts"
@@ -42,6 +43,7 @@ describe("sending numbers and broadcasts", () => {
         display_phone_number: "+966110000001",
         provider: "whatsapp_cloud",
         phone_id: "1234567890",
+        waba_id: "102290129340398",
         access_token: TOKEN
       })
       assert.isNotNull(platform.sealed_access_token)
@@ -50,6 +52,11 @@ describe("sending numbers and broadcasts", () => {
       assert.deepStrictEqual(yield* listPlatforms(principal), [platform])
 
       const broadcast = yield* createBroadcast(principal, utilityBroadcast(platform.id))
+      // Submitted to Meta's review with the token opened; sent once Meta approved it.
+      const [submitted] = yield* ReviewedTemplates.use((meta) => meta.all)
+      assert.strictEqual(submitted!.externalId, broadcast.template.external_id)
+      yield* ReviewedTemplates.use((meta) => meta.review(submitted!.externalId, "APPROVED"))
+      yield* syncTemplateReviews(account_id)
       const contactId = yield* contactAt(account_id, "+966500000001")
       const { message } = yield* sendTemplate(principal, broadcast.id, { contact_id: contactId }, undefined)
       const [sent] = yield* SentMessages.use((messages) => messages.all)
