@@ -35,12 +35,20 @@ describe.each(DATABASES)("whatsapp_cloud sending number on %s", (database) => {
       waba_id: "102290129340398",
       access_token: ACCESS_TOKEN
     })).id
-    authId = (await createBroadcast(server, owner.token, platformId, authenticationTemplate(), "en_US")).id
+    authId = (await approved(await createBroadcast(server, owner.token, platformId, authenticationTemplate(), "en_US"))).id
   })
   afterAll(async () => {
     await server?.close()
     await api?.close()
   })
+
+  /** Meta approves the broadcast's template, and the sync reads that back (the broadcast was PENDING). */
+  const approved = async <B extends { id: number; template: { external_id?: string | null } }>(broadcast: B) => {
+    await api.reviewTemplate(broadcast.template.external_id!, "APPROVED", { silently: true })
+    const synced = await server.request("POST", "/api/broadcasts/sync", { token: owner.token })
+    expect(synced.status).toBe(200)
+    return broadcast
+  }
 
   const credits = async () =>
     Number((await server.query("SELECT otp_credits FROM accounts WHERE id = $1", [owner.account_id]))[0].otp_credits)
@@ -104,7 +112,11 @@ describe.each(DATABASES)("whatsapp_cloud sending number on %s", (database) => {
   })
 
   it("sends a media header template: upload, then the header by media id", async () => {
-    const b = await createBroadcast(server, owner.token, platformId, utilityTemplate({ name: "photo", header: { format: "IMAGE" } }))
+    const b = await approved(await createBroadcast(server, owner.token, platformId, utilityTemplate({
+      name: "photo",
+      header: { format: "IMAGE" },
+      examples: { header_handle: "4::aW1hZ2UvcG5n:ARb-sample-handle" }
+    })))
     const contact = await server.request("POST", "/api/contacts", { token: owner.token, body: { whatsapp_number: "+966500000013" } })
     const form = new FormData()
     form.set("contact_id", contact.body.data.properties._id)

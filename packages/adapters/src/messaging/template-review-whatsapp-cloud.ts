@@ -20,7 +20,7 @@ const example = (key: "header_text" | "body_text", samples: ReadonlyArray<string
 
 /**
  * The `components` of a template creation, as Meta's reference writes them: HEADER (text with
- * its sample, or a media format with a sample handle), BODY with its samples, FOOTER, BUTTONS.
+ * its sample, or a media format with its sample file's handle), BODY with its samples, FOOTER, BUTTONS.
  * An authentication template's body and footer are Meta's own (the security recommendation and
  * the code's expiry), its button the OTP copy-code one.
  */
@@ -41,7 +41,11 @@ export const cloudTemplateComponents = (submission: TemplateSubmission): Array<R
     components.push(
       t.header.format === "TEXT"
         ? { type: "HEADER", format: "TEXT", text: t.header.text, ...example("header_text", submission.examples.header) }
-        : { type: "HEADER", format: t.header.format }
+        : {
+          type: "HEADER",
+          format: t.header.format,
+          ...(submission.examples.headerHandle === null ? {} : { example: { header_handle: [submission.examples.headerHandle] } })
+        }
     )
   }
   components.push({ type: "BODY", text: t.body, ...example("body_text", submission.examples.body) })

@@ -88,7 +88,7 @@ export const broadcastInput = (platform: Platform, template: TemplateDefinition,
   language: "en_US",
   platform_id: platform.id,
   template,
-  examples: { body: [], header: [] }
+  examples: { body: [], header: [], headerHandle: null }
 })
 
 /** The review of a broadcast approved at once (a sandbox number's). */

@@ -33,7 +33,7 @@ const shipping = (name: string, overrides: Partial<TemplateSubmission["template"
     code_expiration_minutes: null,
     ...overrides
   },
-  examples: { body: ["Sara", "A-1001"], header: ["A-1001"] }
+  examples: { body: ["Sara", "A-1001"], header: ["A-1001"], headerHandle: null }
 })
 
 describe("whatsapp_cloud template review", () => {
@@ -83,7 +83,7 @@ describe("whatsapp_cloud template review", () => {
           buttons: [{ type: "OTP", text: "Copy code" }],
           code_expiration_minutes: 10
         },
-        examples: { body: [], header: [] }
+        examples: { body: [], header: [], headerHandle: null }
       })
       expect(outcome._tag).toBe("Submitted")
       expect(api.calls.at(-1)!.json.components).toEqual([
@@ -100,7 +100,7 @@ describe("whatsapp_cloud template review", () => {
         _tag: "Refused",
         message: "Content in this language already exists: twice (en_US)."
       })
-      const noSamples = yield* review().submit(account, { ...shipping("no_samples"), examples: { body: [], header: [] } })
+      const noSamples = yield* review().submit(account, { ...shipping("no_samples"), examples: { body: [], header: [], headerHandle: null } })
       expect(noSamples._tag).toBe("Refused")
       expect(noSamples._tag === "Refused" && noSamples.message).toContain("example")
       const badToken = yield* review().submit({ ...account, accessToken: "wrong" }, shipping("bad_token"))

@@ -10,7 +10,7 @@ import type { ValidationFailed } from "../errors.ts"
 import { formatWireTimestamp } from "../wire/timestamp.ts"
 import { type Platform, PlatformJson, platformJson } from "./platform.ts"
 import { failIfAny, parseTemplate, type TemplateDefinition, templateVariableCounts } from "./template.ts"
-import type { FilledParameters } from "./template-variables.ts"
+import type { TemplateExamples } from "./template-variables.ts"
 
 /**
  * The review statuses of a broadcast's template, as Meta names them: PENDING (in review),
@@ -80,8 +80,8 @@ export interface BroadcastInput {
   readonly platform_id: number
   /** The template. */
   readonly template: TemplateDefinition
-  /** Sample values of its variables, for the review (`template.examples`, else made up). */
-  readonly examples: FilledParameters
+  /** Sample values of its variables, for the review (`template.examples`, else made up), and a media header's sample. */
+  readonly examples: TemplateExamples
 }
 
 /** Where a new broadcast's review stands: Meta's answer to the submission, or APPROVED on the sandbox. */
@@ -212,15 +212,16 @@ const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 const LANGUAGE = /^[a-z]{2,3}(_[A-Z]{2})?$/
 
 /**
- * `template.examples` `{ body?: [...], header?: [...] }`: one sample text per variable, which
- * Meta's review requires. A component whose samples are not given gets made-up ones
- * (`sample 1`, `sample 2`, ...).
+ * `template.examples` `{ body?: [...], header?: [...], header_handle? }`: one sample text per
+ * variable, which Meta's review requires (a component whose samples are not given gets made-up
+ * ones: `sample 1`, `sample 2`, ...), and for a media header the handle of a sample file uploaded
+ * to Meta.
  */
 const parseExamples = (
   errors: Record<string, Array<string>>,
   raw: unknown,
   template: TemplateDefinition
-): FilledParameters => {
+): TemplateExamples => {
   const counts = templateVariableCounts(template)
   const given = isObject(raw) ? raw : {}
   if (raw !== undefined && raw !== null && !isObject(raw)) {
@@ -237,7 +238,11 @@ const parseExamples = (
     }
     return list as Array<string>
   }
-  return { body: samples("body"), header: samples("header") }
+  const handle = given["header_handle"]
+  if (handle !== undefined && handle !== null && (typeof handle !== "string" || handle === "")) {
+    ;(errors["template.examples.header_handle"] ??= []).push("The template.examples.header_handle field must be a string.")
+  }
+  return { body: samples("body"), header: samples("header"), headerHandle: typeof handle === "string" && handle !== "" ? handle : null }
 }
 
 /**
@@ -265,7 +270,9 @@ export const validateBroadcastCreate = (body: unknown): Effect.Effect<BroadcastI
     }
     const template = parseTemplate(input["template"], errors)
     const rawTemplate = isObject(input["template"]) ? input["template"] : {}
-    const examples = template === null ? { body: [], header: [] } : parseExamples(errors, rawTemplate["examples"], template)
+    const examples = template === null
+      ? { body: [], header: [], headerHandle: null }
+      : parseExamples(errors, rawTemplate["examples"], template)
     yield* failIfAny(errors)
     return {
       name: name as string,

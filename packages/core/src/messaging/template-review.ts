@@ -11,7 +11,7 @@ import { Context, type Effect } from "effect"
 import type { Broadcast, BroadcastStatus } from "./broadcast.ts"
 import type { ProviderRejected, ProviderUnavailable } from "./messaging-provider.ts"
 import { TEMPLATE_CATEGORIES, type TemplateCategory, type TemplateDefinition } from "./template.ts"
-import type { FilledParameters } from "./template-variables.ts"
+import type { TemplateExamples } from "./template-variables.ts"
 
 /** The WhatsApp Business Account a template is submitted to, with the sending number's opened token. */
 export interface ReviewAccount {
@@ -29,8 +29,8 @@ export interface TemplateSubmission {
   readonly language: string
   /** Its category, header, body, footer and buttons. */
   readonly template: TemplateDefinition
-  /** One sample text per variable. */
-  readonly examples: FilledParameters
+  /** One sample text per variable, and a media header's sample. */
+  readonly examples: TemplateExamples
 }
 
 /** Meta took the template for review. */

@@ -52,6 +52,12 @@ export interface FilledParameters {
   readonly header: ReadonlyArray<string>
 }
 
+/** The samples of a template submitted for review: one text per variable, and a media header's sample. */
+export interface TemplateExamples extends FilledParameters {
+  /** A media header's sample: the handle of a file uploaded to Meta (its Resumable Upload API); null otherwise. */
+  readonly headerHandle: string | null
+}
+
 /** A contact property's value as text: numbers and booleans written out, lists joined. */
 const textOfValue = (value: unknown): string | undefined => {
   if (value === null || value === undefined) return undefined

@@ -29,6 +29,7 @@ import {
   TemplateReview,
   templateCategoryOf
 } from "../messaging/template-review.ts"
+import { isMediaHeader } from "../messaging/template.ts"
 import type { TemplateReviewChange } from "../messaging/template-webhook-payload.ts"
 import { Transactor } from "../transactor.ts"
 import { authorize } from "./authenticate.ts"
@@ -41,6 +42,10 @@ export const TEMPLATE_CATEGORY_CHANGED: NotificationName = "WhatsappTemplateCate
 
 /** The 422 on `platform_id` for a whatsapp_cloud number without its WhatsApp Business Account id. */
 export const NO_WABA_ID = "The selected sending number has no waba_id: its templates cannot be submitted for review."
+
+/** The 422 on `template.examples.header_handle` for a media header submitted without its sample. */
+export const HEADER_HANDLE_REQUIRED =
+  "The template.examples.header_handle field is required for a media header: Meta reviews it with a sample file uploaded to it."
 
 /** What following the reviews needs. */
 export type TemplateReviewServices =
@@ -82,6 +87,9 @@ export const startReview = (
     if (platform.provider === "sandbox") return { input, review: { status: "APPROVED", reason: null, external_id: null } }
     const account = yield* reviewAccountOf(platform)
     if (Option.isNone(account)) return yield* invalid("platform_id", NO_WABA_ID)
+    if (isMediaHeader(input.template.header) && input.examples.headerHandle === null) {
+      return yield* invalid("template.examples.header_handle", HEADER_HANDLE_REQUIRED)
+    }
     const outcome = yield* TemplateReview.use((review) =>
       review.submit(account.value, { name: input.template.name, language: input.language, template: input.template, examples: input.examples })
     )

@@ -13,6 +13,7 @@ import {
   createPlatform,
   forbidden,
   getBroadcast,
+  HEADER_HANDLE_REQUIRED,
   listBroadcasts,
   NOT_APPROVED,
   NO_WABA_ID,
@@ -77,7 +78,7 @@ describe("Meta's template review", () => {
       const broadcast = yield* createBroadcast(principal, shipping(platform.id))
       const [submitted] = yield* ReviewedTemplates.use((meta) => meta.all)
       assert.strictEqual(submitted!.wabaId, WABA_ID)
-      assert.deepStrictEqual(submitted!.submission.examples, { body: ["Sara", "A-1001"], header: ["A-1001"] })
+      assert.deepStrictEqual(submitted!.submission.examples, { body: ["Sara", "A-1001"], header: ["A-1001"], headerHandle: null })
       assert.strictEqual(broadcast.status, "PENDING")
       assert.strictEqual(broadcast.reason, null)
       assert.strictEqual(broadcast.template.external_id, submitted!.externalId)
@@ -98,7 +99,17 @@ describe("Meta's template review", () => {
       const noWaba = yield* cloudNumber(principal, null)
       const refused = yield* Effect.flip(createBroadcast(principal, shipping(noWaba.id, "other_name")))
       assert.deepStrictEqual(refused._tag === "ValidationFailed" && refused.errors, { platform_id: [NO_WABA_ID] })
+      // A media header is reviewed with a sample file uploaded to Meta: its handle is required.
+      const cloud = yield* cloudNumber(principal)
+      const photo = { ...shipping(cloud.id, "photo"), template: { name: "photo", category: "MARKETING", header: { format: "IMAGE" }, body: "New in." } }
+      const noHandle = yield* Effect.flip(createBroadcast(principal, photo))
+      assert.deepStrictEqual(noHandle._tag === "ValidationFailed" && noHandle.errors, {
+        "template.examples.header_handle": [HEADER_HANDLE_REQUIRED]
+      })
       assert.deepStrictEqual(yield* ReviewedTemplates.use((meta) => meta.all), [])
+      const withHandle = yield* createBroadcast(principal, { ...photo, template: { ...photo.template, examples: { header_handle: "4::aW1h" } } })
+      assert.strictEqual(withHandle.status, "PENDING")
+      assert.strictEqual((yield* ReviewedTemplates.use((meta) => meta.all))[0]!.submission.examples.headerHandle, "4::aW1h")
     }).pipe(Effect.provide(MessagingTestPorts())))
 
   it.effect("answers Meta's refusal as a 422 on template with Meta's explanation, and stores nothing", () =>

@@ -52,7 +52,7 @@ export const createBroadcast = async (
     body: { name: `Broadcast ${String(template["name"])}`, language, platform_id: platformId, template }
   })
   if (reply.status !== 201) throw new Error(`broadcast: ${reply.status} ${reply.text}`)
-  return reply.body.data as { id: number; template: { id: number } }
+  return reply.body.data as { id: number; template: { id: number; external_id: string | null } }
 }
 
 export const createContact = async (server: TestServer, token: string, body: Record<string, unknown>) => {
