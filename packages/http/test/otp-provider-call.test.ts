@@ -19,7 +19,7 @@ import { addOtpCredits, type Principal, sendOtp, sweepOtpReservations } from "@w
 import { Duration, Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { authenticationTemplate, createBroadcast, createPlatform } from "./support/messaging-fixtures.ts"
+import { approvedOnCloud, authenticationTemplate, createBroadcast, createPlatform } from "./support/messaging-fixtures.ts"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 
 const ACCESS_TOKEN = "EAAG-cloud-token-for-held-tests"
@@ -34,6 +34,10 @@ const cloudPlatform = {
   waba_id: "102290129340399",
   access_token: ACCESS_TOKEN
 }
+
+/** An approved authentication broadcast on a new whatsapp_cloud number of the token's account. */
+const cloudOtpBroadcast = async (server: TestServer, api: FakeCloudApi, token: string, platform = cloudPlatform) =>
+  approvedOnCloud(server, api, token, await createBroadcast(server, token, (await createPlatform(server, token, platform)).id, authenticationTemplate(), "en_US"))
 
 /** A promise the test settles: the fake Cloud API's answer waits for it. */
 const gate = () => {
@@ -66,8 +70,9 @@ describe.each(DATABASES)("send-otp and the provider call on %s", (database) => {
     other = await server.bootstrap({ email: "held-other@example.test", password: "pw" })
     await server.run(addOtpCredits(owner.account_id, 10))
     await server.run(addOtpCredits(other.account_id, 10))
-    authId = (await createBroadcast(server, owner.token, (await createPlatform(server, owner.token, cloudPlatform)).id, authenticationTemplate(), "en_US")).id
-    otherAuthId = (await createBroadcast(server, other.token, (await createPlatform(server, other.token, cloudPlatform)).id, authenticationTemplate(), "en_US")).id
+    authId = (await cloudOtpBroadcast(server, api, owner.token)).id
+    // Another business: its own WhatsApp Business Account.
+    otherAuthId = (await cloudOtpBroadcast(server, api, other.token, { ...cloudPlatform, waba_id: "102290129340400" })).id
   })
   afterAll(async () => {
     await server?.close()
@@ -205,7 +210,7 @@ describe.each(DATABASES)("send-otp outcomes stored out of order on %s (1-second 
     server = await startTestServer(database, { graphUrl: api.url, otpCooldown: "1 second" })
     owner = await server.bootstrap({ email: "held-order@example.test", password: "pw" })
     await server.run(addOtpCredits(owner.account_id, 2))
-    authId = (await createBroadcast(server, owner.token, (await createPlatform(server, owner.token, cloudPlatform)).id, authenticationTemplate(), "en_US")).id
+    authId = (await cloudOtpBroadcast(server, api, owner.token)).id
   })
   afterAll(async () => {
     await server?.close()

@@ -9,7 +9,7 @@ import { type FakeCloudApi, startFakeCloudApi } from "@wasl/adapters/testing"
 import { addOtpCredits } from "@wasl/core"
 import { createHmac } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { authenticationTemplate, createBroadcast, createPlatform, utilityTemplate } from "./support/messaging-fixtures.ts"
+import { approvedOnCloud, authenticationTemplate, createBroadcast, createPlatform, utilityTemplate } from "./support/messaging-fixtures.ts"
 import { TEST_OTP_KEY } from "./support/messaging-services.ts"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 
@@ -42,13 +42,8 @@ describe.each(DATABASES)("whatsapp_cloud sending number on %s", (database) => {
     await api?.close()
   })
 
-  /** Meta approves the broadcast's template, and the sync reads that back (the broadcast was PENDING). */
-  const approved = async <B extends { id: number; template: { external_id?: string | null } }>(broadcast: B) => {
-    await api.reviewTemplate(broadcast.template.external_id!, "APPROVED", { silently: true })
-    const synced = await server.request("POST", "/api/broadcasts/sync", { token: owner.token })
-    expect(synced.status).toBe(200)
-    return broadcast
-  }
+  const approved = <B extends { id: number; template: { external_id: string | null } }>(broadcast: B) =>
+    approvedOnCloud(server, api, owner.token, broadcast)
 
   const credits = async () =>
     Number((await server.query("SELECT otp_credits FROM accounts WHERE id = $1", [owner.account_id]))[0].otp_credits)

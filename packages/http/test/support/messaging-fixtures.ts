@@ -1,4 +1,5 @@
 /** Sending numbers, broadcasts and contacts for the messaging suites, created through the API. */
+import type { FakeCloudApi } from "@wasl/adapters/testing"
 import type { TestServer } from "./server.ts"
 
 /**
@@ -53,6 +54,22 @@ export const createBroadcast = async (
   })
   if (reply.status !== 201) throw new Error(`broadcast: ${reply.status} ${reply.text}`)
   return reply.body.data as { id: number; template: { id: number; external_id: string | null } }
+}
+
+/**
+ * A broadcast on a whatsapp_cloud number, approved: Meta's reviewer (the fake Cloud API) approves
+ * its template without a callback, and the sync reads that back (a new one is PENDING).
+ */
+export const approvedOnCloud = async <B extends { id: number; template: { external_id: string | null } }>(
+  server: TestServer,
+  api: FakeCloudApi,
+  token: string,
+  broadcast: B
+): Promise<B> => {
+  await api.reviewTemplate(broadcast.template.external_id!, "APPROVED", { silently: true })
+  const synced = await server.request("POST", "/api/broadcasts/sync", { token })
+  if (synced.status !== 200) throw new Error(`sync: ${synced.status} ${synced.text}`)
+  return broadcast
 }
 
 export const createContact = async (server: TestServer, token: string, body: Record<string, unknown>) => {
