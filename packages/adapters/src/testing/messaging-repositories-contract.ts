@@ -297,6 +297,19 @@ export const messagingRepositoriesContract = <E>(
           expect(yield* repo.findById(id, broadcast.id)).toEqual(recategorized)
         }))
 
+      it.effect("applies one of two concurrent equal reviews, each in its own transaction", () =>
+        Effect.gen(function*() {
+          const repo = yield* BroadcastRepository
+          const transactor = yield* Transactor
+          const id = yield* accountWithCredits(0)
+          const platform = yield* PlatformRepository.use((platforms) => platforms.insert(id, cloudNumber))
+          const broadcast = yield* repo.insert(id, broadcastInput(platform, utilityTemplate), platform, submitted("1689556908120000"))
+          const approve = transactor.transaction(repo.updateReview(id, broadcast.id, { status: "APPROVED", reason: null }))
+          const results = yield* Effect.all([approve, approve, approve], { concurrency: 3 })
+          expect(results.filter(Option.isSome).length).toBe(1)
+          expect(Option.getOrThrow(yield* repo.findById(id, broadcast.id)).status).toBe("APPROVED")
+        }))
+
       it.effect("finds the broadcasts of a template by Meta's id within its WhatsApp Business Account, and the accounts that submitted any", () =>
         Effect.gen(function*() {
           const repo = yield* BroadcastRepository
