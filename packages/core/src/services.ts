@@ -6,6 +6,7 @@ import type { SecureRandom } from "effect/crypto"
 import type { AccountRepository } from "./account/account-repository.ts"
 import type { CurrentUserReader } from "./account/current-user-reader.ts"
 import type { EmailTokenRepository } from "./account/email-token-repository.ts"
+import type { MessageAllowanceLedger } from "./account/message-allowance-ledger.ts"
 import type { NotificationFeed } from "./account/notification-feed.ts"
 import type { NotificationRepository } from "./account/notification-repository.ts"
 import type { TeamRepository } from "./account/team-repository.ts"
@@ -87,6 +88,7 @@ export type WaslRepositories =
   | MessageStatusHoldRepository
   | VerificationRepository
   | OtpLedger
+  | MessageAllowanceLedger
   | OtpReservationRepository
   | IdempotencyStore
   | ImportRepository

@@ -1,8 +1,8 @@
 /**
  * The messaging tables of the memory store: the twins of migrations 0008 (platforms, templates,
  * broadcasts, messages, OTP verifications and cooldowns), 0009 (OTP reservations), 0024 (the
- * contacts' channel entries) and 0027 (held statuses); their constraints are in
- * messaging-constraints.ts.
+ * contacts' channel entries), 0027 (held statuses) and 0036 (the monthly message allowance); their
+ * constraints are in messaging-constraints.ts.
  */
 import type {
   BroadcastStatus,
@@ -79,6 +79,10 @@ export interface MessagingTables {
     string,
     StatusReport & { readonly account_id: number; readonly provider_message_id: string; readonly created_at: DateTime.Utc }
   >
+  /** Template messages used, by `accountKey(account_id, "<month's first day>")`. */
+  readonly allowanceUsage: ReadonlyMap<string, number>
+  /** The allowance of a `custom` plan, by account (`accounts.message_limit`); absent: none. */
+  readonly messageLimits: ReadonlyMap<number, number>
 }
 
 /** Messaging tables with no rows, every sequence at 1. */
@@ -92,7 +96,9 @@ export const emptyMessagingTables: MessagingTables = {
   cooldowns: new Map(),
   reservations: new Map(),
   contactChannels: new Map(),
-  statusHolds: new Map()
+  statusHolds: new Map(),
+  allowanceUsage: new Map(),
+  messageLimits: new Map()
 }
 
 /** The key of a row whose primary key is (account_id, key). Internal plumbing of the memory adapters. */

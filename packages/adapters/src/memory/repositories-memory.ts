@@ -30,6 +30,7 @@ import { MediaBacklogMemory } from "./media-backlog-memory.ts"
 import { ContactChannelRepositoryMemory } from "./contact-channel-repository-memory.ts"
 import { MessageStatusHoldRepositoryMemory } from "./message-status-hold-repository-memory.ts"
 import { OtpLedgerMemory } from "./otp-ledger-memory.ts"
+import { MessageAllowanceLedgerMemory } from "./message-allowance-ledger-memory.ts"
 import { OtpReservationRepositoryMemory } from "./otp-reservation-repository-memory.ts"
 import { PlatformRepositoryMemory } from "./platform-repository-memory.ts"
 import { VerificationRepositoryMemory } from "./verification-repository-memory.ts"
@@ -78,6 +79,7 @@ export const RepositoriesMemory: Layer.Layer<
   MessageStatusHoldRepositoryMemory,
   VerificationRepositoryMemory,
   OtpLedgerMemory,
+  MessageAllowanceLedgerMemory,
   OtpReservationRepositoryMemory,
   DeliveryRepositoryMemory,
   QueueSignalsMemory,

@@ -32,6 +32,7 @@ import { DeliveryBacklogPg } from "./delivery-backlog-pg.ts"
 import { ExportRepositoryPg } from "./export-repository-pg.ts"
 import { ImportRepositoryPg } from "./import-repository-pg.ts"
 import { MatchLockPg } from "./match-lock-pg.ts"
+import { MessageAllowanceLedgerPg } from "./message-allowance-ledger-pg.ts"
 
 export { AccountRepositoryPg } from "./account-repository-pg.ts"
 export { CurrentUserReaderPg } from "./current-user-reader-pg.ts"
@@ -73,6 +74,7 @@ export type { CurrentUserPorts } from "./cache/current-user-cache.ts"
 export { ExportRepositoryPg } from "./export-repository-pg.ts"
 export { ImportRepositoryPg } from "./import-repository-pg.ts"
 export { MatchLockPg } from "./match-lock-pg.ts"
+export { MessageAllowanceLedgerPg } from "./message-allowance-ledger-pg.ts"
 
 /**
  * Every storage port on PostgreSQL (`WaslRepositories`: the repositories, the outbox, the delivery
@@ -109,5 +111,6 @@ export const RepositoriesPg: Layer.Layer<WaslRepositories, never, SecureRandom.S
   ExportRepositoryPg,
   ImportRepositoryPg,
   MatchLockPg,
+  MessageAllowanceLedgerPg,
   WhatsAppInboxPg
 )

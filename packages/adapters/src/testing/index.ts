@@ -21,6 +21,7 @@
  * - `notificationFeedContract`: live notifications, told to their user once committed;
  * - `messagingRepositoriesContract`, `otpLedgerContract`, `otpReservationContract`: WhatsApp sending
  *   numbers, broadcasts, messages and one-time passwords;
+ * - `messageAllowanceLedgerContract`: the monthly message allowance counts;
  * - `retentionContract`: pruning the rows whose retention ran out;
  * - `rateLimiterContract`: the request counters of rate limits;
  * - `importRepositoryContract`: CSV imports, their staged rows and the worker's claims.
@@ -55,6 +56,7 @@ export * from "./conversations-contract.ts"
 export * from "./media-store-contract.ts"
 export * from "./inbound-stores-contract.ts"
 export * from "./otp-ledger-contract.ts"
+export * from "./message-allowance-contract.ts"
 export * from "./otp-reservation-contract.ts"
 export * from "./idempotency-store-contract.ts"
 export * from "./import-repository-contract.ts"

@@ -13,6 +13,7 @@ import { RepositoriesMemory } from "../../src/memory/index.ts"
 import { RepositoriesPg } from "../../src/pg/index.ts"
 import {
   inboundStoresContract,
+  messageAllowanceLedgerContract,
   messagingRepositoriesContract,
   otpLedgerContract,
   otpReservationContract
@@ -38,6 +39,7 @@ for (const variant of variants) {
     messagingRepositoriesContract(`messaging repositories ${variant.name}`, variant.layer())
     otpLedgerContract(`OTP ledger ${variant.name}`, variant.layer())
     otpReservationContract(`OTP reservations ${variant.name}`, variant.layer())
+    messageAllowanceLedgerContract(`message allowance ${variant.name}`, variant.layer())
     inboundStoresContract(`inbound stores ${variant.name}`, variant.layer())
   })
 }

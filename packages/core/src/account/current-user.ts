@@ -1,23 +1,26 @@
 /** The body of `GET /api/me`: the User with its current account. */
 import { Schema } from "effect"
 import { Account, Membership, Subscription } from "./account.ts"
+import { MessageAllowance } from "./message-allowance.ts"
 import { NotificationPreference, Team, User } from "./user.ts"
 
 const { webhook_limit: _internal, ...accountFields } = Account.fields
 
 /**
  * The current account as `GET /api/me` shows it: the account (without its webhook limit), the
- * caller's membership and the subscription.
+ * caller's membership, the subscription and the month's message allowance.
  */
 export const AccountView: Schema.Struct<
   Omit<typeof Account.fields, "webhook_limit"> & {
     readonly pivot: typeof Membership
     readonly subscription: typeof Subscription
+    readonly message_allowance: typeof MessageAllowance
   }
 > = Schema.Struct({
   ...accountFields,
   pivot: Membership,
-  subscription: Subscription
+  subscription: Subscription,
+  message_allowance: MessageAllowance
 }).annotate({ identifier: "CurrentAccount" })
 
 /**

@@ -2,9 +2,11 @@
 import { Effect, Option } from "effect"
 import type { CurrentUser } from "../account/current-user.ts"
 import { CurrentUserReader } from "../account/current-user-reader.ts"
+import type { MessageAllowanceLedger } from "../account/message-allowance-ledger.ts"
 import { withDefaultPreferences } from "../account/user.ts"
 import type { Principal } from "../auth/principal.ts"
 import { Unauthenticated } from "../errors.ts"
+import { messageAllowanceOf } from "./message-allowance.ts"
 
 /**
  * The caller as `GET /api/me` returns it: the user, the current account with the caller's
@@ -14,7 +16,7 @@ import { Unauthenticated } from "../errors.ts"
  */
 export const currentUser: (
   principal: Pick<Principal, "accountId" | "userId">
-) => Effect.Effect<CurrentUser, Unauthenticated, CurrentUserReader> = Effect.fn("currentUser")(
+) => Effect.Effect<CurrentUser, Unauthenticated, CurrentUserReader | MessageAllowanceLedger> = Effect.fn("currentUser")(
   function*(principal: Pick<Principal, "accountId" | "userId">) {
     const parts = yield* (yield* CurrentUserReader).read(principal.accountId, principal.userId)
     if (Option.isNone(parts)) return yield* new Unauthenticated()
@@ -26,7 +28,13 @@ export const currentUser: (
     const { webhook_limit: _internal, ...accountView } = account
     return {
       ...user,
-      account: { ...accountView, pivot: membership, subscription: subscription.value },
+      account: {
+        ...accountView,
+        pivot: membership,
+        subscription: subscription.value,
+        // Read apart from the kept parts: the count moves with every send.
+        message_allowance: yield* messageAllowanceOf(principal.accountId)
+      },
       notification_preferences: withDefaultPreferences(preferences),
       teams,
       unread_notifications_count: unreadCount,

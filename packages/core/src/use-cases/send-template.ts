@@ -1,14 +1,23 @@
 /**
  * `POST /api/broadcasts/{id}/send`: a non-authentication template to one
  * contact, with its header file and offer code when the template has them. Needs
- * `broadcast-send`. Sends cost no OTP credit. A provider rejection is a 422 on contact_id and stores
- * nothing.
+ * `broadcast-send`. Each send uses one message of the account's monthly allowance (none left: 402,
+ * nothing sent or stored); sends cost no OTP credit. A provider rejection is a 422 on contact_id,
+ * stores nothing and gives the message of the allowance back.
  */
 import { Effect, Option } from "effect"
 import type { SecureRandom } from "effect/crypto"
+import type { MessageAllowanceLedger } from "../account/message-allowance-ledger.ts"
 import type { Principal } from "../auth/principal.ts"
 import type { SecretBox } from "../auth/secret-box.ts"
-import { type Forbidden, forbidden, type NotFound, type ServiceUnavailable, type ValidationFailed } from "../errors.ts"
+import {
+  type Forbidden,
+  forbidden,
+  type NotFound,
+  type PaymentRequired,
+  type ServiceUnavailable,
+  type ValidationFailed
+} from "../errors.ts"
 import type { Broadcast } from "../messaging/broadcast.ts"
 import { type MessageStoreServices, sendThroughProvider, storeMessage } from "../messaging/dispatch.ts"
 import type { Message } from "../messaging/message.ts"
@@ -22,6 +31,7 @@ import { findBuiltinProperty } from "../records/builtin-properties.ts"
 import { PropertyRepository } from "../records/property-repository.ts"
 import { RecordRepository } from "../records/record-repository.ts"
 import { authorize } from "./authenticate.ts"
+import { giveBackMessageAllowance, useMessageAllowance } from "./message-allowance.ts"
 import { findBroadcast } from "./messaging.ts"
 
 /** The 403 message of a send of an authentication template (those go through `sendOtp`). */
@@ -68,15 +78,17 @@ export interface TemplateSent {
  * broadcast's template to one contact of the account through the messaging provider and stores
  * the message, its variables filled from `parameters` (texts, or the contact's properties). `file` is
  * the `header.file` upload a template with a media header needs; `components` carries the offer
- * code of a template with a copy-code button. Costs no OTP credit. Needs `broadcast-send`.
+ * code of a template with a copy-code button. Uses one message of the account's monthly allowance
+ * (given back when the provider refuses it); costs no OTP credit. Needs `broadcast-send`.
  *
  * Answers the message and the broadcast. Fails {@link Forbidden} without the permission, for an
  * authentication template ({@link AUTHENTICATION_ONLY_VIA_SEND_OTP}) or one not approved
  * ({@link NOT_APPROVED}); {@link NotFound} for a broadcast the account does not have;
  * {@link ValidationFailed} for an invalid body or file, a contact without a number, a variable's
  * value missing or extra (`parameters.body.0`, ...), or a rejection
- * by the provider (on `contact_id`; nothing is stored); {@link ServiceUnavailable} when the
- * provider cannot be reached for now.
+ * by the provider (on `contact_id`; nothing is stored); {@link PaymentRequired} when the month's
+ * allowance is used up (`MESSAGE_ALLOWANCE_USED_UP`; nothing is sent); {@link ServiceUnavailable}
+ * when the provider cannot be reached for now.
  */
 export const sendTemplate: (
   principal: Principal,
@@ -85,8 +97,9 @@ export const sendTemplate: (
   file: UploadedFile | undefined
 ) => Effect.Effect<
   TemplateSent,
-  Forbidden | NotFound | ServiceUnavailable | ValidationFailed,
+  Forbidden | NotFound | PaymentRequired | ServiceUnavailable | ValidationFailed,
   | BroadcastRepository
+  | MessageAllowanceLedger
   | MessageStoreServices
   | MessagingProvider
   | PropertyRepository
@@ -107,11 +120,12 @@ export const sendTemplate: (
   const recipient = yield* recipientOfContact(principal.accountId, input.contactId)
   const parameters = yield* parametersFor(broadcast, principal.accountId, recipient.contactId, input.parameters)
   const hasVariables = parameters.body.length + parameters.header.length > 0
+  const allowance = yield* useMessageAllowance(principal.accountId)
   const messageId = yield* sendThroughProvider(broadcast, recipient, "contact_id", {
     ...(input.offerCode === undefined ? {} : { offerCode: input.offerCode }),
     ...(input.headerMedia === undefined ? {} : { headerMedia: input.headerMedia }),
     ...(hasVariables ? { parameters } : {})
-  })
+  }).pipe(Effect.onError(() => giveBackMessageAllowance(allowance)))
   const message = yield* storeMessage(broadcast, recipient, messageId, false, hasVariables ? parameters : undefined)
   return { message, broadcast }
 })

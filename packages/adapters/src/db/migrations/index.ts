@@ -36,6 +36,7 @@ import _0029_status_hold_retention from "./0029_status_hold_retention.ts"
 import _0032_account_manage from "./0032_account_manage.ts"
 import _0033_email_links from "./0033_email_links.ts"
 import _0034_template_reviews from "./0034_template_reviews.ts"
+import _0036_message_allowance from "./0036_message_allowance.ts"
 import _0038_message_arrival_order from "./0038_message_arrival_order.ts"
 
 /**
@@ -75,5 +76,6 @@ export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0032_account_manage": _0032_account_manage,
   "0033_email_links": _0033_email_links,
   "0034_template_reviews": _0034_template_reviews,
+  "0036_message_allowance": _0036_message_allowance,
   "0038_message_arrival_order": _0038_message_arrival_order
 })
