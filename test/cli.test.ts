@@ -155,11 +155,17 @@ for (const variant of variants) {
         .toEqual({ account_id: account.account_id, otp_credits: 7 })
     }, 30_000)
 
-    it("plan set changes the plan and the webhook limit", async () => {
+    it("plan set changes the plan, the webhook limit and the monthly message allowance", async () => {
       expect(expectJsonLine(
         await wasl("plan", "set", "--account", String(account.account_id), "--plan", "custom", "--webhook-limit", "3")
-      )).toEqual({ account_id: account.account_id, plan: "custom", webhook_limit: 3 })
-    }, 30_000)
+      )).toEqual({ account_id: account.account_id, plan: "custom", webhook_limit: 3, message_limit: 0 })
+      expect(expectJsonLine(
+        await wasl("plan", "set", "--account", String(account.account_id), "--plan", "custom", "--messages", "2500")
+      )).toEqual({ account_id: account.account_id, plan: "custom", webhook_limit: null, message_limit: 2500 })
+      expect(expectJsonLine(
+        await wasl("plan", "set", "--account", String(account.account_id), "--plan", "starter")
+      )).toEqual({ account_id: account.account_id, plan: "starter", webhook_limit: null, message_limit: 1000 })
+    }, 60_000)
 
     it("token create makes a token for a member", async () => {
       const created = expectJsonLine(
@@ -295,7 +301,7 @@ describe("wasl CLI while npm start runs on the embedded database", () => {
   it("plan set goes through the server's database port; the server sees the new plan", async () => {
     expect((await getMe()).account.plan).toBe("business")
     const result = await wasl("plan", "set", "--account", String(me.account.id), "--plan", "custom", "--webhook-limit", "3")
-    expect(expectJsonLine(result)).toEqual({ account_id: me.account.id, plan: "custom", webhook_limit: 3 })
+    expect(expectJsonLine(result)).toEqual({ account_id: me.account.id, plan: "custom", webhook_limit: 3, message_limit: 0 })
     expect(stderrLines(result)).toEqual([usingServer()])
     await eventually(async () => (await getMe()).account.plan === "custom", 3_000, "GET /api/me shows the custom plan")
   }, 90_000)

@@ -6,7 +6,16 @@ import { Console, Effect, Option, Schema, SchemaGetter } from "effect"
 import { Command, Flag } from "effect/cli"
 import { runMigrations } from "@wasl/adapters"
 import { DatabaseConfig, EffectiveSettings } from "@wasl/app-server"
-import { Ability, addOtpCredits, bootstrapAccount, createTokenForMember, Plan, setPlan } from "@wasl/core"
+import {
+  Ability,
+  addOtpCredits,
+  bootstrapAccount,
+  createTokenForMember,
+  messageAllowanceOf,
+  Plan,
+  setCustomMessageLimit,
+  setPlan
+} from "@wasl/core"
 import { CliDatabase, CliRepositories } from "./database.ts"
 import { sandboxReceive } from "./sandbox-receive.ts"
 
@@ -59,11 +68,20 @@ const planSet = Command.make("set", {
   webhookLimit: Flag.Int("webhook-limit").pipe(
     Flag.withDescription("for the custom plan: how many webhooks the account may have"),
     Flag.optional
+  ),
+  messages: Flag.Int("messages").pipe(
+    Flag.withDescription("for the custom plan: how many template messages the account may send a month"),
+    Flag.optional
   )
-}, ({ account, plan, webhookLimit }) =>
-  withServices(setPlan(account, plan, Option.getOrNull(webhookLimit))).pipe(
-    Effect.flatMap((a) => printJson({ account_id: a.id, plan: a.plan, webhook_limit: a.webhook_limit }))
-  )).pipe(Command.withDescription("Change an account's plan (and, for custom, its webhook limit)"))
+}, ({ account, plan, webhookLimit, messages }) =>
+  withServices(Effect.gen(function*() {
+    const updated = yield* setPlan(account, plan, Option.getOrNull(webhookLimit))
+    if (Option.isSome(messages)) yield* setCustomMessageLimit(account, messages.value)
+    const allowance = yield* messageAllowanceOf(account)
+    return { account_id: updated.id, plan: updated.plan, webhook_limit: updated.webhook_limit, message_limit: allowance.limit }
+  })).pipe(Effect.flatMap(printJson))).pipe(
+    Command.withDescription("Change an account's plan (and, for custom, its webhook limit and monthly message allowance)")
+  )
 
 /** `a,b,c` → a non-empty list of known abilities. */
 const Abilities = Schema.String.pipe(

@@ -2,7 +2,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BroadcastJson, SentMessageJson, PlatformJson } from "@wasl/core"
-import type { CommonErrors } from "./errors.ts"
+import { type CommonErrors, PaymentRequired402 } from "./errors.ts"
 import { type AuthenticatedGroup, commonErrors, DataAnswer, DataMessageAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import { ServiceUnavailable503WithRetryAfter } from "./retry-after.ts"
 import { Authentication } from "./security.ts"
@@ -116,15 +116,15 @@ export const ShowBroadcastEndpoint: WaslEndpoint<"showBroadcast", "GET", "/broad
 /** `POST /api/broadcasts/:id/send`: sends the broadcast's template to a contact. */
 export const SendBroadcastEndpoint: WaslEndpoint<"send", "POST", "/broadcasts/:id/send", {
   params: PathParams<{ id: typeof IntegerIdParam }>; payload: typeof SendTemplateBody; success: DataAnswer<typeof SentMessageJson>
-  error: CommonErrors | typeof ServiceUnavailable503WithRetryAfter
+  error: CommonErrors | typeof PaymentRequired402 | typeof ServiceUnavailable503WithRetryAfter
 }> = HttpApiEndpoint.post("send", "/broadcasts/:id/send", {
   params: { id: IntegerIdParam },
   payload: SendTemplateBody,
   success: DataAnswer(SentMessageJson),
-  error: [...commonErrors, ServiceUnavailable503WithRetryAfter]
+  error: [...commonErrors, PaymentRequired402, ServiceUnavailable503WithRetryAfter]
 }).annotate(OpenApi.Summary, "Send a broadcast template to a contact").annotate(
   OpenApi.Description,
-  "Sends the broadcast's (non-authentication) template to a contact; only an APPROVED broadcast is sent (403 otherwise). parameters fills the template's variables: a missing or extra value is a 422 on its key (parameters.body.0, ...); the stored message shows the filled text. header[file]: at most 10 MB of application/pdf, image/jpeg, image/jpg, image/png or video/mp4. Permission broadcast-send."
+  "Sends the broadcast's (non-authentication) template to a contact; only an APPROVED broadcast is sent (403 otherwise). parameters fills the template's variables: a missing or extra value is a 422 on its key (parameters.body.0, ...); the stored message shows the filled text. header[file]: at most 10 MB of application/pdf, image/jpeg, image/jpg, image/png or video/mp4. Each send uses one message of the account's monthly allowance (account.message_allowance in GET /api/me); once it is used up the answer is 402 \"The monthly message allowance is used up.\" and nothing is sent. Permission broadcast-send."
 )
 
 const MessagingGroupBase: AuthenticatedGroup<
