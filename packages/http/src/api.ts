@@ -26,6 +26,7 @@ import { type AuthenticatedGroup, DataAnswer, type PathParams, type WaslEndpoint
 import { NotesGroup } from "./notes-api.ts"
 import { PropertiesGroup } from "./properties-api.ts"
 import { MessagingGroup } from "./messaging-api.ts"
+import { PlatformsGroup } from "./platforms-api.ts"
 import { ConversationsGroup } from "./conversations-api.ts"
 import { OtpGroup } from "./otp-api.ts"
 import { RecordLinksGroup } from "./record-links-api.ts"
@@ -230,6 +231,7 @@ const WaslApiBase: HttpApi.HttpApi<
   | typeof DeliveriesGroup
   | typeof NotificationsGroup
   | typeof MessagingGroup
+  | typeof PlatformsGroup
   | typeof ConversationsGroup
   | typeof OtpGroup
   | typeof RecordLinksGroup
@@ -250,6 +252,7 @@ const WaslApiBase: HttpApi.HttpApi<
   .add(DeliveriesGroup)
   .add(NotificationsGroup)
   .add(MessagingGroup)
+  .add(PlatformsGroup)
   .add(ConversationsGroup)
   .add(OtpGroup)
   .add(RecordLinksGroup)

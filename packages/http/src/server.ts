@@ -16,6 +16,7 @@ import { EmailLinkHandlers } from "./handlers/email-links.ts"
 import { NoteHandlers } from "./handlers/notes.ts"
 import { PropertyHandlers } from "./handlers/properties.ts"
 import { MessagingHandlers } from "./handlers/messaging.ts"
+import { PlatformHandlers } from "./handlers/platforms.ts"
 import { ConversationHandlers } from "./handlers/conversations.ts"
 import { OtpHandlers } from "./handlers/otp.ts"
 import { RecordLinkHandlers } from "./handlers/record-links.ts"
@@ -54,7 +55,7 @@ const DocumentedApi = Effect.map(PublicUrl, (base) =>
   base === undefined ? WaslApi : WaslApi.annotateMerge(OpenApi.annotations({ servers: [{ url: base, description: "Wasl's public URL" }] })))
 
 const ApiRoutes = Layer.unwrap(Effect.map(DocumentedApi, (api) => HttpApiBuilder.layer(api, { openapiPath: OPENAPI_PATH }))).pipe(
-  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, AccountHandlers, EmailLinkHandlers, PropertyHandlers, MessagingHandlers, ConversationHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, ImportHandlers, RecordHandlers, ExportHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers, HealthHandlers, WhatsAppHandlers]),
+  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, AccountHandlers, EmailLinkHandlers, PropertyHandlers, MessagingHandlers, PlatformHandlers, ConversationHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, ImportHandlers, RecordHandlers, ExportHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers, HealthHandlers, WhatsAppHandlers]),
   Layer.provide(AuthenticationLive)
 )
 

@@ -12,7 +12,8 @@ import {
   MessagingProvider,
   type ProviderOutcome,
   type ProviderPlatform,
-  type ProviderRequest
+  type ProviderRequest,
+  UNKNOWN_HEALTH
 } from "@wasl/core"
 import { Context, DateTime, Effect, Layer, Option, Ref } from "effect"
 import { SecureRandom } from "effect/crypto"
@@ -118,7 +119,8 @@ export const MessagingProviderMemory: Layer.Layer<MessagingProvider | SentMessag
           if (file === undefined) return { _tag: "Rejected", reason: "No such media." }
           if (file.bytes.length > maxBytes) return { _tag: "TooLarge" }
           return { _tag: "Fetched", bytes: file.bytes, mimeType: file.mimeType }
-        })
+        }),
+      readNumber: () => Effect.succeed({ _tag: "Read", health: UNKNOWN_HEALTH } as const)
     })
     const messages = SentMessages.of({
       all: Ref.get(sent),

@@ -62,7 +62,8 @@ export const MessagingProviderLive = (config: Pick<MessagingConfig, "sandboxOutb
         send: (request) => of(request.platform).send(request),
         sendText: (platform, to, text) => of(platform).sendText(platform, to, text),
         markRead: (platform, id) => of(platform).markRead(platform, id),
-        fetchMedia: (platform, mediaId, maxBytes) => of(platform).fetchMedia(platform, mediaId, maxBytes)
+        fetchMedia: (platform, mediaId, maxBytes) => of(platform).fetchMedia(platform, mediaId, maxBytes),
+        readNumber: (platform) => of(platform).readNumber(platform)
       })
     })
   )

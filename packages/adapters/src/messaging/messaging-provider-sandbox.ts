@@ -1,5 +1,5 @@
 /** The `sandbox` provider, documented on `makeSandboxProvider`. */
-import { digitsOf, type MessagingProviderShape, type ProviderOutcome, type ProviderPlatform } from "@wasl/core"
+import { digitsOf, type MessagingProviderShape, type ProviderOutcome, type ProviderPlatform, UNKNOWN_HEALTH } from "@wasl/core"
 import { DateTime, Effect } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { appendFile, mkdir } from "node:fs/promises"
@@ -74,6 +74,8 @@ export const makeSandboxProvider = (
       sendText: (platform, to, text) => answer(platform, to, { text }),
       markRead: (platform, providerMessageId) =>
         Effect.as(write({ read: providerMessageId, from: platform.displayPhoneNumber }), { _tag: "Marked" } as const),
-      fetchMedia: () => Effect.succeed({ _tag: "Rejected", reason: "The sandbox holds no media." } as const)
+      fetchMedia: () => Effect.succeed({ _tag: "Rejected", reason: "The sandbox holds no media." } as const),
+      // No Meta number stands behind a sandbox number: nothing verified it or rated it.
+      readNumber: () => Effect.succeed({ _tag: "Read", health: UNKNOWN_HEALTH } as const)
     }
   })

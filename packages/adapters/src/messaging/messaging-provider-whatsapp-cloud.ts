@@ -3,6 +3,7 @@ import type { HeaderMedia, MessagingProviderShape, ProviderOutcome, ProviderRequ
 import { Effect } from "effect"
 import { type CloudAnswer, cloudCall, cloudCredentials, cloudFailure } from "./whatsapp-cloud-call.ts"
 import { fetchCloudMedia } from "./whatsapp-cloud-media.ts"
+import { readCloudNumber } from "./whatsapp-cloud-number.ts"
 
 export { classifyCloudError, DEFAULT_GRAPH_URL } from "./whatsapp-cloud-call.ts"
 
@@ -193,6 +194,7 @@ export const makeWhatsAppCloudProvider = (graphUrl: string): MessagingProviderSh
             : cloudFailure(answer)
       )
     },
-    fetchMedia: (platform, mediaId, maxBytes) => fetchCloudMedia(base, platform, mediaId, maxBytes)
+    fetchMedia: (platform, mediaId, maxBytes) => fetchCloudMedia(base, platform, mediaId, maxBytes),
+    readNumber: (platform) => readCloudNumber(base, platform)
   }
 }

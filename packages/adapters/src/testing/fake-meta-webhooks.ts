@@ -1,7 +1,8 @@
 /**
  * A fake Meta for tests: the callbacks of the WhatsApp Cloud API's `messages` webhook, built as
  * the examples of Meta's webhook reference show them (an inbound message of every type, and the
- * statuses of sent messages with their errors), and signed as Meta signs them
+ * statuses of sent messages with their errors), and its `phone_number_quality_update` callback,
+ * signed as Meta signs them
  * (`X-Hub-Signature-256: sha256=<lowercase hex HMAC-SHA256 of the body, keyed with the app secret>`).
  *
  * @example
@@ -270,8 +271,44 @@ export const metaWebhook = {
   statuses: (input: MetaNumber & { readonly statuses: ReadonlyArray<MetaStatusInput> }): MetaWebhookPayload =>
     callback(input, { statuses: input.statuses.map(metaStatus) }),
   /** One status. */
-  status: (input: MetaNumber & MetaStatusInput): MetaWebhookPayload => metaWebhook.statuses({ ...input, statuses: [input] })
+  status: (input: MetaNumber & MetaStatusInput): MetaWebhookPayload => metaWebhook.statuses({ ...input, statuses: [input] }),
+  /**
+   * A `phone_number_quality_update`: the number's messaging limit changed. As Meta's reference
+   * writes it: the entry's id is the WhatsApp Business Account, the value names the display number
+   * (digits), the `event`, the new limit as `current_limit` and `max_daily_conversations_per_business`,
+   * and `old_limit` for a messaging limit change.
+   */
+  numberQualityUpdate: (input: MetaNumberQualityInput): MetaWebhookPayload => ({
+    object: "whatsapp_business_account",
+    entry: [{
+      id: input.wabaId ?? FAKE_WABA_ID,
+      changes: [{
+        value: {
+          display_phone_number: input.displayPhoneNumber,
+          event: input.event,
+          ...(input.oldLimit === undefined ? {} : { old_limit: input.oldLimit }),
+          current_limit: input.currentLimit,
+          max_daily_conversations_per_business: input.currentLimit
+        },
+        field: "phone_number_quality_update"
+      }]
+    }]
+  })
 } as const
+
+/** What a `phone_number_quality_update` callback says. */
+export interface MetaNumberQualityInput {
+  /** The WhatsApp Business Account (`FAKE_WABA_ID` when absent). */
+  readonly wabaId?: string
+  /** The number's display number, digits only as Meta writes it (`15550783881`). */
+  readonly displayPhoneNumber: string
+  /** `UPGRADE`, `DOWNGRADE`, `FLAGGED`, `UNFLAGGED`, `ONBOARDING` or `THROUGHPUT_UPGRADE`. */
+  readonly event: string
+  /** The limit now: `TIER_250`, `TIER_2K`, `TIER_10K`, `TIER_100K`, `TIER_UNLIMITED`, ... */
+  readonly currentLimit: string
+  /** The limit before (messaging limit changes only). */
+  readonly oldLimit?: string
+}
 
 /** One inbound message of every type of Meta's reference, from `from`, with wamids `wamid.<prefix>.<type>`. */
 export const everyMetaMessage = (from: string, prefix = "example"): ReadonlyArray<MetaMessage> => {

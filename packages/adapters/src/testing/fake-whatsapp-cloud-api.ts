@@ -47,8 +47,35 @@ export interface FakeCloudApi {
     event: string,
     options?: { readonly reason?: string; readonly silently?: boolean }
   ) => Promise<number | undefined>
+  /** Phone number id → the number's node `GET /<phone_id>` answers (with the `fields` asked for). */
+  readonly numbers: Map<string, FakeNumberNode>
   /** Stops the server. */
   readonly close: () => Promise<void>
+}
+
+/** A business phone number as the Graph API's phone number node describes it. */
+export interface FakeNumberNode {
+  /** The number as customers see it, e.g. `+1 555-078-3881`. */
+  readonly display_phone_number: string
+  /** The business name Meta verified. */
+  readonly verified_name: string
+  /** `VERIFIED`, `NOT_VERIFIED`, `EXPIRED`, ... */
+  readonly code_verification_status: string
+  /** `GREEN`, `YELLOW`, `RED` or `UNKNOWN`. */
+  readonly quality_rating: string
+  /** `TIER_250`, `TIER_1K`, `TIER_10K`, `TIER_100K`, `TIER_UNLIMITED`, ... */
+  readonly messaging_limit_tier: string
+}
+
+/**
+ * The phone number node as `GET /<phone_id>?fields=a,b` answers it: the fields asked for and the
+ * id; without `fields`, the default ones (display number, verified name, quality rating).
+ */
+export const numberNode = (id: string, node: FakeNumberNode, fields: string | null): Record<string, unknown> => {
+  const asked = fields === null
+    ? ["display_phone_number", "verified_name", "quality_rating"]
+    : fields.split(",").map((f) => f.trim()).filter((f) => f in node)
+  return { ...Object.fromEntries(asked.map((f) => [f, node[f as keyof FakeNumberNode]])), id }
 }
 
 const readBody = (req: IncomingMessage) =>
@@ -118,7 +145,9 @@ const errorBody = (code: number, message: string) => ({
  * `reviewTemplate`, which also posts Meta's signed review callback; `POST /<version>/<phone_id>/messages`
  * (template and text messages, read receipts), `POST /<version>/<phone_id>/media`, and a received
  * message's media: `GET /<version>/<media_id>` describing it (`{ messaging_product, url,
- * mime_type, sha256, file_size, id }`) and `GET` of that URL giving its bytes. It checks each
+ * mime_type, sha256, file_size, id }`) and `GET` of that URL giving its bytes; a business number's
+ * node, `GET /<version>/<phone_id>?fields=...` (`numbers`: verified_name, code_verification_status,
+ * quality_rating, messaging_limit_tier, display_phone_number, and its id). It checks each
  * request the way the API documents it (bearer token, JSON body with messaging_product
  * "whatsapp", recipient digits, type "template" with template name, language code and well-formed
  * components, or type "text" with a 1 to 4096 character body, or `status: "read"` with a wamid;
@@ -126,7 +155,8 @@ const errorBody = (code: number, message: string) => ({
  * `{ messaging_product, contacts, messages: [{ id }] }`, `{ success: true }` for a read receipt,
  * `{ id }` for media, or `{ error: { message, type, code, fbtrace_id } }` with status 400 (404 for
  * an unknown media id). A test can script an error per recipient, hold the answer to a recipient
- * until it lets go (a slow provider), offer media (`media`), and point a media's URL elsewhere.
+ * until it lets go (a slow provider), offer media (`media`), point a media's URL elsewhere, and
+ * describe numbers (`numbers`).
  *
  * Test support (Node only), used by Wasl's adapter and HTTP suites: it listens on a free loopback
  * port and accepts the bearer token `expectedToken` only.
@@ -138,6 +168,7 @@ export const startFakeCloudApi = async (expectedToken: string): Promise<FakeClou
   const media = new Map<string, { readonly bytes: Uint8Array; readonly mimeType: string }>()
   const mediaUrls = new Map<string, string>()
   const templates = new Map<string, FakeTemplate>()
+  const numbers = new Map<string, FakeNumberNode>()
   let seq = 0
   let origin = ""
   const server: Server = createServer(async (req, res) => {
@@ -176,6 +207,10 @@ export const startFakeCloudApi = async (expectedToken: string): Promise<FakeClou
     if (req.method === "GET" && described !== null) {
       calls.push({ path, authorization, contentType })
       const id = decodeURIComponent(described[1]!)
+      const number = numbers.get(id)
+      if (number !== undefined) {
+        return send(200, numberNode(id, number, new URLSearchParams(described[2] ?? "").get("fields")))
+      }
       const file = media.get(id)
       if (file === undefined) return send(404, errorBody(100, "Unsupported get request."))
       const sha256 = Buffer.from(await crypto.subtle.digest("SHA-256", file.bytes.slice())).toString("base64")
@@ -270,6 +305,7 @@ export const startFakeCloudApi = async (expectedToken: string): Promise<FakeClou
       await response.arrayBuffer()
       return response.status
     },
+    numbers,
     close: () => new Promise((resolve) => server.close(() => resolve()))
   }
   return api

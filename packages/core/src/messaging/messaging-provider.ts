@@ -9,7 +9,7 @@
  * channel and nowhere else (no log line, no error text).
  */
 import { Context, type Effect } from "effect"
-import type { ProviderName } from "./platform.ts"
+import type { NumberHealth, ProviderName } from "./platform.ts"
 import type { HeaderFormat, TemplateCategory } from "./template.ts"
 import type { FilledParameters } from "./template-variables.ts"
 
@@ -116,6 +116,17 @@ export interface ProviderMediaTooLarge {
 /** How a media fetch ended: the bytes, too large, gone for good (rejected), or not now. */
 export type MediaOutcome = ProviderMediaFetched | ProviderMediaTooLarge | ProviderRejected | ProviderUnavailable
 
+/** What the provider says of the number now (its health). */
+export interface ProviderNumberRead {
+  /** Read. */
+  readonly _tag: "Read"
+  /** Its verified name, code verification status, quality rating and messaging limit tier. */
+  readonly health: NumberHealth
+}
+
+/** How reading a number ended: its health, rejected for good (a wrong token or id), or not now. */
+export type NumberReadOutcome = ProviderNumberRead | ProviderRejected | ProviderUnavailable
+
 /** What the MessagingProvider port offers (implement this to write an adapter). */
 export interface MessagingProviderShape {
   /** Never fails: every answer, network failures included, is one of the three outcomes. */
@@ -135,6 +146,12 @@ export interface MessagingProviderShape {
    * to `maxBytes`: a larger file answers `TooLarge`. Never fails.
    */
   readonly fetchMedia: (platform: ProviderPlatform, mediaId: string, maxBytes: number) => Effect.Effect<MediaOutcome>
+  /**
+   * What the provider says of the number now: WhatsApp Cloud answers Meta's verified name, code
+   * verification status, quality rating and messaging limit tier; the sandbox, which has no Meta
+   * number behind it, answers them all null. Never fails.
+   */
+  readonly readNumber: (platform: ProviderPlatform) => Effect.Effect<NumberReadOutcome>
 }
 
 const MessagingProviderBase: Context.ServiceClass<

@@ -3,7 +3,7 @@
  * account's rows.
  */
 import { Context, type Effect, type Option } from "effect"
-import type { Platform, PlatformInput } from "./platform.ts"
+import type { NumberHealth, Platform, PlatformInput } from "./platform.ts"
 
 /** What the PlatformRepository port offers (implement this to write an adapter). */
 export interface PlatformRepositoryShape {
@@ -23,6 +23,29 @@ export interface PlatformRepositoryShape {
    * webhook, which names only the number, finds the account it belongs to.
    */
   readonly findByProviderNumber: (phoneNumberId: string) => Effect.Effect<ReadonlyArray<Platform>>
+  /**
+   * Changes the account's sending number: its name and its sealed access token, each when given;
+   * updated_at = now. None when the account has no such number.
+   */
+  readonly update: (
+    accountId: number,
+    id: number,
+    changes: { readonly name?: string; readonly sealed_access_token?: string }
+  ) => Effect.Effect<Option.Option<Platform>>
+  /** Stores what Meta says of the account's number (all four fields); updated_at = now. None when there is no such number. */
+  readonly setHealth: (accountId: number, id: number, health: NumberHealth) => Effect.Effect<Option.Option<Platform>>
+  /**
+   * The quality webhook, across accounts: sets the messaging limit tier of every `whatsapp_cloud`
+   * number of the WhatsApp Business Account `wabaId` whose display number's digits are
+   * `displayDigits` (both must match: a WABA id alone could name another account's number).
+   * Returns the numbers changed.
+   */
+  readonly setLimitTier: (wabaId: string, displayDigits: string, tier: string) => Effect.Effect<ReadonlyArray<Platform>>
+  /**
+   * Removes the account's sending number with its broadcasts (and their templates); the messages
+   * sent and received on it stay, no longer linked to a broadcast. False when there is no such number.
+   */
+  readonly remove: (accountId: number, id: number) => Effect.Effect<boolean>
 }
 
 const PlatformRepositoryBase: Context.ServiceClass<

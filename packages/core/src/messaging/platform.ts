@@ -16,8 +16,31 @@ export const PROVIDER_NAMES = ["sandbox", "whatsapp_cloud"] as const
  */
 export type ProviderName = typeof PROVIDER_NAMES[number]
 
+/**
+ * What Meta says of a WhatsApp Cloud number (`GET /{phone_id}` and the quality webhook); each
+ * null until Meta has told, and always null on the sandbox, which has no Meta number behind it.
+ */
+export interface NumberHealth {
+  /** The business name Meta verified for the number. */
+  readonly verified_name: string | null
+  /** Whether the number's registration code was verified (`VERIFIED`, `NOT_VERIFIED`, `EXPIRED`, ...). */
+  readonly code_verification_status: string | null
+  /** Meta's quality rating of the number (`GREEN`, `YELLOW`, `RED`, `UNKNOWN`). */
+  readonly quality_rating: string | null
+  /** How many customers the number may start conversations with a day (`TIER_1K`, `TIER_UNLIMITED`, ...). */
+  readonly messaging_limit_tier: string | null
+}
+
+/** The health of a number Meta has said nothing of (and of every sandbox number). */
+export const UNKNOWN_HEALTH: NumberHealth = {
+  verified_name: null,
+  code_verification_status: null,
+  quality_rating: null,
+  messaging_limit_tier: null
+}
+
 /** A sending number as stored. */
-export interface Platform {
+export interface Platform extends NumberHealth {
   /** The platform's id. */
   readonly id: number
   /** The account it belongs to. */
@@ -64,7 +87,8 @@ const NullableString = Schema.NullOr(Schema.String)
 
 /**
  * A platform as the platform endpoints return it (the WhatsApp business profile fields the
- * service does not hold are null), plus `provider`; never the access token.
+ * service does not hold are null), plus `provider` and `messaging_limit_tier`; never the access
+ * token.
  */
 export const PlatformJson: Schema.Struct<{
   readonly id: Schema.Int
@@ -73,6 +97,7 @@ export const PlatformJson: Schema.Struct<{
   readonly code_verification_status: Schema.NullOr<Schema.String>
   readonly display_phone_number: Schema.String
   readonly quality_rating: Schema.NullOr<Schema.String>
+  readonly messaging_limit_tier: Schema.NullOr<Schema.String>
   readonly phone_id: Schema.NullOr<Schema.String>
   readonly waba_id: Schema.NullOr<Schema.String>
   readonly about: Schema.NullOr<Schema.String>
@@ -94,6 +119,7 @@ export const PlatformJson: Schema.Struct<{
   code_verification_status: NullableString,
   display_phone_number: Schema.String,
   quality_rating: NullableString,
+  messaging_limit_tier: NullableString,
   phone_id: NullableString,
   waba_id: NullableString,
   about: NullableString,
@@ -112,14 +138,15 @@ export const PlatformJson: Schema.Struct<{
 /** A platform in its wire shape (see the `PlatformJson` schema). */
 export type PlatformJson = typeof PlatformJson.Type
 
-/** The wire shape of a stored platform (a sandbox platform shows as verified, quality GREEN). */
+/** The wire shape of a stored platform: its health as Meta last told it (null where it never did). */
 export const platformJson = (p: Platform): PlatformJson => ({
   id: p.id,
   name: p.name,
-  verified_name: p.name,
-  code_verification_status: p.provider === "sandbox" ? "VERIFIED" : null,
+  verified_name: p.verified_name,
+  code_verification_status: p.code_verification_status,
   display_phone_number: p.display_phone_number,
-  quality_rating: p.provider === "sandbox" ? "GREEN" : null,
+  quality_rating: p.quality_rating,
+  messaging_limit_tier: p.messaging_limit_tier,
   phone_id: p.phone_id,
   waba_id: p.waba_id,
   about: null,
@@ -141,6 +168,25 @@ const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 const PHONE = /^\+?[0-9][0-9 ()-]{4,30}$/
 const GRAPH_ID = /^[0-9]{1,32}$/
 
+/** Reads a string field of `input` (null when absent or empty), adding its messages through `add`. */
+const stringField = (input: Record<string, unknown>, add: (key: string, message: string) => void) =>
+(key: string, required: boolean, max: number): string | null => {
+  const v = input[key]
+  if (v === undefined || v === null || v === "") {
+    if (required) add(key, `The ${key} field is required.`)
+    return null
+  }
+  if (typeof v !== "string") {
+    add(key, `The ${key} field must be a string.`)
+    return null
+  }
+  if (v.length > max) {
+    add(key, `The ${key} field must not be greater than ${max} characters.`)
+    return null
+  }
+  return v
+}
+
 /** `POST /api/platforms` body: `{ name, display_phone_number, provider?, phone_id?, waba_id?, access_token? }`. */
 export const validatePlatformCreate = (body: unknown): Effect.Effect<PlatformInput, ValidationFailed> =>
   Effect.gen(function*() {
@@ -149,22 +195,7 @@ export const validatePlatformCreate = (body: unknown): Effect.Effect<PlatformInp
       ;(errors[key] ??= []).push(message)
     }
     const input = isObject(body) ? body : {}
-    const str = (key: string, required: boolean, max: number): string | null => {
-      const v = input[key]
-      if (v === undefined || v === null || v === "") {
-        if (required) add(key, `The ${key} field is required.`)
-        return null
-      }
-      if (typeof v !== "string") {
-        add(key, `The ${key} field must be a string.`)
-        return null
-      }
-      if (v.length > max) {
-        add(key, `The ${key} field must not be greater than ${max} characters.`)
-        return null
-      }
-      return v
-    }
+    const str = stringField(input, add)
     const name = str("name", true, 255)
     const display = str("display_phone_number", true, 32)
     if (display !== null && (!PHONE.test(display) || display.replace(/[^0-9]/g, "").length < 6)) {
@@ -188,4 +219,32 @@ export const validatePlatformCreate = (body: unknown): Effect.Effect<PlatformInp
       waba_id: wabaId,
       access_token: token
     }
+  })
+
+/** What a `PUT /api/platforms/{id}` changes: each field given, the rest kept. */
+export interface PlatformChanges {
+  /** The new display name. */
+  readonly name?: string
+  /** The new access token in clear; sealed before it is stored. */
+  readonly access_token?: string
+}
+
+/**
+ * `PUT /api/platforms/{id}` body: `{ name?, access_token? }`, each non-empty when given (at most
+ * 255 and 4096 characters); the number itself (its display number, provider and ids) does not
+ * change: register another number instead.
+ */
+export const validatePlatformUpdate = (body: unknown): Effect.Effect<PlatformChanges, ValidationFailed> =>
+  Effect.gen(function*() {
+    const errors: Record<string, Array<string>> = {}
+    const add = (key: string, message: string) => {
+      ;(errors[key] ??= []).push(message)
+    }
+    const input = isObject(body) ? body : {}
+    const str = stringField(input, add)
+    const given = (key: string) => key in input
+    const name = given("name") ? str("name", true, 255) : null
+    const token = given("access_token") ? str("access_token", true, 4096) : null
+    yield* failIfAny(errors)
+    return { ...(name === null ? {} : { name }), ...(token === null ? {} : { access_token: token }) }
   })

@@ -8,6 +8,7 @@ import type { Account, Membership } from "../account/account.ts"
 import { AccountRepository, type AccountSettings } from "../account/account-repository.ts"
 import type { CurrentUser } from "../account/current-user.ts"
 import type { CurrentUserReader } from "../account/current-user-reader.ts"
+import type { MessageAllowanceLedger } from "../account/message-allowance-ledger.ts"
 import { type MemberPreferences, UserRepository } from "../account/user-repository.ts"
 import type { Principal } from "../auth/principal.ts"
 import { type Forbidden, type NotFound, Unauthenticated, ValidationFailed } from "../errors.ts"
@@ -181,7 +182,7 @@ export const updateAccountSettings: (
 ) => Effect.Effect<
   CurrentUser,
   Forbidden | NotFound | ValidationFailed | Unauthenticated,
-  AccountRepository | CurrentUserReader
+  AccountRepository | CurrentUserReader | MessageAllowanceLedger
 > = Effect.fn("updateAccountSettings")(function*(principal: Principal, changes: AccountSettingsChanges) {
   yield* authorize(principal, "account-manage")
   const accounts = yield* AccountRepository
@@ -200,7 +201,11 @@ export const updateAccountSettings: (
 export const updateMemberPreferences: (
   principal: Pick<Principal, "accountId" | "userId">,
   changes: MemberPreferencesChanges
-) => Effect.Effect<CurrentUser, ValidationFailed | Unauthenticated, CurrentUserReader | UserRepository> = Effect.fn(
+) => Effect.Effect<
+  CurrentUser,
+  ValidationFailed | Unauthenticated,
+  CurrentUserReader | MessageAllowanceLedger | UserRepository
+> = Effect.fn(
   "updateMemberPreferences"
 )(function*(principal: Pick<Principal, "accountId" | "userId">, changes: MemberPreferencesChanges) {
   const users = yield* UserRepository

@@ -7,6 +7,7 @@ import type { Account, Membership } from "../account/account.ts"
 import { AccountRepository } from "../account/account-repository.ts"
 import type { CurrentUser, MemberAccount } from "../account/current-user.ts"
 import type { CurrentUserReader } from "../account/current-user-reader.ts"
+import type { MessageAllowanceLedger } from "../account/message-allowance-ledger.ts"
 import type { TeamRepository } from "../account/team-repository.ts"
 import { UserRepository } from "../account/user-repository.ts"
 import { demand } from "../auth/caller-check.ts"
@@ -68,7 +69,7 @@ export const switchAccount: (
 ) => Effect.Effect<
   CurrentUser,
   Forbidden | NotFound | Unauthenticated,
-  CurrentUserReader | SessionRepository | UserRepository
+  CurrentUserReader | MessageAllowanceLedger | SessionRepository | UserRepository
 > = Effect.fn("switchAccount")(function*(principal: Principal, accountId: number) {
   yield* demand(principal, { _tag: "SessionOnly" })
   const users = yield* UserRepository

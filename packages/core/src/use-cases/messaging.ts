@@ -10,8 +10,10 @@ import { type Broadcast, validateBroadcastCreate } from "../messaging/broadcast.
 import { BroadcastRepository } from "../messaging/broadcast-repository.ts"
 import { PlatformRepository } from "../messaging/platform-repository.ts"
 import { type Platform, validatePlatformCreate } from "../messaging/platform.ts"
-import type { TemplateReview } from "../messaging/template-review.ts"
+import type { MessagingProvider } from "../messaging/messaging-provider.ts"
 import { authorize } from "./authenticate.ts"
+import type { TemplateReview } from "../messaging/template-review.ts"
+import { readHealthQuietly } from "./platforms.ts"
 import { startReview } from "./template-reviews.ts"
 
 /**
@@ -29,21 +31,26 @@ export const listPlatforms: (
 
 /**
  * `POST /api/platforms`: adds a sending number to the account. Its provider access token is
- * sealed by the `SecretBox` before it is stored, and never shown again. Needs `broadcast-manage`.
- * Answers the platform. Fails {@link Forbidden} without the permission, {@link ValidationFailed}
- * for an invalid body.
+ * sealed by the `SecretBox` before it is stored, and never shown again. A WhatsApp Cloud number
+ * then gets what Meta says of it (verified name, code verification status, quality rating,
+ * messaging limit tier) when Meta answers; `refreshPlatform` reads it again. Needs
+ * `broadcast-manage`. Answers the platform. Fails {@link Forbidden} without the permission,
+ * {@link ValidationFailed} for an invalid body.
  */
 export const createPlatform: (
   principal: Principal,
   body: unknown
-) => Effect.Effect<Platform, Forbidden | ValidationFailed, PlatformRepository | SecretBox> = Effect.fn(
+) => Effect.Effect<Platform, Forbidden | ValidationFailed, MessagingProvider | PlatformRepository | SecretBox> = Effect.fn(
   "createPlatform"
 )(function*(principal: Principal, body: unknown) {
   yield* authorize(principal, "broadcast-manage")
   const input = yield* validatePlatformCreate(body)
   const sealed = input.access_token === null ? null : yield* SecretBox.use((box) => box.seal(input.access_token!))
   const { access_token: _secret, ...rest } = input
-  return yield* PlatformRepository.use((repo) => repo.insert(principal.accountId, { ...rest, sealed_access_token: sealed }))
+  const platform = yield* PlatformRepository.use((repo) =>
+    repo.insert(principal.accountId, { ...rest, sealed_access_token: sealed })
+  )
+  return platform.provider === "whatsapp_cloud" ? yield* readHealthQuietly(platform) : platform
 })
 
 /**

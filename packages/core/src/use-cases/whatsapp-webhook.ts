@@ -26,7 +26,8 @@
  *
  * The review changes of the account's templates (`message_template_status_update`,
  * `template_category_update`), which name the WhatsApp Business Account rather than a number, are
- * read and applied by template-reviews.ts.
+ * read and applied by template-reviews.ts. A number's quality update sets its messaging limit tier
+ * (number-quality-update.ts).
  */
 import { DateTime, Effect, Option } from "effect"
 import type { SecureRandom } from "effect/crypto"
@@ -59,6 +60,7 @@ import {
 } from "../messaging/whatsapp-webhook-payload.ts"
 import { newRecordId } from "../wire/record-id.ts"
 import { notifyIncomingMessage } from "./incoming-message-notice.ts"
+import { applyNumberQualityUpdates } from "./number-quality-update.ts"
 import { storeRecordPatch } from "./record-writes.ts"
 import { processTemplateReviewChanges } from "./template-reviews.ts"
 
@@ -250,7 +252,13 @@ export const processWhatsAppWebhook: (
   function*(body: string, receivedAt: DateTime.Utc) {
     const payload = parseWebhookPayload(body)
     if (Option.isNone(payload)) return { ...NOTHING, ignored: 1 }
-    let summary: WhatsAppWebhookSummary = { ...NOTHING, ignored: payload.value.ignored }
+    // Quality updates have a reader of their own; the messages reader counts their changes ignored.
+    const quality = yield* applyNumberQualityUpdates(body)
+    let summary: WhatsAppWebhookSummary = {
+      ...NOTHING,
+      unknownNumbers: quality.unknownNumbers,
+      ignored: payload.value.ignored - quality.applied - quality.unknownNumbers
+    }
     for (const change of payload.value.changes) summary = add(summary, yield* processChange(change, receivedAt))
     // The review fields have a reader of their own: a body Meta sends holds one field's changes.
     const reviews = parseTemplateReviewPayload(body)

@@ -211,7 +211,7 @@ describe("credits", () => {
       const broadcast = yield* otpBroadcast(principal)
       // A provider that never answers, and a send interrupted while it waits: as if the process stopped.
       const send = yield* sendOtp(principal, broadcast.id, { to: ALICE }).pipe(
-        Effect.provideService(MessagingProvider, MessagingProvider.of({ send: () => Effect.never, sendText: () => Effect.never, markRead: () => Effect.never, fetchMedia: () => Effect.never })),
+        Effect.provideService(MessagingProvider, MessagingProvider.of({ send: () => Effect.never, sendText: () => Effect.never, markRead: () => Effect.never, fetchMedia: () => Effect.never, readNumber: () => Effect.never })),
         Effect.forkChild
       )
       while ((yield* reservationStatuses).length === 0) yield* Effect.yieldNow

@@ -37,6 +37,7 @@ import _0032_account_manage from "./0032_account_manage.ts"
 import _0033_email_links from "./0033_email_links.ts"
 import _0034_template_reviews from "./0034_template_reviews.ts"
 import _0036_message_allowance from "./0036_message_allowance.ts"
+import _0037_sending_number_health from "./0037_sending_number_health.ts"
 import _0038_message_arrival_order from "./0038_message_arrival_order.ts"
 
 /**
@@ -77,5 +78,6 @@ export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0033_email_links": _0033_email_links,
   "0034_template_reviews": _0034_template_reviews,
   "0036_message_allowance": _0036_message_allowance,
+  "0037_sending_number_health": _0037_sending_number_health,
   "0038_message_arrival_order": _0038_message_arrival_order
 })
