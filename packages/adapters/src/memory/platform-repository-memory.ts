@@ -74,6 +74,7 @@ export const PlatformRepositoryMemory: Layer.Layer<PlatformRepository, never, Me
             const matched = [...state.messaging.platforms.values()].filter((p) =>
               p.provider === "whatsapp_cloud" && p.waba_id === wabaId && digits(p) === displayDigits
             ).map((p): Platform => ({ ...p, messaging_limit_tier: tier, updated_at: now }))
+            if (new Set(matched.map((p) => p.account_id)).size !== 1) return [[] as Array<Platform>, state] as const
             const platforms = matched.reduce((all, p) => mapSet(all, p.id, p), state.messaging.platforms)
             return [matched, withMessaging(state, { ...state.messaging, platforms })] as const
           })),

@@ -9,6 +9,7 @@ import {
   PlatformRepository,
   type TemplateDefinition,
   Transactor,
+  UNKNOWN_HEALTH,
   type Verification,
   VerificationRepository
 } from "@wasl/core"
@@ -165,7 +166,14 @@ export const messagingRepositoriesContract = <E>(
           const id = yield* accountWithCredits(0)
           const platform = yield* atTime(T0, repo.insert(id, cloudNumber))
           expect(platform.id).toBeGreaterThan(0)
-          expect(platform).toEqual({ ...cloudNumber, id: platform.id, account_id: id, created_at: T0, updated_at: T0 })
+          expect(platform).toEqual({
+            ...cloudNumber,
+            ...UNKNOWN_HEALTH,
+            id: platform.id,
+            account_id: id,
+            created_at: T0,
+            updated_at: T0
+          })
           expect(DateTime.formatIso(platform.created_at)).toBe("2031-02-03T04:05:06.789Z")
           expect(yield* repo.findById(id, platform.id)).toEqual(Option.some(platform))
           const plain = yield* repo.insert(id, sandboxNumber())
@@ -190,6 +198,74 @@ export const messagingRepositoriesContract = <E>(
           expect(yield* repo.findById(other, foreign.id)).toEqual(Option.some(foreign))
           expect(yield* repo.findById(id, 987_654_321)).toEqual(Option.none())
           expect(yield* repo.list(yield* accountWithCredits(0))).toEqual([])
+        }))
+
+      it.effect("changes a number's name and sealed token, each when given, in its account only", () =>
+        Effect.gen(function*() {
+          const repo = yield* PlatformRepository
+          const id = yield* accountWithCredits(0)
+          const platform = yield* atTime(T0, repo.insert(id, cloudNumber))
+          const later = plusMillis(T0, 1_000)
+          const renamed = yield* atTime(later, repo.update(id, platform.id, { name: "Renamed" }))
+          expect(renamed).toEqual(Option.some({ ...platform, name: "Renamed", updated_at: later }))
+          const retokened = yield* repo.update(id, platform.id, { sealed_access_token: "v1.bmV3.dG9rZW4" })
+          expect(Option.getOrThrow(retokened)).toMatchObject({ name: "Renamed", sealed_access_token: "v1.bmV3.dG9rZW4" })
+          const other = yield* accountWithCredits(0)
+          expect(yield* repo.update(other, platform.id, { name: "Stolen" })).toEqual(Option.none())
+          expect(Option.getOrThrow(yield* repo.findById(id, platform.id)).name).toBe("Renamed")
+        }))
+
+      it.effect("stores a number's health, and a quality update's tier only on the number of that WABA and display number", () =>
+        Effect.gen(function*() {
+          const repo = yield* PlatformRepository
+          const id = yield* accountWithCredits(0)
+          const waba = String(Date.now()).slice(-10)
+          const platform = yield* repo.insert(id, { ...cloudNumber, waba_id: waba })
+          const health = {
+            verified_name: "Wasl Support",
+            code_verification_status: "VERIFIED",
+            quality_rating: "GREEN",
+            messaging_limit_tier: "TIER_1K"
+          }
+          const stored = Option.getOrThrow(yield* repo.setHealth(id, platform.id, health))
+          expect(stored).toMatchObject(health)
+          expect(yield* repo.setHealth(yield* accountWithCredits(0), platform.id, health)).toEqual(Option.none())
+          // Another account's number of another WABA with the same display number, and a sandbox number, stay.
+          const other = yield* accountWithCredits(0)
+          const foreign = yield* repo.insert(other, { ...cloudNumber, waba_id: `${waba}1` })
+          const sandbox = yield* repo.insert(id, { ...sandboxNumber(), display_phone_number: cloudNumber.display_phone_number })
+          const changed = yield* repo.setLimitTier(waba, "966110000001", "TIER_10K")
+          expect(changed.map((p) => p.id)).toEqual([platform.id])
+          expect(Option.getOrThrow(yield* repo.findById(id, platform.id))).toMatchObject({ ...health, messaging_limit_tier: "TIER_10K" })
+          expect(Option.getOrThrow(yield* repo.findById(other, foreign.id)).messaging_limit_tier).toBeNull()
+          expect(Option.getOrThrow(yield* repo.findById(id, sandbox.id)).messaging_limit_tier).toBeNull()
+          expect(yield* repo.setLimitTier(waba, "966110000009", "TIER_10K")).toEqual([])
+          // Registered by a second account too: whose the update is cannot be told, so neither changes.
+          yield* repo.insert(other, { ...cloudNumber, waba_id: waba })
+          expect(yield* repo.setLimitTier(waba, "966110000001", "TIER_100K")).toEqual([])
+          expect(Option.getOrThrow(yield* repo.findById(id, platform.id)).messaging_limit_tier).toBe("TIER_10K")
+        }))
+
+      it.effect("removes a number with its broadcasts and their codes, keeping its messages unlinked, in its account only", () =>
+        Effect.gen(function*() {
+          const repo = yield* PlatformRepository
+          const id = yield* accountWithCredits(0)
+          const broadcast = yield* newBroadcast(id)
+          const kept = yield* newBroadcast(id)
+          const sent = message(broadcast)
+          yield* MessageRepository.use((messages) => messages.insert(sent))
+          const code = verification(broadcast)
+          yield* VerificationRepository.use((verifications) => verifications.insert(code))
+          const other = yield* accountWithCredits(0)
+          expect(yield* repo.remove(other, broadcast.platform.id)).toBe(false)
+          expect(yield* repo.remove(id, broadcast.platform.id)).toBe(true)
+          expect(yield* repo.findById(id, broadcast.platform.id)).toEqual(Option.none())
+          expect(yield* BroadcastRepository.use((b) => b.findById(id, broadcast.id))).toEqual(Option.none())
+          expect(Option.isSome(yield* BroadcastRepository.use((b) => b.findById(id, kept.id)))).toBe(true)
+          expect(yield* VerificationRepository.use((v) => v.findById(id, code.id))).toEqual(Option.none())
+          const after = yield* MessageRepository.use((messages) => messages.findById(id, sent._id))
+          expect(after).toEqual(Option.some({ ...sent, broadcast_id: null }))
+          expect(yield* repo.remove(id, broadcast.platform.id)).toBe(false)
         }))
     })
 

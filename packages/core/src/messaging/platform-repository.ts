@@ -37,8 +37,9 @@ export interface PlatformRepositoryShape {
   /**
    * The quality webhook, across accounts: sets the messaging limit tier of every `whatsapp_cloud`
    * number of the WhatsApp Business Account `wabaId` whose display number's digits are
-   * `displayDigits` (both must match: a WABA id alone could name another account's number).
-   * Returns the numbers changed.
+   * `displayDigits` (both must match: a WABA id alone could name another account's number), when
+   * they are one account's; numbers that more than one account registered are left as they are,
+   * since whose the update is cannot be told. Returns the numbers changed.
    */
   readonly setLimitTier: (wabaId: string, displayDigits: string, tier: string) => Effect.Effect<ReadonlyArray<Platform>>
   /**

@@ -117,10 +117,16 @@ export const PlatformRepositoryPg: Layer.Layer<PlatformRepository, never, SqlCli
         Effect.gen(function*() {
           const { param: now } = yield* nowParam
           const rows = yield* sql`
-            UPDATE platforms SET messaging_limit_tier = ${tier}, updated_at = ${now}
-            WHERE provider = 'whatsapp_cloud' AND waba_id = ${wabaId}
-              AND regexp_replace(display_phone_number, '[^0-9]', '', 'g') = ${displayDigits}
-            RETURNING ${columns}
+            WITH matched AS (
+              SELECT account_id, id FROM platforms
+              WHERE provider = 'whatsapp_cloud' AND waba_id = ${wabaId}
+                AND regexp_replace(display_phone_number, '[^0-9]', '', 'g') = ${displayDigits}
+            )
+            UPDATE platforms p SET messaging_limit_tier = ${tier}, updated_at = ${now}
+            FROM matched m
+            WHERE p.account_id = m.account_id AND p.id = m.id
+              AND (SELECT count(DISTINCT account_id) FROM matched) = 1
+            RETURNING ${sql.literal(PLATFORM_COLUMNS.split(", ").map((c) => `p.${c}`).join(", "))}
           `
           return yield* decodeAll(rows)
         }).pipe(Effect.orDie),
