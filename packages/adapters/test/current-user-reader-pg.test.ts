@@ -59,6 +59,12 @@ describe.each(TestDatabase.variants)("CurrentUserReaderPg on $name", ({ enabled,
           `
           yield* sql`UPDATE teams SET created_at = clock_timestamp(), updated_at = ${stamp(-1)} WHERE account_id = ${account.id}`
           yield* sql`UPDATE team_user SET created_at = clock_timestamp() WHERE account_id = ${account.id}`
+          // Two months counted: the latest one is read, with the custom allowance.
+          yield* sql`UPDATE accounts SET message_limit = 2500 WHERE id = ${account.id}`
+          yield* sql`
+            INSERT INTO message_allowance_usage (account_id, month, used)
+            VALUES (${account.id}, '2031-02-01', 9), (${account.id}, '2031-03-01', 4)
+          `
 
           const parts = Option.getOrThrow(yield* (yield* CurrentUserReader).read(account.id, user.id))
           assert.deepStrictEqual(parts, {
@@ -68,7 +74,8 @@ describe.each(TestDatabase.variants)("CurrentUserReaderPg on $name", ({ enabled,
             teams: yield* teams.listForUser(account.id, user.id),
             preferences: yield* notifications.listPreferences(account.id, user.id),
             unreadCount: yield* notifications.unreadCount(account.id, user.id),
-            subscription: Option.some(yield* Effect.orDie(accounts.subscription(account.id)))
+            subscription: Option.some(yield* Effect.orDie(accounts.subscription(account.id))),
+            messageAllowance: { customLimit: 2500, month: "2031-03-01", used: 4 }
           })
           // The instants themselves: the driver's microseconds cut to JavaScript's milliseconds.
           assert.strictEqual(DateTime.formatIso(parts.user.created_at), "1970-01-01T23:59:59.999Z")

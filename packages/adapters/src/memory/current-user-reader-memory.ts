@@ -1,12 +1,15 @@
 import {
   AccountRepository,
+  allowanceMonth,
+  allowanceMonthKey,
   CurrentUserReader,
   type CurrentUserParts,
+  MessageAllowanceLedger,
   NotificationRepository,
   TeamRepository,
   UserRepository
 } from "@wasl/core"
-import { Effect, Layer, Option } from "effect"
+import { DateTime, Effect, Layer, Option } from "effect"
 
 /**
  * `GET /api/me`'s parts from the memory repositories' own reads; the twin of
@@ -15,7 +18,7 @@ import { Effect, Layer, Option } from "effect"
 export const CurrentUserReaderMemory: Layer.Layer<
   CurrentUserReader,
   never,
-  AccountRepository | NotificationRepository | TeamRepository | UserRepository
+  AccountRepository | MessageAllowanceLedger | NotificationRepository | TeamRepository | UserRepository
 > = Layer.effect(
   CurrentUserReader,
   Effect.gen(function*() {
@@ -23,6 +26,7 @@ export const CurrentUserReaderMemory: Layer.Layer<
     const accounts = yield* AccountRepository
     const teams = yield* TeamRepository
     const notifications = yield* NotificationRepository
+    const allowances = yield* MessageAllowanceLedger
 
     const read = Effect.fnUntraced(function*(accountId: number, userId: number) {
       const [user, account, membership] = yield* Effect.all([
@@ -31,6 +35,9 @@ export const CurrentUserReaderMemory: Layer.Layer<
         users.findMembership(accountId, userId)
       ])
       if (Option.isNone(user) || Option.isNone(account) || Option.isNone(membership)) return Option.none()
+      // The Clock's month stands for the latest one counted: a month without a count shows 0 either way.
+      const month = allowanceMonth(yield* DateTime.now)
+      const count = yield* allowances.read(accountId, month)
       return Option.some<CurrentUserParts>({
         user: user.value,
         account: account.value,
@@ -38,7 +45,12 @@ export const CurrentUserReaderMemory: Layer.Layer<
         teams: yield* teams.listForUser(accountId, userId),
         preferences: yield* notifications.listPreferences(accountId, userId),
         unreadCount: yield* notifications.unreadCount(accountId, userId),
-        subscription: yield* Effect.option(accounts.subscription(accountId))
+        subscription: yield* Effect.option(accounts.subscription(accountId)),
+        messageAllowance: {
+          customLimit: Option.match(count, { onNone: () => null, onSome: (c) => c.customLimit }),
+          month: allowanceMonthKey(month),
+          used: Option.match(count, { onNone: () => 0, onSome: (c) => c.used })
+        }
       })
     })
 

@@ -28,8 +28,9 @@ const part = (row: Readonly<Record<string, unknown>>, list: Columns, prefix: str
  * the repository that owns it, under a prefix, and decoded with that repository's row schema; the
  * teams and the preferences come as one array per column (in the repositories' order), so every
  * value, timestamps included, still passes through the driver's codec for its type. The two
- * lists and the count are aggregates (always one row); the user, account, membership and
- * subscription are left-joined to them.
+ * lists and the count are aggregates (always one row); the user, account, membership,
+ * subscription and the message allowance (the custom limit, the latest month's count) are
+ * left-joined to them.
  */
 export const CurrentUserReaderPg: Layer.Layer<CurrentUserReader, never, SqlClient.SqlClient> = Layer.effect(
   CurrentUserReader,
@@ -55,6 +56,11 @@ export const CurrentUserReaderPg: Layer.Layer<CurrentUserReader, never, SqlClien
             SELECT ${membershipColumns} FROM account_user WHERE account_id = ${accountId} AND user_id = ${userId}
           ) m ON true
           LEFT JOIN (SELECT ${subscriptionColumns} FROM subscriptions WHERE account_id = ${accountId}) s ON true
+          LEFT JOIN (SELECT message_limit AS "allowance.limit" FROM accounts WHERE id = ${accountId}) al ON true
+          LEFT JOIN (
+            SELECT to_char(month, 'YYYY-MM-DD') AS "allowance.month", used AS "allowance.used"
+            FROM message_allowance_usage WHERE account_id = ${accountId} ORDER BY month DESC LIMIT 1
+          ) au ON true
         `
         const row = rows[0]!
         const user = yield* decodeUser(part(row, USER_COLUMNS, "user."))
@@ -70,7 +76,12 @@ export const CurrentUserReaderPg: Layer.Layer<CurrentUserReader, never, SqlClien
           teams,
           preferences,
           unreadCount: toUnreadCount(row),
-          subscription: yield* decodeSubscription(part(row, SUBSCRIPTION_COLUMNS, "subscription."))
+          subscription: yield* decodeSubscription(part(row, SUBSCRIPTION_COLUMNS, "subscription.")),
+          messageAllowance: {
+            customLimit: row["allowance.limit"] === null ? null : Number(row["allowance.limit"]),
+            month: (row["allowance.month"] as string | null) ?? null,
+            used: Number(row["allowance.used"] ?? 0)
+          }
         })
       }).pipe(Effect.orDie)
 

@@ -18,6 +18,18 @@ export interface CurrentUserParts {
   readonly unreadCount: number
   /** The account's subscription; none only when the account has lost it (a broken invariant). */
   readonly subscription: Option.Option<Subscription>
+  /** The account's monthly message allowance count (as `MessageAllowanceLedger` keeps it). */
+  readonly messageAllowance: MessageAllowanceParts
+}
+
+/** What `GET /api/me`'s message allowance is made of, besides the plan and the Clock. */
+export interface MessageAllowanceParts {
+  /** The allowance of a `custom` plan; null when none is set. */
+  readonly customLimit: number | null
+  /** The latest month with a count (`YYYY-MM-DD`, its first day), or null when none was ever counted. */
+  readonly month: string | null
+  /** The messages used in that month. */
+  readonly used: number
 }
 
 /** What the {@link CurrentUserReader} port offers (implement this to write an adapter). */

@@ -5,6 +5,7 @@
  */
 import { DateTime, Schema } from "effect"
 import { WireTimestamp } from "../wire/timestamp.ts"
+import type { MessageAllowanceParts } from "./current-user-reader.ts"
 import type { Plan } from "./plan.ts"
 
 /** The 402 message of a template send once the month's allowance is used up. */
@@ -50,3 +51,16 @@ export const MessageAllowance: Schema.Struct<{
 }).annotate({ identifier: "MessageAllowance" })
 /** An account's allowance this month: its limit, how many were used, when the count starts again. */
 export type MessageAllowance = typeof MessageAllowance.Type
+
+/**
+ * The allowance `GET /api/me` shows at `now`: the plan's limit, the count of `now`'s month (0 when
+ * the latest count is of an earlier month) and when it resets.
+ */
+export const messageAllowanceAt = (plan: Plan, parts: MessageAllowanceParts, now: DateTime.DateTime): MessageAllowance => {
+  const month = allowanceMonth(now)
+  return {
+    limit: messageLimit(plan, parts.customLimit),
+    used: parts.month === allowanceMonthKey(month) ? parts.used : 0,
+    resets_at: allowanceResetsAt(month)
+  }
+}

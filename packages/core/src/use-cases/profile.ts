@@ -1,5 +1,4 @@
 /** The calling user's own profile and password. */
-import type { MessageAllowanceLedger } from "../account/message-allowance-ledger.ts"
 import { Effect, Option } from "effect"
 import type { CurrentUser } from "../account/current-user.ts"
 import type { CurrentUserReader } from "../account/current-user-reader.ts"
@@ -77,7 +76,7 @@ const applyChanges = (current: Profile, changes: ProfileChanges) => {
 export const updateProfile: (
   principal: Pick<Principal, "accountId" | "userId">,
   changes: ProfileChanges
-) => Effect.Effect<CurrentUser, ValidationFailed | Unauthenticated, CurrentUserReader | MessageAllowanceLedger | UserRepository> = Effect.fn(
+) => Effect.Effect<CurrentUser, ValidationFailed | Unauthenticated, CurrentUserReader | UserRepository> = Effect.fn(
   "updateProfile"
 )(function*(principal: Pick<Principal, "accountId" | "userId">, changes: ProfileChanges) {
   const users = yield* UserRepository

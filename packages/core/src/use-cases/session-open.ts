@@ -1,5 +1,4 @@
 /** Opening a first-party session, the last step of every login (with or without a second factor). */
-import type { MessageAllowanceLedger } from "../account/message-allowance-ledger.ts"
 import { DateTime, Duration, Effect } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { Membership } from "../account/account.ts"
@@ -34,7 +33,7 @@ export const openSession = (
 ): Effect.Effect<
   OpenedSession,
   never,
-  CurrentUserReader | MessageAllowanceLedger | SecureRandom.SecureRandom | SessionRepository | TokenHasher | UserRepository
+  CurrentUserReader | SecureRandom.SecureRandom | SessionRepository | TokenHasher | UserRepository
 > =>
   Effect.gen(function*() {
     const cookie = yield* randomAlphanumeric(SESSION_SECRET_LENGTH)

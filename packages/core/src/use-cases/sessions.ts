@@ -1,5 +1,4 @@
 /** First-party login and logout. */
-import type { MessageAllowanceLedger } from "../account/message-allowance-ledger.ts"
 import { Effect, Option } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { CurrentUserReader } from "../account/current-user-reader.ts"
@@ -39,7 +38,6 @@ export const login: (
   LoginResult,
   ValidationFailed,
   | CurrentUserReader
-  | MessageAllowanceLedger
   | PasswordHasher
   | SecureRandom.SecureRandom
   | SessionRepository

@@ -3,7 +3,6 @@
  * challenge (a random value the client keeps, only its hash stored), which a code of the user's
  * authenticator app or one of their recovery codes turns into a session.
  */
-import type { MessageAllowanceLedger } from "../account/message-allowance-ledger.ts"
 import { DateTime, Duration, Effect, Option } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { CurrentUserReader } from "../account/current-user-reader.ts"
@@ -71,7 +70,6 @@ export const completeTwoFactorLogin: (
   OpenedSession,
   ValidationFailed,
   | CurrentUserReader
-  | MessageAllowanceLedger
   | SecretBox
   | SecureRandom.SecureRandom
   | SessionRepository

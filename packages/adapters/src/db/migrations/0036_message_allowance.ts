@@ -5,11 +5,14 @@
  *   carry theirs in the code.
  * - `message_allowance_usage (account_id, month, used)`: template messages used per account and
  *   calendar month (UTC, `month` its first day); one upsert takes a message only while `used` is
- *   below the limit, so concurrent sends queue on the row and never pass it.
+ *   below the limit, so concurrent sends queue on the row and never pass it. `GET /api/me` shows
+ *   the count, so each change announces `me:<account>` on the processes' cache channel (as
+ *   migration 0020's triggers; `accounts` already announces its own).
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import { createCacheTriggers } from "./cache-triggers.ts"
 
 const migration: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -22,6 +25,9 @@ const migration: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effect.gen
       PRIMARY KEY (account_id, month)
     )
   `
+  yield* createCacheTriggers("me_cache_notify", [
+    ["message_allowance_usage", "INSERT OR DELETE OR UPDATE", "'me', 'account_id'"]
+  ])
 })
 
 export default migration

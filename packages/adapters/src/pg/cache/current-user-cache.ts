@@ -9,8 +9,10 @@
  *   or, for a user row, every kept part: `me-user:<user>`);
  * - a write of this process through the ports below drops the parts it touches at once and again
  *   at commit, so a process reads its own writes immediately (the ports are every writer of those
- *   tables: the account's credits, plan and settings, memberships (their use and settings), notification preferences, notifications
- *   written or read, OTP credits charged or refunded, a user's profile, password, e-mail and two-factor authentication; a team's creation drops them in
+ *   tables: the account's credits, plan and settings, memberships (their use and settings), notification
+ *   preferences, notifications written or read, OTP credits charged or refunded, the message
+ *   allowance used, given back or set, a user's profile, password, e-mail and two-factor
+ *   authentication; a team's creation drops them in
  *   `RepositoryCachesPg`, which decorates `TeamRepository` for the grants already);
  * - nothing is kept while the process is not listening, nor read or kept inside a transaction, and
  *   whatever is kept expires after the TTL regardless.
@@ -21,6 +23,7 @@ import {
   AccountRepository,
   CurrentUserReader,
   type CurrentUserParts,
+  MessageAllowanceLedger,
   NotificationRepository,
   OtpLedger,
   OtpReservationRepository,
@@ -42,6 +45,7 @@ export type CurrentUserPorts =
   | OtpLedger
   | OtpReservationRepository
   | TwoFactorRepository
+  | MessageAllowanceLedger
 
 /** What `RepositoryCachesPg` lends: reads through a cache when it may, drops after a write. */
 export interface CacheAccess {
@@ -68,6 +72,7 @@ export const currentUserCaching = (
   const ledger = Context.get(context, OtpLedger)
   const reservations = Context.get(context, OtpReservationRepository)
   const twoFactor = Context.get(context, TwoFactorRepository)
+  const allowances = Context.get(context, MessageAllowanceLedger)
   const ofAccount = (accountId: number) => written(cache, currentUserKey(accountId))
   const ofMember = (accountId: number, userId: number) => written(cache, currentUserKey(accountId, userId))
   return Context.make(CurrentUserReader, {
@@ -117,6 +122,14 @@ export const currentUserCaching = (
       // Refunds to any number of accounts: drop every kept part (the sweep is rare).
       releaseStale: (openedBy, limit, now) =>
         Effect.tap(reservations.releaseStale(openedBy, limit, now), (released) => released > 0 ? written(cache) : Effect.void)
+    }),
+    // Every member's parts show the account's message allowance.
+    Context.add(MessageAllowanceLedger, {
+      ...allowances,
+      use: (accountId, month, limit) => Effect.tap(allowances.use(accountId, month, limit), () => ofAccount(accountId)),
+      giveBack: (accountId, month) => Effect.tap(allowances.giveBack(accountId, month), () => ofAccount(accountId)),
+      setCustomLimit: (accountId, limit) =>
+        Effect.tap(allowances.setCustomLimit(accountId, limit), () => ofAccount(accountId))
     }),
     // As the user's profile: turning two-factor on or off is rare.
     Context.add(TwoFactorRepository, {
