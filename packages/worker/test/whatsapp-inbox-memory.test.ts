@@ -2,10 +2,11 @@
  * The worker's WhatsApp loop on the memory ports under `TestClock`: a stored callback is processed
  * and deleted as soon as it is stored, woken by the inbox's signal alone (every poll is a week
  * away), counted in `wasl_whatsapp_callbacks_processed_total`, and what it held counted in
- * `wasl_whatsapp_callback_items_total`.
+ * `wasl_whatsapp_callback_items_total`; Meta's `phone_number_quality_update` sets the number's
+ * messaging limit tier.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { WhatsAppInbox } from "@wasl/core"
+import { AccountRepository, PlatformRepository, WhatsAppInbox } from "@wasl/core"
 import { WaslMemory } from "@wasl/adapters/memory"
 import { metaWebhook } from "@wasl/adapters/testing"
 import { DateTime, Duration, Effect, Exit, Metric, Scope } from "effect"
@@ -59,5 +60,38 @@ describe("the worker's WhatsApp loop on the memory ports", () => {
       // Claimed with a clock a year ahead: nothing is left, not even leased.
       yield* TestClock.adjust(Duration.days(365))
       assert.isTrue(yield* inboxEmpty)
+    }).pipe(Effect.provide(services), Effect.provideService(Metric.MetricRegistry, new Map())))
+
+  it.effect("sets a number's messaging limit tier from Meta's phone_number_quality_update", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(DateTime.toEpochMillis(T0))
+      const account = yield* AccountRepository.use((accounts) =>
+        accounts.create({ name: "Quality", plan: "business", webhookLimit: null, otpCredits: 0 })
+      )
+      const platform = yield* PlatformRepository.use((repo) =>
+        repo.insert(account.id, {
+          name: "Cloud",
+          display_phone_number: "+1 555 078 3881",
+          provider: "whatsapp_cloud",
+          phone_id: "106540352242922",
+          waba_id: "102290129340398",
+          sealed_access_token: null
+        })
+      )
+      const scope = yield* Scope.make()
+      yield* Scope.provide(runDeliveryWorker({ pollInterval: Duration.days(7), otpSweepInterval: Duration.days(7) }), scope)
+      const body = JSON.stringify(metaWebhook.numberQualityUpdate({
+        wabaId: "102290129340398",
+        displayPhoneNumber: "15550783881",
+        event: "THROUGHPUT_UPGRADE",
+        currentLimit: "TIER_UNLIMITED"
+      }))
+      yield* (yield* WhatsAppInbox).insert(body, T0)
+      const tier = PlatformRepository.use((repo) => repo.findById(account.id, platform.id)).pipe(
+        Effect.map((found) => found._tag === "Some" ? found.value.messaging_limit_tier : null)
+      )
+      yield* eventually(Effect.map(tier, (t) => t === "TIER_UNLIMITED"), "the tier set")
+      assert.strictEqual(yield* itemCount("ignored"), 0)
+      yield* Scope.close(scope, Exit.void)
     }).pipe(Effect.provide(services), Effect.provideService(Metric.MetricRegistry, new Map())))
 })
