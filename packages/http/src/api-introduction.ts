@@ -51,7 +51,8 @@ Operators: \`eq\`, \`neq\`, \`gt\`, \`gte\`, \`lt\`, \`lte\`, \`between\`, \`in\
 ## Errors
 
 Errors answer \`{ "message": "..." }\` with the status that says what went wrong: 401 (no or bad
-credentials), 402 (the plan or the OTP credit does not allow it), 403 (not allowed), 404 (no such
+credentials), 402 (the plan, the OTP credit or the month's message allowance does not allow it),
+403 (not allowed), 404 (no such
 resource in your account: another account's is the same 404), 409 (a request with this
 \`Idempotency-Key\` is still running), 429 (too many requests: wait the \`Retry-After\` seconds). Invalid
 input is a 422 with every failing field, in dot notation:
