@@ -1,5 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Permission } from "../auth/permission.ts"
+import type { TeamDetails } from "./member.ts"
 import type { Team } from "./user.ts"
 
 /** What {@link TeamRepositoryShape.create} needs to make a team. */
@@ -16,6 +17,16 @@ export interface NewTeam {
   readonly permissions: ReadonlyArray<Permission>
 }
 
+/** What {@link TeamRepositoryShape.update} changes of a team. */
+export interface TeamChanges {
+  /** The team's name. */
+  readonly name: string
+  /** What the team is for, if said. */
+  readonly description: string | null
+  /** The permissions every member of the team holds. */
+  readonly permissions: ReadonlyArray<Permission>
+}
+
 /** What the {@link TeamRepository} port offers (implement this to write an adapter). */
 export interface TeamRepositoryShape {
   /** Creates the team with `members` in it. */
@@ -27,6 +38,21 @@ export interface TeamRepositoryShape {
    * user's teams in the account, or `None` when the user is not an active member of it.
    */
   readonly grantsOf: (accountId: number, userId: number) => Effect.Effect<Option.Option<ReadonlyArray<Permission>>>
+  /** One page of the account's teams, by id, and how many it has. */
+  readonly list: (
+    accountId: number,
+    page: { readonly offset: number; readonly limit: number }
+  ) => Effect.Effect<{ readonly items: ReadonlyArray<TeamDetails>; readonly total: number }>
+  /** The team of the account, or none. */
+  readonly find: (accountId: number, id: number) => Effect.Effect<Option.Option<TeamDetails>>
+  /** Creates a team with no members. */
+  readonly add: (input: NewTeam) => Effect.Effect<TeamDetails>
+  /** Changes the team's name, description and permissions; none when the account has no such team. */
+  readonly update: (accountId: number, id: number, changes: TeamChanges) => Effect.Effect<Option.Option<TeamDetails>>
+  /** Deletes the team (its members leave it); true when there was one. */
+  readonly remove: (accountId: number, id: number) => Effect.Effect<boolean>
+  /** Makes the team's members exactly `userIds` (members of the account). */
+  readonly setMembers: (accountId: number, id: number, userIds: ReadonlyArray<number>) => Effect.Effect<void>
 }
 
 const TeamRepositoryBase: Context.ServiceClass<TeamRepository, "@wasl/core/TeamRepository", TeamRepositoryShape> =

@@ -1,6 +1,6 @@
 /**
  * What a use-case asks of its caller, as data: that it may use a permission, that it is an API
- * token, that it may give a token an ability. Each is asked through {@link demand}, which keeps it
+ * token, that it may give a token an ability, that it may give a team (or an invitee) a permission. Each is asked through {@link demand}, which keeps it
  * in the {@link CallerCheckLog} of the running request when there is one, so that the checks a
  * request passed can be asked again later of whoever makes it again: a replay of an idempotent
  * request answers its kept answer only to a caller who may still make the request (see
@@ -18,18 +18,21 @@ import { allows, mayGrant, type Principal } from "./principal.ts"
  * One check of the caller: `Permission`, it may use one of `anyOf` (its user holds it and its
  * token, if any, carries it or `*`); `TokenOnly`, it is an API token, not a session;
  * `SessionOnly`, it is a first-party session, not a token (a token acts in one account only);
- * `Grant`, it may give `ability` to a token it creates (see `mayGrant`).
+ * `Grant`, it may give `ability` to a token it creates (see `mayGrant`); `Delegate`, it may give
+ * `permission` to a team or to a member through a team: it is allowed that permission itself.
  */
 export const CallerCheck: Schema.Union<readonly [
   Schema.TaggedStruct<"Permission", { readonly anyOf: Schema.NonEmptyArray<typeof Permission> }>,
   Schema.TaggedStruct<"TokenOnly", {}>,
   Schema.TaggedStruct<"SessionOnly", {}>,
-  Schema.TaggedStruct<"Grant", { readonly ability: typeof Ability }>
+  Schema.TaggedStruct<"Grant", { readonly ability: typeof Ability }>,
+  Schema.TaggedStruct<"Delegate", { readonly permission: typeof Permission }>
 ]> = Schema.Union([
   Schema.TaggedStruct("Permission", { anyOf: Schema.NonEmptyArray(Permission) }),
   Schema.TaggedStruct("TokenOnly", {}),
   Schema.TaggedStruct("SessionOnly", {}),
-  Schema.TaggedStruct("Grant", { ability: Ability })
+  Schema.TaggedStruct("Grant", { ability: Ability }),
+  Schema.TaggedStruct("Delegate", { permission: Permission })
 ])
 /** One check of the caller (see the schema {@link CallerCheck}). */
 export type CallerCheck = typeof CallerCheck.Type
@@ -50,6 +53,10 @@ const refusalOf = (principal: Principal, check: CallerCheck): Forbidden | undefi
       return mayGrant(principal, check.ability)
         ? undefined
         : forbidden(`A token cannot be given an ability the caller does not hold: ${check.ability}.`)
+    case "Delegate":
+      return allows(principal, check.permission)
+        ? undefined
+        : forbidden(`A permission the caller does not hold cannot be granted: ${check.permission}.`)
   }
 }
 

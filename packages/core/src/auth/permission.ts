@@ -7,7 +7,7 @@ const RECORD_ACTIONS = ["index", "show", "create", "update", "delete"] as const
 /** The permission on one action over the records of one kind, e.g. `deal-update`. */
 export type RecordPermission = `${ObjectKind}-${"index" | "show" | "create" | "update" | "delete"}`
 
-/** Every permission: webhooks, records of each kind, properties, messaging, tokens, the account's settings. */
+/** Every permission: webhooks, records of each kind, properties, messaging, tokens, the account's members, teams and settings. */
 export const PERMISSIONS: readonly [
   "webhook-index",
   "webhook-create",
@@ -20,6 +20,8 @@ export const PERMISSIONS: readonly [
   "broadcast-send",
   "broadcast-send-otp",
   "token-manage",
+  "member-manage",
+  "team-manage",
   "account-manage"
 ] = [
   "webhook-index",
@@ -33,6 +35,8 @@ export const PERMISSIONS: readonly [
   "broadcast-send",
   "broadcast-send-otp",
   "token-manage",
+  "member-manage",
+  "team-manage",
   "account-manage"
 ] as const
 
