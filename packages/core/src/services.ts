@@ -9,6 +9,8 @@ import type { EmailTokenRepository } from "./account/email-token-repository.ts"
 import type { MessageAllowanceLedger } from "./account/message-allowance-ledger.ts"
 import type { NotificationFeed } from "./account/notification-feed.ts"
 import type { NotificationRepository } from "./account/notification-repository.ts"
+import type { InvitationRepository } from "./account/invitation-repository.ts"
+import type { MemberRepository } from "./account/member-repository.ts"
 import type { TeamRepository } from "./account/team-repository.ts"
 import type { UserRepository } from "./account/user-repository.ts"
 import type { PasswordHasher } from "./auth/password-hasher.ts"
@@ -63,6 +65,8 @@ export type WaslRepositories =
   | AccountRepository
   | UserRepository
   | TeamRepository
+  | MemberRepository
+  | InvitationRepository
   | NotificationRepository
   | CurrentUserReader
   | TokenRepository

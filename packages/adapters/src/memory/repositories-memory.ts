@@ -15,6 +15,8 @@ import { RateLimiterMemory } from "./rate-limiter-memory.ts"
 import { SessionRepositoryMemory } from "./session-repository-memory.ts"
 import { MemoryStore } from "./store.ts"
 import { TeamRepositoryMemory } from "./team-repository-memory.ts"
+import { MemberRepositoryMemory } from "./member-repository-memory.ts"
+import { InvitationRepositoryMemory } from "./invitation-repository-memory.ts"
 import { TokenRepositoryMemory } from "./token-repository-memory.ts"
 import { TransactorMemory } from "./transactor-memory.ts"
 import { TwoFactorLoginRepositoryMemory } from "./two-factor-login-repository-memory.ts"
@@ -58,6 +60,8 @@ export const RepositoriesMemory: Layer.Layer<
   AccountRepositoryMemory,
   UserRepositoryMemory,
   TeamRepositoryMemory,
+  MemberRepositoryMemory,
+  InvitationRepositoryMemory,
   NotificationRepositoryMemory,
   TokenRepositoryMemory,
   SessionRepositoryMemory,

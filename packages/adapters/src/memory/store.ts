@@ -16,6 +16,7 @@
 import type {
   Account,
   IdempotencyClaim,
+  Invitation,
   KeptAnswer,
   DeliveryAttempt,
   DeliveryStatus,
@@ -101,6 +102,26 @@ export interface TeamUserRow {
   readonly createdAt: DateTime.Utc
   /** When the row last changed. */
   readonly updatedAt: DateTime.Utc
+}
+
+/** An invitation with its token's hash and what became of it (the `invitations` row). */
+export interface InvitationRow {
+  /** The invitation as the API shows it. */
+  readonly invitation: Invitation
+  /** Lowercase hex SHA-256 of its token. */
+  readonly tokenHash: string
+  /** When it was accepted; null: not (yet). */
+  readonly acceptedAt: DateTime.Utc | null
+  /** When it was revoked; null: not. */
+  readonly revokedAt: DateTime.Utc | null
+}
+
+/** The invitations, oldest first, and the next id. */
+export interface InvitationTable {
+  /** The id of the next invitation. */
+  readonly nextId: number
+  /** The rows, oldest first. */
+  readonly rows: ReadonlyArray<InvitationRow>
 }
 
 /** A member's choice of channels for one kind of notification. */
@@ -273,6 +294,8 @@ export interface MemoryState {
   readonly teams: ReadonlyMap<number, TeamRow>
   /** Team memberships. */
   readonly teamUsers: ReadonlyArray<TeamUserRow>
+  /** Invitations to join accounts (invitation-repository-memory.ts). */
+  readonly invitations: InvitationTable
   /** Notification preferences, oldest first. */
   readonly preferences: ReadonlyArray<PreferenceRow>
   /** Notifications, oldest first. */
@@ -357,6 +380,7 @@ export const emptyMemoryState: MemoryState = {
   memberships: new Map(),
   teams: new Map(),
   teamUsers: [],
+  invitations: { nextId: 1, rows: [] },
   preferences: [],
   notifications: [],
   tokens: new Map(),

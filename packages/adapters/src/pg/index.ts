@@ -13,6 +13,8 @@ import { PropertyGroupRepositoryPg } from "./property-group-repository-pg.ts"
 import { PropertyRepositoryPg } from "./property-repository-pg.ts"
 import { SessionRepositoryPg } from "./session-repository-pg.ts"
 import { TeamRepositoryPg } from "./team-repository-pg.ts"
+import { MemberRepositoryPg } from "./member-repository-pg.ts"
+import { InvitationRepositoryPg } from "./invitation-repository-pg.ts"
 import { TokenRepositoryPg } from "./token-repository-pg.ts"
 import { TransactorPg } from "./transactor-pg.ts"
 import { TwoFactorLoginRepositoryPg } from "./two-factor-login-repository-pg.ts"
@@ -43,6 +45,8 @@ export { PropertyGroupRepositoryPg } from "./property-group-repository-pg.ts"
 export { PropertyRepositoryPg } from "./property-repository-pg.ts"
 export { SessionRepositoryPg } from "./session-repository-pg.ts"
 export { TeamRepositoryPg } from "./team-repository-pg.ts"
+export { MemberRepositoryPg } from "./member-repository-pg.ts"
+export { InvitationRepositoryPg } from "./invitation-repository-pg.ts"
 export { TokenRepositoryPg } from "./token-repository-pg.ts"
 export { TransactorPg } from "./transactor-pg.ts"
 export { TwoFactorLoginRepositoryPg } from "./two-factor-login-repository-pg.ts"
@@ -86,6 +90,8 @@ export const RepositoriesPg: Layer.Layer<WaslRepositories, never, SecureRandom.S
   AccountRepositoryPg,
   UserRepositoryPg,
   TeamRepositoryPg,
+  MemberRepositoryPg,
+  InvitationRepositoryPg,
   NotificationRepositoryPg,
   CurrentUserReaderPg,
   TokenRepositoryPg,

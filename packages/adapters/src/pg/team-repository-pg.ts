@@ -1,4 +1,4 @@
-import { Permission, type Team, TeamRepository } from "@wasl/core"
+import { Permission, type Team, type TeamDetails, TeamRepository } from "@wasl/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { type Columns, columns, DbInt, DbTimestamp, decodeFirst, decodeRows, nowParam, selectList } from "./rows.ts"
@@ -49,6 +49,26 @@ export const teamsOfUser = (sql: SqlClient.SqlClient, accountId: number, userId:
 
 /** The order of a user's teams: by id. */
 export const TEAMS_ORDER = "t.id"
+
+const TeamDetailsRow = Schema.Struct({
+  id: DbInt,
+  account_id: DbInt,
+  name: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  made_by: Schema.NullOr(DbInt),
+  permissions: Schema.Array(Permission),
+  user_ids: Schema.Array(DbInt),
+  created_at: DbTimestamp,
+  updated_at: DbTimestamp
+})
+const decodeDetails = decodeFirst(TeamDetailsRow)
+const decodeDetailsRows = decodeRows(TeamDetailsRow)
+
+/** A team's columns with its members' user ids, over `teams t`. */
+const TEAM_DETAILS_COLUMNS = `t.id, t.account_id, t.name, t.description, t.made_by, t.permissions,
+  ARRAY(SELECT tu.user_id FROM team_user tu WHERE tu.account_id = t.account_id AND tu.team_id = t.id ORDER BY tu.user_id)
+    AS user_ids,
+  t.created_at, t.updated_at`
 
 const decodeTeam = decodeFirst(TeamWithPivotRow)
 const decodeTeamRows = decodeRows(TeamWithPivotRow)
@@ -123,6 +143,71 @@ export const TeamRepositoryPg: Layer.Layer<TeamRepository, never, SqlClient.SqlC
         Effect.orDie
       )
 
-    return TeamRepository.of({ create, listForUser, grantsOf })
+    const details = sql.literal(TEAM_DETAILS_COLUMNS)
+    const find = (accountId: number, id: number) =>
+      sql`SELECT ${details} FROM teams t WHERE t.account_id = ${accountId} AND t.id = ${id}`.pipe(
+        Effect.flatMap(decodeDetails),
+        Effect.map((row): Option.Option<TeamDetails> => row),
+        Effect.orDie
+      )
+
+    const list = (accountId: number, page: { readonly offset: number; readonly limit: number }) =>
+      Effect.gen(function*() {
+        const items = yield* sql`
+          SELECT ${details} FROM teams t WHERE t.account_id = ${accountId}
+          ORDER BY t.id LIMIT ${page.limit} OFFSET ${page.offset}
+        `.pipe(Effect.flatMap(decodeDetailsRows))
+        const [counted] = yield* sql<{ count: number }>`SELECT count(*)::int4 AS count FROM teams WHERE account_id = ${accountId}`
+        return { items, total: Number(counted?.count ?? 0) }
+      }).pipe(Effect.orDie)
+
+    const add = (input: Parameters<TeamRepository["Service"]["add"]>[0]) =>
+      Effect.gen(function*() {
+        const { param: now } = yield* nowParam
+        const [inserted] = yield* sql<{ id: number | bigint }>`
+          INSERT INTO teams (account_id, name, description, made_by, permissions, created_at, updated_at)
+          VALUES (${input.accountId}, ${input.name}, ${input.description}, ${input.madeBy},
+                  ${[...new Set(input.permissions)]}::text[], ${now}, ${now})
+          RETURNING id
+        `
+        return Option.getOrThrow(yield* find(input.accountId, Number(inserted!.id)))
+      }).pipe(Effect.orDie)
+
+    const update = (accountId: number, id: number, changes: Parameters<TeamRepository["Service"]["update"]>[2]) =>
+      Effect.gen(function*() {
+        const { param: now } = yield* nowParam
+        const updated = yield* sql`
+          UPDATE teams SET name = ${changes.name}, description = ${changes.description},
+                           permissions = ${[...new Set(changes.permissions)]}::text[], updated_at = ${now}
+          WHERE account_id = ${accountId} AND id = ${id}
+          RETURNING id
+        `
+        return updated.length === 0 ? Option.none() : yield* find(accountId, id)
+      }).pipe(Effect.orDie)
+
+    const remove = (accountId: number, id: number) =>
+      sql`DELETE FROM teams WHERE account_id = ${accountId} AND id = ${id} RETURNING id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      )
+
+    // Only the rows that change are written: a member who stays keeps its pivot (and announces nothing).
+    const setMembers = (accountId: number, id: number, userIds: ReadonlyArray<number>) =>
+      Effect.gen(function*() {
+        const { param: now } = yield* nowParam
+        const wanted = [...new Set(userIds)]
+        yield* sql`
+          DELETE FROM team_user WHERE account_id = ${accountId} AND team_id = ${id} AND NOT (user_id = ANY (${wanted}::bigint[]))
+        `
+        if (wanted.length > 0) {
+          yield* sql`
+            INSERT INTO team_user (account_id, team_id, user_id, created_at, updated_at)
+            SELECT ${accountId}, ${id}, u, ${now}, ${now} FROM unnest(${wanted}::bigint[]) AS u
+            ON CONFLICT (account_id, team_id, user_id) DO NOTHING
+          `
+        }
+      }).pipe((effect) => sql.withTransaction(effect), Effect.orDie)
+
+    return TeamRepository.of({ create, listForUser, grantsOf, list, find, add, update, remove, setMembers })
   })
 )

@@ -225,7 +225,7 @@ export const acceptInvitation: (
   const { invitation, state } = found.value
   const now = yield* DateTime.now
   if (state !== "pending") return yield* gone(state)
-  if (DateTime.isGreaterThanOrEqualTo(now, DateTime.makeUnsafe(invitation.expires_at))) return yield* gone("expired")
+  if (DateTime.isGreaterThanOrEqualTo(now, invitation.expires_at)) return yield* gone("expired")
   const users = yield* UserRepository
   const existing = yield* users.findByEmail(invitation.email)
   if (Option.isSome(existing)) {

@@ -33,6 +33,7 @@ import _0026_conversations from "./0026_conversations.ts"
 import _0027_message_status_holds from "./0027_message_status_holds.ts"
 import _0028_two_factor from "./0028_two_factor.ts"
 import _0029_status_hold_retention from "./0029_status_hold_retention.ts"
+import _0030_members_and_invitations from "./0030_members_and_invitations.ts"
 import _0032_account_manage from "./0032_account_manage.ts"
 import _0033_email_links from "./0033_email_links.ts"
 import _0034_template_reviews from "./0034_template_reviews.ts"
@@ -74,6 +75,7 @@ export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0027_message_status_holds": _0027_message_status_holds,
   "0028_two_factor": _0028_two_factor,
   "0029_status_hold_retention": _0029_status_hold_retention,
+  "0030_members_and_invitations": _0030_members_and_invitations,
   "0032_account_manage": _0032_account_manage,
   "0033_email_links": _0033_email_links,
   "0034_template_reviews": _0034_template_reviews,

@@ -1,5 +1,6 @@
 /**
- * The reads every request makes, kept in memory for a few seconds: an API token by id
+ * The reads every request makes, kept in memory for a few seconds (and dropped by this process at
+ * once after its own writes of them, members and teams included): an API token by id
  * (`TokenRepository.findById`), a member's grants (`TeamRepository.grantsOf`), an account's
  * property definitions of a kind (`PropertyRepository.list`) and a member's `GET /api/me` parts
  * (`CurrentUserReader.read`, current-user-cache.ts). Without it an authenticated list request
@@ -25,6 +26,7 @@
  */
 import {
   type CurrentUserParts,
+  MemberRepository,
   PropertyRepository,
   type StoredToken,
   TeamRepository,
@@ -51,7 +53,7 @@ export interface RepositoryCachesOptions {
 }
 
 /** The ports whose hot reads {@link RepositoryCachesPg} keeps. */
-export type CachedRepositories = TokenRepository | TeamRepository | PropertyRepository | CurrentUserPorts
+export type CachedRepositories = TokenRepository | TeamRepository | MemberRepository | PropertyRepository | CurrentUserPorts
 
 /**
  * Decorates the token, team and property repositories and the current user's reader it is given
@@ -67,6 +69,7 @@ export const RepositoryCachesPg = (
     const client = yield* PgClient.PgClient
     const tokens = yield* TokenRepository
     const teams = yield* TeamRepository
+    const members = yield* MemberRepository
     const properties = yield* PropertyRepository
     const sizes = { ttlMillis: Duration.toMillis(options.ttl ?? DEFAULT_CACHE_TTL), maxEntries: options.maxEntries ?? 10_000 }
     const tokenCache = makeTtlCache<Option.Option<StoredToken>>(sizes)
@@ -146,14 +149,30 @@ export const RepositoryCachesPg = (
             tokenCache.update(String(id), Option.map((stored) => ({ ...stored, token: { ...stored.token, last_used_at: now } }))))
         )
     })
+    // What a member holds, and its `GET /api/me` parts, of one member or (without `userId`) every member of the account.
+    const grantsChanged = (accountId: number, userId?: number) =>
+      Effect.andThen(
+        written(grantCache, userId === undefined ? String(accountId) : `${accountId}:${userId}`),
+        written(currentUserCache, currentUserKey(accountId, userId))
+      )
     const teamRepository = TeamRepository.of({
       ...teams,
-      create: (input, members) =>
-        Effect.tap(
-          teams.create(input, members),
-          () => Effect.andThen(written(grantCache, String(input.accountId)), written(currentUserCache, currentUserKey(input.accountId)))
-        ),
+      create: (input, members) => Effect.tap(teams.create(input, members), () => grantsChanged(input.accountId)),
+      update: (accountId, id, changes) => Effect.tap(teams.update(accountId, id, changes), () => grantsChanged(accountId)),
+      remove: (accountId, id) => Effect.tap(teams.remove(accountId, id), () => grantsChanged(accountId)),
+      setMembers: (accountId, id, userIds) => Effect.tap(teams.setMembers(accountId, id, userIds), () => grantsChanged(accountId)),
       grantsOf: (accountId, userId) => cached(grantCache, `${accountId}:${userId}`, teams.grantsOf(accountId, userId), Option.isSome)
+    })
+    // A suspended or removed member is refused at once by this process too; a removal takes its
+    // tokens with it (every kept token is dropped: the cache cannot find them by member, and it is rare).
+    const memberRepository = MemberRepository.of({
+      ...members,
+      setStatus: (accountId, userId, status) =>
+        Effect.tap(members.setStatus(accountId, userId, status), () => grantsChanged(accountId, userId)),
+      setTeams: (accountId, userId, teamIds) =>
+        Effect.tap(members.setTeams(accountId, userId, teamIds), () => grantsChanged(accountId, userId)),
+      remove: (accountId, userId) =>
+        Effect.tap(members.remove(accountId, userId), () => Effect.andThen(grantsChanged(accountId, userId), written(tokenCache)))
     })
     const propertiesOf = (accountId: number | null, kind: string) => written(propertyCache, `${accountId}:${kind}`)
     const propertyRepository = PropertyRepository.of({
@@ -168,6 +187,7 @@ export const RepositoryCachesPg = (
       currentUserPorts,
       Context.make(TokenRepository, tokenRepository).pipe(
         Context.add(TeamRepository, teamRepository),
+        Context.add(MemberRepository, memberRepository),
         Context.add(PropertyRepository, propertyRepository)
       )
     )
