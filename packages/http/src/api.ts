@@ -48,6 +48,8 @@ import {
 } from "./two-factor-api.ts"
 import { ChangePasswordEndpoint, UpdateProfileEndpoint } from "./profile-api.ts"
 import { AccountsGroup, EmailLinksGroup } from "./accounts-api.ts"
+import { InvitationsGroup, MembersGroup } from "./members-api.ts"
+import { TeamsGroup } from "./teams-api.ts"
 
 /** `GET /api/me`: the calling user, its current account, teams and preferences. */
 export const ShowMeEndpoint: WaslEndpoint<"show", "GET", "/me", {
@@ -226,6 +228,9 @@ const WaslApiBase: HttpApi.HttpApi<
   | typeof TokensGroup
   | typeof AccountsGroup
   | typeof EmailLinksGroup
+  | typeof MembersGroup
+  | typeof InvitationsGroup
+  | typeof TeamsGroup
   | typeof PropertiesGroup
   | typeof WebhooksGroup
   | typeof DeliveriesGroup
@@ -247,6 +252,9 @@ const WaslApiBase: HttpApi.HttpApi<
   .add(TokensGroup)
   .add(AccountsGroup)
   .add(EmailLinksGroup)
+  .add(MembersGroup)
+  .add(InvitationsGroup)
+  .add(TeamsGroup)
   .add(PropertiesGroup)
   .add(WebhooksGroup)
   .add(DeliveriesGroup)
@@ -277,7 +285,7 @@ const WaslApiBase: HttpApi.HttpApi<
 
 /**
  * Wasl's HTTP API as an Effect `HttpApi`: every endpoint under `/api` with its payload, answer and
- * error schemas, in groups (`me`, `auth`, `tokens`, `accounts`, `emailLinks`, `records`, `recordLinks`, `notes`,
+ * error schemas, in groups (`me`, `auth`, `tokens`, `accounts`, `emailLinks`, `members`, `invitations`, `teams`, `records`, `recordLinks`, `notes`,
  * `exports`, `properties`, `webhooks`, `deliveries`, `notifications`, `messaging`, `conversations`, `otp`, `whatsapp`: Meta's
  * callbacks), and the health
  * probes (`health`) at `/health/live` and `/health/ready`. Serve it with

@@ -6,7 +6,8 @@ import type { QueueSignals, WaslServices } from "@wasl/core"
 /**
  * The Wasl services the HTTP API needs: every port of `WaslServices` but the one only the delivery
  * worker uses (`QueueSignals`, to wake it). `Mailer` sends the links a user asks for at once (an
- * e-mail change, a verification). An adapter layer of `@wasl/adapters` provides them all.
+ * e-mail change, a verification, an invitation: its token exists nowhere else). An adapter layer
+ * of `@wasl/adapters` provides them all.
  */
 export type WaslHttpServices = Exclude<WaslServices, QueueSignals>
 

@@ -32,6 +32,8 @@ import { WebhookHandlers } from "./handlers/webhooks.ts"
 import { DeliveryHandlers } from "./handlers/deliveries.ts"
 import { MetricsRoute } from "./metrics-route.ts"
 import { NotificationHandlers } from "./handlers/notifications.ts"
+import { InvitationHandlers, MemberHandlers } from "./handlers/members.ts"
+import { TeamHandlers } from "./handlers/teams.ts"
 import { HealthHandlers } from "./handlers/health.ts"
 import { WhatsAppHandlers } from "./handlers/whatsapp.ts"
 
@@ -55,7 +57,7 @@ const DocumentedApi = Effect.map(PublicUrl, (base) =>
   base === undefined ? WaslApi : WaslApi.annotateMerge(OpenApi.annotations({ servers: [{ url: base, description: "Wasl's public URL" }] })))
 
 const ApiRoutes = Layer.unwrap(Effect.map(DocumentedApi, (api) => HttpApiBuilder.layer(api, { openapiPath: OPENAPI_PATH }))).pipe(
-  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, AccountHandlers, EmailLinkHandlers, PropertyHandlers, MessagingHandlers, PlatformHandlers, ConversationHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, ImportHandlers, RecordHandlers, ExportHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers, HealthHandlers, WhatsAppHandlers]),
+  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, AccountHandlers, EmailLinkHandlers, MemberHandlers, InvitationHandlers, TeamHandlers, PropertyHandlers, MessagingHandlers, PlatformHandlers, ConversationHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, ImportHandlers, RecordHandlers, ExportHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers, HealthHandlers, WhatsAppHandlers]),
   Layer.provide(AuthenticationLive)
 )
 
