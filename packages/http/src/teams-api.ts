@@ -19,11 +19,11 @@ import { Authentication } from "./security.ts"
 /** The body of a team's create or update: its name, description and permissions (names validated, 422 under `permissions.N`). */
 export const TeamPayload: Schema.Struct<{
   readonly name: Schema.String
-  readonly description: Schema.optional<Schema.NullOr<Schema.String>>
+  readonly description: Schema.optionalKey<Schema.NullOr<Schema.String>>
   readonly permissions: Schema.$Array<typeof Permission>
 }> = Schema.Struct({
   name: Schema.String.check(Schema.isMaxLength(1024)),
-  description: Schema.optional(Schema.NullOr(Schema.String.check(Schema.isMaxLength(4096)))),
+  description: Schema.optionalKey(Schema.NullOr(Schema.String.check(Schema.isMaxLength(4096)))),
   permissions: Schema.Array(Permission).check(Schema.isMaxLength(PERMISSIONS.length * 2))
 })
 
