@@ -187,6 +187,34 @@ for (const variant of variants) {
       expect(created.token).not.toBe(account.token)
     }, 30_000)
 
+    it("team create, grant and list; member invite (a mail with the link), list and remove, acting as a member", async () => {
+      const as = ["--account", String(account.account_id), "--as", String(account.user_id)]
+      const team = expectJsonLine(await wasl("team", "create", ...as, "--name", "Deals", "--permissions", "deal-index"))
+      expect(team).toMatchObject({ name: "Deals", permissions: ["deal-index"], user_ids: [] })
+      const granted = expectJsonLine(await wasl("team", "grant", ...as, "--team", String(team.id), "--permissions", "deal-show,deal-index"))
+      expect(granted.permissions).toEqual(["deal-index", "deal-show"])
+      const teams = expectJsonLine(await wasl("team", "list", ...as))
+      expect(teams.data.map((t: any) => t.name)).toEqual(["Administrators", "Deals"])
+      // An unknown permission name is refused by the command line itself, with its usage.
+      const unknown = await wasl("team", "create", ...as, "--name", "X", "--permissions", "deal-fly")
+      expect(unknown.code, show(unknown)).toBe(1)
+      expect(unknown.stderr + unknown.stdout).toContain("deal-fly")
+
+      const outbox = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-cli-mail-")), "mail.jsonl")
+      const args = ["member", "invite", ...as, "--email", "agent@x.test", "--teams", String(team.id)]
+      const invited = expectJsonLine(await runToEnd(`wasl ${args.join(" ")}`, cliMain, args, { ...target!.env, WASL_MAIL_OUTBOX: outbox }))
+      expect(invited).toMatchObject({ email: "agent@x.test", team_ids: [team.id], status: "invited" })
+      const mail = JSON.parse(Fs.readFileSync(outbox, "utf8").trim().split("\n").at(-1)!)
+      expect(mail.to).toBe("agent@x.test")
+      expect(mail.text).toMatch(/\/invitations\/[A-Za-z0-9]{40}/)
+
+      const members = expectJsonLine(await wasl("member", "list", ...as))
+      expect(members.data.map((m: any) => [m.user.id, m.status])).toEqual([[account.user_id, "active"]])
+      expect(members.total).toBe(1)
+      expect(expectFailure(await wasl("member", "remove", ...as, "--user", String(account.user_id)))).toMatch(/member-manage/)
+      expect(expectFailure(await wasl("member", "remove", ...as, "--user", "999999"))).toMatch(/not found/i)
+    }, 120_000)
+
     it("credits add on an unknown account fails", async () => {
       const message = expectFailure(await wasl("credits", "add", "--account", "999999", "--amount", "5"))
       expect(message).toMatch(/not found|account/i)
@@ -385,9 +413,30 @@ describe("wasl --help", () => {
     await visit([])
     // The walk reached every command of the README.
     expect(seen.sort()).toEqual(
-      ["", "bootstrap", "config", "credits", "credits add", "migrate", "plan", "plan set", "sandbox", "sandbox receive", "token", "token create"]
+      [
+        "",
+        "bootstrap",
+        "config",
+        "credits",
+        "credits add",
+        "member",
+        "member invite",
+        "member list",
+        "member remove",
+        "migrate",
+        "plan",
+        "plan set",
+        "sandbox",
+        "sandbox receive",
+        "team",
+        "team create",
+        "team grant",
+        "team list",
+        "token",
+        "token create"
+      ]
     )
-  }, 120_000)
+  }, 240_000)
 })
 
 describe("wasl config", () => {

@@ -1,5 +1,5 @@
 /**
- * The `wasl` command line (migrate, bootstrap, credits, plan, token). Each command prints one JSON line on
+ * The `wasl` command line (migrate, bootstrap, credits, plan, token, member, team). Each command prints one JSON line on
  * success; failures print a message on stderr and exit 1.
  */
 import { Console, Effect, Option, Schema, SchemaGetter } from "effect"
@@ -16,17 +16,11 @@ import {
   setCustomMessageLimit,
   setPlan
 } from "@wasl/core"
-import { CliDatabase, CliRepositories } from "./database.ts"
+import { CliDatabase, CliRepositories, withServices } from "./database.ts"
+import { memberCommands } from "./members.ts"
 import { sandboxReceive } from "./sandbox-receive.ts"
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value))
-
-/** Run a command's effect over the configured, migrated database. */
-const withServices = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function*() {
-    const config = yield* DatabaseConfig
-    return yield* Effect.provide(effect, CliRepositories(config))
-  })
 
 const accountFlag = Flag.Int("account").pipe(Flag.withDescription("the account's id"))
 
@@ -132,6 +126,7 @@ export const wasl = Command.make("wasl").pipe(
     ),
     Command.make("plan").pipe(Command.withDescription("Manage an account's plan"), Command.withSubcommands([planSet])),
     Command.make("token").pipe(Command.withDescription("Manage API tokens"), Command.withSubcommands([tokenCreate])),
+    ...memberCommands,
     Command.make("sandbox").pipe(
       Command.withDescription("Act as the sandbox's contacts"),
       Command.withSubcommands([sandboxReceiveCommand])

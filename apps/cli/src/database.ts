@@ -11,7 +11,7 @@
  */
 import { Console, Effect, Layer, Redacted } from "effect"
 import { MigrationsLive, PasswordHasherScrypt, PostgresClientLive, runningEmbeddedServer, ServicesPg } from "@wasl/adapters"
-import { type DatabaseConfig, DatabaseFromConfig } from "@wasl/app-server"
+import { DatabaseConfig, DatabaseFromConfig } from "@wasl/app-server"
 
 /** The configured database, or the port of the running Wasl holding the embedded one. */
 export const CliDatabase = (config: DatabaseConfig) =>
@@ -36,3 +36,10 @@ export const CliRepositories = (config: DatabaseConfig) =>
     Layer.provideMerge(MigrationsLive),
     Layer.provideMerge(CliDatabase(config))
   )
+
+/** Runs a command's effect over the configured, migrated database. */
+export const withServices = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const config = yield* DatabaseConfig
+    return yield* Effect.provide(effect, CliRepositories(config))
+  })

@@ -2,6 +2,7 @@
 import { Effect, Option } from "effect"
 import type { Member, Roster } from "../account/member.ts"
 import { MemberRepository } from "../account/member-repository.ts"
+import { TeamRepository } from "../account/team-repository.ts"
 import type { Principal } from "../auth/principal.ts"
 import { type Forbidden, NotFound, type ValidationFailed } from "../errors.ts"
 import type { ListQueryInput } from "../records/list-query-input.ts"
@@ -38,6 +39,26 @@ const memberOf = (principal: Principal, userId: number) =>
     onNone: () => Effect.fail(new NotFound()),
     onSome: Effect.succeed
   }))
+
+/**
+ * The principal of an active member acting without a token or session (an operator's command
+ * line acting as that member): the member's current permissions, no abilities of its own, as a
+ * session would have. Fails {@link NotFound} when the user is not an active member of the account.
+ */
+export const actingMember: (accountId: number, userId: number) => Effect.Effect<Principal, NotFound, TeamRepository> = Effect
+  .fn("actingMember")(function*(accountId: number, userId: number) {
+    const grants = yield* TeamRepository.use((teams) => teams.grantsOf(accountId, userId))
+    if (Option.isNone(grants)) return yield* new NotFound()
+    return {
+      kind: "session",
+      accountId,
+      userId,
+      permissions: new Set(grants.value),
+      abilities: null,
+      tokenId: null,
+      sessionId: null
+    } satisfies Principal as Principal
+  })
 
 /**
  * `GET /api/account/members`: one page (`page`, `per_page`) of the account's members, by when they

@@ -16,9 +16,13 @@ import {
   listMembers,
   listRecords,
   listTeams,
+  notifyWebhookDeactivated,
+  OBJECTS_EXPORT,
   type Permission,
   removeMember,
+  requestExport,
   revokeInvitation,
+  runNextExport,
   setTeamMembers,
   showTeam,
   updateMember,
@@ -26,6 +30,7 @@ import {
 } from "../../src/index.ts"
 import { addMember, loginSession, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
+import { memoryState } from "../support/store.ts"
 
 const Ports = () => Layer.mergeAll(TestPorts(), MailerMemory)
 
@@ -214,5 +219,31 @@ describe("invitations", () => {
         ((yield* errorOf(inviteMember(a.principal, { email: "x@example.com", team_ids: [b.team_id] }))) as any).errors,
         { "team_ids.0": ["The selected team_ids.0 is invalid."] }
       )
+    }).pipe(Effect.provide(Ports())))
+})
+
+describe("notices reach the right members", () => {
+  it.effect("Webhook Deactivated: every active member holding webhook-update, not a suspended one nor one without it", () =>
+    Effect.gen(function*() {
+      const { account_id, principal, user_id } = yield* setup()
+      const hooks = yield* memberWith(account_id, "hooks@example.com", ["webhook-update"])
+      const away = yield* memberWith(account_id, "away@example.com", ["webhook-update"])
+      yield* memberWith(account_id, "deals@example.com", ["deal-index"])
+      yield* updateMember(principal, away.user.id, { status: "suspended" })
+      yield* inviteMember(principal, { email: "invited@example.com", team_ids: [] })
+      assert.strictEqual(yield* notifyWebhookDeactivated(account_id, 1, "https://hooks.example.com/in"), 2)
+      const told = (yield* memoryState).notifications.filter((n) => n.type === "WebhookDeactivated").map((n) => n.userId)
+      assert.deepStrictEqual(told.sort((a, b) => a - b), [user_id, hooks.user.id])
+    }).pipe(Effect.provide(Ports())))
+
+  it.effect("an export's notice goes to its requester only, not to the other members who may export", () =>
+    Effect.gen(function*() {
+      const { account_id } = yield* setup()
+      const requester = yield* memberWith(account_id, "requester@example.com", ["deal-index"])
+      yield* memberWith(account_id, "colleague@example.com", ["deal-index"])
+      yield* requestExport(requester.principal, "deal", {})
+      yield* runNextExport()
+      const told = (yield* memoryState).notifications.filter((n) => n.type === OBJECTS_EXPORT).map((n) => n.userId)
+      assert.deepStrictEqual(told, [requester.user.id])
     }).pipe(Effect.provide(Ports())))
 })
