@@ -73,6 +73,16 @@ describe("recheckCaller", () => {
       )
     }))
 
+  it.effect("asks again that a caller may still grant a permission to a team (Delegate), naming it", () =>
+    Effect.gen(function*() {
+      const delegation: ReadonlyArray<CallerCheck> = [{ _tag: "Delegate", permission: "webhook-delete" }]
+      yield* recheckCaller(principal("session", ["webhook-delete"]), delegation)
+      const refused = yield* Effect.flip(recheckCaller(principal("session", ["deal-index"]), delegation))
+      assert.strictEqual(refused.message, "A permission the caller does not hold cannot be granted: webhook-delete.")
+      const codec = Schema.fromJsonString(Schema.Array(CallerCheck))
+      assert.deepStrictEqual(Schema.decodeUnknownSync(codec)(Schema.encodeSync(codec)(delegation)), delegation)
+    }))
+
   it("round-trips the checks through JSON, as a store keeps them", () => {
     const codec = Schema.fromJsonString(Schema.Array(CallerCheck))
     assert.deepStrictEqual(Schema.decodeUnknownSync(codec)(Schema.encodeSync(codec)(checks)), checks)
