@@ -1,4 +1,4 @@
-import { type Member, MemberRepository, MemberStatus, Permission, type Roster } from "@wasl/core"
+import { type Member, MemberRepository, MembershipStatus, Permission, type Roster } from "@wasl/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbNullOr, DbSqlDateTime, DbTimestamp, decodeFirst, decodeRows, nowParam } from "./rows.ts"
@@ -9,7 +9,7 @@ const MemberRow = Schema.Struct({
   firstname: Schema.String,
   lastname: Schema.String,
   image: Schema.NullOr(Schema.String),
-  status: MemberStatus,
+  status: MembershipStatus,
   teams: Schema.Array(Schema.Struct({ id: DbInt, name: Schema.String })),
   last_used: DbNullOr(DbSqlDateTime),
   created_at: DbTimestamp
@@ -26,7 +26,7 @@ const toMember = ({ created_at, email, firstname, id, image, last_used, lastname
 
 const RosterMemberRow = Schema.Struct({
   user_id: DbInt,
-  status: Schema.Literals(["active", "suspended"]),
+  status: MembershipStatus,
   team_ids: Schema.Array(DbInt)
 })
 const RosterTeamRow = Schema.Struct({ id: DbInt, permissions: Schema.Array(Permission) })

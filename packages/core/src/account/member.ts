@@ -2,20 +2,8 @@
 import { Schema } from "effect"
 import { Permission } from "../auth/permission.ts"
 import { WireTimestamp } from "../wire/timestamp.ts"
-import { AccountId, UserId } from "./account.ts"
+import { AccountId, MembershipStatus, UserId } from "./account.ts"
 import { TeamId } from "./user.ts"
-
-/**
- * A member's status in the account: `active` members act in it; a `suspended` one keeps its place
- * (teams, tokens) but none of its sessions or tokens works there; `invited` is a pending invitation.
- */
-export const MemberStatus: Schema.Literals<readonly ["active", "invited", "suspended"]> = Schema.Literals([
-  "active",
-  "invited",
-  "suspended"
-])
-/** A member's status in the account (see the schema {@link MemberStatus}). */
-export type MemberStatus = typeof MemberStatus.Type
 
 /** The user of a member, as the members list shows it. */
 export const MemberUser: Schema.Struct<{
@@ -38,17 +26,21 @@ export const MemberTeam: Schema.Struct<{ readonly id: Schema.Int; readonly name:
   name: Schema.String
 }).annotate({ identifier: "MemberTeam" })
 
-/** One member of the account: the user, its status, its teams there and when it last used the account. */
+/**
+ * One member of the account: the user, its status, its teams there and when it last used the
+ * account. Someone invited but not yet a member is an `Invitation` (status `invited`).
+ */
 export const Member: Schema.Struct<{
   readonly user: typeof MemberUser
-  readonly status: typeof MemberStatus
+  /** `active` members act in the account; a `suspended` one keeps its teams and tokens, but none of its sessions or tokens works there. */
+  readonly status: typeof MembershipStatus
   readonly teams: Schema.$Array<typeof MemberTeam>
   /** Emitted as `YYYY-MM-DD HH:MM:SS`, as `account.pivot.last_used`. */
   readonly last_used: Schema.NullOr<Schema.String>
   readonly created_at: typeof WireTimestamp
 }> = Schema.Struct({
   user: MemberUser,
-  status: MemberStatus,
+  status: MembershipStatus,
   teams: Schema.Array(MemberTeam),
   /** Emitted as `YYYY-MM-DD HH:MM:SS`, as `account.pivot.last_used`. */
   last_used: Schema.NullOr(Schema.String),
