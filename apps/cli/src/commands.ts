@@ -16,7 +16,7 @@ import {
   setCustomMessageLimit,
   setPlan
 } from "@wasl/core"
-import { CliDatabase, CliRepositories, withServices } from "./database.ts"
+import { CliDatabase, withServices } from "./database.ts"
 import { memberCommands } from "./members.ts"
 import { sandboxReceive } from "./sandbox-receive.ts"
 
