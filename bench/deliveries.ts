@@ -33,8 +33,8 @@
  * @module
  */
 import { PgClient } from "@effect/sql-pg"
-import { OutboxPg, pgClientOptions } from "@wasl/adapters"
-import { type NewOutboxEvent, Outbox } from "@wasl/core"
+import { OutboxPg, pgClientOptions } from "@wasl/adapters/Postgres"
+import { type NewOutboxEvent, Outbox } from "@wasl/core/Events"
 import { Layer, ManagedRuntime, Redacted } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { createHmac, randomBytes, randomUUID } from "node:crypto"

@@ -22,7 +22,7 @@
  * @module
  */
 import { PgClient } from "@effect/sql-pg"
-import { pgClientOptions } from "@wasl/adapters"
+import { pgClientOptions } from "@wasl/adapters/Postgres"
 import { Effect, ManagedRuntime, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"

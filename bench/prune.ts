@@ -21,8 +21,9 @@
  * @module
  */
 import { PgClient } from "@effect/sql-pg"
-import { DeliveryRepositoryPg, MigrationsLive, pgClientOptions, RetentionPg } from "@wasl/adapters"
-import { DeliveryRepository, Retention } from "@wasl/core"
+import { DeliveryRepositoryPg, MigrationsLive, pgClientOptions, RetentionPg } from "@wasl/adapters/Postgres"
+import { DeliveryRepository } from "@wasl/core/Deliveries"
+import { Retention } from "@wasl/core/Retention"
 import { DateTime, Duration, Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"

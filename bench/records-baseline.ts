@@ -11,7 +11,7 @@
  * Environment: `DATABASE_URL`, `BASELINE_PORT`, `BASELINE_ACCOUNT` (the big account's id),
  * `BASELINE_CUSTOM` (its `score` and `region` properties, JSON of `Custom`).
  */
-import { pgClientOptions } from "@wasl/adapters"
+import { pgClientOptions } from "@wasl/adapters/Postgres"
 import { Effect } from "effect"
 import { notFound, openPgClient, type Reply, serveBaseline } from "./support/baseline-server.ts"
 import { compileListQuery, type Custom, listPath, scenarios } from "./support/deal-scenarios.ts"

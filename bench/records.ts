@@ -27,8 +27,8 @@
  * @module
  */
 import { PgClient } from "@effect/sql-pg"
-import { PropertyRepository, RecordRepository } from "@wasl/core"
-import { pgClientOptions, PropertyRepositoryPg, RecordRepositoryPg, runMigrations } from "@wasl/adapters"
+import { PropertyRepository, RecordRepository } from "@wasl/core/Records"
+import { pgClientOptions, PropertyRepositoryPg, RecordRepositoryPg, runMigrations } from "@wasl/adapters/Postgres"
 import { Duration, Effect, Exit, Layer, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient } from "effect/sql"

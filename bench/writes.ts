@@ -19,7 +19,7 @@
 import { randomBytes } from "node:crypto"
 import * as Os from "node:os"
 import { fileURLToPath } from "node:url"
-import { pgClientOptions } from "@wasl/adapters"
+import { pgClientOptions } from "@wasl/adapters/Postgres"
 import { Effect } from "effect"
 import { notFound, openPgClient, type Reply, serveBaseline } from "./support/baseline-server.ts"
 import { startBaseline, startWaslServer, stopChild } from "./support/children.ts"

@@ -15,8 +15,8 @@ import {
   DEFAULT_PER_PAGE,
   encodeComplexFilters,
   type RecordListParams
-} from "@wasl/core"
-import { type CustomProperty, listStatement, type ListStatementParams, recordMapping } from "@wasl/adapters"
+} from "@wasl/core/Records"
+import { type CustomProperty, listStatement, type ListStatementParams, recordMapping } from "@wasl/adapters/Postgres"
 import type { SqlClient } from "effect/sql"
 
 export const SYLLABLES = [

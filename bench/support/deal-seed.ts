@@ -4,8 +4,8 @@
  * 90 % filled; `region`, a single_select, 80 % filled), defined in `properties` and valued in
  * `custom` and in `record_values`, as Wasl would have stored them one by one.
  */
-import { BUILTIN_GROUPS } from "@wasl/core"
-import type { CustomProperty } from "@wasl/adapters"
+import { BUILTIN_GROUPS } from "@wasl/core/Records"
+import type { CustomProperty } from "@wasl/adapters/Postgres"
 import type { SqlClient } from "effect/sql"
 import { Effect } from "effect"
 import { randomBytes } from "node:crypto"

@@ -19,7 +19,7 @@ import { randomUUID } from "node:crypto"
 import { Clock, Context, Effect, Layer, Redacted, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
-import { currentRouteTemplate, recordRequest } from "@wasl/http"
+import { currentRouteTemplate, recordRequest } from "@wasl/http/Metrics"
 import { loggingLayer } from "@wasl/app-server"
 import { live, type Reply, replyResponse, serveRouterApp, unauthenticated } from "./baseline-server.ts"
 

@@ -1,5 +1,9 @@
 import { Effect } from "effect"
-import { activateWebhook, authenticateToken, bootstrapAccount, createRecord, createWebhook, fanOutEvents, listDeliveries, validateWebhook } from "@wasl/core"
+import { bootstrapAccount } from "@wasl/core/Accounts"
+import { authenticateToken } from "@wasl/core/Auth"
+import { fanOutEvents, listDeliveries } from "@wasl/core/Deliveries"
+import { createRecord } from "@wasl/core/Records"
+import { activateWebhook, createWebhook, validateWebhook } from "@wasl/core/Webhooks"
 import { MemoryReceivers, WaslMemory } from "@wasl/adapters/memory"
 
 const program = Effect.gen(function*() {

@@ -10,9 +10,9 @@ import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Config, Console, Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { createServer } from "node:http"
-import { WaslPostgres } from "@wasl/adapters"
-import { ensureFirstAccount } from "@wasl/core"
-import { WaslRoutes, waslRouterConfig } from "@wasl/http"
+import { WaslPostgres } from "@wasl/adapters/Deployment"
+import { ensureFirstAccount } from "@wasl/core/Accounts"
+import { WaslRoutes, waslRouterConfig } from "@wasl/http/Routes"
 import { DeliveryWorkerLive } from "@wasl/worker"
 
 // The host's own route, served next to Wasl's `/api/...` routes.

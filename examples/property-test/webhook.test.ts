@@ -6,7 +6,7 @@
 import { DateTime, Effect } from "effect"
 import * as fc from "fast-check"
 import { describe, it } from "vitest"
-import type { EventName } from "@wasl/core"
+import type { EventName } from "@wasl/core/Records"
 import { type SnapshotStore, webhookCommands, webhookModelSetup, type WebhookSnapshot, webhookSystem } from "@wasl/core/testing"
 
 describe("the webhook state machine", () => {

@@ -8,7 +8,8 @@
  * is released with the transaction or rolled back with it. SQLite is one connection here: like
  * Wasl's memory store, a transaction holds it, and an operation outside one waits for it.
  */
-import { type Note, NoteRepository, Transactor } from "@wasl/core"
+import { Transactor } from "@wasl/core/Deployment"
+import { type Note, NoteRepository } from "@wasl/core/Notes"
 import { Context, DateTime, Effect, Exit, Layer, Option, Semaphore } from "effect"
 import { DatabaseSync } from "node:sqlite"
 

@@ -4,10 +4,9 @@
  */
 import { Console, Effect, Option, Schema, SchemaGetter } from "effect"
 import { Command, Flag } from "effect/cli"
-import { runMigrations } from "@wasl/adapters"
+import { runMigrations } from "@wasl/adapters/Postgres"
 import { DatabaseConfig, EffectiveSettings } from "@wasl/app-server"
 import {
-  Ability,
   addOtpCredits,
   bootstrapAccount,
   createTokenForMember,
@@ -15,7 +14,8 @@ import {
   Plan,
   setCustomMessageLimit,
   setPlan
-} from "@wasl/core"
+} from "@wasl/core/Accounts"
+import { Ability } from "@wasl/core/Auth"
 import { CliDatabase, withServices } from "./database.ts"
 import { memberCommands } from "./members.ts"
 import { sandboxReceive } from "./sandbox-receive.ts"

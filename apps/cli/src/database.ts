@@ -10,7 +10,9 @@
  * over as before; one that serves no port yet (still starting) leaves the refusal as it was.
  */
 import { Console, Effect, Layer, Redacted } from "effect"
-import { MigrationsLive, PasswordHasherScrypt, PostgresClientLive, runningEmbeddedServer, ServicesPg } from "@wasl/adapters"
+import { PasswordHasherScrypt } from "@wasl/adapters/Crypto"
+import { runningEmbeddedServer } from "@wasl/adapters/Embedded"
+import { MigrationsLive, PostgresClientLive, ServicesPg } from "@wasl/adapters/Postgres"
 import { DatabaseConfig, DatabaseFromConfig } from "@wasl/app-server"
 
 /** The configured database, or the port of the running Wasl holding the embedded one. */

@@ -6,7 +6,7 @@
  */
 import { Console, Effect, Layer, Option, Schema, SchemaGetter } from "effect"
 import { Command, Flag } from "effect/cli"
-import { DEFAULT_DATA_DIR, mailerOf } from "@wasl/adapters"
+import { DEFAULT_DATA_DIR, mailerOf } from "@wasl/adapters/Deployment"
 import { WaslConfig } from "@wasl/app-server"
 import { withServices } from "./database.ts"
 import {
@@ -17,14 +17,13 @@ import {
   listMembers,
   listTeams,
   Member,
-  Permission,
-  type Principal,
-  PublicUrl,
   removeMember,
   showTeam,
   TeamDetails,
   updateTeam
-} from "@wasl/core"
+} from "@wasl/core/Accounts"
+import { Permission, type Principal } from "@wasl/core/Auth"
+import { PublicUrl } from "@wasl/core/Deployment"
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value))
 

@@ -7,8 +7,9 @@ import { Data, DateTime, Effect, Schema } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { Hex } from "effect/encoding"
 import { SqlClient } from "effect/sql"
-import { sandboxTextBody } from "@wasl/adapters"
-import { digitsOf, WhatsAppInbox } from "@wasl/core"
+import { sandboxTextBody } from "@wasl/adapters/Messaging"
+import { digitsOf } from "@wasl/core/Messaging"
+import { WhatsAppInbox } from "@wasl/core/WhatsApp"
 
 /** Why the command refused. */
 export class SandboxReceiveRefused extends Data.TaggedError("SandboxReceiveRefused")<{ readonly message: string }> {}

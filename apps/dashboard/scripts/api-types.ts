@@ -7,7 +7,7 @@
 import { writeFileSync } from "node:fs"
 import { OpenApi } from "effect/http-api"
 import openapiTS, { astToString } from "openapi-typescript"
-import { WaslApi } from "@wasl/http"
+import { WaslApi } from "@wasl/http/Endpoints"
 
 const document = OpenApi.fromApi(WaslApi)
 const types = astToString(await openapiTS(JSON.stringify(document)))

@@ -7,20 +7,12 @@
 import { Config, Duration, Option, Redacted, Result, Schema, SchemaIssue } from "effect"
 import type { IpNetwork } from "effect/net"
 import * as Fs from "node:fs"
-import { DEFAULT_DATA_DIR, type WaslOptions } from "@wasl/adapters"
-import {
-  DURATION_FORM,
-  parseDurationText,
-  parsePublicUrl,
-  parseRateRule,
-  parseRetrySchedule,
-  parseServerKey,
-  type RateLimitPolicyShape,
-  type RateRule,
-  type RetrySchedule,
-  type WhatsAppWebhookSecrets
-} from "@wasl/core"
-import { DEFAULT_STREAMS_PER_USER, parseTrustedProxies } from "@wasl/http"
+import { DEFAULT_DATA_DIR, type WaslOptions } from "@wasl/adapters/Deployment"
+import { parseRateRule, parseServerKey, type RateLimitPolicyShape, type RateRule } from "@wasl/core/Auth"
+import { parseRetrySchedule, type RetrySchedule } from "@wasl/core/Deliveries"
+import { DURATION_FORM, parseDurationText, parsePublicUrl } from "@wasl/core/Deployment"
+import { type WhatsAppWebhookSecrets } from "@wasl/core/WhatsApp"
+import { DEFAULT_STREAMS_PER_USER, parseTrustedProxies } from "@wasl/http/Routes"
 import { DEFAULT_REQUEST_TIMEOUT } from "./node-server.ts"
 
 /** Why a text is not a value of a setting: the accepted form, and the text itself unless secret. */

@@ -1,8 +1,10 @@
 /** The HTTP server of the settings, over the given services: the API and the web console at /app. */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer } from "effect"
-import { RateLimitPolicy, WhatsAppWebhookSettings } from "@wasl/core"
-import { MetricsToken, serveWaslWith, StreamsPerUser, TrustedProxies } from "@wasl/http"
+import { RateLimitPolicy } from "@wasl/core/Auth"
+import { WhatsAppWebhookSettings } from "@wasl/core/WhatsApp"
+import { MetricsToken } from "@wasl/http/Metrics"
+import { serveWaslWith, StreamsPerUser, TrustedProxies } from "@wasl/http/Routes"
 import type { HttpConfig, MetricsAccessConfig } from "./config.ts"
 import { DashboardRoute } from "./dashboard-route.ts"
 import { createWaslServer } from "./node-server.ts"

@@ -5,7 +5,7 @@
  * so a collector can join the line to its trace.
  */
 import { Config, Formatter, Layer, Logger, type LogLevel, References, Result } from "effect"
-import { exportedSpan } from "@wasl/core"
+import { exportedSpan } from "@wasl/core/Events"
 import { setting, withFallback } from "./config.ts"
 
 const FORMATS = ["pretty", "json"] as const

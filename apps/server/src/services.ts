@@ -1,6 +1,7 @@
 /** The service's ports over the configured database: what every app process runs on. */
 import { Redacted } from "effect"
-import { DatabaseLive, WaslEmbedded, WaslPostgres } from "@wasl/adapters"
+import { WaslEmbedded, WaslPostgres } from "@wasl/adapters/Deployment"
+import { DatabaseLive } from "@wasl/adapters/Postgres"
 import type { DatabaseConfig, WaslConfig } from "./config.ts"
 
 /**

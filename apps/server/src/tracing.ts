@@ -10,7 +10,7 @@
 import { Config, Layer, Redacted, References, Result } from "effect"
 import { FetchHttpClient, HttpMiddleware, type HttpServerRequest } from "effect/http"
 import { type OtlpExporter, OtlpSerialization, OtlpTracer } from "effect/observability"
-import { METRICS_PATH } from "@wasl/http"
+import { METRICS_PATH } from "@wasl/http/Metrics"
 import { setting, withFallback } from "./config.ts"
 
 const PROTOCOLS = { "http/protobuf": OtlpSerialization.layerProtobuf, "http/json": OtlpSerialization.layerJson } as const

@@ -12,10 +12,10 @@ import { Duration, Effect, Layer, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { connect, type Socket } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { WaslPostgres } from "@wasl/adapters"
+import { WaslPostgres } from "@wasl/adapters/Deployment"
 import { TestDatabase } from "@wasl/adapters/testing"
-import { bootstrapAccount } from "@wasl/core"
-import { serveWaslWith, SseHeartbeat } from "@wasl/http"
+import { bootstrapAccount } from "@wasl/core/Accounts"
+import { serveWaslWith, SseHeartbeat } from "@wasl/http/Routes"
 import { createWaslServer } from "../src/node-server.ts"
 
 const REQUEST_TIMEOUT_MS = 2000

@@ -5,14 +5,10 @@
 import { Config, ConfigProvider, Duration, Effect, Option, Result } from "effect"
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
-import {
-  DEFAULT_DELIVERY_TIMEOUT,
-  DEFAULT_OTP_COOLDOWN,
-  DEFAULT_RETENTION,
-  DEFAULT_RETRY_SCHEDULE,
-  parseDurationText,
-  parseRetrySchedule
-} from "@wasl/core"
+import { DEFAULT_DELIVERY_TIMEOUT, DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "@wasl/core/Deliveries"
+import { parseDurationText } from "@wasl/core/Deployment"
+import { DEFAULT_OTP_COOLDOWN } from "@wasl/core/Messaging"
+import { DEFAULT_RETENTION } from "@wasl/core/Retention"
 import { HttpConfig, WaslConfig, WorkerHealthConfig } from "../src/config.ts"
 import { LoggingConfig } from "../src/logging.ts"
 import { EffectiveSettings, SETTINGS } from "../src/settings.ts"

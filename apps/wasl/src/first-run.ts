@@ -1,6 +1,6 @@
 /** On an empty database, create the first account and print its owner's credentials once. */
 import { Console, Effect, Layer, Option } from "effect"
-import { ensureFirstAccount } from "@wasl/core"
+import { ensureFirstAccount } from "@wasl/core/Accounts"
 
 export const FirstRunLive = Layer.effectDiscard(Effect.gen(function*() {
   const created = yield* ensureFirstAccount()

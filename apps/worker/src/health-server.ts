@@ -11,7 +11,7 @@ import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { createServer } from "node:http"
 import { AccessSettingsLive, type MetricsAccessConfig, type WorkerHealthConfig } from "@wasl/app-server"
-import { MetricsRoute } from "@wasl/http"
+import { MetricsRoute } from "@wasl/http/Metrics"
 import { WorkerHealthRoutes } from "@wasl/worker"
 
 export const WorkerHealthServerLive = ({ host, port }: WorkerHealthConfig, access: MetricsAccessConfig) =>

@@ -6,7 +6,7 @@
  * stored passwords: `verify` reads them from the hash, not from the layer.
  */
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
-import { PasswordHasher } from "@wasl/core"
+import { PasswordHasher } from "@wasl/core/Auth"
 import { Effect, Layer } from "effect"
 
 /** The parameters of a scrypt hash; each hash carries its own, so they can be raised later. */

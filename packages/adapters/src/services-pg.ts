@@ -1,5 +1,6 @@
 /** Every port the service needs, on PostgreSQL: what the server, the CLI and the tests provide. */
-import type { TokenHasher, WaslRepositories } from "@wasl/core"
+import type { TokenHasher } from "@wasl/core/Auth"
+import type { WaslRepositories } from "@wasl/core/Deployment"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { SecureRandom } from "effect/crypto"

@@ -5,7 +5,7 @@
  */
 import * as NodeCrypto from "node:crypto"
 import { Effect, Layer } from "effect"
-import { TokenHasher } from "@wasl/core"
+import { TokenHasher } from "@wasl/core/Auth"
 
 /**
  * One-shot `crypto.hash` (Node 20.12+, 21.7+) where the runtime has it: no `Hash` object made and

@@ -5,7 +5,8 @@
  * as out of each part's own read, on PGlite and on PostgreSQL.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { AccountRepository, CurrentUserReader, NotificationRepository, TeamRepository, UserRepository } from "@wasl/core"
+import { AccountRepository, CurrentUserReader, TeamRepository, UserRepository } from "@wasl/core/Accounts"
+import { NotificationRepository } from "@wasl/core/Notifications"
 import { DateTime, Effect, Layer, Option } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { SqlClient } from "effect/sql"

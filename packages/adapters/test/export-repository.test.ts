@@ -4,7 +4,9 @@
  * PostgreSQL, also a run holding its export against a claimer on another connection.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { AccountRepository, ExportRepository, Transactor } from "@wasl/core"
+import { AccountRepository } from "@wasl/core/Accounts"
+import { Transactor } from "@wasl/core/Deployment"
+import { ExportRepository } from "@wasl/core/Exports"
 import { DateTime, Deferred, Duration, Effect, Fiber, Option } from "effect"
 import { postgresTestEnabled, TestDatabase } from "../src/db/test-database.ts"
 import { exportRepositoryContract } from "../src/testing/index.ts"

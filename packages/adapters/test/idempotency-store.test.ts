@@ -4,7 +4,8 @@
  * processes, as far as the database can tell) racing for one key.
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { AccountRepository, IdempotencyStore, type IdempotencyMode } from "@wasl/core"
+import { AccountRepository } from "@wasl/core/Accounts"
+import { IdempotencyStore, type IdempotencyMode } from "@wasl/core/Idempotency"
 import { Context, Deferred, Duration, Effect, Fiber, Layer } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { MigrationsLive } from "../src/db/database.ts"

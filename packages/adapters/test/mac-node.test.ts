@@ -1,6 +1,8 @@
 /** The node:crypto Mac signs like Web Crypto's, synchronously, and is the Node deployment's Mac. */
 import { assert, describe, it } from "@effect/vitest"
-import { DEFAULT_OTP_COOLDOWN, DeliveryPolicy, hmacSha256 } from "@wasl/core"
+import { hmacSha256 } from "@wasl/core/Auth"
+import { DeliveryPolicy } from "@wasl/core/Deliveries"
+import { DEFAULT_OTP_COOLDOWN } from "@wasl/core/Messaging"
 import { Effect, Layer, Schema } from "effect"
 import { Mac, SecureRandom } from "effect/crypto"
 import { mkdtempSync } from "node:fs"

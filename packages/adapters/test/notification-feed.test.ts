@@ -5,7 +5,7 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import type { PgClient } from "@effect/sql-pg"
-import { NotificationFeed } from "@wasl/core"
+import { NotificationFeed } from "@wasl/core/Notifications"
 import { Effect, Layer } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { SqlClient } from "effect/sql"

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { PasswordHasher } from "@wasl/core"
+import { PasswordHasher } from "@wasl/core/Auth"
 import { Effect } from "effect"
 import { PasswordHasherFast, PasswordHasherScrypt } from "../src/password-hasher-scrypt.ts"
 

@@ -4,7 +4,7 @@
  * their own as hits come, a prune interval after their first.
  */
 import { assert, describe, it, layer } from "@effect/vitest"
-import { RATE_LIMIT_PRUNE_INTERVAL, RateLimiter, type RateWindow } from "@wasl/core"
+import { RATE_LIMIT_PRUNE_INTERVAL, RateLimiter, type RateWindow } from "@wasl/core/Auth"
 import { Duration, Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { MigrationsLive } from "../src/db/database.ts"

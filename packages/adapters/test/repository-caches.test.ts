@@ -12,19 +12,17 @@ import { assert, describe, it } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
 import {
   AccountRepository,
-  authenticateToken,
   bootstrapAccount,
   CurrentUserReader,
   type CurrentUserParts,
-  makeRecordId,
-  NotificationRepository,
-  OtpLedger,
-  type PropertyDefinition,
-  PropertyRepository,
-  TeamRepository,
-  TokenRepository,
-  Transactor
-} from "@wasl/core"
+  TeamRepository
+} from "@wasl/core/Accounts"
+import { authenticateToken, TokenRepository } from "@wasl/core/Auth"
+import { Transactor } from "@wasl/core/Deployment"
+import { NotificationRepository } from "@wasl/core/Notifications"
+import { OtpLedger } from "@wasl/core/Otp"
+import { type PropertyDefinition, PropertyRepository } from "@wasl/core/Records"
+import { makeRecordId } from "@wasl/core/Wire"
 import { type Context, DateTime, Effect, Exit, Layer, Option, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll } from "vitest"

@@ -5,7 +5,8 @@
  * JIT was enabled, and the decoding went through generated code (`new Function` was called).
  * `DbNullOr` tries null first: the same outcomes as `Schema.NullOr`, without the failed attempt.
  */
-import { MembershipStatus, Permission } from "@wasl/core"
+import { MembershipStatus } from "@wasl/core/Accounts"
+import { Permission } from "@wasl/core/Auth"
 import { Cause, Effect, Exit, Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"

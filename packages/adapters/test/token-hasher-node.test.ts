@@ -1,6 +1,6 @@
 /** The node:crypto TokenHasher agrees with core's Web Crypto one on every input. */
 import { assert, describe, it } from "@effect/vitest"
-import { TokenHasher } from "@wasl/core"
+import { TokenHasher } from "@wasl/core/Auth"
 import { Effect, Schema } from "effect"
 import { TokenHasherNode } from "../src/token-hasher-node.ts"
 

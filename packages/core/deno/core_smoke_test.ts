@@ -5,21 +5,18 @@
  */
 import { DateTime, Effect, Exit, Option, Schema } from "effect"
 import { SecureRandom } from "effect/crypto"
+import { hotp, parseBearer, TokenHasher } from "../src/Auth.ts"
+import { attemptHeaders, deliverySigner } from "../src/Deliveries.ts"
 import {
-  attemptHeaders,
-  deliverySigner,
   formatSqlDateTime,
-  hotp,
   makeRecordId,
   MongoDate,
   newRecordId,
-  parseBearer,
   parseDateInput,
   randomAlphanumeric,
   RecordId,
-  TokenHasher,
   WireTimestamp
-} from "../src/index.ts"
+} from "../src/Wire.ts"
 
 function assert(condition: boolean, message: string): asserts condition {
   if (!condition) throw new Error(message)

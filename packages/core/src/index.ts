@@ -1,216 +1,87 @@
 /**
- * Wasl's domain as a library, pure Effect (no Node modules; runs on Node and Deno). This entry
- * point exports:
+ * Wasl's domain as a library, pure Effect (no Node modules; runs on Node and Deno), as namespaces
+ * by resource, in Effect's style: `import { Records, Webhooks } from "@wasl/core"`, then
+ * `Records.createRecord(...)`, `Webhooks.signDelivery(...)`. Each namespace is also its own entry
+ * point (`import { createRecord } from "@wasl/core/Records"`), which is how Wasl's other packages
+ * import it. Each holds, for its resource:
  *
- * - the use-cases (`use-cases/`): records and their lists, links, notes and batches; custom
- *   properties and groups; webhooks and deliveries; WhatsApp messaging and managed OTP;
- *   authentication, tokens, sessions, notifications, bootstrap, pruning;
+ * - the use-cases (records and their lists, links, notes and batches; custom properties and
+ *   groups; webhooks and deliveries; WhatsApp messaging, conversations and managed OTP;
+ *   authentication, tokens, sessions, two-factor, notifications, bootstrap, pruning);
  * - the ports they need (`...Repository`, `Outbox`, `Transactor`, `WebhookTransport`,
  *   `MessagingProvider`, `Mailer`, `SecretBox`, `TokenHasher`, ...), each a `Context.Service` with
- *   its `...Shape` to implement, and `WaslServices` naming them all (`services.ts`);
- * - the domain's schemas, state machines and rules: accounts and permissions, object kinds and
- *   record shapes, property types and validation, the list query and `complex_filters` language,
- *   webhook and delivery states, signatures (`X-Wasl-Signature`, Standard Webhooks), OTP codes;
- * - the typed domain errors (`errors.ts`) and the wire forms shared with the HTTP package (record
- *   ids, timestamps).
+ *   its `...Shape` to implement; `Deployment.WaslServices` names them all;
+ * - the schemas, state machines and rules.
  *
- * Property-test helpers and reference models are at `@wasl/core/testing`; adapters of the ports at
- * `@wasl/adapters`.
+ * `Errors` holds the typed domain errors and `Wire` the wire forms shared with the HTTP package
+ * (record ids, timestamps). Property-test helpers and reference models are at
+ * `@wasl/core/testing`; adapters of the ports at `@wasl/adapters`.
  *
  * @module
  */
-export * from "./account/account.ts"
-export * from "./account/account-repository.ts"
-export * from "./account/current-user.ts"
-export * from "./account/current-user-reader.ts"
-export * from "./account/email-token-repository.ts"
-export * from "./account/notification-feed.ts"
-export * from "./account/notification-notices.ts"
-export * from "./account/notification-repository.ts"
-export * from "./account/plan.ts"
-export * from "./account/message-allowance.ts"
-export * from "./account/message-allowance-ledger.ts"
-export * from "./account/invitation.ts"
-export * from "./account/invitation-repository.ts"
-export * from "./account/member.ts"
-export * from "./account/member-repository.ts"
-export * from "./account/team-repository.ts"
-export * from "./account/user.ts"
-export * from "./account/user-repository.ts"
-export * from "./auth/api-token.ts"
-export * from "./auth/caller-check.ts"
-export * from "./auth/password-hasher.ts"
-export * from "./auth/permission.ts"
-export * from "./auth/principal.ts"
-export * from "./auth/rate-limiter.ts"
-export * from "./auth/session-repository.ts"
-export * from "./auth/token-hasher.ts"
-export * from "./auth/token-repository.ts"
-export * from "./auth/totp.ts"
-export * from "./auth/two-factor-repository.ts"
-export * from "./auth/two-factor-login-repository.ts"
-export * from "./duration-text.ts"
-export * from "./public-url.ts"
-export * from "./errors.ts"
-export * from "./transactor.ts"
-export * from "./idempotency/idempotency-store.ts"
-export * from "./use-cases/authenticate.ts"
-export * from "./use-cases/bootstrap.ts"
-export * from "./use-cases/current-user.ts"
-export * from "./use-cases/operator.ts"
-export * from "./use-cases/sessions.ts"
-export * from "./use-cases/two-factor.ts"
-export * from "./use-cases/two-factor-login.ts"
-export * from "./use-cases/profile.ts"
-export * from "./use-cases/accounts.ts"
-export * from "./use-cases/account-settings.ts"
-export * from "./use-cases/email-change.ts"
-export * from "./auth/recovery-code.ts"
-export * from "./use-cases/tokens.ts"
-export * from "./use-cases/invitations.ts"
-export * from "./use-cases/members.ts"
-export * from "./use-cases/membership-rules.ts"
-export * from "./use-cases/teams.ts"
-export * from "./wire/civil-time.ts"
-export * from "./wire/formula-guard.ts"
-export * from "./wire/own-key.ts"
-export * from "./wire/random-string.ts"
-export * from "./wire/record-id.ts"
-export * from "./wire/timestamp.ts"
-export * from "./use-cases/first-run.ts"
-export * from "./auth/secret-box.ts"
-export * from "./validation/laravel-trim.ts"
-export * from "./validation/settings-values.ts"
-export * from "./records/list-query-input.ts"
-export * from "./validation/validation-messages.ts"
-export * from "./validation/storable-text.ts"
-export * from "./records/pagination.ts"
-export * from "./records/property-type.ts"
-export * from "./records/complex-filter.ts"
-export * from "./records/filter-evaluator.ts"
-export * from "./events/outbox.ts"
-export * from "./events/trace-parent.ts"
-export * from "./records/object-kind.ts"
-export * from "./records/property-definition.ts"
-export * from "./records/builtin-properties.ts"
-export * from "./records/body-input.ts"
-export * from "./validation/more-validation-messages.ts"
-export * from "./records/definition-validation.ts"
-export * from "./records/value-validation.ts"
-export * from "./records/record-shape.ts"
-export * from "./records/property-repository.ts"
-export * from "./records/property-group-repository.ts"
-export * from "./records/property-value-store.ts"
-export * from "./use-cases/properties.ts"
-export * from "./use-cases/property-groups.ts"
-export * from "./records/record-repository.ts"
-export * from "./records/match-lock.ts"
-export * from "./use-cases/records.ts"
-export * from "./use-cases/record-batches.ts"
-export * from "./records/batch-input.ts"
-export * from "./webhooks/webhook-state.ts"
-export * from "./auth/hmac.ts"
-export * from "./webhooks/signature.ts"
-export * from "./whatsapp/meta-signature.ts"
-export * from "./whatsapp/meta-webhook-shape.ts"
-export * from "./whatsapp/whatsapp-inbox.ts"
-export * from "./whatsapp/whatsapp-webhook-settings.ts"
-export * from "./webhooks/standard-webhooks.ts"
-export * from "./webhooks/webhook-receiver.ts"
-export * from "./webhooks/address-policy.ts"
-export * from "./webhooks/webhook-transport.ts"
-export * from "./records/list-query.ts"
-export * from "./records/link-input.ts"
-export * from "./notes/note.ts"
-export * from "./notes/note-repository.ts"
-export * from "./use-cases/record-lookup.ts"
-export * from "./use-cases/record-links.ts"
-export * from "./use-cases/notes.ts"
-export * from "./webhooks/webhook.ts"
-export * from "./webhooks/webhook-body.ts"
-export * from "./webhooks/webhook-repository.ts"
-export * from "./webhooks/webhook-url.ts"
-export * from "./use-cases/webhooks.ts"
-export * from "./account/notification.ts"
-export * from "./mail/mailer.ts"
-export * from "./use-cases/notifications.ts"
-export * from "./use-cases/notification-stream.ts"
-export * from "./use-cases/webhook-deactivated-notice.ts"
-export * from "./webhooks/delivery-state.ts"
-export * from "./webhooks/delivery-policy.ts"
-export * from "./webhooks/delivery-request.ts"
-export * from "./webhooks/delivery-repository.ts"
-export * from "./webhooks/delivery-resource.ts"
-export * from "./use-cases/delivery-log.ts"
-export * from "./use-cases/recover-deliveries.ts"
-export * from "./use-cases/deliveries.ts"
-export * from "./messaging/template.ts"
-export * from "./messaging/template-variables.ts"
-export * from "./messaging/template-review.ts"
-export * from "./messaging/template-webhook-payload.ts"
-export * from "./messaging/platform.ts"
-export * from "./messaging/broadcast.ts"
-export * from "./messaging/message.ts"
-export * from "./messaging/messaging-provider.ts"
-export * from "./messaging/broadcast-repository.ts"
-export * from "./messaging/message-repository.ts"
-export * from "./messaging/conversations.ts"
-export * from "./messaging/conversation.ts"
-export * from "./messaging/media-store.ts"
-export * from "./messaging/media-backlog.ts"
-export * from "./messaging/message-status.ts"
-export * from "./messaging/contact-channel-repository.ts"
-export * from "./messaging/message-status-hold-repository.ts"
-export * from "./messaging/otp-ledger.ts"
-export * from "./messaging/otp-reservation-repository.ts"
-export * from "./messaging/platform-repository.ts"
-export * from "./messaging/verification-repository.ts"
-export * from "./messaging/messaging-settings.ts"
-export * from "./messaging/otp-code.ts"
-export * from "./messaging/otp-verification.ts"
-export * from "./messaging/otp-reservation.ts"
-export * from "./messaging/recipient.ts"
-export * from "./messaging/send-input.ts"
-export * from "./messaging/dispatch.ts"
-export * from "./use-cases/messaging.ts"
-export * from "./use-cases/platforms.ts"
-export * from "./use-cases/number-quality-update.ts"
-export * from "./whatsapp/number-quality-update.ts"
-export * from "./use-cases/message-allowance.ts"
-export * from "./messaging/message-events.ts"
-export * from "./messaging/received-times.ts"
-export * from "./messaging/whatsapp-webhook-payload.ts"
-export * from "./messaging/inbound-content.ts"
-export * from "./use-cases/whatsapp-webhook.ts"
-export * from "./use-cases/incoming-message-notice.ts"
-export * from "./use-cases/send-template.ts"
-export * from "./use-cases/template-reviews.ts"
-export * from "./use-cases/conversations.ts"
-export * from "./use-cases/media-fetch.ts"
-export * from "./use-cases/send-otp.ts"
-export * from "./use-cases/otp-reservation-sweep.ts"
-export * from "./use-cases/verifications.ts"
-export * from "./events/queue-signals.ts"
-export * from "./auth/server-key.ts"
-export * from "./services.ts"
-export * from "./retention/retention-policy.ts"
-export * from "./retention/retention.ts"
-export * from "./use-cases/prune.ts"
-export * from "./health/readiness.ts"
-export * from "./webhooks/delivery-backlog.ts"
-export * from "./exports/export.ts"
-export * from "./exports/export-repository.ts"
-export * from "./exports/export-request.ts"
-export * from "./exports/csv-cells.ts"
-export * from "./exports/csv-file.ts"
-export * from "./use-cases/exports.ts"
-export * from "./use-cases/export-run.ts"
-export * from "./imports/import-job.ts"
-export * from "./imports/import-limits.ts"
-export * from "./imports/import-repository.ts"
-export * from "./imports/csv-upload.ts"
-export * from "./use-cases/imports.ts"
-export * from "./use-cases/import-processing.ts"
-export * from "./use-cases/notify.ts"
-export * from "./use-cases/whatsapp-inbox-drain.ts"
-export * from "./use-cases/whatsapp-receive.ts"
+
+/** Accounts, their users and teams, plans, the current user, bootstrap and the first run. */
+export * as Accounts from "./Accounts.ts"
+/**
+ * Authentication: principals, permissions and token abilities, API tokens, sessions, passwords,
+ * two-factor (TOTP and recovery codes), rate limits, the sealed secrets.
+ */
+export * as Auth from "./Auth.ts"
+/**
+ * Webhook deliveries: states, retry policy, requests, the backlog and repository, the delivery log
+ * and recovery.
+ */
+export * as Deliveries from "./Deliveries.ts"
+/**
+ * What a deployment provides: the Transactor, the services Wasl needs (`WaslServices`), readiness,
+ * the public URL, durations as written in settings.
+ */
+export * as Deployment from "./Deployment.ts"
+/** The typed domain errors. */
+export * as Errors from "./errors.ts"
+/** The transactional outbox of events, queue signals and trace context. */
+export * as Events from "./Events.ts"
+/** CSV exports: requests, files and cells, their repository and the export run. */
+export * as Exports from "./Exports.ts"
+/** Idempotency keys: the store and its rules. */
+export * as Idempotency from "./Idempotency.ts"
+/** CSV imports: uploads, jobs and limits, their repository and processing. */
+export * as Imports from "./Imports.ts"
+/** The Mailer port. */
+export * as Mail from "./Mail.ts"
+/**
+ * WhatsApp messaging: sending numbers, templates and broadcasts, messages and their statuses,
+ * contact channels, conversations, media, the provider port, sends.
+ */
+export * as Messaging from "./Messaging.ts"
+/** Notes on records: the note, its repository and use-cases. */
+export * as Notes from "./Notes.ts"
+/**
+ * Notifications: the notification types, members' channel preferences, the stored feed and
+ * its stream, the mails.
+ */
+export * as Notifications from "./Notifications.ts"
+/** Managed one-time passwords: codes, verifications, reservations and credits, the OTP sends. */
+export * as Otp from "./Otp.ts"
+/**
+ * Records of the six kinds: object kinds, built-in and custom properties, property groups, values
+ * and their validation, the list query and `complex_filters`, links, batches, the record use-cases.
+ */
+export * as Records from "./Records.ts"
+/** Retention: how long each kind of row is kept, and the pruning. */
+export * as Retention from "./Retention.ts"
+/**
+ * Webhooks: their states, URLs and the address policy, event names and bodies, signatures
+ * (`X-Wasl-Signature`, Standard Webhooks), the receiver helpers, the use-cases.
+ */
+export * as Webhooks from "./Webhooks.ts"
+/**
+ * Meta's WhatsApp Cloud API webhooks: the signature, the payload shapes, the inbox of stored
+ * callbacks and their processing.
+ */
+export * as WhatsApp from "./WhatsApp.ts"
+/**
+ * Wire forms shared with the HTTP side: record ids, timestamps, civil times, CSV formula guards,
+ * validation messages and text rules.
+ */
+export * as Wire from "./Wire.ts"

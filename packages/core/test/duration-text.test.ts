@@ -1,7 +1,7 @@
 /** One duration syntax for every setting: the short form and Effect's long form, nothing else. */
 import { Duration, Option } from "effect"
 import { assert, describe, it } from "vitest"
-import { parseDurationText } from "../src/index.ts"
+import { parseDurationText } from "../src/Deployment.ts"
 
 const millis = (text: string) => Option.map(parseDurationText(text), Duration.toMillis)
 

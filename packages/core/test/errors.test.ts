@@ -4,20 +4,20 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { bootstrapAccount } from "../src/Accounts.ts"
+import { ServerKeyError } from "../src/Auth.ts"
 import {
-  bootstrapAccount,
   Forbidden,
   Gone,
   InvalidOtpCode,
-  MailError,
   NotFound,
   PaymentRequired,
-  ServerKeyError,
   ServiceUnavailable,
   TooManyRequests,
   Unauthenticated,
   ValidationFailed
-} from "../src/index.ts"
+} from "../src/errors.ts"
+import { MailError } from "../src/Mail.ts"
 import { DeliveryFinished } from "../src/webhooks/delivery-state.ts"
 import { OWNER, setup } from "./support/fixtures.ts"
 import { TestPorts } from "./support/layers.ts"

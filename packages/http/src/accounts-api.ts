@@ -7,7 +7,7 @@
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { AccountId, CurrentUser, MemberAccount, User } from "@wasl/core"
+import { AccountId, CurrentUser, MemberAccount, User } from "@wasl/core/Accounts"
 import {
   type AuthenticatedGroup,
   type DataAnswer,

@@ -9,7 +9,8 @@
  */
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { ABILITIES, Ability, ApiToken, CurrentUser } from "@wasl/core"
+import { CurrentUser } from "@wasl/core/Accounts"
+import { ABILITIES, Ability, ApiToken } from "@wasl/core/Auth"
 import { Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
 import { DeletedAnswer } from "./deleted-answer.ts"
 import { documentIdempotencyKeys } from "./idempotency-openapi.ts"

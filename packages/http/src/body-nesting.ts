@@ -6,7 +6,8 @@
  * forms): the body's text is measured before any of them reads it, so none meets a body deeper
  * than the call stack. A body too deep is a 422 on the field nesting too deep (`body` for a list).
  */
-import { LaravelMessageMore, MAX_QUERY_NESTING, nestsDeeperThan } from "@wasl/core"
+import { MAX_QUERY_NESTING, nestsDeeperThan } from "@wasl/core/Records"
+import { LaravelMessageMore } from "@wasl/core/Wire"
 import type { FieldErrors } from "./validation-errors.ts"
 
 /**

@@ -1,7 +1,8 @@
 /** Conversations: a contact's messages both ways, the inbox, free-form replies, read receipts and received files. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { ConversationJson, MessageJson, RecordId } from "@wasl/core"
+import { ConversationJson, MessageJson } from "@wasl/core/Messaging"
+import { RecordId } from "@wasl/core/Wire"
 import type { CommonErrors } from "./errors.ts"
 import { type AuthenticatedGroup, commonErrors, DataAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import { CONVERSATION_LIST_PARAMETERS, PAGE_PARAMETERS, withQueryParameters } from "./list-query-openapi.ts"

@@ -5,7 +5,7 @@
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { DeliveryResource } from "@wasl/core"
+import { DeliveryResource } from "@wasl/core/Deliveries"
 import { type AuthenticatedGroup, commonErrors, DataMessageAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import { PAGE_PARAMETERS, withQueryParameters } from "./list-query-openapi.ts"
 import { Pagination } from "./list-request.ts"

@@ -3,8 +3,8 @@
  * the messages Wasl answers. An `OpenApi.Transform` of `WaslApi`: an example belongs to an answer
  * in the document, not to the error's schema (whose decoded side is a class).
  */
-import { TOO_MANY_ATTEMPTS } from "@wasl/core"
-import { NOT_FOUND_MESSAGE, UNAUTHENTICATED_MESSAGE } from "@wasl/core"
+import { TOO_MANY_ATTEMPTS } from "@wasl/core/Auth"
+import { NOT_FOUND_MESSAGE, UNAUTHENTICATED_MESSAGE } from "@wasl/core/Errors"
 
 /** An example body per error status (422: the Laravel body, every failing field in dot notation). */
 export const ERROR_EXAMPLES: Readonly<Record<string, unknown>> = {

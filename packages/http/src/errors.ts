@@ -5,9 +5,16 @@
  */
 import { type Cause, Effect, Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
-import type { Forbidden, NotFound, PaymentRequired, TooManyRequests, Unauthenticated, ValidationFailed } from "@wasl/core"
-import type { Gone, InvalidOtpCode, ServiceUnavailable } from "@wasl/core"
-import { INVALID_OTP_CODE_MESSAGE, NOT_FOUND_MESSAGE, UNAUTHENTICATED_MESSAGE } from "@wasl/core"
+import type {
+  Forbidden,
+  NotFound,
+  PaymentRequired,
+  TooManyRequests,
+  Unauthenticated,
+  ValidationFailed
+} from "@wasl/core/Errors"
+import type { Gone, InvalidOtpCode, ServiceUnavailable } from "@wasl/core/Errors"
+import { INVALID_OTP_CODE_MESSAGE, NOT_FOUND_MESSAGE, UNAUTHENTICATED_MESSAGE } from "@wasl/core/Errors"
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   HttpServerResponse.jsonUnsafe(body, { status, headers })

@@ -1,7 +1,7 @@
 /** CSV exports of records: ask for one, follow it, download its file. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { ExportJson } from "@wasl/core"
+import { ExportJson } from "@wasl/core/Exports"
 import { type AuthenticatedGroup, DataAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import { type CommonErrors, Forbidden403, Gone410, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
 import { type KindParams, kindParams } from "./kind-params.ts"

@@ -1,7 +1,8 @@
 /** The services the HTTP API runs on: Wasl's ports, and what the HTTP platform provides. */
 import type { FileSystem, Path } from "effect"
 import type { Etag, HttpPlatform } from "effect/http"
-import type { QueueSignals, WaslServices } from "@wasl/core"
+import type { WaslServices } from "@wasl/core/Deployment"
+import type { QueueSignals } from "@wasl/core/Events"
 
 /**
  * The Wasl services the HTTP API needs: every port of `WaslServices` but the one only the delivery

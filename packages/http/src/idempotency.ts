@@ -31,16 +31,13 @@
  */
 import { Effect, Option } from "effect"
 import { Cookies, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { type Principal, recheckCaller, type SecretBox, withCallerChecks } from "@wasl/core/Auth"
 import {
   type IdempotencyClaim,
   type IdempotencyMode,
   type IdempotencyStore,
-  type KeptAnswer,
-  type Principal,
-  recheckCaller,
-  type SecretBox,
-  withCallerChecks
-} from "@wasl/core"
+  type KeptAnswer
+} from "@wasl/core/Idempotency"
 import { pathOf } from "./boundary.ts"
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, takesIdempotencyKey } from "./idempotency-openapi.ts"
 

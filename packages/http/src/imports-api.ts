@@ -1,7 +1,7 @@
 /** CSV imports of records: upload a file, follow its status, download its refused rows. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { ImportView, MAX_IMPORT_BYTES, MAX_IMPORT_COLUMNS, MAX_IMPORT_ROWS } from "@wasl/core"
+import { ImportView, MAX_IMPORT_BYTES, MAX_IMPORT_COLUMNS, MAX_IMPORT_ROWS } from "@wasl/core/Imports"
 import type { CommonErrors } from "./errors.ts"
 import { type AuthenticatedGroup, commonErrors, DataAnswer, type WaslEndpoint } from "./endpoint-types.ts"
 import { type KindParams, kindParams, type RecordParams, recordParams } from "./kind-params.ts"

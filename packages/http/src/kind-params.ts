@@ -1,6 +1,7 @@
 /** The path parameters of the endpoints on a kind of record, as values for the endpoints and as their types. */
 import { Schema, SchemaGetter } from "effect"
-import { KIND_OF_PATH, type ObjectKind, ObjectKindSchema, ObjectPath, PATH_OF_KIND, RecordId } from "@wasl/core"
+import { KIND_OF_PATH, type ObjectKind, ObjectKindSchema, ObjectPath, PATH_OF_KIND } from "@wasl/core/Records"
+import { RecordId } from "@wasl/core/Wire"
 
 /**
  * `:kind`: the path segment of one of the six kinds (`deals`), decoded to the object kind the

@@ -16,7 +16,7 @@ import {
   MAX_PER_PAGE,
   MAX_QUERY_NESTING,
   ORDER_DIRECTIONS
-} from "@wasl/core"
+} from "@wasl/core/Records"
 
 /** An OpenAPI query parameter object, as the list operations declare them. */
 export type QueryParameter = {

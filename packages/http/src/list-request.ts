@@ -6,7 +6,7 @@
  */
 import { Effect, Schema } from "effect"
 import { HttpServerRequest } from "effect/http"
-import type { ListQueryInput, Page } from "@wasl/core"
+import type { ListQueryInput, Page } from "@wasl/core/Records"
 import { type PaginationBody, paginationBody } from "./paginator.ts"
 import { parseListQuery } from "./query-string.ts"
 import { linkBase } from "./request-origin.ts"

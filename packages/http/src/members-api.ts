@@ -1,7 +1,7 @@
 /** The account's members and invitations (`/api/account/members`, `/api/account/invitations`) and accepting an invitation. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Invitation, Member } from "@wasl/core"
+import { Invitation, Member } from "@wasl/core/Accounts"
 import { DeletedAnswer } from "./deleted-answer.ts"
 import { type AuthenticatedGroup, commonErrors, DataMessageAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import {

@@ -1,7 +1,7 @@
 /** Sending numbers, broadcasts and template sends. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { BroadcastJson, SentMessageJson, PlatformJson } from "@wasl/core"
+import { BroadcastJson, SentMessageJson, PlatformJson } from "@wasl/core/Messaging"
 import { type CommonErrors, PaymentRequired402 } from "./errors.ts"
 import { type AuthenticatedGroup, commonErrors, DataAnswer, DataMessageAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import { ServiceUnavailable503WithRetryAfter } from "./retry-after.ts"

@@ -11,8 +11,9 @@
  */
 import { Context, Effect, Layer, Metric, Redacted } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { DeliveryBacklog, RateLimiter, RateLimitPolicy, TokenHasher } from "@wasl/core"
-import { UNAUTHENTICATED_MESSAGE } from "@wasl/core"
+import { RateLimiter, RateLimitPolicy, TokenHasher } from "@wasl/core/Auth"
+import { DeliveryBacklog } from "@wasl/core/Deliveries"
+import { UNAUTHENTICATED_MESSAGE } from "@wasl/core/Errors"
 import { httpErrorResponse } from "./errors.ts"
 import { prometheusText } from "./prometheus-text.ts"
 import { clientAddress, limitRequest } from "./rate-limit.ts"

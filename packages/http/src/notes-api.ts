@@ -1,7 +1,8 @@
 /** Notes of records, for every kind. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { NoteJson, RecordId } from "@wasl/core"
+import { NoteJson } from "@wasl/core/Notes"
+import { RecordId } from "@wasl/core/Wire"
 import { KindFromPath, type RecordParams, recordParams } from "./kind-params.ts"
 import { DeletedAnswer } from "./deleted-answer.ts"
 import { type AuthenticatedGroup, commonErrors, DataMessageAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"

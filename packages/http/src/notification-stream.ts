@@ -7,7 +7,8 @@
 import { Context, Duration, Effect, Option, Schema, type Scope, Stream } from "effect"
 import { Sse } from "effect/encoding"
 import { HttpServerResponse } from "effect/http"
-import { type NotificationFeed, type NotificationRepository, notificationStream, type Principal } from "@wasl/core"
+import { type Principal } from "@wasl/core/Auth"
+import { type NotificationFeed, type NotificationRepository, notificationStream } from "@wasl/core/Notifications"
 import { TooManyRequests429 } from "./errors.ts"
 import { NotificationEvent } from "./notifications-api.ts"
 

@@ -1,7 +1,8 @@
 /** The caller's notifications and notification preferences. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Notification, NotificationPreference } from "@wasl/core"
+import { NotificationPreference } from "@wasl/core/Accounts"
+import { Notification } from "@wasl/core/Notifications"
 import { type AuthenticatedGroup, commonErrors, DataAnswer, DataMessageAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import { PAGE_PARAMETERS, withQueryParameters } from "./list-query-openapi.ts"
 import { Pagination } from "./list-request.ts"

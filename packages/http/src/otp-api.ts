@@ -1,7 +1,7 @@
 /** One-time passwords: send-otp, verify and read a verification. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { SentMessageJson } from "@wasl/core"
+import { SentMessageJson } from "@wasl/core/Messaging"
 import {
   type CommonErrors,
   Forbidden403,

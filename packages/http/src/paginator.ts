@@ -4,7 +4,7 @@
  * `onEachSide = 3`) produces them, with the request's query carried into every page URL
  * (`withQueryString()`). The wire format of a list, built here at the edge from the core's `Page`.
  */
-import { lastPageOf, type Page } from "@wasl/core"
+import { lastPageOf, type Page } from "@wasl/core/Records"
 import { buildPhpQuery, cleanLikeLaravel, emptyPhpArray, parsePhpQuery, phpIntegerKey, type QueryInput } from "./query-string.ts"
 
 /** The paginator's `onEachSide`: pages shown either side of the current one in `meta.links`. */

@@ -1,7 +1,7 @@
 /** One sending number (platform): read, change, re-read from Meta, remove. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { PlatformJson } from "@wasl/core"
+import { PlatformJson } from "@wasl/core/Messaging"
 import { DeletedAnswer } from "./deleted-answer.ts"
 import type { CommonErrors } from "./errors.ts"
 import { type AuthenticatedGroup, commonErrors, DataAnswer, DataMessageAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"

@@ -1,7 +1,7 @@
 /** The contract of the caller's own profile (`PUT /api/me`) and password (`PUT /api/me/password`). */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "effect/http-api"
-import { CurrentUser } from "@wasl/core"
+import { CurrentUser } from "@wasl/core/Accounts"
 import { type DataMessageAnswer, DataMessageAnswer as dataMessageAnswer, type WaslEndpoint } from "./endpoint-types.ts"
 import { Forbidden403, Unauthenticated401, Validation422 } from "./errors.ts"
 

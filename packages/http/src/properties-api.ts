@@ -1,7 +1,7 @@
 /** Properties and property groups of every object kind. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { MAX_ENUM_OPTIONS } from "@wasl/core"
+import { MAX_ENUM_OPTIONS } from "@wasl/core/Records"
 import { type AuthenticatedGroup, commonErrors, DataAnswer, DataMessageAnswer, type WaslEndpoint } from "./endpoint-types.ts"
 import { type KindParams, kindParams, type RecordParams, recordParams } from "./kind-params.ts"
 import { DeletedAnswer } from "./deleted-answer.ts"

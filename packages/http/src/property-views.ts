@@ -3,20 +3,17 @@
  * creating `user`, its `group` and, for groups and ticket properties, the `account`.
  */
 import { Effect, Option, Schema } from "effect"
+import { Account, AccountRepository, User, UserRepository } from "@wasl/core/Accounts"
 import {
-  Account,
-  AccountRepository,
   BUILTIN_GROUPS,
   type ObjectKind,
   Property,
   PropertyGroup,
   type PropertyDefinition,
   type PropertyGroupDefinition,
-  PropertyGroupRepository,
-  type RecordId,
-  User,
-  UserRepository
-} from "@wasl/core"
+  PropertyGroupRepository
+} from "@wasl/core/Records"
+import { type RecordId } from "@wasl/core/Wire"
 
 const { webhook_limit: _internal, ...accountFields } = Account.fields
 /** An account as property answers embed it: the account without its internal webhook limit. */

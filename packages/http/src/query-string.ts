@@ -8,7 +8,8 @@
  * and how `http_build_query` writes it back. This module reproduces those three steps, and hands
  * the list use-cases their parameters as the core takes them (`parseListQuery`).
  */
-import { laravelTrim, type ListQueryInput, MAX_QUERY_NESTING, NESTED_TOO_DEEP, type QueryValue } from "@wasl/core"
+import { type ListQueryInput, MAX_QUERY_NESTING, NESTED_TOO_DEEP, type QueryValue } from "@wasl/core/Records"
+import { laravelTrim } from "@wasl/core/Wire"
 
 /**
  * A URL query as the HTTP layer hands it over, already URL-decoded: name/value pairs in their

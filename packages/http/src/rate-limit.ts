@@ -7,7 +7,14 @@
  */
 import { Effect, Option } from "effect"
 import { HttpEffect, type HttpServerRequest, HttpServerResponse } from "effect/http"
-import { consumeRate, type Principal, rateLimited, type RateDecision, type RateLimiter, type RateRule } from "@wasl/core"
+import {
+  consumeRate,
+  type Principal,
+  rateLimited,
+  type RateDecision,
+  type RateLimiter,
+  type RateRule
+} from "@wasl/core/Auth"
 import { TooManyRequests429 } from "./errors.ts"
 
 /** The response headers of a limit, lower-cased: the limit, what is left, and the seconds until the count starts over. */

@@ -8,7 +8,7 @@
  * on the way: the largest share of a list's CPU after the sockets. Tests hold every kind's bytes
  * to the schemas' encoding.
  */
-import type { Page, RecordJson } from "@wasl/core"
+import type { Page, RecordJson } from "@wasl/core/Records"
 import type { HttpServerResponse } from "effect/http"
 import { jsonResponse } from "./json-answers.ts"
 import { type ListRequest, paginated } from "./list-request.ts"

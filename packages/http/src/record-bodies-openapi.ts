@@ -16,7 +16,7 @@ import {
   optionNames,
   type PropertyDefinition,
   REQUIRED_ON_CREATE
-} from "@wasl/core"
+} from "@wasl/core/Records"
 
 /** The JSON Schema of the value a body gives a property of that definition (null aside). */
 const valueSchema = (definition: PropertyDefinition): Record<string, unknown> => {

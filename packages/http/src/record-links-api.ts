@@ -5,7 +5,8 @@
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { ContactJson, DealJson, RecordId, TicketJson } from "@wasl/core"
+import { ContactJson, DealJson, TicketJson } from "@wasl/core/Records"
+import { RecordId } from "@wasl/core/Wire"
 import { type AuthenticatedGroup, commonErrors, DataAnswer, DataMessageAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import { Authentication } from "./security.ts"
 

@@ -1,7 +1,15 @@
 /** Records of the six kinds: list, create, read, update, delete, and the same writes in batches. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { CompanyJson, ContactJson, DealJson, InvoiceJson, MAX_BATCH_INPUTS, ProductJson, TicketJson } from "@wasl/core"
+import {
+  CompanyJson,
+  ContactJson,
+  DealJson,
+  InvoiceJson,
+  MAX_BATCH_INPUTS,
+  ProductJson,
+  TicketJson
+} from "@wasl/core/Records"
 import { type KindParams, kindParams, type RecordParams, recordParams } from "./kind-params.ts"
 import { DeletedAnswer } from "./deleted-answer.ts"
 import { type AuthenticatedGroup, commonErrors, DataAnswer, DataMessageAnswer, type WaslEndpoint } from "./endpoint-types.ts"

@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
-import { PublicUrl } from "@wasl/core"
+import { PublicUrl } from "@wasl/core/Deployment"
 
 /** A host name, IPv4 address or bracketed IPv6 address, with an optional port: nothing a URL could be bent with. */
 const HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9._-]+)(?::\d{1,5})?$/i

@@ -6,20 +6,19 @@
 import { Context, Effect, Layer, Redacted } from "effect"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
+import { TeamRepository, UserRepository } from "@wasl/core/Accounts"
 import {
   authenticateSession,
   authenticateToken,
-  IdempotencyStore,
   type Principal,
   RateLimiter,
   RateLimitPolicy,
   SecretBox,
   SessionRepository,
-  TeamRepository,
   TokenHasher,
-  TokenRepository,
-  UserRepository
-} from "@wasl/core"
+  TokenRepository
+} from "@wasl/core/Auth"
+import { IdempotencyStore } from "@wasl/core/Idempotency"
 import { Forbidden403, fromDomain, httpErrorResponse, Unauthenticated401 } from "./errors.ts"
 import { idempotent } from "./idempotency.ts"
 import { callerKey, limitRequest } from "./rate-limit.ts"

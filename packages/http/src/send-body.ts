@@ -6,7 +6,7 @@
  */
 import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
-import type { UploadedFile } from "@wasl/core"
+import type { UploadedFile } from "@wasl/core/Messaging"
 import { parsePhpQuery, phpToJs } from "./query-string.ts"
 import { unstorableTextErrors } from "./storable-text.ts"
 import type { FieldErrors } from "./validation-errors.ts"

@@ -5,7 +5,8 @@
 import { Deferred, Effect, Layer } from "effect"
 import { HttpRouter, type HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar, OpenApi } from "effect/http-api"
-import { OBJECT_PATHS, PublicUrl } from "@wasl/core"
+import { PublicUrl } from "@wasl/core/Deployment"
+import { OBJECT_PATHS } from "@wasl/core/Records"
 import { WaslApi } from "./api.ts"
 import { makeBoundary, makeNotFound } from "./boundary.ts"
 import type { WaslHttpServices, WaslPlatformServices } from "./http-services.ts"
@@ -80,7 +81,7 @@ const DocsRoute = Layer.unwrap(Effect.map(DocumentedApi, (api) => HttpApiScalar.
  * import { Deferred, Effect, Layer } from "effect"
  * import { HttpRouter, HttpServerResponse } from "effect/http"
  * import { createServer } from "node:http"
- * import { WaslEmbedded } from "@wasl/adapters"
+ * import { WaslEmbedded } from "@wasl/adapters/Deployment"
  * import { WaslRoutes, waslRouterConfig } from "@wasl/http"
  *
  * const HostRoutes = HttpRouter.add("GET", "/hello", HttpServerResponse.text("hello"))
@@ -153,7 +154,7 @@ export const serveWaslWith = (
  * import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
  * import { Deferred, Effect, Layer } from "effect"
  * import { createServer } from "node:http"
- * import { WaslEmbedded } from "@wasl/adapters"
+ * import { WaslEmbedded } from "@wasl/adapters/Deployment"
  * import { serveWasl } from "@wasl/http"
  *
  * serveWasl.pipe(

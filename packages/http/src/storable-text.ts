@@ -4,7 +4,7 @@
  * JSON bodies, the template send for its multipart fields). Such a body is a 422 on the field
  * holding the string.
  */
-import { isStorableText, storableTextMessage } from "@wasl/core"
+import { isStorableText, storableTextMessage } from "@wasl/core/Wire"
 import type { FieldErrors } from "./validation-errors.ts"
 
 /** A value met on the walk, with the way back to the root (paths are built only when reported). */

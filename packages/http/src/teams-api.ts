@@ -1,7 +1,8 @@
 /** The account's teams and their permissions (`/api/account/teams`). */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Permission, PERMISSIONS, TeamDetails } from "@wasl/core"
+import { TeamDetails } from "@wasl/core/Accounts"
+import { Permission, PERMISSIONS } from "@wasl/core/Auth"
 import { DeletedAnswer } from "./deleted-answer.ts"
 import {
   type AuthenticatedGroup,

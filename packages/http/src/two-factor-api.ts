@@ -4,7 +4,7 @@
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "effect/http-api"
-import { CurrentUser } from "@wasl/core"
+import { CurrentUser } from "@wasl/core/Accounts"
 import { type DataAnswer, DataAnswer as dataAnswer, type WaslEndpoint } from "./endpoint-types.ts"
 import { Forbidden403, Unauthenticated401, Validation422 } from "./errors.ts"
 import { TooManyRequests429WithRetryAfter } from "./retry-after.ts"

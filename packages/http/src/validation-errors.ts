@@ -3,7 +3,7 @@
  * (`name.en`, `events.2`) and `The <field> field ...` messages.
  */
 import { SchemaAST, type SchemaIssue } from "effect"
-import { LaravelMessage } from "@wasl/core"
+import { LaravelMessage } from "@wasl/core/Wire"
 
 /** Field (dot notation) → its messages, first message first. */
 export type FieldErrors = Record<string, Array<string>>

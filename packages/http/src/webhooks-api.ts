@@ -1,7 +1,7 @@
 /** Webhook management. Bodies are validated by core with Laravel's messages. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Webhook } from "@wasl/core"
+import { Webhook } from "@wasl/core/Webhooks"
 import { type CommonErrors, PaymentRequired402 } from "./errors.ts"
 import { type AuthenticatedGroup, commonErrors, DataAnswer, DataMessageAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import { DeletedAnswer } from "./deleted-answer.ts"

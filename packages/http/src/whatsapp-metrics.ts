@@ -1,5 +1,5 @@
 /** The receiver's metric: Meta's callbacks by what became of them. */
-import type { WhatsAppReceipt } from "@wasl/core"
+import type { WhatsAppReceipt } from "@wasl/core/WhatsApp"
 import { type Effect, Metric } from "effect"
 
 /** Callbacks received on `/api/whatsapp/webhook`, by `outcome` (stored, unauthentic, ignored). */

@@ -7,7 +7,8 @@
  */
 import { existsSync, readFileSync } from "node:fs"
 import * as OTPAuth from "otpauth"
-import { addOtpCredits, processNextImport } from "@wasl/core"
+import { addOtpCredits } from "@wasl/core/Accounts"
+import { processNextImport } from "@wasl/core/Imports"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Reply } from "./support/client.ts"
 import { authenticationTemplate, createBroadcast, createPlatform, createToken } from "./support/messaging-fixtures.ts"

@@ -7,7 +7,7 @@ import * as Fs from "node:fs"
 import { fileURLToPath } from "node:url"
 import { OpenApi } from "effect/http-api"
 import { describe, expect, it } from "vitest"
-import { WaslApi } from "@wasl/http"
+import { WaslApi } from "@wasl/http/Endpoints"
 import { API_INTRODUCTION } from "../src/api-introduction.ts"
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))

@@ -7,7 +7,7 @@
  * storing nothing.
  */
 import { type FakeCloudApi, startFakeCloudApi } from "@wasl/adapters/testing"
-import { drainWhatsAppInbox, processWhatsAppWebhook } from "@wasl/core"
+import { drainWhatsAppInbox, processWhatsAppWebhook } from "@wasl/core/WhatsApp"
 import { Duration } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { countRows, createContact, createPlatform, createToken } from "./support/messaging-fixtures.ts"

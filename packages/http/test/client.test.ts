@@ -5,9 +5,9 @@
 import { Effect } from "effect"
 import { FetchHttpClient, type HttpClient } from "effect/http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { NotFound404, Unauthenticated401, Validation422 } from "@wasl/http"
+import { NotFound404, Unauthenticated401, Validation422 } from "@wasl/http/Errors"
 import { makeWaslClient, withIdempotencyKey } from "@wasl/http/client"
-import { RecordId } from "@wasl/core"
+import { RecordId } from "@wasl/core/Wire"
 import { Schema } from "effect"
 import { startTestServer, type TestServer } from "./support/server.ts"
 

@@ -4,7 +4,7 @@
  * conversation read (with the read receipt to the channel). Inbound messages are stored through
  * the MessageRepository, as the inbound processing stores them.
  */
-import { MediaStore, mediaKey, type Message, MessageRepository } from "@wasl/core"
+import { MediaStore, mediaKey, type Message, MessageRepository } from "@wasl/core/Messaging"
 import { DateTime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {

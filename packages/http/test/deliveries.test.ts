@@ -5,7 +5,8 @@
  * webhook-index / webhook-update; 404 across accounts and for ids that are not ids. Events come
  * from the records API; the worker's steps are driven with `server.run`.
  */
-import { attemptDelivery, challengeAnswer, DeliveryRepository, fanOutEvents, type WebhookRequest } from "@wasl/core"
+import { attemptDelivery, DeliveryRepository, fanOutEvents } from "@wasl/core/Deliveries"
+import { challengeAnswer, type WebhookRequest } from "@wasl/core/Webhooks"
 import { Duration, Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"

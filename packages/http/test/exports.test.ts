@@ -7,7 +7,7 @@
  * PGlite, which runs one transaction at a time), and a worker stopped mid-export is taken over by
  * the next one into the file a run in one go writes.
  */
-import { EXPORT_LEASE, ExportRepository, runNextExport } from "@wasl/core"
+import { EXPORT_LEASE, ExportRepository, runNextExport } from "@wasl/core/Exports"
 import { DateTime, Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"

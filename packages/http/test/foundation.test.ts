@@ -4,7 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DateTime, Effect, Schema } from "effect"
-import { CurrentUser, NotificationRepository, PERMISSIONS } from "@wasl/core"
+import { CurrentUser } from "@wasl/core/Accounts"
+import { PERMISSIONS } from "@wasl/core/Auth"
+import { NotificationRepository } from "@wasl/core/Notifications"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 import { countingTracer, CURRENT_USER_READ, withoutAuthentication } from "./support/statements.ts"
 

@@ -8,15 +8,9 @@
  * account; complex_filters nesting or-groups are never a success. The status counts are printed,
  * and every violation is listed with its request.
  */
-import {
-  challengeAnswer,
-  fanOutEvents,
-  KIND_OF_PATH,
-  OBJECT_PATHS,
-  PROPERTY_TYPES,
-  REQUIRED_ON_CREATE,
-  type WebhookRequest
-} from "@wasl/core"
+import { fanOutEvents } from "@wasl/core/Deliveries"
+import { KIND_OF_PATH, OBJECT_PATHS, PROPERTY_TYPES, REQUIRED_ON_CREATE } from "@wasl/core/Records"
+import { challengeAnswer, type WebhookRequest } from "@wasl/core/Webhooks"
 import { type FakeCloudApi, startFakeCloudApi } from "@wasl/adapters/testing"
 import { Duration, Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"

@@ -6,7 +6,7 @@
  * kept; a client whose connection dropped mid-create retries without a duplicate; a replay asks
  * again who may make the request (credentials, permissions, abilities) before it answers.
  */
-import { addOtpCredits } from "@wasl/core"
+import { addOtpCredits } from "@wasl/core/Accounts"
 import { connect } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {

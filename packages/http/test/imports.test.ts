@@ -4,7 +4,8 @@
  * cells guarded against formulas as an export's are), a file refused whole with nothing stored,
  * permissions, and another account's import.
  */
-import { processNextImport, runNextExport } from "@wasl/core"
+import { runNextExport } from "@wasl/core/Exports"
+import { processNextImport } from "@wasl/core/Imports"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 

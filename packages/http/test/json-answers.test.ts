@@ -2,7 +2,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
-import { CurrentUser, WireTimestamp } from "@wasl/core"
+import { CurrentUser } from "@wasl/core/Accounts"
+import { WireTimestamp } from "@wasl/core/Wire"
 import { jsonAnswerOf, jsonWriterOf } from "../src/json-answers.ts"
 
 /** Both texts of `value`: the writer's, and Schema's encoding's. */

@@ -14,7 +14,7 @@ import {
   operatorsFor,
   PROPERTY_TYPES,
   TIMESTAMP_FILTER_PROPERTIES
-} from "@wasl/core"
+} from "@wasl/core/Records"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 

@@ -4,7 +4,8 @@
  * replies inside the 24-hour window never do, a refused send gives its message back, a past
  * month's count does not count, and `GET /api/me` shows it.
  */
-import { addOtpCredits, type Message, MessageRepository, setCustomMessageLimit, setPlan } from "@wasl/core"
+import { addOtpCredits, setCustomMessageLimit, setPlan } from "@wasl/core/Accounts"
+import { type Message, MessageRepository } from "@wasl/core/Messaging"
 import { DateTime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {

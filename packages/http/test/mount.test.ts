@@ -9,10 +9,10 @@ import { Effect, Layer, Logger, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { createServer } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { WaslPostgres } from "@wasl/adapters"
+import { WaslPostgres } from "@wasl/adapters/Deployment"
 import { TestDatabase } from "@wasl/adapters/testing"
-import { bootstrapAccount } from "@wasl/core"
-import { WaslRoutes, waslRouterConfig } from "@wasl/http"
+import { bootstrapAccount } from "@wasl/core/Accounts"
+import { WaslRoutes, waslRouterConfig } from "@wasl/http/Routes"
 import { makeClient } from "./support/client.ts"
 
 const HostRoutes = Layer.mergeAll(

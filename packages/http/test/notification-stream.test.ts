@@ -6,7 +6,8 @@
  * `WASL_STREAMS_PER_USER` open streams per process; shutdown ends the streams.
  * Notifications are raised through the use-case the delivery worker calls (notifyWebhookDeactivated).
  */
-import { notifyWebhookDeactivated, TeamRepository, UserRepository } from "@wasl/core"
+import { TeamRepository, UserRepository } from "@wasl/core/Accounts"
+import { notifyWebhookDeactivated } from "@wasl/core/Webhooks"
 import { Duration, Effect, Exit, type Layer, Scope } from "effect"
 import type { PgClient } from "@effect/sql-pg"
 import type { SqlClient } from "effect/sql"

@@ -3,7 +3,9 @@
  * HTTP, on PGlite and PostgreSQL. The notice is raised through the use-case the delivery worker
  * calls (notifyWebhookDeactivated), then observed through the API and the mail outbox.
  */
-import { notifyWebhookDeactivated, sendPendingEmails, TeamRepository, UserRepository } from "@wasl/core"
+import { TeamRepository, UserRepository } from "@wasl/core/Accounts"
+import { sendPendingEmails } from "@wasl/core/Notifications"
+import { notifyWebhookDeactivated } from "@wasl/core/Webhooks"
 import { Effect } from "effect"
 import { existsSync, readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"

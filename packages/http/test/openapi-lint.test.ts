@@ -11,7 +11,7 @@ import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Option, Schema } from "effect"
-import { WaslApi } from "@wasl/http"
+import { WaslApi } from "@wasl/http/Endpoints"
 import { startTestServer, type TestServer } from "./support/server.ts"
 
 const root = fileURLToPath(new URL("../../../", import.meta.url))

@@ -4,8 +4,8 @@
  */
 import { OpenApi } from "effect/http-api"
 import { describe, expect, it } from "vitest"
-import { WaslApi } from "@wasl/http"
-import { DEFAULT_PER_PAGE, FILTER_OPERATORS, MAX_FILTER_CONDITIONS, MAX_PER_PAGE } from "@wasl/core"
+import { WaslApi } from "@wasl/http/Endpoints"
+import { DEFAULT_PER_PAGE, FILTER_OPERATORS, MAX_FILTER_CONDITIONS, MAX_PER_PAGE } from "@wasl/core/Records"
 
 const document = OpenApi.fromApi(WaslApi)
 

@@ -15,7 +15,9 @@
  *   newer one's does not supersede the newer code (one live code per recipient and template).
  */
 import { type FakeCloudApi, startFakeCloudApi } from "@wasl/adapters/testing"
-import { addOtpCredits, type Principal, sendOtp, sweepOtpReservations } from "@wasl/core"
+import { addOtpCredits } from "@wasl/core/Accounts"
+import { type Principal } from "@wasl/core/Auth"
+import { sendOtp, sweepOtpReservations } from "@wasl/core/Otp"
 import { Duration, Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"

@@ -4,7 +4,9 @@
  * contact creation for unknown numbers, credits charged exactly once, never on rejection and never
  * below zero under concurrent sends, the verify state machine end to end.
  */
-import { addOtpCredits, type Principal, verifyCode } from "@wasl/core"
+import { addOtpCredits } from "@wasl/core/Accounts"
+import { type Principal } from "@wasl/core/Auth"
+import { verifyCode } from "@wasl/core/Otp"
 import { DateTime, Duration, Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { createHmac } from "node:crypto"

@@ -7,7 +7,7 @@
  */
 import { Duration } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { drainWhatsAppInbox, processWhatsAppWebhook } from "@wasl/core"
+import { drainWhatsAppInbox, processWhatsAppWebhook } from "@wasl/core/WhatsApp"
 import { type FakeCloudApi, metaJson, metaWebhook, signMeta, startFakeCloudApi } from "@wasl/adapters/testing"
 import {
   bootstrapOwnerAndOther,

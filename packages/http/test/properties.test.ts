@@ -1,5 +1,5 @@
 /** Properties and property groups of every kind over HTTP: shapes, endpoints, validation, built-ins read-only. */
-import { BUILTIN_GROUPS } from "@wasl/core"
+import { BUILTIN_GROUPS } from "@wasl/core/Records"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 

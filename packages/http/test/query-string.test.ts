@@ -3,7 +3,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { parsePageParams, parseRecordListQuery } from "@wasl/core"
+import { parsePageParams, parseRecordListQuery } from "@wasl/core/Records"
 import { buildPhpQuery, cleanLikeLaravel, parseListQuery, parsePhpQuery, phpToJs, type QueryInput } from "../src/query-string.ts"
 
 const errorsOf = <A>(effect: Effect.Effect<A, { readonly errors: Record<string, ReadonlyArray<string>> }>) =>

@@ -6,7 +6,8 @@
  * Wasl's requests (headers and body exactly as built) to it over plain HTTP; Wasl itself only
  * dials https.
  */
-import { attemptDelivery, DeliveryRepository, fanOutEvents, type WebhookRequest } from "@wasl/core"
+import { attemptDelivery, DeliveryRepository, fanOutEvents } from "@wasl/core/Deliveries"
+import { type WebhookRequest } from "@wasl/core/Webhooks"
 import { Duration, Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as Fs from "node:fs"

@@ -13,9 +13,9 @@ import {
   type ObjectKind,
   type PropertyDefinition,
   recordJson,
-  RecordId,
   type StoredRecord
-} from "@wasl/core"
+} from "@wasl/core/Records"
+import { RecordId } from "@wasl/core/Wire"
 import { Pagination, paginated } from "../src/list-request.ts"
 import { recordListAnswer, recordShownAnswer, recordWrittenAnswer } from "../src/record-answers.ts"
 import { RecordView } from "../src/records-api.ts"

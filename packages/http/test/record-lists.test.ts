@@ -3,7 +3,7 @@
  * per_page bounds, search, order and direction, complex_filters in JSON and bracket notation with
  * `or` groups and errors keyed by their path, the deals' contact_ids link filter, isolation.
  */
-import { BUILTIN_GROUPS } from "@wasl/core"
+import { BUILTIN_GROUPS } from "@wasl/core/Records"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 

@@ -3,7 +3,7 @@
  * isolation and the outbox events each write queues (`<kind>-created` and the others, with the
  * record under its object key).
  */
-import { BUILTIN_GROUPS, KIND_OF_PATH } from "@wasl/core"
+import { BUILTIN_GROUPS, KIND_OF_PATH } from "@wasl/core/Records"
 import { Schema } from "effect"
 import { DataAnswer, DataMessageAnswer } from "../src/endpoint-types.ts"
 import { RecordView } from "../src/records-api.ts"

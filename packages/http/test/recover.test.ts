@@ -6,7 +6,8 @@
  * replays. Failures are made for real: the fake endpoint answers 500 until the deliveries are
  * exhausted (on a retry schedule without delays), which also switches the webhook off.
  */
-import { attemptDelivery, challengeAnswer, DeliveryPolicy, DeliveryRepository, fanOutEvents, type WebhookRequest } from "@wasl/core"
+import { attemptDelivery, DeliveryPolicy, DeliveryRepository, fanOutEvents } from "@wasl/core/Deliveries"
+import { challengeAnswer, type WebhookRequest } from "@wasl/core/Webhooks"
 import { Duration, Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"

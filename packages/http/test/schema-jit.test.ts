@@ -5,7 +5,7 @@
  * then again once the API's schemas are enabled: the same values, and the same issue messages.
  * That the second run went through generated code is seen from `new Function` being called.
  */
-import { CurrentUser } from "@wasl/core"
+import { CurrentUser } from "@wasl/core/Accounts"
 import { Arbitrary, Cause, Effect, Exit, Schema } from "effect"
 import { HttpApi } from "effect/http-api"
 import { describe, expect, it } from "vitest"

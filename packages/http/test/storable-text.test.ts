@@ -1,6 +1,6 @@
 /** The storable-text rule: what PostgreSQL text and jsonb refuse, found and named by its dot path. */
 import { describe, expect, it } from "vitest"
-import { isStorableText } from "@wasl/core"
+import { isStorableText } from "@wasl/core/Wire"
 import { unstorableField, unstorableJsonErrors } from "../src/storable-text.ts"
 
 describe("storable text", () => {

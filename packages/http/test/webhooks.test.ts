@@ -4,7 +4,7 @@
  * address rule. Validation challenges go through an in-process WebhookTransport that
  * answers like an endpoint would.
  */
-import { challengeAnswer, type WebhookRequest } from "@wasl/core"
+import { challengeAnswer, type WebhookRequest } from "@wasl/core/Webhooks"
 import { Effect } from "effect"
 import { Webhook, WebhookVerificationError } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -128,7 +128,7 @@ describe.each(DATABASES)("webhook management over HTTP on %s", (database) => {
   })
 
   it("accepts every one of the 72 event names", async () => {
-    const { EVENT_NAMES } = await import("@wasl/core")
+    const { EVENT_NAMES } = await import("@wasl/core/Records")
     const reply = await create({ URL: URL_A, events: EVENT_NAMES })
     expect(reply.status).toBe(201)
     expect(reply.body.data.events).toHaveLength(72)
@@ -267,7 +267,7 @@ describe.each(DATABASES)("webhook management over HTTP on %s", (database) => {
     expect(sent.headers["X-Wasl-Event"]).toBe("webhook-validation")
     expect(sent.headers["X-Wasl-Delivery"]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
     expect(sent.headers["X-Wasl-Timestamp"]).toMatch(/^\d{10}$/)
-    const { signDelivery } = await import("@wasl/core")
+    const { signDelivery } = await import("@wasl/core/Webhooks")
     expect(sent.headers["X-Wasl-Signature"]).toBe(
       await Effect.runPromise(signDelivery(hook.secret, sent.headers["X-Wasl-Timestamp"]!, sent.body))
     )

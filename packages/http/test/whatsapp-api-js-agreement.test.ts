@@ -14,7 +14,7 @@ import { Duration, Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { WhatsAppAPI } from "whatsapp-api-js"
 import { everyMetaMessage, everyMetaStatus, metaJson, metaWebhook, signMeta } from "@wasl/adapters/testing"
-import { drainWhatsAppInbox } from "@wasl/core"
+import { drainWhatsAppInbox } from "@wasl/core/WhatsApp"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 
 const APP_SECRET = "meta-app-secret-for-agreement"

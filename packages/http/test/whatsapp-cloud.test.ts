@@ -6,7 +6,7 @@
  * the bearer; Cloud API rejections are 422 and throttling a 503 with Retry-After, neither charged.
  */
 import { type FakeCloudApi, startFakeCloudApi } from "@wasl/adapters/testing"
-import { addOtpCredits } from "@wasl/core"
+import { addOtpCredits } from "@wasl/core/Accounts"
 import { createHmac } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { approvedOnCloud, authenticationTemplate, createBroadcast, createPlatform, utilityTemplate } from "./support/messaging-fixtures.ts"

@@ -4,7 +4,7 @@
  */
 import { DateTime, Deferred, Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { processWhatsAppWebhook } from "@wasl/core"
+import { processWhatsAppWebhook } from "@wasl/core/WhatsApp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { bootstrapOwnerAndOther, createPlatform } from "./support/messaging-fixtures.ts"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"

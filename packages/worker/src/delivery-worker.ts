@@ -49,41 +49,35 @@
  * Observed: with `WorkerLoops` provided, every loop beats as it makes progress (the readiness of
  * `WorkerHealthRoutes`), and recorded attempts update the worker's metrics (worker-metrics.ts).
  */
+import { type SecretBox } from "@wasl/core/Auth"
 import {
   type ClaimedDelivery,
-  type ExportRunServices,
   DeliveryPolicy,
   deliveryLeaseFor,
   DeliveryRepository,
   fanOutEvents,
-  type ImportProcessingServices,
   leaseOf,
-  type Mailer,
   makeSignerCache,
-  type NotificationRepository,
-  type OtpReservationRepository,
-  type Outbox,
   type PendingAttempt,
-  processNextImport,
-  pruneExpired,
-  QueueSignals,
   recordAttempts,
-  type Retention,
-  runNextExport,
-  type SecretBox,
-  sendAttempt,
-  sendPendingEmails,
-  sweepOtpReservations,
-  syncAllTemplateReviews,
-  type TemplateReviewServices,
-  traceParentSpan,
+  sendAttempt
+} from "@wasl/core/Deliveries"
+import { type Transactor } from "@wasl/core/Deployment"
+import { type Outbox, QueueSignals, traceParentSpan } from "@wasl/core/Events"
+import { type ExportRunServices, runNextExport } from "@wasl/core/Exports"
+import { type ImportProcessingServices, processNextImport } from "@wasl/core/Imports"
+import { type Mailer } from "@wasl/core/Mail"
+import { syncAllTemplateReviews, type TemplateReviewServices } from "@wasl/core/Messaging"
+import { type NotificationRepository, sendPendingEmails } from "@wasl/core/Notifications"
+import { type OtpReservationRepository, sweepOtpReservations } from "@wasl/core/Otp"
+import { pruneExpired, type Retention } from "@wasl/core/Retention"
+import { type WebhookTransport } from "@wasl/core/Webhooks"
+import {
   drainWhatsAppInbox,
   processWhatsAppWebhook,
-  type Transactor,
-  type WebhookTransport,
   type WhatsAppInbox,
   type WhatsAppWebhookServices
-} from "@wasl/core"
+} from "@wasl/core/WhatsApp"
 import { Cause, Clock, DateTime, Duration, Effect, FiberSet, Latch, Layer, Option, Queue, References, type Scope } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import { type MediaFetchLoopServices, type MediaFetchOptions, makeMediaFetchRound } from "./media-fetch.ts"

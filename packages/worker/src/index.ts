@@ -14,7 +14,7 @@
  * ```ts
  * import { NodeRuntime } from "@effect/platform-node"
  * import { Layer } from "effect"
- * import { WaslEmbedded } from "@wasl/adapters"
+ * import { WaslEmbedded } from "@wasl/adapters/Deployment"
  * import { DeliveryWorkerLive } from "@wasl/worker"
  *
  * DeliveryWorkerLive().pipe(Layer.provide(WaslEmbedded.layer()), Layer.launch, NodeRuntime.runMain)

@@ -11,7 +11,7 @@ import {
   fetchMessageMedia,
   MediaBacklog,
   type MediaFetchServices
-} from "@wasl/core"
+} from "@wasl/core/Messaging"
 import { Clock, Duration, Effect } from "effect"
 
 /** How the media fetch runs. Every field has a default. */

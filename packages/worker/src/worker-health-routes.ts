@@ -5,7 +5,7 @@
  * recently (`WorkerLoops`). The bodies are the API's: `{"status":"ok"}` or, with 503,
  * `{"status":"unavailable"}`; which loop or why goes to the log only.
  */
-import { Readiness } from "@wasl/core"
+import { Readiness } from "@wasl/core/Deployment"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { WorkerLoops } from "./worker-loops.ts"

@@ -4,13 +4,8 @@
  * what their processing found in them. They live in the process that runs the worker: `npm start`
  * serves them at the server's `/metrics`, `apps/worker` at its health port's.
  */
-import {
-  type AttemptResult,
-  deliveryEventTimeMillis,
-  type PendingAttempt,
-  type WhatsAppDrainResult,
-  type WhatsAppWebhookSummary
-} from "@wasl/core"
+import { type AttemptResult, deliveryEventTimeMillis, type PendingAttempt } from "@wasl/core/Deliveries"
+import { type WhatsAppDrainResult, type WhatsAppWebhookSummary } from "@wasl/core/WhatsApp"
 import { DateTime, Effect, Metric } from "effect"
 
 /** Recorded attempts by `outcome` (succeeded, retrying, exhausted, cancelled, dropped). */

@@ -5,7 +5,7 @@
  * with it; `WorkerReadiness` gives it to a server running the worker in its process (`npm start`),
  * so that the server's `GET /health/ready` covers the loops too.
  */
-import { Readiness } from "@wasl/core"
+import { Readiness } from "@wasl/core/Deployment"
 import { Effect, Layer } from "effect"
 import { WorkerLoops } from "./worker-loops.ts"
 

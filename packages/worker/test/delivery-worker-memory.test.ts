@@ -16,15 +16,11 @@
  *   `traceparent`, is attempted in a trace of its own.
  */
 import { assert, describe, it } from "@effect/vitest"
-import {
-  AccountRepository,
-  bootstrapAccount,
-  DeliveryRepository,
-  Outbox,
-  SecretBox,
-  type WebhookResponse,
-  WebhookRepository
-} from "@wasl/core"
+import { AccountRepository, bootstrapAccount } from "@wasl/core/Accounts"
+import { SecretBox } from "@wasl/core/Auth"
+import { DeliveryRepository } from "@wasl/core/Deliveries"
+import { Outbox } from "@wasl/core/Events"
+import { type WebhookResponse, WebhookRepository } from "@wasl/core/Webhooks"
 import { MemoryMailbox, MemoryReceivers, WaslMemory } from "@wasl/adapters/memory"
 import { makeRecordingTracer } from "@wasl/adapters/testing"
 import { DateTime, Duration, Effect, Exit, Option, Scope } from "effect"

@@ -7,14 +7,10 @@
  *   so another worker can send them straight away (nothing is lost when a process stops).
  */
 import { assert, describe, it } from "@effect/vitest"
-import {
-  DeliveryPolicy,
-  Outbox,
-  SecretBox,
-  WebhookTransport,
-  type WebhookRequest,
-  type WebhookResponse
-} from "@wasl/core"
+import { SecretBox } from "@wasl/core/Auth"
+import { DeliveryPolicy } from "@wasl/core/Deliveries"
+import { Outbox } from "@wasl/core/Events"
+import { WebhookTransport, type WebhookRequest, type WebhookResponse } from "@wasl/core/Webhooks"
 import { Deferred, Duration, Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { runDeliveryWorker } from "../src/index.ts"

@@ -5,17 +5,11 @@
  * or two, and the large ones then complete with every record once. No real time passes.
  */
 import { assert, describe, it } from "@effect/vitest"
-import {
-  authenticateToken,
-  bootstrapAccount,
-  createRecord,
-  createRecords,
-  EXPORT_BATCH_SIZE,
-  getExport,
-  NotificationRepository,
-  type Principal,
-  requestExport
-} from "@wasl/core"
+import { bootstrapAccount } from "@wasl/core/Accounts"
+import { authenticateToken, type Principal } from "@wasl/core/Auth"
+import { EXPORT_BATCH_SIZE, getExport, requestExport } from "@wasl/core/Exports"
+import { NotificationRepository } from "@wasl/core/Notifications"
+import { createRecord, createRecords } from "@wasl/core/Records"
 import { WaslMemory } from "@wasl/adapters/memory"
 import { DateTime, Duration, Effect, Exit, Scope } from "effect"
 import { TestClock } from "effect/testing"

@@ -5,15 +5,10 @@
  * with every row written once.
  */
 import { assert } from "@effect/vitest"
-import {
-  authenticateToken,
-  bootstrapAccount,
-  getImport,
-  listRecords,
-  type Principal,
-  startImport,
-  type UploadPart
-} from "@wasl/core"
+import { bootstrapAccount } from "@wasl/core/Accounts"
+import { authenticateToken, type Principal } from "@wasl/core/Auth"
+import { getImport, startImport, type UploadPart } from "@wasl/core/Imports"
+import { listRecords } from "@wasl/core/Records"
 import { Effect, Stream } from "effect"
 import { type DeliveryWorkerOptions, runDeliveryWorker } from "../src/index.ts"
 

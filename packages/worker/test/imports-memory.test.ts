@@ -5,7 +5,8 @@
  * two. No real time passes.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { getImport, listRecords } from "@wasl/core"
+import { getImport } from "@wasl/core/Imports"
+import { listRecords } from "@wasl/core/Records"
 import { WaslMemory } from "@wasl/adapters/memory"
 import { DateTime, Duration, Effect, Exit, Scope } from "effect"
 import { TestClock } from "effect/testing"

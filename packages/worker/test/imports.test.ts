@@ -6,7 +6,7 @@
  */
 import { describe, it } from "@effect/vitest"
 import { postgresTestEnabled, TestDatabase, type TestDatabaseLayer } from "@wasl/adapters/testing"
-import { WebhookTransport } from "@wasl/core"
+import { WebhookTransport } from "@wasl/core/Webhooks"
 import { Duration, Effect, Layer } from "effect"
 import { oneRowImportTakesItsTurn } from "./import-turns.ts"
 import { workerServices } from "./support.ts"

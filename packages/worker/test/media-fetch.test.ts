@@ -6,21 +6,22 @@
  * meanwhile kept; each account's files kept apart.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { MessagingProviderLive, MigrationsLive, ServicesPg } from "@wasl/adapters"
+import { MessagingProviderLive } from "@wasl/adapters/Messaging"
+import { MigrationsLive, ServicesPg } from "@wasl/adapters/Postgres"
 import { MediaStoreMemory, RepositoriesMemory } from "@wasl/adapters/memory"
 import { type FakeCloudApi, postgresTestEnabled, startFakeCloudApi, TestDatabase } from "@wasl/adapters/testing"
+import { AccountRepository } from "@wasl/core/Accounts"
+import { SecretBox } from "@wasl/core/Auth"
+import { type WaslRepositories } from "@wasl/core/Deployment"
 import {
-  AccountRepository,
   type Attachment,
   MediaStore,
   mediaKey,
   type Message,
   MessageRepository,
   type MessagingProvider,
-  PlatformRepository,
-  SecretBox,
-  type WaslRepositories
-} from "@wasl/core"
+  PlatformRepository
+} from "@wasl/core/Messaging"
 import { Clock, DateTime, Effect, Layer, Option } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { mkdtempSync } from "node:fs"

@@ -5,7 +5,8 @@
  * fresh open reservation and a settled one are left alone.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { DeliveryPolicy, WebhookTransport } from "@wasl/core"
+import { DeliveryPolicy } from "@wasl/core/Deliveries"
+import { WebhookTransport } from "@wasl/core/Webhooks"
 import { Duration, Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { runDeliveryWorker } from "../src/index.ts"

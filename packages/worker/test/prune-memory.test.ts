@@ -4,14 +4,10 @@
  * the first pruning round after it; a pending delivery never goes. No real time passes.
  */
 import { assert, describe, it } from "@effect/vitest"
-import {
-  AccountRepository,
-  type ClaimedDelivery,
-  DeliveryRepository,
-  RetentionPolicy,
-  DEFAULT_RETENTION,
-  WebhookRepository
-} from "@wasl/core"
+import { AccountRepository } from "@wasl/core/Accounts"
+import { type ClaimedDelivery, DeliveryRepository } from "@wasl/core/Deliveries"
+import { RetentionPolicy, DEFAULT_RETENTION } from "@wasl/core/Retention"
+import { WebhookRepository } from "@wasl/core/Webhooks"
 import { WaslMemory } from "@wasl/adapters/memory"
 import { DateTime, Duration, Effect, Exit, Scope } from "effect"
 import { TestClock } from "effect/testing"

@@ -9,7 +9,9 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { TestDatabase, postgresTestEnabled } from "@wasl/adapters/testing"
-import { Outbox, SecretBox, WebhookTransport, type WebhookResponse } from "@wasl/core"
+import { SecretBox } from "@wasl/core/Auth"
+import { Outbox } from "@wasl/core/Events"
+import { WebhookTransport, type WebhookResponse } from "@wasl/core/Webhooks"
 import { Duration, Effect, Exit, Fiber, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { runDeliveryWorker } from "../src/index.ts"

@@ -1,12 +1,9 @@
 /** What the worker's tests share: its services on a fresh database, a short retry policy, waiting. */
-import { SecretBox, type WebhookTransport } from "@wasl/core"
-import {
-  MailerJsonLines,
-  MigrationsLive,
-  PasswordHasherScrypt,
-  QueueSignalsPg,
-  ServicesPg
-} from "@wasl/adapters"
+import { SecretBox } from "@wasl/core/Auth"
+import { type WebhookTransport } from "@wasl/core/Webhooks"
+import { PasswordHasherScrypt } from "@wasl/adapters/Crypto"
+import { MailerJsonLines } from "@wasl/adapters/Mail"
+import { MigrationsLive, QueueSignalsPg, ServicesPg } from "@wasl/adapters/Postgres"
 import { MediaStoreMemory, MessagingProviderMemory, TemplateReviewMemory } from "@wasl/adapters/memory"
 import { TestDatabase, type TestDatabaseLayer } from "@wasl/adapters/testing"
 import { Duration, Effect, Layer } from "effect"

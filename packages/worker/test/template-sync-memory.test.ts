@@ -6,7 +6,9 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { ReviewedTemplates, WaslMemory } from "@wasl/adapters/memory"
-import { authenticateToken, bootstrapAccount, createBroadcast, createPlatform, getBroadcast, type Principal } from "@wasl/core"
+import { bootstrapAccount } from "@wasl/core/Accounts"
+import { authenticateToken, type Principal } from "@wasl/core/Auth"
+import { createBroadcast, createPlatform, getBroadcast } from "@wasl/core/Messaging"
 import { Duration, Effect, Exit, Scope } from "effect"
 import { TestClock } from "effect/testing"
 import { runDeliveryWorker } from "../src/index.ts"

@@ -6,7 +6,9 @@
  * messaging limit tier.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { AccountRepository, PlatformRepository, WhatsAppInbox } from "@wasl/core"
+import { AccountRepository } from "@wasl/core/Accounts"
+import { PlatformRepository } from "@wasl/core/Messaging"
+import { WhatsAppInbox } from "@wasl/core/WhatsApp"
 import { WaslMemory } from "@wasl/adapters/memory"
 import { metaWebhook } from "@wasl/adapters/testing"
 import { DateTime, Duration, Effect, Exit, Metric, Scope } from "effect"

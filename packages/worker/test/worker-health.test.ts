@@ -5,7 +5,8 @@
  * Readiness port, tested on PGlite and PostgreSQL with the server's probes).
  */
 import { NodeHttpServer } from "@effect/platform-node"
-import { Readiness, Retention } from "@wasl/core"
+import { Readiness } from "@wasl/core/Deployment"
+import { Retention } from "@wasl/core/Retention"
 import { WaslMemory } from "@wasl/adapters/memory"
 import { Duration, Effect, Layer, Logger, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"

@@ -4,7 +4,10 @@
  * seconds before the worker starts is attempted three seconds after it happened).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { AccountRepository, Outbox, SecretBox, WebhookRepository } from "@wasl/core"
+import { AccountRepository } from "@wasl/core/Accounts"
+import { SecretBox } from "@wasl/core/Auth"
+import { Outbox } from "@wasl/core/Events"
+import { WebhookRepository } from "@wasl/core/Webhooks"
 import { MemoryReceivers, WaslMemory } from "@wasl/adapters/memory"
 import { DateTime, Duration, Effect, Exit, Metric, Scope } from "effect"
 import { TestClock } from "effect/testing"

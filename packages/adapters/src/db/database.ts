@@ -29,7 +29,7 @@
  * @module
  */
 import { PgClient, PgConnection, PgMigrator, PgTypes } from "@effect/sql-pg"
-import { formatIsoMicros, utcMillis } from "@wasl/core"
+import { formatIsoMicros, utcMillis } from "@wasl/core/Wire"
 import { Effect, Layer, RcRef, Redacted, Result, type Scope, Semaphore } from "effect"
 import type { Reactivity } from "effect/reactivity"
 import type { SqlClient } from "effect/sql/SqlClient"

@@ -5,7 +5,7 @@
  * beside the data.
  */
 import { Effect, Result } from "effect"
-import { parseServerKey, ServerKeyError, type ServerKeyInput } from "@wasl/core"
+import { parseServerKey, ServerKeyError, type ServerKeyInput } from "@wasl/core/Auth"
 import { randomBytes } from "node:crypto"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"

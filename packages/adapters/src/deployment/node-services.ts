@@ -5,17 +5,12 @@
  */
 import { type Duration, Effect, Layer, Redacted } from "effect"
 import type { Mac } from "effect/crypto"
-import {
-  DeliveryPolicy,
-  type DeliveryPolicyShape,
-  type Mailer,
-  type NotificationFeed,
-  type QueueSignals,
-  SecretBox,
-  ServerKeys,
-  type WaslRepositories,
-  type WaslServices
-} from "@wasl/core"
+import { SecretBox, ServerKeys } from "@wasl/core/Auth"
+import { DeliveryPolicy, type DeliveryPolicyShape } from "@wasl/core/Deliveries"
+import { type WaslRepositories, type WaslServices } from "@wasl/core/Deployment"
+import { type QueueSignals } from "@wasl/core/Events"
+import { type Mailer } from "@wasl/core/Mail"
+import { type NotificationFeed } from "@wasl/core/Notifications"
 import { join } from "node:path"
 import { MailerJsonLines } from "../mail/mailer-json-lines.ts"
 import { MailerSmtp } from "../mail/mailer-smtp.ts"

@@ -4,22 +4,18 @@
  * the Wasl service reads (named beside it); every field has the service's default.
  */
 import { type Cause, Duration, Effect, Option, Redacted, Result, Schema } from "effect"
+import { type ServerKeyInput } from "@wasl/core/Auth"
 import {
   DEFAULT_DELIVERY_TIMEOUT,
-  DEFAULT_OTP_COOLDOWN,
   DEFAULT_RETRY_SCHEDULE,
   DELIVERY_ATTEMPTS,
-  DEFAULT_RETENTION,
-  DURATION_FORM,
   type DeliveryPolicyShape,
-  parseDurationText,
-  parsePublicUrl,
   parseRetrySchedule,
-  RETENTION_KINDS,
-  type RetentionPolicyShape,
-  type RetrySchedule,
-  type ServerKeyInput
-} from "@wasl/core"
+  type RetrySchedule
+} from "@wasl/core/Deliveries"
+import { DURATION_FORM, parseDurationText, parsePublicUrl } from "@wasl/core/Deployment"
+import { DEFAULT_OTP_COOLDOWN } from "@wasl/core/Messaging"
+import { DEFAULT_RETENTION, RETENTION_KINDS, type RetentionPolicyShape } from "@wasl/core/Retention"
 import { smtpServerOf } from "../mail/smtp-url.ts"
 
 /** Where the local files go when `dataDir` is not given (relative to the working directory). */

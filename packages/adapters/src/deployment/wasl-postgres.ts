@@ -16,7 +16,9 @@ import { PgClient, type PgMigrator } from "@effect/sql-pg"
 import { Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
-import { PublicUrl, RetentionPolicy, type ServerKeyError, type WaslServices } from "@wasl/core"
+import { type ServerKeyError } from "@wasl/core/Auth"
+import { PublicUrl, type WaslServices } from "@wasl/core/Deployment"
+import { RetentionPolicy } from "@wasl/core/Retention"
 import { EmbeddedClientLive, MigrationsLive, pgClientOptions, PostgresClientLive } from "../db/database.ts"
 import type { DatabaseLockedError, EmbeddedPostgresError } from "../db/embedded-postgres-errors.ts"
 import { RepositoriesPg } from "../pg/index.ts"
@@ -126,7 +128,7 @@ const checkHostClient = Effect.gen(function*() {
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { bootstrapAccount } from "@wasl/core"
+ * import { bootstrapAccount } from "@wasl/core/Accounts"
  * import { WaslPostgres } from "@wasl/adapters"
  *
  * const Wasl = WaslPostgres.layer({
@@ -189,7 +191,7 @@ export const WaslPostgres: {
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { ensureFirstAccount } from "@wasl/core"
+ * import { ensureFirstAccount } from "@wasl/core/Accounts"
  * import { WaslEmbedded } from "@wasl/adapters"
  *
  * const Wasl = WaslEmbedded.layer({ dataDir: "./.wasl-data" })

@@ -1,5 +1,5 @@
 /** `MailerJsonLines`: mail to a file. */
-import { MailError, Mailer } from "@wasl/core"
+import { MailError, Mailer } from "@wasl/core/Mail"
 import { DateTime, Effect, Layer } from "effect"
 import { appendFile, mkdir } from "node:fs/promises"
 import { dirname } from "node:path"

@@ -1,5 +1,5 @@
 /** `MailerSmtp`: mail over SMTP, through nodemailer. */
-import { MailError, Mailer } from "@wasl/core"
+import { MailError, Mailer } from "@wasl/core/Mail"
 import { Effect, Layer, Result } from "effect"
 import * as Fs from "node:fs"
 import { rootCertificates } from "node:tls"

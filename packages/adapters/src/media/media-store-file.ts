@@ -5,7 +5,7 @@
  * old file or the new one, never part of one. Keys are checked (`isMediaKey`: no `/`, no `.`),
  * so a key can never reach outside its account's directory.
  */
-import { isMediaKey, MediaStore } from "@wasl/core"
+import { isMediaKey, MediaStore } from "@wasl/core/Messaging"
 import { Effect, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises"

@@ -1,4 +1,6 @@
-import { type Account, AccountRepository, newRecordId, NotFound, type Subscription } from "@wasl/core"
+import { type Account, AccountRepository, type Subscription } from "@wasl/core/Accounts"
+import { NotFound } from "@wasl/core/Errors"
+import { newRecordId } from "@wasl/core/Wire"
 import { DateTime, Effect, Layer, Option, Result } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { InsufficientOtpCredits } from "../repository-semantics.ts"

@@ -1,4 +1,4 @@
-import type { WorkQueue } from "@wasl/core"
+import type { WorkQueue } from "@wasl/core/Events"
 import { Context, Effect } from "effect"
 import type { MemoryStoreService } from "./store.ts"
 

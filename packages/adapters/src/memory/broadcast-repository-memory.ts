@@ -1,4 +1,9 @@
-import { type Broadcast, BroadcastRepository, type TemplateButton, type TemplateDefinition } from "@wasl/core"
+import {
+  type Broadcast,
+  BroadcastRepository,
+  type TemplateButton,
+  type TemplateDefinition
+} from "@wasl/core/Messaging"
 import { DateTime, Effect, Layer, Option } from "effect"
 import { type BroadcastRow, type TemplateRow } from "./messaging-tables.ts"
 import { requireAccount, withMessaging } from "./messaging-constraints.ts"

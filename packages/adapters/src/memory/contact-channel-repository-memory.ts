@@ -1,4 +1,5 @@
-import { type ContactChannel, ContactChannelRepository } from "@wasl/core"
+import { ContactChannelRepository } from "@wasl/core/Messaging"
+import { type ContactChannel } from "@wasl/core/Records"
 import { Effect, Layer } from "effect"
 import { withMessaging } from "./messaging-constraints.ts"
 import { accountKey, type ContactChannelRow } from "./messaging-tables.ts"

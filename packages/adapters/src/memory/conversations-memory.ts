@@ -1,11 +1,6 @@
 /** Conversations in the memory store: same semantics as ConversationsPg (see the port). */
-import {
-  Conversations,
-  deriveFullname,
-  type InboxEntry,
-  matchesConversationSearch,
-  type Message
-} from "@wasl/core"
+import { Conversations, type InboxEntry, matchesConversationSearch, type Message } from "@wasl/core/Messaging"
+import { deriveFullname } from "@wasl/core/Records"
 import { Effect, Layer, Option } from "effect"
 import { accountKey } from "./messaging-tables.ts"
 import { findRecordRow } from "./record-tables.ts"

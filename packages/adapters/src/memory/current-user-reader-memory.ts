@@ -5,10 +5,10 @@ import {
   CurrentUserReader,
   type CurrentUserParts,
   MessageAllowanceLedger,
-  NotificationRepository,
   TeamRepository,
   UserRepository
-} from "@wasl/core"
+} from "@wasl/core/Accounts"
+import { NotificationRepository } from "@wasl/core/Notifications"
 import { DateTime, Effect, Layer, Option } from "effect"
 
 /**

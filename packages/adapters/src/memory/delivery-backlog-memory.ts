@@ -1,4 +1,4 @@
-import { DeliveryBacklog } from "@wasl/core"
+import { DeliveryBacklog } from "@wasl/core/Deliveries"
 import { Clock, DateTime, Effect, Layer } from "effect"
 import { MemoryStore, readStore } from "./store.ts"
 

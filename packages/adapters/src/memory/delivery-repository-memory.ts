@@ -7,14 +7,13 @@ import {
   type DeliveryState,
   type DeliveryTarget,
   type DeliveryView,
-  type EventName,
   type FailedWindow,
   type NewDelivery,
-  type RecoveredDelivery,
-  type StoredWebhook,
-  traceParentField,
-  type WebhookState
-} from "@wasl/core"
+  type RecoveredDelivery
+} from "@wasl/core/Deliveries"
+import { traceParentField } from "@wasl/core/Events"
+import { type EventName } from "@wasl/core/Records"
+import { type StoredWebhook, type WebhookState } from "@wasl/core/Webhooks"
 import { DateTime, Duration, Effect, Layer, Option } from "effect"
 import { signalAfterCommit } from "./after-commit.ts"
 import { type DeliveryRow, deliveryKey, MemoryStore, type MemoryState, readStore, updateStore } from "./store.ts"

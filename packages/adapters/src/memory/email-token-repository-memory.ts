@@ -1,4 +1,4 @@
-import { EmailTokenRepository } from "@wasl/core"
+import { EmailTokenRepository } from "@wasl/core/Accounts"
 import { Effect, Layer, Option } from "effect"
 import { mapDelete, mapSet, MemoryStore, updateStore } from "./store.ts"
 

@@ -3,7 +3,7 @@
  * lock from `hold` to its end, so nothing can claim the export meanwhile, as on PostgreSQL where
  * the claim skips the row the batch holds. Claims go by the accounts' turns (claim-turns.ts).
  */
-import { type ExportRow, ExportRepository, queuedExport } from "@wasl/core"
+import { type ExportRow, ExportRepository, queuedExport } from "@wasl/core/Exports"
 import { DateTime, Effect, Layer, Option, Stream } from "effect"
 import { byTurn, firstTurn, takeTurn } from "./claim-turns.ts"
 import { exportKey, type ExportTable, type MemoryState, MemoryStore, readStore, updateStore } from "./store.ts"

@@ -1,12 +1,12 @@
+import { Transactor } from "@wasl/core/Deployment"
 import {
   IDEMPOTENCY_KEY_LIFETIME,
   type IdempotencyClaim,
   type IdempotencyMode,
   type IdempotencyOutcome,
   type IdempotentWork,
-  IdempotencyStore,
-  Transactor
-} from "@wasl/core"
+  IdempotencyStore
+} from "@wasl/core/Idempotency"
 import { DateTime, Effect, Layer, Result } from "effect"
 import { mapSet, type MemoryStoreService, MemoryStore, readStore, updateStore } from "./store.ts"
 import { TransactorMemory } from "./transactor-memory.ts"

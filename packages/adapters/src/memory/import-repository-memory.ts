@@ -3,7 +3,7 @@
  * account's turn and its staged rows by line; a claim takes the import no worker holds whose
  * account's turn is oldest (claim-turns.ts).
  */
-import { type FailedRow, type ImportJob, ImportRepository } from "@wasl/core"
+import { type FailedRow, type ImportJob, ImportRepository } from "@wasl/core/Imports"
 import { DateTime, Effect, Layer, Option } from "effect"
 import { byTurn, firstTurn, takeTurn } from "./claim-turns.ts"
 import { requireAccount } from "./property-repository-memory.ts"

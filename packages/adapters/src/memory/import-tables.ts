@@ -1,5 +1,5 @@
 /** The imports table of the memory store: an import with its claim and its staged rows by line. */
-import type { ImportJob, RowErrors } from "@wasl/core"
+import type { ImportJob, RowErrors } from "@wasl/core/Imports"
 import type { DateTime } from "effect"
 import type { Turn } from "./turn.ts"
 

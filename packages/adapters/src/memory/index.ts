@@ -20,7 +20,7 @@
  * ```ts
  * import { assert, it } from "@effect/vitest"
  * import { Effect } from "effect"
- * import { bootstrapAccount } from "@wasl/core"
+ * import { bootstrapAccount } from "@wasl/core/Accounts"
  * import { MemoryStore, readStore, WaslMemory } from "@wasl/adapters/memory"
  *
  * it.effect("bootstraps an account", () =>

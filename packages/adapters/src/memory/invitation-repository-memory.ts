@@ -1,4 +1,4 @@
-import { type Invitation, InvitationRepository } from "@wasl/core"
+import { type Invitation, InvitationRepository } from "@wasl/core/Accounts"
 import { DateTime, Effect, Layer, Option } from "effect"
 import { type InvitationRow, MemoryStore, readStore, updateStore } from "./store.ts"
 

@@ -1,4 +1,4 @@
-import { type Mail, Mailer } from "@wasl/core"
+import { type Mail, Mailer } from "@wasl/core/Mail"
 import { Context, Effect, Layer } from "effect"
 
 /** What `MemoryMailbox` offers. */

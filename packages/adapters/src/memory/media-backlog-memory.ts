@@ -1,5 +1,5 @@
 /** The media backlog in the memory store: same semantics as MediaBacklogPg (see the port). */
-import { MediaBacklog, type Message } from "@wasl/core"
+import { MediaBacklog, type Message } from "@wasl/core/Messaging"
 import { Effect, Layer } from "effect"
 import { MemoryStore, readStore } from "./store.ts"
 

@@ -1,5 +1,5 @@
 /** The media store in memory: same semantics as `MediaStoreFile`, for tests and all-memory deployments. */
-import { isMediaKey, MediaStore, type StoredMedia } from "@wasl/core"
+import { isMediaKey, MediaStore, type StoredMedia } from "@wasl/core/Messaging"
 import { Effect, Layer, Option } from "effect"
 
 /** `MediaStore` in memory; each build starts empty. Files are copied in and out, as a disk would. */

@@ -1,4 +1,5 @@
-import { formatSqlDateTime, type Member, MemberRepository, type Roster } from "@wasl/core"
+import { type Member, MemberRepository, type Roster } from "@wasl/core/Accounts"
+import { formatSqlDateTime } from "@wasl/core/Wire"
 import { DateTime, Effect, Layer, Option } from "effect"
 import { mapDelete, mapSet, membershipKey, type MembershipRow, type MemoryState, MemoryStore, readStore, updateStore } from "./store.ts"
 import { replacePivots } from "./team-repository-memory.ts"

@@ -1,4 +1,4 @@
-import { answerWebhookRequest, type WebhookRequest, type WebhookResponse } from "@wasl/core"
+import { answerWebhookRequest, type WebhookRequest, type WebhookResponse } from "@wasl/core/Webhooks"
 import { Context, DateTime, Effect, Latch, Layer } from "effect"
 
 /** What a scripted URL answers: always the same, or computed per request (it may take its time). */

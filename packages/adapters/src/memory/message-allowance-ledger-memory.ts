@@ -1,4 +1,4 @@
-import { allowanceMonthKey, MessageAllowanceLedger } from "@wasl/core"
+import { allowanceMonthKey, MessageAllowanceLedger } from "@wasl/core/Accounts"
 import { Effect, Layer, Option } from "effect"
 import { withMessaging } from "./messaging-constraints.ts"
 import { accountKey } from "./messaging-tables.ts"

@@ -1,4 +1,4 @@
-import { type Message, MessageRepository } from "@wasl/core"
+import { type Message, MessageRepository } from "@wasl/core/Messaging"
 import { Effect, Layer, Option } from "effect"
 import { accountKey } from "./messaging-tables.ts"
 import { requireBroadcast, requireNewRecordKey, withMessaging } from "./messaging-constraints.ts"

@@ -1,4 +1,4 @@
-import { MessageStatusHoldRepository, type StatusReport } from "@wasl/core"
+import { MessageStatusHoldRepository, type StatusReport } from "@wasl/core/Messaging"
 import { DateTime, Effect, Layer } from "effect"
 import { requireAccount, withMessaging } from "./messaging-constraints.ts"
 import { accountKey } from "./messaging-tables.ts"

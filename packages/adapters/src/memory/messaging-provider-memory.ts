@@ -14,7 +14,7 @@ import {
   type ProviderPlatform,
   type ProviderRequest,
   UNKNOWN_HEALTH
-} from "@wasl/core"
+} from "@wasl/core/Messaging"
 import { Context, DateTime, Effect, Layer, Option, Ref } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { sandboxOutcome } from "./sandbox-outcome.ts"

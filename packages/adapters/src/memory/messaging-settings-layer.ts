@@ -1,4 +1,5 @@
-import { DEFAULT_OTP_COOLDOWN, MessagingSettings, OtpCodeHasher } from "@wasl/core"
+import { DEFAULT_OTP_COOLDOWN, MessagingSettings } from "@wasl/core/Messaging"
+import { OtpCodeHasher } from "@wasl/core/Otp"
 import { Duration, Effect, Layer } from "effect"
 import { SecureRandom } from "effect/crypto"
 

@@ -4,16 +4,9 @@
  * contacts' channel entries), 0027 (held statuses) and 0036 (the monthly message allowance); their
  * constraints are in messaging-constraints.ts.
  */
-import type {
-  BroadcastStatus,
-  ContactChannel,
-  Message,
-  OtpReservation,
-  Platform,
-  StatusReport,
-  Template,
-  Verification
-} from "@wasl/core"
+import type { BroadcastStatus, Message, Platform, StatusReport, Template } from "@wasl/core/Messaging"
+import type { OtpReservation, Verification } from "@wasl/core/Otp"
+import type { ContactChannel } from "@wasl/core/Records"
 import type { DateTime } from "effect"
 
 /** A message template, with the account it belongs to. */

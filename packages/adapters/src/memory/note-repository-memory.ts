@@ -4,7 +4,8 @@
  * table's constraints (an existing account and author, a 24-hex note id unique in its account)
  * are defects here too. A record's notes go with it (record-repository-memory.ts).
  */
-import { type Note, NoteRepository, type NoteRef, pageOffset } from "@wasl/core"
+import { type Note, NoteRepository, type NoteRef } from "@wasl/core/Notes"
+import { pageOffset } from "@wasl/core/Records"
 import { DateTime, Effect, HashMap, Layer, Option } from "effect"
 import { requireAccount } from "./property-repository-memory.ts"
 import { notesOfAccount, notesOfRecord, putNoteRow, removeNoteRow } from "./record-tables.ts"

@@ -1,4 +1,4 @@
-import { feedFromNotices, NotificationFeed } from "@wasl/core"
+import { feedFromNotices, NotificationFeed } from "@wasl/core/Notifications"
 import { Effect, Layer } from "effect"
 import { MemoryStore } from "./store.ts"
 

@@ -1,4 +1,5 @@
-import { type Notification, type NotificationName, type NotificationPreference, NotificationRepository } from "@wasl/core"
+import { type NotificationName, type NotificationPreference } from "@wasl/core/Accounts"
+import { type Notification, NotificationRepository } from "@wasl/core/Notifications"
 import { Effect, Layer, Option, PubSub } from "effect"
 import { afterCommit } from "./after-commit.ts"
 import {

@@ -1,4 +1,4 @@
-import { cooldownSecondsLeft, OtpLedger } from "@wasl/core"
+import { cooldownSecondsLeft, OtpLedger } from "@wasl/core/Otp"
 import { DateTime, Effect, Layer, Option } from "effect"
 import { accountKey } from "./messaging-tables.ts"
 import { requireAccount, withMessaging } from "./messaging-constraints.ts"

@@ -1,4 +1,4 @@
-import { type OtpReservation, OtpReservationRepository, type OtpReservationStatus } from "@wasl/core"
+import { type OtpReservation, OtpReservationRepository, type OtpReservationStatus } from "@wasl/core/Otp"
 import { DateTime, Effect, Layer, Option } from "effect"
 import { accountKey } from "./messaging-tables.ts"
 import { requireAccount, requireNewRecordKey, withMessaging } from "./messaging-constraints.ts"

@@ -6,7 +6,7 @@ import {
   type OutboxEvent,
   type OutboxEventKey,
   traceParentField
-} from "@wasl/core"
+} from "@wasl/core/Events"
 import { Clock, DateTime, Duration, Effect, Layer } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { signalAfterCommit } from "./after-commit.ts"

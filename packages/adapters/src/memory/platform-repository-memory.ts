@@ -1,4 +1,4 @@
-import { type Platform, PlatformRepository, UNKNOWN_HEALTH } from "@wasl/core"
+import { type Platform, PlatformRepository, UNKNOWN_HEALTH } from "@wasl/core/Messaging"
 import { DateTime, Effect, Layer, Option } from "effect"
 import { requireAccount, withMessaging } from "./messaging-constraints.ts"
 import { mapDelete, mapSet, MemoryStore, readStore, updateStore } from "./store.ts"

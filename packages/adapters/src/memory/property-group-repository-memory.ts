@@ -1,4 +1,6 @@
-import { invalid, LaravelMessageMore, type PropertyGroupDefinition, PropertyGroupRepository } from "@wasl/core"
+import { invalid } from "@wasl/core/Errors"
+import { type PropertyGroupDefinition, PropertyGroupRepository } from "@wasl/core/Records"
+import { LaravelMessageMore } from "@wasl/core/Wire"
 import { Effect, Layer, Option, Result } from "effect"
 import { byCreation, requireAccount } from "./property-repository-memory.ts"
 import { type MemoryState, MemoryStore, modifyStore, readStore, updateStore } from "./store.ts"

@@ -1,4 +1,6 @@
-import { invalid, LaravelMessageMore, type PropertyDefinition, PropertyRepository } from "@wasl/core"
+import { invalid } from "@wasl/core/Errors"
+import { type PropertyDefinition, PropertyRepository } from "@wasl/core/Records"
+import { LaravelMessageMore } from "@wasl/core/Wire"
 import { DateTime, Effect, Layer, Option, Result } from "effect"
 import { type MemoryState, MemoryStore, modifyStore, readStore, updateStore } from "./store.ts"
 

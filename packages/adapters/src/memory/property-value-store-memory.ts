@@ -5,7 +5,7 @@
  * read each value under its definition's type when they run (record-values.ts `indexedValue`),
  * which is what PostgreSQL's re-indexing under the new type gives.
  */
-import { PropertyValueStore, type StoredValue } from "@wasl/core"
+import { PropertyValueStore, type StoredValue } from "@wasl/core/Records"
 import { Effect, HashMap, Layer } from "effect"
 import { mapRecordRows, type MemoryRecordRow, recordRowsOf } from "./record-tables.ts"
 import { MemoryStore, readStore, updateStore } from "./store.ts"

@@ -1,4 +1,4 @@
-import { QueueSignals, type WorkQueue } from "@wasl/core"
+import { QueueSignals, type WorkQueue } from "@wasl/core/Events"
 import { Cause, Effect, Latch, Layer } from "effect"
 import { MemoryStore } from "./store.ts"
 

@@ -1,4 +1,4 @@
-import { makePruneSchedule, RateLimiter, type RateWindow } from "@wasl/core"
+import { makePruneSchedule, RateLimiter, type RateWindow } from "@wasl/core/Auth"
 import { Effect, Layer } from "effect"
 
 /**

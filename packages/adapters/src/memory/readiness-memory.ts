@@ -1,4 +1,4 @@
-import { Readiness } from "@wasl/core"
+import { Readiness } from "@wasl/core/Deployment"
 import { Effect, Layer } from "effect"
 
 /** Readiness of the memory store: it lives in the process and has no schema, so it is always ready. */

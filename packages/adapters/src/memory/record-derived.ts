@@ -22,7 +22,7 @@ import {
   type RecordLinkName,
   type RecordWithDerived,
   type StoredRecord
-} from "@wasl/core"
+} from "@wasl/core/Records"
 import { DateTime } from "effect"
 import type { MemoryLinkRow, MemoryRecordRow } from "./record-tables.ts"
 import { indexedValue, valuesOf } from "./record-values.ts"

@@ -30,7 +30,7 @@ import {
   type RecordScanInput,
   SEARCH_PROPERTIES,
   storageOf
-} from "@wasl/core"
+} from "@wasl/core/Records"
 import { type DerivationContext, listedValues, recordWithDerived } from "./record-derived.ts"
 import { compareInOrder, type OrderPlace, orderSpecOf, sortByKey, type SortKey, sortKeyOf } from "./record-order.ts"
 import type { MemoryRecordRow } from "./record-tables.ts"

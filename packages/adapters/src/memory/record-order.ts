@@ -20,10 +20,10 @@ import {
   hasNoValue,
   type ObjectKind,
   type OrderDirection,
-  parseDateInput,
   type PropertyDefinition,
   type PropertyType
-} from "@wasl/core"
+} from "@wasl/core/Records"
+import { parseDateInput } from "@wasl/core/Wire"
 import { DateTime, Option } from "effect"
 
 /** A sort key: a number, or a string compared by code points. */

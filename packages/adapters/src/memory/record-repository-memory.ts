@@ -5,7 +5,7 @@
  * cannot be linked. The tables are record-tables.ts, values record-values.ts, derived data
  * record-derived.ts and lists record-list.ts.
  */
-import { type PropertyDefinition, RecordRepository, type RecordWithDerived } from "@wasl/core"
+import { type PropertyDefinition, RecordRepository, type RecordWithDerived } from "@wasl/core/Records"
 import { DateTime, Effect, HashMap, Layer, Option } from "effect"
 import { channelsOfContact, removeChannelsOfContact } from "./contact-channel-repository-memory.ts"
 import { requireAccount } from "./property-repository-memory.ts"

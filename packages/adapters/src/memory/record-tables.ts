@@ -13,7 +13,8 @@
  *
  * Internal plumbing of the memory adapters, exported for tests that seed or inspect records.
  */
-import type { Note, ObjectKind, RecordLinkName, StoredValue } from "@wasl/core"
+import type { Note } from "@wasl/core/Notes"
+import type { ObjectKind, RecordLinkName, StoredValue } from "@wasl/core/Records"
 import { type DateTime, HashMap, Option } from "effect"
 
 /** A record as held: the memory form of a row of its kind's table. */

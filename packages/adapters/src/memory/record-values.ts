@@ -21,17 +21,16 @@
 import {
   BUILTIN_PROPERTIES,
   DERIVED_PROPERTIES,
-  formatWireTimestamp,
   hasNoValue,
   isCustomPropertyOf,
   type ObjectKind,
   optionNames,
-  parseDateInput,
   type PropertyDefinition,
   type PropertyType,
   storageOf,
   type StoredValue
-} from "@wasl/core"
+} from "@wasl/core/Records"
+import { formatWireTimestamp, parseDateInput } from "@wasl/core/Wire"
 import { DateTime, Option } from "effect"
 import type { MemoryRecordRow } from "./record-tables.ts"
 

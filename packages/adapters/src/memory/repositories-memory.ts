@@ -1,5 +1,7 @@
 /** Every storage port in memory, over one store. */
-import type { NotificationFeed, QueueSignals, WaslRepositories } from "@wasl/core"
+import type { WaslRepositories } from "@wasl/core/Deployment"
+import type { QueueSignals } from "@wasl/core/Events"
+import type { NotificationFeed } from "@wasl/core/Notifications"
 import { Layer } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import { AccountRepositoryMemory } from "./account-repository-memory.ts"

@@ -1,4 +1,7 @@
-import { type ExportChunk, type ExportRow, type ImportJob, type OtpReservation, Retention, type RetentionKind } from "@wasl/core"
+import { type ExportChunk, type ExportRow } from "@wasl/core/Exports"
+import { type ImportJob } from "@wasl/core/Imports"
+import { type OtpReservation } from "@wasl/core/Otp"
+import { Retention, type RetentionKind } from "@wasl/core/Retention"
 import { DateTime, Effect, Layer } from "effect"
 import type { DeliveryRow, MemoryState, NotificationRow } from "./store.ts"
 import { MemoryStore, updateStore } from "./store.ts"

@@ -3,7 +3,7 @@
  * memory provider: every number is accepted except those whose digits begin with 999, which are
  * undeliverable; an accepted message gets the id `wamid.sandbox.<24 hex digits>`.
  */
-import type { ProviderOutcome } from "@wasl/core"
+import type { ProviderOutcome } from "@wasl/core/Messaging"
 import { Effect } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import { Hex } from "effect/encoding"

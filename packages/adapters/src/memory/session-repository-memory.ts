@@ -1,4 +1,4 @@
-import { SessionRepository } from "@wasl/core"
+import { SessionRepository } from "@wasl/core/Auth"
 import { Effect, Layer, Option } from "effect"
 import { mapDelete, mapSet, MemoryStore, readStore, requireMembership, updateStore } from "./store.ts"
 

@@ -1,4 +1,4 @@
-import type { WorkQueue } from "@wasl/core"
+import type { WorkQueue } from "@wasl/core/Events"
 
 /**
  * The memory store's `NOTIFY`: who is listening for each work queue (`QueueSignalsMemory`) and a

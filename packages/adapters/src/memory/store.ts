@@ -13,30 +13,15 @@
  * Fibers forked inside a transaction inherit `CurrentMemoryTransaction`, so they
  * do not wait for the lock their own transaction holds.
  */
-import type {
-  Account,
-  IdempotencyClaim,
-  Invitation,
-  KeptAnswer,
-  DeliveryAttempt,
-  DeliveryStatus,
-  EventName,
-  ExportChunk,
-  ExportRow,
-  NotificationName,
-  NotificationNotice,
-  OutboxEvent,
-  PendingTwoFactorLogin,
-  Permission,
-  PropertyDefinition,
-  PropertyGroupDefinition,
-  StoredEmailToken,
-  StoredSession,
-  StoredToken,
-  StoredWebhook,
-  Subscription,
-  User
-} from "@wasl/core"
+import type { Account, Invitation, NotificationName, StoredEmailToken, Subscription, User } from "@wasl/core/Accounts"
+import type { PendingTwoFactorLogin, Permission, StoredSession, StoredToken } from "@wasl/core/Auth"
+import type { DeliveryAttempt, DeliveryStatus } from "@wasl/core/Deliveries"
+import type { OutboxEvent } from "@wasl/core/Events"
+import type { ExportChunk, ExportRow } from "@wasl/core/Exports"
+import type { IdempotencyClaim, KeptAnswer } from "@wasl/core/Idempotency"
+import type { NotificationNotice } from "@wasl/core/Notifications"
+import type { EventName, PropertyDefinition, PropertyGroupDefinition } from "@wasl/core/Records"
+import type { StoredWebhook } from "@wasl/core/Webhooks"
 import { Context, type DateTime, Effect, HashMap, Layer, PubSub, Ref, Result, Semaphore } from "effect"
 import { emptyMessagingTables, type MessagingTables } from "./messaging-tables.ts"
 import { makeSignalHub, type MemorySignalHub } from "./signal-hub.ts"

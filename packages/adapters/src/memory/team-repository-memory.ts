@@ -1,4 +1,4 @@
-import { type Team, type TeamDetails, TeamRepository } from "@wasl/core"
+import { type Team, type TeamDetails, TeamRepository } from "@wasl/core/Accounts"
 import { DateTime, Effect, Layer, Option } from "effect"
 import {
   mapDelete,

@@ -2,7 +2,7 @@
  * Meta's template review without a network, documented on `TemplateReviewMemory`, and
  * `ReviewedTemplates`, through which a test plays Meta's reviewer.
  */
-import { type ReviewedTemplate, TemplateReview, type TemplateSubmission } from "@wasl/core"
+import { type ReviewedTemplate, TemplateReview, type TemplateSubmission } from "@wasl/core/Messaging"
 import { Context, Effect, Layer, Ref } from "effect"
 
 /** One template submitted, with where Meta's review of it stands. */

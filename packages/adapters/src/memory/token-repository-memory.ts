@@ -1,4 +1,4 @@
-import { type ApiToken, type StoredToken, TokenRepository } from "@wasl/core"
+import { type ApiToken, type StoredToken, TokenRepository } from "@wasl/core/Auth"
 import { DateTime, Effect, Layer, Option } from "effect"
 import { mapDelete, mapSet, MemoryStore, readStore, requireMembership, updateStore } from "./store.ts"
 

@@ -1,4 +1,4 @@
-import { Transactor } from "@wasl/core"
+import { Transactor } from "@wasl/core/Deployment"
 import { Effect, Exit, Layer, Ref } from "effect"
 import { afterCommit, CurrentCommitActions } from "./after-commit.ts"
 import { CurrentMemoryTransaction, MemoryStore } from "./store.ts"

@@ -1,4 +1,4 @@
-import { TwoFactorLoginRepository } from "@wasl/core"
+import { TwoFactorLoginRepository } from "@wasl/core/Auth"
 import { DateTime, Effect, Layer, Option } from "effect"
 import { mapDelete, mapSet, MemoryStore, updateStore } from "./store.ts"
 

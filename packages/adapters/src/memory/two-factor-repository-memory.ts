@@ -1,4 +1,4 @@
-import { type TwoFactorState, TwoFactorRepository } from "@wasl/core"
+import { type TwoFactorState, TwoFactorRepository } from "@wasl/core/Auth"
 import { DateTime, Effect, Layer, Option } from "effect"
 import {
   mapSet,

@@ -1,4 +1,6 @@
-import { formatSqlDateTime, invalid, type Membership, type User, UserRepository, type ValidationFailed } from "@wasl/core"
+import { type Membership, type User, UserRepository } from "@wasl/core/Accounts"
+import { invalid, type ValidationFailed } from "@wasl/core/Errors"
+import { formatSqlDateTime } from "@wasl/core/Wire"
 import { DateTime, Effect, Layer, Option, Result } from "effect"
 import { EMAIL_TAKEN } from "../repository-semantics.ts"
 import {

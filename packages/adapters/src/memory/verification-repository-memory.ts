@@ -1,4 +1,4 @@
-import { type Verification, VerificationRepository } from "@wasl/core"
+import { type Verification, VerificationRepository } from "@wasl/core/Otp"
 import { DateTime, Effect, Layer, Option } from "effect"
 import { accountKey } from "./messaging-tables.ts"
 import { requireBroadcast, requireNewRecordKey, withMessaging } from "./messaging-constraints.ts"

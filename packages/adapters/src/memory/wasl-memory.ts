@@ -2,15 +2,15 @@
 import { type Duration, Effect, Layer } from "effect"
 import { SecureRandom } from "effect/crypto"
 import {
-  DeliveryPolicy,
   type PasswordHasher,
   SecretBox,
   type ServerKeyError,
   type ServerKeyInput,
   ServerKeys,
-  TokenHasher,
-  type WaslServices
-} from "@wasl/core"
+  TokenHasher
+} from "@wasl/core/Auth"
+import { DeliveryPolicy } from "@wasl/core/Deliveries"
+import { type WaslServices } from "@wasl/core/Deployment"
 import { deliveryPolicyOf, otpCooldownOf, type WaslConfigError, type WebhookOptions } from "../deployment/options.ts"
 import { PasswordHasherScrypt } from "../password-hasher-scrypt.ts"
 import { RepositoriesMemory } from "./repositories-memory.ts"
@@ -76,7 +76,9 @@ export type WaslMemoryServices = WaslServices | MemoryStore | MemoryReceivers | 
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { authenticateToken, bootstrapAccount, createWebhook, validateWebhook } from "@wasl/core"
+ * import { bootstrapAccount } from "@wasl/core/Accounts"
+import { authenticateToken } from "@wasl/core/Auth"
+import { createWebhook, validateWebhook } from "@wasl/core/Webhooks"
  * import { MemoryReceivers, WaslMemory } from "@wasl/adapters/memory"
  *
  * const program = Effect.gen(function*() {

@@ -1,4 +1,4 @@
-import { type StoredWebhook, type WebhookEvent, WebhookRepository } from "@wasl/core"
+import { type StoredWebhook, type WebhookEvent, WebhookRepository } from "@wasl/core/Webhooks"
 import { type DateTime, Effect, Layer, Option } from "effect"
 import { MemoryStore, type MemoryState, readStore, updateStore } from "./store.ts"
 

@@ -1,4 +1,4 @@
-import { WebhookTransport, type WebhookResponse } from "@wasl/core"
+import { WebhookTransport, type WebhookResponse } from "@wasl/core/Webhooks"
 import { Clock, DateTime, Duration, Effect, Layer, Option } from "effect"
 import { MemoryReceivers } from "./memory-receivers.ts"
 

@@ -1,4 +1,4 @@
-import { checkWebhookUrlSyntax, type UrlCheck, WebhookUrlGuard, WebhookUrlMessage } from "@wasl/core"
+import { checkWebhookUrlSyntax, type UrlCheck, WebhookUrlGuard, WebhookUrlMessage } from "@wasl/core/Webhooks"
 import { Effect, Layer } from "effect"
 
 /** Options of `WebhookUrlGuardMemory`. */

@@ -1,4 +1,4 @@
-import { type ClaimedWhatsAppWebhook, WhatsAppInbox } from "@wasl/core"
+import { type ClaimedWhatsAppWebhook, WhatsAppInbox } from "@wasl/core/WhatsApp"
 import { DateTime, Duration, Effect, Layer } from "effect"
 import { signalAfterCommit } from "./after-commit.ts"
 import { MemoryStore, updateStore, type WhatsAppInboxRow } from "./store.ts"

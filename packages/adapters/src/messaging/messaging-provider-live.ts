@@ -5,11 +5,11 @@
 import {
   MessagingProvider,
   type MessagingSettings,
-  type OtpCodeHasher,
   type ProviderPlatform,
-  TemplateReview,
-  WhatsAppInbox
-} from "@wasl/core"
+  TemplateReview
+} from "@wasl/core/Messaging"
+import { type OtpCodeHasher } from "@wasl/core/Otp"
+import { WhatsAppInbox } from "@wasl/core/WhatsApp"
 import { type Duration, Effect, Layer, Option } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { MessagingSettingsLayer } from "../memory/messaging-settings-layer.ts"

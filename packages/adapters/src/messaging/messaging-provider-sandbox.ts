@@ -1,5 +1,11 @@
 /** The `sandbox` provider, documented on `makeSandboxProvider`. */
-import { digitsOf, type MessagingProviderShape, type ProviderOutcome, type ProviderPlatform, UNKNOWN_HEALTH } from "@wasl/core"
+import {
+  digitsOf,
+  type MessagingProviderShape,
+  type ProviderOutcome,
+  type ProviderPlatform,
+  UNKNOWN_HEALTH
+} from "@wasl/core/Messaging"
 import { DateTime, Effect } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { appendFile, mkdir } from "node:fs/promises"

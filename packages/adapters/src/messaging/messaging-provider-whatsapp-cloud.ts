@@ -1,5 +1,11 @@
 /** The `whatsapp_cloud` provider, documented on `makeWhatsAppCloudProvider`. */
-import type { HeaderMedia, MessagingProviderShape, ProviderOutcome, ProviderRequest, ReadOutcome } from "@wasl/core"
+import type {
+  HeaderMedia,
+  MessagingProviderShape,
+  ProviderOutcome,
+  ProviderRequest,
+  ReadOutcome
+} from "@wasl/core/Messaging"
 import { Effect } from "effect"
 import { type CloudAnswer, cloudCall, cloudCredentials, cloudFailure } from "./whatsapp-cloud-call.ts"
 import { fetchCloudMedia } from "./whatsapp-cloud-media.ts"

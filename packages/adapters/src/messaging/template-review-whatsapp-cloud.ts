@@ -7,7 +7,7 @@ import {
   templateCategoryOf,
   type TemplateReviewShape,
   type TemplateSubmission
-} from "@wasl/core"
+} from "@wasl/core/Messaging"
 import { Effect } from "effect"
 import { type CloudAnswer, cloudCall, cloudFailure, OUTAGE_RETRY_SECONDS } from "./whatsapp-cloud-call.ts"
 

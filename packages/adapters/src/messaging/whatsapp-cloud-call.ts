@@ -2,7 +2,7 @@
  * One call to the WhatsApp Cloud API and what its answer means for the MessagingProvider port:
  * shared by the `whatsapp_cloud` provider's sends, read receipts and media fetches.
  */
-import type { ProviderPlatform, ProviderRejected, ProviderUnavailable } from "@wasl/core"
+import type { ProviderPlatform, ProviderRejected, ProviderUnavailable } from "@wasl/core/Messaging"
 import { Duration, Effect } from "effect"
 
 /** The WhatsApp Cloud API's base URL when `WASL_WHATSAPP_GRAPH_URL` is not set. */

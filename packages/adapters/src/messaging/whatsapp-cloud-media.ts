@@ -8,7 +8,7 @@
  * origin (a local stand-in in tests): an answer pointing anywhere else is refused rather than
  * followed, and redirects are never followed.
  */
-import type { MediaOutcome, ProviderPlatform } from "@wasl/core"
+import type { MediaOutcome, ProviderPlatform } from "@wasl/core/Messaging"
 import { Duration, Effect } from "effect"
 import { cloudCall, cloudCredentials, cloudFailure, OUTAGE_RETRY_SECONDS, REQUEST_TIMEOUT } from "./whatsapp-cloud-call.ts"
 

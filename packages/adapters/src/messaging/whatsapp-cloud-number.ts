@@ -3,7 +3,7 @@
  * `code_verification_status`, `quality_rating` and `messaging_limit_tier`, as the Graph API's
  * phone number node answers them.
  */
-import type { NumberHealth, NumberReadOutcome, ProviderPlatform } from "@wasl/core"
+import type { NumberHealth, NumberReadOutcome, ProviderPlatform } from "@wasl/core/Messaging"
 import { Effect } from "effect"
 import { cloudCall, cloudCredentials, cloudFailure } from "./whatsapp-cloud-call.ts"
 

@@ -1,4 +1,6 @@
-import { type Account, AccountRepository, type AccountSettings, newRecordId, NotFound, Plan, type Subscription } from "@wasl/core"
+import { type Account, AccountRepository, type AccountSettings, Plan, type Subscription } from "@wasl/core/Accounts"
+import { NotFound } from "@wasl/core/Errors"
+import { newRecordId } from "@wasl/core/Wire"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { SqlClient } from "effect/sql"

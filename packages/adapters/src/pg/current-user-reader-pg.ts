@@ -1,4 +1,4 @@
-import { type CurrentUserParts, CurrentUserReader } from "@wasl/core"
+import { type CurrentUserParts, CurrentUserReader } from "@wasl/core/Accounts"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { ACCOUNT_COLUMNS, decodeAccount, decodeSubscription, SUBSCRIPTION_COLUMNS } from "./account-repository-pg.ts"

@@ -1,4 +1,4 @@
-import { DeliveryBacklog } from "@wasl/core"
+import { DeliveryBacklog } from "@wasl/core/Deliveries"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 

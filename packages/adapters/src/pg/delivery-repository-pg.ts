@@ -6,13 +6,13 @@ import {
   DeliveryStatus,
   type DeliveryTarget,
   type DeliveryView,
-  EventName,
   type FailedWindow,
   type NewDelivery,
-  type RecoveredDelivery,
-  traceParentField,
-  type WebhookState
-} from "@wasl/core"
+  type RecoveredDelivery
+} from "@wasl/core/Deliveries"
+import { traceParentField } from "@wasl/core/Events"
+import { EventName } from "@wasl/core/Records"
+import { type WebhookState } from "@wasl/core/Webhooks"
 import { Array as Arr, DateTime, Duration, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbNullOr, DbTimestamp, decodeFirst, decodeRows } from "./rows.ts"

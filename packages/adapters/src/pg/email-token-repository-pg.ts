@@ -1,4 +1,4 @@
-import { EmailTokenRepository, type EmailTokenPurpose, type StoredEmailToken } from "@wasl/core"
+import { EmailTokenRepository, type EmailTokenPurpose, type StoredEmailToken } from "@wasl/core/Accounts"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbTimestamp, decodeFirst, nowParam } from "./rows.ts"

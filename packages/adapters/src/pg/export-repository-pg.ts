@@ -10,7 +10,15 @@
  * another worker's batch holds keeps its place, and that batch moves it when it commits, so no
  * statement ever waits for another's batch.
  */
-import { type ExportChunk, type ExportCompletion, type ExportProgress, type ExportRow, ExportRepository, type NewExport, ObjectKindSchema } from "@wasl/core"
+import {
+  type ExportChunk,
+  type ExportCompletion,
+  type ExportProgress,
+  type ExportRow,
+  ExportRepository,
+  type NewExport
+} from "@wasl/core/Exports"
+import { ObjectKindSchema } from "@wasl/core/Records"
 import { DateTime, Effect, Layer, Option, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbNullOr, DbTimestamp, decodeFirst } from "./rows.ts"

@@ -1,14 +1,14 @@
+import { CallerCheck } from "@wasl/core/Auth"
+import { Transactor } from "@wasl/core/Deployment"
 import {
-  CallerCheck,
   IDEMPOTENCY_KEY_LIFETIME,
   type IdempotencyClaim,
   type IdempotencyMode,
   type IdempotencyOutcome,
   IdempotencyStore,
   type IdempotentWork,
-  type KeptAnswer,
-  Transactor
-} from "@wasl/core"
+  type KeptAnswer
+} from "@wasl/core/Idempotency"
 import { DateTime, Effect, Exit, Layer, Option, Result, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, decodeFirst } from "./rows.ts"

@@ -9,7 +9,8 @@
  * when a batch lets its import go): one that another worker's batch has locked keeps its place,
  * and that batch moves it when it commits, so no statement ever waits for another's batch.
  */
-import { type FailedRow, type ImportJob, ImportRepository, ImportStatus, ObjectKindSchema } from "@wasl/core"
+import { type FailedRow, type ImportJob, ImportRepository, ImportStatus } from "@wasl/core/Imports"
+import { ObjectKindSchema } from "@wasl/core/Records"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbNullOr, DbTimestamp, decodeFirst, decodeRows } from "./rows.ts"

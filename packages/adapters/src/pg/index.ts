@@ -1,5 +1,5 @@
 /** The PostgreSQL repositories: every port of the foundation over one `SqlClient`. */
-import type { WaslRepositories } from "@wasl/core"
+import type { WaslRepositories } from "@wasl/core/Deployment"
 import { Layer } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { SqlClient } from "effect/sql/SqlClient"

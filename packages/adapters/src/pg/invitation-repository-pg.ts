@@ -1,4 +1,4 @@
-import { type Invitation, InvitationRepository, type StoredInvitation } from "@wasl/core"
+import { type Invitation, InvitationRepository, type StoredInvitation } from "@wasl/core/Accounts"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbNullOr, DbTimestamp, decodeFirst, decodeRows, nowParam } from "./rows.ts"

@@ -1,4 +1,4 @@
-import { MatchLock } from "@wasl/core"
+import { MatchLock } from "@wasl/core/Records"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 

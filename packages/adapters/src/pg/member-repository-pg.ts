@@ -1,4 +1,5 @@
-import { type Member, MemberRepository, MembershipStatus, Permission, type Roster } from "@wasl/core"
+import { type Member, MemberRepository, MembershipStatus, type Roster } from "@wasl/core/Accounts"
+import { Permission } from "@wasl/core/Auth"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbNullOr, DbSqlDateTime, DbTimestamp, decodeFirst, decodeRows, nowParam } from "./rows.ts"

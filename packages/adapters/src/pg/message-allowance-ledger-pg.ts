@@ -1,4 +1,4 @@
-import { allowanceMonthKey, MessageAllowanceLedger, Plan } from "@wasl/core"
+import { allowanceMonthKey, MessageAllowanceLedger, Plan } from "@wasl/core/Accounts"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbNullOr, decodeFirst, nowParam } from "./rows.ts"

@@ -1,5 +1,7 @@
 /** Notes of records on PostgreSQL (table `notes`, migration 0004), newest first. */
-import { type Note, NoteRepository, type NoteRef, type NoteScope, ObjectKindSchema, pageOffset, RecordId } from "@wasl/core"
+import { type Note, NoteRepository, type NoteRef, type NoteScope } from "@wasl/core/Notes"
+import { ObjectKindSchema, pageOffset } from "@wasl/core/Records"
+import { RecordId } from "@wasl/core/Wire"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbTimestamp, decodeFirst, decodeRows } from "./rows.ts"

@@ -1,4 +1,4 @@
-import { feedFromNotices, NotificationFeed, type NotificationNotice } from "@wasl/core"
+import { feedFromNotices, NotificationFeed, type NotificationNotice } from "@wasl/core/Notifications"
 import { PgClient } from "@effect/sql-pg"
 import { Deferred, Duration, Effect, Layer, PubSub, Queue, Schedule } from "effect"
 import { NOTIFICATIONS_CHANNEL } from "./notification-repository-pg.ts"

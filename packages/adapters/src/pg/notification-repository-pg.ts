@@ -1,9 +1,5 @@
-import {
-  NotificationName,
-  type NotificationPreference,
-  NotificationRepository,
-  type PendingEmail
-} from "@wasl/core"
+import { NotificationName, type NotificationPreference } from "@wasl/core/Accounts"
+import { NotificationRepository, type PendingEmail } from "@wasl/core/Notifications"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { type Columns, columns, DbInt, DbNullOr, DbTimestamp, decodeFirst, decodeRows, selectList } from "./rows.ts"

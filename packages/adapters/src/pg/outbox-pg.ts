@@ -1,5 +1,4 @@
 import {
-  EventName,
   type ClaimedOutboxEvent,
   currentTraceParent,
   type NewOutboxEvent,
@@ -7,7 +6,8 @@ import {
   type OutboxEvent,
   type OutboxEventKey,
   traceParentField
-} from "@wasl/core"
+} from "@wasl/core/Events"
+import { EventName } from "@wasl/core/Records"
 import { Array as Arr, Clock, DateTime, Duration, Effect, Layer, Schema } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { SqlClient } from "effect/sql"

@@ -1,12 +1,11 @@
+import { invalid } from "@wasl/core/Errors"
 import {
-  invalid,
-  LaravelMessageMore,
   LocalizedText,
   ObjectKindSchema,
   type PropertyGroupDefinition,
-  PropertyGroupRepository,
-  RecordId
-} from "@wasl/core"
+  PropertyGroupRepository
+} from "@wasl/core/Records"
+import { LaravelMessageMore, RecordId } from "@wasl/core/Wire"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbTimestamp, decodeFirst, decodeRows } from "./rows.ts"

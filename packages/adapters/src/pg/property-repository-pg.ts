@@ -1,14 +1,13 @@
+import { invalid } from "@wasl/core/Errors"
 import {
   EnumOption,
-  invalid,
-  LaravelMessageMore,
   LocalizedText,
   ObjectKindSchema,
   type PropertyDefinition,
   PropertyRepository,
-  PropertyType,
-  RecordId
-} from "@wasl/core"
+  PropertyType
+} from "@wasl/core/Records"
+import { LaravelMessageMore, RecordId } from "@wasl/core/Wire"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbTimestamp, decodeFirst, decodeRows } from "./rows.ts"

@@ -4,7 +4,7 @@
  */
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { type PropertyDefinition, PropertyValueStore, type StoredValue } from "@wasl/core"
+import { type PropertyDefinition, PropertyValueStore, type StoredValue } from "@wasl/core/Records"
 import { dropPropertyValues, rebuildPropertyValues } from "./records/custom-value-rows.ts"
 import { KIND_STORAGE } from "./records/storage.ts"
 

@@ -1,4 +1,4 @@
-import { QueueSignals, type WorkQueue } from "@wasl/core"
+import { QueueSignals, type WorkQueue } from "@wasl/core/Events"
 import { PgClient } from "@effect/sql-pg"
 import { Duration, Effect, Layer, Queue, Schedule } from "effect"
 import { DELIVERIES_CHANNEL } from "./delivery-repository-pg.ts"

@@ -1,4 +1,4 @@
-import { makePruneSchedule, RateLimiter } from "@wasl/core"
+import { makePruneSchedule, RateLimiter } from "@wasl/core/Auth"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, decodeFirst } from "./rows.ts"

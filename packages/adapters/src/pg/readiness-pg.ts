@@ -1,4 +1,4 @@
-import { Readiness } from "@wasl/core"
+import { Readiness } from "@wasl/core/Deployment"
 import { Cause, Duration, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { migrations } from "../db/migrations/index.ts"

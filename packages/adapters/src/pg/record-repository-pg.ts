@@ -32,8 +32,8 @@ import {
   type RecordScanInput,
   type RecordUpdateInput,
   type RecordWithDerived
-} from "@wasl/core"
-import type { ObjectKind, PropertyDefinition } from "@wasl/core"
+} from "@wasl/core/Records"
+import type { ObjectKind, PropertyDefinition } from "@wasl/core/Records"
 import { DateTime, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"

@@ -1,4 +1,4 @@
-import { Retention, type RetentionKind } from "@wasl/core"
+import { Retention, type RetentionKind } from "@wasl/core/Retention"
 import { DateTime, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 

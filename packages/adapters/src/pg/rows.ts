@@ -5,7 +5,7 @@
  * defaults: bigint and Date), so each codec accepts both and decodes to the
  * core schemas' Type (numbers, `DateTime.Utc`).
  */
-import { formatSqlDateTime, parseDateInput } from "@wasl/core"
+import { formatSqlDateTime, parseDateInput } from "@wasl/core/Wire"
 import { DateTime, Effect, Option, Schema, SchemaGetter, SchemaIssue } from "effect"
 import { SchemaJITCompiler } from "effect/schema"
 

@@ -1,4 +1,4 @@
-import { SessionRepository, type StoredSession } from "@wasl/core"
+import { SessionRepository, type StoredSession } from "@wasl/core/Auth"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbTimestamp, decodeFirst, nowParam } from "./rows.ts"

@@ -1,4 +1,5 @@
-import { Permission, type Team, type TeamDetails, TeamRepository } from "@wasl/core"
+import { type Team, type TeamDetails, TeamRepository } from "@wasl/core/Accounts"
+import { Permission } from "@wasl/core/Auth"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { type Columns, columns, DbInt, DbTimestamp, decodeFirst, decodeRows, nowParam, selectList } from "./rows.ts"

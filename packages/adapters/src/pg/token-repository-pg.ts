@@ -1,4 +1,4 @@
-import { Ability, type ApiToken, type StoredToken, TokenRepository } from "@wasl/core"
+import { Ability, type ApiToken, type StoredToken, TokenRepository } from "@wasl/core/Auth"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbNullOr, DbTimestamp, decodeFirst, decodeRows, nowParam } from "./rows.ts"

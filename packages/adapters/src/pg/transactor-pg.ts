@@ -1,4 +1,4 @@
-import { Transactor } from "@wasl/core"
+import { Transactor } from "@wasl/core/Deployment"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { isSqlError } from "effect/sql/SqlError"

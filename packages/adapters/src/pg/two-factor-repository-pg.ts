@@ -1,4 +1,4 @@
-import { type TwoFactorState, TwoFactorRepository } from "@wasl/core"
+import { type TwoFactorState, TwoFactorRepository } from "@wasl/core/Auth"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbNullOr, DbTimestamp, decodeFirst, nowParam } from "./rows.ts"

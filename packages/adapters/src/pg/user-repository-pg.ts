@@ -1,4 +1,11 @@
-import { invalid, type Membership, type MemberPreferences, MembershipStatus, type User, UserRepository } from "@wasl/core"
+import {
+  type Membership,
+  type MemberPreferences,
+  MembershipStatus,
+  type User,
+  UserRepository
+} from "@wasl/core/Accounts"
+import { invalid } from "@wasl/core/Errors"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { EMAIL_TAKEN } from "../repository-semantics.ts"
 import { SqlClient } from "effect/sql"

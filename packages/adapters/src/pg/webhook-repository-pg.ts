@@ -1,11 +1,11 @@
+import { EventName } from "@wasl/core/Records"
 import {
-  EventName,
   type NewWebhook,
   type StoredWebhook,
   type WebhookChange,
   type WebhookEvent,
   WebhookRepository
-} from "@wasl/core"
+} from "@wasl/core/Webhooks"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbTimestamp, decodeRows } from "./rows.ts"

@@ -3,7 +3,7 @@
  * may be: its URL, its sealed secret and the health the state machine of core's webhook-state.ts
  * works on. Both the webhook repository and the delivery queue read them; this is their one reading.
  */
-import type { WebhookState } from "@wasl/core"
+import type { WebhookState } from "@wasl/core/Webhooks"
 import { Schema } from "effect"
 import { DbInt, DbNullOr, DbTimestamp } from "./rows.ts"
 

@@ -1,4 +1,4 @@
-import { type ClaimedWhatsAppWebhook, WhatsAppInbox } from "@wasl/core"
+import { type ClaimedWhatsAppWebhook, WhatsAppInbox } from "@wasl/core/WhatsApp"
 import { Array as Arr, DateTime, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbTimestamp, decodeRows } from "./rows.ts"

@@ -1,13 +1,8 @@
 /** The contract suite of the Conversations port (documented on `conversationsContract`). */
 import { describe, expect, layer } from "@effect/vitest"
-import {
-  type AccountRepository,
-  Conversations,
-  type InboxQuery,
-  type Message,
-  MessageRepository,
-  RecordRepository
-} from "@wasl/core"
+import { type AccountRepository } from "@wasl/core/Accounts"
+import { Conversations, type InboxQuery, type Message, MessageRepository } from "@wasl/core/Messaging"
+import { RecordRepository } from "@wasl/core/Records"
 import { DateTime, Effect, type Layer, Option } from "effect"
 import { freshRecordId, plusMillis } from "./otp-fixtures.ts"
 import { newAccountId } from "./record-contract-support.ts"

@@ -1,13 +1,9 @@
 /** The contract suite of `DeliveryBacklog` (documented on `deliveryBacklogContract`). */
 import { assert, layer } from "@effect/vitest"
-import {
-  AccountRepository,
-  DeliveryBacklog,
-  DeliveryRepository,
-  type DeliveryStatus,
-  Outbox,
-  type WebhookRepository
-} from "@wasl/core"
+import { AccountRepository } from "@wasl/core/Accounts"
+import { DeliveryBacklog, DeliveryRepository, type DeliveryStatus } from "@wasl/core/Deliveries"
+import { Outbox } from "@wasl/core/Events"
+import { type WebhookRepository } from "@wasl/core/Webhooks"
 import { DateTime, Duration, Effect, type Layer } from "effect"
 import { newWebhook } from "./delivery-repository-contract.ts"
 

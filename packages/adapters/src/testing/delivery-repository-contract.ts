@@ -1,20 +1,19 @@
 /** The contract suite of `DeliveryRepository` (documented on `deliveryRepositoryContract`), and its helpers. */
 import { assert, layer } from "@effect/vitest"
+import { AccountRepository } from "@wasl/core/Accounts"
 import {
-  AccountRepository,
   type AttemptRecord,
   type ClaimedDelivery,
   type DeliveryAttempt,
   DeliveryRepository,
   type DeliveryState,
-  type EventName,
   fanOutEvents,
-  type NewDelivery,
-  Outbox,
-  Transactor,
-  WebhookRepository,
-  type WebhookState
-} from "@wasl/core"
+  type NewDelivery
+} from "@wasl/core/Deliveries"
+import { Transactor } from "@wasl/core/Deployment"
+import { Outbox } from "@wasl/core/Events"
+import { type EventName } from "@wasl/core/Records"
+import { WebhookRepository, type WebhookState } from "@wasl/core/Webhooks"
 import { DateTime, Duration, Effect, Exit, type Layer, Option } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { TestClock } from "effect/testing"

@@ -1,17 +1,15 @@
 /** The contract suite of `ExportRepository` and of the records scan exports read through (documented on `exportRepositoryContract`). */
 import { assert, layer } from "@effect/vitest"
+import { type AccountRepository } from "@wasl/core/Accounts"
+import { Transactor } from "@wasl/core/Deployment"
+import { ExportRepository, type NewExport, queuedExport } from "@wasl/core/Exports"
 import {
-  type AccountRepository,
-  ExportRepository,
-  type NewExport,
-  queuedExport,
   RecordRepository,
   type RecordListParams,
   type RecordScanBatch,
-  type RecordWithDerived,
-  Retention,
-  Transactor
-} from "@wasl/core"
+  type RecordWithDerived
+} from "@wasl/core/Records"
+import { Retention } from "@wasl/core/Retention"
 import { DateTime, Duration, Effect, type Layer, Option, Stream } from "effect"
 import { atTime, plusMillis } from "./otp-fixtures.ts"
 import { condition, customProperty, freshId, freshIds, idsOf, listInput, newAccountId } from "./record-contract-support.ts"

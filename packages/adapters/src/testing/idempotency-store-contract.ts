@@ -1,13 +1,13 @@
 /** The contract suite of `IdempotencyStore` (documented on `idempotencyStoreContract`). */
 import { expect, layer } from "@effect/vitest"
+import { AccountRepository } from "@wasl/core/Accounts"
 import {
-  AccountRepository,
   type IdempotencyClaim,
   type IdempotencyMode,
   IdempotencyStore,
   type IdempotentWork,
   type KeptAnswer
-} from "@wasl/core"
+} from "@wasl/core/Idempotency"
 import { DateTime, Deferred, Duration, Effect, Fiber, type Layer, Option, Ref } from "effect"
 import { atTime, plusMillis } from "./otp-fixtures.ts"
 

@@ -1,6 +1,9 @@
 /** The contract suite of `ImportRepository` (documented on `importRepositoryContract`). */
 import { assert, layer } from "@effect/vitest"
-import { type AccountRepository, ImportRepository, Retention, Transactor, UserRepository } from "@wasl/core"
+import { type AccountRepository, UserRepository } from "@wasl/core/Accounts"
+import { Transactor } from "@wasl/core/Deployment"
+import { ImportRepository } from "@wasl/core/Imports"
+import { Retention } from "@wasl/core/Retention"
 import { DateTime, Duration, Effect, Exit, type Layer, Option } from "effect"
 import { freshId, newAccountId } from "./record-contract-support.ts"
 

@@ -1,14 +1,14 @@
 /** The contract suite of the stores receiving WhatsApp needs (documented on `inboundStoresContract`). */
 import { describe, expect, layer } from "@effect/vitest"
+import { type AccountRepository } from "@wasl/core/Accounts"
+import { Transactor } from "@wasl/core/Deployment"
 import {
-  type AccountRepository,
   ContactChannelRepository,
   MessageStatusHoldRepository,
   PlatformRepository,
-  RecordRepository,
-  type StatusReport,
-  Transactor
-} from "@wasl/core"
+  type StatusReport
+} from "@wasl/core/Messaging"
+import { RecordRepository } from "@wasl/core/Records"
 import { DateTime, Duration, Effect, Exit, type Layer, Option } from "effect"
 import { accountWithCredits, freshRecordId, sandboxNumber } from "./otp-fixtures.ts"
 

@@ -1,6 +1,6 @@
 /** The contract suite of the MediaStore port (documented on `mediaStoreContract`). */
 import { describe, expect, layer } from "@effect/vitest"
-import { MediaStore, mediaKey } from "@wasl/core"
+import { MediaStore, mediaKey } from "@wasl/core/Messaging"
 import { Effect, Exit, type Layer, Option } from "effect"
 
 const bytes = (...values: Array<number>) => new Uint8Array(values)

@@ -3,15 +3,9 @@
  * (documented on `memberAccountsContract`).
  */
 import { assert, layer } from "@effect/vitest"
-import {
-  AccountRepository,
-  CurrentUserReader,
-  EmailTokenRepository,
-  SessionRepository,
-  TwoFactorLoginRepository,
-  UserRepository,
-  ValidationFailed
-} from "@wasl/core"
+import { AccountRepository, CurrentUserReader, EmailTokenRepository, UserRepository } from "@wasl/core/Accounts"
+import { SessionRepository, TwoFactorLoginRepository } from "@wasl/core/Auth"
+import { ValidationFailed } from "@wasl/core/Errors"
 import { DateTime, Duration, Effect, Exit, type Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { EMAIL_TAKEN } from "../repository-semantics.ts"

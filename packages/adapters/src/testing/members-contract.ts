@@ -1,6 +1,13 @@
 /** The contract suite of `MemberRepository`, the team administration of `TeamRepository` and `InvitationRepository`. */
 import { assert, layer } from "@effect/vitest"
-import { AccountRepository, InvitationRepository, MemberRepository, TeamRepository, TokenRepository, UserRepository } from "@wasl/core"
+import {
+  AccountRepository,
+  InvitationRepository,
+  MemberRepository,
+  TeamRepository,
+  UserRepository
+} from "@wasl/core/Accounts"
+import { TokenRepository } from "@wasl/core/Auth"
 import { DateTime, Duration, Effect, type Layer, Option } from "effect"
 
 /** What the layer under `membersContract` provides. */

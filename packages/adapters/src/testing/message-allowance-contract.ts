@@ -1,6 +1,7 @@
 /** The contract suite of `MessageAllowanceLedger` (documented on `messageAllowanceLedgerContract`). */
 import { expect, layer } from "@effect/vitest"
-import { AccountRepository, MessageAllowanceLedger, Transactor } from "@wasl/core"
+import { AccountRepository, MessageAllowanceLedger } from "@wasl/core/Accounts"
+import { Transactor } from "@wasl/core/Deployment"
 import { DateTime, Duration, Effect, type Layer, Option } from "effect"
 
 /** What the layer under `messageAllowanceLedgerContract` provides. */

@@ -1,18 +1,17 @@
 /** The contract suite of the messaging stores (documented on `messagingRepositoriesContract`). */
 import { describe, expect, layer } from "@effect/vitest"
+import { type AccountRepository } from "@wasl/core/Accounts"
+import { Transactor } from "@wasl/core/Deployment"
 import {
-  type AccountRepository,
   type Broadcast,
   BroadcastRepository,
   type Message,
   MessageRepository,
   PlatformRepository,
   type TemplateDefinition,
-  Transactor,
-  UNKNOWN_HEALTH,
-  type Verification,
-  VerificationRepository
-} from "@wasl/core"
+  UNKNOWN_HEALTH
+} from "@wasl/core/Messaging"
+import { type Verification, VerificationRepository } from "@wasl/core/Otp"
 import { DateTime, Duration, Effect, Exit, type Layer, Option } from "effect"
 import {
   accountWithCredits,

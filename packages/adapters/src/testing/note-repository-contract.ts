@@ -1,14 +1,9 @@
 /** The contract suite of `NoteRepository` (documented on `noteRepositoryContract`). */
 import { assert, layer } from "@effect/vitest"
-import {
-  type AccountRepository,
-  type Note,
-  NoteRepository,
-  type NoteRef,
-  type ObjectKind,
-  Transactor,
-  UserRepository
-} from "@wasl/core"
+import { type AccountRepository, UserRepository } from "@wasl/core/Accounts"
+import { Transactor } from "@wasl/core/Deployment"
+import { type Note, NoteRepository, type NoteRef } from "@wasl/core/Notes"
+import { type ObjectKind } from "@wasl/core/Records"
 import { Cause, DateTime, Duration, Effect, Exit, type Layer, Option } from "effect"
 import { freshId, freshIds, newAccountId } from "./record-contract-support.ts"
 

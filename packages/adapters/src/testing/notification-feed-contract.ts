@@ -1,13 +1,8 @@
 /** The contract suite of `NotificationFeed` (documented on `notificationFeedContract`). */
 import { assert, layer } from "@effect/vitest"
-import {
-  type AccountRepository,
-  NotificationFeed,
-  type NotificationChannels,
-  NotificationRepository,
-  Transactor,
-  UserRepository
-} from "@wasl/core"
+import { type AccountRepository, type NotificationChannels, UserRepository } from "@wasl/core/Accounts"
+import { Transactor } from "@wasl/core/Deployment"
+import { NotificationFeed, NotificationRepository } from "@wasl/core/Notifications"
 import { DateTime, Duration, Effect, Fiber, type Layer, Option, Queue, Stream } from "effect"
 import { newAccount } from "./outbox-contract.ts"
 

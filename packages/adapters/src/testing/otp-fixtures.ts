@@ -1,18 +1,16 @@
 /** Set-ups the messaging and OTP contract suites share (not exported: the suites are the API). */
+import { type Account, AccountRepository } from "@wasl/core/Accounts"
 import {
-  type Account,
-  AccountRepository,
   type Broadcast,
   type BroadcastInput,
   type BroadcastReview,
   BroadcastRepository,
   type Platform,
   type PlatformInput,
-  type OtpReservation,
   PlatformRepository,
-  type TemplateDefinition,
-  type Verification
-} from "@wasl/core"
+  type TemplateDefinition
+} from "@wasl/core/Messaging"
+import { type OtpReservation, type Verification } from "@wasl/core/Otp"
 import { DateTime, Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 

@@ -1,6 +1,8 @@
 /** The contract suite of `OtpLedger` (documented on `otpLedgerContract`). */
 import { expect, layer } from "@effect/vitest"
-import { type AccountRepository, OtpLedger, Transactor } from "@wasl/core"
+import { type AccountRepository } from "@wasl/core/Accounts"
+import { Transactor } from "@wasl/core/Deployment"
+import { OtpLedger } from "@wasl/core/Otp"
 import { DateTime, Duration, Effect, type Layer, Option } from "effect"
 import { accountOf, accountWithCredits, atTime, creditsOf, plusMillis } from "./otp-fixtures.ts"
 

@@ -1,12 +1,7 @@
 /** The contract suite of `OtpReservationRepository` (documented on `otpReservationContract`). */
 import { expect, layer } from "@effect/vitest"
-import {
-  type AccountRepository,
-  OtpLedger,
-  type OtpReservation,
-  OtpReservationRepository,
-  type OtpReservationStatus
-} from "@wasl/core"
+import { type AccountRepository } from "@wasl/core/Accounts"
+import { OtpLedger, type OtpReservation, OtpReservationRepository, type OtpReservationStatus } from "@wasl/core/Otp"
 import { DateTime, Duration, Effect, type Layer, Option } from "effect"
 import { accountOf, accountWithCredits, creditsOf, freshRecordId, plusMillis, reservationAt } from "./otp-fixtures.ts"
 

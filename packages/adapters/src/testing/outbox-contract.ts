@@ -1,6 +1,9 @@
 /** The contract suite of `Outbox` (documented on `outboxContract`), and its helpers. */
 import { assert, layer } from "@effect/vitest"
-import { AccountRepository, type EventName, type NewOutboxEvent, Outbox, type OutboxEvent, Transactor } from "@wasl/core"
+import { AccountRepository } from "@wasl/core/Accounts"
+import { Transactor } from "@wasl/core/Deployment"
+import { type NewOutboxEvent, Outbox, type OutboxEvent } from "@wasl/core/Events"
+import { type EventName } from "@wasl/core/Records"
 import { Cause, DateTime, Duration, Effect, Exit, type Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { makeRecordingTracer } from "./recording-tracer.ts"

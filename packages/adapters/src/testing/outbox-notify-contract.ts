@@ -4,7 +4,8 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
-import { Outbox, Transactor } from "@wasl/core"
+import { Transactor } from "@wasl/core/Deployment"
+import { Outbox } from "@wasl/core/Events"
 import { Duration, Effect, type Layer, Option, Queue } from "effect"
 import { OUTBOX_CHANNEL } from "../pg/outbox-pg.ts"
 import { contactCreated, newAccount, type OutboxContractServices } from "./outbox-contract.ts"

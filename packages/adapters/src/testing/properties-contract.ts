@@ -1,15 +1,14 @@
 /** The contract suite of `PropertyRepository` and `PropertyGroupRepository` (documented on `propertiesContract`). */
 import { assert, layer } from "@effect/vitest"
+import { AccountRepository, UserRepository } from "@wasl/core/Accounts"
+import { Transactor } from "@wasl/core/Deployment"
 import {
-  AccountRepository,
-  makeRecordId,
   type PropertyDefinition,
   type PropertyGroupDefinition,
   PropertyGroupRepository,
-  PropertyRepository,
-  Transactor,
-  UserRepository
-} from "@wasl/core"
+  PropertyRepository
+} from "@wasl/core/Records"
+import { makeRecordId } from "@wasl/core/Wire"
 import { Cause, DateTime, Duration, Effect, Exit, type Layer, Option } from "effect"
 
 /** What the layer under `propertiesContract` provides. */

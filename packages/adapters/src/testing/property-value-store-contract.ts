@@ -1,13 +1,13 @@
 /** The contract suite of `PropertyValueStore` (documented on `propertyValueStoreContract`). */
 import { assert, layer } from "@effect/vitest"
+import { type AccountRepository } from "@wasl/core/Accounts"
 import {
-  type AccountRepository,
   type PropertyDefinition,
   PropertyValueStore,
   RecordRepository,
   type RecordListParams,
   type StoredValue
-} from "@wasl/core"
+} from "@wasl/core/Records"
 import { Duration, Effect, type Layer, Option } from "effect"
 import { asRecordId, condition as cond, customProperty, freshIds, idsOf, listInput, newAccountId } from "./record-contract-support.ts"
 

@@ -1,15 +1,10 @@
 /** The contract suite of `QueueSignals` (documented on `queueSignalsContract`). */
 import { assert, layer } from "@effect/vitest"
-import {
-  AccountRepository,
-  DeliveryRepository,
-  type NewDelivery,
-  Outbox,
-  QueueSignals,
-  Transactor,
-  type WebhookRepository,
-  type WorkQueue
-} from "@wasl/core"
+import { AccountRepository } from "@wasl/core/Accounts"
+import { DeliveryRepository, type NewDelivery } from "@wasl/core/Deliveries"
+import { Transactor } from "@wasl/core/Deployment"
+import { Outbox, QueueSignals, type WorkQueue } from "@wasl/core/Events"
+import { type WebhookRepository } from "@wasl/core/Webhooks"
 import { DateTime, Duration, Effect, Exit, Latch, type Layer, Scope } from "effect"
 import { newWebhook } from "./delivery-repository-contract.ts"
 import { contactCreated, newAccount } from "./outbox-contract.ts"

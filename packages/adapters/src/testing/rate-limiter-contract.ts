@@ -1,6 +1,6 @@
 /** The contract suite of `RateLimiter` (documented on `rateLimiterContract`). */
 import { assert, layer } from "@effect/vitest"
-import { RateLimiter, type RateWindow } from "@wasl/core"
+import { RateLimiter, type RateWindow } from "@wasl/core/Auth"
 import { Duration, Effect, type Layer } from "effect"
 
 /** What the layer under `rateLimiterContract` provides. */

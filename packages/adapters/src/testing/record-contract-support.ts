@@ -2,23 +2,22 @@
  * What the record, note and property value contracts share: fresh accounts and ids, custom
  * property definitions, a clock set to an instant, conditions, and records in a comparable form.
  */
+import { AccountRepository } from "@wasl/core/Accounts"
 import {
-  AccountRepository,
   type Condition,
   type ContactChannel,
   type DerivedData,
   type FilterScalar,
   type FilterValueType,
-  makeRecordId,
   type ObjectKind,
   type PropertyDefinition,
   type PropertyType,
-  RecordId,
   type RecordListInput,
   type RecordListParams,
   type RecordWithDerived,
   type StoredRecord
-} from "@wasl/core"
+} from "@wasl/core/Records"
+import { makeRecordId, RecordId } from "@wasl/core/Wire"
 import { DateTime, Effect } from "effect"
 import { TestClock } from "effect/testing"
 

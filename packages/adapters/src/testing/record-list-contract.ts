@@ -1,7 +1,7 @@
 /** The contract suite of `RecordRepository.list` (documented on `recordListContract`). */
 import { assert, layer } from "@effect/vitest"
+import { type AccountRepository } from "@wasl/core/Accounts"
 import {
-  type AccountRepository,
   coerceInstant,
   type ComplexFilters,
   type Condition,
@@ -11,7 +11,7 @@ import {
   RecordRepository,
   type RecordListParams,
   type StoredValues
-} from "@wasl/core"
+} from "@wasl/core/Records"
 import { DateTime, Duration, Effect, type Layer } from "effect"
 import {
   atTime,

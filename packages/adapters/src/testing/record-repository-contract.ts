@@ -1,14 +1,9 @@
 /** The contract suite of `RecordRepository` beyond lists (documented on `recordRepositoryContract`). */
 import { assert, layer } from "@effect/vitest"
-import {
-  type AccountRepository,
-  type Condition,
-  type Note,
-  NoteRepository,
-  RecordRepository,
-  type RecordWithDerived,
-  Transactor
-} from "@wasl/core"
+import { type AccountRepository } from "@wasl/core/Accounts"
+import { Transactor } from "@wasl/core/Deployment"
+import { type Note, NoteRepository } from "@wasl/core/Notes"
+import { type Condition, RecordRepository, type RecordWithDerived } from "@wasl/core/Records"
 import { Cause, DateTime, Duration, Effect, Exit, type Layer, Option } from "effect"
 import {
   atTime,

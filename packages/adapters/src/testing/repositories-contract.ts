@@ -4,15 +4,13 @@ import {
   AccountRepository,
   CurrentUserReader,
   type NotificationName,
-  NotificationRepository,
-  PERMISSIONS,
-  SessionRepository,
   TeamRepository,
-  TokenRepository,
-  Transactor,
-  UserRepository,
-  ValidationFailed
-} from "@wasl/core"
+  UserRepository
+} from "@wasl/core/Accounts"
+import { PERMISSIONS, SessionRepository, TokenRepository } from "@wasl/core/Auth"
+import { Transactor } from "@wasl/core/Deployment"
+import { ValidationFailed } from "@wasl/core/Errors"
+import { NotificationRepository } from "@wasl/core/Notifications"
 import { Cause, Context, DateTime, Duration, Effect, Exit, Fiber, type Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { EMAIL_TAKEN, InsufficientOtpCredits } from "../repository-semantics.ts"

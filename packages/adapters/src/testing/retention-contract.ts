@@ -1,24 +1,13 @@
 /** The contract suite of `Retention` (documented on `retentionContract`). */
 import { assert, layer } from "@effect/vitest"
-import {
-  AccountRepository,
-  type BroadcastRepository,
-  type ClaimedDelivery,
-  DeliveryRepository,
-  type DeliveryState,
-  IDEMPOTENCY_KEY_LIFETIME,
-  IdempotencyStore,
-  MessageStatusHoldRepository,
-  NotificationRepository,
-  type OtpReservation,
-  OtpReservationRepository,
-  type PlatformRepository,
-  Retention,
-  type RetentionKind,
-  UserRepository,
-  VerificationRepository,
-  type WebhookRepository
-} from "@wasl/core"
+import { AccountRepository, UserRepository } from "@wasl/core/Accounts"
+import { type ClaimedDelivery, DeliveryRepository, type DeliveryState } from "@wasl/core/Deliveries"
+import { IDEMPOTENCY_KEY_LIFETIME, IdempotencyStore } from "@wasl/core/Idempotency"
+import { type BroadcastRepository, MessageStatusHoldRepository, type PlatformRepository } from "@wasl/core/Messaging"
+import { NotificationRepository } from "@wasl/core/Notifications"
+import { type OtpReservation, OtpReservationRepository, VerificationRepository } from "@wasl/core/Otp"
+import { Retention, type RetentionKind } from "@wasl/core/Retention"
+import { type WebhookRepository } from "@wasl/core/Webhooks"
 import { DateTime, Duration, Effect, type Layer, Option } from "effect"
 import { drainDeliveries, newWebhook } from "./delivery-repository-contract.ts"
 import { atTime, newBroadcast, plusMillis, reservationAt, verification } from "./otp-fixtures.ts"

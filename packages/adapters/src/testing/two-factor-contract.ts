@@ -1,6 +1,7 @@
 /** The contract suite of `TwoFactorRepository` and `TwoFactorLoginRepository` (documented on `twoFactorContract`). */
 import { assert, layer } from "@effect/vitest"
-import { AccountRepository, CurrentUserReader, TwoFactorLoginRepository, TwoFactorRepository, UserRepository } from "@wasl/core"
+import { AccountRepository, CurrentUserReader, UserRepository } from "@wasl/core/Accounts"
+import { TwoFactorLoginRepository, TwoFactorRepository } from "@wasl/core/Auth"
 import { DateTime, Duration, Effect, type Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 

@@ -1,14 +1,9 @@
 /** The contract suite of `WebhookRepository` (documented on `webhookRepositoryContract`). */
 import { assert, layer } from "@effect/vitest"
-import {
-  AccountRepository,
-  type EventName,
-  initialWebhookState,
-  type StoredWebhook,
-  Transactor,
-  WebhookRepository,
-  type WebhookState
-} from "@wasl/core"
+import { AccountRepository } from "@wasl/core/Accounts"
+import { Transactor } from "@wasl/core/Deployment"
+import { type EventName } from "@wasl/core/Records"
+import { initialWebhookState, type StoredWebhook, WebhookRepository, type WebhookState } from "@wasl/core/Webhooks"
 import { Cause, DateTime, Duration, Effect, Exit, type Layer, Option } from "effect"
 
 /** What the layer under `webhookRepositoryContract` provides. */

@@ -1,6 +1,7 @@
 /** The contract suite of `WhatsAppInbox` (documented on `whatsAppInboxContract`). */
 import { assert, layer } from "@effect/vitest"
-import { QueueSignals, WhatsAppInbox } from "@wasl/core"
+import { QueueSignals } from "@wasl/core/Events"
+import { WhatsAppInbox } from "@wasl/core/WhatsApp"
 import { DateTime, Duration, Effect, Latch, type Layer } from "effect"
 import { TestClock } from "effect/testing"
 

@@ -1,5 +1,11 @@
 /** `WebhookTransportHttp`: webhook requests over node:https. */
-import { WebhookTransport, type WebhookRequest, type WebhookResponse, classifyAddress, isIpLiteral } from "@wasl/core"
+import {
+  WebhookTransport,
+  type WebhookRequest,
+  type WebhookResponse,
+  classifyAddress,
+  isIpLiteral
+} from "@wasl/core/Webhooks"
 import { Clock, Duration, Effect, Layer } from "effect"
 import * as Dns from "node:dns"
 import * as Fs from "node:fs"

@@ -1,5 +1,11 @@
 /** `WebhookUrlGuardDns`: webhook URLs checked against the system resolver. */
-import { checkWebhookUrlSyntax, classifyAddress, type UrlCheck, WebhookUrlGuard, WebhookUrlMessage } from "@wasl/core"
+import {
+  checkWebhookUrlSyntax,
+  classifyAddress,
+  type UrlCheck,
+  WebhookUrlGuard,
+  WebhookUrlMessage
+} from "@wasl/core/Webhooks"
 import { Duration, Effect, Layer } from "effect"
 import { lookup } from "node:dns/promises"
 

@@ -6,7 +6,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
-import { NotificationFeed, QueueSignals, type WorkQueue } from "@wasl/core"
+import { QueueSignals, type WorkQueue } from "@wasl/core/Events"
+import { NotificationFeed } from "@wasl/core/Notifications"
 import { Context, Deferred, Duration, Effect, Layer, Queue, Redacted, Schedule } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient } from "effect/sql"

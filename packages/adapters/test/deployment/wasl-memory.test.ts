@@ -3,7 +3,9 @@
  * by merging a layer of one's own after it (the embedding guide's way to plug in an adapter).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { authenticateToken, bootstrapAccount, createWebhook, WebhookUrlGuard } from "@wasl/core"
+import { bootstrapAccount } from "@wasl/core/Accounts"
+import { authenticateToken } from "@wasl/core/Auth"
+import { createWebhook, WebhookUrlGuard } from "@wasl/core/Webhooks"
 import { Effect, Layer } from "effect"
 import { WaslMemory } from "../../src/memory/index.ts"
 import { PasswordHasherFast } from "../../src/password-hasher-scrypt.ts"

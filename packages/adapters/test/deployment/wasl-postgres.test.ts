@@ -4,7 +4,9 @@
  * cannot be used fails the layer with a message naming it.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { DEFAULT_OTP_COOLDOWN, DEFAULT_RETENTION, PublicUrl, RetentionPolicy } from "@wasl/core"
+import { PublicUrl } from "@wasl/core/Deployment"
+import { DEFAULT_OTP_COOLDOWN } from "@wasl/core/Messaging"
+import { DEFAULT_RETENTION, RetentionPolicy } from "@wasl/core/Retention"
 import { Context, Duration, Effect, Layer, Logger, Redacted } from "effect"
 import { existsSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"

@@ -1,6 +1,6 @@
 /** `MailerMemory`: every mail kept, in order, a copy of what was sent; `MemoryMailbox` reads and clears them. */
 import { assert, describe, it } from "@effect/vitest"
-import { type Mail, Mailer } from "@wasl/core"
+import { type Mail, Mailer } from "@wasl/core/Mail"
 import { Effect } from "effect"
 import { MailerMemory, MemoryMailbox } from "../../src/memory/index.ts"
 

@@ -15,14 +15,17 @@
  *   refused.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { bootstrapAccount, Mailer, notifyWebhookDeactivated, sendPendingEmails } from "@wasl/core"
+import { bootstrapAccount } from "@wasl/core/Accounts"
+import { Mailer } from "@wasl/core/Mail"
+import { sendPendingEmails } from "@wasl/core/Notifications"
+import { notifyWebhookDeactivated } from "@wasl/core/Webhooks"
 import { WaslMemory } from "../../src/memory/index.ts"
 import { Effect, Exit, Layer, Logger } from "effect"
 import { createServer } from "node:net"
 import { type AddressObject } from "mailparser"
 import { startSmtpServer, type SmtpServerOptions, type TestSmtpServer } from "../../../../test/support/smtp-server.ts"
 import { TEST_CA_FILE } from "../../../../test/support/test-tls.ts"
-import { MailerSmtp } from "../../src/index.ts"
+import { MailerSmtp } from "../../src/Mail.ts"
 
 const FROM = "\"Wasl CRM\" <crm@wasl.test>"
 const OWNER = "owner@mail.test"

@@ -1,11 +1,11 @@
 /** The MediaStore contract in memory and in a directory, and the directory's own guarantees. */
 import { describe, expect, it } from "@effect/vitest"
-import { MediaStore } from "@wasl/core"
+import { MediaStore } from "@wasl/core/Messaging"
 import { Effect, Option } from "effect"
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { MediaStoreFile } from "../../src/index.ts"
+import { MediaStoreFile } from "../../src/Media.ts"
 import { MediaStoreMemory } from "../../src/memory/index.ts"
 import { mediaStoreContract } from "../../src/testing/index.ts"
 

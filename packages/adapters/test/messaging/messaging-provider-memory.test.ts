@@ -6,7 +6,13 @@
  * and an OTP code hasher under the given key, or under a fresh random one.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { DEFAULT_OTP_COOLDOWN, MessagingProvider, MessagingSettings, OtpCodeHasher, type ProviderRequest } from "@wasl/core"
+import {
+  DEFAULT_OTP_COOLDOWN,
+  MessagingProvider,
+  MessagingSettings,
+  type ProviderRequest
+} from "@wasl/core/Messaging"
+import { OtpCodeHasher } from "@wasl/core/Otp"
 import { DateTime, Duration, Effect, Layer, Option } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { TestClock } from "effect/testing"

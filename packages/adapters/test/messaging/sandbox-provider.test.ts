@@ -5,13 +5,13 @@
  * read with the status callbacks Meta would send.
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { ProviderRequest } from "@wasl/core"
+import type { ProviderRequest } from "@wasl/core/Messaging"
 import { DateTime, Effect } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { makeSandboxProvider } from "../../src/index.ts"
+import { makeSandboxProvider } from "../../src/Messaging.ts"
 import { sandboxTextBody } from "../../src/messaging/sandbox-webhook-bodies.ts"
 
 const request = (to: string, code?: string): ProviderRequest => ({

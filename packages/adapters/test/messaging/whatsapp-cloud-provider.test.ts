@@ -5,10 +5,10 @@
  * rejected / unavailable; text messages, read receipts and received media.
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { ProviderRequest } from "@wasl/core"
+import type { ProviderRequest } from "@wasl/core/Messaging"
 import { Effect } from "effect"
 import { afterAll, beforeAll } from "vitest"
-import { classifyCloudError, makeWhatsAppCloudProvider } from "../../src/index.ts"
+import { classifyCloudError, makeWhatsAppCloudProvider } from "../../src/Messaging.ts"
 import { type FakeCloudApi, startFakeCloudApi } from "../../src/testing/fake-whatsapp-cloud-api.ts"
 
 const TOKEN = "EAAG-test-token"

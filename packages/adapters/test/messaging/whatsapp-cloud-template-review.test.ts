@@ -6,10 +6,10 @@
  * parameters of its header and body.
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { ProviderRequest, TemplateSubmission } from "@wasl/core"
+import type { ProviderRequest, TemplateSubmission } from "@wasl/core/Messaging"
 import { Effect } from "effect"
 import { afterAll, beforeAll } from "vitest"
-import { makeWhatsAppCloudProvider } from "../../src/index.ts"
+import { makeWhatsAppCloudProvider } from "../../src/Messaging.ts"
 import { makeWhatsAppCloudTemplateReview } from "../../src/messaging/template-review-whatsapp-cloud.ts"
 import { type FakeCloudApi, startFakeCloudApi } from "../../src/testing/fake-whatsapp-cloud-api.ts"
 

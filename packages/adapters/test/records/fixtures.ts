@@ -4,7 +4,7 @@
  * and the reference ordering of lists (no value last in either direction, ties by id; the expected order the SQL must produce: the memory
  * adapter's, whose keys the record list contract checks case by case).
  */
-import type { ObjectKind, OrderDirection, PropertyDefinition } from "@wasl/core"
+import type { ObjectKind, OrderDirection, PropertyDefinition } from "@wasl/core/Records"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"

@@ -21,7 +21,7 @@ import {
   matchesFilters,
   RecordRepository,
   type StoredValues
-} from "@wasl/core"
+} from "@wasl/core/Records"
 import { DateTime, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import fc from "fast-check"

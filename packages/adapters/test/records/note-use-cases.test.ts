@@ -4,17 +4,9 @@
  * note must be the account's (404); `<kind>-show` to read, `<kind>-update` to write.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import {
-  createNote,
-  createRecord,
-  deleteNote,
-  deleteRecord,
-  listNotes,
-  NoteRepository,
-  type Permission,
-  type Principal,
-  updateNote
-} from "@wasl/core"
+import { type Permission, type Principal } from "@wasl/core/Auth"
+import { createNote, deleteNote, listNotes, NoteRepository, updateNote } from "@wasl/core/Notes"
+import { createRecord, deleteRecord } from "@wasl/core/Records"
 import { Effect } from "effect"
 import { atTime } from "../../src/testing/record-contract-support.ts"
 import { claimEvents, idOf, newPrincipal, USE_CASE_VARIANTS } from "./use-case-support.ts"

@@ -5,7 +5,13 @@
  * and texts longer than the 255-character sort key; numbers, instants and days that tie; and
  * conditions in the shapes the core's parser produces.
  */
-import { type Condition, type FilterNode, type FilterScalar, type FilterValueType, operatorsFor } from "@wasl/core"
+import {
+  type Condition,
+  type FilterNode,
+  type FilterScalar,
+  type FilterValueType,
+  operatorsFor
+} from "@wasl/core/Records"
 import fc from "fast-check"
 
 /** A property as the generators see it: its name, the type it compares under, its options. */

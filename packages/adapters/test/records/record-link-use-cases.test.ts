@@ -5,6 +5,7 @@
  * path (404) and permissions.
  */
 import { assert, describe, layer } from "@effect/vitest"
+import { type Permission, type Principal } from "@wasl/core/Auth"
 import {
   attachDealContacts,
   attachDealTickets,
@@ -18,10 +19,8 @@ import {
   flatContact,
   getRecord,
   type ContactRecordJson,
-  type Permission,
-  type Principal,
   type RecordJson
-} from "@wasl/core"
+} from "@wasl/core/Records"
 import { Effect } from "effect"
 import { atTime } from "../../src/testing/record-contract-support.ts"
 import { claimEvents, idOf, newPrincipal, propertiesOf, USE_CASE_VARIANTS } from "./use-case-support.ts"

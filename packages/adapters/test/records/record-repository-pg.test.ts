@@ -7,7 +7,13 @@
  * On PGlite always, on PostgreSQL when TEST_DATABASE_URL (or DATABASE_URL) is set.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { type Condition, coerceInstant, type RecordListParams, RecordRepository, type RecordWithDerived } from "@wasl/core"
+import {
+  type Condition,
+  coerceInstant,
+  type RecordListParams,
+  RecordRepository,
+  type RecordWithDerived
+} from "@wasl/core/Records"
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestDatabase } from "../../src/db/test-database.ts"

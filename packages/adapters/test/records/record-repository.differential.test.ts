@@ -12,8 +12,8 @@
  * timestamps tie.
  */
 import { assert, layer } from "@effect/vitest"
+import { AccountRepository } from "@wasl/core/Accounts"
 import {
-  AccountRepository,
   type ComplexFilters,
   convertValuesForDefinition,
   type FilterScalar,
@@ -26,7 +26,7 @@ import {
   type RecordListParams,
   type RecordWithDerived,
   type StoredValue
-} from "@wasl/core"
+} from "@wasl/core/Records"
 import { type Context, DateTime, Effect, Exit, Layer } from "effect"
 import fc from "fast-check"
 import { TestDatabase } from "../../src/db/test-database.ts"

@@ -3,6 +3,8 @@
  * shapes, validation, permissions, account isolation, and their outbox events.
  */
 import { assert, describe, layer } from "@effect/vitest"
+import { type Permission, type Principal } from "@wasl/core/Auth"
+import { Transactor } from "@wasl/core/Deployment"
 import {
   BUILTIN_GROUPS,
   createProperty,
@@ -10,12 +12,9 @@ import {
   deleteRecord,
   getRecord,
   listRecords,
-  type Permission,
-  type Principal,
   RecordRepository,
-  Transactor,
   updateRecord
-} from "@wasl/core"
+} from "@wasl/core/Records"
 import { Effect } from "effect"
 import { listInput } from "../../src/testing/record-contract-support.ts"
 import { claimEvents, newPrincipal, propertiesOf, USE_CASE_VARIANTS } from "./use-case-support.ts"

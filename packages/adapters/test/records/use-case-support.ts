@@ -3,7 +3,11 @@
  * PostgreSQL (the last when TEST_DATABASE_URL, or DATABASE_URL, is set), a fresh principal, and the
  * events an account queued.
  */
-import { bootstrapAccount, Outbox, PERMISSIONS, type Permission, type Principal, type NotificationFeed, type QueueSignals, type RecordJson } from "@wasl/core"
+import { bootstrapAccount } from "@wasl/core/Accounts"
+import { PERMISSIONS, type Permission, type Principal } from "@wasl/core/Auth"
+import { Outbox, type QueueSignals } from "@wasl/core/Events"
+import { type NotificationFeed } from "@wasl/core/Notifications"
+import { type RecordJson } from "@wasl/core/Records"
 import { Effect, Layer } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { MigrationsLive } from "../../src/db/database.ts"

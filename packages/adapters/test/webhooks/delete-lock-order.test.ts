@@ -10,16 +10,16 @@
  * webhook: a deadlock on every iteration.
  */
 import { assert, describe, layer } from "@effect/vitest"
+import { AccountRepository } from "@wasl/core/Accounts"
 import {
-  AccountRepository,
   type AttemptRecord,
   type AttemptResult,
   DeliveryRepository,
   type PendingAttempt,
-  recordAttempts,
-  type WaslRepositories,
-  WebhookRepository
-} from "@wasl/core"
+  recordAttempts
+} from "@wasl/core/Deliveries"
+import { type WaslRepositories } from "@wasl/core/Deployment"
+import { WebhookRepository } from "@wasl/core/Webhooks"
 import { DateTime, Deferred, Duration, Effect, Fiber, Layer } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { SqlClient } from "effect/sql"

@@ -19,29 +19,23 @@
  * - recovery: at most RECOVERY_BATCH deliveries per call, the earliest ended first.
  */
 import { assert, describe, layer } from "@effect/vitest"
+import { bootstrapAccount } from "@wasl/core/Accounts"
+import { PERMISSIONS, type Principal, SecretBox } from "@wasl/core/Auth"
 import {
   attemptDelivery,
-  bootstrapAccount,
   DeliveryPolicy,
   DeliveryRepository,
-  EVENT_NAMES,
-  type EventName,
   fanOutEvents,
   listDeliveries,
   type NewDelivery,
-  NotificationRepository,
-  Outbox,
-  PERMISSIONS,
-  type Principal,
   RECOVERY_BATCH,
   recoverDeliveries,
-  redeliver,
-  SecretBox,
-  verifyDelivery,
-  WebhookRepository,
-  type WebhookResponse,
-  type WebhookState
-} from "@wasl/core"
+  redeliver
+} from "@wasl/core/Deliveries"
+import { Outbox } from "@wasl/core/Events"
+import { NotificationRepository } from "@wasl/core/Notifications"
+import { EVENT_NAMES, type EventName } from "@wasl/core/Records"
+import { verifyDelivery, WebhookRepository, type WebhookResponse, type WebhookState } from "@wasl/core/Webhooks"
 import { DateTime, Duration, Effect, Layer, Option } from "effect"
 import { SecureRandom } from "effect/crypto"
 import type { SqlClient } from "effect/sql"

@@ -5,13 +5,13 @@
  * keep-alive reuse and the 4 KiB excerpt.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { type WebhookResponse, WebhookTransport } from "@wasl/core"
+import { type WebhookResponse, WebhookTransport } from "@wasl/core/Webhooks"
 import { Duration, Effect } from "effect"
 import * as Fs from "node:fs"
 import type * as Http from "node:http"
 import * as Https from "node:https"
 import { fileURLToPath } from "node:url"
-import { guardedLookup, WebhookTransportHttp } from "../../src/index.ts"
+import { guardedLookup, WebhookTransportHttp } from "../../src/Webhooks.ts"
 
 const TLS = fileURLToPath(new URL("../../../../test/fixtures/tls/", import.meta.url))
 const CA_FILE = `${TLS}ca.pem`

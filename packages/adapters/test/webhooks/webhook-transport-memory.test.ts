@@ -9,19 +9,17 @@
  * - `WebhookUrlGuardMemory`: core's syntax rule, and the hosts of its deny list refused.
  */
 import { assert, describe, it } from "@effect/vitest"
+import { AccountRepository } from "@wasl/core/Accounts"
+import { PERMISSIONS, type Principal, SecretBox } from "@wasl/core/Auth"
 import {
-  AccountRepository,
   createWebhook,
-  PERMISSIONS,
-  type Principal,
-  SecretBox,
   signDelivery,
   validateWebhook,
   WebhookTransport,
   WebhookUrlGuard,
   WebhookUrlMessage,
   type WebhookRequest
-} from "@wasl/core"
+} from "@wasl/core/Webhooks"
 import { DateTime, Duration, Effect, Fiber, Layer } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { TestClock } from "effect/testing"

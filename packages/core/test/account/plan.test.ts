@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
-import { Plan, webhookLimit } from "../../src/index.ts"
+import { Plan, webhookLimit } from "../../src/Accounts.ts"
 
 const Limit = Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1000 })))
 

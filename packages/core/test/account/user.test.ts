@@ -5,7 +5,7 @@ import {
   NOTIFICATION_NAMES,
   NotificationPreference,
   withDefaultPreferences
-} from "../../src/index.ts"
+} from "../../src/Accounts.ts"
 
 /** Stored preferences: at most one row per name (the table's unique key). */
 const Stored = Schema.Array(NotificationPreference)

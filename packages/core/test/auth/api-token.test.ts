@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
-import { parseBearer, TOKEN_SECRET_LENGTH } from "../../src/index.ts"
+import { parseBearer, TOKEN_SECRET_LENGTH } from "../../src/Auth.ts"
 
 /** The bearer token's form, written independently: `<positive integer id>|<40 alphanumerics>`. */
 const isSpecForm = (s: string): boolean => {

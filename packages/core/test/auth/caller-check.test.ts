@@ -9,7 +9,7 @@ import {
   recheckCaller,
   requireToken,
   withCallerChecks
-} from "../../src/index.ts"
+} from "../../src/Auth.ts"
 import { setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 

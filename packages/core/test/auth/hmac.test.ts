@@ -3,7 +3,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { Mac, SecureRandom } from "effect/crypto"
 import { Hex } from "effect/encoding"
-import { hmacSha256 } from "../../src/index.ts"
+import { hmacSha256 } from "../../src/Auth.ts"
 
 const KEY = new TextEncoder().encode("0123456789abcdef0123456789abcdef")
 /** HMAC-SHA256(KEY, "1732200000:{}"), computed with node:crypto apart from this code. */

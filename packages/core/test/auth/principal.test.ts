@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Schema } from "effect"
-import { Ability, allows, authorize, Permission, PERMISSIONS, type Principal, requireToken } from "../../src/index.ts"
+import { Ability, allows, authorize, Permission, PERMISSIONS, type Principal, requireToken } from "../../src/Auth.ts"
 
 const principal = (
   kind: Principal["kind"],

@@ -3,7 +3,7 @@
  * TestClock and checked against a model that counts the requests of each window.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { RateLimiterMemory } from "@wasl/adapters"
+import { RateLimiterMemory } from "@wasl/adapters/memory"
 import { Clock, DateTime, Duration, Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
@@ -18,7 +18,7 @@ import {
   type RateRule,
   TOO_MANY_ATTEMPTS,
   windowAt
-} from "../../src/index.ts"
+} from "../../src/Auth.ts"
 import { withTestClock } from "../../src/testing/index.ts"
 
 const START = DateTime.makeUnsafe("2026-11-23T12:00:00Z")

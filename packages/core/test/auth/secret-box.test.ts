@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SecureRandom } from "effect/crypto"
-import { SecretBox } from "../../src/index.ts"
+import { SecretBox } from "../../src/Auth.ts"
 
 const key = (fill: number) => new Uint8Array(32).fill(fill)
 const box = (fill: number) => SecretBox.layerAesGcm(key(fill)).pipe(Layer.provide(SecureRandom.layerWebCrypto))

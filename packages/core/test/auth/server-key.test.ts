@@ -2,7 +2,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Redacted, Result } from "effect"
 import { Hex } from "effect/encoding"
-import { deriveKey, parseServerKey, ServerKeys } from "../../src/index.ts"
+import { deriveKey, parseServerKey, ServerKeys } from "../../src/Auth.ts"
 
 const MASTER = new Uint8Array(32).fill(1)
 

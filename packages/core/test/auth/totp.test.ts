@@ -2,7 +2,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Effect, Option } from "effect"
 import * as OTPAuth from "otpauth"
-import { hotp, matchTotp, newTotpSecret, otpauthUri, totpStep } from "../../src/index.ts"
+import { hotp, matchTotp, newTotpSecret, otpauthUri, totpStep } from "../../src/Auth.ts"
 import { decodeBase32, encodeBase32 } from "../../src/wire/base32.ts"
 import { SecureRandomSeeded } from "../support/random.ts"
 

@@ -4,7 +4,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { cellOf, csvBatch, guardFormula, UTF8_BOM } from "../../src/index.ts"
+import { cellOf, csvBatch, UTF8_BOM } from "../../src/Exports.ts"
+import { guardFormula } from "../../src/Wire.ts"
 
 // ignoreBOM keeps the mark in the text (a decoder drops it by default).
 const text = (bytes: ReadonlyArray<Uint8Array>) => new TextDecoder("utf-8", { ignoreBOM: true }).decode(concat(bytes))

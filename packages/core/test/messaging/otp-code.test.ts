@@ -4,7 +4,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { SecureRandom } from "effect/crypto"
-import { generateOtpCode, MASKED_CODE, OtpCodeHasher, renderBody } from "../../src/index.ts"
+import { MASKED_CODE, renderBody } from "../../src/Messaging.ts"
+import { generateOtpCode, OtpCodeHasher } from "../../src/Otp.ts"
 import { seededSecureRandom } from "../support/random.ts"
 
 const Seed = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2 ** 32 - 1 }))

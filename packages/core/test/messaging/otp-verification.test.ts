@@ -15,7 +15,7 @@ import {
   supersede,
   type Verification,
   verify
-} from "../../src/index.ts"
+} from "../../src/Otp.ts"
 import {
   advanceToExpiry,
   advanceToLastLiveInstant,

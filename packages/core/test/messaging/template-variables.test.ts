@@ -6,7 +6,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import { fillParameters, fillVariables, variableCount, variableProblem, variablesOf } from "../../src/index.ts"
+import { fillParameters, fillVariables, variableCount, variableProblem, variablesOf } from "../../src/Messaging.ts"
 
 /** Literal text with no braces (the variables are placed between such segments). */
 const literal = fc.string({ maxLength: 12 }).map((s) => s.replace(/[{}]/g, ""))

@@ -13,7 +13,6 @@ import {
   findBuiltinProperty,
   fnv1a64Hex,
   isBuiltinId,
-  makeRecordId,
   OBJECT_KINDS,
   type ObjectKind,
   optionNames,
@@ -21,7 +20,8 @@ import {
   PropertyGroup,
   type PropertyType,
   RESERVED_INTERNAL_NAMES
-} from "../../src/index.ts"
+} from "../../src/Records.ts"
+import { makeRecordId } from "../../src/Wire.ts"
 
 /** Each kind's built-in properties, in order, with their types. */
 const EXPECTED: { readonly [K in ObjectKind]: ReadonlyArray<readonly [string, PropertyType]> } = {

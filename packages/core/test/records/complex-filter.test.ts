@@ -11,15 +11,15 @@ import {
   type FilterScalar,
   type FilterValueType,
   hasNoValue,
-  laravelTrim,
   matchesCondition,
   matchesFilters,
   operatorsFor,
   type ParseFilterOptions,
   parseComplexFilters
-} from "../../src/index.ts"
+} from "../../src/Records.ts"
+import { laravelTrim } from "../../src/Wire.ts"
 // The bracket notation reaches the core parsed by the edge, as a request's query does.
-import { parseListQuery, type QueryInput } from "@wasl/http"
+import { parseListQuery, type QueryInput } from "@wasl/http/Endpoints"
 
 const STAGES = ["appointment_scheduled", "qualified_to_buy", "closed_won", "closed_lost"]
 const TAGS = ["red", "green", "blue", "Mixed Case"]

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Schema } from "effect"
+import { type ValidationFailed } from "../../src/errors.ts"
 import {
   BUILTIN_GROUPS,
   deriveGroupInternalName,
@@ -10,9 +11,8 @@ import {
   snakeCaseName,
   validateGroupBody,
   validatePropertyCreate,
-  validatePropertyUpdate,
-  type ValidationFailed
-} from "../../src/index.ts"
+  validatePropertyUpdate
+} from "../../src/Records.ts"
 
 const GROUP = BUILTIN_GROUPS.deal._id
 const CUSTOM_GROUP = "65a1b2c3d4e5f60718293a4b"

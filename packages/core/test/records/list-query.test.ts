@@ -1,7 +1,8 @@
 /** The list query: defaults, synonyms, and one 422 carrying every bad key. */
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Effect } from "effect"
-import { BUILTIN_GROUPS, parseRecordListQuery, type PropertyDefinition, RecordId } from "../../src/index.ts"
+import { BUILTIN_GROUPS, parseRecordListQuery, type PropertyDefinition } from "../../src/Records.ts"
+import { RecordId } from "../../src/Wire.ts"
 
 const score: PropertyDefinition = {
   _id: RecordId.make("0123456789abcdef01234567"),

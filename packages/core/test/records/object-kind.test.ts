@@ -18,7 +18,7 @@ import {
   PATH_OF_KIND,
   REQUIRED_ON_CREATE,
   SEARCH_PROPERTIES
-} from "../../src/index.ts"
+} from "../../src/Records.ts"
 
 describe("object kinds", () => {
   it("maps path segments to kinds and back", () => {

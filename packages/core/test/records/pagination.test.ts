@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Schema } from "effect"
-import { type ListQueryInput, parsePageParams } from "../../src/index.ts"
+import { type ListQueryInput, parsePageParams } from "../../src/Records.ts"
 
 const errorsOf = <A>(effect: Effect.Effect<A, { readonly errors: Record<string, ReadonlyArray<string>> }>) =>
   Effect.runSync(Effect.flip(effect)).errors

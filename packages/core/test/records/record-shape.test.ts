@@ -11,11 +11,11 @@ import {
   type PropertyDefinition,
   RECORD_JSON,
   recordJson,
-  RecordId,
   type StoredRecord,
   toMongoDate,
   validateRecordCreate
-} from "../../src/index.ts"
+} from "../../src/Records.ts"
+import { RecordId } from "../../src/Wire.ts"
 
 const ACCOUNT = 42
 const CREATED = DateTime.makeUnsafe("2026-11-21T17:24:05.123Z")

@@ -1,20 +1,19 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, DateTime, Effect, Exit, Schema } from "effect"
+import { type ValidationFailed } from "../../src/errors.ts"
 import {
   applyRecordPatch,
   BUILTIN_GROUPS,
   convertValuesForDefinition,
-  laravelTrim,
   type ObjectKind,
   type PropertyDefinition,
   type PropertyType,
-  RecordId,
   type StoredValue,
   validatePropertyValue,
   validateRecordCreate,
-  validateRecordUpdate,
-  type ValidationFailed
-} from "../../src/index.ts"
+  validateRecordUpdate
+} from "../../src/Records.ts"
+import { laravelTrim, RecordId } from "../../src/Wire.ts"
 
 const OPTIONS = ["gold", "silver", "bronze", "platinum_plus"]
 const AT = DateTime.makeUnsafe(Date.UTC(2026, 0, 2))

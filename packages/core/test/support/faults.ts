@@ -3,7 +3,8 @@
  * real memory repository, dies while the fault is armed (from the start).
  */
 import { Context, Effect, Layer, Ref } from "effect"
-import { TeamRepository, TokenRepository, UserRepository } from "../../src/index.ts"
+import { TeamRepository, UserRepository } from "../../src/Accounts.ts"
+import { TokenRepository } from "../../src/Auth.ts"
 
 export type FaultPoint = "UserRepository.addMembership" | "TeamRepository.create" | "TokenRepository.create"
 

@@ -1,15 +1,8 @@
 /** Shared set-ups for the use-case tests. Run them under `Effect.provide(TestPorts())`. */
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import {
-  authenticateToken,
-  bootstrapAccount,
-  login,
-  type BootstrapInput,
-  type Permission,
-  TeamRepository,
-  UserRepository
-} from "../../src/index.ts"
+import { bootstrapAccount, type BootstrapInput, TeamRepository, UserRepository } from "../../src/Accounts.ts"
+import { authenticateToken, login, type Permission } from "../../src/Auth.ts"
 import { fakePasswordHash } from "./password-hasher.ts"
 
 /** 2026-11-21T17:24:05.123Z */

@@ -1,7 +1,7 @@
 /** The full set of services the use-cases need, over a fresh in-memory database. */
-import { RepositoriesMemory } from "@wasl/adapters"
+import { RepositoriesMemory } from "@wasl/adapters/memory"
 import { Layer } from "effect"
-import { TokenHasher } from "../../src/index.ts"
+import { TokenHasher } from "../../src/Auth.ts"
 import { FaultAt, type FaultPoint } from "./faults.ts"
 import { PasswordHasherFake } from "./password-hasher.ts"
 import { SecureRandomSeeded } from "./random.ts"

@@ -3,9 +3,11 @@
  * messaging provider (its `SentMessages` stand in for the recipient's phone), Meta's template
  * review (`ReviewedTemplates` plays the reviewer), the messaging settings and a SecretBox (the records are `TestPorts`' memory ones).
  */
-import { MessagingProviderMemory, MessagingSettingsLayer, TemplateReviewMemory } from "@wasl/adapters"
+import { MessagingProviderMemory, MessagingSettingsLayer, TemplateReviewMemory } from "@wasl/adapters/memory"
 import { Duration, Effect, Layer } from "effect"
-import { createBroadcast, createPlatform, type Principal, RecordRepository, SecretBox } from "../../src/index.ts"
+import { type Principal, SecretBox } from "../../src/Auth.ts"
+import { createBroadcast, createPlatform } from "../../src/Messaging.ts"
+import { RecordRepository } from "../../src/Records.ts"
 import { TestPorts } from "./layers.ts"
 
 const SECRET_KEY = new Uint8Array(32).fill(9)

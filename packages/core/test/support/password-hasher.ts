@@ -4,7 +4,7 @@
  * The calls are counted, for tests that check the hashing work was done.
  */
 import { Context, Effect, Layer } from "effect"
-import { PasswordHasher } from "../../src/index.ts"
+import { PasswordHasher } from "../../src/Auth.ts"
 
 export const fakePasswordHash = (password: string) => `fake$${[...password].reverse().join("")}`
 

@@ -13,9 +13,9 @@ import {
   type PreferenceRow,
   readStore,
   updateStore
-} from "@wasl/adapters"
+} from "@wasl/adapters/memory"
 import { DateTime, Effect } from "effect"
-import type { Membership, NotificationPreference } from "../../src/index.ts"
+import type { Membership, NotificationPreference } from "../../src/Accounts.ts"
 
 /** The current rows. */
 export const memoryState: Effect.Effect<MemoryState, never, MemoryStore> = MemoryStore.use((store) =>

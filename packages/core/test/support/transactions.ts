@@ -3,7 +3,8 @@
  * recording the locks taken.
  */
 import { Context, Effect, Exit, Layer } from "effect"
-import { MatchLock, Transactor } from "../../src/index.ts"
+import { Transactor } from "../../src/Deployment.ts"
+import { MatchLock } from "../../src/Records.ts"
 
 export class TransactionCounts
   extends Context.Service<TransactionCounts, { committed: number; rolledBack: number }>()(

@@ -6,16 +6,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Duration, Effect, Exit, Result } from "effect"
 import * as fc from "fast-check"
-import {
-  attemptSucceeded,
-  checkWebhookUrlSyntax,
-  DELIVERY_ATTEMPTS,
-  FAILURE_THRESHOLD,
-  isSuccessStatus,
-  MAX_VERIFY_ATTEMPTS,
-  validateSendOtpInput,
-  validateWebhookBody
-} from "../../src/index.ts"
+import { attemptSucceeded, DELIVERY_ATTEMPTS, isSuccessStatus } from "../../src/Deliveries.ts"
+import { validateSendOtpInput } from "../../src/Messaging.ts"
+import { MAX_VERIFY_ATTEMPTS } from "../../src/Otp.ts"
+import { checkWebhookUrlSyntax, FAILURE_THRESHOLD, validateWebhookBody } from "../../src/Webhooks.ts"
 import {
   attemptResponse,
   codeLifetimeMinutes,

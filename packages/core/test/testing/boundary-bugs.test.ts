@@ -8,7 +8,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Effect } from "effect"
 import * as fc from "fast-check"
-import { DEFAULT_RETRY_SCHEDULE, queued, type Verification } from "../../src/index.ts"
+import { DEFAULT_RETRY_SCHEDULE, queued } from "../../src/Deliveries.ts"
+import { type Verification } from "../../src/Otp.ts"
 import {
   applyOtpTrigger,
   deliveryCommands,

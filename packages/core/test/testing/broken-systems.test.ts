@@ -6,7 +6,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Duration } from "effect"
 import * as fc from "fast-check"
-import { DEFAULT_RETRY_SCHEDULE, type DeliveryState, queued, type RetrySchedule, type Verification } from "../../src/index.ts"
+import { DEFAULT_RETRY_SCHEDULE, type DeliveryState, queued, type RetrySchedule } from "../../src/Deliveries.ts"
+import { type Verification } from "../../src/Otp.ts"
 import {
   applyDeliveryTrigger,
   applyOtpTrigger,

@@ -5,13 +5,9 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Duration, Effect, Exit, Option } from "effect"
-import {
-  effectiveStatus,
-  isDue,
-  queued,
-  startVerification,
-  type WebhookResponse
-} from "../../src/index.ts"
+import { isDue, queued } from "../../src/Deliveries.ts"
+import { effectiveStatus, startVerification } from "../../src/Otp.ts"
+import { type WebhookResponse } from "../../src/Webhooks.ts"
 import {
   advanceTo,
   advanceToExpiry,

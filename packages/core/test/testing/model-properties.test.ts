@@ -7,7 +7,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Effect } from "effect"
 import * as fc from "fast-check"
-import { DEFAULT_RETRY_SCHEDULE, type EventName, queued, type Verification } from "../../src/index.ts"
+import { DEFAULT_RETRY_SCHEDULE, queued } from "../../src/Deliveries.ts"
+import { type Verification } from "../../src/Otp.ts"
+import { type EventName } from "../../src/Records.ts"
 import {
   deliveryAsyncCommands,
   deliveryCommands,

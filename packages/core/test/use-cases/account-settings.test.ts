@@ -3,13 +3,12 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import {
   AccountRepository,
-  authenticateToken,
-  issueToken,
   updateAccountSettings,
   updateMemberPreferences,
-  UserRepository,
-  type ValidationFailed
-} from "../../src/index.ts"
+  UserRepository
+} from "../../src/Accounts.ts"
+import { authenticateToken, issueToken } from "../../src/Auth.ts"
+import { type ValidationFailed } from "../../src/errors.ts"
 import { addMember, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 

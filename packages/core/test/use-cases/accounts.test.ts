@@ -3,20 +3,15 @@ import { assert, describe, it } from "@effect/vitest"
 import { Duration, Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import {
-  authenticateSession,
-  authenticateToken,
   createAccount,
-  createRecord,
-  createRecords,
   currentUser,
-  issueToken,
   listMyAccounts,
-  listRecords,
-  PERMISSIONS,
   switchAccount,
   TeamRepository,
   UserRepository
-} from "../../src/index.ts"
+} from "../../src/Accounts.ts"
+import { authenticateSession, authenticateToken, issueToken, PERMISSIONS } from "../../src/Auth.ts"
+import { createRecord, createRecords, listRecords } from "../../src/Records.ts"
 import { addMember, loginSession, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 import { setMembershipStatus } from "../support/store.ts"

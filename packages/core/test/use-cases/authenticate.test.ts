@@ -1,22 +1,20 @@
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Duration, Effect, Option, Schema } from "effect"
 import { TestClock } from "effect/testing"
+import { createTokenForMember, TeamRepository, UserRepository } from "../../src/Accounts.ts"
 import {
   authenticateSession,
   authenticateToken,
   authorize,
-  createTokenForMember,
   login,
   logout,
   parseBearer,
   Permission,
   PERMISSIONS,
   SESSION_LIFETIME,
-  TeamRepository,
   TokenHasher,
-  TokenRepository,
-  UserRepository
-} from "../../src/index.ts"
+  TokenRepository
+} from "../../src/Auth.ts"
 import { addMember, NOW, loginSession, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 import { removeMembership, setMembershipStatus } from "../support/store.ts"

@@ -1,19 +1,15 @@
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Effect, Exit, Option, Schema } from "effect"
 import { TestClock } from "effect/testing"
+import { AccountRepository, bootstrapAccount, Plan, TeamRepository, UserRepository } from "../../src/Accounts.ts"
 import {
-  AccountRepository,
   authenticateToken,
   authorize,
-  bootstrapAccount,
   parseBearer,
   Permission,
   PERMISSIONS,
-  Plan,
-  TeamRepository,
-  TokenRepository,
-  UserRepository
-} from "../../src/index.ts"
+  TokenRepository
+} from "../../src/Auth.ts"
 import { NOW, loginSession, OWNER, setup } from "../support/fixtures.ts"
 import { disarmFault } from "../support/faults.ts"
 import { TestPorts, TestPortsWithFault } from "../support/layers.ts"

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Schema } from "effect"
-import { CurrentUser, currentUser, NOTIFICATION_NAMES, PERMISSIONS } from "../../src/index.ts"
+import { CurrentUser, currentUser, NOTIFICATION_NAMES } from "../../src/Accounts.ts"
+import { PERMISSIONS } from "../../src/Auth.ts"
 import { loginSession, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 import { removeAccount, removeSubscription, setPreferences, setUnread } from "../support/store.ts"

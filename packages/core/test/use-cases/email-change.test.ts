@@ -1,18 +1,17 @@
 /** Changing and verifying the login e-mail through single-use mailed links. */
 import { assert, describe, it } from "@effect/vitest"
-import { MailerMemory, MemoryMailbox } from "@wasl/adapters"
+import { MailerMemory, MemoryMailbox } from "@wasl/adapters/memory"
 import { Duration, Effect, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import {
-  authenticateSession,
   confirmEmailChange,
   confirmEmailVerification,
-  login,
   requestEmailChange,
   sendEmailVerification,
-  UserRepository,
-  type ValidationFailed
-} from "../../src/index.ts"
+  UserRepository
+} from "../../src/Accounts.ts"
+import { authenticateSession, login } from "../../src/Auth.ts"
+import { type ValidationFailed } from "../../src/errors.ts"
 import { addMember, loginSession, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 import { memoryState } from "../support/store.ts"

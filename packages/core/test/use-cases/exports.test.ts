@@ -8,26 +8,20 @@
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Duration, Effect, Option, Stream } from "effect"
 import { TestClock } from "effect/testing"
+import { createTokenForMember } from "../../src/Accounts.ts"
+import { authenticateToken, type Permission, type Principal } from "../../src/Auth.ts"
 import {
-  authenticateToken,
-  createRecord,
-  createTokenForMember,
-  deleteRecord,
   downloadExport,
   EXPORT_LEASE,
   EXPORT_MAX_ATTEMPTS,
   ExportRepository,
   getExport,
-  listRecords,
   OBJECTS_EXPORT,
-  parseRecordListQuery,
-  type Permission,
-  type Principal,
-  pruneExpired,
-  updateRecord,
   requestExport,
   runNextExport
-} from "../../src/index.ts"
+} from "../../src/Exports.ts"
+import { createRecord, deleteRecord, listRecords, parseRecordListQuery, updateRecord } from "../../src/Records.ts"
+import { pruneExpired } from "../../src/Retention.ts"
 import { addMember, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 import { memoryState, setPreferences } from "../support/store.ts"

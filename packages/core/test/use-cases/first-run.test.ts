@@ -1,7 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
-import { AccountRepository, authenticateToken, ensureFirstAccount, FIRST_RUN_EMAIL, login } from "../../src/index.ts"
+import { AccountRepository, ensureFirstAccount, FIRST_RUN_EMAIL } from "../../src/Accounts.ts"
+import { authenticateToken, login } from "../../src/Auth.ts"
 import { NOW, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 

@@ -8,26 +8,22 @@
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Duration, Effect, Option, Stream } from "effect"
 import { TestClock } from "effect/testing"
+import { type Principal } from "../../src/Auth.ts"
+import { invalid } from "../../src/errors.ts"
 import {
-  BUILTIN_GROUPS,
-  createProperty,
-  createRecord,
-  deleteProperty,
   errorText,
   getImport,
   ImportRepository,
   importErrorsCsv,
-  invalid,
-  listRecords,
   MAX_IMPORT_COLUMNS,
-  type Principal,
   processImportBatch,
   processNextImport,
-  pruneExpired,
   readCsvUpload,
   startImport,
   type UploadPart
-} from "../../src/index.ts"
+} from "../../src/Imports.ts"
+import { BUILTIN_GROUPS, createProperty, createRecord, deleteProperty, listRecords } from "../../src/Records.ts"
+import { pruneExpired } from "../../src/Retention.ts"
 import { setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 import { recordingMatchLock } from "../support/transactions.ts"

@@ -5,15 +5,10 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Stream } from "effect"
-import {
-  notifyWebhookDeactivated,
-  processNextImport,
-  PublicUrl,
-  requestExport,
-  runNextExport,
-  startImport,
-  type UploadPart
-} from "../../src/index.ts"
+import { PublicUrl } from "../../src/Deployment.ts"
+import { requestExport, runNextExport } from "../../src/Exports.ts"
+import { processNextImport, startImport, type UploadPart } from "../../src/Imports.ts"
+import { notifyWebhookDeactivated } from "../../src/Webhooks.ts"
 import { setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 import { memoryState } from "../support/store.ts"

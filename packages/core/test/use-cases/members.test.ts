@@ -1,12 +1,10 @@
 /** Members, teams and invitations on the memory adapters: every rule of who may grant and manage what. */
 import { assert, describe, it } from "@effect/vitest"
-import { MailerMemory, MemoryMailbox } from "@wasl/adapters"
+import { MailerMemory, MemoryMailbox } from "@wasl/adapters/memory"
 import { Effect, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import {
   acceptInvitation,
-  authenticateSession,
-  authenticateToken,
   createTeam,
   createTokenForMember,
   deleteTeam,
@@ -14,20 +12,18 @@ import {
   LAST_MANAGER_MESSAGE,
   listInvitations,
   listMembers,
-  listRecords,
   listTeams,
-  notifyWebhookDeactivated,
-  OBJECTS_EXPORT,
-  type Permission,
   removeMember,
-  requestExport,
   revokeInvitation,
-  runNextExport,
   setTeamMembers,
   showTeam,
   updateMember,
   updateTeam
-} from "../../src/index.ts"
+} from "../../src/Accounts.ts"
+import { authenticateSession, authenticateToken, type Permission } from "../../src/Auth.ts"
+import { OBJECTS_EXPORT, requestExport, runNextExport } from "../../src/Exports.ts"
+import { listRecords } from "../../src/Records.ts"
+import { notifyWebhookDeactivated } from "../../src/Webhooks.ts"
 import { addMember, loginSession, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 import { memoryState } from "../support/store.ts"

@@ -9,15 +9,13 @@ import { TestClock } from "effect/testing"
 import {
   allowanceMonth,
   allowanceResetsAt,
-  createBroadcast,
-  createPlatform,
   MESSAGE_ALLOWANCE_USED_UP,
   messageAllowanceOf,
   messageLimit,
-  sendTemplate,
   setCustomMessageLimit,
   setPlan
-} from "../../src/index.ts"
+} from "../../src/Accounts.ts"
+import { createBroadcast, createPlatform, sendTemplate } from "../../src/Messaging.ts"
 import { setup } from "../support/fixtures.ts"
 import { contactAt, MessagingTestPorts } from "../support/messaging.ts"
 

@@ -7,20 +7,20 @@
  * database.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { ReviewedTemplates, SentMessages } from "@wasl/adapters"
+import { ReviewedTemplates, SentMessages } from "@wasl/adapters/memory"
 import { Effect, Option } from "effect"
+import { AccountRepository } from "../../src/Accounts.ts"
+import { SecretBox } from "../../src/Auth.ts"
 import {
-  AccountRepository,
   createBroadcast,
   createPlatform,
   getBroadcast,
   listBroadcasts,
   listPlatforms,
   MessageRepository,
-  SecretBox,
   sendTemplate,
   syncTemplateReviews
-} from "../../src/index.ts"
+} from "../../src/Messaging.ts"
 import { OWNER, setup } from "../support/fixtures.ts"
 import { contactAt, MessagingTestPorts } from "../support/messaging.ts"
 import { memoryState } from "../support/store.ts"

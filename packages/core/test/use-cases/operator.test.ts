@@ -3,16 +3,15 @@ import { Effect, Option, Schema } from "effect"
 import {
   AccountRepository,
   addOtpCredits,
-  authenticateToken,
-  authorize,
   createTokenForMember,
   Plan,
   setPlan,
   webhookLimit
-} from "../../src/index.ts"
+} from "../../src/Accounts.ts"
+import { authenticateToken, authorize } from "../../src/Auth.ts"
 import { addMember, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
-import { UserRepository } from "../../src/index.ts"
+import { UserRepository } from "../../src/Accounts.ts"
 
 const balance = (accountId: number) =>
   Effect.map(

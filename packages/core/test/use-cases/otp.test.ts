@@ -8,24 +8,22 @@
  * validation; these prove the use-cases themselves, with no database.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { SentMessages } from "@wasl/adapters"
+import { SentMessages } from "@wasl/adapters/memory"
 import { DateTime, Duration, Effect, Fiber, Option } from "effect"
 import { TestClock } from "effect/testing"
+import { AccountRepository } from "../../src/Accounts.ts"
+import { Gone, InvalidOtpCode, TooManyRequests } from "../../src/errors.ts"
+import { MessagingProvider } from "../../src/Messaging.ts"
 import {
-  AccountRepository,
   formatExpiresAt,
   getVerification,
-  Gone,
-  InvalidOtpCode,
   MAX_VERIFY_ATTEMPTS,
-  MessagingProvider,
   OTP_RESERVATION_SAFE_AFTER,
   type OtpReservationStatus,
   sendOtp,
   sweepOtpReservations,
-  TooManyRequests,
   verifyCode
-} from "../../src/index.ts"
+} from "../../src/Otp.ts"
 import { NOW, OWNER, setup } from "../support/fixtures.ts"
 import { MessagingTestPorts, otpBroadcast } from "../support/messaging.ts"
 import { memoryState } from "../support/store.ts"

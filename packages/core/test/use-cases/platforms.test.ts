@@ -5,6 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
+import { SecretBox } from "../../src/Auth.ts"
 import {
   createBroadcast,
   createPlatform,
@@ -13,11 +14,10 @@ import {
   getPlatform,
   MessageRepository,
   refreshPlatform,
-  SecretBox,
   sendTemplate,
   UNKNOWN_HEALTH,
   updatePlatform
-} from "../../src/index.ts"
+} from "../../src/Messaging.ts"
 import { OWNER, setup } from "../support/fixtures.ts"
 import { contactAt, MessagingTestPorts } from "../support/messaging.ts"
 

@@ -1,17 +1,15 @@
 /** The caller's profile (`PUT /api/me`) and password (`PUT /api/me/password`). */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
+import { changePassword, updateProfile, UserRepository } from "../../src/Accounts.ts"
 import {
   authenticateSession,
   challengeTwoFactor,
-  changePassword,
   login,
   TokenHasher,
-  TwoFactorLoginRepository,
-  updateProfile,
-  UserRepository,
-  type ValidationFailed
-} from "../../src/index.ts"
+  TwoFactorLoginRepository
+} from "../../src/Auth.ts"
+import { type ValidationFailed } from "../../src/errors.ts"
 import { loginSession, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 import { fakePasswordHash } from "../support/password-hasher.ts"

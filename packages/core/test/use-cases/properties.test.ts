@@ -5,13 +5,14 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
+import { createTokenForMember } from "../../src/Accounts.ts"
+import { authenticateToken, type Permission, PERMISSIONS } from "../../src/Auth.ts"
+import { Outbox } from "../../src/Events.ts"
 import {
-  authenticateToken,
   BUILTIN_GROUPS,
   BUILTIN_PROPERTIES,
   createProperty,
   createPropertyGroup,
-  createTokenForMember,
   deleteProperty,
   deletePropertyGroup,
   encodeProperty,
@@ -19,19 +20,15 @@ import {
   getProperty,
   getPropertyGroup,
   GROUP_NOT_EMPTY,
-  LaravelMessage,
-  LaravelMessageMore,
   listProperties,
   listPropertyGroups,
   type ObjectKind,
-  Outbox,
-  type Permission,
-  PERMISSIONS,
   PropertyValueStore,
   type StoredValue,
   updateProperty,
   updatePropertyGroup
-} from "../../src/index.ts"
+} from "../../src/Records.ts"
+import { LaravelMessage, LaravelMessageMore } from "../../src/Wire.ts"
 import { addMember, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 import { memoryState } from "../support/store.ts"

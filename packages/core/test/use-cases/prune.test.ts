@@ -5,7 +5,13 @@
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Duration, Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { DEFAULT_RETENTION, pruneExpired, Retention, type RetentionKind, RetentionPolicy } from "../../src/index.ts"
+import {
+  DEFAULT_RETENTION,
+  pruneExpired,
+  Retention,
+  type RetentionKind,
+  RetentionPolicy
+} from "../../src/Retention.ts"
 
 const NOW = DateTime.makeUnsafe("2035-06-01T12:00:00.000Z")
 

@@ -5,21 +5,19 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { createTokenForMember } from "../../src/Accounts.ts"
+import { authenticateToken, type Permission, type Principal } from "../../src/Auth.ts"
 import {
-  authenticateToken,
   createRecord,
   createRecords,
-  createTokenForMember,
   deleteRecords,
-  LaravelMessage,
   listRecords,
   MAX_BATCH_INPUTS,
-  type Permission,
-  type Principal,
   type RecordJson,
   updateRecords,
   upsertRecords
-} from "../../src/index.ts"
+} from "../../src/Records.ts"
+import { LaravelMessage } from "../../src/Wire.ts"
 import { addMember, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 import { memoryState } from "../support/store.ts"

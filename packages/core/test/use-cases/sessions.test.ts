@@ -1,15 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Duration, Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
-import {
-  formatSqlDateTime,
-  login,
-  logout,
-  SESSION_LIFETIME,
-  SessionRepository,
-  TokenHasher,
-  UserRepository
-} from "../../src/index.ts"
+import { UserRepository } from "../../src/Accounts.ts"
+import { login, logout, SESSION_LIFETIME, SessionRepository, TokenHasher } from "../../src/Auth.ts"
+import { formatSqlDateTime } from "../../src/Wire.ts"
 import { BAD_CREDENTIALS, NOW, loginSession, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 import { PasswordHasherCalls } from "../support/password-hasher.ts"

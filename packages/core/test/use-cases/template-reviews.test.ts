@@ -6,23 +6,23 @@
  * broadcast-manage; only an APPROVED broadcast is sent; the sync heals a missed webhook.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { ReviewedTemplates, SentMessages } from "@wasl/adapters"
+import { ReviewedTemplates, SentMessages } from "@wasl/adapters/memory"
 import { DateTime, Effect } from "effect"
+import { type Principal } from "../../src/Auth.ts"
+import { forbidden } from "../../src/errors.ts"
 import {
   createBroadcast,
   createPlatform,
-  forbidden,
   getBroadcast,
   HEADER_HANDLE_REQUIRED,
   listBroadcasts,
   NOT_APPROVED,
   NO_WABA_ID,
-  type Principal,
-  processWhatsAppWebhook,
   sendTemplate,
   syncBroadcasts,
   syncTemplateReviews
-} from "../../src/index.ts"
+} from "../../src/Messaging.ts"
+import { processWhatsAppWebhook } from "../../src/WhatsApp.ts"
 import { addMember, setup } from "../support/fixtures.ts"
 import { contactAt, MessagingTestPorts } from "../support/messaging.ts"
 import { memoryState, setPreferences } from "../support/store.ts"

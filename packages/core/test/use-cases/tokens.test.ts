@@ -1,18 +1,18 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
+import { createTokenForMember } from "../../src/Accounts.ts"
 import {
   Ability,
   ApiToken,
   authenticateSession,
   authenticateToken,
   createToken,
-  createTokenForMember,
   listTokens,
   parseBearer,
   PERMISSIONS,
   revokeToken,
   TOKEN_SECRET_LENGTH
-} from "../../src/index.ts"
+} from "../../src/Auth.ts"
 import { addMember, loginSession, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 

@@ -7,21 +7,20 @@ import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Duration, Effect, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import * as OTPAuth from "otpauth"
+import { currentUser } from "../../src/Accounts.ts"
 import {
   authenticateSession,
   beginTwoFactor,
   completeTwoFactorLogin,
   confirmTwoFactor,
-  currentUser,
   disableTwoFactor,
   login,
   SecretBox,
   TokenHasher,
   TWO_FACTOR_LOGIN_LIFETIME,
-  TwoFactorRepository,
-  type Unauthenticated,
-  type ValidationFailed
-} from "../../src/index.ts"
+  TwoFactorRepository
+} from "../../src/Auth.ts"
+import { type Unauthenticated, type ValidationFailed } from "../../src/errors.ts"
 import { NOW, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
 import { memoryState } from "../support/store.ts"

@@ -6,7 +6,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, DateTime, Duration, Effect, Logger, References } from "effect"
 import { TestClock } from "effect/testing"
-import { drainWhatsAppInbox, WHATSAPP_MAX_ATTEMPTS, WhatsAppInbox } from "../../src/index.ts"
+import { drainWhatsAppInbox, WHATSAPP_MAX_ATTEMPTS, WhatsAppInbox } from "../../src/WhatsApp.ts"
 import { TestPorts } from "../support/layers.ts"
 
 const T0 = DateTime.makeUnsafe("2034-04-04T10:00:00.000Z")

@@ -9,21 +9,19 @@
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
+import { type Principal } from "../../src/Auth.ts"
 import {
   createBroadcast,
   createPlatform,
-  createRecord,
   type Message,
   MessageRepository,
   type Platform,
-  type Principal,
-  processWhatsAppWebhook,
-  RecordRepository,
   recordSentMessage,
   sendTemplate,
-  storeMessage,
-  updateRecord
-} from "../../src/index.ts"
+  storeMessage
+} from "../../src/Messaging.ts"
+import { createRecord, RecordRepository, updateRecord } from "../../src/Records.ts"
+import { processWhatsAppWebhook } from "../../src/WhatsApp.ts"
 import { addMember, NOW, OWNER, setup } from "../support/fixtures.ts"
 import { contactAt, MessagingTestPorts } from "../support/messaging.ts"
 import { metaBody, metaMessage, metaStatus, metaText } from "../support/meta-webhooks.ts"

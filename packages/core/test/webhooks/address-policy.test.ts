@@ -1,7 +1,7 @@
 /** The SSRF address rule (address-policy.ts): no private, loopback or metadata hosts, by example and by property. */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import { classifyAddress, isForbiddenAddress, isIpLiteral, parseIpAddress } from "../../src/index.ts"
+import { classifyAddress, isForbiddenAddress, isIpLiteral, parseIpAddress } from "../../src/Webhooks.ts"
 
 const v4 = (bytes: ReadonlyArray<number>) => bytes.join(".")
 const hex4 = (bytes: ReadonlyArray<number>) =>

@@ -7,19 +7,17 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { SecureRandom } from "effect/crypto"
 import fc from "fast-check"
+import { SecretBox } from "../../src/Auth.ts"
 import {
   attemptHeaders,
   deliveryBody,
   deliveryEventTimeMillis,
   deliverySigner,
   makeSignerCache,
-  SecretBox,
-  EVENT_NAMES,
-  type EventName,
-  formatEventTime,
-  signDelivery,
-  verifyDelivery
-} from "../../src/index.ts"
+  formatEventTime
+} from "../../src/Deliveries.ts"
+import { EVENT_NAMES, type EventName } from "../../src/Records.ts"
+import { signDelivery, verifyDelivery } from "../../src/Webhooks.ts"
 
 const expectedKey = (name: string): string => {
   const [kind, ...rest] = name.split("-")

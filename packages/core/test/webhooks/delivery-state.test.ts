@@ -13,10 +13,10 @@ import {
   DELIVERY_ATTEMPTS,
   isDue,
   isSuccessStatus,
-  parseDurationText,
   parseRetrySchedule,
   queued
-} from "../../src/index.ts"
+} from "../../src/Deliveries.ts"
+import { parseDurationText } from "../../src/Deployment.ts"
 import {
   deliveryCommands,
   deliveryModel,

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import { SecureRandom } from "effect/crypto"
-import { challengeAnswer, constantTimeEqual, newChallenge, signDelivery, verifyDelivery } from "../../src/index.ts"
+import { challengeAnswer, constantTimeEqual, newChallenge, signDelivery, verifyDelivery } from "../../src/Webhooks.ts"
 
 /** Copied verbatim from /work/shared/spec/signature-vectors.json (core tests also run under Deno, without node:fs). */
 const vectors: {

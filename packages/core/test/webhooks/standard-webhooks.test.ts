@@ -8,14 +8,9 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Result } from "effect"
 import { Base64 } from "effect/encoding"
 import { Webhook, WebhookVerificationError } from "standardwebhooks"
-import {
-  attemptHeaders,
-  deliveryBody,
-  deliverySigner,
-  hmacSha256,
-  standardSignature,
-  standardWebhooksSecret
-} from "../../src/index.ts"
+import { hmacSha256 } from "../../src/Auth.ts"
+import { attemptHeaders, deliveryBody, deliverySigner } from "../../src/Deliveries.ts"
+import { standardSignature, standardWebhooksSecret } from "../../src/Webhooks.ts"
 
 const utf8 = (text: string) => new TextEncoder().encode(text)
 

@@ -11,7 +11,7 @@ import {
   signDelivery,
   VALIDATION_EVENT,
   verifyWebhookRequest
-} from "../../src/index.ts"
+} from "../../src/Webhooks.ts"
 
 /** The first delivery vector and the challenge vector of signature-vectors.json. */
 const DELIVERY = {

@@ -19,7 +19,7 @@ import {
   deliverySucceeded,
   initialWebhookState,
   validated
-} from "../../src/index.ts"
+} from "../../src/Webhooks.ts"
 import { webhookCommands, webhookModelSetup } from "../../src/testing/index.ts"
 
 const at = (ms: number) => DateTime.makeUnsafe(ms)

@@ -5,7 +5,7 @@
  * of Meta's shape, is malformed.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { parseNumberQualityUpdates } from "../../src/index.ts"
+import { parseNumberQualityUpdates } from "../../src/WhatsApp.ts"
 
 const body = (changes: ReadonlyArray<unknown>, id = "102290129340398") =>
   JSON.stringify({ object: "whatsapp_business_account", entry: [{ id, time: 1748454394, changes }] })

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Option } from "effect"
 import fc from "fast-check"
-import { formatIsoMicros, parseDateInput, parseDayMillis, parseWireMillis } from "../../src/index.ts"
+import { formatIsoMicros, parseDateInput, parseDayMillis, parseWireMillis } from "../../src/Wire.ts"
 
 // The reference throughout is `Date`'s own formatting and parsing, as the code before civil-time.ts
 // used them: `toISOString` plus three micro digits, and `Date.parse` behind a calendar check

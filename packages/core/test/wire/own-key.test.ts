@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { setOwnKey } from "../../src/index.ts"
+import { setOwnKey } from "../../src/Wire.ts"
 
 describe("setOwnKey", () => {
   it.each(["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf", "deal_name"])(

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { SecureRandom } from "effect/crypto"
-import { randomAlphanumeric } from "../../src/index.ts"
+import { randomAlphanumeric } from "../../src/Wire.ts"
 import { seededSecureRandom } from "../support/random.ts"
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"

@@ -3,7 +3,7 @@ import { Effect, Schema } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { Hex } from "effect/encoding"
 import { TestClock } from "effect/testing"
-import { makeRecordId, newRecordId, RecordId } from "../../src/index.ts"
+import { makeRecordId, newRecordId, RecordId } from "../../src/Wire.ts"
 import { seededSecureRandom } from "../support/random.ts"
 
 const ID = /^[0-9a-f]{24}$/

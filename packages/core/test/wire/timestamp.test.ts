@@ -9,7 +9,7 @@ import {
   parseDateInput,
   storableWireMillis,
   WireTimestamp
-} from "../../src/index.ts"
+} from "../../src/Wire.ts"
 
 const WIRE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
 const SQL = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/

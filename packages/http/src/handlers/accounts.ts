@@ -9,7 +9,7 @@ import {
   switchAccount,
   updateAccountSettings,
   updateMemberPreferences
-} from "@wasl/core"
+} from "@wasl/core/Accounts"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"

@@ -3,14 +3,14 @@ import { HttpEffect, HttpServerRequest, HttpServerResponse, type HttpRouter } fr
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import {
   completeTwoFactorLogin,
-  invalid,
   login,
   logout,
   type OpenedSession,
   RateLimitPolicy,
   SESSION_LIFETIME,
   TWO_FACTOR_LOGIN_LIFETIME
-} from "@wasl/core"
+} from "@wasl/core/Auth"
+import { invalid } from "@wasl/core/Errors"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import { clientAddress, limitRequest } from "../rate-limit.ts"

@@ -8,7 +8,7 @@ import {
   markConversationRead,
   messageJson,
   replyToContact
-} from "@wasl/core"
+} from "@wasl/core/Messaging"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"

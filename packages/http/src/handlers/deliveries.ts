@@ -1,7 +1,7 @@
 import { Effect, type Layer } from "effect"
 import type { HttpRouter } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
-import { listDeliveries, recoverDeliveries, redeliver } from "@wasl/core"
+import { listDeliveries, recoverDeliveries, redeliver } from "@wasl/core/Deliveries"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"

@@ -1,7 +1,7 @@
 import { Effect, type Layer } from "effect"
 import { HttpServerResponse, type HttpRouter } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
-import { downloadExport, getExport, requestExport } from "@wasl/core"
+import { downloadExport, getExport, requestExport } from "@wasl/core/Exports"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"

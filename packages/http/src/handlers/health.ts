@@ -1,7 +1,7 @@
 import { Effect, type Layer } from "effect"
 import type { HttpRouter } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
-import { Readiness } from "@wasl/core"
+import { Readiness } from "@wasl/core/Deployment"
 import { WaslApi } from "../api.ts"
 import { Unavailable503 } from "../health-api.ts"
 import type { WaslHttpServices } from "../http-services.ts"

@@ -1,15 +1,8 @@
 import { Effect, type Layer } from "effect"
 import type { HttpRouter } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
-import {
-  beginTwoFactor,
-  changePassword,
-  confirmTwoFactor,
-  currentUser,
-  CurrentUser,
-  disableTwoFactor,
-  updateProfile
-} from "@wasl/core"
+import { changePassword, currentUser, CurrentUser, updateProfile } from "@wasl/core/Accounts"
+import { beginTwoFactor, confirmTwoFactor, disableTwoFactor } from "@wasl/core/Auth"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import { jsonAnswerOf } from "../json-answers.ts"

@@ -3,16 +3,15 @@ import { HttpServerRequest, type HttpRouter } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import {
   acceptInvitation,
-  authenticateSession,
-  forbidden,
   inviteMember,
   listInvitations,
   listMembers,
-  RateLimitPolicy,
   removeMember,
   revokeInvitation,
   updateMember
-} from "@wasl/core"
+} from "@wasl/core/Accounts"
+import { authenticateSession, RateLimitPolicy } from "@wasl/core/Auth"
+import { forbidden } from "@wasl/core/Errors"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"

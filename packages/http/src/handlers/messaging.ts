@@ -12,7 +12,7 @@ import {
   platformJson,
   sendTemplate,
   syncBroadcasts
-} from "@wasl/core"
+} from "@wasl/core/Messaging"
 import { WaslApi } from "../api.ts"
 import { domain, responses } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"

@@ -1,7 +1,7 @@
 import { Effect, type Layer } from "effect"
 import type { HttpRouter } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
-import { createNote, deleteNote, listNotes, updateNote } from "@wasl/core"
+import { createNote, deleteNote, listNotes, updateNote } from "@wasl/core/Notes"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"

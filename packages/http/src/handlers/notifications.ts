@@ -1,7 +1,7 @@
 import { Effect, type Layer } from "effect"
 import { type HttpRouter, HttpServerRequest } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
-import { listNotifications, markNotificationRead, updateNotificationPreference } from "@wasl/core"
+import { listNotifications, markNotificationRead, updateNotificationPreference } from "@wasl/core/Notifications"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"

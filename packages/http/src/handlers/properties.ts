@@ -12,7 +12,7 @@ import {
   listPropertyGroups,
   updateProperty,
   updatePropertyGroup
-} from "@wasl/core"
+} from "@wasl/core/Records"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"

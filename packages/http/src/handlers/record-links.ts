@@ -13,7 +13,7 @@ import {
   type ContactRecordJson,
   type DealRecordJson,
   type RecordJson
-} from "@wasl/core"
+} from "@wasl/core/Records"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"

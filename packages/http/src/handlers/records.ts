@@ -11,7 +11,7 @@ import {
   updateRecord,
   updateRecords,
   upsertRecords
-} from "@wasl/core"
+} from "@wasl/core/Records"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"

@@ -1,7 +1,7 @@
 import { Effect, type Layer } from "effect"
 import type { HttpRouter } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
-import { createToken, listTokens, revokeToken } from "@wasl/core"
+import { createToken, listTokens, revokeToken } from "@wasl/core/Auth"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"

@@ -1,7 +1,15 @@
 import { Effect, type Layer } from "effect"
 import type { HttpRouter } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
-import { activateWebhook, createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook, validateWebhook } from "@wasl/core"
+import {
+  activateWebhook,
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhooks,
+  updateWebhook,
+  validateWebhook
+} from "@wasl/core/Webhooks"
 import { WaslApi } from "../api.ts"
 import { domain } from "../errors.ts"
 import type { WaslHttpServices } from "../http-services.ts"

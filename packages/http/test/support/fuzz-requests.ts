@@ -12,7 +12,7 @@
  * dates out of range, malformed JSON, other content types.
  */
 import fc from "fast-check"
-import { FILTER_OPERATORS, isObjectPath, KIND_OF_PATH, PROPERTY_TYPES, REQUIRED_ON_CREATE } from "@wasl/core"
+import { FILTER_OPERATORS, isObjectPath, KIND_OF_PATH, PROPERTY_TYPES, REQUIRED_ON_CREATE } from "@wasl/core/Records"
 import type { FuzzState, PropertyInfo } from "./fuzz-pool.ts"
 import type { DocumentEnums, JsonSchema, Operation } from "./openapi-operations.ts"
 

@@ -4,7 +4,7 @@
  * the OTP cooldown of the suite (default 60 s like production), the code hasher under a fixed
  * test key, and the media store in memory.
  */
-import { MessagingLive } from "@wasl/adapters"
+import { MessagingLive } from "@wasl/adapters/Messaging"
 import { MediaStoreMemory } from "@wasl/adapters/memory"
 import { Duration, Layer } from "effect"
 import { mkdtempSync } from "node:fs"

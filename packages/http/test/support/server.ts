@@ -8,15 +8,15 @@ import { HttpServer } from "effect/http"
 import { PgClient } from "@effect/sql-pg"
 import { SqlClient } from "effect/sql"
 import { createServer } from "node:http"
+import { PasswordHasherFast } from "@wasl/adapters/Crypto"
 import {
   makeEmbeddedPgClient,
   MigrationsLive,
   NotificationFeedPg,
-  PasswordHasherFast,
   pgClientOptions,
   RepositoryCachesPg,
   ServicesPg
-} from "@wasl/adapters"
+} from "@wasl/adapters/Postgres"
 import {
   makePgliteTestDatabase,
   makePostgresTestDatabase,
@@ -24,16 +24,12 @@ import {
   TestDatabase,
   testPostgresUrl
 } from "@wasl/adapters/testing"
-import {
-  bootstrapAccount,
-  parsePublicUrl,
-  PublicUrl,
-  RATE_LIMIT_OFF,
-  RateLimitPolicy,
-  type RateLimitPolicyShape,
-  WhatsAppWebhookSettings
-} from "@wasl/core"
-import { MetricsToken, parseTrustedProxies, serveWasl, SseHeartbeat, StreamsPerUser, TrustedProxies } from "@wasl/http"
+import { bootstrapAccount } from "@wasl/core/Accounts"
+import { RATE_LIMIT_OFF, RateLimitPolicy, type RateLimitPolicyShape } from "@wasl/core/Auth"
+import { parsePublicUrl, PublicUrl } from "@wasl/core/Deployment"
+import { WhatsAppWebhookSettings } from "@wasl/core/WhatsApp"
+import { MetricsToken } from "@wasl/http/Metrics"
+import { parseTrustedProxies, serveWasl, SseHeartbeat, StreamsPerUser, TrustedProxies } from "@wasl/http/Routes"
 import { type Client, makeClient } from "./client.ts"
 import { type FakeWebhookTransport, webhookTestServices, type WebhookServiceOptions } from "./webhook-services.ts"
 import { messagingTestServices, type MessagingServiceOptions } from "./messaging-services.ts"

@@ -3,8 +3,10 @@
  * (private addresses allowed unless a suite asks otherwise, so local receivers are reachable), a
  * programmable in-process WebhookTransport, and the JSON-lines Mailer in a temporary file.
  */
-import { MailerJsonLines, WebhookUrlGuardDns } from "@wasl/adapters"
-import { SecretBox, type WebhookRequest, type WebhookResponse, WebhookTransport } from "@wasl/core"
+import { MailerJsonLines } from "@wasl/adapters/Mail"
+import { WebhookUrlGuardDns } from "@wasl/adapters/Webhooks"
+import { SecretBox } from "@wasl/core/Auth"
+import { type WebhookRequest, type WebhookResponse, WebhookTransport } from "@wasl/core/Webhooks"
 import { Effect, Layer } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { mkdtempSync } from "node:fs"

@@ -24,12 +24,11 @@ import {
   CurrentUserReader,
   type CurrentUserParts,
   MessageAllowanceLedger,
-  NotificationRepository,
-  OtpLedger,
-  OtpReservationRepository,
-  TwoFactorRepository,
   UserRepository
-} from "@wasl/core"
+} from "@wasl/core/Accounts"
+import { TwoFactorRepository } from "@wasl/core/Auth"
+import { NotificationRepository } from "@wasl/core/Notifications"
+import { OtpLedger, OtpReservationRepository } from "@wasl/core/Otp"
 import { Context, Effect, Option } from "effect"
 import type { TtlCache } from "./ttl-cache.ts"
 

@@ -24,15 +24,11 @@
  *
  * Unknown tokens and non-members are not kept (a new token or membership works at once).
  */
-import {
-  type CurrentUserParts,
-  MemberRepository,
-  PropertyRepository,
-  type StoredToken,
-  TeamRepository,
-  TokenRepository
-} from "@wasl/core"
-import type { Permission, PropertyDefinition } from "@wasl/core"
+import { type CurrentUserParts, MemberRepository, TeamRepository } from "@wasl/core/Accounts"
+import { type StoredToken, TokenRepository } from "@wasl/core/Auth"
+import { PropertyRepository } from "@wasl/core/Records"
+import type { Permission } from "@wasl/core/Auth"
+import type { PropertyDefinition } from "@wasl/core/Records"
 import { PgClient } from "@effect/sql-pg"
 import { Context, DateTime, Duration, Effect, Layer, Option, Queue, Schedule } from "effect"
 import { currentUserCaching, currentUserKey, type CurrentUserPorts } from "./current-user-cache.ts"

@@ -6,7 +6,7 @@ import {
   HEADER_FORMATS,
   type Platform,
   TEMPLATE_CATEGORIES
-} from "@wasl/core"
+} from "@wasl/core/Messaging"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbTimestamp, decodeFirst, decodeRows, nowParam } from "../rows.ts"

@@ -1,4 +1,5 @@
-import { type ContactChannel, ContactChannelRepository } from "@wasl/core"
+import { ContactChannelRepository } from "@wasl/core/Messaging"
+import { type ContactChannel } from "@wasl/core/Records"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbTimestamp, decodeFirst, decodeRows } from "../rows.ts"

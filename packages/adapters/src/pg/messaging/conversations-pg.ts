@@ -3,7 +3,7 @@
  * `contacts` for the inbox. A contact's thread walks `messages_account_contact_idx`; messages of the
  * same time are ordered by `seq`, the order they were stored in (0038).
  */
-import { Conversations, type InboxEntry, type InboxQuery } from "@wasl/core"
+import { Conversations, type InboxEntry, type InboxQuery } from "@wasl/core/Messaging"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbNullOr, DbTimestamp, decodeRows } from "../rows.ts"

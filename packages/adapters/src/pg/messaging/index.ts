@@ -6,11 +6,9 @@ import type {
   ContactChannelRepository,
   MessageRepository,
   MessageStatusHoldRepository,
-  OtpLedger,
-  OtpReservationRepository,
-  PlatformRepository,
-  VerificationRepository
-} from "@wasl/core"
+  PlatformRepository
+} from "@wasl/core/Messaging"
+import type { OtpLedger, OtpReservationRepository, VerificationRepository } from "@wasl/core/Otp"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import { BroadcastRepositoryPg } from "./broadcast-repository-pg.ts"

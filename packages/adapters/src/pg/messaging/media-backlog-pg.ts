@@ -3,7 +3,7 @@
  * partial index `messages_pending_media_idx` (migration 0026), which holds only those, so the
  * worker's poll costs nothing once every file is fetched.
  */
-import { MediaBacklog } from "@wasl/core"
+import { MediaBacklog } from "@wasl/core/Messaging"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeMessages, MESSAGE_COLUMNS } from "./message-row.ts"

@@ -1,4 +1,4 @@
-import { type Message, MessageRepository } from "@wasl/core"
+import { type Message, MessageRepository } from "@wasl/core/Messaging"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeMessage, MESSAGE_COLUMNS, messageJsonParams, messageTimes } from "./message-row.ts"

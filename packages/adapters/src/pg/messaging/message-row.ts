@@ -9,7 +9,7 @@ import {
   MESSAGE_STATUSES,
   MESSAGE_TYPES,
   type MessageError
-} from "@wasl/core"
+} from "@wasl/core/Messaging"
 import { DateTime, type Effect, type Option, Schema } from "effect"
 import { DbInt, DbNullOr, DbTimestamp, decodeFirst, decodeRows } from "../rows.ts"
 

@@ -1,4 +1,4 @@
-import { MessageStatusHoldRepository, REPORTED_STATUSES, type StatusReport } from "@wasl/core"
+import { MessageStatusHoldRepository, REPORTED_STATUSES, type StatusReport } from "@wasl/core/Messaging"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbTimestamp, decodeRows, nowParam } from "../rows.ts"

@@ -1,4 +1,4 @@
-import { type OtpReservation, OtpReservationRepository } from "@wasl/core"
+import { type OtpReservation, OtpReservationRepository } from "@wasl/core/Otp"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbTimestamp, decodeFirst } from "../rows.ts"

@@ -1,4 +1,4 @@
-import { type Platform, PlatformRepository, PROVIDER_NAMES } from "@wasl/core"
+import { type Platform, PlatformRepository, PROVIDER_NAMES } from "@wasl/core/Messaging"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbTimestamp, decodeFirst, decodeRows, nowParam } from "../rows.ts"

@@ -1,4 +1,4 @@
-import { type Verification, VerificationRepository, VERIFICATION_STATUSES } from "@wasl/core"
+import { type Verification, VerificationRepository, VERIFICATION_STATUSES } from "@wasl/core/Otp"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { DbInt, DbTimestamp, decodeFirst, decodeRows } from "../rows.ts"

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { ObjectKind, RecordRef } from "@wasl/core"
+import type { ObjectKind, RecordRef } from "@wasl/core/Records"
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"

@@ -45,7 +45,7 @@ import {
   type RecordListInput,
   storageOf,
   type ValueStorage
-} from "@wasl/core"
+} from "@wasl/core/Records"
 import { DateTime } from "effect"
 import type { Fragment, Statement } from "effect/sql/Statement"
 import type { SqlClient } from "effect/sql/SqlClient"

@@ -14,14 +14,12 @@ import {
   type ContactChannel,
   type ContactSummaryJson,
   type DerivedData,
-  formatWireTimestamp,
   type ObjectKind,
-  parseDateInput,
   type RecordWithDerived,
-  storableWireMillis,
   storageOf,
   type StoredValue
-} from "@wasl/core"
+} from "@wasl/core/Records"
+import { formatWireTimestamp, parseDateInput, storableWireMillis } from "@wasl/core/Wire"
 import { DateTime, Option } from "effect"
 import { type BuiltinColumn, type RecordMapping, targetOf } from "./storage.ts"
 

@@ -12,7 +12,13 @@
  *
  * @module
  */
-import { isCustomPropertyOf, type ObjectKind, type PropertyDefinition, type PropertyType, storageOf } from "@wasl/core"
+import {
+  isCustomPropertyOf,
+  type ObjectKind,
+  type PropertyDefinition,
+  type PropertyType,
+  storageOf
+} from "@wasl/core/Records"
 
 /** A built-in property held in a column of the kind's table. */
 export interface BuiltinColumn {

@@ -1,0 +1,6 @@
+/**
+ * The media store on files.
+ *
+ * @module
+ */
+export * from "./media/media-store-file.ts"

@@ -1,0 +1,33 @@
+/**
+ * Accounts, their users and teams, plans, the current user, bootstrap and the first run.
+ *
+ * @module
+ */
+export * from "./account/account.ts"
+export * from "./account/account-repository.ts"
+export * from "./account/current-user.ts"
+export * from "./account/current-user-reader.ts"
+export * from "./account/email-token-repository.ts"
+export * from "./account/plan.ts"
+export * from "./account/message-allowance.ts"
+export * from "./account/message-allowance-ledger.ts"
+export * from "./account/invitation.ts"
+export * from "./account/invitation-repository.ts"
+export * from "./account/member.ts"
+export * from "./account/member-repository.ts"
+export * from "./account/team-repository.ts"
+export * from "./account/user.ts"
+export * from "./account/user-repository.ts"
+export * from "./use-cases/bootstrap.ts"
+export * from "./use-cases/current-user.ts"
+export * from "./use-cases/operator.ts"
+export * from "./use-cases/profile.ts"
+export * from "./use-cases/accounts.ts"
+export * from "./use-cases/account-settings.ts"
+export * from "./use-cases/email-change.ts"
+export * from "./use-cases/invitations.ts"
+export * from "./use-cases/members.ts"
+export * from "./use-cases/membership-rules.ts"
+export * from "./use-cases/teams.ts"
+export * from "./use-cases/first-run.ts"
+export * from "./use-cases/message-allowance.ts"

@@ -1,0 +1,6 @@
+/**
+ * Idempotency keys: the store and its rules.
+ *
+ * @module
+ */
+export * from "./idempotency/idempotency-store.ts"

@@ -1,0 +1,6 @@
+/**
+ * The Mailer port.
+ *
+ * @module
+ */
+export * from "./mail/mailer.ts"

@@ -1,0 +1,37 @@
+/**
+ * WhatsApp messaging: sending numbers, templates and broadcasts, messages and their statuses,
+ * contact channels, conversations, media, the provider port, sends.
+ *
+ * @module
+ */
+export * from "./messaging/template.ts"
+export * from "./messaging/template-variables.ts"
+export * from "./messaging/template-review.ts"
+export * from "./messaging/platform.ts"
+export * from "./messaging/broadcast.ts"
+export * from "./messaging/message.ts"
+export * from "./messaging/messaging-provider.ts"
+export * from "./messaging/broadcast-repository.ts"
+export * from "./messaging/message-repository.ts"
+export * from "./messaging/conversations.ts"
+export * from "./messaging/conversation.ts"
+export * from "./messaging/media-store.ts"
+export * from "./messaging/media-backlog.ts"
+export * from "./messaging/message-status.ts"
+export * from "./messaging/contact-channel-repository.ts"
+export * from "./messaging/message-status-hold-repository.ts"
+export * from "./messaging/platform-repository.ts"
+export * from "./messaging/messaging-settings.ts"
+export * from "./messaging/recipient.ts"
+export * from "./messaging/send-input.ts"
+export * from "./messaging/dispatch.ts"
+export * from "./use-cases/messaging.ts"
+export * from "./use-cases/platforms.ts"
+export * from "./messaging/message-events.ts"
+export * from "./messaging/received-times.ts"
+export * from "./messaging/inbound-content.ts"
+export * from "./use-cases/incoming-message-notice.ts"
+export * from "./use-cases/send-template.ts"
+export * from "./use-cases/template-reviews.ts"
+export * from "./use-cases/conversations.ts"
+export * from "./use-cases/media-fetch.ts"
