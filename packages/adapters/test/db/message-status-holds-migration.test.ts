@@ -12,7 +12,7 @@ import { migrationsTable, runMigrations } from "../../src/db/database.ts"
 import { migrations } from "../../src/db/migrations/index.ts"
 import { TestDatabase } from "../../src/db/test-database.ts"
 import { RepositoriesPg } from "../../src/pg/index.ts"
-import { accountWithCredits, freshRecordId, newBroadcast } from "../../src/testing/otp-fixtures.ts"
+import { accountWithCredits, freshRecordId } from "../../src/testing/otp-fixtures.ts"
 
 const upTo0024 = PgMigrator.make({})({
   loader: Effect.map(migrations, (all) => all.filter(([id]) => id <= 24)),
@@ -30,13 +30,22 @@ describe.each(TestDatabase.variants)("on $name", ({ enabled, layer: database }) 
           const sql = yield* SqlClient.SqlClient
           yield* upTo0024
           const accountId = yield* accountWithCredits(0)
-          const broadcast = yield* newBroadcast(accountId)
+          // The number and its broadcast as 0008 stores them: the repositories write today's columns.
+          const [platform] = yield* sql<{ id: number }>`
+            INSERT INTO platforms (account_id, name, display_phone_number, provider, created_at, updated_at)
+            VALUES (${accountId}, 'Sandbox', '+966110000000', 'sandbox', now(), now()) RETURNING id`
+          const [template] = yield* sql<{ id: number }>`
+            INSERT INTO message_templates (account_id, name, category, body, created_at, updated_at)
+            VALUES (${accountId}, 'hello', 'UTILITY', 'Hello', now(), now()) RETURNING id`
+          const [broadcast] = yield* sql<{ id: number }>`
+            INSERT INTO broadcasts (account_id, name, language, template_id, platform_id, status, created_at, updated_at)
+            VALUES (${accountId}, 'Hello', 'en', ${template!.id}, ${platform!.id}, 'APPROVED', now(), now()) RETURNING id`
           const gone = freshRecordId()
           const insert = (id: string, contactId: string, receiver: string) =>
             sql`
               INSERT INTO messages (account_id, id, provider_message_id, contact_id, broadcast_id, platform_id,
                 platform_third_party_id, sender_third_party_id, receiver_third_party_id, status, body, created_at, updated_at)
-              VALUES (${accountId}, ${id}, ${`wamid.${id}`}, ${contactId}, ${broadcast.id}, ${broadcast.platform.id},
+              VALUES (${accountId}, ${id}, ${`wamid.${id}`}, ${contactId}, ${broadcast!.id}, ${platform!.id},
                 '966110000000', '966110000000', ${receiver}, 'sent', 'Hello', now(), now())
             `
           const [a, b, c] = [freshRecordId(), freshRecordId(), freshRecordId()]
