@@ -1,4 +1,4 @@
-import { type Team, type TeamDetails, TeamRepository } from "@wasl/core/Accounts"
+import { type NewTeam, type Team, type TeamDetails, TeamRepository } from "@wasl/core/Accounts"
 import { DateTime, Effect, Layer, Option } from "effect"
 import {
   mapDelete,
@@ -70,6 +70,29 @@ export const replacePivots = (
   return [...kept, ...added]
 }
 
+/** A new team of the account, with the next id, as `INSERT INTO teams` makes it (the account must exist). */
+const insertTeam = (
+  state: MemoryState,
+  input: NewTeam,
+  now: DateTime.Utc
+): readonly [TeamRow, MemoryState] => {
+  if (!state.accounts.has(input.accountId)) {
+    throw new Error(`insert on table "teams" violates foreign key constraint: account ${input.accountId}`)
+  }
+  const id = state.sequences.teams
+  const team: TeamRow = {
+    id,
+    accountId: input.accountId,
+    name: input.name,
+    description: input.description,
+    madeBy: input.madeBy,
+    permissions: [...new Set(input.permissions)],
+    createdAt: now,
+    updatedAt: now
+  }
+  return [team, { ...state, sequences: { ...state.sequences, teams: id + 1 }, teams: mapSet(state.teams, id, team) }]
+}
+
 /** Teams and their members in the memory store; the twin of `TeamRepositoryPg`. */
 export const TeamRepositoryMemory: Layer.Layer<TeamRepository, never, MemoryStore> = Layer.effect(
   TeamRepository,
@@ -82,52 +105,20 @@ export const TeamRepositoryMemory: Layer.Layer<TeamRepository, never, MemoryStor
     ) {
       const now = yield* DateTime.now
       return yield* updateStore(store, (state) => {
-        if (!state.accounts.has(input.accountId)) {
-          throw new Error(`insert on table "teams" violates foreign key constraint: account ${input.accountId}`)
-        }
-        const id = state.sequences.teams
-        const team: TeamRow = {
-          id,
-          accountId: input.accountId,
-          name: input.name,
-          description: input.description,
-          madeBy: input.madeBy,
-          permissions: [...new Set(input.permissions)],
-          createdAt: now,
-          updatedAt: now
-        }
+        const [team, withTeam] = insertTeam(state, input, now)
         const pivots = [...new Set(members)].map((userId): TeamUserRow => {
           requireMembership(state, input.accountId, userId, "team_user")
-          return { accountId: input.accountId, teamId: id, userId, createdAt: now, updatedAt: now }
+          return { accountId: input.accountId, teamId: team.id, userId, createdAt: now, updatedAt: now }
         })
         const pivot = pivots[0] ?? teamWithoutMembers(input.accountId)
-        return [toTeam(team, pivot), {
-          ...state,
-          sequences: { ...state.sequences, teams: id + 1 },
-          teams: mapSet(state.teams, id, team),
-          teamUsers: [...state.teamUsers, ...pivots]
-        }] as const
+        return [toTeam(team, pivot), { ...withTeam, teamUsers: [...state.teamUsers, ...pivots] }] as const
       })
     })
 
     const add = Effect.fnUntraced(function*(input: Parameters<TeamRepository["Service"]["add"]>[0]) {
       const now = yield* DateTime.now
       return yield* updateStore(store, (state) => {
-        if (!state.accounts.has(input.accountId)) {
-          throw new Error(`insert on table "teams" violates foreign key constraint: account ${input.accountId}`)
-        }
-        const id = state.sequences.teams
-        const team: TeamRow = {
-          id,
-          accountId: input.accountId,
-          name: input.name,
-          description: input.description,
-          madeBy: input.madeBy,
-          permissions: [...new Set(input.permissions)],
-          createdAt: now,
-          updatedAt: now
-        }
-        const next = { ...state, sequences: { ...state.sequences, teams: id + 1 }, teams: mapSet(state.teams, id, team) }
+        const [team, next] = insertTeam(state, input, now)
         return [detailsOf(next, team), next] as const
       })
     })
