@@ -5,7 +5,8 @@
  * any other path under `/app` answers `index.html`, for the console's client-side routes. Text
  * files are answered compressed (brotli or gzip, as the request's Accept-Encoding prefers, with
  * `Vary: Accept-Encoding`), each compressed once, at its first request, and kept. `/` redirects
- * to the console.
+ * to the console, and so do the paths Wasl's mails link to (an invitation, a new e-mail's
+ * confirmation, an e-mail's verification), each to the console's page for it.
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -128,6 +129,17 @@ const fileResponse = (file: ServedFile, acceptEncoding: string | undefined) => {
   })
 }
 
+/**
+ * The paths of the links Wasl mails (written in core, outside /app so a link names no console
+ * detail): each redirects to the same path under /app, its query (the token) kept.
+ */
+const MAILED_LINKS = ["/invitations/:token", "/email/confirm", "/email/verify"] as const
+
+const toConsolePage = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
+  const url = new URL(request.url, "http://wasl")
+  return HttpServerResponse.redirect(`${DASHBOARD_PATH}${url.pathname}${url.search}`, { status: 302 })
+})
+
 /** The console's routes, over the files found in `root` (the build's output) when the server starts. */
 export const DashboardRoute = (root: string = DASHBOARD_DIST): Layer.Layer<never, never, HttpRouter.HttpRouter> =>
   Layer.unwrap(Effect.sync(() => {
@@ -149,6 +161,7 @@ export const DashboardRoute = (root: string = DASHBOARD_DIST): Layer.Layer<never
     // With trailing slashes ignored, the wildcard route answers `/app` itself too.
     return Layer.mergeAll(
       HttpRouter.add("GET", `${DASHBOARD_PATH}/*`, serve),
-      HttpRouter.add("GET", "/", HttpServerResponse.redirect(DASHBOARD_PATH, { status: 302 }))
+      HttpRouter.add("GET", "/", HttpServerResponse.redirect(DASHBOARD_PATH, { status: 302 })),
+      ...MAILED_LINKS.map((path) => HttpRouter.add("GET", path, toConsolePage))
     )
   }))

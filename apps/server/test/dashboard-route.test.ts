@@ -111,6 +111,19 @@ describe("the console at /app", () => {
     expect([root.status, root.headers["location"]]).toEqual([302, "/app"])
   })
 
+  it("sends the paths Wasl's mails link to on to the console's pages for them, the token kept", async () => {
+    const links = {
+      "/invitations/AbC123xyz": "/app/invitations/AbC123xyz",
+      "/email/confirm?token=T0k3n": "/app/email/confirm?token=T0k3n",
+      "/email/verify?token=T0k3n": "/app/email/verify?token=T0k3n"
+    }
+    for (const [path, location] of Object.entries(links)) {
+      const link = await get(port, path)
+      expect([path, link.status, link.headers["location"]]).toEqual([path, 302, location])
+    }
+    expect((await get(port, "/app/invitations/AbC123xyz")).body).toBe(INDEX)
+  })
+
   it("answers a missing asset with a 404, not the page", async () => {
     const missing = await get(port, "/app/assets/index-Old0.js")
     expect(missing.status).toBe(404)
