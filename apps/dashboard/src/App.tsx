@@ -1,6 +1,10 @@
-/** The dashboard: the sign-in page, or the signed-in frame with the live notifications and the page. */
-import { useEffect } from "react"
+/**
+ * The dashboard: a page a mailed link opens, the sign-in page, or the signed-in frame with the
+ * live notifications and the page.
+ */
+import { Suspense, useEffect } from "react"
 import { I18nProvider, useI18n } from "./i18n/i18n"
+import { linkPage } from "./links/linkPages"
 import { LiveNotifications } from "./notifications/LiveNotifications"
 import { useLocation } from "./router"
 import { Routes } from "./Routes"
@@ -12,17 +16,24 @@ import { ToastProvider } from "./ui/toasts"
 const Screen = () => {
   const { t } = useI18n()
   const { me } = useSession()
-  const { path } = useLocation()
+  const { path, search } = useLocation()
   // Each page's first heading names the tab too, for screen readers and history.
   useEffect(() => {
     document.title = `${t("appName")} — ${document.querySelector("main h1")?.textContent ?? ""}`
   })
   if (me === undefined) return <p>{t("loading")}</p>
+  const link = linkPage(path, search)
+  if (link !== undefined) return <Suspense fallback={<p>{t("loading")}</p>}>{link}</Suspense>
   if (me === null) return <LoginPage />
   return (
     <ToastProvider>
       <LiveNotifications />
-      <Shell path={path}><Routes path={path} /></Shell>
+      <Shell path={path}>
+        <Suspense fallback={<p>{t("loading")}</p>}>
+          {/* Keyed by account: after a switch every page loads that account's data afresh. */}
+          <Routes key={me.account.id} path={path} />
+        </Suspense>
+      </Shell>
     </ToastProvider>
   )
 }

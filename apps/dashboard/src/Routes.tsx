@@ -1,5 +1,8 @@
-/** Which page a path under /app shows. */
-import { useEffect } from "react"
+/**
+ * Which page a path under /app shows. The team and account pages are loaded when first opened,
+ * which keeps the first load within its budget.
+ */
+import { lazy, useEffect } from "react"
 import { useI18n } from "./i18n/i18n"
 import { InboxPage } from "./inbox/InboxPage"
 import { NotificationsPage } from "./notifications/NotificationsPage"
@@ -9,9 +12,17 @@ import { RecordForm } from "./records/RecordForm"
 import { RecordPage } from "./records/RecordPage"
 import { RecordsPage } from "./records/RecordsPage"
 import { match, navigate } from "./router"
+import { usePermission } from "./session/permissions"
+import { startPage } from "./shell/menu"
 import { TokensPage } from "./tokens/TokensPage"
 import { DeliveryLog } from "./webhooks/DeliveryLog"
 import { WebhooksPage } from "./webhooks/WebhooksPage"
+
+const MembersPage = lazy(() => import("./members/MembersPage").then((m) => ({ default: m.MembersPage })))
+const TeamsPage = lazy(() => import("./teams/TeamsPage").then((m) => ({ default: m.TeamsPage })))
+const AccountSettingsPage = lazy(() => import("./account/AccountSettingsPage").then((m) => ({ default: m.AccountSettingsPage })))
+const AccountsPage = lazy(() => import("./account/AccountsPage").then((m) => ({ default: m.AccountsPage })))
+const ProfilePage = lazy(() => import("./profile/ProfilePage").then((m) => ({ default: m.ProfilePage })))
 
 const Redirect = ({ to }: { readonly to: string }) => {
   useEffect(() => navigate(to), [to])
@@ -20,7 +31,13 @@ const Redirect = ({ to }: { readonly to: string }) => {
 
 export const Routes = ({ path }: { readonly path: string }) => {
   const { t } = useI18n()
-  if (path === "/" || path === "/login") return <Redirect to="/deals" />
+  const may = usePermission()
+  if (path === "/" || path === "/login") return <Redirect to={startPage(may)} />
+  if (path === "/members") return <MembersPage />
+  if (path === "/teams") return <TeamsPage />
+  if (path === "/account") return <AccountSettingsPage />
+  if (path === "/accounts") return <AccountsPage />
+  if (path === "/profile") return <ProfilePage />
   if (path === "/webhooks") return <WebhooksPage />
   if (path === "/notifications") return <NotificationsPage />
   if (path === "/tokens") return <TokensPage />

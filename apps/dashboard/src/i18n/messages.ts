@@ -1,5 +1,8 @@
 /** Every text the dashboard shows, in English and Arabic. `{name}` marks a value filled in. */
+import { teamAr, teamEn } from "./team-messages"
+
 export const en = {
+  ...teamEn,
   appName: "Wasl",
   skipToContent: "Skip to content",
   signIn: "Sign in",
@@ -233,6 +236,7 @@ export const en = {
 export type MessageKey = keyof typeof en
 
 export const ar: Readonly<Record<MessageKey, string>> = {
+  ...teamAr,
   appName: "وصل",
   skipToContent: "انتقل إلى المحتوى",
   signIn: "تسجيل الدخول",

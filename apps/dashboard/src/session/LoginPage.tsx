@@ -47,7 +47,8 @@ const TwoFactorStep = () => {
   )
 }
 
-export const LoginPage = () => {
+/** The sign-in card: email and password, then the second step when two-factor is on. */
+export const LoginForm = () => {
   const { t } = useI18n()
   const { signIn } = useSession()
   const [email, setEmail] = useState("")
@@ -60,22 +61,25 @@ export const LoginPage = () => {
     if (outcome === "two-factor") setSecondStep(true)
     else setProblem(outcome)
   }
+  if (secondStep) return <TwoFactorStep />
   return (
-    <main id="main" className="login">
-      {secondStep ? <TwoFactorStep /> : (
-        <form className="card" onSubmit={submit} noValidate>
-          <h1>{t("appName")}</h1>
-          <ProblemMessage problem={problem} />
-          <Field label={t("email")} error={fieldError(problem, "email")}>
-            <input type="email" autoComplete="username" dir="ltr" value={email} onChange={(e) => setEmail(e.target.value)} />
-          </Field>
-          <Field label={t("password")} error={fieldError(problem, "password")}>
-            <input type="password" autoComplete="current-password" dir="ltr" value={password} onChange={(e) => setPassword(e.target.value)} />
-          </Field>
-          <button type="submit" className="primary">{t("signIn")}</button>
-          <LanguageSwitch />
-        </form>
-      )}
-    </main>
+    <form className="card" onSubmit={submit} noValidate>
+      <h1>{t("appName")}</h1>
+      <ProblemMessage problem={problem} />
+      <Field label={t("email")} error={fieldError(problem, "email")}>
+        <input type="email" autoComplete="username" dir="ltr" value={email} onChange={(e) => setEmail(e.target.value)} />
+      </Field>
+      <Field label={t("password")} error={fieldError(problem, "password")}>
+        <input type="password" autoComplete="current-password" dir="ltr" value={password} onChange={(e) => setPassword(e.target.value)} />
+      </Field>
+      <button type="submit" className="primary">{t("signIn")}</button>
+      <LanguageSwitch />
+    </form>
   )
 }
+
+export const LoginPage = () => (
+  <main id="main" className="login">
+    <LoginForm />
+  </main>
+)

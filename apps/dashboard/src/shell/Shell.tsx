@@ -1,10 +1,15 @@
-/** The signed-in frame: navigation, the user with account, plan and credits, and the page. */
+/**
+ * The signed-in frame: the menu (only what the member's permissions open), the user with
+ * account, plan and credits, the account switcher, and the page.
+ */
 import { type ReactNode, useEffect, useRef } from "react"
+import { AccountSwitcher } from "../account/AccountSwitcher"
 import { useI18n } from "../i18n/i18n"
-import { KINDS } from "../records/kinds"
 import { Link } from "../router"
+import { usePermission } from "../session/permissions"
 import { useMe, useSession } from "../session/session"
 import { LanguageSwitch } from "./LanguageSwitch"
+import { MENU } from "./menu"
 
 const NavLink = ({ to, current, children }: { readonly to: string; readonly current: string; readonly children: ReactNode }) => (
   <li><Link to={to} aria-current={current === to || current.startsWith(`${to}/`) ? "page" : undefined}>{children}</Link></li>
@@ -14,6 +19,7 @@ export const Shell = ({ path, children }: { readonly path: string; readonly chil
   const { t } = useI18n()
   const me = useMe()
   const { signOut } = useSession()
+  const may = usePermission()
   // After a client-side navigation, keyboard and screen-reader users start at the new page.
   const main = useRef<HTMLElement>(null)
   const first = useRef(true)
@@ -32,18 +38,18 @@ export const Shell = ({ path, children }: { readonly path: string; readonly chil
           <div><dt>{t("plan")}</dt><dd data-testid="plan">{me.account.plan}</dd></div>
           <div><dt>{t("otpCredits")}</dt><dd data-testid="credits">{me.account.otp_credits}</dd></div>
         </dl>
+        <AccountSwitcher />
         <LanguageSwitch />
         <button type="button" onClick={signOut}>{t("signOut")}</button>
       </header>
       <nav className="sidebar" aria-label={t("menu")}>
         <ul>
-          <NavLink to="/inbox" current={path}>{t("inbox")}</NavLink>
-          {KINDS.map((kind) => <NavLink key={kind} to={`/${kind}`} current={path}>{t(`kind_${kind}`)}</NavLink>)}
-          <NavLink to="/webhooks" current={path}>{t("webhooks")}</NavLink>
-          <NavLink to="/notifications" current={path}>
-            {t("notifications")} <span className="badge" data-testid="unread-count">{me.unread_notifications_count}</span>
-          </NavLink>
-          <NavLink to="/tokens" current={path}>{t("tokens")}</NavLink>
+          {MENU.filter((entry) => may(entry.needs)).map((entry) => (
+            <NavLink key={entry.to} to={entry.to} current={path}>
+              {t(entry.label)}
+              {entry.to === "/notifications" && <> <span className="badge" data-testid="unread-count">{me.unread_notifications_count}</span></>}
+            </NavLink>
+          ))}
         </ul>
       </nav>
       <main id="main" tabIndex={-1} ref={main}>{children}</main>
