@@ -2,7 +2,7 @@
  * Which page a path under /app shows. The team and account pages are loaded when first opened,
  * which keeps the first load within its budget.
  */
-import { lazy, useEffect } from "react"
+import { useEffect } from "react"
 import { useI18n } from "./i18n/i18n"
 import { InboxPage } from "./inbox/InboxPage"
 import { NotificationsPage } from "./notifications/NotificationsPage"
@@ -14,15 +14,16 @@ import { RecordsPage } from "./records/RecordsPage"
 import { match, navigate } from "./router"
 import { usePermission } from "./session/permissions"
 import { startPage } from "./shell/menu"
+import { lazyPage } from "./ui/lazyPage"
 import { TokensPage } from "./tokens/TokensPage"
 import { DeliveryLog } from "./webhooks/DeliveryLog"
 import { WebhooksPage } from "./webhooks/WebhooksPage"
 
-const MembersPage = lazy(() => import("./members/MembersPage").then((m) => ({ default: m.MembersPage })))
-const TeamsPage = lazy(() => import("./teams/TeamsPage").then((m) => ({ default: m.TeamsPage })))
-const AccountSettingsPage = lazy(() => import("./account/AccountSettingsPage").then((m) => ({ default: m.AccountSettingsPage })))
-const AccountsPage = lazy(() => import("./account/AccountsPage").then((m) => ({ default: m.AccountsPage })))
-const ProfilePage = lazy(() => import("./profile/ProfilePage").then((m) => ({ default: m.ProfilePage })))
+const MembersPage = lazyPage(() => import("./members/MembersPage").then((m) => m.MembersPage))
+const TeamsPage = lazyPage(() => import("./teams/TeamsPage").then((m) => m.TeamsPage))
+const AccountSettingsPage = lazyPage(() => import("./account/AccountSettingsPage").then((m) => m.AccountSettingsPage))
+const AccountsPage = lazyPage(() => import("./account/AccountsPage").then((m) => m.AccountsPage))
+const ProfilePage = lazyPage(() => import("./profile/ProfilePage").then((m) => m.ProfilePage))
 
 const Redirect = ({ to }: { readonly to: string }) => {
   useEffect(() => navigate(to), [to])

@@ -5,7 +5,9 @@
  * endpoint's delivery log and its deactivation arriving live as a toast and a browser
  * notification, a CSV import and export followed to their end, a token, the WhatsApp inbox (sent
  * messages, a customer's message as Meta's signed callback, a reply, the contact's conversation,
- * on a phone in Arabic), the Arabic layout, a sign-in with two-factor on.
+ * on a phone in Arabic), the Arabic layout, a sign-in with two-factor on, and the team: a team
+ * made with the permission checklist, a member invited into it who joins from the mailed link and
+ * sees only what the team allows, two-factor turned on from the profile, the new pages in Arabic.
  * axe-core checks every main page (no serious or critical violation), and the first load's
  * JavaScript is weighed (under 300 KB gzip).
  *
@@ -684,5 +686,118 @@ describe("the dashboard in a browser", () => {
     await page.getByTestId("user").waitFor()
     expect(await page.getByTestId("user").textContent()).toContain(second.email)
     expect((await api("GET", "/api/me")).body.email).toBe(email)
+  })
+
+  describe("members, teams and the member's own pages", () => {
+    const AGENT = { email: "agent@dashboard.test", password: "agent's long password" }
+    const menu = () => page.getByRole("navigation", { name: "Menu" })
+    /** Signs in as `who` from the sign-in page, whoever was signed in before. */
+    const signInAs = async (who: { readonly email: string; readonly password: string }) => {
+      await page.request.post(`${baseUrl}/api/auth/logout`, { headers: { "X-Requested-With": "XMLHttpRequest" } })
+      await page.goto(`${baseUrl}/app`)
+      await page.getByLabel("Email").fill(who.email)
+      await page.getByLabel("Password").fill(who.password)
+      await page.getByRole("button", { name: "Sign in" }).click()
+      await page.getByTestId("user").waitFor()
+    }
+    /** The link the last mail to `to` carries, from the outbox. */
+    const mailedLink = async (to: string) => {
+      let link: string | undefined
+      await eventually(async () => {
+        const lines = Fs.existsSync(env.WASL_MAIL_OUTBOX!) ? Fs.readFileSync(env.WASL_MAIL_OUTBOX!, "utf8").trim().split("\n") : []
+        const mail = lines.map((line) => JSON.parse(line) as { to: string; text: string }).filter((m) => m.to === to).at(-1)
+        link = mail === undefined ? undefined : /Accept the invitation at (\S+)/.exec(mail.text)?.[1]
+        return link !== undefined
+      }, 10_000, `a mail to ${to}`)
+      return link!
+    }
+
+    it("invites a member into a deals-only team; from the mailed link they join, sign in, see deals but no webhooks, and the API refuses them webhooks", async () => {
+      await signInAs({ email, password })
+      await visit("/teams")
+      await page.getByRole("button", { name: "New team" }).click()
+      await page.getByLabel("Name").fill("Deal desk")
+      await page.getByRole("checkbox", { name: "Deals: List" }).check()
+      await page.getByRole("checkbox", { name: "Deals: View" }).check()
+      await accessible("team form")
+      await page.getByRole("button", { name: "Save" }).click()
+      await page.getByRole("listitem", { name: "Deal desk" }).getByText("deal-index, deal-show").waitFor()
+      await visit("/members")
+      // The only member who can manage members cannot be suspended: the API's 422 is shown.
+      const owner = page.locator(`tr[data-email="${email}"]`)
+      await owner.getByRole("button", { name: "Suspend" }).click()
+      await expect.poll(() => page.locator("main .problem").textContent()).toBeTruthy()
+      expect(await owner.getByText("Active", { exact: true }).count()).toBe(1)
+      const invite = page.getByRole("form", { name: "Invite a member" })
+      await invite.getByLabel("Email").fill(AGENT.email)
+      await invite.getByRole("checkbox", { name: "Deal desk" }).check()
+      await invite.getByRole("button", { name: "Send invitation" }).click()
+      const invited = page.locator(`tr[data-email="${AGENT.email}"]`)
+      await invited.getByText("Invited", { exact: true }).waitFor()
+      expect(await invited.textContent()).toContain("Deal desk")
+      await accessible("members page")
+      await screenshot(page, "members")
+
+      const link = await mailedLink(AGENT.email)
+      await page.getByRole("button", { name: "Sign out" }).click()
+      await page.getByRole("button", { name: "Sign in" }).waitFor()
+      await page.goto(`${baseUrl}${link}`)
+      await page.getByRole("heading", { name: "Accept the invitation" }).waitFor()
+      expect(new URL(page.url()).pathname).toMatch(/^\/app\/invitations\//)
+      await page.getByLabel("First name").fill("Rana")
+      await page.getByLabel("Last name").fill("Aziz")
+      await page.getByLabel("Password").fill(AGENT.password)
+      await accessible("invitation page")
+      await page.getByRole("button", { name: "Accept the invitation" }).click()
+      await page.getByRole("heading", { name: "Invitation accepted" }).waitFor()
+      await page.getByLabel("Email").fill(AGENT.email)
+      await page.getByLabel("Password").fill(AGENT.password)
+      await page.getByRole("button", { name: "Sign in" }).click()
+      await page.getByRole("link", { name: "Open the dashboard" }).click()
+      await page.getByRole("heading", { name: "Deals" }).waitFor()
+      expect(await page.getByTestId("user").textContent()).toContain(AGENT.email)
+      expect(await menu().getByRole("link").allTextContents()).toEqual(["Deals", expect.stringContaining("Notifications"), "Accounts", "Profile and security"])
+      const refused = await page.request.get(`${baseUrl}/api/account/webhooks`, { headers: { "X-Requested-With": "XMLHttpRequest" } })
+      expect(refused.status()).toBe(403)
+    })
+
+    it("turns two-factor on from the profile page: a QR code of the secret, then the 8 recovery codes shown once", async () => {
+      await visit("/profile")
+      await page.getByRole("button", { name: "Turn on two-factor" }).click()
+      await page.getByTestId("qr-code").waitFor()
+      expect(await page.getByTestId("qr-code").getAttribute("src")).toMatch(/^data:image\/svg\+xml/)
+      const app = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32((await page.getByTestId("two-factor-secret").textContent())!) })
+      await page.getByLabel("Authentication code").fill(app.generate())
+      await page.getByRole("button", { name: "Turn on", exact: true }).click()
+      await expect.poll(() => page.getByTestId("recovery-codes").locator("li").count()).toBe(8)
+      await accessible("recovery codes")
+      await page.getByRole("button", { name: "I have kept them" }).click()
+      await page.getByText("On", { exact: true }).waitFor()
+      expect((await page.request.get(`${baseUrl}/api/me`)).status()).toBe(200)
+    })
+
+    it("shows the account settings' field errors, and the team pages in Arabic, right to left and accessible", async () => {
+      await signInAs({ email, password })
+      await visit("/account")
+      await page.getByLabel("Time zone").fill("Mars/Olympus")
+      await page.getByRole("button", { name: "Save" }).click()
+      await page.locator(".field-invalid").filter({ has: page.getByLabel("Time zone") }).locator(".field-error").waitFor()
+      await page.getByLabel("Time zone").fill("Asia/Riyadh")
+      await page.getByRole("button", { name: "Save" }).click()
+      await expect.poll(async () => (await api("GET", "/api/me")).body.account.timeZone).toBe("Asia/Riyadh")
+      await page.getByRole("button", { name: "العربية" }).click()
+      try {
+        await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe("rtl")
+        const pages = { "/members": "الأعضاء", "/teams": "الفرق", "/account": "إعدادات الحساب", "/profile": "الملف الشخصي والأمان" }
+        for (const [path, title] of Object.entries(pages)) {
+          await visit(path)
+          await page.getByRole("heading", { name: title, level: 1 }).waitFor()
+          await accessible(`${path} in Arabic`)
+        }
+        await screenshot(page, "profile-arabic")
+      } finally {
+        await page.evaluate(() => localStorage.setItem("wasl.language", "en"))
+      }
+    })
   })
 })

@@ -1,13 +1,19 @@
 /**
  * The language in use (English or Arabic, kept in localStorage), its text direction on <html>,
- * and `t` to look a text up.
+ * and `t` to look a text up: in the first load's tables, or in those a later-loaded page added.
  */
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from "react"
 import { ar, en, type MessageKey } from "./messages"
 
 export type Language = "en" | "ar"
 
-const TABLES: Record<Language, Readonly<Record<MessageKey, string>>> = { en, ar }
+const TABLES: Record<Language, Record<string, string>> = { en: { ...en }, ar: { ...ar } }
+
+/** Adds the texts of pages loaded after the first load (before they render: they come with them). */
+export const addMessages = (tables: Readonly<Record<Language, Readonly<Record<string, string>>>>): void => {
+  Object.assign(TABLES.en, tables.en)
+  Object.assign(TABLES.ar, tables.ar)
+}
 const STORAGE_KEY = "wasl.language"
 
 export interface I18n {
@@ -35,7 +41,7 @@ export const I18nProvider = ({ children }: { readonly children: ReactNode }) => 
     return {
       language,
       setLanguage,
-      t: (key, values) => table[key].replace(/\{(\w+)\}/g, (_, name: string) => String(values?.[name] ?? "")),
+      t: (key, values) => (table[key] ?? key).replace(/\{(\w+)\}/g, (_, name: string) => String(values?.[name] ?? "")),
       date: (text) => (text ? dates.format(new Date(text)) : "")
     }
   }, [language])

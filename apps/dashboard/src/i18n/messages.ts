@@ -1,8 +1,7 @@
 /** Every text the dashboard shows, in English and Arabic. `{name}` marks a value filled in. */
-import { teamAr, teamEn } from "./team-messages"
+import type { teamEn } from "./team-messages"
 
 export const en = {
-  ...teamEn,
   appName: "Wasl",
   skipToContent: "Skip to content",
   signIn: "Sign in",
@@ -229,14 +228,21 @@ export const en = {
   msg_reaction: "Reaction",
   msg_unsupported: "Unsupported message",
   incomingMessageText: "{name}: {preview}",
-  notFound: "Page not found."
+  notFound: "Page not found.",
+  members: "Members",
+  teams: "Teams",
+  accountSettings: "Account settings",
+  accounts: "Accounts",
+  profile: "Profile and security",
+  switchAccount: "Switch account"
 } as const
 
-/** A text's key. */
-export type MessageKey = keyof typeof en
+/** The keys of the first load's texts. */
+export type BaseKey = keyof typeof en
+/** Every text: the first load's, and those that come with the pages loaded later. */
+export type MessageKey = BaseKey | keyof typeof teamEn
 
-export const ar: Readonly<Record<MessageKey, string>> = {
-  ...teamAr,
+export const ar: Readonly<Record<BaseKey, string>> = {
   appName: "وصل",
   skipToContent: "انتقل إلى المحتوى",
   signIn: "تسجيل الدخول",
@@ -463,5 +469,11 @@ export const ar: Readonly<Record<MessageKey, string>> = {
   msg_reaction: "تفاعل",
   msg_unsupported: "رسالة غير مدعومة",
   incomingMessageText: "{name}: {preview}",
-  notFound: "الصفحة غير موجودة."
+  notFound: "الصفحة غير موجودة.",
+  members: "الأعضاء",
+  teams: "الفرق",
+  accountSettings: "إعدادات الحساب",
+  accounts: "الحسابات",
+  profile: "الملف الشخصي والأمان",
+  switchAccount: "تبديل الحساب"
 }

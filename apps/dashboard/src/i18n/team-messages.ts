@@ -1,14 +1,11 @@
 /**
  * The texts of the team and account pages (members, teams, permissions, account settings,
- * accounts, profile and security, and the pages mailed links open), in English and Arabic.
- * `messages.ts` merges them into its tables.
+ * accounts, profile and security, and the pages mailed links open), in English and Arabic. They
+ * come with those pages (`lazyPage`), not in the first load: importing this module adds them.
  */
+import { addMessages } from "./i18n"
+
 export const teamEn = {
-  members: "Members",
-  teams: "Teams",
-  accountSettings: "Account settings",
-  accounts: "Accounts",
-  profile: "Profile and security",
   actions: "Actions",
   invite: "Invite a member",
   sendInvitation: "Send invitation",
@@ -69,7 +66,6 @@ export const teamEn = {
   currencyHint: "A three-letter ISO 4217 code, such as SAR",
   notSet: "Not set",
   accountDefault: "As the account",
-  switchAccount: "Switch account",
   currentAccount: "Current account",
   switchTo: "Switch to this account",
   newAccount: "Open a new account",
@@ -119,11 +115,6 @@ export const teamEn = {
 } as const
 
 export const teamAr: Readonly<Record<keyof typeof teamEn, string>> = {
-  members: "الأعضاء",
-  teams: "الفرق",
-  accountSettings: "إعدادات الحساب",
-  accounts: "الحسابات",
-  profile: "الملف الشخصي والأمان",
   actions: "الإجراءات",
   invite: "دعوة عضو",
   sendInvitation: "إرسال الدعوة",
@@ -184,7 +175,6 @@ export const teamAr: Readonly<Record<keyof typeof teamEn, string>> = {
   currencyHint: "رمز من ثلاثة أحرف وفق ISO 4217، مثل SAR",
   notSet: "غير محدد",
   accountDefault: "كما في الحساب",
-  switchAccount: "تبديل الحساب",
   currentAccount: "الحساب الحالي",
   switchTo: "التبديل إلى هذا الحساب",
   newAccount: "فتح حساب جديد",
@@ -232,3 +222,5 @@ export const teamAr: Readonly<Record<keyof typeof teamEn, string>> = {
   verifyEmailText: "أكّد أن هذا العنوان لك.",
   verifyEmail: "توثيق البريد الإلكتروني"
 }
+
+addMessages({ en: teamEn, ar: teamAr })

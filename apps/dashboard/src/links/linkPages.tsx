@@ -2,11 +2,12 @@
  * The pages Wasl's mails link to, open whether signed in or not: an invitation, a new e-mail's
  * confirmation, an e-mail's verification. Loaded when first opened, so the first load stays small.
  */
-import { lazy, type ReactNode } from "react"
+import type { ReactNode } from "react"
 import { match } from "../router"
+import { lazyPage } from "../ui/lazyPage"
 
-const AcceptInvitationPage = lazy(() => import("./AcceptInvitationPage").then((m) => ({ default: m.AcceptInvitationPage })))
-const EmailLinkPage = lazy(() => import("./EmailLinkPage").then((m) => ({ default: m.EmailLinkPage })))
+const AcceptInvitationPage = lazyPage(() => import("./AcceptInvitationPage").then((m) => m.AcceptInvitationPage))
+const EmailLinkPage = lazyPage(() => import("./EmailLinkPage").then((m) => m.EmailLinkPage))
 
 /** The page of a mailed link at `path`, or undefined when the path is none of them. */
 export const linkPage = (path: string, search: string): ReactNode | undefined => {
