@@ -700,13 +700,13 @@ describe("the dashboard in a browser", () => {
       await page.getByRole("button", { name: "Sign in" }).click()
       await page.getByTestId("user").waitFor()
     }
-    /** The link the last mail to `to` carries, from the outbox. */
-    const mailedLink = async (to: string) => {
+    /** The link matching `pattern` in the last mail to `to` that has one, from the outbox. */
+    const mailedLink = async (to: string, pattern: RegExp) => {
       let link: string | undefined
       await eventually(async () => {
         const lines = Fs.existsSync(env.WASL_MAIL_OUTBOX!) ? Fs.readFileSync(env.WASL_MAIL_OUTBOX!, "utf8").trim().split("\n") : []
-        const mail = lines.map((line) => JSON.parse(line) as { to: string; text: string }).filter((m) => m.to === to).at(-1)
-        link = mail === undefined ? undefined : /Accept the invitation at (\S+)/.exec(mail.text)?.[1]
+        const texts = lines.map((line) => JSON.parse(line) as { to: string; text: string }).filter((m) => m.to === to).map((m) => m.text)
+        link = texts.map((text) => pattern.exec(text)?.[1]).filter((found) => found !== undefined).at(-1)
         return link !== undefined
       }, 10_000, `a mail to ${to}`)
       return link!
@@ -738,7 +738,7 @@ describe("the dashboard in a browser", () => {
       await accessible("members page")
       await screenshot(page, "members")
 
-      const link = await mailedLink(AGENT.email)
+      const link = await mailedLink(AGENT.email, /Accept the invitation at (\S+)/)
       await page.getByRole("button", { name: "Sign out" }).click()
       await page.getByRole("button", { name: "Sign in" }).waitFor()
       await page.goto(`${baseUrl}${link}`)
@@ -773,7 +773,22 @@ describe("the dashboard in a browser", () => {
       await accessible("recovery codes")
       await page.getByRole("button", { name: "I have kept them" }).click()
       await page.getByText("On", { exact: true }).waitFor()
-      expect((await page.request.get(`${baseUrl}/api/me`)).status()).toBe(200)
+    })
+
+    it("verifies the member's e-mail through the mailed link's page", async () => {
+      await page.getByText("Not verified", { exact: true }).waitFor()
+      await page.getByRole("button", { name: "Send a verification link" }).click()
+      await page.getByRole("status").filter({ hasText: /./ }).first().waitFor()
+      const link = await mailedLink(AGENT.email, /(\/email\/verify\?token=\S+)/)
+      await page.goto(`${baseUrl}${link}`)
+      await page.getByRole("heading", { name: "Verify your email" }).waitFor()
+      expect(new URL(page.url()).pathname).toBe("/app/email/verify")
+      await accessible("e-mail verification page")
+      await page.getByRole("button", { name: "Verify the email" }).click()
+      await page.getByRole("status").waitFor()
+      await page.getByRole("link", { name: "Open the dashboard" }).click()
+      await visit("/profile")
+      await page.getByText("Verified", { exact: true }).waitFor()
     })
 
     it("shows the account settings' field errors, and the team pages in Arabic, right to left and accessible", async () => {
