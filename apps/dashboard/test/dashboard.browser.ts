@@ -791,6 +791,33 @@ describe("the dashboard in a browser", () => {
       await page.getByText("Verified", { exact: true }).waitFor()
     })
 
+    it("lets an existing user accept after signing in, then switch to the new account from the top bar", async () => {
+      const existing = { email: "existing@dashboard.test", password: "existing user's password" }
+      const made = await runToEnd("wasl bootstrap", cliMain, [
+        "bootstrap", "--account", "Existing's own", "--email", existing.email, "--password", existing.password
+      ], env)
+      expect(made.code, made.stderr).toBe(0)
+      const teams = await api("GET", "/api/account/teams")
+      const desk = teams.body.data.find((team: { name: string }) => team.name === "Deal desk")
+      expect((await api("POST", "/api/account/invitations", { email: existing.email, team_ids: [desk.id] })).status).toBe(201)
+      const link = await mailedLink(existing.email, /Accept the invitation at (\S+)/)
+      await page.request.post(`${baseUrl}/api/auth/logout`, { headers: { "X-Requested-With": "XMLHttpRequest" } })
+      await page.goto(`${baseUrl}${link}`)
+      await page.getByRole("button", { name: "I already have a Wasl user" }).click()
+      await page.getByLabel("Email").fill(existing.email)
+      await page.getByLabel("Password").fill(existing.password)
+      await page.getByRole("button", { name: "Sign in" }).click()
+      await page.getByRole("button", { name: "Accept the invitation" }).click()
+      await page.getByRole("heading", { name: "Invitation accepted" }).waitFor()
+      await page.getByRole("link", { name: "Open the dashboard" }).click()
+      expect(await page.getByTestId("account").textContent()).toBe("Existing's own")
+      const invitingAccount = (await api("GET", "/api/me")).body.account.name
+      await page.getByLabel("Switch account").selectOption({ label: invitingAccount })
+      await expect.poll(() => page.getByTestId("account").textContent()).toBe(invitingAccount)
+      expect(await menu().getByRole("link", { name: "Webhooks" }).count()).toBe(0)
+      await menu().getByRole("link", { name: "Deals" }).waitFor()
+    })
+
     it("shows the account settings' field errors, and the team pages in Arabic, right to left and accessible", async () => {
       await signInAs({ email, password })
       await visit("/account")
