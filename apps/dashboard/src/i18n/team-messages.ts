@@ -1,10 +1,8 @@
 /**
  * The texts of the team and account pages (members, teams, permissions, account settings,
  * accounts, profile and security, and the pages mailed links open), in English and Arabic. They
- * come with those pages (`lazyPage`), not in the first load: importing this module adds them.
+ * come with those pages (`lazyPage` adds them), not in the first load.
  */
-import { addMessages } from "./i18n"
-
 export const teamEn = {
   actions: "Actions",
   invite: "Invite a member",
@@ -222,5 +220,3 @@ export const teamAr: Readonly<Record<keyof typeof teamEn, string>> = {
   verifyEmailText: "أكّد أن هذا العنوان لك.",
   verifyEmail: "توثيق البريد الإلكتروني"
 }
-
-addMessages({ en: teamEn, ar: teamAr })
