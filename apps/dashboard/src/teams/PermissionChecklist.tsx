@@ -1,8 +1,12 @@
-/** A team's permissions as checkboxes: a grid of kinds by action for the records, then one group per area. */
+/**
+ * A team's permissions as checkboxes: a grid of kinds by action for the records, then one group
+ * per area. A permission the signed-in member does not hold cannot be granted (the API would
+ * answer 403), so its box is off limits unless the team has it already, to take it away.
+ */
 import { useI18n } from "../i18n/i18n"
 import type { MessageKey } from "../i18n/messages"
 import { KINDS } from "../records/kinds"
-import { kindPermission, type Permission } from "../session/permissions"
+import { kindPermission, type Permission, usePermission } from "../session/permissions"
 import { AREAS, RECORD_ACTIONS } from "./permissionAreas"
 
 export const PermissionChecklist = ({ value, onChange, error }: {
@@ -11,14 +15,22 @@ export const PermissionChecklist = ({ value, onChange, error }: {
   readonly error?: string | undefined
 }) => {
   const { t } = useI18n()
+  const may = usePermission()
   const held = new Set(value)
   const toggle = (permission: Permission) =>
     onChange(held.has(permission) ? value.filter((p) => p !== permission) : [...value, permission])
   const box = (permission: Permission, label: string) => (
-    <input type="checkbox" aria-label={label} checked={held.has(permission)} onChange={() => toggle(permission)} />
+    <input
+      type="checkbox"
+      aria-label={label}
+      checked={held.has(permission)}
+      disabled={!held.has(permission) && !may(permission)}
+      onChange={() => toggle(permission)}
+    />
   )
   return (
     <div className="permissions">
+      <p><small>{t("grantOwnOnly")}</small></p>
       {error && <p className="field-error" role="alert">{error}</p>}
       <fieldset>
         <legend>{t("area_records")}</legend>
