@@ -42,6 +42,7 @@ import type { VerificationRepository } from "./messaging/verification-repository
 import type { MessagingSettings } from "./messaging/messaging-settings.ts"
 import type { OtpCodeHasher } from "./messaging/otp-code.ts"
 import type { NoteRepository } from "./notes/note-repository.ts"
+import type { PipelineRepository } from "./records/pipeline-repository.ts"
 import type { PropertyGroupRepository } from "./records/property-group-repository.ts"
 import type { PropertyRepository } from "./records/property-repository.ts"
 import type { PropertyValueStore } from "./records/property-value-store.ts"
@@ -78,6 +79,7 @@ export type WaslRepositories =
   | Outbox
   | PropertyRepository
   | PropertyGroupRepository
+  | PipelineRepository
   | PropertyValueStore
   | RecordRepository
   | NoteRepository

@@ -23,6 +23,7 @@ import {
   DERIVED_PROPERTIES,
   hasNoValue,
   isCustomPropertyOf,
+  isPipelineStage,
   type ObjectKind,
   optionNames,
   type PropertyDefinition,
@@ -118,8 +119,12 @@ export const applyWrite = (
       continue
     }
     const stored = storedValue(name, definition.type, value)
-    // A built-in single_select's column CHECKs its option names.
-    if (definition.builtin && definition.type === "single_select" && !optionNames(definition).includes(stored as string)) {
+    // A built-in single_select's column CHECKs its option names (a stage's are the account's
+    // pipelines' stages, which the core checks).
+    if (
+      definition.builtin && definition.type === "single_select" && !isPipelineStage(definition) &&
+      !optionNames(definition).includes(stored as string)
+    ) {
       defect(`${name}: "${String(stored)}" is not an option`)
     }
     target[key] = stored

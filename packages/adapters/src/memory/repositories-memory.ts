@@ -10,6 +10,7 @@ import { DeliveryRepositoryMemory } from "./delivery-repository-memory.ts"
 import { NotificationFeedMemory } from "./notification-feed-memory.ts"
 import { NotificationRepositoryMemory } from "./notification-repository-memory.ts"
 import { OutboxMemory } from "./outbox-memory.ts"
+import { PipelineRepositoryMemory } from "./pipeline-repository-memory.ts"
 import { PropertyGroupRepositoryMemory } from "./property-group-repository-memory.ts"
 import { PropertyRepositoryMemory } from "./property-repository-memory.ts"
 import { QueueSignalsMemory } from "./queue-signals-memory.ts"
@@ -74,6 +75,7 @@ export const RepositoriesMemory: Layer.Layer<
   OutboxMemory,
   PropertyRepositoryMemory,
   PropertyGroupRepositoryMemory,
+  PipelineRepositoryMemory,
   PropertyValueStoreMemory,
   WebhookRepositoryMemory,
   PlatformRepositoryMemory,

@@ -20,7 +20,7 @@ import type { OutboxEvent } from "@wasl/core/Events"
 import type { ExportChunk, ExportRow } from "@wasl/core/Exports"
 import type { IdempotencyClaim, KeptAnswer } from "@wasl/core/Idempotency"
 import type { NotificationNotice } from "@wasl/core/Notifications"
-import type { EventName, PropertyDefinition, PropertyGroupDefinition } from "@wasl/core/Records"
+import type { EventName, Pipeline, PropertyDefinition, PropertyGroupDefinition } from "@wasl/core/Records"
 import type { StoredWebhook } from "@wasl/core/Webhooks"
 import { Context, type DateTime, Effect, HashMap, Layer, PubSub, Ref, Result, Semaphore } from "effect"
 import { emptyMessagingTables, type MessagingTables } from "./messaging-tables.ts"
@@ -299,6 +299,8 @@ export interface MemoryState {
   readonly properties: ReadonlyArray<PropertyDefinition>
   /** Custom property groups, oldest first (property-group-repository-memory.ts). */
   readonly propertyGroups: ReadonlyArray<PropertyGroupDefinition>
+  /** Stored pipelines of deals and tickets (pipeline-repository-memory.ts). */
+  readonly pipelines: ReadonlyArray<Pipeline>
   /** Webhooks and their event subscriptions. */
   readonly webhooks: WebhookTable
   /** Sending numbers, broadcasts, messages and the OTP tables (messaging-tables.ts). */
@@ -375,6 +377,7 @@ export const emptyMemoryState: MemoryState = {
   outbox: [],
   properties: [],
   propertyGroups: [],
+  pipelines: [],
   webhooks: { nextId: 1, nextEventId: 1, rows: [] },
   messaging: emptyMessagingTables,
   deliveries: new Map(),

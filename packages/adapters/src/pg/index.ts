@@ -9,6 +9,7 @@ import { EmailTokenRepositoryPg } from "./email-token-repository-pg.ts"
 import { NotificationRepositoryPg } from "./notification-repository-pg.ts"
 import { OutboxPg } from "./outbox-pg.ts"
 import { WhatsAppInboxPg } from "./whatsapp-inbox-pg.ts"
+import { PipelineRepositoryPg } from "./pipeline-repository-pg.ts"
 import { PropertyGroupRepositoryPg } from "./property-group-repository-pg.ts"
 import { PropertyRepositoryPg } from "./property-repository-pg.ts"
 import { SessionRepositoryPg } from "./session-repository-pg.ts"
@@ -41,6 +42,7 @@ export { CurrentUserReaderPg } from "./current-user-reader-pg.ts"
 export { EmailTokenRepositoryPg } from "./email-token-repository-pg.ts"
 export { NotificationRepositoryPg } from "./notification-repository-pg.ts"
 export { OUTBOX_CHANNEL, OutboxPg } from "./outbox-pg.ts"
+export { PipelineRepositoryPg } from "./pipeline-repository-pg.ts"
 export { PropertyGroupRepositoryPg } from "./property-group-repository-pg.ts"
 export { PropertyRepositoryPg } from "./property-repository-pg.ts"
 export { SessionRepositoryPg } from "./session-repository-pg.ts"
@@ -103,6 +105,7 @@ export const RepositoriesPg: Layer.Layer<WaslRepositories, never, SecureRandom.S
   OutboxPg,
   PropertyRepositoryPg,
   PropertyGroupRepositoryPg,
+  PipelineRepositoryPg,
   PropertyValueStorePg,
   RecordRepositoryPg,
   NoteRepositoryPg,

@@ -14,7 +14,12 @@
  * - derived values: contact `fullname` (read-only string) and `deal_ids` (read-only
  *   `multi_select` without options: a set of deal ids, which filters then compare as a set),
  *   ticket `contacts_count` and `deals_count` (read-only numbers). They are computed when a record
- *   is shown (record-shape.ts), never validated or stored from a body.
+ *   is shown (record-shape.ts), never validated or stored from a body;
+ * - a deal's and a ticket's `pipeline` (the `_id` of one of the account's pipelines of the kind)
+ *   and their stage (`deal_stage`, `ticket_stage`): the stage's options are the stages of the
+ *   account's pipelines (pipeline.ts), so the definitions list those of the built-in default
+ *   pipeline, and values are checked against the record's pipeline when written
+ *   (pipeline-rule.ts), not against these options.
  */
 import { OBJECT_KINDS, type ObjectKind, REQUIRED_ON_CREATE } from "./object-kind.ts"
 import {
@@ -103,6 +108,14 @@ export const DEAL_STAGE_OPTIONS: ReadonlyArray<EnumOption> = [
   option("contract_sent", "Contract sent", "تم إرسال العقد"),
   option("closed_won", "Closed won", "مغلقة - ناجحة"),
   option("closed_lost", "Closed lost", "مغلقة - خاسرة")
+]
+
+/** The options of a ticket's `ticket_stage` in the built-in ticket pipeline: new, waiting, in progress, closed. */
+export const TICKET_STAGE_OPTIONS: ReadonlyArray<EnumOption> = [
+  option("new", "New", "جديدة"),
+  option("waiting", "Waiting on contact", "بانتظار العميل"),
+  option("in_progress", "In progress", "قيد المعالجة"),
+  option("closed", "Closed", "مغلقة")
 ]
 
 /** The options of a ticket's `category`. */
@@ -197,6 +210,7 @@ const SPECS: { readonly [K in ObjectKind]: ReadonlyArray<Spec> } = {
   deal: [
     { name: "deal_name", type: "string", en: "Deal name", ar: "اسم الصفقة" },
     { name: "amount", type: "number", en: "Amount", ar: "المبلغ" },
+    { name: "pipeline", type: "string", en: "Pipeline", ar: "المسار" },
     { name: "deal_stage", type: "single_select", en: "Deal stage", ar: "مرحلة الصفقة", options: DEAL_STAGE_OPTIONS },
     { name: "close_date", type: "datetime", en: "Close date", ar: "تاريخ الإغلاق" },
     { name: "forecast_amount", type: "number", en: "Forecast amount", ar: "المبلغ المتوقع" },
@@ -207,6 +221,8 @@ const SPECS: { readonly [K in ObjectKind]: ReadonlyArray<Spec> } = {
     { name: "desc", type: "textarea", en: "Description", ar: "الوصف" },
     { name: "category", type: "single_select", en: "Category", ar: "الفئة", options: TICKET_CATEGORY_OPTIONS },
     { name: "source", type: "single_select", en: "Source", ar: "المصدر", options: TICKET_SOURCE_OPTIONS },
+    { name: "pipeline", type: "string", en: "Pipeline", ar: "المسار" },
+    { name: "ticket_stage", type: "single_select", en: "Ticket stage", ar: "مرحلة التذكرة", options: TICKET_STAGE_OPTIONS },
     { name: "contacts_count", type: "number", en: "Contacts", ar: "عدد جهات الاتصال", readOnly: true, derived: true, integer: true },
     { name: "deals_count", type: "number", en: "Deals", ar: "عدد الصفقات", readOnly: true, derived: true, integer: true }
   ],
@@ -301,6 +317,24 @@ export const RESERVED_INTERNAL_NAMES: { readonly [K in ObjectKind]: ReadonlyArra
 export const isCustomPropertyOf = (kind: ObjectKind, definition: PropertyDefinition): boolean =>
   definition.kind === kind && !definition.builtin
 
+/** The kinds whose records move through pipelines, and each one's stage property. */
+export const STAGE_PROPERTY: { readonly deal: "deal_stage"; readonly ticket: "ticket_stage" } = {
+  deal: "deal_stage",
+  ticket: "ticket_stage"
+}
+
+/** The property holding a deal's or ticket's pipeline (the pipeline's `_id`). */
+export const PIPELINE_PROPERTY = "pipeline"
+
+/**
+ * Whether a definition is a built-in pipeline stage (`deal_stage`, `ticket_stage`): its options
+ * are the stages of the account's pipelines, so a value is any stage name, checked against the
+ * record's pipeline when written.
+ */
+export const isPipelineStage = (definition: PropertyDefinition): boolean =>
+  definition.builtin && (definition.kind === "deal" || definition.kind === "ticket") &&
+  STAGE_PROPERTY[definition.kind] === definition.internal_name
+
 /** A kind's full list of definitions: its built-ins, then the account's custom properties of it. */
 export const definitionsOf = (
   kind: ObjectKind,
@@ -314,4 +348,9 @@ export const definitionsOf = (
 export const filterablePropertiesOf = (
   kind: ObjectKind,
   custom: ReadonlyArray<PropertyDefinition>
-): ReadonlyArray<FilterableProperty> => definitionsOf(kind, custom).map(toFilterableProperty)
+): ReadonlyArray<FilterableProperty> =>
+  definitionsOf(kind, custom).map((definition) =>
+    isPipelineStage(definition)
+      ? { internal_name: definition.internal_name, type: definition.type }
+      : toFilterableProperty(definition)
+  )

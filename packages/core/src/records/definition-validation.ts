@@ -107,7 +107,7 @@ const label = (bag: ErrorBag, key: string, value: unknown): string | undefined =
  * `{ ar?, en? }` under `key`. Required: the object and at least one of the two. Optional: absent,
  * null and `{}` are all no value (null).
  */
-const localizedText = (bag: ErrorBag, body: object, key: string, required: boolean): LocalizedText | null => {
+export const localizedText = (bag: ErrorBag, body: object, key: string, required: boolean): LocalizedText | null => {
   const value = ownValue(body, key)
   if (isBlankInput(value)) {
     if (required) bag.add(key, LaravelMessage.required(key))

@@ -46,10 +46,10 @@ import type { ValidationFailed } from "../errors.ts"
 import { formatWireTimestamp, parseDateInput } from "../wire/timestamp.ts"
 import { setOwnKey } from "../wire/own-key.ts"
 import { cleanInput, codePointLength, ErrorBag, isBlankInput, ownValue } from "./body-input.ts"
-import { definitionsOf, PROPERTY_SYNONYMS, RECORD_SYSTEM_KEYS, SYNONYMS_OF } from "./builtin-properties.ts"
+import { definitionsOf, isPipelineStage, PROPERTY_SYNONYMS, RECORD_SYSTEM_KEYS, SYNONYMS_OF } from "./builtin-properties.ts"
 import { coerceBoolean, coerceNumber } from "./complex-filter.ts"
 import { LaravelMessageMore } from "../validation/more-validation-messages.ts"
-import { optionNames, type PropertyDefinition } from "./property-definition.ts"
+import { INTERNAL_NAME_PATTERN, optionNames, type PropertyDefinition } from "./property-definition.ts"
 import { LaravelMessage } from "../validation/validation-messages.ts"
 
 // ---------------------------------------------------------------------------------------------
@@ -168,6 +168,9 @@ const checkValue = (
       return instant === undefined ? fail(LaravelMessage.date) : formatWireTimestamp(instant)
     }
     case "single_select":
+      // A stage's options are the account's pipelines' stages: the record's pipeline is checked
+      // when the record is written (pipeline-rule.ts); here only the form of a stage name.
+      if (isPipelineStage(definition)) return typeof raw === "string" && INTERNAL_NAME_PATTERN.test(raw) ? raw : fail(LaravelMessage.selectedInvalid)
       return typeof raw === "string" && optionNames(definition).includes(raw) ? raw : fail(LaravelMessage.selectedInvalid)
     case "multi_select": {
       if (!Array.isArray(raw)) return fail(LaravelMessage.list)

@@ -34,6 +34,7 @@ import { publicLink } from "../public-url.ts"
 import { ambiguousUpsertKey } from "../records/batch-input.ts"
 import { lockMatches } from "../records/match-lock.ts"
 import { PATH_OF_KIND } from "../records/object-kind.ts"
+import type { PipelineRepository } from "../records/pipeline-repository.ts"
 import type { PropertyDefinition } from "../records/property-definition.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
 import type { RecordRepository } from "../records/record-repository.ts"
@@ -52,6 +53,7 @@ export type ImportProcessingServices =
   | ImportRepository
   | NotificationRepository
   | Outbox
+  | PipelineRepository
   | PropertyRepository
   | RecordRepository
   | SecureRandom.SecureRandom

@@ -29,6 +29,7 @@ import {
   underInput
 } from "../records/batch-input.ts"
 import { ErrorBag, ownValue } from "../records/body-input.ts"
+import type { PipelineRepository } from "../records/pipeline-repository.ts"
 import type { PropertyDefinition } from "../records/property-definition.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
 import type { RecordRepository } from "../records/record-repository.ts"
@@ -41,7 +42,13 @@ import { customOf, findRecord, isMatchProperty, recordWithValue } from "./record
 import { removeRecord, storeNewRecord, storeRecordPatch } from "./record-writes.ts"
 
 /** The services a batch needs. */
-export type BatchServices = Outbox | PropertyRepository | RecordRepository | SecureRandom.SecureRandom | Transactor
+export type BatchServices =
+  | Outbox
+  | PipelineRepository
+  | PropertyRepository
+  | RecordRepository
+  | SecureRandom.SecureRandom
+  | Transactor
 
 /** What the batch use-cases take: who asks, the kind, and the request's JSON body. */
 export type Batch<A> = (
@@ -59,7 +66,7 @@ type Step = (
   input: BatchInput,
   at: string
 ) => Effect.Effect<
-  Effect.Effect<RecordJson, NotFound, Exclude<BatchServices, Transactor>>,
+  Effect.Effect<RecordJson, NotFound | ValidationFailed, Exclude<BatchServices, Transactor>>,
   ValidationFailed,
   Exclude<BatchServices, Transactor>
 >
@@ -107,7 +114,11 @@ const runBatch = (
         const write = yield* Effect.catchTag(take(custom, input, at), "ValidationFailed", fail)
         if (write === undefined || !bag.isEmpty) continue
         // The record went away between its read and its write (a concurrent delete): as unknown.
-        const json = yield* Effect.catchTag(write, "NotFound", () => fail(invalid(`${at}.id`, LaravelMessage.selectedInvalid(`${at}.id`))))
+        // The pipeline rule refused the write: its keys under the input, as its validation's.
+        const json = yield* write.pipe(
+          Effect.catchTag("NotFound", () => fail(invalid(`${at}.id`, LaravelMessage.selectedInvalid(`${at}.id`)))),
+          Effect.catchTag("ValidationFailed", (refused) => fail(underInput(at, refused)))
+        )
         if (json !== undefined) written.push(json)
       }
       if (!bag.isEmpty) return yield* Effect.fail(bag.toFailure())

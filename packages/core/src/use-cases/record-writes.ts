@@ -1,12 +1,17 @@
 /**
  * The writes of one record inside the caller's transaction, each with its outbox event: what a
  * single create, update or delete does once its body is validated, shared with the batches so a
- * record written by a batch is stored and announced exactly as a single call would.
+ * record written by a batch is stored and announced exactly as a single call would. A deal's or
+ * ticket's write also settles its pipeline and stage there (pipeline-rule.ts), so every way of
+ * writing one obeys the same rule.
  */
 import { Effect } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { ObjectKind } from "../records/object-kind.ts"
-import { NotFound } from "../errors.ts"
+import { NotFound, type ValidationFailed } from "../errors.ts"
+import { isPipelineKind, pipelinesOf } from "../records/pipeline.ts"
+import { PipelineRepository } from "../records/pipeline-repository.ts"
+import { settlePipeline, writesPipeline } from "../records/pipeline-rule.ts"
 import { withCreator } from "../records/created-by.ts"
 import type { Outbox } from "../events/outbox.ts"
 import type { PropertyDefinition } from "../records/property-definition.ts"
@@ -14,7 +19,26 @@ import { RecordRepository, type RecordWithDerived } from "../records/record-repo
 import type { RecordJson } from "../records/record-shape.ts"
 import type { RecordPatch, StoredValues } from "../records/value-validation.ts"
 import { newRecordId } from "../wire/record-id.ts"
-import { appendEvent, orNotFound, shapeOf } from "./record-lookup.ts"
+import { appendEvent, findRecord, orNotFound, shapeOf } from "./record-lookup.ts"
+
+/**
+ * A deal's or ticket's write with its pipeline and stage settled (pipeline-rule.ts); other kinds'
+ * as they are. `current` reads the record before an update, only when the write touches its
+ * pipeline or stage.
+ */
+const inPipeline = <W extends RecordPatch, E = never>(
+  accountId: number,
+  kind: ObjectKind,
+  current: Effect.Effect<RecordWithDerived, E, RecordRepository> | undefined,
+  write: W
+): Effect.Effect<W, E | ValidationFailed, PipelineRepository | RecordRepository> =>
+  Effect.gen(function*() {
+    if (!isPipelineKind(kind)) return write
+    if (current !== undefined && !writesPipeline(kind, write)) return write
+    const pipelines = pipelinesOf(kind, yield* PipelineRepository.use((repo) => repo.list(accountId, kind)))
+    const before = current === undefined ? undefined : (yield* current).record.values
+    return yield* Effect.fromResult(settlePipeline(kind, pipelines, before, write))
+  })
 
 /**
  * Stores a new record of validated values under a fresh id, made by the user `createdBy` (its
@@ -27,8 +51,9 @@ export const storeNewRecord = (
   custom: ReadonlyArray<PropertyDefinition>,
   values: StoredValues,
   createdBy: number | null
-): Effect.Effect<RecordJson, never, Outbox | RecordRepository | SecureRandom.SecureRandom> =>
+): Effect.Effect<RecordJson, ValidationFailed, Outbox | PipelineRepository | RecordRepository | SecureRandom.SecureRandom> =>
   Effect.gen(function*() {
+    values = yield* inPipeline(accountId, kind, undefined, values)
     const id = yield* newRecordId
     const stored = yield* (yield* RecordRepository).insert({ accountId, kind, id, custom, values: withCreator(kind, values, createdBy) })
     const json = shapeOf(kind, stored, custom)
@@ -43,8 +68,9 @@ export const storeRecordPatch = (
   custom: ReadonlyArray<PropertyDefinition>,
   id: string,
   patch: RecordPatch
-): Effect.Effect<RecordJson, NotFound, Outbox | RecordRepository> =>
+): Effect.Effect<RecordJson, NotFound | ValidationFailed, Outbox | PipelineRepository | RecordRepository> =>
   Effect.gen(function*() {
+    patch = yield* inPipeline(accountId, kind, findRecord(accountId, kind, id, custom), patch)
     const updated = yield* orNotFound(yield* (yield* RecordRepository).update({ accountId, kind, id, custom, patch }))
     const json = shapeOf(kind, updated, custom)
     yield* appendEvent(accountId, kind, "record", "updated", json)

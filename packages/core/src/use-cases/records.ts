@@ -22,6 +22,7 @@ import type { Forbidden, NotFound, ValidationFailed } from "../errors.ts"
 import type { Outbox } from "../events/outbox.ts"
 import { parseRecordListQuery } from "../records/list-query.ts"
 import type { Page } from "../records/pagination.ts"
+import type { PipelineRepository } from "../records/pipeline-repository.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
 import type { ListQueryInput } from "../records/list-query-input.ts"
 import { RecordRepository } from "../records/record-repository.ts"
@@ -62,7 +63,7 @@ export const createRecord: (
 ) => Effect.Effect<
   RecordJson,
   Forbidden | ValidationFailed,
-  Outbox | PropertyRepository | RecordRepository | SecureRandom.SecureRandom | Transactor
+  Outbox | PipelineRepository | PropertyRepository | RecordRepository | SecureRandom.SecureRandom | Transactor
 > = Effect.fn("createRecord")(function*(principal: Principal, kind: ObjectKind, body: unknown) {
   yield* authorize(principal, `${kind}-create`)
   // Definitions and validation before the transaction: at READ COMMITTED a read inside it would
@@ -107,7 +108,7 @@ export const updateRecord: (
 ) => Effect.Effect<
   RecordJson,
   Forbidden | NotFound | ValidationFailed,
-  Outbox | PropertyRepository | RecordRepository | Transactor
+  Outbox | PipelineRepository | PropertyRepository | RecordRepository | Transactor
 > = Effect.fn("updateRecord")(function*(
   principal: Principal,
   kind: ObjectKind,
@@ -199,6 +200,7 @@ export const listRecords: (
 /** The services the record use-cases need (for layer wiring). */
 export type RecordUseCaseServices =
   | RecordRepository
+  | PipelineRepository
   | PropertyRepository
   | Outbox
   | Transactor

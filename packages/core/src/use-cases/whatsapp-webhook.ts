@@ -46,6 +46,7 @@ import { PlatformRepository } from "../messaging/platform-repository.ts"
 import { receivedTimesPatch } from "../messaging/received-times.ts"
 import { recipientOfNumber } from "../messaging/recipient.ts"
 import { lockMatches, lockRecord } from "../records/match-lock.ts"
+import type { PipelineRepository } from "../records/pipeline-repository.ts"
 import { PropertyRepository } from "../records/property-repository.ts"
 import { RecordRepository } from "../records/record-repository.ts"
 import { deriveFullname } from "../records/record-shape.ts"
@@ -88,6 +89,7 @@ export type WhatsAppWebhookServices =
   | MessageStatusHoldRepository
   | ContactChannelRepository
   | RecordRepository
+  | PipelineRepository
   | PropertyRepository
   | NotificationRepository
   | Outbox

@@ -40,6 +40,7 @@ import _0034_template_reviews from "./0034_template_reviews.ts"
 import _0036_message_allowance from "./0036_message_allowance.ts"
 import _0037_sending_number_health from "./0037_sending_number_health.ts"
 import _0038_message_arrival_order from "./0038_message_arrival_order.ts"
+import _0047_pipelines from "./0047_pipelines.ts"
 
 /**
  * Wasl's migrations, in order, for `@effect/sql-pg`'s `PgMigrator` (`runMigrations` and
@@ -81,5 +82,6 @@ export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0034_template_reviews": _0034_template_reviews,
   "0036_message_allowance": _0036_message_allowance,
   "0037_sending_number_health": _0037_sending_number_health,
-  "0038_message_arrival_order": _0038_message_arrival_order
+  "0038_message_arrival_order": _0038_message_arrival_order,
+  "0047_pipelines": _0047_pipelines
 })

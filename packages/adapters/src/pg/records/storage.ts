@@ -163,6 +163,7 @@ export const KIND_STORAGE: { readonly [K in ObjectKind]: KindStorage } = {
     [
       col("deal_name", "string"),
       col("amount", "number"),
+      col("pipeline", "string"),
       col("deal_stage", "single_select"),
       col("close_date", "datetime"),
       col("forecast_amount", "number"),
@@ -179,6 +180,8 @@ export const KIND_STORAGE: { readonly [K in ObjectKind]: KindStorage } = {
       col("desc", "textarea", { column: "description" }),
       col("category", "single_select"),
       col("source", "single_select"),
+      col("pipeline", "string"),
+      col("ticket_stage", "single_select"),
       col("contacts_count", "number", { derived: true, nullable: false }),
       col("deals_count", "number", { derived: true, nullable: false })
     ],
