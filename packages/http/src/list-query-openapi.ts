@@ -30,7 +30,8 @@ export type QueryParameter = {
   readonly example?: unknown
 }
 
-const query = (name: string, description: string, schema: Record<string, unknown>, extra: Partial<QueryParameter> = {}): QueryParameter => ({
+/** One optional query parameter of an operation, for its OpenAPI description. */
+export const query = (name: string, description: string, schema: Record<string, unknown>, extra: Partial<QueryParameter> = {}): QueryParameter => ({
   name,
   in: "query",
   required: false,
