@@ -62,6 +62,7 @@ const EXPECTED: { readonly [K in ObjectKind]: ReadonlyArray<readonly [string, Pr
   deal: [
     ["deal_name", "string"],
     ["amount", "number"],
+    ["pipeline", "string"],
     ["deal_stage", "single_select"],
     ["close_date", "datetime"],
     ["forecast_amount", "number"],
@@ -72,6 +73,8 @@ const EXPECTED: { readonly [K in ObjectKind]: ReadonlyArray<readonly [string, Pr
     ["desc", "textarea"],
     ["category", "single_select"],
     ["source", "single_select"],
+    ["pipeline", "string"],
+    ["ticket_stage", "single_select"],
     ["contacts_count", "number"],
     ["deals_count", "number"]
   ],
@@ -204,9 +207,10 @@ describe("built-in properties", () => {
     assert.notInclude(RESERVED_INTERNAL_NAMES.company, "deal_name")
   })
 
-  it("are filterable with their options", () => {
+  it("are filterable with their options; a stage with any stage name of the account's pipelines", () => {
     const deal = filterablePropertiesOf("deal", [])
-    assert.deepStrictEqual(deal.find((p) => p.internal_name === "deal_stage")?.options?.length, 7)
+    assert.deepStrictEqual(deal.find((p) => p.internal_name === "deal_stage"), { internal_name: "deal_stage", type: "single_select" })
+    assert.deepStrictEqual(filterablePropertiesOf("ticket", []).find((p) => p.internal_name === "category")?.options?.length, 4)
     assert.deepStrictEqual(filterablePropertiesOf("contact", []).find((p) => p.internal_name === "deal_ids"), {
       internal_name: "deal_ids",
       type: "multi_select"

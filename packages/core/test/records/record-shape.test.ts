@@ -60,6 +60,7 @@ describe("deal shape", () => {
   const deal = record("65a1b2c3d4e5f60718293a4b", {
     deal_name: "Big deal",
     amount: 1200,
+    pipeline: "default",
     deal_stage: "closed_won",
     close_date: "2026-12-31T12:00:00.000000Z",
     forecast_amount: 900,
@@ -76,6 +77,7 @@ describe("deal shape", () => {
           account_id: 42,
           deal_name: "Big deal",
           amount: 1200,
+          pipeline: "default",
           deal_stage: "closed_won",
           close_date: { $date: { $numberLong: String(CLOSE_MS) } },
           forecast_amount: 900,
@@ -98,6 +100,7 @@ describe("deal shape", () => {
         account_id: 42,
         deal_name: "Small",
         amount: null,
+        pipeline: null,
         deal_stage: null,
         close_date: null,
         forecast_amount: null,
@@ -246,6 +249,8 @@ describe("ticket shape", () => {
       desc: "Since Monday",
       category: "technical_issue",
       source: "source_email",
+      pipeline: "default",
+      ticket_stage: "new",
       sla_hours: 4
     })
     assert.strictEqual(
@@ -258,6 +263,8 @@ describe("ticket shape", () => {
           desc: "Since Monday",
           category: "technical_issue",
           source: "source_email",
+          pipeline: "default",
+          ticket_stage: "new",
           contacts_count: 2,
           deals_count: 0,
           created_at: "2026-11-21T17:24:05.123000Z",

@@ -485,7 +485,7 @@ describe("record bodies", () => {
     const failure = failureOf(create("deal", {
       zeta: 1,
       amount: "lots",
-      deal_stage: "won",
+      deal_stage: "Won!",
       alpha: 2,
       x_multi: ["gold", "tin"],
       x_email: "nope"
