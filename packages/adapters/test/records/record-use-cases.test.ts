@@ -48,6 +48,7 @@ describe.each(USE_CASE_VARIANTS)("record use-cases on $name", ({ enabled, layer:
           assert.strictEqual(p.forecast_amount, 900)
           assert.strictEqual(p.forcast_amount, 900)
           assert.strictEqual(p.deal_stage, "qualified_to_buy")
+          assert.strictEqual(p.pipeline, "default")
           assert.strictEqual(p.next_steps, null)
           assert.match(p.created_at as string, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/)
           assert.strictEqual(p.created_at, p.updated_at)
@@ -56,6 +57,7 @@ describe.each(USE_CASE_VARIANTS)("record use-cases on $name", ({ enabled, layer:
             "account_id",
             "deal_name",
             "amount",
+            "pipeline",
             "deal_stage",
             "close_date",
             "forecast_amount",
