@@ -36,14 +36,14 @@ export type PipelineParams = Schema.toCodecStringTree<Schema.Struct<typeof pipel
 /** A pipeline as the endpoints answer it. */
 export const PipelineView: Schema.Struct<{
   readonly _id: Schema.String
-  readonly account_id: Schema.NullOr<Schema.Number>
+  readonly account_id: Schema.NullOr<Schema.Int>
   readonly name: typeof LocalizedText
   readonly stages: Schema.$Array<typeof PipelineStage>
   readonly created_at: Schema.NullOr<Schema.String>
   readonly updated_at: Schema.NullOr<Schema.String>
 }> = Schema.Struct({
   _id: Schema.String,
-  account_id: Schema.NullOr(Schema.Number),
+  account_id: Schema.NullOr(Schema.Int),
   name: LocalizedText,
   stages: Schema.Array(PipelineStage),
   created_at: Schema.NullOr(Schema.String),

@@ -8,12 +8,14 @@
  */
 import {
   BUILTIN_PROPERTIES,
+  isPipelineStage,
   MAX_EMAIL_LENGTH,
   MAX_TEXT_LENGTH,
   MAX_URL_LENGTH,
   OBJECT_KINDS,
   type ObjectKind,
   optionNames,
+  PIPELINE_PROPERTY,
   type PropertyDefinition,
   REQUIRED_ON_CREATE
 } from "@wasl/core/Records"
@@ -31,7 +33,8 @@ const valueSchema = (definition: PropertyDefinition): Record<string, unknown> =>
     case "datetime":
       return { type: "string", format: "date-time" }
     case "single_select":
-      return { type: "string", enum: options }
+      // A stage is any stage of the account's pipelines: the default pipeline's as examples.
+      return isPipelineStage(definition) ? { type: "string", examples: options } : { type: "string", enum: options }
     case "multi_select":
       return { type: "array", items: options.length === 0 ? { type: "string" } : { type: "string", enum: options } }
     case "email":
@@ -45,6 +48,15 @@ const valueSchema = (definition: PropertyDefinition): Record<string, unknown> =>
       return { type: "string", maxLength: MAX_TEXT_LENGTH }
   }
 }
+
+/** What the document says of a property: its name, and for a pipeline or stage the rule it follows. */
+const describe = (kind: ObjectKind, definition: PropertyDefinition): string | undefined =>
+  definition.internal_name === PIPELINE_PROPERTY && (kind === "deal" || kind === "ticket")
+    ? `${definition.name.en}: the _id of one of the account's ${kind} pipelines (GET /api/${kind}s/pipelines); default unless given`
+    : isPipelineStage(definition)
+    ? `${definition.name.en}: a stage of the record's pipeline (moving to another pipeline needs one of its stages)` +
+      (kind === "ticket" ? "; a new ticket starts in its pipeline's first stage" : "")
+    : definition.name.en
 
 const title = (kind: ObjectKind) => `${kind[0]!.toUpperCase()}${kind.slice(1)}`
 
@@ -61,7 +73,7 @@ const valuesSchema = (kind: ObjectKind, create: boolean): Record<string, unknown
     ...(required.length === 0 ? {} : { required: [...required] }),
     properties: Object.fromEntries(writable.map((p) => [
       p.internal_name,
-      { description: p.name.en, anyOf: [valueSchema(p), { type: "null" }] }
+      { description: describe(kind, p), anyOf: [valueSchema(p), { type: "null" }] }
     ])),
     additionalProperties: true
   }

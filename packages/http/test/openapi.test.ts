@@ -142,9 +142,10 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(body(paths["/api/{kind}"].post).examples)).toEqual(["deal", "contact"])
     const deal = schemas.NewDealValues
     expect(deal).toMatchObject({ type: "object", required: ["deal_name"], additionalProperties: true })
-    expect(Object.keys(deal.properties)).toEqual(["deal_name", "amount", "deal_stage", "close_date", "forecast_amount", "next_steps"])
+    expect(Object.keys(deal.properties)).toEqual(["deal_name", "amount", "pipeline", "deal_stage", "close_date", "forecast_amount", "next_steps"])
     expect(deal.properties.amount.anyOf).toEqual([{ type: "number" }, { type: "null" }])
-    expect(deal.properties.deal_stage.anyOf[0].enum).toContain("closed_won")
+    expect(deal.properties.deal_stage.anyOf[0].examples).toContain("closed_won")
+    expect(schemas.NewTicketValues.properties.category.anyOf[0].enum).toContain("billing_issue")
     expect(schemas.DealValues.required).toBeUndefined()
     // Read-only built-ins are no body values.
     expect(Object.keys(schemas.ContactValues.properties)).not.toContain("fullname")

@@ -35,13 +35,13 @@ export const MAX_PIPELINE_STAGES = 100
 export const PipelineStage: Schema.Struct<{
   readonly internal_name: Schema.String
   readonly name: typeof LocalizedText
-  readonly probability: Schema.optionalKey<Schema.Number>
+  readonly probability: Schema.optionalKey<Schema.Finite>
   readonly closed: Schema.Boolean
   readonly won: Schema.optionalKey<Schema.Boolean>
 }> = Schema.Struct({
   internal_name: Schema.String,
   name: LocalizedText,
-  probability: Schema.optionalKey(Schema.Number),
+  probability: Schema.optionalKey(Schema.Finite),
   closed: Schema.Boolean,
   won: Schema.optionalKey(Schema.Boolean)
 }).annotate({
