@@ -17,7 +17,14 @@ const SINGULAR: Readonly<Record<Kind, string>> = {
   products: "product"
 }
 
-export const kindPermission = (kind: Kind, action: "index" | "show" | "create" | "update" | "delete"): Permission =>
+/** The actions a record permission names, in the order lists of permissions show them. */
+export const RECORD_ACTIONS = ["index", "show", "create", "update", "delete"] as const
+export type RecordAction = typeof RECORD_ACTIONS[number]
+
+/** The record kinds as permissions name them (`deal`), in the order of the API's kinds. */
+export const RECORD_OBJECTS: ReadonlyArray<string> = Object.values(SINGULAR)
+
+export const kindPermission = (kind: Kind, action: RecordAction): Permission =>
   `${SINGULAR[kind]}-${action}` as Permission
 
 export const permissionsOf = (me: Schemas["CurrentUser"]): ReadonlySet<Permission> =>

@@ -6,8 +6,8 @@
 import { useI18n } from "../i18n/i18n"
 import type { MessageKey } from "../i18n/messages"
 import { KINDS } from "../records/kinds"
-import { kindPermission, type Permission, usePermission } from "../session/permissions"
-import { AREAS, RECORD_ACTIONS } from "./permissionAreas"
+import { kindPermission, type Permission, RECORD_ACTIONS, usePermission } from "../session/permissions"
+import { AREAS } from "./permissionAreas"
 
 export const PermissionChecklist = ({ value, onChange, error }: {
   readonly value: ReadonlyArray<Permission>

@@ -5,9 +5,6 @@
 import type { MessageKey } from "../i18n/messages"
 import type { Permission } from "../session/permissions"
 
-export const RECORD_ACTIONS = ["index", "show", "create", "update", "delete"] as const
-export type RecordAction = typeof RECORD_ACTIONS[number]
-
 /** The areas beside the records, each with its permissions. */
 export const AREAS: ReadonlyArray<{ readonly area: MessageKey; readonly permissions: ReadonlyArray<Permission> }> = [
   { area: "area_webhooks", permissions: ["webhook-index", "webhook-create", "webhook-update", "webhook-delete"] },
