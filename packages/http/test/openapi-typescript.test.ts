@@ -35,8 +35,8 @@ export const newDealMistakes = [
   { deal_name: 5 } satisfies Schemas["NewDealValues"],
   // @ts-expect-error: amount is a number
   { deal_name: "Typed", amount: "many" } satisfies Schemas["NewDealValues"],
-  // @ts-expect-error: no such deal stage
-  { deal_name: "Typed", deal_stage: "won" } satisfies Schemas["NewDealValues"],
+  // @ts-expect-error: a stage is named by its internal_name, a string
+  { deal_name: "Typed", deal_stage: 5 } satisfies Schemas["NewDealValues"],
   // @ts-expect-error: a create names the deal
   { amount: 250 } satisfies Schemas["NewDealValues"]
 ]

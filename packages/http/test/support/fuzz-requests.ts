@@ -711,6 +711,30 @@ const BAD_AUTHORIZATION = fc.oneof(
 
 const OTHER_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const
 
+/**
+ * The methods declared on the route a concrete path reaches. A drawn parameter can turn one
+ * template's path into another's (`accounts` for `{kind}` reaches `/api/accounts`), and the router
+ * prefers a literal segment to a parameter, position by position; so does this.
+ */
+const methodsAt = (operations: ReadonlyArray<Operation>, path: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const shapeOf = (template: string): string | undefined => {
+    const segments = template.split("/")
+    if (segments.length !== path.length) return undefined
+    let shape = ""
+    for (const [i, segment] of segments.entries()) {
+      if (/^\{.+\}$/.test(segment)) shape += "1"
+      else if (segment === path[i]) shape += "0"
+      else return undefined
+    }
+    return shape
+  }
+  const reached = operations
+    .map((o) => ({ o, shape: shapeOf(o.template) }))
+    .filter((m): m is { o: Operation; shape: string } => m.shape !== undefined)
+  const best = reached.map((m) => m.shape).sort()[0]
+  return reached.filter((m) => m.shape === best).map((m) => m.o.method)
+}
+
 /** What one request is made of, drawn for an operation. */
 const requestOf = (
   state: FuzzState,
@@ -740,7 +764,7 @@ const requestOf = (
       fc.constant({ path: [], foreign: false })
     )
     return segments.chain(({ path, foreign }) => {
-      const declaredMethods = operations.filter((o) => o.template === operation.template).map((o) => o.method)
+      const declaredMethods = methodsAt(operations, path)
       const kind = operation.enums["kind"] !== undefined ? path[2]! : ""
       const hasBody = operation.method !== "GET"
       return fc.record({
