@@ -29,9 +29,11 @@ const pipelineParams: { readonly kind: typeof PipelineKindFromPath; readonly id:
   id: PipelineId
 }
 /** The path parameter `:kind` of the pipelines endpoints, as an endpoint's type carries it. */
-export type PipelineKindParams = Schema.toCodecStringTree<Schema.Struct<typeof kindParams>>
+export type PipelineKindParams = Schema.toCodecStringTree<Schema.Struct<{ kind: typeof PipelineKindFromPath }>>
 /** The path parameters `:kind/:id` of a pipeline, as an endpoint's type carries them. */
-export type PipelineParams = Schema.toCodecStringTree<Schema.Struct<typeof pipelineParams>>
+export type PipelineParams = Schema.toCodecStringTree<
+  Schema.Struct<{ kind: typeof PipelineKindFromPath; id: typeof PipelineId }>
+>
 
 /** A pipeline as the endpoints answer it. */
 export const PipelineView: Schema.Struct<{

@@ -125,11 +125,17 @@ export const stageNames = (pipeline: Pipeline): ReadonlyArray<string> => pipelin
 
 /** The wire form of a pipeline, as the pipelines endpoints answer it. */
 export interface PipelineJson {
+  /** `default` for a kind's default pipeline, else the pipeline's record id. */
   readonly _id: string
+  /** The account that owns it; null for a built-in default the account has not changed. */
   readonly account_id: number | null
+  /** Its name in English and Arabic. */
   readonly name: LocalizedText
+  /** Its stages, in order. */
   readonly stages: ReadonlyArray<PipelineStage>
+  /** When it was stored; null for an unchanged built-in default. */
   readonly created_at: string | null
+  /** When it last changed; null for an unchanged built-in default. */
   readonly updated_at: string | null
 }
 
