@@ -84,7 +84,7 @@ export const WebhookRepositoryPg: Layer.Layer<WebhookRepository, never, SqlClien
       const [first, ...rest] = names
       return first === undefined ? Effect.void : sql`
         INSERT INTO webhook_events ${sql.insert([row(first), ...rest.map(row)])}
-        ON CONFLICT (webhook_id, name) DO NOTHING
+        ON CONFLICT (account_id, webhook_id, name) DO NOTHING
       `.pipe(Effect.asVoid)
     }
 
