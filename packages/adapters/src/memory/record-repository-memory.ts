@@ -5,7 +5,7 @@
  * cannot be linked. The tables are record-tables.ts, values record-values.ts, derived data
  * record-derived.ts and lists record-list.ts.
  */
-import { type PropertyDefinition, RecordRepository, type RecordWithDerived } from "@wasl/core/Records"
+import { type PropertyDefinition, type RecordInsertInput, RecordRepository, type RecordWithDerived } from "@wasl/core/Records"
 import { DateTime, Effect, HashMap, Layer, Option } from "effect"
 import { channelsOfContact, removeChannelsOfContact } from "./contact-channel-repository-memory.ts"
 import { requireAccount } from "./property-repository-memory.ts"
@@ -41,6 +41,16 @@ const contextOf = (state: MemoryState, accountId: number): DerivationContext => 
 const readRow = (state: MemoryState, row: MemoryRecordRow, definitions: ReadonlyArray<PropertyDefinition>): RecordWithDerived =>
   recordWithDerived(row, customOfKind(row.kind, definitions), contextOf(state, row.accountId))
 
+/** Stores a new record in `state`: the record as read, and the state after. */
+const insertRow = (state: MemoryState, input: RecordInsertInput, now: DateTime.Utc): readonly [RecordWithDerived, MemoryState] => {
+  requireAccount(state, input.accountId, "records")
+  if (!RECORD_ID.test(input.id)) throw new Error(`records: id "${input.id}" is not 24 hex`)
+  const values = applyWrite({ kind: input.kind, builtin: {}, custom: {} }, customOfKind(input.kind, input.custom), input.values)
+  const row: MemoryRecordRow = { accountId: input.accountId, kind: input.kind, id: input.id, ...values, createdAt: now, updatedAt: now }
+  const next: MemoryState = { ...state, records: insertRecordRow(state.records, row) }
+  return [readRow(next, row, input.custom), next]
+}
+
 /** Records of the six kinds, their links and derived data in the memory store; the twin of `RecordRepositoryPg`. */
 export const RecordRepositoryMemory: Layer.Layer<RecordRepository, never, MemoryStore> = Layer.effect(
   RecordRepository,
@@ -49,25 +59,17 @@ export const RecordRepositoryMemory: Layer.Layer<RecordRepository, never, Memory
 
     return RecordRepository.of({
       insert: (input) =>
+        Effect.flatMap(DateTime.now, (now) => updateStore(store, (state) => insertRow(state, input, now))),
+      insertAll: (inputs) =>
         Effect.flatMap(DateTime.now, (now) =>
           updateStore(store, (state) => {
-            requireAccount(state, input.accountId, "records")
-            if (!RECORD_ID.test(input.id)) throw new Error(`records: id "${input.id}" is not 24 hex`)
-            const values = applyWrite(
-              { kind: input.kind, builtin: {}, custom: {} },
-              customOfKind(input.kind, input.custom),
-              input.values
-            )
-            const row: MemoryRecordRow = {
-              accountId: input.accountId,
-              kind: input.kind,
-              id: input.id,
-              ...values,
-              createdAt: now,
-              updatedAt: now
+            const written: Array<RecordWithDerived> = []
+            for (const input of inputs) {
+              const [record, next] = insertRow(state, input, now)
+              written.push(record)
+              state = next
             }
-            const next: MemoryState = { ...state, records: insertRecordRow(state.records, row) }
-            return [readRow(next, row, input.custom), next] as const
+            return [written, state] as const
           })),
       update: (input) =>
         Effect.flatMap(DateTime.now, (now) =>

@@ -36,8 +36,9 @@ import {
 import type { ObjectKind, PropertyDefinition } from "@wasl/core/Records"
 import { DateTime, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
 import type { Fragment } from "effect/sql/Statement"
-import { writeSideRows } from "./records/custom-value-rows.ts"
+import { insertValueRows, type RecordValueRow, writeSideRows } from "./records/custom-value-rows.ts"
 import {
   listStatement,
   selectColumns,
@@ -48,6 +49,9 @@ import {
 import { decodeRecord, type EncodedWrite, encodeWrite } from "./records/record-codec.ts"
 import { compileScanBatch, positionOf } from "./records/scan-sql.ts"
 import { customPropertiesOf, KIND_STORAGE, LINKS, type RecordMapping, recordMapping } from "./records/storage.ts"
+
+/** PostgreSQL's limit on a statement's parameters. */
+const MAX_PARAMETERS = 65_535
 
 /**
  * The mappings made from each list of definitions, by kind. The definitions a request brings come
@@ -93,37 +97,62 @@ const make = Effect.gen(function*() {
     `.pipe(Effect.map(firstRecord(mapping)))
 
   /**
-   * Runs the record's write (an INSERT or UPDATE … RETURNING *) and reads what the port answers
-   * from its returned row in the same statement. The derived values come from the link tables as
-   * they were before the statement, which a write of the record's own row does not change.
+   * Runs a write of records (an INSERT or UPDATE … RETURNING *) and reads what the port answers of
+   * each from its returned rows in the same statement. The derived values come from the link tables
+   * as they were before the statement, which a write of the records' own rows does not change.
    */
   const writeReturning = (mapping: RecordMapping, write: Fragment) =>
     sql<Record<string, unknown>>`WITH r AS (${write} RETURNING *) SELECT ${recordColumns(mapping)} FROM r`.pipe(
-      Effect.map(firstRecord(mapping))
+      Effect.map((rows) => rows.map((row) => decodeRecord(mapping, row)))
     )
 
   /** Writes the record's row, then the side rows of its custom values (when it has any to change). */
   const writeRecord = (mapping: RecordMapping, key: RecordRef, write: EncodedWrite, statement: Fragment) => {
-    const row = writeReturning(mapping, statement)
+    const row = Effect.map(writeReturning(mapping, statement), (rows) => Option.fromNullishOr(rows[0]))
     if (write.customTouched.length === 0 && write.valueRows.length === 0) return row
     return atomically(Effect.tap(row, (written) => Option.isSome(written) ? writeSideRows(sql, key, write) : Effect.void))
   }
 
-  const insert = (input: RecordInsertInput) =>
+  /**
+   * New records of one account and kind: a multi-row INSERT per set of columns the rows set (a
+   * column a row leaves out takes its default, which a NULL in a shared VALUES list would not), in
+   * pieces within PostgreSQL's 65,535 parameters, then every custom value's side rows in one
+   * statement. One record without custom values is one statement.
+   */
+  const insertAll = (inputs: ReadonlyArray<RecordInsertInput>) =>
     Effect.gen(function*() {
-      const mapping = mappingOf(input)
-      const write = encodeWrite(mapping, input.values)
+      const first = inputs[0]
+      if (first === undefined) return []
+      const mapping = mappingOf(first)
       const at = DateTime.toDateUtc(yield* DateTime.now)
-      const row: Record<string, unknown> = {
-        account_id: input.accountId,
-        id: input.id,
-        ...write.columns,
-        custom: JSON.stringify(write.customSet),
-        created_at: at,
-        updated_at: at
+      const groups = new Map<string, Array<Record<string, unknown>>>()
+      const sideRows: Array<RecordValueRow> = []
+      for (const input of inputs) {
+        const write = encodeWrite(mapping, input.values)
+        const columns = Object.keys(write.columns).sort()
+        const row: Record<string, unknown> = { account_id: first.accountId, id: input.id }
+        for (const column of columns) row[column] = write.columns[column]
+        row.custom = JSON.stringify(write.customSet)
+        row.created_at = at
+        row.updated_at = at
+        const key = columns.join(",")
+        const group = groups.get(key)
+        if (group === undefined) groups.set(key, [row])
+        else group.push(row)
+        for (const valueRow of write.valueRows) sideRows.push({ ...valueRow, record_id: input.id })
       }
-      const written = yield* writeRecord(mapping, input, write, sql`INSERT INTO ${sql(mapping.storage.table)} ${sql.insert(row)}`)
-      return Option.getOrThrow(written)
+      const statements: Array<Effect.Effect<ReadonlyArray<RecordWithDerived>, SqlError>> = []
+      for (const rows of groups.values()) {
+        const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / Object.keys(rows[0]!).length))
+        for (let i = 0; i < rows.length; i += perStatement) {
+          const [head, ...rest] = rows.slice(i, i + perStatement)
+          statements.push(writeReturning(mapping, sql`INSERT INTO ${sql(mapping.storage.table)} ${sql.insert([head!, ...rest])}`))
+        }
+      }
+      if (sideRows.length > 0) statements.push(Effect.as(insertValueRows(sql, first.accountId, first.kind, sideRows), []))
+      const written = statements.length === 1 ? yield* statements[0]! : (yield* atomically(Effect.all(statements))).flat()
+      const byId = new Map(written.map((record) => [record.record._id, record]))
+      return inputs.map((input) => byId.get(input.id)!)
     }).pipe(Effect.orDie)
 
   const update = (input: RecordUpdateInput) =>
@@ -223,7 +252,8 @@ const make = Effect.gen(function*() {
 
 
   return RecordRepository.of({
-    insert,
+    insert: (input) => Effect.map(insertAll([input]), (written) => written[0]!),
+    insertAll,
     update,
     delete: del,
     get,

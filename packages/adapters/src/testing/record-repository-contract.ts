@@ -45,7 +45,7 @@ const noteOn = (accountId: number, kind: Note["object_type"], recordId: string):
  * The contract of `RecordRepository` beyond lists (those are `recordListContract`'s), over every
  * implementation (memory, PGlite, PostgreSQL, or yours):
  *
- * - insert and get: values come back in their stored form, timestamps are the clock's, and each
+ * - insert, insertAll (several at once, all or none, in the order given) and get: values come back in their stored form, timestamps are the clock's, and each
  *   kind carries its derived data (deal contacts, contact deal ids and channels, ticket counts);
  *   reads show the custom values of the definitions given, by property id; a taken id is a defect;
  * - update applies a patch (null clears; updated_at moves, created_at stays); delete removes the
@@ -102,6 +102,58 @@ export const recordRepositoryContract = <E>(
           derived: { contacts: [] }
         })
         assert.deepStrictEqual(found(yield* repo.get({ accountId, kind: "deal", id, custom })), comparable(inserted))
+      }))
+
+    it.effect("insertAll stores records as insert does each, whatever values each sets, in the order given; filters see their custom values", () =>
+      Effect.gen(function*() {
+        const repo = yield* RecordRepository
+        const accountId = yield* newAccountId
+        const score = customProperty(accountId, "deal", "score", "number")
+        const tags = customProperty(accountId, "deal", "tags", "multi_select", ["red", "blue"])
+        const custom = [score, tags]
+        const [a, b, c] = [freshId(), freshId(), freshId()]
+        const inputs = [
+          { accountId, kind: "deal" as const, id: b, custom, values: { deal_name: "B", amount: 5, score: 7, tags: ["red"] } },
+          { accountId, kind: "deal" as const, id: a, custom, values: { deal_name: "A" } },
+          { accountId, kind: "deal" as const, id: c, custom, values: { deal_name: "C", tags: ["blue", "red"] } }
+        ]
+        const stored = yield* atTime(T0, repo.insertAll(inputs))
+        assert.deepStrictEqual(idsOf(stored), [b, a, c])
+        for (const [i, input] of inputs.entries()) {
+          assert.deepStrictEqual(comparable(stored[i]!), {
+            _id: input.id,
+            account_id: accountId,
+            values: input.values,
+            created_at: T0,
+            updated_at: T0,
+            derived: { contacts: [] }
+          })
+          assert.deepStrictEqual(found(yield* repo.get({ accountId, kind: "deal", id: input.id, custom })), comparable(stored[i]!))
+        }
+        const matching = (filter: Condition) =>
+          Effect.map(repo.list({ ...listInput(accountId, "deal", custom), filters: [filter] }), (page) => idsOf(page.rows).sort())
+        assert.deepStrictEqual(yield* matching(condition("score", "number", "eq", 7)), [b])
+        assert.deepStrictEqual(yield* matching(condition("tags", "multi_select", "in", ["red"])), [b, c].sort())
+        assert.deepStrictEqual(yield* repo.insertAll([]), [])
+      }))
+
+    it.effect("insertAll stores all or none: a taken id among them is a defect that stores none of them", () =>
+      Effect.gen(function*() {
+        const repo = yield* RecordRepository
+        const accountId = yield* newAccountId
+        const score = customProperty(accountId, "deal", "score", "number")
+        const taken = freshId()
+        yield* repo.insert({ accountId, kind: "deal", id: taken, custom: [], values: { deal_name: "First" } })
+        const fresh = [freshId(), freshId()]
+        const exit = yield* Effect.exit(repo.insertAll([
+          { accountId, kind: "deal", id: fresh[0]!, custom: [score], values: { deal_name: "New", score: 1 } },
+          { accountId, kind: "deal", id: taken, custom: [score], values: { deal_name: "Again" } },
+          { accountId, kind: "deal", id: fresh[1]!, custom: [score], values: { deal_name: "Other", amount: 3 } }
+        ]))
+        assert.isTrue(Exit.isFailure(exit) && Cause.hasDies(exit.cause))
+        assert.deepStrictEqual(yield* repo.existing(accountId, "deal", [...fresh, taken]), [taken])
+        const page = yield* repo.list({ ...listInput(accountId, "deal", [score]), filters: [condition("score", "number", "eq", 1)] })
+        assert.strictEqual(page.total, 0)
       }))
 
     it.effect("each kind reads with its derived data: deal contacts, contact deal ids and channels, ticket counts", () =>

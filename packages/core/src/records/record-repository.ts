@@ -113,6 +113,11 @@ export interface RecordLinkInput {
 export interface RecordRepositoryShape {
   /** Stores a new record (the id is the caller's, a fresh record id); returns it as stored. */
   readonly insert: (input: RecordInsertInput) => Effect.Effect<RecordWithDerived>
+  /**
+   * Stores new records of one account and kind (a batch, an import's rows) as `insert` stores
+   * each, all or none, in far fewer statements; returns them as stored, in the order given.
+   */
+  readonly insertAll: (inputs: ReadonlyArray<RecordInsertInput>) => Effect.Effect<ReadonlyArray<RecordWithDerived>>
   /** Applies a patch; `None` when the account has no such record of the kind. */
   readonly update: (input: RecordUpdateInput) => Effect.Effect<Option.Option<RecordWithDerived>>
   /** Deletes the record with its values, links and notes; false when there was none. */

@@ -35,11 +35,11 @@ import type { PropertyRepository } from "../records/property-repository.ts"
 import type { RecordRepository } from "../records/record-repository.ts"
 import type { RecordJson } from "../records/record-shape.ts"
 import { LaravelMessage } from "../validation/validation-messages.ts"
-import { validateRecordCreate, validateRecordUpdate } from "../records/value-validation.ts"
+import { type StoredValues, validateRecordCreate, validateRecordUpdate } from "../records/value-validation.ts"
 import { Transactor } from "../transactor.ts"
 import { authorize } from "./authenticate.ts"
 import { customOf, findRecord, isMatchProperty, recordWithValue } from "./record-lookup.ts"
-import { removeRecord, storeNewRecord, storeRecordPatch } from "./record-writes.ts"
+import { insertNewRecords, newRecordSettler, removeRecord, storeNewRecord, storeRecordPatch } from "./record-writes.ts"
 
 /** The services a batch needs. */
 export type BatchServices =
@@ -83,6 +83,13 @@ const recordNamed = (accountId: number, kind: ObjectKind, custom: ReadonlyArray<
     return { id, found }
   })
 
+/** Adds a failure's messages to the batch's, and goes on with the next input. */
+const collectInto = (bag: ErrorBag) => (failure: ValidationFailed) =>
+  Effect.sync(() => {
+    for (const [key, messages] of Object.entries(failure.errors)) for (const m of messages) bag.add(key, m)
+    return undefined
+  })
+
 /**
  * Runs a batch: authorizes, reads the inputs, then takes them in order in one transaction. Once
  * an input is invalid no more writes run (the rest are only validated) and the transaction rolls
@@ -103,11 +110,7 @@ const runBatch = (
       const custom = yield* customOf(principal.accountId, kind)
       const take = step(principal.accountId)
       const bag = new ErrorBag()
-      const fail = (failure: ValidationFailed) =>
-        Effect.sync(() => {
-          for (const [key, messages] of Object.entries(failure.errors)) for (const m of messages) bag.add(key, m)
-          return undefined
-        })
+      const fail = collectInto(bag)
       const written: Array<RecordJson> = []
       for (const [i, input] of inputs.entries()) {
         const at = `inputs.${i}`
@@ -129,15 +132,30 @@ const runBatch = (
 /**
  * `POST /api/{kind}/batch/create`: creates a record from each input's `properties` (the body of
  * a single create), in order. Needs `<kind>-create`. Answers the records' REST shapes, in the
- * inputs' order.
+ * inputs' order. Every input is validated first; then all are stored together
+ * (`insertNewRecords`), in a few statements rather than one write per record.
  */
 export const createRecords: Batch<RecordJson> = Effect.fn("createRecords")(function*(principal, kind, body) {
-  return yield* runBatch(principal, kind, body, [`${kind}-create`], (accountId) => (custom, input, at) =>
-    Effect.gen(function*() {
-      const properties = yield* inputProperties(input, at)
-      const values = yield* under(at, validateRecordCreate(kind, properties, custom))
-      return storeNewRecord(accountId, kind, custom, values, principal.userId)
-    }))
+  yield* authorize(principal, `${kind}-create`)
+  const inputs = yield* parseBatchInputs(body)
+  return yield* (yield* Transactor).transaction(Effect.gen(function*() {
+    const accountId = principal.accountId
+    const custom = yield* customOf(accountId, kind)
+    const settle = yield* newRecordSettler(accountId, kind)
+    const bag = new ErrorBag()
+    const settled: Array<StoredValues> = []
+    for (const [i, input] of inputs.entries()) {
+      const at = `inputs.${i}`
+      const values = yield* Effect.catchTag(
+        Effect.flatMap(inputProperties(input, at), (properties) => under(at, Effect.flatMap(validateRecordCreate(kind, properties, custom), settle))),
+        "ValidationFailed",
+        collectInto(bag)
+      )
+      if (values !== undefined) settled.push(values)
+    }
+    if (!bag.isEmpty) return yield* Effect.fail(bag.toFailure())
+    return yield* insertNewRecords(accountId, kind, custom, settled, principal.userId)
+  }))
 })
 
 /**

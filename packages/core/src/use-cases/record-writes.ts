@@ -7,44 +7,79 @@
  */
 import { Effect } from "effect"
 import type { SecureRandom } from "effect/crypto"
-import type { ObjectKind } from "../records/object-kind.ts"
+import { eventName, type ObjectKind } from "../records/object-kind.ts"
 import { NotFound, type ValidationFailed } from "../errors.ts"
 import { isPipelineKind, pipelinesOf } from "../records/pipeline.ts"
 import { PipelineRepository } from "../records/pipeline-repository.ts"
 import { settlePipeline, writesPipeline } from "../records/pipeline-rule.ts"
 import { withCreator } from "../records/created-by.ts"
-import type { Outbox } from "../events/outbox.ts"
+import { Outbox } from "../events/outbox.ts"
 import type { PropertyDefinition } from "../records/property-definition.ts"
-import { RecordRepository, type RecordWithDerived } from "../records/record-repository.ts"
+import { type RecordInsertInput, RecordRepository, type RecordWithDerived } from "../records/record-repository.ts"
 import type { RecordJson } from "../records/record-shape.ts"
 import type { RecordPatch, StoredValues } from "../records/value-validation.ts"
 import { newRecordId } from "../wire/record-id.ts"
 import { appendEvent, findRecord, orNotFound, shapeOf } from "./record-lookup.ts"
 
 /**
- * A deal's or ticket's write with its pipeline and stage settled (pipeline-rule.ts); other kinds'
- * as they are. `current` reads the record before an update, only when the write touches its
- * pipeline or stage.
+ * A deal's or ticket's update with its pipeline and stage settled (pipeline-rule.ts); other kinds'
+ * as they are. `current` reads the record before the update, only when it touches its pipeline or
+ * stage.
  */
-const inPipeline = <W extends RecordPatch, E = never>(
+const inPipeline = <E>(
   accountId: number,
   kind: ObjectKind,
-  current: Effect.Effect<RecordWithDerived, E, RecordRepository> | undefined,
-  write: W
-): Effect.Effect<W, E | ValidationFailed, PipelineRepository | RecordRepository> =>
+  current: Effect.Effect<RecordWithDerived, E, RecordRepository>,
+  patch: RecordPatch
+): Effect.Effect<RecordPatch, E | ValidationFailed, PipelineRepository | RecordRepository> =>
   Effect.gen(function*() {
-    if (!isPipelineKind(kind)) return write
-    if (current !== undefined && !writesPipeline(kind, write)) return write
+    if (!isPipelineKind(kind) || !writesPipeline(kind, patch)) return patch
     const pipelines = pipelinesOf(kind, yield* PipelineRepository.use((repo) => repo.list(accountId, kind)))
-    const before = current === undefined ? undefined : (yield* current).record.values
-    return yield* Effect.fromResult(settlePipeline(kind, pipelines, before, write))
+    return yield* Effect.fromResult(settlePipeline(kind, pipelines, (yield* current).record.values, patch))
   })
 
 /**
- * Stores a new record of validated values under a fresh id, made by the user `createdBy` (its
- * `created_by`, on the kinds that have one; null: made by no user, e.g. a received message), and
- * queues its `<kind>-created` event.
+ * How new records of the kind are settled before they are stored: a deal's or ticket's pipeline
+ * and stage (pipeline-rule.ts), the kind's pipelines read once for every record it settles; other
+ * kinds' values as they are.
  */
+export const newRecordSettler = (
+  accountId: number,
+  kind: ObjectKind
+): Effect.Effect<(values: StoredValues) => Effect.Effect<StoredValues, ValidationFailed>, never, PipelineRepository> =>
+  Effect.gen(function*() {
+    if (!isPipelineKind(kind)) return Effect.succeed
+    const pipelines = pipelinesOf(kind, yield* PipelineRepository.use((repo) => repo.list(accountId, kind)))
+    return (values: StoredValues) => Effect.fromResult(settlePipeline(kind, pipelines, undefined, values))
+  })
+
+/**
+ * Stores new records of settled values (`newRecordSettler`) under fresh ids, made by the user
+ * `createdBy` (their `created_by`, on the kinds that have one; null: made by no user, e.g. a
+ * received message), and queues each one's `<kind>-created` event, in the order given: a batch or
+ * an import's rows in a few statements, each record stored and announced as a single create would.
+ */
+export const insertNewRecords = (
+  accountId: number,
+  kind: ObjectKind,
+  custom: ReadonlyArray<PropertyDefinition>,
+  settled: ReadonlyArray<StoredValues>,
+  createdBy: number | null
+): Effect.Effect<ReadonlyArray<RecordJson>, never, Outbox | RecordRepository | SecureRandom.SecureRandom> =>
+  Effect.gen(function*() {
+    if (settled.length === 0) return []
+    const inputs: Array<RecordInsertInput> = []
+    for (const values of settled) {
+      inputs.push({ accountId, kind, id: yield* newRecordId, custom, values: withCreator(kind, values, createdBy) })
+    }
+    const stored = yield* RecordRepository.use((repo) => repo.insertAll(inputs))
+    const shapes = stored.map((record) => shapeOf(kind, record, custom))
+    const name = eventName(kind, "record", "created")
+    yield* Outbox.use((outbox) => outbox.append(shapes.map((payload) => ({ accountId, name, payload }))))
+    return shapes
+  })
+
+/** Stores a new record of validated values under a fresh id and queues its `<kind>-created` event (`insertNewRecords`). */
 export const storeNewRecord = (
   accountId: number,
   kind: ObjectKind,
@@ -53,12 +88,9 @@ export const storeNewRecord = (
   createdBy: number | null
 ): Effect.Effect<RecordJson, ValidationFailed, Outbox | PipelineRepository | RecordRepository | SecureRandom.SecureRandom> =>
   Effect.gen(function*() {
-    values = yield* inPipeline(accountId, kind, undefined, values)
-    const id = yield* newRecordId
-    const stored = yield* (yield* RecordRepository).insert({ accountId, kind, id, custom, values: withCreator(kind, values, createdBy) })
-    const json = shapeOf(kind, stored, custom)
-    yield* appendEvent(accountId, kind, "record", "created", json)
-    return json
+    const settle = yield* newRecordSettler(accountId, kind)
+    const [json] = yield* insertNewRecords(accountId, kind, custom, [yield* settle(values)], createdBy)
+    return json!
   })
 
 /** Applies a validated patch to a record of the account and queues its `<kind>-updated` event. */

@@ -12,7 +12,7 @@ import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import type { Fragment } from "effect/sql/Statement"
-import type { EncodedWrite } from "./record-codec.ts"
+import type { EncodedWrite, ValueRow } from "./record-codec.ts"
 import { type CustomProperty, KIND_STORAGE } from "./storage.ts"
 
 /** One custom property of an account's kind. */
@@ -24,6 +24,47 @@ export interface CustomPropertyScope {
   /** The property. */
   readonly property: CustomProperty
 }
+
+/** A side row of a custom value, with the record it belongs to. */
+export type RecordValueRow = ValueRow & { readonly record_id: string }
+
+/**
+ * Inserts the side rows of custom values of records of one account and kind (`record_values`,
+ * and `record_value_elements` for the elements of sets), in one statement each whatever the
+ * number of records; part of the caller's transaction.
+ */
+export const insertValueRows = (
+  sql: SqlClient.SqlClient,
+  accountId: number,
+  kind: ObjectKind,
+  valueRows: ReadonlyArray<RecordValueRow>
+): Effect.Effect<void, SqlError> =>
+  Effect.gen(function*() {
+    const rows = JSON.stringify(valueRows)
+    // Texts folded; a multi_select's text is its canonical key (elements folded, distinct,
+    // sorted, joined by U+0001); `txt` the first 255 characters, `txt_long` the whole when longer.
+    yield* sql`
+      INSERT INTO record_values (account_id, kind, record_id, property_id, num, txt, txt_long, ts, bool)
+      SELECT ${accountId}::int8, ${kind}::text, x.record_id, x.property_id, x.num,
+        left(f.folded, 255), CASE WHEN char_length(f.folded) > 255 THEN f.folded END, x.ts, x.bool
+      FROM jsonb_to_recordset(${rows}::jsonb)
+        AS x(record_id text, property_id text, num float8, txt text, ts timestamptz, bool boolean, elems text[])
+      CROSS JOIN LATERAL (
+        SELECT CASE WHEN x.elems IS NULL THEN lower(x.txt) ELSE (
+          SELECT string_agg(d.e, chr(1) ORDER BY d.e COLLATE "C")
+          FROM (SELECT DISTINCT lower(t.e) AS e FROM unnest(x.elems) AS t(e)) d
+        ) END AS folded
+      ) f
+    `
+    if (valueRows.some((r) => r.elems !== undefined)) {
+      yield* sql`
+        INSERT INTO record_value_elements (account_id, kind, record_id, property_id, elem)
+        SELECT DISTINCT ${accountId}::int8, ${kind}::text, x.record_id, x.property_id, lower(t.e)
+        FROM jsonb_to_recordset(${rows}::jsonb) AS x(record_id text, property_id text, elems text[])
+        CROSS JOIN LATERAL unnest(x.elems) AS t(e)
+      `
+    }
+  })
 
 /**
  * Replaces the side rows of the custom values a write touched (`record_values`, and
@@ -38,30 +79,7 @@ export const writeSideRows = (sql: SqlClient.SqlClient, key: RecordRef, write: E
         AND property_id = ANY(${write.customTouched}::text[])`
     }
     if (write.valueRows.length === 0) return
-    const rows = JSON.stringify(write.valueRows)
-    // Texts folded; a multi_select's text is its canonical key (elements folded, distinct,
-    // sorted, joined by U+0001); `txt` the first 255 characters, `txt_long` the whole when longer.
-    yield* sql`
-      INSERT INTO record_values (account_id, kind, record_id, property_id, num, txt, txt_long, ts, bool)
-      SELECT ${key.accountId}::int8, ${key.kind}::text, ${key.id}::text, x.property_id, x.num,
-        left(f.folded, 255), CASE WHEN char_length(f.folded) > 255 THEN f.folded END, x.ts, x.bool
-      FROM jsonb_to_recordset(${rows}::jsonb)
-        AS x(property_id text, num float8, txt text, ts timestamptz, bool boolean, elems text[])
-      CROSS JOIN LATERAL (
-        SELECT CASE WHEN x.elems IS NULL THEN lower(x.txt) ELSE (
-          SELECT string_agg(d.e, chr(1) ORDER BY d.e COLLATE "C")
-          FROM (SELECT DISTINCT lower(t.e) AS e FROM unnest(x.elems) AS t(e)) d
-        ) END AS folded
-      ) f
-    `
-    if (write.valueRows.some((r) => r.elems !== undefined)) {
-      yield* sql`
-        INSERT INTO record_value_elements (account_id, kind, record_id, property_id, elem)
-        SELECT DISTINCT ${key.accountId}::int8, ${key.kind}::text, ${key.id}::text, x.property_id, lower(t.e)
-        FROM jsonb_to_recordset(${rows}::jsonb) AS x(property_id text, elems text[])
-        CROSS JOIN LATERAL unnest(x.elems) AS t(e)
-      `
-    }
+    yield* insertValueRows(sql, key.accountId, key.kind, write.valueRows.map((row) => ({ ...row, record_id: key.id })))
   })
 
 const clearSideRows = (sql: SqlClient.SqlClient, input: CustomPropertyScope) => {
