@@ -11,13 +11,15 @@
  *    email, phone) to a temporary file, starts a fresh `apps/server` and `apps/worker`, uploads
  *    the file (streamed from disk), and polls the import's status until it completes. Meanwhile
  *    it samples both processes' resident memory (VmRSS in /proc, every 50 ms).
- * 3. Prints, per size: the upload time (the file read, checked and staged: the 202), the import
+ * 3. Then 100 contacts as one `POST /api/contacts/batch/create` beside 100 single `POST /api/contacts`
+ *    (`BENCH_BATCH_ROUNDS` rounds, 20, after two to warm up): the median milliseconds of each.
+ * 4. Prints, per size: the upload time (the file read, checked and staged: the 202), the import
  *    time (202 → completed, the worker's part), rows per second, and the peak RSS of the server
  *    and of the worker next to their RSS before the upload: peaks that do not follow the size show
  *    that neither process holds the file. `BENCH_WORKER_NODE_ARGS` and `BENCH_WASL_NODE_ARGS` give
  *    the worker's and the server's node flags (e.g. `--max-old-space-size=64`, a heap far smaller
  *    than the file's rows).
- * 4. Stops the children and drops the database (also on failure, Ctrl-C or the time limit
+ * 5. Stops the children and drops the database (also on failure, Ctrl-C or the time limit
  *    `BENCH_TIMEOUT_MS`, 20 minutes).
  *
  * @module
@@ -36,7 +38,8 @@ import { table } from "./support/table.ts"
 const settings = {
   url: process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres",
   small: intFromEnv("BENCH_IMPORT_SMALL", 10_000, 1),
-  rows: intFromEnv("BENCH_IMPORT_ROWS", 100_000, 1)
+  rows: intFromEnv("BENCH_IMPORT_ROWS", 100_000, 1),
+  batches: intFromEnv("BENCH_BATCH_ROUNDS", 20, 1)
 }
 
 const log = (message: string) => console.error(`bench:imports: ${message}`)
@@ -159,7 +162,49 @@ const run = async () => {
     }
   }
 
+  /**
+   * 100 contacts as one `POST /api/contacts/batch/create` beside the same 100 as single
+   * `POST /api/contacts`, one after another, `settings.batches` rounds alternating the two: the
+   * milliseconds per 100 records of each (median of the rounds).
+   */
+  const measureBatches = async () => {
+    const server = await startWaslServer({ ...env, WASL_RATE_LIMIT: "0" })
+    try {
+      const post = async (path: string, body: unknown) => {
+        const response = await fetch(`${server.origin}${path}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${bootstrap.token}`, "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify(body)
+        })
+        if (response.status !== 201 && response.status !== 200) throw new Error(`${path} answered ${response.status}: ${await response.text()}`)
+        await response.arrayBuffer()
+      }
+      const contact = (round: number, i: number, how: string) => ({
+        firstname: `Batch ${i}`,
+        lastname: how,
+        email: `batch.${how}.${round}.${i}@example.com`
+      })
+      const singles: Array<number> = []
+      const batches: Array<number> = []
+      log(`batch/create of 100 beside 100 single creates, ${settings.batches} rounds...`)
+      for (let round = -2; round < settings.batches; round++) {
+        const t0 = performance.now()
+        for (let i = 0; i < 100; i++) await post("/api/contacts", contact(round, i, "single"))
+        const t1 = performance.now()
+        await post("/api/contacts/batch/create", { inputs: Array.from({ length: 100 }, (_, i) => ({ properties: contact(round, i, "batch") })) })
+        const t2 = performance.now()
+        // The first two rounds warm the server up.
+        if (round >= 0) singles.push(t1 - t0), batches.push(t2 - t1)
+      }
+      const median = (xs: Array<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+      return { singleMs: median(singles), batchMs: median(batches) }
+    } finally {
+      await stopChild(server.child)
+    }
+  }
+
   const figures = [await measure(settings.small, "small"), await measure(settings.rows, "large")]
+  const batch = await measureBatches()
   const cpus = Os.cpus()
   console.log([
     `CSV import benchmark, ${startedAt.toISOString()}`,
@@ -176,6 +221,12 @@ const run = async () => {
         `${mib(f.serverIdle)} → ${mib(f.serverPeak)}`,
         `${mib(f.workerIdle)} → ${mib(f.workerPeak)}`
       ])
+    ]),
+    "",
+    table([
+      ["100 contacts", "ms (median)", "records/s"],
+      ["100 × POST /api/contacts", batch.singleMs.toFixed(0), Math.round(100_000 / batch.singleMs).toLocaleString("en")],
+      ["POST /api/contacts/batch/create", batch.batchMs.toFixed(0), Math.round(100_000 / batch.batchMs).toLocaleString("en")]
     ])
   ].join("\n"))
 }

@@ -53,8 +53,9 @@ describe("runDeliveryWorker: CSV imports on the memory ports", () => {
     it.effect(`with ${workers} worker(s), a one-row import queued behind another account's two large ones completes first`, () =>
       Effect.gen(function*() {
         yield* TestClock.setTime(START)
-        // 40 rows in batches of 2: 20 batches each.
-        yield* oneRowImportTakesItsTurn(workers, 40, { pollInterval: Duration.seconds(1), importBatch: 2 }, runUntil)
+        // 400 rows in batches of 2: 200 batches each, so that the check after B's import finds A's
+        // far from done (a batch's records are stored together, in few steps of the fibers).
+        yield* oneRowImportTakesItsTurn(workers, 400, { pollInterval: Duration.seconds(1), importBatch: 2 }, runUntil)
       }).pipe(Effect.provide(services)))
   }
 })

@@ -11,6 +11,10 @@
  * after at most a batch of each account ahead of it, and with several workers each writes another
  * account's import while there is one.
  *
+ * The batch's new records are stored together, a few statements for all of them and their events
+ * (`insertNewRecords`), each as `POST /api/{kind}` stores one; a row that updates or matches first
+ * stores those before it, so events and lookups follow the rows' order.
+ *
  * A row is validated exactly as `POST /api/{kind}` (or, when it updates, `PUT /api/{kind}/{_id}`)
  * validates a body: the row's non-empty cells keyed by their columns (an empty cell sets nothing,
  * and keeps an updated record's value). With `match_on`, the record whose property has the row's
@@ -39,11 +43,11 @@ import type { PropertyDefinition } from "../records/property-definition.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
 import type { RecordRepository } from "../records/record-repository.ts"
 import { LaravelMessage } from "../validation/validation-messages.ts"
-import { validateRecordCreate, validateRecordUpdate } from "../records/value-validation.ts"
+import { type StoredValues, validateRecordCreate, validateRecordUpdate } from "../records/value-validation.ts"
 import { Transactor } from "../transactor.ts"
 import { notifyUser } from "./notify.ts"
 import { customOf, isMatchProperty, recordWithValue } from "./record-lookup.ts"
-import { storeNewRecord, storeRecordPatch } from "./record-writes.ts"
+import { insertNewRecords, newRecordSettler, storeRecordPatch } from "./record-writes.ts"
 
 /** The notification's name. */
 export const OBJECTS_IMPORT = "ObjectsImport" as const
@@ -83,13 +87,43 @@ const bodyOf = (columns: ReadonlyArray<string>, row: ImportRow): Record<string, 
 
 type RowOutcome = "created" | "updated" | { readonly errors: RowErrors }
 
-/** Writes one row as a record (created, or updated when `match_on` finds one), or refuses it. */
-const writeRow = (job: ImportJob, custom: ReadonlyArray<PropertyDefinition>, row: ImportRow) =>
+/**
+ * The records a batch creates, kept until they are stored together (`insertNewRecords`): before
+ * a row updates a record or looks one up by `match_on`, so its event follows theirs and its
+ * lookup finds them, as it would row by row; else once, at the batch's end.
+ */
+interface PendingCreates {
+  /** Keeps a record to create. */
+  readonly add: (values: StoredValues) => void
+  /** Stores the records kept so far, with their events. */
+  readonly store: Effect.Effect<unknown, never, Outbox | RecordRepository | SecureRandom.SecureRandom>
+}
+
+const pendingCreates = (job: ImportJob, custom: ReadonlyArray<PropertyDefinition>): PendingCreates => {
+  const values: Array<StoredValues> = []
+  return {
+    add: (v) => void values.push(v),
+    store: Effect.suspend(() => insertNewRecords(job.accountId, job.kind, custom, values.splice(0), job.userId))
+  }
+}
+
+/**
+ * Writes one row: an update when `match_on` finds its record (at once), else a record to create
+ * (kept with the batch's other creates), or refuses it.
+ */
+const writeRow = (
+  job: ImportJob,
+  custom: ReadonlyArray<PropertyDefinition>,
+  settle: (values: StoredValues) => Effect.Effect<StoredValues, ValidationFailed>,
+  pending: PendingCreates,
+  row: ImportRow
+) =>
   Effect.gen(function*() {
     const { accountId, kind, matchOn } = job
     const body = bodyOf(job.columns, row)
     const value = matchOn === null ? undefined : body[matchOn]
     if (matchOn !== null && value !== undefined) {
+      yield* pending.store
       const found = yield* recordWithValue(accountId, kind, custom, matchOn, value)
       if (found._tag === "invalid") return yield* invalid(matchOn, LaravelMessage.selectedInvalid(matchOn))
       if (found._tag === "many") return yield* invalid(matchOn, ambiguousUpsertKey(matchOn))
@@ -104,8 +138,7 @@ const writeRow = (job: ImportJob, custom: ReadonlyArray<PropertyDefinition>, row
         return "updated" as const
       }
     }
-    const values = yield* validateRecordCreate(kind, body, custom)
-    yield* storeNewRecord(accountId, kind, custom, values, job.userId)
+    pending.add(yield* settle(yield* validateRecordCreate(kind, body, custom)))
     return "created" as const
   }).pipe(Effect.catchTag("ValidationFailed", (failure: ValidationFailed) => Effect.succeed({ errors: failure.errors } as RowOutcome)))
 
@@ -168,15 +201,18 @@ export const processImportBatch = (
     if (job.matchOn !== null) yield* lockMatches(job.accountId, job.kind)
     const from = job.nextLine
     const rows = yield* repo.rows(job.accountId, job.id, from, batch)
+    const settle = yield* newRecordSettler(job.accountId, job.kind)
+    const pending = pendingCreates(job, custom)
     let created = 0
     let updated = 0
     const failures: Array<{ line: number; errors: RowErrors }> = []
     for (const row of rows) {
-      const outcome = yield* writeRow(job, custom, row)
+      const outcome = yield* writeRow(job, custom, settle, pending, row)
       if (outcome === "created") created++
       else if (outcome === "updated") updated++
       else failures.push({ line: row.line, errors: outcome.errors })
     }
+    yield* pending.store
     const nextLine = rows.length === 0 ? from : rows[rows.length - 1]!.line + 1
     const moved = yield* repo.advance(job.accountId, job.id, { from, nextLine, created, updated, failures, now: yield* DateTime.now })
     if (!moved) return yield* new ImportTakenOver()

@@ -145,6 +145,46 @@ describe("CSV imports", () => {
       assert.deepStrictEqual(refused.failures, [{ line: 2, errors: { firstname: ["The firstname matches more than one record; it must match at most one."] } }])
     }).pipe(Effect.provide(TestPorts())))
 
+  it.effect("a batch's new records are stored together, yet events follow the rows and a row matches one created rows before it", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* setup()
+      yield* createRecord(principal, "contact", { firstname: "Known", email: "known@example.com" })
+      const before = (yield* contactEvents).length
+      const csv = [
+        "email,firstname",
+        "new@example.com,New",
+        "known@example.com,Renamed",
+        "other@example.com,Other",
+        "new@example.com,Again",
+        "bad-email,Refused",
+        "last@example.com,Last"
+      ].join("\n") + "\n"
+      const queued = yield* startImport(principal, "contact", form(csv, { match_on: "email" }))
+      while (yield* processNextImport({ batch: 10 })) {
+        // one batch holds every row
+      }
+      assert.deepInclude(yield* getImport(principal, "contact", queued._id), { created: 3, updated: 2, failed: 1 })
+      const byEmail = new Map((yield* contactsOf(principal)).map((c) => [c.properties["email"], c.properties["firstname"]]))
+      assert.deepStrictEqual(Object.fromEntries(byEmail), {
+        "known@example.com": "Renamed",
+        "last@example.com": "Last",
+        "new@example.com": "Again",
+        "other@example.com": "Other"
+      })
+      const state = yield* memoryState
+      const events = state.outbox.filter((e) => e.name.startsWith("contact-")).slice(before)
+      assert.deepStrictEqual(
+        events.map((e) => [e.name, (e.payload as { properties: { email: string } }).properties.email]),
+        [
+          ["contact-created", "new@example.com"],
+          ["contact-updated", "known@example.com"],
+          ["contact-created", "other@example.com"],
+          ["contact-updated", "new@example.com"],
+          ["contact-created", "last@example.com"]
+        ]
+      )
+    }).pipe(Effect.provide(TestPorts())))
+
   it.effect("with match_on, each batch takes the account's match lock of the kind before it writes; without, none does", () =>
     Effect.gen(function*() {
       const { principal } = yield* setup()
