@@ -95,6 +95,24 @@ const integerSetting = (name: string, min: number, max: number, form: string) =>
 const poolSetting = integerSetting("WASL_DATABASE_POOL", 1, 1000, "a number of connections from 1 to 1000")
 
 /**
+ * `WASL_DATABASE_READ_URL`: one or more PostgreSQL URLs, comma-separated, of the server's streaming
+ * standbys (the records' lists, searches and exports read there once caught up).
+ */
+const readUrlsSetting = Config.map(
+  setting("WASL_DATABASE_READ_URL", (value) => {
+    const urls = value.split(",").map((url) => url.trim()).filter((url) => url !== "")
+    const bad = urls.some((url) => {
+      const parsed = URL.parse(url)
+      return parsed === null || !["postgres:", "postgresql:"].includes(parsed.protocol)
+    })
+    return urls.length === 0 || bad
+      ? refused("PostgreSQL URLs separated by commas, such as postgres://user:password@replica:5432/database")
+      : Result.succeed(urls.map((url) => Redacted.make(url)))
+  }),
+  (urls) => urls ?? []
+)
+
+/**
  * `DATABASE_URL` and `WASL_DATA_DIR`: a PostgreSQL server, else the embedded database under the
  * data directory; `WASL_DATABASE_POOL`: the pool's size on either.
  */
@@ -103,6 +121,7 @@ export const DatabaseConfig = Config.all({
     urlSetting("DATABASE_URL", ["postgres:", "postgresql:"], "a PostgreSQL URL such as postgres://user:password@host:5432/database"),
     (url) => url === undefined ? undefined : Redacted.make(url)
   ),
+  readUrls: readUrlsSetting,
   dataDir: withFallback(text("WASL_DATA_DIR"), DEFAULT_DATA_DIR),
   maxConnections: poolSetting
 })
@@ -245,7 +264,9 @@ const secretKey = setting("WASL_SECRET_KEY", (value) =>
     : refused("64 hexadecimal characters (a 32-byte key)"))
 
 /** Every deployment setting: where the data is, the server key, the public URL, webhooks, mail, messaging and retention. */
-export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: string | undefined }> = Config.all({
+export const WaslConfig: Config.Config<
+  WaslOptions & { readonly databaseUrl: string | undefined; readonly readUrls: ReadonlyArray<string> }
+> = Config.all({
   database: DatabaseConfig,
   secretKey,
   allowPrivateAddresses: withFallback(booleanSetting("WASL_WEBHOOK_ALLOW_PRIVATE"), false),
@@ -276,6 +297,7 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
   retainStatusHolds: durationSetting("WASL_RETENTION_STATUS_HOLDS")
 }).pipe(Config.map((c) => ({
   databaseUrl: c.database.databaseUrl === undefined ? undefined : Redacted.value(c.database.databaseUrl),
+  readUrls: c.database.readUrls.map((url) => Redacted.value(url)),
   dataDir: c.database.dataDir,
   maxConnections: c.database.maxConnections,
   secretKey: c.secretKey,

@@ -15,6 +15,9 @@ export const DatabaseFromConfig = (config: DatabaseConfig) =>
     maxConnections: config.maxConnections
   })
 
-/** Every port, on the configured database: `WaslPostgres` with `DATABASE_URL`, else `WaslEmbedded`. */
-export const AppServicesLive = ({ databaseUrl, ...options }: WaslConfig) =>
-  databaseUrl === undefined ? WaslEmbedded.layer(options) : WaslPostgres.layer({ ...options, url: databaseUrl })
+/**
+ * Every port, on the configured database: `WaslPostgres` with `DATABASE_URL` (and its read replicas,
+ * `WASL_DATABASE_READ_URL`), else `WaslEmbedded`.
+ */
+export const AppServicesLive = ({ databaseUrl, readUrls, ...options }: WaslConfig) =>
+  databaseUrl === undefined ? WaslEmbedded.layer(options) : WaslPostgres.layer({ ...options, url: databaseUrl, readUrls })

@@ -12,8 +12,8 @@ export interface Setting {
   readonly name: string
   /** The default as documented; `<WASL_DATA_DIR>` stands for the data directory. Undefined: unset. */
   readonly default?: string
-  /** `value`: never shown; `url`: shown without the URL's password. */
-  readonly secret?: "value" | "url"
+  /** `value`: never shown; `url`: shown without the URL's password; `urls`: each of a comma-separated list so. */
+  readonly secret?: "value" | "url" | "urls"
 }
 
 export const SETTINGS: ReadonlyArray<Setting> = [
@@ -21,6 +21,7 @@ export const SETTINGS: ReadonlyArray<Setting> = [
   { name: "HOST", default: "0.0.0.0" },
   { name: "WASL_REQUEST_TIMEOUT", default: "30s" },
   { name: "DATABASE_URL", secret: "url" },
+  { name: "WASL_DATABASE_READ_URL", secret: "urls" },
   { name: "WASL_DATA_DIR", default: "./.wasl-data" },
   { name: "WASL_DATABASE_POOL", default: "10" },
   { name: "WASL_SECRET_KEY", secret: "value" },
@@ -76,8 +77,18 @@ const withoutPassword = (text: string): string => {
   return url.toString()
 }
 
-const shown = (setting: Setting, value: string): string =>
-  setting.secret === "value" ? REDACTED : setting.secret === "url" ? withoutPassword(value) : value
+const shown = (setting: Setting, value: string): string => {
+  switch (setting.secret) {
+    case "value":
+      return REDACTED
+    case "url":
+      return withoutPassword(value)
+    case "urls":
+      return value.split(",").map((url) => withoutPassword(url.trim())).join(",")
+    default:
+      return value
+  }
+}
 
 /**
  * Every setting as it is in effect: its value (secrets redacted), else its default, else null.

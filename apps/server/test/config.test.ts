@@ -83,6 +83,19 @@ describe("the settings", () => {
     }
   })
 
+  it("read the read replicas' URLs, comma-separated, and refuse anything but PostgreSQL URLs", () => {
+    expect(read({}).readUrls).toEqual([])
+    expect(read({ WASL_DATABASE_READ_URL: " postgres://r1/wasl , postgresql://u:p@r2:5433/wasl" }).readUrls).toEqual([
+      "postgres://r1/wasl",
+      "postgresql://u:p@r2:5433/wasl"
+    ])
+    for (const value of ["mysql://r1/wasl", "postgres://r1/wasl,replica", ","]) {
+      expect(refusal(WaslConfig, { WASL_DATABASE_READ_URL: value })).toBe(
+        `WASL_DATABASE_READ_URL: expected PostgreSQL URLs separated by commas, such as postgres://user:password@replica:5432/database`
+      )
+    }
+  })
+
   it("refuse a bad port, flag or URL the same way", () => {
     expect(refusal(HttpConfig, { PORT: "http" })).toBe(`PORT: expected a port number from 0 to 65535, received "http"`)
     expect(refusal(HttpConfig, { PORT: "70000" })).toMatch(/^PORT: /)

@@ -98,6 +98,7 @@ describe("EffectiveSettings", () => {
     const settings = effective({
       WASL_OTP_COOLDOWN: "2s",
       DATABASE_URL: "postgres://wasl:hunter2@db.example:5432/wasl?sslmode=require",
+      WASL_DATABASE_READ_URL: "postgres://wasl:hunter2@r1.example/wasl, postgres://wasl:hunter2@r2.example/wasl",
       WASL_SECRET_KEY: "ab".repeat(32),
       WASL_SMTP_URL: "smtps://mailer:hunter2@mail.example:465",
       OTEL_EXPORTER_OTLP_HEADERS: "api-key=hunter2"
@@ -105,6 +106,7 @@ describe("EffectiveSettings", () => {
     expect(settings.WASL_OTP_COOLDOWN).toBe("2s")
     expect(settings.DATABASE_URL).toBe("postgres://wasl:***@db.example:5432/wasl?sslmode=require")
     expect(settings.WASL_SMTP_URL).toBe("smtps://mailer:***@mail.example:465")
+    expect(settings.WASL_DATABASE_READ_URL).toBe("postgres://wasl:***@r1.example/wasl,postgres://wasl:***@r2.example/wasl")
     expect(settings.WASL_SECRET_KEY).toBe("***")
     expect(settings.OTEL_EXPORTER_OTLP_HEADERS).toBe("***")
     expect(JSON.stringify(settings)).not.toMatch(/hunter2|abab/)

@@ -25,6 +25,7 @@ import { RepositoriesPg } from "../pg/index.ts"
 import { RepositoryCachesPg } from "../pg/cache/repository-caches-pg.ts"
 import { NotificationFeedPg } from "../pg/notification-feed-pg.ts"
 import { QueueSignalsPg } from "../pg/queue-signals-pg.ts"
+import { ReadReplicasPg } from "../pg/read-replicas.ts"
 import { masterKey } from "./master-key.ts"
 import { nodeServices } from "./node-services.ts"
 import {
@@ -61,6 +62,12 @@ export type WaslDatabase = PgClient.PgClient | SqlClient
 export interface WaslPostgresOptions extends WaslOptions {
   /** `DATABASE_URL`: the PostgreSQL server, e.g. `postgres://wasl:secret@db.example:5432/wasl`. */
   readonly url: string
+  /**
+   * `WASL_DATABASE_READ_URL`: streaming standbys of that server, where the records' list, search and
+   * export reads go once a standby has replayed the primary's WAL as far as it was when the read
+   * began (so a client reads its own writes); a lagging or unreachable one is skipped. Default: none.
+   */
+  readonly readUrls?: ReadonlyArray<string> | undefined
 }
 
 /** Options of `WaslEmbedded.layer`: the database lives in `dataDir` (default `./.wasl-data`). */
@@ -72,11 +79,15 @@ export type WaslEmbeddedOptions = WaslOptions
  */
 export const waslPgClientOptions: typeof pgClientOptions = pgClientOptions
 
-/** Every port over a migrated database; `shared` says whether other processes may use it. */
+/**
+ * Every port over a migrated database; `shared` says whether other processes may use it, `readUrls`
+ * its read replicas.
+ */
 const onDatabase = <E, R>(
   options: WaslOptions,
   database: Layer.Layer<WaslDatabase, E, R>,
-  shared: boolean
+  shared: boolean,
+  readUrls: ReadonlyArray<string> = []
 ): Layer.Layer<WaslServices | WaslDatabase, E | WaslStartupError, R> =>
   Layer.unwrap(Effect.gen(function*() {
     const dataDir = options.dataDir ?? DEFAULT_DATA_DIR
@@ -95,7 +106,10 @@ const onDatabase = <E, R>(
     yield* checkMailOptions(options.mail)
     const publicUrl = yield* publicUrlOf(options.publicUrl)
     // The per-request reads (token, grants, property definitions, /api/me's parts) through the caches.
-    const repositories = RepositoryCachesPg().pipe(Layer.provideMerge(RepositoriesPg))
+    const repositories = RepositoryCachesPg().pipe(
+      Layer.provideMerge(RepositoriesPg),
+      Layer.provide(readUrls.length === 0 ? Layer.empty : ReadReplicasPg(readUrls))
+    )
     return Layer.mergeAll(repositories, QueueSignalsPg, NotificationFeedPg, Layer.succeed(RetentionPolicy, retention), Layer.succeed(PublicUrl, publicUrl)).pipe(
       Layer.provideMerge(nodeServices(options, master, policy, otpCooldown)),
       Layer.provideMerge(MigrationsLive),
@@ -171,7 +185,7 @@ export const WaslPostgres: {
    */
   readonly layerClient: (options?: WaslOptions) => Layer.Layer<WaslServices | WaslDatabase, WaslStartupError, WaslDatabase>
 } = {
-  layer: (options) => onDatabase(options, PostgresClientLive(options.url, options), true),
+  layer: (options) => onDatabase(options, PostgresClientLive(options.url, options), true, options.readUrls),
   layerClient: (options = {}) =>
     onDatabase(options, Layer.effectContext(Effect.andThen(checkHostClient, Effect.context<WaslDatabase>())), true)
 }

@@ -81,6 +81,14 @@ export { ExportRepositoryPg } from "./export-repository-pg.ts"
 export { ImportRepositoryPg } from "./import-repository-pg.ts"
 export { MatchLockPg } from "./match-lock-pg.ts"
 export { MessageAllowanceLedgerPg } from "./message-allowance-ledger-pg.ts"
+export {
+  databaseReadsTotal,
+  type ReadOptions,
+  ReadReplicas,
+  type ReadReplicasOptions,
+  ReadReplicasPg,
+  type ReadReplicasShape
+} from "./read-replicas.ts"
 
 /**
  * Every storage port on PostgreSQL (`WaslRepositories`: the repositories, the outbox, the delivery

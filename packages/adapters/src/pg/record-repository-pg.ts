@@ -46,6 +46,7 @@ import {
   selectLinkedContacts,
   selectLinkSets
 } from "./records/list-statement.ts"
+import { type ReadOptions, ReadReplicas } from "./read-replicas.ts"
 import { decodeRecord, type EncodedWrite, encodeWrite } from "./records/record-codec.ts"
 import { compileScanBatch, positionOf } from "./records/scan-sql.ts"
 import { customPropertiesOf, KIND_STORAGE, LINKS, type RecordMapping, recordMapping } from "./records/storage.ts"
@@ -72,6 +73,10 @@ const mappingOf = (input: { readonly kind: ObjectKind; readonly custom: Readonly
 
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const replicas = yield* Effect.serviceOption(ReadReplicas)
+  /** A list's or scan's statement, on a caught-up read replica when there are some (read-replicas.ts). */
+  const reading = <A>(read: (client: SqlClient.SqlClient) => Effect.Effect<A, SqlError>, options?: ReadOptions) =>
+    Option.isSome(replicas) ? replicas.value.read(read, options) : read(sql)
 
   /**
    * A write of several statements, made atomic: inside the caller's transaction as it is (the
@@ -193,7 +198,7 @@ const make = Effect.gen(function*() {
   const list = (input: RecordListInput) =>
     Effect.suspend(() => {
       const mapping = mappingOf(input)
-      return Effect.map(listStatement(sql, mapping, input).unprepared, (rows): RecordPage => ({
+      return Effect.map(reading((client) => listStatement(client, mapping, input).unprepared), (rows): RecordPage => ({
         total: rows.length === 0 ? 0 : Number(rows[0]!.total),
         rows: rows.filter((row) => row.id !== null && row.id !== undefined).map((row) => decodeRecord(mapping, row))
       }))
@@ -202,7 +207,10 @@ const make = Effect.gen(function*() {
   const scanBatch = (input: RecordScanInput, after: string | null, limit: number) =>
     Effect.suspend(() => {
       const mapping = mappingOf(input)
-      return Effect.map(compileScanBatch(sql, mapping, input, after, limit).unprepared, (rows): RecordScanBatch => ({
+      return Effect.map(reading((client) => compileScanBatch(client, mapping, input, after, limit).unprepared, {
+        // An export's batch: its transaction writes only the export's own file and place.
+        apartFromTransaction: true
+      }), (rows): RecordScanBatch => ({
         rows: rows.map((row) => decodeRecord(mapping, row)),
         after: rows.length === 0 ? after : positionOf(rows.at(-1)!)
       }))

@@ -1,0 +1,103 @@
+/**
+ * Read replicas (`WASL_DATABASE_READ_URL`) on servers the test starts itself: a primary and a
+ * streaming standby (`initdb`, `pg_basebackup -R`) on loopback ports, and `apps/server` on both.
+ * A client reads its own writes whatever the standby's lag: record lists read on the standby once
+ * it has replayed the primary's WAL as far as it was when the read began, else on the primary —
+ * and `wasl_database_reads_total` says where each ran. A standby held back by
+ * `recovery_min_apply_delay` is skipped, one that is down is skipped within a bounded time.
+ *
+ * Runs where PostgreSQL's server tools are installed (`pg_config --bindir`).
+ */
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type PgServer, postgresBinaries, startPrimary, startStandby } from "./support/pg-cluster.ts"
+import { apiClient, cliMain, exitWithin, freePort, killAll, launch, LISTENING, type Reply, serverMain } from "./support/processes.ts"
+
+/** The count of `wasl_database_reads_total` with these labels, from a /metrics scrape. */
+const readsCounted = (metrics: string, target: string, reason: string): number => {
+  let total = 0
+  for (const line of metrics.split("\n")) {
+    if (!line.startsWith("wasl_database_reads_total{")) continue
+    if (!line.includes(`target="${target}"`) || !line.includes(`reason="${reason}"`)) continue
+    total += Number(line.slice(line.lastIndexOf(" ") + 1))
+  }
+  return total
+}
+
+describe.runIf(postgresBinaries() !== undefined)("read replicas: lists on a caught-up standby, else on the primary", () => {
+  let dir = ""
+  let primary: PgServer | undefined
+  let standby: PgServer | undefined
+  let api: (method: string, path: string, body?: unknown) => Promise<Reply> = () => Promise.reject(new Error("not started"))
+  const reads = async (target: string, reason: string) => readsCounted((await api("GET", "/metrics")).text, target, reason)
+  /** Creates a contact and lists by its email at once: the list must hold it. */
+  const createThenList = async (tag: string) => {
+    const email = `${tag}@example.test`
+    const created = await api("POST", "/api/contacts", { firstname: tag, email })
+    expect(created.status, created.text).toBe(201)
+    const listed = await api("GET", `/api/contacts?search=${encodeURIComponent(email)}`)
+    expect(listed.status, listed.text).toBe(200)
+    expect(listed.body.data.map((c: { properties: { email: string } }) => c.properties.email)).toEqual([email])
+  }
+
+  beforeAll(async () => {
+    dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-e2e-replicas-"))
+    primary = await startPrimary()
+    standby = await startStandby(primary, "replica_1")
+    const port = await freePort()
+    const env = {
+      ...process.env,
+      DATABASE_URL: primary.url,
+      WASL_DATABASE_READ_URL: standby.url,
+      WASL_DATA_DIR: Path.join(dir, "data"),
+      WASL_SECRET_KEY: "7".repeat(64),
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      WASL_RATE_LIMIT: "0"
+    }
+    const server = launch("server", serverMain, [], env)
+    await server.waitForStdout(LISTENING, 60_000)
+    const cli = launch("cli bootstrap", cliMain, [
+      "bootstrap", "--account", "Replicas", "--email", "replicas@example.test", "--password", "a long password", "--plan", "business"
+    ], env)
+    expect((await exitWithin(cli, 60_000)).code, cli.output()).toBe(0)
+    const { token } = JSON.parse(cli.stdout().trim().split("\n").at(-1)!)
+    api = apiClient(`http://127.0.0.1:${port}`, token)
+  }, 180_000)
+
+  afterAll(async () => {
+    await killAll()
+    standby?.stop()
+    primary?.stop()
+    if (dir !== "") Fs.rmSync(dir, { recursive: true, force: true })
+  }, 60_000)
+
+  it("a list right after each create holds the record; lists run on the standby once it has caught up", async () => {
+    for (let i = 0; i < 20; i++) await createThenList(`fresh-${i}`)
+    // Caught up (nothing written meanwhile): every list now runs on the standby.
+    const before = await reads("replica", "caught_up")
+    for (let i = 0; i < 5; i++) expect((await api("GET", "/api/contacts?per_page=5")).status).toBe(200)
+    expect(await reads("replica", "caught_up")).toBe(before + 5)
+  }, 60_000)
+
+  it("a standby held back by recovery_min_apply_delay is skipped: the lists read on the primary and see each write", async () => {
+    standby!.configure(["recovery_min_apply_delay = '10min'"])
+    const before = await reads("primary", "lagging")
+    for (let i = 0; i < 5; i++) await createThenList(`delayed-${i}`)
+    expect(await reads("primary", "lagging")).toBeGreaterThanOrEqual(before + 5)
+  }, 60_000)
+
+  it("a standby that is down is skipped within a bounded time, and left alone a while", async () => {
+    standby!.crash()
+    const started = Date.now()
+    await createThenList("standby-down")
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(await reads("primary", "unavailable")).toBeGreaterThanOrEqual(1)
+    // Resting: the next lists go straight to the primary.
+    const t0 = Date.now()
+    for (let i = 0; i < 5; i++) expect((await api("GET", "/api/contacts?per_page=5")).status).toBe(200)
+    expect(Date.now() - t0).toBeLessThan(2_000)
+  }, 60_000)
+})
