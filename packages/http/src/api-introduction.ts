@@ -103,6 +103,9 @@ your own \`code\`, Wasl only relays it. The API never returns a code.
 - \`GET /health/live\` and \`GET /health/ready\` need no credentials and answer only
   \`{"status":"ok"}\` (200) or \`{"status":"unavailable"}\` (503): ready means the database answers
   and is migrated, and, where the process runs the delivery worker, its loops are running.
+- While the database cannot be reached (a restart, a failover), requests answer 503
+  \`{"message":"The service is unavailable for a moment. Retry shortly."}\` with \`Retry-After\`,
+  within seconds; retry a write with the same \`Idempotency-Key\` and it is written once.
 - \`GET /metrics\` (outside this document) is a Prometheus scrape: requests by route and status with
   durations, the outbox and delivery backlog, attempts by outcome, event to first attempt latency,
   OTP sends by outcome. With \`WASL_METRICS_TOKEN\` set it asks for that bearer token; a scrape

@@ -9,6 +9,7 @@ import { Headers, HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServer
 import { HttpApiError } from "effect/http-api"
 import { exportedSpan } from "@wasl/core/Events"
 import { MAX_IMPORT_BYTES } from "@wasl/core/Imports"
+import { isDatabaseUnavailable } from "./database-unavailable.ts"
 import { httpErrorResponse, responses } from "./errors.ts"
 import type { RouteTable } from "./route-table.ts"
 import { forwardedFrom, TrustedProxies } from "./trusted-proxies.ts"
@@ -139,6 +140,10 @@ const renderFailure = (
       }
       const declared = Option.isSome(failure) ? httpErrorResponse(error) : undefined
       if (declared !== undefined) return declared
+    }
+    if (isDatabaseUnavailable(cause)) {
+      yield* Effect.logWarning("request failed: the database cannot be reached", cause)
+      return responses.databaseUnavailable()
     }
     // Traced, the id of the request's trace, where the failure is recorded; else a fresh one for the log line.
     const span = yield* Effect.withFiberSucceed(exportedSpan)

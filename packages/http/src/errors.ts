@@ -242,10 +242,14 @@ export const httpErrorResponse = (error: unknown): HttpServerResponse.HttpServer
   return json(status, errors === undefined ? { message } : { message, errors })
 }
 
+/** The seconds a client is told to wait when the database cannot be reached. */
+const DATABASE_RETRY_AFTER_SECONDS = 2
+
 /**
  * The answers Wasl gives outside any endpoint's own errors, in Wasl's error body: a malformed JSON
  * body, an unknown path or method, a body too large or of the wrong type, a defect (500 with a
- * trace id, never a stack trace), and input refused before it reaches an endpoint.
+ * trace id, never a stack trace), a database that cannot be reached for now (503), and input
+ * refused before it reaches an endpoint.
  */
 export const responses: {
   /** 400 `{ message }`: the body is not JSON. */
@@ -260,6 +264,8 @@ export const responses: {
   readonly unsupportedMediaType: () => HttpServerResponse.HttpServerResponse
   /** 500 `{ message: "Server Error." }` with the logged failure's id in `X-Trace-Id`. */
   readonly serverError: (traceId: string) => HttpServerResponse.HttpServerResponse
+  /** 503 `{ message }` with `Retry-After`: the database cannot be reached for now (database-unavailable.ts). */
+  readonly databaseUnavailable: () => HttpServerResponse.HttpServerResponse
   /** 422 `{ message, errors }`, `message` being the first field message. */
   readonly validation: (errors: Record<string, ReadonlyArray<string>>) => HttpServerResponse.HttpServerResponse
 } = {
@@ -270,6 +276,8 @@ export const responses: {
   payloadTooLarge: () => json(413, { message: "The request body is too large." }),
   unsupportedMediaType: () => json(415, { message: "The content type is not supported." }),
   serverError: (traceId: string) => json(500, { message: "Server Error." }, { "x-trace-id": traceId }),
+  databaseUnavailable: () =>
+    json(503, { message: "The service is unavailable for a moment. Retry shortly." }, { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) }),
   validation: (errors: Record<string, ReadonlyArray<string>>) =>
     json(422, { message: Object.values(errors)[0]?.[0] ?? "The given data was invalid.", errors })
 }
