@@ -46,6 +46,8 @@ export interface PgServer {
   readonly configure: (lines: ReadonlyArray<string>) => void
   /** Ends it at once, as a crash would (`pg_ctl stop -m immediate`), keeping its directory. */
   readonly crash: () => void
+  /** SIGKILLs its postmaster, as the kernel's OOM killer or a lost machine would. */
+  readonly kill: () => void
   /** Promotes a standby to a primary and waits until it accepts writes. */
   readonly promote: () => void
   /** Stops it and removes its directory. */
@@ -86,6 +88,11 @@ const server = (dataDir: string, port: number): PgServer => {
       if (running) tool("pg_ctl", ["-D", dataDir, "-m", "immediate", "stop"])
       running = false
     },
+    kill: () => {
+      const pid = Number(Fs.readFileSync(Path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0])
+      process.kill(pid, "SIGKILL")
+      running = false
+    },
     promote: () => {
       tool("pg_ctl", ["-D", dataDir, "-w", "-t", "60", "promote"])
     },
@@ -119,8 +126,9 @@ export const startStandby = async (primary: PgServer, name: string, extra: Reado
   const dataDir = Path.join(dir, "data")
   tool("pg_basebackup", ["-h", "127.0.0.1", "-p", String(primary.port), "-U", "postgres", "-D", dataDir, "-R", "-X", "stream", "-c", "fast"])
   const port = await freePort()
+  // After the lines `-R` wrote to postgresql.auto.conf, which would win over postgresql.conf's.
   Fs.appendFileSync(
-    Path.join(dataDir, "postgresql.conf"),
+    Path.join(dataDir, "postgresql.auto.conf"),
     settings(port, dir, [`primary_conninfo = 'host=127.0.0.1 port=${primary.port} user=postgres application_name=${name}'`, ...extra])
   )
   return server(dataDir, port)
