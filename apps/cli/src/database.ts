@@ -24,7 +24,7 @@ export const CliDatabase = (config: DatabaseConfig) =>
         if (running === undefined) return yield* locked
         const url = Redacted.value(running.url)
         yield* Console.error(`Using the embedded database of the running Wasl (pid ${running.pid}) at ${new URL(url).host}.`)
-        return PostgresClientLive(url, config)
+        return PostgresClientLive(url, { maxConnections: config.maxConnections })
       })))
   )
 

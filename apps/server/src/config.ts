@@ -114,7 +114,8 @@ const readUrlsSetting = Config.map(
 
 /**
  * `DATABASE_URL` and `WASL_DATA_DIR`: a PostgreSQL server, else the embedded database under the
- * data directory; `WASL_DATABASE_POOL`: the pool's size on either.
+ * data directory; `WASL_DATABASE_POOL`: the pool's size on either; `WASL_DATABASE_LISTEN_URL`: the
+ * server itself when `DATABASE_URL` is a pooler in transaction mode.
  */
 export const DatabaseConfig = Config.all({
   databaseUrl: Config.map(
@@ -122,6 +123,10 @@ export const DatabaseConfig = Config.all({
     (url) => url === undefined ? undefined : Redacted.make(url)
   ),
   readUrls: readUrlsSetting,
+  listenUrl: Config.map(
+    urlSetting("WASL_DATABASE_LISTEN_URL", ["postgres:", "postgresql:"], "a PostgreSQL URL such as postgres://user:password@host:5432/database"),
+    (url) => url === undefined ? undefined : Redacted.make(url)
+  ),
   dataDir: withFallback(text("WASL_DATA_DIR"), DEFAULT_DATA_DIR),
   maxConnections: poolSetting
 })
@@ -265,7 +270,11 @@ const secretKey = setting("WASL_SECRET_KEY", (value) =>
 
 /** Every deployment setting: where the data is, the server key, the public URL, webhooks, mail, messaging and retention. */
 export const WaslConfig: Config.Config<
-  WaslOptions & { readonly databaseUrl: string | undefined; readonly readUrls: ReadonlyArray<string> }
+  WaslOptions & {
+    readonly databaseUrl: string | undefined
+    readonly readUrls: ReadonlyArray<string>
+    readonly listenUrl: string | undefined
+  }
 > = Config.all({
   database: DatabaseConfig,
   secretKey,
@@ -298,6 +307,7 @@ export const WaslConfig: Config.Config<
 }).pipe(Config.map((c) => ({
   databaseUrl: c.database.databaseUrl === undefined ? undefined : Redacted.value(c.database.databaseUrl),
   readUrls: c.database.readUrls.map((url) => Redacted.value(url)),
+  listenUrl: c.database.listenUrl === undefined ? undefined : Redacted.value(c.database.listenUrl),
   dataDir: c.database.dataDir,
   maxConnections: c.database.maxConnections,
   secretKey: c.secretKey,

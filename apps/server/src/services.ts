@@ -6,18 +6,20 @@ import type { DatabaseConfig, WaslConfig } from "./config.ts"
 
 /**
  * The database client for the configuration: `DATABASE_URL`, else the embedded one under
- * `WASL_DATA_DIR`, with a pool of `WASL_DATABASE_POOL` connections.
+ * `WASL_DATA_DIR`, with a pool of `WASL_DATABASE_POOL` connections (behind a pooler, the server
+ * itself for LISTEN at `WASL_DATABASE_LISTEN_URL`).
  */
 export const DatabaseFromConfig = (config: DatabaseConfig) =>
   DatabaseLive({
     databaseUrl: config.databaseUrl === undefined ? undefined : Redacted.value(config.databaseUrl),
     dataDir: config.dataDir,
-    maxConnections: config.maxConnections
+    maxConnections: config.maxConnections,
+    listenUrl: config.listenUrl === undefined ? undefined : Redacted.value(config.listenUrl)
   })
 
 /**
  * Every port, on the configured database: `WaslPostgres` with `DATABASE_URL` (and its read replicas,
  * `WASL_DATABASE_READ_URL`), else `WaslEmbedded`.
  */
-export const AppServicesLive = ({ databaseUrl, readUrls, ...options }: WaslConfig) =>
-  databaseUrl === undefined ? WaslEmbedded.layer(options) : WaslPostgres.layer({ ...options, url: databaseUrl, readUrls })
+export const AppServicesLive = ({ databaseUrl, listenUrl, readUrls, ...options }: WaslConfig) =>
+  databaseUrl === undefined ? WaslEmbedded.layer(options) : WaslPostgres.layer({ ...options, url: databaseUrl, readUrls, listenUrl })

@@ -22,6 +22,7 @@ export const SETTINGS: ReadonlyArray<Setting> = [
   { name: "WASL_REQUEST_TIMEOUT", default: "30s" },
   { name: "DATABASE_URL", secret: "url" },
   { name: "WASL_DATABASE_READ_URL", secret: "urls" },
+  { name: "WASL_DATABASE_LISTEN_URL", secret: "url" },
   { name: "WASL_DATA_DIR", default: "./.wasl-data" },
   { name: "WASL_DATABASE_POOL", default: "10" },
   { name: "WASL_SECRET_KEY", secret: "value" },

@@ -184,6 +184,8 @@ export interface DatabaseOptions {
   readonly dataDir: string
   /** Pool size. Default 10. */
   readonly maxConnections?: number | undefined
+  /** `WASL_DATABASE_LISTEN_URL`: the server itself when `databaseUrl` is a pooler (`PostgresClientLive`). */
+  readonly listenUrl?: string | undefined
 }
 
 const channelError = (channel: string): SqlError | undefined =>
@@ -263,10 +265,18 @@ export const makeEmbeddedPgClient = (
  * a terminated backend) fails its listeners' queues; each listens again (they retry), and the
  * first to find the session gone makes the next one open a new session.
  */
-const withListenSession = (client: PgClient.PgClient): Effect.Effect<PgClient.PgClient, never, Scope.Scope> =>
+const withListenSession = (
+  client: PgClient.PgClient,
+  listenUrl: string | undefined
+): Effect.Effect<PgClient.PgClient, never, Scope.Scope> =>
   Effect.map(
     // Pinned: the session runs nothing but LISTEN, UNLISTEN and the notifications they bring.
-    RcRef.make({ acquire: Effect.flatMap(PgConnection.make(client.config), (connection) => connection.pin) }),
+    RcRef.make({
+      acquire: Effect.flatMap(
+        PgConnection.make(listenUrl === undefined ? client.config : { ...pgClientOptions, url: Redacted.make(listenUrl) }),
+        (connection) => connection.pin
+      )
+    }),
     (session) => {
       const listen: PgClient.PgClient["listen"] = (channel) =>
         Effect.flatMap(RcRef.get(session), (pinned) => pinned.listen(channel)).pipe(
@@ -280,17 +290,23 @@ const withListenSession = (client: PgClient.PgClient): Effect.Effect<PgClient.Pg
  * `PgClient` + `SqlClient` on a PostgreSQL URL, with Wasl's client options: a pool of
  * `maxConnections` (default 10) for the queries, and one more session while the process listens
  * for notifications (`withListenSession`).
+ *
+ * With `listenUrl` (`WASL_DATABASE_LISTEN_URL`), `url` is a pooler in transaction mode (pgbouncer)
+ * and `listenUrl` the server itself: the session that listens goes there, since a pooler that
+ * hands each transaction to any server connection cannot keep a LISTEN, and the queries use no
+ * named prepared statements, which it cannot keep from one transaction to the next either.
  */
 export const PostgresClientLive = (
   url: string,
-  options?: { readonly maxConnections?: number | undefined }
+  options?: { readonly maxConnections?: number | undefined; readonly listenUrl?: string | undefined }
 ): Layer.Layer<PgClient.PgClient | SqlClient, SqlError> =>
   PgClient.layerFrom(
     PgClient.make({
       ...pgClientOptions,
       url: Redacted.make(url),
-      ...(options?.maxConnections === undefined ? {} : { maxConnections: options.maxConnections })
-    }).pipe(Effect.flatMap(withListenSession))
+      ...(options?.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+      ...(options?.listenUrl === undefined ? {} : { prepare: false })
+    }).pipe(Effect.flatMap((client) => withListenSession(client, options?.listenUrl)))
   )
 
 /** `PgClient` + `SqlClient` on a freshly started embedded server (locked for the layer's life). */

@@ -68,6 +68,12 @@ export interface WaslPostgresOptions extends WaslOptions {
    * began (so a client reads its own writes); a lagging or unreachable one is skipped. Default: none.
    */
   readonly readUrls?: ReadonlyArray<string> | undefined
+  /**
+   * `WASL_DATABASE_LISTEN_URL`: set when `url` is a pooler in transaction mode (pgbouncer): the
+   * server itself, where the one session that listens for notifications goes; the queries then
+   * use no named prepared statements. Default: none (`url` is the server).
+   */
+  readonly listenUrl?: string | undefined
 }
 
 /** Options of `WaslEmbedded.layer`: the database lives in `dataDir` (default `./.wasl-data`). */
