@@ -27,6 +27,9 @@
  *    worker's resident memory is sampled over the saturation phase, and its CPU time (user +
  *    system, `/proc/<pid>/stat`) over that phase divided by the deliveries.
  *
+ * `--fleet` measures a fleet instead: 1, 2 and 4 workers on one PostgreSQL against a receiver that
+ * answers in 100 ms (`runFleet`).
+ *
  * Everything runs on this machine: the receiver and the event generator in this process, the
  * server, the worker and PostgreSQL beside it.
  *
@@ -44,7 +47,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { performance } from "node:perf_hooks"
 import { RECEIVER_CA_FILE, startWebhookReceiver } from "../test/support/webhook-receiver.ts"
-import { bootstrapAccount, root, startChild, startWaslServer } from "./support/children.ts"
+import { bootstrapAccount, root, startChild, startWaslServer, stopChild } from "./support/children.ts"
 import { cpuSeconds } from "./support/cpu.ts"
 import { createBenchDatabase } from "./support/database.ts"
 import { intFromEnv, nodeFlagsFromEnv } from "./support/env.ts"
@@ -58,7 +61,10 @@ const settings = {
   url: process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres",
   rate: intFromEnv("BENCH_RATE", 200, 1),
   seconds: intFromEnv("BENCH_SECONDS", 15, 1),
-  backlog: intFromEnv("BENCH_BACKLOG", 20_000, 100)
+  backlog: intFromEnv("BENCH_BACKLOG", 20_000, 100),
+  fleet: (process.env.BENCH_FLEET || "1,2,4").split(",").map((n) => Number(n.trim())).filter((n) => Number.isInteger(n) && n > 0),
+  fleetEvents: intFromEnv("BENCH_FLEET_EVENTS", 8_000, 100),
+  fleetDelayMs: intFromEnv("BENCH_FLEET_DELAY_MS", 100, 0)
 }
 
 const log = (message: string) => console.error(`bench:deliveries: ${message}`)
@@ -125,8 +131,8 @@ const bareSend = async (
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 
-const run = async () => {
-  const startedAt = new Date()
+/** The database, the receiver, the server with its account and webhook, and the event generator both modes share. */
+const setUp = async () => {
   const tmp = Fs.mkdtempSync(Path.join(Os.tmpdir(), "wasl-bench-deliveries-"))
   atCleanup(() => Fs.rmSync(tmp, { recursive: true, force: true }))
 
@@ -164,11 +170,13 @@ const run = async () => {
   await api("POST", `/api/account/webhooks/${hook.id}/validate`)
   await api("PUT", `/api/account/webhooks/${hook.id}/activate`, { is_active: true })
 
-  log("starting one apps/worker...")
-  // BENCH_WORKER_NODE_ARGS: extra node flags for the worker alone (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+  // BENCH_WORKER_NODE_ARGS: extra node flags for the workers alone (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
   const workerFlags = nodeFlagsFromEnv("BENCH_WORKER_NODE_ARGS")
-  const worker = startChild("apps/worker", [...workerFlags, Path.join(root, "apps", "worker", "src", "main.ts")], env)
-  await worker.waitFor(/Wasl delivery worker started/, 60_000)
+  const startWorker = async () => {
+    const worker = startChild("apps/worker", [...workerFlags, Path.join(root, "apps", "worker", "src", "main.ts")], env)
+    await worker.waitFor(/Wasl delivery worker started/, 60_000)
+    return worker
+  }
 
   // The generator's outbox: the real append path, over its own connection pool.
   const runtime = ManagedRuntime.make(
@@ -216,6 +224,28 @@ const run = async () => {
       await sleep(20)
     }
   }
+
+  /** Commits `count` events from `firstSeq` as fast as it can, 500 per transaction. */
+  const commitBacklog = async (firstSeq: number, count: number) => {
+    for (let start = firstSeq; start < firstSeq + count; start += 500) {
+      const events: Array<NewOutboxEvent> = []
+      for (let seq = start; seq < Math.min(firstSeq + count, start + 500); seq++) events.push(event(seq))
+      await append(events)
+    }
+  }
+  const counts = { unverified: () => unverified, duplicates: () => duplicates }
+  return {
+    database, receiver, hook, startWorker, append, event, committedAt, arrivedAt, arrivals, seen, counts, waitForArrivals, commitBacklog,
+    sample: () => sample
+  }
+}
+
+const run = async () => {
+  const startedAt = new Date()
+  const { database, receiver, hook, startWorker, append, event, committedAt, arrivedAt, arrivals, seen, counts, waitForArrivals, sample } =
+    await setUp()
+  log("starting one apps/worker...")
+  const worker = await startWorker()
 
   // Warm-up: connections, JIT, the first TLS handshake.
   for (let i = 0; i < 50; i++) await append([event(-1 - i)])
@@ -294,7 +324,7 @@ const run = async () => {
   const bareRound = (count: number) => {
     const firstSeq = nextSeq
     nextSeq += count
-    return measured(bareSide, count, () => bareSend(receiver.url("/bench"), hook.secret, sample!, count, (i) => 2_000_000 + firstSeq + i))
+    return measured(bareSide, count, () => bareSend(receiver.url("/bench"), hook.secret, sample()!, count, (i) => 2_000_000 + firstSeq + i))
   }
   await alternate([workerRound, bareRound], rounds, (side, round) => side(roundShare(settings.backlog, rounds, round)))
   const memory = workerRss.stop()
@@ -338,7 +368,7 @@ const run = async () => {
         memory.last.toFixed(0)
       } MiB at the end`,
     "",
-    `unverified signatures: ${unverified}; duplicate deliveries: ${duplicates}`
+    `unverified signatures: ${counts.unverified()}; duplicate deliveries: ${counts.duplicates()}`
   ].join("\n"))
   writeResults([
     ratioResult("webhook deliveries at saturation: deliveries/s", perSecond, barePerSecond, SATURATION_TARGET),
@@ -346,7 +376,75 @@ const run = async () => {
     ...(cpuPerDelivery === undefined ? [] : [figureResult("apps/worker CPU per delivery at saturation (µs)", cpuPerDelivery)]),
     ...(memory === undefined ? [] : [figureResult("apps/worker RSS peak at delivery saturation (MiB)", memory.peak)])
   ])
-  if (unverified > 0) throw new Error(`${unverified} deliveries failed the receiver's signature check`)
+  if (counts.unverified() > 0) throw new Error(`${counts.unverified()} deliveries failed the receiver's signature check`)
 }
 
-await runBenchmark(run, { defaultTimeoutMs: 10 * 60_000, log })
+/**
+ * Fleet mode (`--fleet`): for each size of `BENCH_FLEET` (1, 2 and 4 `apps/worker` processes on the
+ * one PostgreSQL), a backlog of `BENCH_FLEET_EVENTS` (8,000) events delivered to a receiver that
+ * answers each after `BENCH_FLEET_DELAY_MS` (100 ms), as a real endpoint does: deliveries/s from
+ * the first to the last arrival, every event delivered once (none lost, none twice), and the
+ * factor from one worker to the largest fleet. With 64 attempts in flight per worker and 100 ms a
+ * delivery, one worker tops out near 640/s: bounded by its in-flight requests, not the database.
+ */
+const runFleet = async () => {
+  const startedAt = new Date()
+  const { database, receiver, startWorker, append, event, arrivals, seen, counts, waitForArrivals, commitBacklog } = await setUp()
+  receiver.setDelay("/bench", settings.fleetDelayMs)
+  const figures: Array<{ readonly workers: number; readonly perSecond: number; readonly delivered: number; readonly duplicates: number }> = []
+  let nextSeq = 0
+  for (const size of settings.fleet) {
+    log(`fleet of ${size}: starting the workers...`)
+    const workers = await Promise.all(Array.from({ length: size }, startWorker))
+    // Warm-up: each worker's connections and TLS sessions.
+    seen.clear()
+    for (let i = 0; i < 20 * size; i++) await append([event(10_000_000 + nextSeq++)])
+    await waitForArrivals(20 * size, 60_000)
+    seen.clear()
+    arrivals.length = 0
+    const duplicatesBefore = counts.duplicates()
+    log(`fleet of ${size}: ${settings.fleetEvents} events, the receiver answering in ${settings.fleetDelayMs} ms...`)
+    await commitBacklog(nextSeq, settings.fleetEvents)
+    nextSeq += settings.fleetEvents
+    await waitForArrivals(settings.fleetEvents, 600_000)
+    // Late duplicates would arrive after the last first arrival: give them a moment.
+    await sleep(2 * settings.fleetDelayMs + 500)
+    figures.push({
+      workers: size,
+      perSecond: (arrivals.length - 1) / ((arrivals.at(-1)! - arrivals[0]!) / 1000),
+      delivered: seen.size,
+      duplicates: counts.duplicates() - duplicatesBefore
+    })
+    for (const worker of workers) await stopChild(worker)
+  }
+  const base = figures[0]!
+  const largest = figures.at(-1)!
+  const cpus = Os.cpus()
+  console.log([
+    `Wasl delivery benchmark, fleet mode, ${startedAt.toISOString()}`,
+    `  apps/worker processes on one PostgreSQL ${new URL(database.url).host} -> local HTTPS receiver answering in ${settings.fleetDelayMs} ms`,
+    `  node ${process.version}, ${Os.platform()} ${Os.arch()}, ${cpus.length} CPU(s) ${cpus[0]?.model.trim() ?? ""}`,
+    "",
+    table([
+      ["workers", "events", "delivered once", "duplicates", "deliveries/s", `vs ${base.workers}`],
+      ...figures.map((f) => [
+        String(f.workers),
+        String(settings.fleetEvents),
+        String(f.delivered),
+        String(f.duplicates),
+        f.perSecond.toFixed(0),
+        `${(f.perSecond / base.perSecond).toFixed(2)}x`
+      ])
+    ]),
+    "",
+    `unverified signatures: ${counts.unverified()}`
+  ].join("\n"))
+  writeResults([
+    figureResult(`webhook deliveries, ${base.workers} worker(s), receiver at ${settings.fleetDelayMs} ms: deliveries/s`, base.perSecond),
+    ratioResult(`webhook deliveries, ${largest.workers} workers vs ${base.workers}: deliveries/s`, largest.perSecond, base.perSecond, 3)
+  ])
+  if (figures.some((f) => f.delivered !== settings.fleetEvents || f.duplicates > 0)) throw new Error("an event was lost or delivered twice")
+  if (counts.unverified() > 0) throw new Error(`${counts.unverified()} deliveries failed the receiver's signature check`)
+}
+
+await runBenchmark(process.argv.includes("--fleet") ? runFleet : run, { defaultTimeoutMs: 10 * 60_000, log })

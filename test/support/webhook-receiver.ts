@@ -51,6 +51,8 @@ export interface WebhookReceiver {
   readonly setSecret: (path: string, secret: string) => void
   /** The status `path` answers deliveries with from now on (200 by default). */
   readonly setStatus: (path: string, status: number) => void
+  /** How long `path` takes to answer a delivery from now on, in milliseconds (0 by default), as a slow endpoint would. */
+  readonly setDelay: (path: string, millis: number) => void
   /** Every request so far, in arrival order (optionally only those of `path`). */
   readonly received: (path?: string) => ReadonlyArray<ReceivedRequest>
   /** Called for every request as it arrives (the benchmark counts with it). */
@@ -86,6 +88,7 @@ export const startWebhookReceiver = async (options: { readonly record?: boolean 
   const record = options.record ?? true
   const secrets = new Map<string, string>()
   const statuses = new Map<string, number>()
+  const delays = new Map<string, number>()
   const requests: Array<ReceivedRequest> = []
   const listeners: Array<(request: ReceivedRequest) => void> = []
   const waiters = new Set<() => void>()
@@ -130,8 +133,13 @@ export const startWebhookReceiver = async (options: { readonly record?: boolean 
       }
       if (record) requests.push(entry)
       for (const listener of listeners) listener(entry)
-      res.writeHead(status, { "content-type": "application/json" })
-      res.end(answer === "" ? JSON.stringify({ ok: status < 300 }) : answer)
+      const respond = () => {
+        res.writeHead(status, { "content-type": "application/json" })
+        res.end(answer === "" ? JSON.stringify({ ok: status < 300 }) : answer)
+      }
+      const delay = delays.get(path) ?? 0
+      if (delay > 0) setTimeout(respond, delay)
+      else respond()
       for (const waiter of [...waiters]) waiter()
     })
   })
@@ -147,6 +155,7 @@ export const startWebhookReceiver = async (options: { readonly record?: boolean 
     url: (path) => `https://localhost:${port}${path}`,
     setSecret: (path, secret) => void secrets.set(path, secret),
     setStatus: (path, status) => void statuses.set(path, status),
+    setDelay: (path, millis) => void delays.set(path, millis),
     received: (path) => (path === undefined ? [...requests] : requests.filter((r) => r.path === path)),
     onRequest: (listener) => void listeners.push(listener),
     waitFor: (predicate, timeoutMs, what = "the expected requests") =>
