@@ -13,16 +13,13 @@ import * as Path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startTcpForwarder, type TcpForwarder } from "./support/tcp-forwarder.ts"
 import {
-  cliMain,
+  bootstrapToken,
   eventually,
-  exitWithin,
   freePort,
   killAll,
-  launch,
-  LISTENING,
+  launchServer,
   requestJson,
   scratchDatabase,
-  serverMain,
   testPostgresUrl
 } from "./support/processes.ts"
 
@@ -57,13 +54,8 @@ describe.runIf(testPostgresUrl() !== undefined)("the database going away under a
       PORT: String(port),
       WASL_RATE_LIMIT: "0"
     }
-    const server = launch("server", serverMain, [], env)
-    await server.waitForStdout(LISTENING, 60_000)
-    const cli = launch("cli bootstrap", cliMain, [
-      "bootstrap", "--account", "Outage", "--email", "outage@example.test", "--password", "a long password", "--plan", "business"
-    ], { ...env, DATABASE_URL: database.url })
-    expect((await exitWithin(cli, 60_000)).code, cli.output()).toBe(0)
-    token = JSON.parse(cli.stdout().trim().split("\n").at(-1)!).token
+    await launchServer(env)
+    token = await bootstrapToken({ ...env, DATABASE_URL: database.url }, "Outage", "outage@example.test")
     base = `http://127.0.0.1:${port}`
   }, 180_000)
 

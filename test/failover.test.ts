@@ -17,15 +17,13 @@ import * as Path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type PgServer, postgresBinaries, startPrimary, startStandby } from "./support/pg-cluster.ts"
 import {
-  cliMain,
+  bootstrapToken,
   eventually,
-  exitWithin,
   freePort,
   killAll,
   launch,
-  LISTENING,
+  launchServer,
   requestJson,
-  serverMain,
   sleep,
   workerMain
 } from "./support/processes.ts"
@@ -58,15 +56,10 @@ describe.runIf(postgresBinaries() !== undefined)("failover: the primary SIGKILLe
       PORT: String(port),
       WASL_RATE_LIMIT: "0"
     }
-    const server = launch("server", serverMain, [], env)
+    await launchServer(env)
     workerHealth = `http://127.0.0.1:${await freePort()}`
     launch("worker", workerMain, [], { ...env, WASL_WORKER_HEALTH_PORT: new URL(workerHealth).port })
-    await server.waitForStdout(LISTENING, 60_000)
-    const cli = launch("cli bootstrap", cliMain, [
-      "bootstrap", "--account", "Failover", "--email", "failover@example.test", "--password", "a long password", "--plan", "business"
-    ], env)
-    expect((await exitWithin(cli, 60_000)).code, cli.output()).toBe(0)
-    token = JSON.parse(cli.stdout().trim().split("\n").at(-1)!).token
+    token = await bootstrapToken(env, "Failover", "failover@example.test")
     base = `http://127.0.0.1:${port}`
   }, 180_000)
 

@@ -15,17 +15,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Pgbouncer, pgbouncerBinary, startPgbouncer } from "./support/pgbouncer.ts"
 import {
   apiClient,
-  cliMain,
+  bootstrapToken,
   eventually,
-  exitWithin,
   freePort,
   killAll,
   launch,
-  LISTENING,
+  launchServer,
   type Reply,
   requestJson,
   scratchDatabase,
-  serverMain,
   testPostgresUrl,
   workerMain
 } from "./support/processes.ts"
@@ -59,14 +57,9 @@ describe.runIf(testPostgresUrl() !== undefined && pgbouncerBinary() !== undefine
       PORT: String(port),
       WASL_RATE_LIMIT: "0"
     }
-    const server = launch("server", serverMain, [], env)
-    await server.waitForStdout(LISTENING, 60_000)
+    await launchServer(env)
     launch("worker", workerMain, [], { ...env, WASL_WORKER_HEALTH_PORT: new URL(workerHealth).port })
-    const cli = launch("cli bootstrap", cliMain, [
-      "bootstrap", "--account", "Pooled", "--email", "pooled@example.test", "--password", "a long password", "--plan", "business"
-    ], env)
-    expect((await exitWithin(cli, 60_000)).code, cli.output()).toBe(0)
-    token = JSON.parse(cli.stdout().trim().split("\n").at(-1)!).token
+    token = await bootstrapToken(env, "Pooled", "pooled@example.test")
     base = `http://127.0.0.1:${port}`
     api = apiClient(base, token)
   }, 180_000)

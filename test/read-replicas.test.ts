@@ -15,15 +15,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type PgServer, postgresBinaries, startPrimary, startStandby } from "./support/pg-cluster.ts"
 import {
   apiClient,
-  cliMain,
+  bootstrapToken,
   eventually,
-  exitWithin,
   freePort,
   killAll,
-  launch,
-  LISTENING,
-  type Reply,
-  serverMain
+  launchServer,
+  type Reply
 } from "./support/processes.ts"
 
 /** The count of `wasl_database_reads_total` with these labels, from a /metrics scrape. */
@@ -68,13 +65,8 @@ describe.runIf(postgresBinaries() !== undefined)("read replicas: lists on a caug
       PORT: String(port),
       WASL_RATE_LIMIT: "0"
     }
-    const server = launch("server", serverMain, [], env)
-    await server.waitForStdout(LISTENING, 60_000)
-    const cli = launch("cli bootstrap", cliMain, [
-      "bootstrap", "--account", "Replicas", "--email", "replicas@example.test", "--password", "a long password", "--plan", "business"
-    ], env)
-    expect((await exitWithin(cli, 60_000)).code, cli.output()).toBe(0)
-    const { token } = JSON.parse(cli.stdout().trim().split("\n").at(-1)!)
+    await launchServer(env)
+    const token = await bootstrapToken(env, "Replicas", "replicas@example.test")
     api = apiClient(`http://127.0.0.1:${port}`, token)
   }, 180_000)
 

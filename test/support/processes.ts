@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import * as Net from "node:net"
 import * as Path from "node:path"
-import { nodeBinary, root } from "./apps.ts"
+import { cliMain, nodeBinary, root } from "./apps.ts"
 
 /** The line a Wasl HTTP process logs once it listens; the port is the first group. */
 export const LISTENING = /Wasl is listening on http:\/\/[^\s"]+:(\d+)/
@@ -309,4 +309,24 @@ export { cliMain, waslMain } from "./apps.ts"
 
 /** The HTTP-only and worker-only app entries (separate processes for scale). */
 export const serverMain = Path.join(root, "apps", "server", "src", "main.ts")
+
+/** Starts `apps/server` with `env` and waits until it listens. */
+export const launchServer = async (env: NodeJS.ProcessEnv, name = "server"): Promise<Launched> => {
+  const server = launch(name, serverMain, [], env)
+  await server.waitForStdout(LISTENING, 60_000)
+  return server
+}
+
+/**
+ * Creates an account named `account` (plan business) with `wasl bootstrap` on `env`'s database, its
+ * owner `<email>` with a fixed password; answers the owner's API token.
+ */
+export const bootstrapToken = async (env: NodeJS.ProcessEnv, account: string, email: string): Promise<string> => {
+  const cli = launch("cli bootstrap", cliMain, [
+    "bootstrap", "--account", account, "--email", email, "--password", "a long password", "--plan", "business"
+  ], env)
+  const exit = await exitWithin(cli, 60_000)
+  if (exit.code !== 0) throw new Error(`wasl bootstrap failed (${JSON.stringify(exit)})\n${cli.output()}`)
+  return JSON.parse(cli.stdout().trim().split("\n").at(-1)!).token
+}
 export const workerMain = Path.join(root, "apps", "worker", "src", "main.ts")
