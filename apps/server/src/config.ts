@@ -273,7 +273,8 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
   retainExports: durationSetting("WASL_RETENTION_EXPORTS"),
   retainImports: durationSetting("WASL_RETENTION_IMPORTS"),
   retainReservations: durationSetting("WASL_RETENTION_RESERVATIONS"),
-  retainStatusHolds: durationSetting("WASL_RETENTION_STATUS_HOLDS")
+  retainStatusHolds: durationSetting("WASL_RETENTION_STATUS_HOLDS"),
+  retainInvitations: durationSetting("WASL_RETENTION_INVITATIONS")
 }).pipe(Config.map((c) => ({
   databaseUrl: c.database.databaseUrl === undefined ? undefined : Redacted.value(c.database.databaseUrl),
   dataDir: c.database.dataDir,
@@ -297,7 +298,8 @@ export const WaslConfig: Config.Config<WaslOptions & { readonly databaseUrl: str
     exports: c.retainExports,
     imports: c.retainImports,
     reservations: c.retainReservations,
-    statusHolds: c.retainStatusHolds
+    statusHolds: c.retainStatusHolds,
+    invitations: c.retainInvitations
   }
 })))
 export type WaslConfig = Config.Success<typeof WaslConfig>

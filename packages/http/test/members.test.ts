@@ -30,7 +30,9 @@ describe.each(DATABASES)("members, invitations and teams over HTTP on %s", (data
       ? readFileSync(server.mailOutbox, "utf8").trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l))
         .filter((mail) => mail.to === to)
       : []
-  const tokenMailedTo = (to: string) => /\/invitations\/([A-Za-z0-9]{40})/.exec(mails(to).at(-1).text)![1]!
+  const linkMailedTo = (to: string, pattern: RegExp) =>
+    mails(to).map((mail) => pattern.exec(mail.text)?.[1]).filter((token) => token !== undefined).at(-1)!
+  const tokenMailedTo = (to: string) => linkMailedTo(to, /\/invitations\/([A-Za-z0-9]{40})/)
 
   /** An invitation of `owner`'s account to `email` in `teamIds`, accepted: the new member's user id and a token of it. */
   const join = async (owner: { token: string }, email: string, teamIds: ReadonlyArray<number>) => {
@@ -76,6 +78,11 @@ describe.each(DATABASES)("members, invitations and teams over HTTP on %s", (data
       status: "active",
       teams: [{ id: team.body.data.id, name: "Deals" }]
     })
+    // The new member is mailed a link that verifies the address.
+    const verify = linkMailedTo("agent@example.test", /\/email\/verify\?token=([A-Za-z0-9]{40})/)
+    const verified = await server.request("POST", "/api/me/email/verify/confirm", { body: { token: verify } })
+    expect(verified.status).toBe(200)
+    expect(verified.body.data).toMatchObject({ email: "agent@example.test", email_verified_at: expect.any(String) })
     const reused = await server.request("POST", `/api/invitations/${token}/accept`, {
       body: { firstname: "Eve", lastname: "Evil", password: "evil-password" }
     })

@@ -5,6 +5,7 @@ import { Effect, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import {
   acceptInvitation,
+  confirmEmailVerification,
   createTeam,
   createTokenForMember,
   deleteTeam,
@@ -168,6 +169,26 @@ describe("invitations", () => {
       assert.deepStrictEqual([again._tag, (again as any).status], ["Gone", "accepted"])
       assert.strictEqual((yield* listInvitations(principal, {})).total, 0)
       assert.strictEqual((yield* errorOf(acceptInvitation("x".repeat(40), {}, Option.none())))._tag, "NotFound")
+    }).pipe(Effect.provide(Ports())))
+
+  it.effect("accepting mails the member a verification link that sets email_verified_at; a verified address gets none", () =>
+    Effect.gen(function*() {
+      const a = yield* setup()
+      yield* inviteMember(a.principal, { email: "new@example.com", team_ids: [] })
+      const member = yield* acceptInvitation(yield* lastInvitationToken, { firstname: "New", lastname: "Agent", password: "new password" }, Option.none())
+      const mail = (yield* MemoryMailbox.use((mailbox) => mailbox.sent)).at(-1)!
+      assert.deepStrictEqual([mail.to, mail.subject], ["new@example.com", "Verify your e-mail address"])
+      const link = /\/email\/verify\?token=([A-Za-z0-9]{40})/.exec(mail.text)![1]!
+      const verified = yield* confirmEmailVerification(link)
+      assert.strictEqual(verified.id, member.user.id)
+      assert.isNotNull(verified.email_verified_at)
+
+      // Signed in and verified already, an existing user accepting is not mailed again.
+      const b = yield* setup({ ...OWNER, email: "owner.b@example.com", account: "B" })
+      yield* inviteMember(b.principal, { email: "new@example.com", team_ids: [] })
+      const invitationMail = (yield* MemoryMailbox.use((mailbox) => mailbox.sent)).length
+      yield* acceptInvitation(yield* lastInvitationToken, {}, Option.some(member.user.id))
+      assert.lengthOf(yield* MemoryMailbox.use((mailbox) => mailbox.sent), invitationMail)
     }).pipe(Effect.provide(Ports())))
 
   it.effect("revoked and expired (after 7 days) invitations are 410; a new user's names and password are checked", () =>
