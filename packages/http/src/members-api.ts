@@ -1,7 +1,7 @@
 /** The account's members and invitations (`/api/account/members`, `/api/account/invitations`) and accepting an invitation. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Invitation, Member } from "@wasl/core/Accounts"
+import { Invitation, Member, MemberEntry } from "@wasl/core/Accounts"
 import { DeletedAnswer } from "./deleted-answer.ts"
 import { type AuthenticatedGroup, commonErrors, DataMessageAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import {
@@ -56,15 +56,17 @@ export const AcceptInvitationPayload: Schema.Struct<{
 const userIdParams = { user_id: PositiveIdParam }
 const idParams = { id: PositiveIdParam }
 
-/** `GET /api/account/members`: the account's members, paginated. */
+/** `GET /api/account/members`: the account's members, then the people invited who have not accepted yet, paginated. */
 export const ListMembersEndpoint: WaslEndpoint<"listMembers", "GET", "/account/members", {
-  success: Pagination<typeof Member>
+  success: Pagination<typeof MemberEntry>
 }> = HttpApiEndpoint.get("listMembers", "/account/members", {
-  success: Pagination(Member),
+  success: Pagination(MemberEntry),
   error: commonErrors
-}).annotate(OpenApi.Summary, "List the account's members").annotate(
+}).annotate(OpenApi.Summary, "List the account's members and invitees").annotate(
   OpenApi.Description,
-  "The account's members by when they joined, one page at a time: each one's user (id, email, names, image), status (active or suspended), teams and last use of the account. Pending invitations are listed by GET /api/account/invitations. Permission member-manage."
+  "One page at a time: the account's members by when they joined, each one's user (id, email, names, image), status (active or suspended), teams and last use of the account; " +
+    "then the people invited who have not accepted yet, newest first, each with status invited, user and last_used null, the invited email, teams, and the invitation's id (invitation_id, " +
+    "which DELETE /api/account/invitations/{id} revokes) and expiry. total counts both. Permission member-manage."
 ).annotate(OpenApi.Transform, withQueryParameters(PAGE_PARAMETERS))
 
 /** `PUT /api/account/members/:user_id`: suspends or reactivates a member, and/or sets its teams. */

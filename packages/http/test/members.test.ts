@@ -112,6 +112,40 @@ describe.each(DATABASES)("members, invitations and teams over HTTP on %s", (data
     expect(missing.status).toBe(404)
   })
 
+  it("lists the people invited who have not accepted yet after the members (status invited, their email and teams), paged with them", async () => {
+    const owner = await server.bootstrap({ email: "roster-owner@example.test", password: "owner-password" })
+    const team = await server.request("POST", "/api/account/teams", { token: owner.token, body: { name: "Deals", permissions: ["deal-index"] } })
+    const invited = await server.request("POST", "/api/account/invitations", {
+      token: owner.token,
+      body: { email: "roster-invitee@example.test", team_ids: [team.body.data.id] }
+    })
+    const agent = await join(owner, "roster-agent@example.test", [])
+    await server.request("PUT", `/api/account/members/${agent.userId}`, { token: owner.token, body: { status: "suspended" } })
+    const listed = await server.request("GET", "/api/account/members", { token: owner.token })
+    expect(listed.status).toBe(200)
+    expect(listed.body.data.map((entry: any) => [entry.user?.email ?? entry.email, entry.status])).toEqual([
+      ["roster-owner@example.test", "active"],
+      ["roster-agent@example.test", "suspended"],
+      ["roster-invitee@example.test", "invited"]
+    ])
+    expect(listed.body.data[2]).toEqual({
+      user: null,
+      email: "roster-invitee@example.test",
+      status: "invited",
+      teams: [{ id: team.body.data.id, name: "Deals" }],
+      last_used: null,
+      invitation_id: invited.body.data.id,
+      expires_at: invited.body.data.expires_at,
+      created_at: invited.body.data.created_at
+    })
+    expect(listed.body.meta).toMatchObject({ total: 3, last_page: 1 })
+    const third = await server.request("GET", "/api/account/members?per_page=2&page=2", { token: owner.token })
+    expect(third.body.data.map((entry: any) => entry.email)).toEqual(["roster-invitee@example.test"])
+    expect(third.body.meta).toMatchObject({ total: 3, last_page: 2, from: 3, to: 3 })
+    await server.request("DELETE", `/api/account/invitations/${invited.body.data.id}`, { token: owner.token })
+    expect((await server.request("GET", "/api/account/members", { token: owner.token })).body.meta.total).toBe(2)
+  })
+
   it("an existing user accepts signed in as themselves; the account is added to theirs", async () => {
     const a = await server.bootstrap({ email: "a-owner@example.test", password: "owner-password" })
     await server.bootstrap({ email: "b-owner@example.test", password: "owner-password" })

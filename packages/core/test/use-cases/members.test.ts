@@ -11,6 +11,7 @@ import {
   deleteTeam,
   inviteMember,
   LAST_MANAGER_MESSAGE,
+  type MemberEntry,
   listInvitations,
   listMembers,
   listTeams,
@@ -45,6 +46,16 @@ const lastInvitationToken = Effect.gen(function*() {
   return /\/invitations\/([A-Za-z0-9]{40})/.exec(mail.text)![1]!
 })
 
+/** The address of an entry of the members list: its user's, or an invitee's. */
+const emailOf = (entry: MemberEntry) => entry.user === null ? entry.email : entry.user.email
+
+/** The token in the last invitation mailed to `to`. */
+const tokenOfMailTo = (to: string) =>
+  Effect.gen(function*() {
+    const mail = (yield* MemoryMailbox.use((mailbox) => mailbox.sent)).filter((m) => m.to === to && m.text.includes("/invitations/")).at(-1)!
+    return /\/invitations\/([A-Za-z0-9]{40})/.exec(mail.text)![1]!
+  })
+
 const errorOf = <E extends { readonly _tag: string }>(effect: Effect.Effect<unknown, E, any>) => Effect.flip(effect)
 
 describe("members", () => {
@@ -54,7 +65,7 @@ describe("members", () => {
       const agent = yield* memberWith(account_id, "agent@example.com", ["deal-index"])
       const page = yield* listMembers(principal, {})
       assert.strictEqual(page.total, 2)
-      assert.deepStrictEqual(page.items.map((member) => [member.user.id, member.status]), [[user_id, "active"], [agent.user.id, "active"]])
+      assert.deepStrictEqual(page.items.map((member) => [member.user?.id, member.status]), [[user_id, "active"], [agent.user.id, "active"]])
       assert.deepStrictEqual(page.items[0]!.teams, [{ id: team_id, name: "Administrators" }])
       assert.strictEqual((yield* errorOf(listMembers(agent.principal, {})))._tag, "Forbidden")
     }).pipe(Effect.provide(Ports())))
@@ -143,11 +154,59 @@ describe("members", () => {
       assert.strictEqual((yield* errorOf(showTeam(b.principal, a.team_id)))._tag, "NotFound")
       assert.strictEqual((yield* errorOf(deleteTeam(b.principal, a.team_id)))._tag, "NotFound")
       assert.deepStrictEqual((yield* listTeams(b.principal, {})).items.map((team) => team.id), [b.team_id])
-      assert.deepStrictEqual((yield* listMembers(b.principal, {})).items.map((member) => member.user.id), [b.user_id])
+      assert.deepStrictEqual((yield* listMembers(b.principal, {})).items.map((member) => member.user?.id), [b.user_id])
     }).pipe(Effect.provide(Ports())))
 })
 
 describe("invitations", () => {
+  it.effect("lists the people invited who have not accepted yet after the members, newest first, paged with them", () =>
+    Effect.gen(function*() {
+      const { principal, user_id } = yield* setup()
+      const team = yield* createTeam(principal, { name: "Deals", permissions: ["deal-index"] })
+      yield* inviteMember(principal, { email: "first@example.com", team_ids: [team.id] })
+      const second = yield* inviteMember(principal, { email: "second@example.com", team_ids: [] })
+      const revoked = yield* inviteMember(principal, { email: "revoked@example.com", team_ids: [] })
+      yield* revokeInvitation(principal, revoked.id)
+      const page = yield* listMembers(principal, {})
+      assert.strictEqual(page.total, 3)
+      assert.deepStrictEqual(page.items.map((entry) => [entry.user?.id ?? entry.status, entry.status]), [
+        [user_id, "active"],
+        ["invited", "invited"],
+        ["invited", "invited"]
+      ])
+      assert.deepStrictEqual(page.items[1], {
+        user: null,
+        email: "second@example.com",
+        status: "invited",
+        teams: [],
+        last_used: null,
+        invitation_id: second.id,
+        expires_at: second.expires_at,
+        created_at: second.created_at
+      })
+      assert.deepStrictEqual(page.items[2]!.teams, [{ id: team.id, name: "Deals" }])
+      const pages = yield* Effect.forEach(["1", "2", "3", "4"], (n) => listMembers(principal, { page: n, per_page: "1" }))
+      assert.deepStrictEqual(pages.map((p) => p.items.map((entry) => emailOf(entry))), [
+        [OWNER.email],
+        ["second@example.com"],
+        ["first@example.com"],
+        []
+      ])
+      assert.isTrue(pages.every((p) => p.total === 3))
+      // Once accepted, the invitee is a member and listed as one.
+      yield* acceptInvitation(yield* tokenOfMailTo("first@example.com"), {
+        firstname: "F",
+        lastname: "Irst",
+        password: "first password"
+      }, Option.none())
+      const after = yield* listMembers(principal, {})
+      assert.deepStrictEqual(after.items.map((entry) => [emailOf(entry), entry.status]), [
+        [OWNER.email, "active"],
+        ["first@example.com", "active"],
+        ["second@example.com", "invited"]
+      ])
+    }).pipe(Effect.provide(Ports())))
+
   it.effect("mails a single-use link; accepting creates the user and its membership in the teams; reuse is 410", () =>
     Effect.gen(function*() {
       const { account_id, principal } = yield* setup()
@@ -221,7 +280,7 @@ describe("invitations", () => {
       assert.strictEqual((yield* errorOf(acceptInvitation(token, {}, Option.some(a.user_id))))._tag, "Forbidden")
       const member = yield* acceptInvitation(token, {}, Option.some(b.user_id))
       assert.strictEqual(member.user.id, b.user_id)
-      assert.deepStrictEqual((yield* listMembers(a.principal, {})).items.map((m) => m.user.id), [a.user_id, b.user_id])
+      assert.deepStrictEqual((yield* listMembers(a.principal, {})).items.map((m) => m.user?.id), [a.user_id, b.user_id])
     }).pipe(Effect.provide(Ports())))
 
   it.effect("the address must be an e-mail and the teams the account's", () =>
