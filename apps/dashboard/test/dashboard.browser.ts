@@ -737,6 +737,12 @@ describe("the dashboard in a browser", () => {
       expect(await invited.textContent()).toContain("Deal desk")
       await accessible("members page")
       await screenshot(page, "members")
+      // An invitation revoked from its row leaves the list.
+      await invite.getByLabel("Email").fill("revoked@dashboard.test")
+      await invite.getByRole("button", { name: "Send invitation" }).click()
+      const revoked = page.locator(`tr[data-email="revoked@dashboard.test"]`)
+      await revoked.getByRole("button", { name: "Revoke" }).click()
+      await expect.poll(() => revoked.count()).toBe(0)
 
       const link = await mailedLink(AGENT.email, /Accept the invitation at (\S+)/)
       await page.getByRole("button", { name: "Sign out" }).click()

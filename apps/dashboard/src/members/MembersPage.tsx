@@ -51,8 +51,8 @@ export const MembersPage = () => {
       done(await api.DELETE("/api/account/members/{user_id}", { params: { path: { user_id: String(member.user.id) } } }))
     }
   }
-  const revoke = async (invited: Schemas["InvitedMember"]) =>
-    done(await api.DELETE("/api/account/invitations/{id}", { params: { path: { id: String(invited.invitation_id) } } }))
+  const revoke = async (invitationId: number) =>
+    done(await api.DELETE("/api/account/invitations/{id}", { params: { path: { id: String(invitationId) } } }))
   return (
     <section>
       <h1>{t("members")}</h1>
@@ -72,13 +72,13 @@ export const MembersPage = () => {
             </tr>
           </thead>
           <tbody>
-            {(members.data?.data ?? []).map((member) => member.user === null ? (
+            {(members.data?.data ?? []).map((member) => member.status === "invited" ? (
               <tr key={`invitation-${member.invitation_id}`} data-email={member.email}>
                 <td dir="ltr">{member.email}</td>
                 <td><span className={STATUS_BADGE.invited}>{t("status_invited")}</span> <small>{t("expires", { at: date(member.expires_at) })}</small></td>
                 <td>{member.teams.map((team) => team.name).join(", ")}</td>
                 <td>{t("never")}</td>
-                <td><button type="button" onClick={() => revoke(member)}>{t("revoke")}</button></td>
+                <td><button type="button" onClick={() => revoke(member.invitation_id)}>{t("revoke")}</button></td>
               </tr>
             ) : (
               <tr key={member.user.id} data-email={member.user.email}>

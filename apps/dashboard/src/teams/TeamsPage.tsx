@@ -22,7 +22,7 @@ export const TeamsPage = () => {
   // The members list also holds the invitees (no user yet): only members can be put in a team.
   const members = useLoad(async () => may("member-manage")
     ? ((await api.GET("/api/account/members", { params: { query: { per_page: 100 } } })).data?.data ?? [])
-      .filter((entry): entry is Schemas["Member"] => entry.user !== null)
+      .flatMap((entry) => entry.status === "invited" ? [] : [entry])
     : [], [])
   const [editing, setEditing] = useState<Schemas["TeamDetails"] | "new" | undefined>()
   const [staffing, setStaffing] = useState<Schemas["TeamDetails"] | undefined>()
