@@ -280,9 +280,13 @@ describe.each(DATABASES)("members, invitations and teams over HTTP on %s", (data
     await refusedWithin(() => replica.request("GET", "/api/deals", { token: agent.token }))
     await refusedWithin(() => replica.request("GET", "/api/deals", { cookie: agent.session }))
     await server.request("PUT", `/api/account/members/${agent.userId}`, { token: owner.token, body: { status: "active" } })
+    // Reactivated, the agent works on the replica again, which keeps its token and session anew.
     expect((await replica.request("GET", "/api/deals", { token: agent.token })).status).toBe(200)
+    expect((await replica.request("GET", "/api/deals", { cookie: agent.session })).status).toBe(200)
+    expect((await replica.request("GET", "/api/me", { cookie: agent.session })).status).toBe(200)
     expect((await server.request("DELETE", `/api/account/members/${agent.userId}`, { token: owner.token })).status).toBe(200)
     await refusedWithin(() => replica.request("GET", "/api/deals", { token: agent.token }))
+    await refusedWithin(() => replica.request("GET", "/api/deals", { cookie: agent.session }))
     await refusedWithin(() => replica.request("GET", "/api/me", { cookie: agent.session }))
   })
 

@@ -1,7 +1,7 @@
 /** Members, teams and invitations on the memory adapters: every rule of who may grant and manage what. */
 import { assert, describe, it } from "@effect/vitest"
 import { MailerMemory, MemoryMailbox } from "@wasl/adapters/memory"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import {
   acceptInvitation,
@@ -24,6 +24,7 @@ import {
 } from "../../src/Accounts.ts"
 import { authenticateSession, authenticateToken, type Permission } from "../../src/Auth.ts"
 import { OBJECTS_EXPORT, requestExport, runNextExport } from "../../src/Exports.ts"
+import { OBJECTS_IMPORT, processNextImport, startImport } from "../../src/Imports.ts"
 import { listRecords } from "../../src/Records.ts"
 import { notifyWebhookDeactivated } from "../../src/Webhooks.ts"
 import { addMember, loginSession, OWNER, setup } from "../support/fixtures.ts"
@@ -321,5 +322,19 @@ describe("notices reach the right members", () => {
       yield* runNextExport()
       const told = (yield* memoryState).notifications.filter((n) => n.type === OBJECTS_EXPORT).map((n) => n.userId)
       assert.deepStrictEqual(told, [requester.user.id])
+    }).pipe(Effect.provide(Ports())))
+
+  it.effect("an import's notice goes to its uploader only, not to the other members who may import", () =>
+    Effect.gen(function*() {
+      const { account_id } = yield* setup()
+      const uploader = yield* memberWith(account_id, "uploader@example.com", ["contact-create"])
+      yield* memberWith(account_id, "colleague@example.com", ["contact-create"])
+      const file = new TextEncoder().encode("firstname\r\nImported\r\n")
+      yield* startImport(uploader.principal, "contact", Stream.make({ _tag: "File", key: "file", name: "people.csv", content: Stream.make(file) }))
+      while (yield* processNextImport()) {
+        // next
+      }
+      const told = (yield* memoryState).notifications.filter((n) => n.type === OBJECTS_IMPORT).map((n) => n.userId)
+      assert.deepStrictEqual(told, [uploader.user.id])
     }).pipe(Effect.provide(Ports())))
 })
