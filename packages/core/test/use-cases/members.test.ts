@@ -26,6 +26,7 @@ import { authenticateSession, authenticateToken, type Permission } from "../../s
 import { OBJECTS_EXPORT, requestExport, runNextExport } from "../../src/Exports.ts"
 import { OBJECTS_IMPORT, processNextImport, startImport } from "../../src/Imports.ts"
 import { listRecords } from "../../src/Records.ts"
+import { pruneExpired } from "../../src/Retention.ts"
 import { notifyWebhookDeactivated } from "../../src/Webhooks.ts"
 import { addMember, loginSession, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
@@ -267,6 +268,27 @@ describe("invitations", () => {
       yield* TestClock.adjust("7 days")
       const expired = yield* errorOf(acceptInvitation(lateToken, { firstname: "A", lastname: "B", password: "long enough" }, Option.none()))
       assert.deepStrictEqual([expired._tag, (expired as any).status], ["Gone", "expired"])
+    }).pipe(Effect.provide(Ports())))
+
+  it.effect("an invitation no longer pending is pruned 30 days after it was revoked or accepted, or expired; its link then answers 404", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* setup()
+      const revoked = yield* inviteMember(principal, { email: "revoked@example.com", team_ids: [] })
+      const revokedToken = yield* lastInvitationToken
+      yield* revokeInvitation(principal, revoked.id)
+      yield* inviteMember(principal, { email: "pending@example.com", team_ids: [] })
+      const pendingToken = yield* lastInvitationToken
+      yield* TestClock.adjust("30 days")
+      assert.strictEqual((yield* pruneExpired(100)).invitations, 0)
+      assert.strictEqual((yield* errorOf(acceptInvitation(revokedToken, {}, Option.none())))._tag, "Gone")
+      yield* TestClock.adjust("1 millis")
+      // The revoked one 30 days after it was revoked; the pending one is 23 days past its expiry.
+      assert.strictEqual((yield* pruneExpired(100)).invitations, 1)
+      assert.strictEqual((yield* errorOf(acceptInvitation(revokedToken, {}, Option.none())))._tag, "NotFound")
+      assert.strictEqual((yield* errorOf(acceptInvitation(pendingToken, {}, Option.none())))._tag, "Gone")
+      yield* TestClock.adjust("7 days")
+      assert.strictEqual((yield* pruneExpired(100)).invitations, 1)
+      assert.strictEqual((yield* errorOf(acceptInvitation(pendingToken, {}, Option.none())))._tag, "NotFound")
     }).pipe(Effect.provide(Ports())))
 
   it.effect("an existing user accepts only signed in as that user; the account is added to theirs", () =>
