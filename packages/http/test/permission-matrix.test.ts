@@ -178,6 +178,17 @@ describe("the OpenAPI document's permissions", () => {
       }
     }
   })
+
+  it("says in words the permission the extension names, where the description names one", () => {
+    const disagreeing = operations.flatMap((op) => {
+      const rule: PermissionRule | undefined = op.operation[PERMISSION_EXTENSION]
+      const said = [...(op.operation.description as string).matchAll(/\bPermissions? ([a-z]+(?:-[a-z]+)+)\b/g)].map((m) => m[1]!)
+      if (said.length === 0) return []
+      const names: ReadonlyArray<string> = rule === undefined ? [] : typeof rule === "string" ? [rule] : "all" in rule ? rule.all : rule.any
+      return said.filter((name) => !names.includes(name)).map((name) => `${op.id}: ${name}`)
+    })
+    expect(disagreeing).toEqual([])
+  })
 })
 
 describe.each(DATABASES)("the permission matrix on %s", (database) => {
