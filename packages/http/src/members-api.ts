@@ -128,7 +128,7 @@ export const RevokeInvitationEndpoint: WaslEndpoint<"revokeInvitation", "DELETE"
   error: commonErrors
 }).annotate(OpenApi.Summary, "Revoke an invitation").annotate(
   OpenApi.Description,
-  "Its link answers 410 from now on. One already accepted or revoked, or another account's, is 404. Permission member-manage."
+  "Its link answers 410 from now on (404 once the invitations' retention, 30 days by default, has passed). One already accepted or revoked, or another account's, is 404. Permission member-manage."
 )
 
 const MembersGroupBase: AuthenticatedGroup<
@@ -177,7 +177,9 @@ export const AcceptInvitationEndpoint: WaslEndpoint<"accept", "POST", "/invitati
   OpenApi.Description,
   "The token is the one of the link the invitation mailed. For an address no user has yet, creates the user with firstname, lastname and password (at least 8 characters), then the membership in the invitation's teams; sign in with POST /api/auth/login. " +
     "For an address that already has a user, send the request signed in as that user (their wasl_session cookie, with X-Requested-With: XMLHttpRequest): the account is added to theirs (401 when not signed in, 403 as another user). " +
-    "An unknown token is 404; an invitation already accepted, revoked or expired is 410 with its status. Attempts are limited per client address (429)."
+    "A member whose e-mail is not verified yet is then mailed a link (valid 7 days) that sets email_verified_at when followed (POST /api/me/email/verify/confirm). " +
+    "An unknown token is 404; an invitation already accepted, revoked or expired is 410 with its status, and one that is so for longer than the invitations' retention (30 days by default) is 404. " +
+    "Attempts are limited per client address (429)."
 )
 
 const InvitationsGroupBase: HttpApiGroup.AddPrefix<HttpApiGroup.HttpApiGroup<"invitations", typeof AcceptInvitationEndpoint>, "/api"> =
