@@ -236,7 +236,7 @@ describe.each(DATABASES)("the permission matrix on %s", (database) => {
         )
         const token = yield* createTokenForMember({ accountId: owner.account_id, userId: user.id, abilities: ["*"] })
         tokens.set(key, token.plainText)
-      }), { discard: true }))
+      }), { concurrency: 8, discard: true }))
   })
   afterAll(async () => {
     await server?.close()
