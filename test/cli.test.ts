@@ -203,8 +203,12 @@ for (const variant of variants) {
       expect(mail.text).toMatch(/\/invitations\/[A-Za-z0-9]{40}/)
 
       const members = expectJsonLine(await wasl("member", "list", ...as))
-      expect(members.data.map((m: any) => [m.user.id, m.status])).toEqual([[account.user_id, "active"]])
-      expect(members.total).toBe(1)
+      expect(members.data.map((m: any) => [m.user?.id ?? m.email, m.status])).toEqual([
+        [account.user_id, "active"],
+        ["agent@x.test", "invited"]
+      ])
+      expect(members.data[1].teams).toEqual([{ id: team.id, name: "Deals" }])
+      expect(members.total).toBe(2)
       expect(expectFailure(await wasl("member", "remove", ...as, "--user", String(account.user_id)))).toMatch(/member-manage/)
     }, 240_000)
 

@@ -16,7 +16,7 @@ import {
   inviteMember,
   listMembers,
   listTeams,
-  Member,
+  MemberEntry,
   removeMember,
   showTeam,
   TeamDetails,
@@ -43,7 +43,7 @@ const commaList = <S extends Schema.Top & { readonly DecodingServices: never }>(
 const Permissions = commaList(Permission)
 const Ids = commaList(Schema.NumberFromString.check(Schema.isInt(), Schema.isGreaterThan(0)))
 
-const encodeMember = Schema.encodeSync(Member)
+const encodeMember = Schema.encodeSync(MemberEntry)
 const encodeTeam = Schema.encodeSync(TeamDetails)
 const encodeInvitation = Schema.encodeSync(Invitation)
 
@@ -68,7 +68,7 @@ const invite = Command.make("invite", {
 const list = Command.make("list", { account: accountFlag, as: asFlag, page: pageFlag }, ({ account, as, page }) =>
   acting(account, as, (principal) => listMembers(principal, { page: String(page), per_page: "100" })).pipe(
     Effect.flatMap((members) => printJson({ data: members.items.map((member) => encodeMember(member)), total: members.total }))
-  )).pipe(Command.withDescription("List the account's members with their status and teams"))
+  )).pipe(Command.withDescription("List the account's members with their status and teams, then the people invited who have not accepted yet"))
 
 const remove = Command.make("remove", {
   account: accountFlag,

@@ -303,7 +303,8 @@ export const WaslConfig: Config.Config<
   retainExports: durationSetting("WASL_RETENTION_EXPORTS"),
   retainImports: durationSetting("WASL_RETENTION_IMPORTS"),
   retainReservations: durationSetting("WASL_RETENTION_RESERVATIONS"),
-  retainStatusHolds: durationSetting("WASL_RETENTION_STATUS_HOLDS")
+  retainStatusHolds: durationSetting("WASL_RETENTION_STATUS_HOLDS"),
+  retainInvitations: durationSetting("WASL_RETENTION_INVITATIONS")
 }).pipe(Config.map((c) => ({
   databaseUrl: c.database.databaseUrl === undefined ? undefined : Redacted.value(c.database.databaseUrl),
   readUrls: c.database.readUrls.map((url) => Redacted.value(url)),
@@ -329,7 +330,8 @@ export const WaslConfig: Config.Config<
     exports: c.retainExports,
     imports: c.retainImports,
     reservations: c.retainReservations,
-    statusHolds: c.retainStatusHolds
+    statusHolds: c.retainStatusHolds,
+    invitations: c.retainInvitations
   }
 })))
 export type WaslConfig = Config.Success<typeof WaslConfig>

@@ -22,7 +22,8 @@ const DURATION_SETTINGS = [
   "WASL_RETENTION_EXPORTS",
   "WASL_RETENTION_IMPORTS",
   "WASL_RETENTION_RESERVATIONS",
-  "WASL_RETENTION_STATUS_HOLDS"
+  "WASL_RETENTION_STATUS_HOLDS",
+  "WASL_RETENTION_INVITATIONS"
 ] as const
 
 /** The duration each setting ends up as. */
@@ -36,7 +37,8 @@ const durations = (config: WaslConfig) => ({
   WASL_RETENTION_EXPORTS: config.retention?.exports,
   WASL_RETENTION_IMPORTS: config.retention?.imports,
   WASL_RETENTION_RESERVATIONS: config.retention?.reservations,
-  WASL_RETENTION_STATUS_HOLDS: config.retention?.statusHolds
+  WASL_RETENTION_STATUS_HOLDS: config.retention?.statusHolds,
+  WASL_RETENTION_INVITATIONS: config.retention?.invitations
 })
 
 describe("the settings", () => {

@@ -15,7 +15,11 @@ answers JSON, and acts in the account of its caller.
 Integrations send an API token: \`Authorization: Bearer <id>|<secret>\`. A token is issued with
 \`POST /api/tokens\` (its secret is shown that once) and carries abilities: permission names such
 as \`deal-index\` or \`webhook-create\`, or \`*\` for all of the owner's. Each endpoint names the
-permission it needs; a missing one is a 403.
+permission it needs; a missing one is a 403. Programs read it from the operation's
+\`x-wasl-permission\`: a permission name, \`{ "all": [...] }\` (every one of them) or
+\`{ "any": [...] }\` (any one of them), where \`{kind}\` stands for the record kind in the singular
+(\`/api/deals\` needs \`deal-index\`; an export's own kind for \`/api/exports/{id}\`). An operation
+without it needs no permission.
 
 Wasl's own web app logs in with \`POST /api/auth/login\` and then sends the HttpOnly
 \`wasl_session\` cookie; a session request that changes state must also send

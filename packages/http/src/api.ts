@@ -14,6 +14,7 @@ import { ABILITIES, Ability, ApiToken } from "@wasl/core/Auth"
 import { Forbidden403, NotFound404, Unauthenticated401, Validation422 } from "./errors.ts"
 import { DeletedAnswer } from "./deleted-answer.ts"
 import { documentIdempotencyKeys } from "./idempotency-openapi.ts"
+import { documentPermissions } from "./permission-openapi.ts"
 import { declareFreeFormObjects } from "./free-form-objects-openapi.ts"
 import { describeRecordBodies } from "./record-bodies-openapi.ts"
 import { exemplifyErrors } from "./error-examples-openapi.ts"
@@ -284,7 +285,9 @@ const WaslApiBase: HttpApi.HttpApi<
     // or mounted in a host's app), so "try it" and generated clients need no configured origin.
     servers: [{ url: "/", description: "The server that serves this document" }],
     transform: (document) =>
-      exemplifyErrors(declareFreeFormObjects(describeRecordBodies(declareRateLimitHeaders(documentIdempotencyKeys(document)))))
+      exemplifyErrors(
+        declareFreeFormObjects(describeRecordBodies(declareRateLimitHeaders(documentIdempotencyKeys(documentPermissions(document)))))
+      )
   }))
 
 /**

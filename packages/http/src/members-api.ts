@@ -1,7 +1,7 @@
 /** The account's members and invitations (`/api/account/members`, `/api/account/invitations`) and accepting an invitation. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Invitation, Member } from "@wasl/core/Accounts"
+import { Invitation, Member, MemberEntry } from "@wasl/core/Accounts"
 import { DeletedAnswer } from "./deleted-answer.ts"
 import { type AuthenticatedGroup, commonErrors, DataMessageAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import {
@@ -56,15 +56,17 @@ export const AcceptInvitationPayload: Schema.Struct<{
 const userIdParams = { user_id: PositiveIdParam }
 const idParams = { id: PositiveIdParam }
 
-/** `GET /api/account/members`: the account's members, paginated. */
+/** `GET /api/account/members`: the account's members, then the people invited who have not accepted yet, paginated. */
 export const ListMembersEndpoint: WaslEndpoint<"listMembers", "GET", "/account/members", {
-  success: Pagination<typeof Member>
+  success: Pagination<typeof MemberEntry>
 }> = HttpApiEndpoint.get("listMembers", "/account/members", {
-  success: Pagination(Member),
+  success: Pagination(MemberEntry),
   error: commonErrors
-}).annotate(OpenApi.Summary, "List the account's members").annotate(
+}).annotate(OpenApi.Summary, "List the account's members and invitees").annotate(
   OpenApi.Description,
-  "The account's members by when they joined, one page at a time: each one's user (id, email, names, image), status (active or suspended), teams and last use of the account. Pending invitations are listed by GET /api/account/invitations. Permission member-manage."
+  "One page at a time: the account's members by when they joined, each one's user (id, email, names, image), status (active or suspended), teams and last use of the account; " +
+    "then the people invited who have not accepted yet, newest first, each with status invited, user and last_used null, the invited email, teams, and the invitation's id (invitation_id, " +
+    "which DELETE /api/account/invitations/{id} revokes) and expiry. total counts both. Permission member-manage."
 ).annotate(OpenApi.Transform, withQueryParameters(PAGE_PARAMETERS))
 
 /** `PUT /api/account/members/:user_id`: suspends or reactivates a member, and/or sets its teams. */
@@ -126,7 +128,7 @@ export const RevokeInvitationEndpoint: WaslEndpoint<"revokeInvitation", "DELETE"
   error: commonErrors
 }).annotate(OpenApi.Summary, "Revoke an invitation").annotate(
   OpenApi.Description,
-  "Its link answers 410 from now on. One already accepted or revoked, or another account's, is 404. Permission member-manage."
+  "Its link answers 410 from now on (404 once the invitations' retention, 30 days by default, has passed). One already accepted or revoked, or another account's, is 404. Permission member-manage."
 )
 
 const MembersGroupBase: AuthenticatedGroup<
@@ -175,7 +177,9 @@ export const AcceptInvitationEndpoint: WaslEndpoint<"accept", "POST", "/invitati
   OpenApi.Description,
   "The token is the one of the link the invitation mailed. For an address no user has yet, creates the user with firstname, lastname and password (at least 8 characters), then the membership in the invitation's teams; sign in with POST /api/auth/login. " +
     "For an address that already has a user, send the request signed in as that user (their wasl_session cookie, with X-Requested-With: XMLHttpRequest): the account is added to theirs (401 when not signed in, 403 as another user). " +
-    "An unknown token is 404; an invitation already accepted, revoked or expired is 410 with its status. Attempts are limited per client address (429)."
+    "A member whose e-mail is not verified yet is then mailed a link (valid 7 days) that sets email_verified_at when followed (POST /api/me/email/verify/confirm). " +
+    "An unknown token is 404; an invitation already accepted, revoked or expired is 410 with its status, and one that is so for longer than the invitations' retention (30 days by default) is 404. " +
+    "Attempts are limited per client address (429)."
 )
 
 const InvitationsGroupBase: HttpApiGroup.AddPrefix<HttpApiGroup.HttpApiGroup<"invitations", typeof AcceptInvitationEndpoint>, "/api"> =

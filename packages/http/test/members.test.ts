@@ -30,7 +30,9 @@ describe.each(DATABASES)("members, invitations and teams over HTTP on %s", (data
       ? readFileSync(server.mailOutbox, "utf8").trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l))
         .filter((mail) => mail.to === to)
       : []
-  const tokenMailedTo = (to: string) => /\/invitations\/([A-Za-z0-9]{40})/.exec(mails(to).at(-1).text)![1]!
+  const linkMailedTo = (to: string, pattern: RegExp) =>
+    mails(to).map((mail) => pattern.exec(mail.text)?.[1]).filter((token) => token !== undefined).at(-1)!
+  const tokenMailedTo = (to: string) => linkMailedTo(to, /\/invitations\/([A-Za-z0-9]{40})/)
 
   /** An invitation of `owner`'s account to `email` in `teamIds`, accepted: the new member's user id and a token of it. */
   const join = async (owner: { token: string }, email: string, teamIds: ReadonlyArray<number>) => {
@@ -76,6 +78,11 @@ describe.each(DATABASES)("members, invitations and teams over HTTP on %s", (data
       status: "active",
       teams: [{ id: team.body.data.id, name: "Deals" }]
     })
+    // The new member is mailed a link that verifies the address.
+    const verify = linkMailedTo("agent@example.test", /\/email\/verify\?token=([A-Za-z0-9]{40})/)
+    const verified = await server.request("POST", "/api/me/email/verify/confirm", { body: { token: verify } })
+    expect(verified.status).toBe(200)
+    expect(verified.body.data).toMatchObject({ email: "agent@example.test", email_verified_at: expect.any(String) })
     const reused = await server.request("POST", `/api/invitations/${token}/accept`, {
       body: { firstname: "Eve", lastname: "Evil", password: "evil-password" }
     })
@@ -103,6 +110,40 @@ describe.each(DATABASES)("members, invitations and teams over HTTP on %s", (data
     expect((await server.request("POST", `/api/invitations/${"x".repeat(40)}/accept`, { body: {} })).status).toBe(404)
     const missing = await server.request("POST", `/api/invitations/${tokenMailedTo("agent@example.test")}x/accept`, { body: {} })
     expect(missing.status).toBe(404)
+  })
+
+  it("lists the people invited who have not accepted yet after the members (status invited, their email and teams), paged with them", async () => {
+    const owner = await server.bootstrap({ email: "roster-owner@example.test", password: "owner-password" })
+    const team = await server.request("POST", "/api/account/teams", { token: owner.token, body: { name: "Deals", permissions: ["deal-index"] } })
+    const invited = await server.request("POST", "/api/account/invitations", {
+      token: owner.token,
+      body: { email: "roster-invitee@example.test", team_ids: [team.body.data.id] }
+    })
+    const agent = await join(owner, "roster-agent@example.test", [])
+    await server.request("PUT", `/api/account/members/${agent.userId}`, { token: owner.token, body: { status: "suspended" } })
+    const listed = await server.request("GET", "/api/account/members", { token: owner.token })
+    expect(listed.status).toBe(200)
+    expect(listed.body.data.map((entry: any) => [entry.user?.email ?? entry.email, entry.status])).toEqual([
+      ["roster-owner@example.test", "active"],
+      ["roster-agent@example.test", "suspended"],
+      ["roster-invitee@example.test", "invited"]
+    ])
+    expect(listed.body.data[2]).toEqual({
+      user: null,
+      email: "roster-invitee@example.test",
+      status: "invited",
+      teams: [{ id: team.body.data.id, name: "Deals" }],
+      last_used: null,
+      invitation_id: invited.body.data.id,
+      expires_at: invited.body.data.expires_at,
+      created_at: invited.body.data.created_at
+    })
+    expect(listed.body.meta).toMatchObject({ total: 3, last_page: 1 })
+    const third = await server.request("GET", "/api/account/members?per_page=2&page=2", { token: owner.token })
+    expect(third.body.data.map((entry: any) => entry.email)).toEqual(["roster-invitee@example.test"])
+    expect(third.body.meta).toMatchObject({ total: 3, last_page: 2, from: 3, to: 3 })
+    await server.request("DELETE", `/api/account/invitations/${invited.body.data.id}`, { token: owner.token })
+    expect((await server.request("GET", "/api/account/members", { token: owner.token })).body.meta.total).toBe(2)
   })
 
   it("an existing user accepts signed in as themselves; the account is added to theirs", async () => {
@@ -239,9 +280,13 @@ describe.each(DATABASES)("members, invitations and teams over HTTP on %s", (data
     await refusedWithin(() => replica.request("GET", "/api/deals", { token: agent.token }))
     await refusedWithin(() => replica.request("GET", "/api/deals", { cookie: agent.session }))
     await server.request("PUT", `/api/account/members/${agent.userId}`, { token: owner.token, body: { status: "active" } })
+    // Reactivated, the agent works on the replica again, which keeps its token and session anew.
     expect((await replica.request("GET", "/api/deals", { token: agent.token })).status).toBe(200)
+    expect((await replica.request("GET", "/api/deals", { cookie: agent.session })).status).toBe(200)
+    expect((await replica.request("GET", "/api/me", { cookie: agent.session })).status).toBe(200)
     expect((await server.request("DELETE", `/api/account/members/${agent.userId}`, { token: owner.token })).status).toBe(200)
     await refusedWithin(() => replica.request("GET", "/api/deals", { token: agent.token }))
+    await refusedWithin(() => replica.request("GET", "/api/deals", { cookie: agent.session }))
     await refusedWithin(() => replica.request("GET", "/api/me", { cookie: agent.session }))
   })
 

@@ -28,15 +28,14 @@ export const MembersPage = () => {
   const me = useMe()
   const may = usePermission()
   const [page, setPage] = useState(1)
+  // Members, then the people invited who have not accepted yet, as the API pages them.
   const members = useLoad(async () => (await api.GET("/api/account/members", { params: { query: { page } } })).data, [page])
-  const invitations = useLoad(async () => (await api.GET("/api/account/invitations", { params: { query: { per_page: 100 } } })).data?.data ?? [], [])
   // The teams to choose from: the teams list needs team-manage; without it, the teams members are in.
   const teamList = useLoad(async () => may("team-manage")
     ? (await api.GET("/api/account/teams", { params: { query: { per_page: 100 } } })).data?.data ?? []
     : undefined, [])
   const teams: ReadonlyArray<TeamChoice> = teamList.data ??
     [...new Map((members.data?.data ?? []).flatMap((m) => m.teams).map((team) => [team.id, team])).values()]
-  const teamName = new Map(teams.map((team) => [team.id, team.name]))
   const [problem, setProblem] = useState<Problem | undefined>()
   const [notice, setNotice] = useState<string | undefined>()
   const [moving, setMoving] = useState<Schemas["Member"] | undefined>()
@@ -44,7 +43,6 @@ export const MembersPage = () => {
     setProblem(problemOf(answer.error))
     setNotice(answer.data?.message)
     members.reload()
-    invitations.reload()
   }
   const setStatus = async (member: Schemas["Member"], status: "active" | "suspended") =>
     done(await api.PUT("/api/account/members/{user_id}", { params: { path: { user_id: String(member.user.id) } }, body: { status } }))
@@ -53,13 +51,13 @@ export const MembersPage = () => {
       done(await api.DELETE("/api/account/members/{user_id}", { params: { path: { user_id: String(member.user.id) } } }))
     }
   }
-  const revoke = async (invitation: Schemas["Invitation"]) =>
-    done(await api.DELETE("/api/account/invitations/{id}", { params: { path: { id: String(invitation.id) } } }))
+  const revoke = async (invitationId: number) =>
+    done(await api.DELETE("/api/account/invitations/{id}", { params: { path: { id: String(invitationId) } } }))
   return (
     <section>
       <h1>{t("members")}</h1>
       <h2>{t("invite")}</h2>
-      <InviteForm teams={teams} onInvited={(message) => { setNotice(message); invitations.reload() }} />
+      <InviteForm teams={teams} onInvited={(message) => { setNotice(message); members.reload() }} />
       {notice && <p role="status">{notice}</p>}
       <ProblemMessage problem={problem} />
       {moving && (
@@ -74,16 +72,15 @@ export const MembersPage = () => {
             </tr>
           </thead>
           <tbody>
-            {(invitations.data ?? []).map((invitation) => (
-              <tr key={`invitation-${invitation.id}`} data-email={invitation.email}>
-                <td dir="ltr">{invitation.email}</td>
-                <td><span className={STATUS_BADGE.invited}>{t("status_invited")}</span> <small>{t("expires", { at: date(invitation.expires_at) })}</small></td>
-                <td>{invitation.team_ids.map((id) => teamName.get(id) ?? `#${id}`).join(", ")}</td>
+            {(members.data?.data ?? []).map((member) => member.status === "invited" ? (
+              <tr key={`invitation-${member.invitation_id}`} data-email={member.email}>
+                <td dir="ltr">{member.email}</td>
+                <td><span className={STATUS_BADGE.invited}>{t("status_invited")}</span> <small>{t("expires", { at: date(member.expires_at) })}</small></td>
+                <td>{member.teams.map((team) => team.name).join(", ")}</td>
                 <td>{t("never")}</td>
-                <td><button type="button" onClick={() => revoke(invitation)}>{t("revoke")}</button></td>
+                <td><button type="button" onClick={() => revoke(member.invitation_id)}>{t("revoke")}</button></td>
               </tr>
-            ))}
-            {(members.data?.data ?? []).map((member) => (
+            ) : (
               <tr key={member.user.id} data-email={member.user.email}>
                 <td>{memberName(member.user)} <small dir="ltr">{member.user.email}</small>{member.user.id === me.id && <> <span className="badge">{t("you")}</span></>}</td>
                 <td><span className={STATUS_BADGE[member.status]}>{t(`status_${member.status}`)}</span></td>

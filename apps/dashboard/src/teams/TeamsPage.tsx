@@ -19,8 +19,10 @@ export const TeamsPage = () => {
   const may = usePermission()
   const [page, setPage] = useState(1)
   const teams = useLoad(async () => (await api.GET("/api/account/teams", { params: { query: { page } } })).data, [page])
+  // The members list also holds the invitees (no user yet): only members can be put in a team.
   const members = useLoad(async () => may("member-manage")
-    ? (await api.GET("/api/account/members", { params: { query: { per_page: 100 } } })).data?.data ?? []
+    ? ((await api.GET("/api/account/members", { params: { query: { per_page: 100 } } })).data?.data ?? [])
+      .flatMap((entry) => entry.status === "invited" ? [] : [entry])
     : [], [])
   const [editing, setEditing] = useState<Schemas["TeamDetails"] | "new" | undefined>()
   const [staffing, setStaffing] = useState<Schemas["TeamDetails"] | undefined>()

@@ -99,6 +99,8 @@ export interface RetentionOptions {
   readonly reservations?: string | Duration.Duration | undefined
   /** `WASL_RETENTION_STATUS_HOLDS`: statuses Meta reported for a message the account never stored, from when they arrived. Default 7 days. */
   readonly statusHolds?: string | Duration.Duration | undefined
+  /** `WASL_RETENTION_INVITATIONS`: invitations once accepted, revoked or expired, from then. Default 30 days. */
+  readonly invitations?: string | Duration.Duration | undefined
 }
 
 /**

@@ -3,7 +3,7 @@ import { type ImportJob } from "@wasl/core/Imports"
 import { type OtpReservation } from "@wasl/core/Otp"
 import { Retention, type RetentionKind } from "@wasl/core/Retention"
 import { DateTime, Effect, Layer } from "effect"
-import type { DeliveryRow, MemoryState, NotificationRow } from "./store.ts"
+import type { DeliveryRow, InvitationRow, MemoryState, NotificationRow } from "./store.ts"
 import { MemoryStore, updateStore } from "./store.ts"
 import { withMessaging } from "./messaging-constraints.ts"
 
@@ -36,6 +36,10 @@ const exportAge = (row: ExportRow): number | null =>
 
 /** A finished OTP reservation's age: when it was settled or released (open ones are never pruned). */
 const reservationAge = (r: OtpReservation): number | null => r.status === "open" ? null : millis(r.updated_at)
+
+/** An invitation's age: when it was accepted or revoked, or else its expiry (ahead of any cutoff while pending). */
+const invitationAge = (row: InvitationRow): number =>
+  millis(row.acceptedAt ?? row.revokedAt ?? row.invitation.expires_at)
 
 /** The files of exports: a batch of chunks written before the cutoff. */
 const pruneExportChunks = (state: MemoryState, cutoff: number, limit: number): readonly [number, MemoryState] => {
@@ -117,13 +121,18 @@ const PRUNE: Readonly<Record<RetentionKind, (state: MemoryState, cutoff: number,
     const statusHolds = new Map(state.messaging.statusHolds)
     for (const [key] of gone) statusHolds.delete(key)
     return [gone.size, withMessaging(state, { ...state.messaging, statusHolds })]
+  },
+  invitations: (state, cutoff, limit) => {
+    const gone = oldest(state.invitations.rows, invitationAge, cutoff, limit)
+    if (gone.size === 0) return [0, state]
+    return [gone.size, { ...state, invitations: { ...state.invitations, rows: state.invitations.rows.filter((row) => !gone.has(row)) } }]
   }
 }
 
 /**
  * Retention over the memory store, with RetentionPg's semantics: each batch deletes the oldest
  * prunable rows of its kind older than the cutoff (a delivery with its attempts, an import with
- * its staged rows, a settled or released OTP reservation, a held status; export files and then exports, each at
+ * its staged rows, a settled or released OTP reservation, a held status, an invitation no longer pending; export files and then exports, each at
  * most `limit`), at most `limit`, in one atomic step.
  */
 export const RetentionMemory: Layer.Layer<Retention, never, MemoryStore> = Layer.effect(

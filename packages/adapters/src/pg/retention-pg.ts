@@ -54,6 +54,14 @@ const RULES: Readonly<Record<RetentionKind, PruneRule | readonly [PruneRule, Pru
     key: ["account_id", "provider_message_id", "status"],
     age: "created_at",
     prunable: "true"
+  },
+  // Invitations, from when they were accepted or revoked, or else expired (migration 0049): a
+  // pending one's expiry is still ahead of any cutoff.
+  invitations: {
+    table: "invitations",
+    key: ["account_id", "id"],
+    age: "coalesce(accepted_at, revoked_at, expires_at)",
+    prunable: "true"
   }
 }
 

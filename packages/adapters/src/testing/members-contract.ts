@@ -8,6 +8,7 @@ import {
   UserRepository
 } from "@wasl/core/Accounts"
 import { TokenRepository } from "@wasl/core/Auth"
+import { NotificationRepository } from "@wasl/core/Notifications"
 import { DateTime, Duration, Effect, type Layer, Option } from "effect"
 
 /** What the layer under `membersContract` provides. */
@@ -18,6 +19,7 @@ export type MembersContractServices =
   | UserRepository
   | AccountRepository
   | TokenRepository
+  | NotificationRepository
 
 let sequence = 0
 const unique = (prefix: string) => `${prefix}.${Date.now().toString(36)}.${(sequence++).toString(36)}.${Math.random().toString(36).slice(2, 8)}`
@@ -52,6 +54,8 @@ const accountWith = (count: number) =>
  *   members and a member's teams are replaced exactly; nothing crosses accounts;
  * - the roster shows every member's status and teams and every team's permissions;
  * - a suspended member holds no grants; a removed one loses its tokens and team places;
+ * - a notice's recipients are the active members whose teams hold its permission, each once,
+ *   by user id: not a suspended member, one without it, nor another account's;
  * - invitations are found by their token's hash, listed while pending, accepted or revoked once.
  *
  * Each test makes its own accounts, so the suite can share a database with others.
@@ -154,6 +158,29 @@ export const membersContract = <E>(name: string, implementation: Layer.Layer<Mem
         assert.isTrue(Option.isNone(yield* members.find(accountId, b)))
         assert.deepStrictEqual(Option.getOrThrow(yield* teams.find(accountId, sales.id)).user_ids, [])
         assert.isTrue(Option.isNone(yield* teams.grantsOf(accountId, b)))
+      }))
+
+    it.effect("a notice's recipients: active members holding the permission through a team, each once; not suspended ones, nor others", () =>
+      Effect.gen(function*() {
+        const members = yield* MemberRepository
+        const teams = yield* TeamRepository
+        const { accountId, userIds } = yield* accountWith(4)
+        const [holder, twice, suspended, without] = userIds as [number, number, number, number]
+        const other = yield* accountWith(1)
+        const hooks = yield* teams.add({ accountId, name: "Hooks", description: null, madeBy: null, permissions: ["webhook-update"] })
+        const admins = yield* teams.add({ accountId, name: "Admins", description: null, madeBy: null, permissions: ["webhook-update", "deal-index"] })
+        const deals = yield* teams.add({ accountId, name: "Deals", description: null, madeBy: null, permissions: ["deal-index"] })
+        yield* members.setTeams(accountId, holder, [hooks.id])
+        yield* members.setTeams(accountId, twice, [hooks.id, admins.id])
+        yield* members.setTeams(accountId, suspended, [hooks.id])
+        yield* members.setTeams(accountId, without, [deals.id])
+        yield* members.setStatus(accountId, suspended, "suspended")
+        const otherHooks = yield* teams.add({ accountId: other.accountId, name: "Hooks", description: null, madeBy: null, permissions: ["webhook-update"] })
+        yield* members.setTeams(other.accountId, other.userIds[0]!, [otherHooks.id])
+
+        const recipients = yield* NotificationRepository.use((n) => n.recipients(accountId, "webhook-update", "WebhookDeactivated"))
+        assert.deepStrictEqual(recipients.map((r) => r.userId), [holder, twice].sort((a, b) => a - b))
+        assert.deepStrictEqual(recipients[0]!.channels, { stored: true, popup: true, browser: true, email: true })
       }))
 
     it.effect("invitations: found by hash, listed while pending, accepted once, revoked once, expired left out", () =>

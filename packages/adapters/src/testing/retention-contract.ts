@@ -1,6 +1,6 @@
 /** The contract suite of `Retention` (documented on `retentionContract`). */
 import { assert, layer } from "@effect/vitest"
-import { AccountRepository, UserRepository } from "@wasl/core/Accounts"
+import { AccountRepository, InvitationRepository, UserRepository } from "@wasl/core/Accounts"
 import { type ClaimedDelivery, DeliveryRepository, type DeliveryState } from "@wasl/core/Deliveries"
 import { IDEMPOTENCY_KEY_LIFETIME, IdempotencyStore } from "@wasl/core/Idempotency"
 import { type BroadcastRepository, MessageStatusHoldRepository, type PlatformRepository } from "@wasl/core/Messaging"
@@ -26,6 +26,7 @@ export type RetentionContractServices =
   | IdempotencyStore
   | OtpReservationRepository
   | MessageStatusHoldRepository
+  | InvitationRepository
 
 const T0 = DateTime.makeUnsafe("2040-01-01T00:00:00.000Z")
 const second = (n: number) => plusMillis(T0, n * 1000)
@@ -46,6 +47,16 @@ const pruneAll = (kind: RetentionKind) =>
 const newAccount = AccountRepository.use((accounts) =>
   accounts.create({ name: "Retention", plan: "business", webhookLimit: null, otpCredits: 0 })
 ).pipe(Effect.map((account) => account.id))
+
+/** A fresh user's id. */
+const newUser = UserRepository.use((users) =>
+  users.create({
+    email: `retention.${globalThis.crypto.randomUUID()}@example.com`,
+    passwordHash: "scrypt$hash",
+    firstname: "Ada",
+    lastname: "Lovelace"
+  }).pipe(Effect.orDie)
+).pipe(Effect.map((user) => user.id))
 
 const leaseOf = (d: ClaimedDelivery) => ({ accountId: d.accountId, id: d.id, claimedUntil: d.claimedUntil })
 
@@ -99,6 +110,8 @@ const finished = (status: "succeeded" | "failed"): DeliveryState => ({ status, a
  * - deletes OTP reservations settled or released before the cutoff, oldest first; never an open
  *   one, however old;
  * - deletes statuses held for messages never stored that arrived before the cutoff, oldest first;
+ * - deletes invitations accepted, revoked or expired before the cutoff, oldest first; never a
+ *   pending one before it expires, nor one used after the cutoff;
  * - shares the rows among concurrent pruners: together they delete each row once.
  *
  * The kinds `imports` and `exports` are checked by the import and export repository contracts.
@@ -146,14 +159,7 @@ export const retentionContract = <E>(name: string, implementation: Layer.Layer<R
         yield* pruneAll("notifications")
         const notifications = yield* NotificationRepository
         const accountId = yield* newAccount
-        const user = yield* UserRepository.use((users) =>
-          users.create({
-            email: `retention.${globalThis.crypto.randomUUID()}@example.com`,
-            passwordHash: "scrypt$hash",
-            firstname: "Ada",
-            lastname: "Lovelace"
-          }).pipe(Effect.orDie)
-        )
+        const user = { id: yield* newUser }
         yield* UserRepository.use((users) => users.addMembership(accountId, user.id))
         const channels = { stored: true, popup: true, browser: true, email: false }
         const notify = (stored: boolean, data: Record<string, unknown>) =>
@@ -266,6 +272,38 @@ export const retentionContract = <E>(name: string, implementation: Layer.Layer<R
         assert.strictEqual(yield* prune("statusHolds", second(5), 1), 0)
         assert.deepStrictEqual(yield* holds.take(accountId, "wamid.second"), [])
         assert.strictEqual((yield* holds.take(accountId, "wamid.later")).length, 1)
+      }))
+
+    it.effect("invitations: accepted, revoked or expired before the cutoff go, oldest first; pending and later ones stay", () =>
+      Effect.gen(function*() {
+        yield* pruneAll("invitations")
+        const invitations = yield* InvitationRepository
+        const accountId = yield* newAccount
+        const inviter = yield* newUser
+        // Token hashes unique to this run: earlier runs on the same database may have left theirs.
+        const run = globalThis.crypto.randomUUID()
+        const invite = (name: string, expiresAt: DateTime.Utc) =>
+          invitations.create({ accountId, email: `${name}@example.com`, teamIds: [], invitedBy: inviter, tokenHash: `${run}.${name}`, expiresAt })
+        const later = second(10_000)
+        const accepted = yield* invite("accepted", later)
+        const revoked = yield* invite("revoked", later)
+        yield* invite("expired", second(3))
+        yield* invite("pending", later)
+        const acceptedLate = yield* invite("accepted-late", later)
+        assert.isTrue(yield* invitations.revoke(accountId, revoked.id, second(2)))
+        assert.isTrue(yield* invitations.accept(accountId, accepted.id, second(1)))
+        assert.isTrue(yield* invitations.accept(accountId, acceptedLate.id, second(9)))
+        const exists = (name: string) => Effect.map(invitations.findByTokenHash(`${run}.${name}`), Option.isSome)
+
+        assert.strictEqual(yield* prune("invitations", second(5), 2), 2)
+        assert.isFalse(yield* exists("accepted"))
+        assert.isFalse(yield* exists("revoked"))
+        assert.isTrue(yield* exists("expired"))
+        assert.strictEqual(yield* prune("invitations", second(5), 2), 1)
+        assert.strictEqual(yield* prune("invitations", second(5), 2), 0)
+        assert.isFalse(yield* exists("expired"))
+        assert.isTrue(yield* exists("pending"))
+        assert.isTrue(yield* exists("accepted-late"))
       }))
 
     it.effect("concurrent pruners share the rows: together they delete each one once", () =>

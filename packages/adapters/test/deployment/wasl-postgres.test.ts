@@ -110,13 +110,14 @@ describe("WaslPostgres", () => {
         exports: DEFAULT_RETENTION.exports,
         imports: DEFAULT_RETENTION.imports,
         reservations: DEFAULT_RETENTION.reservations,
-        statusHolds: DEFAULT_RETENTION.statusHolds
+        statusHolds: DEFAULT_RETENTION.statusHolds,
+        invitations: DEFAULT_RETENTION.invitations
       })
     }), { timeout: 60_000 })
 })
 
 describe("retentionPolicyOf", () => {
-  it.effect("reads the duration syntax of the retry delays, and defaults to 30, 90 and 30 days, idempotency keys at expiry, export files 7 days, imports 30 days, OTP reservations 30 days and held statuses 7 days", () =>
+  it.effect("reads the duration syntax of the retry delays, and defaults to 30, 90 and 30 days, idempotency keys at expiry, export files 7 days, imports 30 days, OTP reservations 30 days, held statuses 7 days and invitations 30 days", () =>
     Effect.gen(function*() {
       assert.deepStrictEqual(yield* retentionPolicyOf(), DEFAULT_RETENTION)
       assert.deepStrictEqual(DEFAULT_RETENTION, {
@@ -127,7 +128,8 @@ describe("retentionPolicyOf", () => {
         exports: Duration.days(7),
         imports: Duration.days(30),
         reservations: Duration.days(30),
-        statusHolds: Duration.days(7)
+        statusHolds: Duration.days(7),
+        invitations: Duration.days(30)
       })
       const policy = yield* retentionPolicyOf({
         deliveries: "36h",
@@ -137,7 +139,8 @@ describe("retentionPolicyOf", () => {
         exports: "2h",
         imports: "3d",
         reservations: "12h",
-        statusHolds: "1d"
+        statusHolds: "1d",
+        invitations: "14d"
       })
       assert.deepStrictEqual(policy, {
         deliveries: Duration.hours(36),
@@ -147,7 +150,8 @@ describe("retentionPolicyOf", () => {
         exports: Duration.hours(2),
         imports: Duration.days(3),
         reservations: Duration.hours(12),
-        statusHolds: Duration.days(1)
+        statusHolds: Duration.days(1),
+        invitations: Duration.days(14)
       })
       const refused = yield* Effect.flip(retentionPolicyOf({ statusHolds: "soon" }))
       assert.include(refused.message, "WASL_RETENTION_STATUS_HOLDS")

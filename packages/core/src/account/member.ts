@@ -3,6 +3,7 @@ import { Schema } from "effect"
 import { Permission } from "../auth/permission.ts"
 import { WireTimestamp } from "../wire/timestamp.ts"
 import { AccountId, MembershipStatus, UserId } from "./account.ts"
+import { InvitationId } from "./invitation.ts"
 import { TeamId } from "./user.ts"
 
 /** The user of a member, as the members list shows it. */
@@ -28,7 +29,7 @@ export const MemberTeam: Schema.Struct<{ readonly id: Schema.Int; readonly name:
 
 /**
  * One member of the account: the user, its status, its teams there and when it last used the
- * account. Someone invited but not yet a member is an `Invitation` (status `invited`).
+ * account. Someone invited but not yet a member is an {@link InvitedMember} (status `invited`).
  */
 export const Member: Schema.Struct<{
   readonly user: typeof MemberUser
@@ -48,6 +49,38 @@ export const Member: Schema.Struct<{
 }).annotate({ identifier: "Member" })
 /** One member of the account (see the schema {@link Member}). */
 export type Member = typeof Member.Type
+
+/**
+ * Someone invited to the account who has not accepted yet, as the members list shows them beside
+ * the members: the invited address and teams, and the pending invitation (to revoke it). No user
+ * (`user` null: the invitee may have none yet) and no last use.
+ */
+export const InvitedMember: Schema.Struct<{
+  readonly user: Schema.Null
+  readonly email: Schema.String
+  readonly status: Schema.Literal<"invited">
+  readonly teams: Schema.$Array<typeof MemberTeam>
+  readonly last_used: Schema.Null
+  readonly invitation_id: Schema.Int
+  readonly expires_at: typeof WireTimestamp
+  readonly created_at: typeof WireTimestamp
+}> = Schema.Struct({
+  user: Schema.Null,
+  email: Schema.String,
+  status: Schema.Literal("invited"),
+  teams: Schema.Array(MemberTeam),
+  last_used: Schema.Null,
+  invitation_id: InvitationId,
+  expires_at: WireTimestamp,
+  created_at: WireTimestamp
+}).annotate({ identifier: "InvitedMember" })
+/** Someone invited who has not accepted yet (see the schema {@link InvitedMember}). */
+export type InvitedMember = typeof InvitedMember.Type
+
+/** An entry of the members list: a member (active or suspended), or someone invited (`invited`). */
+export const MemberEntry: Schema.Union<readonly [typeof Member, typeof InvitedMember]> = Schema.Union([Member, InvitedMember])
+/** An entry of the members list (see the schema {@link MemberEntry}). */
+export type MemberEntry = typeof MemberEntry.Type
 
 /** A team of the account as the teams API shows it: its permissions and its members' user ids. */
 export const TeamDetails: Schema.Struct<{

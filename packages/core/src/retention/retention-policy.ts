@@ -56,12 +56,18 @@ export interface RetentionPolicyShape {
    * answer, so one held longer is of a message sent outside Wasl and would never be taken.
    */
   readonly statusHolds: Duration.Duration
+  /**
+   * Invitations once they can no longer be accepted (accepted, revoked or expired), counted from
+   * when that happened (`WASL_RETENTION_INVITATIONS`). Until then a used link answers 410, after it
+   * 404; a pending invitation is never pruned before it expires.
+   */
+  readonly invitations: Duration.Duration
 }
 
 /**
  * The defaults: deliveries 30 days, notifications 90 days, OTP verifications 30 days, idempotency
  * keys as soon as they expire, export files 7 days (and the exports 7 more), imports 30 days,
- * finished OTP reservations 30 days, held statuses 7 days.
+ * finished OTP reservations 30 days, held statuses 7 days, used, revoked and expired invitations 30 days.
  */
 export const DEFAULT_RETENTION: RetentionPolicyShape = {
   deliveries: Duration.days(30),
@@ -71,7 +77,8 @@ export const DEFAULT_RETENTION: RetentionPolicyShape = {
   exports: Duration.days(7),
   imports: Duration.days(30),
   reservations: Duration.days(30),
-  statusHolds: Duration.days(7)
+  statusHolds: Duration.days(7),
+  invitations: Duration.days(30)
 }
 
 /**

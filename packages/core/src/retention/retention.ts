@@ -2,7 +2,8 @@
  * The Retention port: deletes finished rows whose retention ran out, a small batch at a time, so
  * the tables that grow with traffic (deliveries and their attempts, notifications, OTP
  * verifications and their credit reservations, idempotency keys, finished CSV imports with their
- * rows, CSV exports and their files, statuses held for messages never stored) stay bounded. The worker calls it in a loop (use-cases/prune.ts).
+ * rows, CSV exports and their files, statuses held for messages never stored, invitations no longer
+ * pending) stay bounded. The worker calls it in a loop (use-cases/prune.ts).
  *
  * Each batch is its own short statement: it takes the oldest `limit` prunable rows, skipping rows
  * another pruner or writer holds (on PostgreSQL `FOR UPDATE SKIP LOCKED`), so any number of

@@ -11,6 +11,7 @@ import {
   INVITATION_TOKEN_LENGTH
 } from "../account/invitation.ts"
 import { AccountRepository } from "../account/account-repository.ts"
+import type { EmailTokenRepository } from "../account/email-token-repository.ts"
 import { InvitationRepository } from "../account/invitation-repository.ts"
 import type { Member } from "../account/member.ts"
 import { MemberRepository } from "../account/member-repository.ts"
@@ -39,6 +40,7 @@ import { LaravelMessageMore } from "../validation/more-validation-messages.ts"
 import { LaravelMessage } from "../validation/validation-messages.ts"
 import { randomAlphanumeric } from "../wire/random-string.ts"
 import { authorize } from "./authenticate.ts"
+import { sendEmailVerification } from "./email-change.ts"
 import { delegate, permissionsOfTeams, requireAmong, teamIdsOf } from "./membership-rules.ts"
 import { PASSWORD_MIN_LENGTH } from "./profile.ts"
 
@@ -208,6 +210,11 @@ const checkNewUser = (input: AcceptInput) => {
  * password (else {@link ValidationFailed}). For an address a user already has, `signedInUserId`
  * must be that user's (their session): none is {@link Unauthenticated}, another user's is
  * {@link Forbidden}. Accepted at most once, even by concurrent calls.
+ *
+ * Once accepted, a user whose e-mail is not verified yet is mailed a verification link
+ * (`sendEmailVerification`): following it sets `email_verified_at`. The invitation's link proved
+ * the mailbox only to whoever held it, so the address is verified by a link of its own. A mail
+ * that cannot be sent leaves the membership as made (`POST /api/me/email/verify` sends another).
  */
 export const acceptInvitation: (
   token: string,
@@ -216,7 +223,15 @@ export const acceptInvitation: (
 ) => Effect.Effect<
   Member,
   Forbidden | Gone | NotFound | Unauthenticated | ValidationFailed,
-  InvitationRepository | MemberRepository | PasswordHasher | TokenHasher | Transactor | UserRepository
+  | EmailTokenRepository
+  | InvitationRepository
+  | Mailer
+  | MemberRepository
+  | PasswordHasher
+  | SecureRandom.SecureRandom
+  | TokenHasher
+  | Transactor
+  | UserRepository
 > = Effect.fn("acceptInvitation")(function*(token: string, input: AcceptInput, signedInUserId: Option.Option<number>) {
   const tokenHash = yield* (yield* TokenHasher).hash(token)
   const invitations = yield* InvitationRepository
@@ -237,7 +252,7 @@ export const acceptInvitation: (
   const newUser = Option.isNone(existing) ? yield* checkNewUser(input) : undefined
   const passwordHash = newUser === undefined ? undefined : yield* (yield* PasswordHasher).hash(newUser.password)
   const accountId = invitation.account_id
-  return yield* Transactor.use((transactor) =>
+  const member = yield* Transactor.use((transactor) =>
     transactor.transaction(Effect.gen(function*() {
       if (!(yield* invitations.accept(accountId, invitation.id, now))) return yield* gone("accepted")
       const userId = Option.isSome(existing)
@@ -252,4 +267,8 @@ export const acceptInvitation: (
       return Option.getOrThrow(yield* members.find(accountId, userId))
     }))
   )
+  yield* sendEmailVerification(member.user.id).pipe(
+    Effect.catchTag("ServiceUnavailable", () => Effect.logWarning("An accepted invitation's e-mail verification link was not mailed"))
+  )
+  return member
 })

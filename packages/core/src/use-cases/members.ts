@@ -1,6 +1,8 @@
 /** The account's members, managed by members holding `member-manage`. */
-import { Effect, Option } from "effect"
-import type { Member, Roster } from "../account/member.ts"
+import { DateTime, Effect, Option } from "effect"
+import type { Invitation } from "../account/invitation.ts"
+import { InvitationRepository } from "../account/invitation-repository.ts"
+import type { InvitedMember, Member, MemberEntry, Roster } from "../account/member.ts"
 import { MemberRepository } from "../account/member-repository.ts"
 import { TeamRepository } from "../account/team-repository.ts"
 import type { Principal } from "../auth/principal.ts"
@@ -60,23 +62,55 @@ export const actingMember: (accountId: number, userId: number) => Effect.Effect<
     } satisfies Principal as Principal
   })
 
+/** The invitations as the members list shows them, their teams named (a team deleted since is left out). */
+const invitedMembers = (accountId: number, invitations: ReadonlyArray<Invitation>) =>
+  Effect.gen(function*() {
+    const teams = yield* TeamRepository
+    const ids = [...new Set(invitations.flatMap((invitation) => invitation.team_ids))]
+    const found = yield* Effect.forEach(ids, (id) => teams.find(accountId, id))
+    const names = new Map(found.flatMap((team) => Option.isSome(team) ? [[team.value.id, team.value.name] as const] : []))
+    return invitations.map((invitation): InvitedMember => ({
+      user: null,
+      email: invitation.email,
+      status: "invited",
+      teams: invitation.team_ids.flatMap((id) => names.has(id) ? [{ id, name: names.get(id)! }] : []),
+      last_used: null,
+      invitation_id: invitation.id,
+      expires_at: invitation.expires_at,
+      created_at: invitation.created_at
+    }))
+  })
+
 /**
- * `GET /api/account/members`: one page (`page`, `per_page`) of the account's members, by when they
- * joined: each one's user, status, teams and last use of the account. Needs `member-manage`.
+ * `GET /api/account/members`: one page (`page`, `per_page`) of the account's members (active and
+ * suspended), by when they joined, then of the people invited who have not accepted yet
+ * (`invited`, as `GET /api/account/invitations` lists them: newest first): each member's user,
+ * status, teams and last use of the account; each invitee's address, teams and invitation. Needs
+ * `member-manage`.
  */
 export const listMembers: (
   principal: Principal,
   query: ListQueryInput
-) => Effect.Effect<Page<Member>, Forbidden | ValidationFailed, MemberRepository> = Effect.fn("listMembers")(
-  function*(principal: Principal, query: ListQueryInput) {
-    yield* authorize(principal, "member-manage")
-    const page = yield* parsePageParams(query)
-    const { items, total } = yield* MemberRepository.use((members) =>
-      members.list(principal.accountId, { offset: pageOffset(page), limit: page.perPage })
-    )
-    return { items, total, ...page }
-  }
-)
+) => Effect.Effect<
+  Page<MemberEntry>,
+  Forbidden | ValidationFailed,
+  InvitationRepository | MemberRepository | TeamRepository
+> = Effect.fn("listMembers")(function*(principal: Principal, query: ListQueryInput) {
+  yield* authorize(principal, "member-manage")
+  const page = yield* parsePageParams(query)
+  const offset = pageOffset(page)
+  const members = yield* MemberRepository.use((repo) => repo.list(principal.accountId, { offset, limit: page.perPage }))
+  // The invitees follow the members: this page holds those of them that fit after its members.
+  const now = yield* DateTime.now
+  const invitations = yield* InvitationRepository.use((repo) =>
+    repo.listPending(principal.accountId, now, {
+      offset: Math.max(0, offset - members.total),
+      limit: page.perPage - members.items.length
+    })
+  )
+  const invited = yield* invitedMembers(principal.accountId, invitations.items)
+  return { items: [...members.items, ...invited], total: members.total + invitations.total, ...page }
+})
 
 /**
  * `PUT /api/account/members/{user_id}`: suspends or reactivates a member, and/or makes its teams

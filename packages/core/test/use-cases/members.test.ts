@@ -1,15 +1,17 @@
 /** Members, teams and invitations on the memory adapters: every rule of who may grant and manage what. */
 import { assert, describe, it } from "@effect/vitest"
 import { MailerMemory, MemoryMailbox } from "@wasl/adapters/memory"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import {
   acceptInvitation,
+  confirmEmailVerification,
   createTeam,
   createTokenForMember,
   deleteTeam,
   inviteMember,
   LAST_MANAGER_MESSAGE,
+  type MemberEntry,
   listInvitations,
   listMembers,
   listTeams,
@@ -22,7 +24,9 @@ import {
 } from "../../src/Accounts.ts"
 import { authenticateSession, authenticateToken, type Permission } from "../../src/Auth.ts"
 import { OBJECTS_EXPORT, requestExport, runNextExport } from "../../src/Exports.ts"
+import { OBJECTS_IMPORT, processNextImport, startImport } from "../../src/Imports.ts"
 import { listRecords } from "../../src/Records.ts"
+import { pruneExpired } from "../../src/Retention.ts"
 import { notifyWebhookDeactivated } from "../../src/Webhooks.ts"
 import { addMember, loginSession, OWNER, setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
@@ -44,6 +48,16 @@ const lastInvitationToken = Effect.gen(function*() {
   return /\/invitations\/([A-Za-z0-9]{40})/.exec(mail.text)![1]!
 })
 
+/** The address of an entry of the members list: its user's, or an invitee's. */
+const emailOf = (entry: MemberEntry) => entry.user === null ? entry.email : entry.user.email
+
+/** The token in the last invitation mailed to `to`. */
+const tokenOfMailTo = (to: string) =>
+  Effect.gen(function*() {
+    const mail = (yield* MemoryMailbox.use((mailbox) => mailbox.sent)).filter((m) => m.to === to && m.text.includes("/invitations/")).at(-1)!
+    return /\/invitations\/([A-Za-z0-9]{40})/.exec(mail.text)![1]!
+  })
+
 const errorOf = <E extends { readonly _tag: string }>(effect: Effect.Effect<unknown, E, any>) => Effect.flip(effect)
 
 describe("members", () => {
@@ -53,7 +67,7 @@ describe("members", () => {
       const agent = yield* memberWith(account_id, "agent@example.com", ["deal-index"])
       const page = yield* listMembers(principal, {})
       assert.strictEqual(page.total, 2)
-      assert.deepStrictEqual(page.items.map((member) => [member.user.id, member.status]), [[user_id, "active"], [agent.user.id, "active"]])
+      assert.deepStrictEqual(page.items.map((member) => [member.user?.id, member.status]), [[user_id, "active"], [agent.user.id, "active"]])
       assert.deepStrictEqual(page.items[0]!.teams, [{ id: team_id, name: "Administrators" }])
       assert.strictEqual((yield* errorOf(listMembers(agent.principal, {})))._tag, "Forbidden")
     }).pipe(Effect.provide(Ports())))
@@ -142,11 +156,59 @@ describe("members", () => {
       assert.strictEqual((yield* errorOf(showTeam(b.principal, a.team_id)))._tag, "NotFound")
       assert.strictEqual((yield* errorOf(deleteTeam(b.principal, a.team_id)))._tag, "NotFound")
       assert.deepStrictEqual((yield* listTeams(b.principal, {})).items.map((team) => team.id), [b.team_id])
-      assert.deepStrictEqual((yield* listMembers(b.principal, {})).items.map((member) => member.user.id), [b.user_id])
+      assert.deepStrictEqual((yield* listMembers(b.principal, {})).items.map((member) => member.user?.id), [b.user_id])
     }).pipe(Effect.provide(Ports())))
 })
 
 describe("invitations", () => {
+  it.effect("lists the people invited who have not accepted yet after the members, newest first, paged with them", () =>
+    Effect.gen(function*() {
+      const { principal, user_id } = yield* setup()
+      const team = yield* createTeam(principal, { name: "Deals", permissions: ["deal-index"] })
+      yield* inviteMember(principal, { email: "first@example.com", team_ids: [team.id] })
+      const second = yield* inviteMember(principal, { email: "second@example.com", team_ids: [] })
+      const revoked = yield* inviteMember(principal, { email: "revoked@example.com", team_ids: [] })
+      yield* revokeInvitation(principal, revoked.id)
+      const page = yield* listMembers(principal, {})
+      assert.strictEqual(page.total, 3)
+      assert.deepStrictEqual(page.items.map((entry) => [entry.user?.id ?? entry.status, entry.status]), [
+        [user_id, "active"],
+        ["invited", "invited"],
+        ["invited", "invited"]
+      ])
+      assert.deepStrictEqual(page.items[1], {
+        user: null,
+        email: "second@example.com",
+        status: "invited",
+        teams: [],
+        last_used: null,
+        invitation_id: second.id,
+        expires_at: second.expires_at,
+        created_at: second.created_at
+      })
+      assert.deepStrictEqual(page.items[2]!.teams, [{ id: team.id, name: "Deals" }])
+      const pages = yield* Effect.forEach(["1", "2", "3", "4"], (n) => listMembers(principal, { page: n, per_page: "1" }))
+      assert.deepStrictEqual(pages.map((p) => p.items.map((entry) => emailOf(entry))), [
+        [OWNER.email],
+        ["second@example.com"],
+        ["first@example.com"],
+        []
+      ])
+      assert.isTrue(pages.every((p) => p.total === 3))
+      // Once accepted, the invitee is a member and listed as one.
+      yield* acceptInvitation(yield* tokenOfMailTo("first@example.com"), {
+        firstname: "F",
+        lastname: "Irst",
+        password: "first password"
+      }, Option.none())
+      const after = yield* listMembers(principal, {})
+      assert.deepStrictEqual(after.items.map((entry) => [emailOf(entry), entry.status]), [
+        [OWNER.email, "active"],
+        ["first@example.com", "active"],
+        ["second@example.com", "invited"]
+      ])
+    }).pipe(Effect.provide(Ports())))
+
   it.effect("mails a single-use link; accepting creates the user and its membership in the teams; reuse is 410", () =>
     Effect.gen(function*() {
       const { account_id, principal } = yield* setup()
@@ -170,6 +232,26 @@ describe("invitations", () => {
       assert.strictEqual((yield* errorOf(acceptInvitation("x".repeat(40), {}, Option.none())))._tag, "NotFound")
     }).pipe(Effect.provide(Ports())))
 
+  it.effect("accepting mails the member a verification link that sets email_verified_at; a verified address gets none", () =>
+    Effect.gen(function*() {
+      const a = yield* setup()
+      yield* inviteMember(a.principal, { email: "new@example.com", team_ids: [] })
+      const member = yield* acceptInvitation(yield* lastInvitationToken, { firstname: "New", lastname: "Agent", password: "new password" }, Option.none())
+      const mail = (yield* MemoryMailbox.use((mailbox) => mailbox.sent)).at(-1)!
+      assert.deepStrictEqual([mail.to, mail.subject], ["new@example.com", "Verify your e-mail address"])
+      const link = /\/email\/verify\?token=([A-Za-z0-9]{40})/.exec(mail.text)![1]!
+      const verified = yield* confirmEmailVerification(link)
+      assert.strictEqual(verified.id, member.user.id)
+      assert.isNotNull(verified.email_verified_at)
+
+      // Signed in and verified already, an existing user accepting is not mailed again.
+      const b = yield* setup({ ...OWNER, email: "owner.b@example.com", account: "B" })
+      yield* inviteMember(b.principal, { email: "new@example.com", team_ids: [] })
+      const invitationMail = (yield* MemoryMailbox.use((mailbox) => mailbox.sent)).length
+      yield* acceptInvitation(yield* lastInvitationToken, {}, Option.some(member.user.id))
+      assert.lengthOf(yield* MemoryMailbox.use((mailbox) => mailbox.sent), invitationMail)
+    }).pipe(Effect.provide(Ports())))
+
   it.effect("revoked and expired (after 7 days) invitations are 410; a new user's names and password are checked", () =>
     Effect.gen(function*() {
       const { principal } = yield* setup()
@@ -188,6 +270,27 @@ describe("invitations", () => {
       assert.deepStrictEqual([expired._tag, (expired as any).status], ["Gone", "expired"])
     }).pipe(Effect.provide(Ports())))
 
+  it.effect("an invitation no longer pending is pruned 30 days after it was revoked or accepted, or expired; its link then answers 404", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* setup()
+      const revoked = yield* inviteMember(principal, { email: "revoked@example.com", team_ids: [] })
+      const revokedToken = yield* lastInvitationToken
+      yield* revokeInvitation(principal, revoked.id)
+      yield* inviteMember(principal, { email: "pending@example.com", team_ids: [] })
+      const pendingToken = yield* lastInvitationToken
+      yield* TestClock.adjust("30 days")
+      assert.strictEqual((yield* pruneExpired(100)).invitations, 0)
+      assert.strictEqual((yield* errorOf(acceptInvitation(revokedToken, {}, Option.none())))._tag, "Gone")
+      yield* TestClock.adjust("1 millis")
+      // The revoked one 30 days after it was revoked; the pending one is 23 days past its expiry.
+      assert.strictEqual((yield* pruneExpired(100)).invitations, 1)
+      assert.strictEqual((yield* errorOf(acceptInvitation(revokedToken, {}, Option.none())))._tag, "NotFound")
+      assert.strictEqual((yield* errorOf(acceptInvitation(pendingToken, {}, Option.none())))._tag, "Gone")
+      yield* TestClock.adjust("7 days")
+      assert.strictEqual((yield* pruneExpired(100)).invitations, 1)
+      assert.strictEqual((yield* errorOf(acceptInvitation(pendingToken, {}, Option.none())))._tag, "NotFound")
+    }).pipe(Effect.provide(Ports())))
+
   it.effect("an existing user accepts only signed in as that user; the account is added to theirs", () =>
     Effect.gen(function*() {
       const a = yield* setup()
@@ -200,7 +303,7 @@ describe("invitations", () => {
       assert.strictEqual((yield* errorOf(acceptInvitation(token, {}, Option.some(a.user_id))))._tag, "Forbidden")
       const member = yield* acceptInvitation(token, {}, Option.some(b.user_id))
       assert.strictEqual(member.user.id, b.user_id)
-      assert.deepStrictEqual((yield* listMembers(a.principal, {})).items.map((m) => m.user.id), [a.user_id, b.user_id])
+      assert.deepStrictEqual((yield* listMembers(a.principal, {})).items.map((m) => m.user?.id), [a.user_id, b.user_id])
     }).pipe(Effect.provide(Ports())))
 
   it.effect("the address must be an e-mail and the teams the account's", () =>
@@ -241,5 +344,19 @@ describe("notices reach the right members", () => {
       yield* runNextExport()
       const told = (yield* memoryState).notifications.filter((n) => n.type === OBJECTS_EXPORT).map((n) => n.userId)
       assert.deepStrictEqual(told, [requester.user.id])
+    }).pipe(Effect.provide(Ports())))
+
+  it.effect("an import's notice goes to its uploader only, not to the other members who may import", () =>
+    Effect.gen(function*() {
+      const { account_id } = yield* setup()
+      const uploader = yield* memberWith(account_id, "uploader@example.com", ["contact-create"])
+      yield* memberWith(account_id, "colleague@example.com", ["contact-create"])
+      const file = new TextEncoder().encode("firstname\r\nImported\r\n")
+      yield* startImport(uploader.principal, "contact", Stream.make({ _tag: "File", key: "file", name: "people.csv", content: Stream.make(file) }))
+      while (yield* processNextImport()) {
+        // next
+      }
+      const told = (yield* memoryState).notifications.filter((n) => n.type === OBJECTS_IMPORT).map((n) => n.userId)
+      assert.deepStrictEqual(told, [uploader.user.id])
     }).pipe(Effect.provide(Ports())))
 })
