@@ -4,7 +4,8 @@
  * A client reads its own writes whatever the standby's lag: record lists read on the standby once
  * it has replayed the primary's WAL as far as it was when the read began, else on the primary —
  * and `wasl_database_reads_total` says where each ran. A standby held back by
- * `recovery_min_apply_delay` is skipped, one that is down is skipped within a bounded time.
+ * `recovery_min_apply_delay` is skipped, one that is down is skipped within a bounded time. A
+ * worker on the same settings reads an export's batches there.
  *
  * Runs where PostgreSQL's server tools are installed (`pg_config --bindir`).
  */
@@ -19,8 +20,10 @@ import {
   eventually,
   freePort,
   killAll,
+  launch,
   launchServer,
-  type Reply
+  type Reply,
+  workerMain
 } from "./support/processes.ts"
 
 /** The count of `wasl_database_reads_total` with these labels, from a /metrics scrape. */
@@ -38,6 +41,9 @@ describe.runIf(postgresBinaries() !== undefined)("read replicas: lists on a caug
   let dir = ""
   let primary: PgServer | undefined
   let standby: PgServer | undefined
+  let base = ""
+  let token = ""
+  let workerHealth = ""
   let api: (method: string, path: string, body?: unknown) => Promise<Reply> = () => Promise.reject(new Error("not started"))
   const reads = async (target: string, reason: string) => readsCounted((await api("GET", "/metrics")).text, target, reason)
   /** Creates a contact and lists by its email at once: the list must hold it. */
@@ -66,8 +72,11 @@ describe.runIf(postgresBinaries() !== undefined)("read replicas: lists on a caug
       WASL_RATE_LIMIT: "0"
     }
     await launchServer(env)
-    const token = await bootstrapToken(env, "Replicas", "replicas@example.test")
-    api = apiClient(`http://127.0.0.1:${port}`, token)
+    workerHealth = `http://127.0.0.1:${await freePort()}`
+    launch("worker", workerMain, [], { ...env, WASL_WORKER_HEALTH_PORT: new URL(workerHealth).port })
+    token = await bootstrapToken(env, "Replicas", "replicas@example.test")
+    base = `http://127.0.0.1:${port}`
+    api = apiClient(base, token)
   }, 180_000)
 
   afterAll(async () => {
@@ -85,6 +94,16 @@ describe.runIf(postgresBinaries() !== undefined)("read replicas: lists on a caug
       expect((await api("GET", "/api/contacts?per_page=5")).status).toBe(200)
       return (await reads("replica", "caught_up")) > before
     }, 10_000, "a list runs on the standby")
+  }, 60_000)
+
+  it("an export's batches read on the caught-up standby (the worker's metrics say so), its file complete", async () => {
+    const asked = await api("POST", "/api/contacts/exports", { properties: ["email"] })
+    expect(asked.status, asked.text).toBe(202)
+    await eventually(async () => (await api("GET", `/api/exports/${asked.body.data._id}`)).body.data.status === "completed", 30_000, "the export completes")
+    const file = await fetch(`${base}/api/exports/${asked.body.data._id}/download`, { headers: { authorization: `Bearer ${token}` } })
+    expect((await file.text()).trim().split("\n")).toHaveLength(1 + 20)
+    const workerMetrics = await (await fetch(`${workerHealth}/metrics`)).text()
+    expect(readsCounted(workerMetrics, "replica", "caught_up")).toBeGreaterThan(0)
   }, 60_000)
 
   it("a standby held back by recovery_min_apply_delay is skipped: the lists read on the primary and see each write", async () => {
