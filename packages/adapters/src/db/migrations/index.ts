@@ -42,6 +42,7 @@ import _0037_sending_number_health from "./0037_sending_number_health.ts"
 import _0038_message_arrival_order from "./0038_message_arrival_order.ts"
 import _0047_pipelines from "./0047_pipelines.ts"
 import _0048_webhook_tenant_keys from "./0048_webhook_tenant_keys.ts"
+import _0050_saved_views from "./0050_saved_views.ts"
 
 /**
  * Wasl's migrations, in order, for `@effect/sql-pg`'s `PgMigrator` (`runMigrations` and
@@ -85,5 +86,6 @@ export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0037_sending_number_health": _0037_sending_number_health,
   "0038_message_arrival_order": _0038_message_arrival_order,
   "0047_pipelines": _0047_pipelines,
-  "0048_webhook_tenant_keys": _0048_webhook_tenant_keys
+  "0048_webhook_tenant_keys": _0048_webhook_tenant_keys,
+  "0050_saved_views": _0050_saved_views
 })
