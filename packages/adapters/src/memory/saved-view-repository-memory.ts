@@ -1,4 +1,5 @@
-import { canSeeView, NO_CHOSEN_VIEWS, type SavedView, SavedViewRepository, type ViewChoiceKind } from "@wasl/core/Records"
+import { NO_CHOSEN_VIEWS, type ViewChoiceKind } from "@wasl/core/Accounts"
+import { canSeeView, type SavedView, SavedViewRepository } from "@wasl/core/Records"
 import { DateTime, Effect, Layer, Option } from "effect"
 import { requireAccount } from "./property-repository-memory.ts"
 import { type MemoryState, MemoryStore, readStore, requireMembership, updateStore } from "./store.ts"

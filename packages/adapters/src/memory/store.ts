@@ -13,7 +13,7 @@
  * Fibers forked inside a transaction inherit `CurrentMemoryTransaction`, so they
  * do not wait for the lock their own transaction holds.
  */
-import type { Account, Invitation, NotificationName, StoredEmailToken, Subscription, User } from "@wasl/core/Accounts"
+import type { Account, Invitation, NotificationName, StoredEmailToken, Subscription, User, ViewChoiceKind } from "@wasl/core/Accounts"
 import type { PendingTwoFactorLogin, Permission, StoredSession, StoredToken } from "@wasl/core/Auth"
 import type { DeliveryAttempt, DeliveryStatus } from "@wasl/core/Deliveries"
 import type { OutboxEvent } from "@wasl/core/Events"
@@ -25,8 +25,7 @@ import type {
   Pipeline,
   PropertyDefinition,
   PropertyGroupDefinition,
-  SavedView,
-  ViewChoiceKind
+  SavedView
 } from "@wasl/core/Records"
 import type { StoredWebhook } from "@wasl/core/Webhooks"
 import { Context, type DateTime, Effect, HashMap, Layer, PubSub, Ref, Result, Semaphore } from "effect"

@@ -1,4 +1,5 @@
-import { type ChosenViews, OBJECT_KINDS, ORDER_DIRECTIONS, type SavedView, SavedViewRepository } from "@wasl/core/Records"
+import type { ChosenViews } from "@wasl/core/Accounts"
+import { OBJECT_KINDS, ORDER_DIRECTIONS, type SavedView, SavedViewRepository } from "@wasl/core/Records"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Statement } from "effect/sql"

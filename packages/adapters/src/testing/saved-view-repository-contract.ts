@@ -1,8 +1,8 @@
 /** The contract suite of `SavedViewRepository` (documented on `savedViewRepositoryContract`). */
 import { assert, layer } from "@effect/vitest"
-import { AccountRepository, MemberRepository, UserRepository } from "@wasl/core/Accounts"
+import { AccountRepository, MemberRepository, NO_CHOSEN_VIEWS, UserRepository } from "@wasl/core/Accounts"
 import { Transactor } from "@wasl/core/Deployment"
-import { NO_CHOSEN_VIEWS, type SavedView, SavedViewRepository } from "@wasl/core/Records"
+import { type SavedView, SavedViewRepository } from "@wasl/core/Records"
 import { makeRecordId } from "@wasl/core/Wire"
 import { DateTime, Duration, Effect, Exit, type Layer, Option } from "effect"
 

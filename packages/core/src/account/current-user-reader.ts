@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Account, Membership, Subscription } from "./account.ts"
-import type { ChosenViews } from "../records/saved-view.ts"
+import type { ChosenViews } from "./chosen-views.ts"
 import type { NotificationPreference, Team, User } from "./user.ts"
 
 /** What `GET /api/me` is built from, read together. */

@@ -15,7 +15,7 @@ import { isStorableText, storableTextMessage } from "../validation/storable-text
 import { LaravelMessage } from "../validation/validation-messages.ts"
 import { coerceBoolean, encodeComplexFilters } from "./complex-filter.ts"
 import type { ListQueryInput, QueryValue } from "./list-query-input.ts"
-import { type OrderDirection, orderableNames, parseRecordListQuery } from "./list-query.ts"
+import { orderableNames, parseRecordListQuery } from "./list-query.ts"
 import type { ObjectKind } from "./object-kind.ts"
 import type { PropertyDefinition } from "./property-definition.ts"
 import type { SavedView } from "./saved-view.ts"
@@ -25,16 +25,8 @@ export const MAX_VIEW_NAME = 255
 /** At most this many columns in a view. */
 export const MAX_VIEW_COLUMNS = 100
 
-/** A view's body, validated. */
-export interface SavedViewInput {
-  readonly name: string
-  readonly search: string | null
-  readonly order: string | null
-  readonly direction: OrderDirection | null
-  readonly complex_filters: ReadonlyArray<unknown>
-  readonly columns: ReadonlyArray<string>
-  readonly shared: boolean
-}
+/** A view's body, validated: the view's own values. */
+export type SavedViewInput = Pick<SavedView, "name" | "search" | "order" | "direction" | "complex_filters" | "columns" | "shared">
 
 /** A body's text as a request carries it: trimmed, an empty one null; anything else as it came. */
 const cleaned = (value: unknown): unknown => {

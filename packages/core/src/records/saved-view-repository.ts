@@ -8,7 +8,8 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type { ObjectKind } from "./object-kind.ts"
-import type { ChosenViews, SavedView, ViewChoiceKind } from "./saved-view.ts"
+import type { ChosenViews, ViewChoiceKind } from "../account/chosen-views.ts"
+import type { SavedView } from "./saved-view.ts"
 
 /** What the SavedViewRepository port offers (implement this to write an adapter). */
 export interface SavedViewRepositoryShape {

@@ -8,8 +8,7 @@
  * taking precedence. The filters are kept in the JSON form a list's `complex_filters=` takes.
  *
  * A member may choose one view for each of contacts, deals and tickets, the list the console opens
- * on (`contacts_view_id`, `deals_view_id`, `tickets_view_id` on `GET /api/me`, per account). A
- * choice reads as null once its view is deleted or is no longer one the member can see.
+ * on (account/chosen-views.ts).
  */
 import type { DateTime } from "effect"
 import { formatWireTimestamp } from "../wire/timestamp.ts"
@@ -58,38 +57,11 @@ export const viewListQuery = (view: SavedView): ListQueryInput => ({
   ...(view.complex_filters.length === 0 ? {} : { complex_filters: JSON.stringify(view.complex_filters) })
 })
 
-/** The kinds a member chooses a view of, each with the key `GET /api/me` and `PUT /api/me` name it by. */
-export const VIEW_CHOICE_KEYS = {
-  contact: "contacts_view_id",
-  deal: "deals_view_id",
-  ticket: "tickets_view_id"
-} as const
-
-/** A kind a member chooses a view of. */
-export type ViewChoiceKind = keyof typeof VIEW_CHOICE_KEYS
-
-/** The kinds a member chooses a view of, as a list. */
-export const VIEW_CHOICE_KINDS: ReadonlyArray<ViewChoiceKind> = ["contact", "deal", "ticket"]
-
-/** A member's chosen views: the id of each kind's, or null. */
-export type ChosenViews = { readonly [K in ViewChoiceKind]: string | null }
-
-/** No view chosen. */
-export const NO_CHOSEN_VIEWS: ChosenViews = { contact: null, deal: null, ticket: null }
-
-/** The wire form of a view, as the views endpoints answer it. */
-export interface SavedViewJson {
-  readonly _id: string
-  readonly account_id: number
-  readonly user_id: number
-  readonly name: string
-  readonly search: string | null
-  readonly order: string | null
-  readonly direction: OrderDirection | null
-  readonly complex_filters: ReadonlyArray<unknown>
-  readonly columns: ReadonlyArray<string>
-  readonly shared: boolean
+/** The wire form of a view, as the views endpoints answer it: the view without its kind (the path names it), timestamps as wire text. */
+export type SavedViewJson = Omit<SavedView, "kind" | "created_at" | "updated_at"> & {
+  /** When it was made (a wire timestamp). */
   readonly created_at: string
+  /** When it last changed (a wire timestamp). */
   readonly updated_at: string
 }
 
