@@ -13,7 +13,7 @@
 import { DateTime, Effect, Option } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { Principal } from "../auth/principal.ts"
-import { type Forbidden, forbidden, NotFound, ValidationFailed } from "../errors.ts"
+import { type Forbidden, forbidden, type NotFound, ValidationFailed } from "../errors.ts"
 import type { ListQueryInput } from "../records/list-query-input.ts"
 import { parseRecordListQuery } from "../records/list-query.ts"
 import type { ObjectKind } from "../records/object-kind.ts"
@@ -25,7 +25,7 @@ import { SavedViewRepository } from "../records/saved-view-repository.ts"
 import { LaravelMessage } from "../validation/validation-messages.ts"
 import { newRecordId } from "../wire/record-id.ts"
 import { authorize } from "./authenticate.ts"
-import { customOf } from "./record-lookup.ts"
+import { customOf, orNotFound } from "./record-lookup.ts"
 
 /** The services the saved-view use-cases need. */
 export type SavedViewServices = SavedViewRepository | PropertyRepository | SecureRandom.SecureRandom
@@ -46,8 +46,7 @@ export const findVisibleView = (
   )
 
 const visibleOrNotFound = (principal: Principal, kind: ObjectKind, id: string) =>
-  Effect.flatMap(findVisibleView(principal.accountId, principal.userId, kind, id), (found) =>
-    Option.match(found, { onNone: () => Effect.fail(new NotFound()), onSome: Effect.succeed }))
+  Effect.flatMap(findVisibleView(principal.accountId, principal.userId, kind, id), orNotFound)
 
 /** A view the principal may change: their own, or a shared one when they hold `property-manage`. */
 const changeable = (principal: Principal, kind: ObjectKind, id: string) =>
