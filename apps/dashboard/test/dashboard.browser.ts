@@ -1,9 +1,9 @@
 /**
  * The dashboard in a real browser (Debian's chromium through playwright-core) against `npm start`
  * on the embedded database, with a local HTTPS receiver for webhooks: sign in, a custom property
- * and a deal with it, the filter builder, a note, a webhook created and validated, a failing
- * endpoint's delivery log and its deactivation arriving live as a toast and a browser
- * notification, a CSV import and export followed to their end, a token, the WhatsApp inbox (sent
+ * and a deal with it, the filter builder, a saved view the list opens on, a note, a webhook
+ * created and validated, a failing endpoint's delivery log and its deactivation arriving live as
+ * a toast and a browser notification, a CSV import and export followed to their end, a token, the WhatsApp inbox (sent
  * messages, a customer's message as Meta's signed callback, a reply, the contact's conversation,
  * on a phone in Arabic), the Arabic layout, a sign-in with two-factor on, and the team: a team
  * made with the permission checklist, a member invited into it who joins from the mailed link and
@@ -264,6 +264,45 @@ describe("the dashboard in a browser", () => {
     await page.getByRole("button", { name: "Apply" }).click()
     await expect.poll(() => page.getByTestId("total").textContent()).toBe("1 in total")
     expect(await page.locator("tbody tr").allTextContents()).toEqual([expect.stringContaining("Small pilot")])
+  })
+
+  it("saves the deals' order and filters as a shared view and opens the list on it again, in English and Arabic", async () => {
+    const total = () => page.getByTestId("total").textContent()
+    // A select inside its label is named by the label and the option shown.
+    const picker = (label: string) => page.getByRole("combobox", { name: new RegExp(`^${label}`) })
+    const chosen = () => picker("View").locator("option:checked").textContent()
+    await visit("/deals")
+    await page.getByLabel("Order by").selectOption("amount")
+    await page.getByLabel("Direction").selectOption("asc")
+    await page.getByRole("button", { name: "Add condition" }).click()
+    await page.getByLabel("Property").selectOption("amount")
+    await page.getByLabel("Operator").selectOption("gt")
+    await page.getByLabel("Value").fill("100")
+    await page.getByRole("button", { name: "Apply" }).click()
+    await expect.poll(total).toBe("2 in total")
+    await page.getByRole("button", { name: "Save as view" }).click()
+    await page.getByText("The name field is required.").waitFor()
+    await page.getByLabel("View name").fill("Big deals")
+    await page.getByLabel("Share with the account").check()
+    await page.getByRole("button", { name: "Save as view" }).click()
+    await expect.poll(chosen).toBe("Big deals (shared)")
+    const [view] = (await api("GET", "/api/deals/views")).body.data
+    expect(view).toMatchObject({ name: "Big deals", order: "amount", direction: "asc", shared: true })
+    expect(view.complex_filters).toEqual([{ property: "amount", operator: "gt", value: 100 }])
+    await expect.poll(async () => (await api("GET", "/api/me")).body.deals_view_id).toBe(view._id)
+
+    await visit("/deals")
+    await expect.poll(chosen).toBe("Big deals (shared)")
+    await expect.poll(() => page.locator("tbody tr td:first-child").allTextContents()).toEqual(["Acme renewal", "Beta expansion"])
+    expect(await page.getByLabel("Value").inputValue()).toBe("100")
+    await accessible("records list on a saved view")
+    await page.getByRole("button", { name: "العربية" }).click()
+    await expect.poll(() => picker("طريقة العرض").locator("option:checked").textContent()).toBe("Big deals (مشتركة)")
+    await page.getByRole("button", { name: "حفظ كطريقة عرض" }).waitFor()
+    await page.getByRole("button", { name: "English" }).click()
+    await picker("View").selectOption({ label: "All records" })
+    await expect.poll(total).toBe("3 in total")
+    await expect.poll(async () => (await api("GET", "/api/me")).body.deals_view_id).toBe(null)
   })
 
   it("shows every kind's list and form from the same generic pages", async () => {

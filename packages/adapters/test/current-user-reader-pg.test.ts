@@ -7,6 +7,8 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { AccountRepository, CurrentUserReader, TeamRepository, UserRepository } from "@wasl/core/Accounts"
 import { NotificationRepository } from "@wasl/core/Notifications"
+import { SavedViewRepository } from "@wasl/core/Records"
+import { makeRecordId } from "@wasl/core/Wire"
 import { DateTime, Effect, Layer, Option } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { SqlClient } from "effect/sql"
@@ -67,6 +69,16 @@ describe.each(TestDatabase.variants)("CurrentUserReaderPg on $name", ({ enabled,
             VALUES (${account.id}, '2031-02-01', 9), (${account.id}, '2031-03-01', 4)
           `
 
+          // A chosen deals view, so the combined read carries one id and two nulls.
+          const views = yield* SavedViewRepository
+          const viewId = makeRecordId(1_900_000_000, new Uint8Array(8).fill(7))
+          const now = yield* DateTime.now
+          yield* views.save({
+            _id: viewId, kind: "deal", account_id: account.id, user_id: user.id, name: "Mine", search: null, order: null,
+            direction: null, complex_filters: [], columns: [], shared: false, created_at: now, updated_at: now
+          })
+          yield* views.choose(account.id, user.id, "deal", viewId)
+
           const parts = Option.getOrThrow(yield* (yield* CurrentUserReader).read(account.id, user.id))
           assert.deepStrictEqual(parts, {
             user: Option.getOrThrow(yield* users.findById(user.id)),
@@ -76,7 +88,8 @@ describe.each(TestDatabase.variants)("CurrentUserReaderPg on $name", ({ enabled,
             preferences: yield* notifications.listPreferences(account.id, user.id),
             unreadCount: yield* notifications.unreadCount(account.id, user.id),
             subscription: Option.some(yield* Effect.orDie(accounts.subscription(account.id))),
-            messageAllowance: { customLimit: 2500, month: "2031-03-01", used: 4 }
+            messageAllowance: { customLimit: 2500, month: "2031-03-01", used: 4 },
+            views: { contact: null, deal: viewId, ticket: null }
           })
           // The instants themselves: the driver's microseconds cut to JavaScript's milliseconds.
           assert.strictEqual(DateTime.formatIso(parts.user.created_at), "1970-01-01T23:59:59.999Z")

@@ -21,7 +21,7 @@ import { authenticateToken, TokenRepository } from "@wasl/core/Auth"
 import { Transactor } from "@wasl/core/Deployment"
 import { NotificationRepository } from "@wasl/core/Notifications"
 import { OtpLedger } from "@wasl/core/Otp"
-import { type PropertyDefinition, PropertyRepository } from "@wasl/core/Records"
+import { type PropertyDefinition, PropertyRepository, type SavedView, SavedViewRepository } from "@wasl/core/Records"
 import { makeRecordId } from "@wasl/core/Wire"
 import { type Context, DateTime, Effect, Exit, Layer, Option, Scope } from "effect"
 import { SqlClient } from "effect/sql"
@@ -208,7 +208,17 @@ const CURRENT_USER_CHANGES: ReadonlyArray<readonly [statement: string, shows: (p
     (parts) => parts.unreadCount === 1
   ],
   [`UPDATE notifications SET read_at = now() WHERE account_id = $1 AND user_id = $2`, (parts) => parts.unreadCount === 0],
-  [`DELETE FROM team_user WHERE account_id = $1 AND user_id = $2`, (parts) => parts.teams.length === 0]
+  [`DELETE FROM team_user WHERE account_id = $1 AND user_id = $2`, (parts) => parts.teams.length === 0],
+  [
+    // Another member's shared view (its owner's id stands for one), chosen by the owner.
+    `WITH v AS (
+       INSERT INTO saved_views (account_id, kind, id, user_id, name, complex_filters, columns, shared, created_at, updated_at)
+       VALUES ($1, 'deal', '${"a".repeat(24)}', 0, 'Shared', '[]', '[]', true, now(), now()) RETURNING account_id, kind, id
+     )
+     INSERT INTO saved_view_choices (account_id, user_id, kind, view_id) SELECT account_id, $2, kind, id FROM v`,
+    (parts) => parts.views.deal === "a".repeat(24)
+  ],
+  [`UPDATE saved_views SET shared = false WHERE account_id = $1 AND user_id <> $2`, (parts) => parts.views.deal === null]
 ]
 
 const databases: ReadonlyArray<Database> = postgresTestEnabled() ? ["pglite", "postgres"] : ["pglite"]
@@ -288,6 +298,11 @@ describe.each(databases)("RepositoryCachesPg on %s", (database) => {
       const owner = yield* newOwner(a)
       const parts = a(partsOf(owner))
       const now = yield* DateTime.now
+      const sharedView: SavedView = {
+        _id: makeRecordId(1_900_000_000, new Uint8Array(8).fill(9)), kind: "deal", account_id: owner.account_id, user_id: 0,
+        name: "Shared", search: null, order: null, direction: null, complex_filters: [], columns: [], shared: true,
+        created_at: now, updated_at: now
+      }
       // Each write through a port drops what A kept: the next read shows it, with no notification
       // awaited (the kept parts would still show the account's silent rename otherwise).
       const writes: ReadonlyArray<readonly [string, Effect.Effect<unknown, unknown, any>, (parts: CurrentUserParts) => boolean]> = [
@@ -334,6 +349,17 @@ describe.each(databases)("RepositoryCachesPg on %s", (database) => {
               owner.user_id
             ])),
           (p) => p.teams.length === 2
+        ],
+        [
+          "another member's shared view chosen",
+          SavedViewRepository.use((views) =>
+            Effect.andThen(views.save(sharedView), views.choose(owner.account_id, owner.user_id, "deal", sharedView._id))),
+          (p) => p.views.deal === sharedView._id
+        ],
+        [
+          "the chosen view made private by its owner",
+          SavedViewRepository.use((views) => views.save({ ...sharedView, shared: false })),
+          (p) => p.views.deal === null
         ]
       ]
       for (const [round, [what, write, shows]] of writes.entries()) {

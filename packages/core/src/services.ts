@@ -47,6 +47,7 @@ import type { PropertyGroupRepository } from "./records/property-group-repositor
 import type { PropertyRepository } from "./records/property-repository.ts"
 import type { PropertyValueStore } from "./records/property-value-store.ts"
 import type { RecordRepository } from "./records/record-repository.ts"
+import type { SavedViewRepository } from "./records/saved-view-repository.ts"
 import type { Retention } from "./retention/retention.ts"
 import type { Readiness } from "./health/readiness.ts"
 import type { DeliveryBacklog } from "./webhooks/delivery-backlog.ts"
@@ -80,6 +81,7 @@ export type WaslRepositories =
   | PropertyRepository
   | PropertyGroupRepository
   | PipelineRepository
+  | SavedViewRepository
   | PropertyValueStore
   | RecordRepository
   | NoteRepository

@@ -27,6 +27,7 @@ import { TooManyRequests429WithRetryAfter } from "./retry-after.ts"
 import { type AuthenticatedGroup, DataAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import { NotesGroup } from "./notes-api.ts"
 import { PipelinesGroup } from "./pipelines-api.ts"
+import { ViewsGroup } from "./views-api.ts"
 import { PropertiesGroup } from "./properties-api.ts"
 import { MessagingGroup } from "./messaging-api.ts"
 import { PlatformsGroup } from "./platforms-api.ts"
@@ -236,6 +237,7 @@ const WaslApiBase: HttpApi.HttpApi<
   | typeof TeamsGroup
   | typeof PropertiesGroup
   | typeof PipelinesGroup
+  | typeof ViewsGroup
   | typeof WebhooksGroup
   | typeof DeliveriesGroup
   | typeof NotificationsGroup
@@ -261,6 +263,7 @@ const WaslApiBase: HttpApi.HttpApi<
   .add(TeamsGroup)
   .add(PropertiesGroup)
   .add(PipelinesGroup)
+  .add(ViewsGroup)
   .add(WebhooksGroup)
   .add(DeliveriesGroup)
   .add(NotificationsGroup)
@@ -293,7 +296,7 @@ const WaslApiBase: HttpApi.HttpApi<
 /**
  * Wasl's HTTP API as an Effect `HttpApi`: every endpoint under `/api` with its payload, answer and
  * error schemas, in groups (`me`, `auth`, `tokens`, `accounts`, `emailLinks`, `members`, `invitations`, `teams`, `records`, `recordLinks`, `notes`,
- * `exports`, `properties`, `pipelines`, `webhooks`, `deliveries`, `notifications`, `messaging`, `conversations`, `otp`, `whatsapp`: Meta's
+ * `exports`, `properties`, `pipelines`, `views`, `webhooks`, `deliveries`, `notifications`, `messaging`, `conversations`, `otp`, `whatsapp`: Meta's
  * callbacks), and the health
  * probes (`health`) at `/health/live` and `/health/ready`. Serve it with
  * `WaslRoutes`, derive a typed client with `@wasl/http/client`, or its OpenAPI document with

@@ -91,7 +91,7 @@ export const CONVERSATION_LIST_PARAMETERS: ReadonlyArray<QueryParameter> = [
   })
 ]
 
-/** `GET /api/{kind}`'s own parameters beside the page: search, order, direction and complex_filters. */
+/** `GET /api/{kind}`'s own parameters beside the page: search, order, direction, complex_filters and view. */
 export const RECORD_LIST_PARAMETERS: ReadonlyArray<QueryParameter> = [
   ...PAGE_PARAMETERS,
   query(
@@ -125,6 +125,12 @@ export const RECORD_LIST_PARAMETERS: ReadonlyArray<QueryParameter> = [
         { or: [{ property: "deal_name", operator: "contains", value: "renewal" }, { property: "close_date", operator: "is_empty" }] }
       ]
     }
+  ),
+  query(
+    "view",
+    "The _id of a saved view of the kind the caller sees (GET /api/{kind}/views): the list takes the view's search, order, " +
+      "direction and complex_filters, and any of those the query gives itself (even empty) over them. Any other value is a 422 on view.",
+    { type: "string", pattern: "^[0-9a-f]{24}$" }
   )
 ]
 

@@ -104,7 +104,8 @@ describe("the OpenAPI document", () => {
       expect(params.per_page.schema).toMatchObject({ type: "integer", ...pages.per_page })
     }
     const records = query(paths["/api/{kind}"].get)
-    expect(Object.keys(records)).toEqual(["page", "per_page", "search", "order", "direction", "complex_filters"])
+    expect(Object.keys(records)).toEqual(["page", "per_page", "search", "order", "direction", "complex_filters", "view"])
+    expect(records.view.schema).toEqual({ type: "string", pattern: "^[0-9a-f]{24}$" })
     expect(records.direction.schema).toEqual({ type: "string", enum: ["asc", "desc"], default: "desc" })
     expect(records.complex_filters).toMatchObject({ style: "deepObject", explode: true })
     expect(records.complex_filters.schema.maxItems).toBe(MAX_FILTER_CONDITIONS)

@@ -5,12 +5,14 @@ import { useI18n } from "../i18n/i18n"
 import { ConditionEditor } from "./ConditionEditor"
 import { type Condition, emptyCondition, type FilterRow } from "./filters"
 
-export const FilterBuilder = ({ properties, onApply }: {
+export const FilterBuilder = ({ properties, initial = [], onApply }: {
   readonly properties: ReadonlyArray<Schemas["PropertyView"]>
+  /** The rows it starts with (a saved view's); give the builder a new `key` to start again. */
+  readonly initial?: ReadonlyArray<FilterRow>
   readonly onApply: (rows: ReadonlyArray<FilterRow>) => void
 }) => {
   const { t } = useI18n()
-  const [rows, setRows] = useState<ReadonlyArray<FilterRow>>([])
+  const [rows, setRows] = useState<ReadonlyArray<FilterRow>>(initial)
   const first = properties[0]?.internal_name ?? "created_at"
   const replace = (index: number, row: FilterRow | undefined) =>
     setRows((all) => all.flatMap((old, i) => (i !== index ? [old] : row === undefined ? [] : [row])))

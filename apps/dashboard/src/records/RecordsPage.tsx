@@ -1,4 +1,4 @@
-/** A kind's records: search, ordering, the filter builder, pages and the total. */
+/** A kind's records: saved views, search, ordering, the filter builder, pages and the total. */
 import { useState } from "react"
 import { api, type Kind } from "../api/client"
 import { problemOf, type Problem } from "../api/errors"
@@ -9,10 +9,11 @@ import { ProblemMessage } from "../ui/ProblemMessage"
 import { useDebounced } from "../ui/useDebounced"
 import { useLoad } from "../ui/useLoad"
 import { FilterBuilder } from "./FilterBuilder"
-import { type FilterRow, toApiFilters } from "./filters"
+import { type FilterRow, fromApiFilters, toApiFilters } from "./filters"
 import { ExportCsv } from "./ExportCsv"
 import { ImportCsv } from "./ImportCsv"
 import { DERIVED, NAME_PROPERTY, type RecordValues } from "./kinds"
+import { type SavedView, SavedViews } from "./SavedViews"
 import { useProperties } from "./useProperties"
 import { displayValue } from "./values"
 
@@ -25,6 +26,9 @@ export const RecordsPage = ({ kind }: { readonly kind: Kind }) => {
   const [order, setOrder] = useState("created_at")
   const [direction, setDirection] = useState<"asc" | "desc">("desc")
   const [filters, setFilters] = useState<ReadonlyArray<FilterRow>>([])
+  // The builder starts again from a chosen view's filters: a new key remounts it with them.
+  const [builder, setBuilder] = useState({ key: "", rows: [] as ReadonlyArray<FilterRow> })
+  const [shown, setShown] = useState<ReadonlyArray<string>>([])
   const [page, setPage] = useState(1)
   const [problem, setProblem] = useState<Problem | undefined>()
   const [transfer, setTransfer] = useState<"import" | "export" | undefined>()
@@ -38,8 +42,21 @@ export const RecordsPage = ({ kind }: { readonly kind: Kind }) => {
     setProblem(problemOf(error))
     return data
   }, [kind, searched, order, direction, filters, page, properties.length])
+  const showView = (view: SavedView | undefined) => {
+    const rows = fromApiFilters(view?.complex_filters ?? [])
+    setSearch(view?.search ?? "")
+    setOrder(view?.order ?? "created_at")
+    setDirection(view?.direction ?? "desc")
+    setFilters(rows)
+    setBuilder({ key: view?._id ?? "", rows })
+    setShown(view?.columns ?? [])
+    setPage(1)
+  }
   const name = NAME_PROPERTY[kind]
-  const columns = properties.filter((p) => p.internal_name !== name && !DERIVED.has(p.internal_name)).slice(0, COLUMNS)
+  // A view's columns, else the first few properties.
+  const columns = shown.length > 0
+    ? shown.flatMap((column) => properties.filter((p) => p.internal_name === column && column !== name))
+    : properties.filter((p) => p.internal_name !== name && !DERIVED.has(p.internal_name)).slice(0, COLUMNS)
   const rows = (list.data?.data ?? []) as ReadonlyArray<{ readonly properties: RecordValues }>
   const nameProperty = properties.find((p) => p.internal_name === name)
   return (
@@ -51,6 +68,7 @@ export const RecordsPage = ({ kind }: { readonly kind: Kind }) => {
         <button type="button" aria-expanded={transfer === "import"} onClick={() => setTransfer(transfer === "import" ? undefined : "import")}>{t("importCsv")}</button>
         <button type="button" aria-expanded={transfer === "export"} onClick={() => setTransfer(transfer === "export" ? undefined : "export")}>{t("exportCsv")}</button>
       </header>
+      <SavedViews kind={kind} current={{ search: searched, order, direction, complex_filters: query.complex_filters }} onChoose={showView} />
       {transfer === "import" && <ImportCsv kind={kind} properties={properties} onImported={list.reload} />}
       {transfer === "export" && <ExportCsv kind={kind} properties={properties} query={query} />}
       <form className="toolbar" role="search" onSubmit={(e) => e.preventDefault()}>
@@ -74,7 +92,7 @@ export const RecordsPage = ({ kind }: { readonly kind: Kind }) => {
           </select>
         </label>
       </form>
-      <FilterBuilder properties={properties} onApply={(rows) => { setFilters(rows); setPage(1) }} />
+      <FilterBuilder key={builder.key} properties={properties} initial={builder.rows} onApply={(rows) => { setFilters(rows); setPage(1) }} />
       <ProblemMessage problem={problem} />
       <div className="table-scroll">
         <table>

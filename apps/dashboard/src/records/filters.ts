@@ -64,3 +64,18 @@ export const toApiFilters = (rows: ReadonlyArray<FilterRow>, isNumeric: (propert
       ? toApiCondition(row.condition, isNumeric)
       : { or: row.or.map((condition) => toApiCondition(condition, isNumeric)) }
   )
+
+const fromApiCondition = (filter: Extract<ApiFilter, { operator: unknown }>): Condition => {
+  const value = "value" in filter ? filter.value : undefined
+  const text = (v: unknown) => (v === undefined || v === null ? "" : String(v))
+  if (!Array.isArray(value)) return { property: filter.property, operator: filter.operator, value: text(value), high: "" }
+  return operandOf(filter.operator) === "range"
+    ? { property: filter.property, operator: filter.operator, value: text(value[0]), high: text(value[1]) }
+    : { property: filter.property, operator: filter.operator, value: value.map(text).join(","), high: "" }
+}
+
+/** A saved `complex_filters` (a view's) as rows of the builder, values as text again. */
+export const fromApiFilters = (filters: ReadonlyArray<unknown>): Array<FilterRow> =>
+  (filters as ReadonlyArray<ApiFilter>).map((filter) =>
+    "or" in filter ? { or: filter.or.map(fromApiCondition) } : { condition: fromApiCondition(filter) }
+  )

@@ -9,6 +9,7 @@ import {
   UserRepository
 } from "@wasl/core/Accounts"
 import { NotificationRepository } from "@wasl/core/Notifications"
+import { SavedViewRepository } from "@wasl/core/Records"
 import { DateTime, Effect, Layer, Option } from "effect"
 
 /**
@@ -18,7 +19,7 @@ import { DateTime, Effect, Layer, Option } from "effect"
 export const CurrentUserReaderMemory: Layer.Layer<
   CurrentUserReader,
   never,
-  AccountRepository | MessageAllowanceLedger | NotificationRepository | TeamRepository | UserRepository
+  AccountRepository | MessageAllowanceLedger | NotificationRepository | SavedViewRepository | TeamRepository | UserRepository
 > = Layer.effect(
   CurrentUserReader,
   Effect.gen(function*() {
@@ -27,6 +28,7 @@ export const CurrentUserReaderMemory: Layer.Layer<
     const teams = yield* TeamRepository
     const notifications = yield* NotificationRepository
     const allowances = yield* MessageAllowanceLedger
+    const views = yield* SavedViewRepository
 
     const read = Effect.fnUntraced(function*(accountId: number, userId: number) {
       const [user, account, membership] = yield* Effect.all([
@@ -50,7 +52,8 @@ export const CurrentUserReaderMemory: Layer.Layer<
           customLimit: Option.match(count, { onNone: () => null, onSome: (c) => c.customLimit }),
           month: allowanceMonthKey(month),
           used: Option.match(count, { onNone: () => 0, onSome: (c) => c.used })
-        }
+        },
+        views: yield* views.chosen(accountId, userId)
       })
     })
 

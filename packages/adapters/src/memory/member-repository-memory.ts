@@ -86,7 +86,8 @@ export const MemberRepositoryMemory: Layer.Layer<MemberRepository, never, Memory
             tokens: new Map([...state.tokens].filter(([, token]) => others(token))),
             sessions: new Map([...state.sessions].filter(([, session]) => others(session))),
             preferences: state.preferences.filter(others),
-            notifications: state.notifications.filter(others)
+            notifications: state.notifications.filter(others),
+            viewChoices: state.viewChoices.filter(others)
           }] as const
         })
     })

@@ -13,14 +13,20 @@
  * Fibers forked inside a transaction inherit `CurrentMemoryTransaction`, so they
  * do not wait for the lock their own transaction holds.
  */
-import type { Account, Invitation, NotificationName, StoredEmailToken, Subscription, User } from "@wasl/core/Accounts"
+import type { Account, Invitation, NotificationName, StoredEmailToken, Subscription, User, ViewChoiceKind } from "@wasl/core/Accounts"
 import type { PendingTwoFactorLogin, Permission, StoredSession, StoredToken } from "@wasl/core/Auth"
 import type { DeliveryAttempt, DeliveryStatus } from "@wasl/core/Deliveries"
 import type { OutboxEvent } from "@wasl/core/Events"
 import type { ExportChunk, ExportRow } from "@wasl/core/Exports"
 import type { IdempotencyClaim, KeptAnswer } from "@wasl/core/Idempotency"
 import type { NotificationNotice } from "@wasl/core/Notifications"
-import type { EventName, Pipeline, PropertyDefinition, PropertyGroupDefinition } from "@wasl/core/Records"
+import type {
+  EventName,
+  Pipeline,
+  PropertyDefinition,
+  PropertyGroupDefinition,
+  SavedView
+} from "@wasl/core/Records"
 import type { StoredWebhook } from "@wasl/core/Webhooks"
 import { Context, type DateTime, Effect, HashMap, Layer, PubSub, Ref, Result, Semaphore } from "effect"
 import { emptyMessagingTables, type MessagingTables } from "./messaging-tables.ts"
@@ -53,6 +59,18 @@ export interface MembershipRow {
   readonly createdAt: DateTime.Utc
   /** When the row last changed. */
   readonly updatedAt: DateTime.Utc
+}
+
+/** A member's chosen view of one kind (the `saved_view_choices` row). */
+export interface ViewChoiceRow {
+  /** The account. */
+  readonly accountId: number
+  /** The member. */
+  readonly userId: number
+  /** Contacts, deals or tickets. */
+  readonly kind: ViewChoiceKind
+  /** The chosen view. */
+  readonly viewId: string
 }
 
 /** A team of an account, with the permissions its members get. */
@@ -301,6 +319,10 @@ export interface MemoryState {
   readonly propertyGroups: ReadonlyArray<PropertyGroupDefinition>
   /** Stored pipelines of deals and tickets (pipeline-repository-memory.ts). */
   readonly pipelines: ReadonlyArray<Pipeline>
+  /** Saved views of the lists, oldest first (saved-view-repository-memory.ts). */
+  readonly savedViews: ReadonlyArray<SavedView>
+  /** Each member's chosen views (the `saved_view_choices` rows). */
+  readonly viewChoices: ReadonlyArray<ViewChoiceRow>
   /** Webhooks and their event subscriptions. */
   readonly webhooks: WebhookTable
   /** Sending numbers, broadcasts, messages and the OTP tables (messaging-tables.ts). */
@@ -378,6 +400,8 @@ export const emptyMemoryState: MemoryState = {
   properties: [],
   propertyGroups: [],
   pipelines: [],
+  savedViews: [],
+  viewChoices: [],
   webhooks: { nextId: 1, nextEventId: 1, rows: [] },
   messaging: emptyMessagingTables,
   deliveries: new Map(),

@@ -11,6 +11,7 @@ import {
   unreadCountOf
 } from "./notification-repository-pg.ts"
 import { aggregateList, type Columns, selectList, unaggregate, unprefix } from "./rows.ts"
+import { chosenViewsOf, toChosenViews } from "./saved-view-repository-pg.ts"
 import { decodeTeams, TEAM_WITH_PIVOT_COLUMNS, TEAMS_ORDER, teamsOfUser } from "./team-repository-pg.ts"
 import { decodeMembership, decodeUser, MEMBERSHIP_COLUMNS, USER_COLUMNS } from "./user-repository-pg.ts"
 
@@ -28,7 +29,7 @@ const part = (row: Readonly<Record<string, unknown>>, list: Columns, prefix: str
  * the repository that owns it, under a prefix, and decoded with that repository's row schema; the
  * teams and the preferences come as one array per column (in the repositories' order), so every
  * value, timestamps included, still passes through the driver's codec for its type. The two
- * lists and the count are aggregates (always one row); the user, account, membership,
+ * lists, the count and the chosen views are aggregates (always one row); the user, account, membership,
  * subscription and the message allowance (the custom limit, the latest month's count) are
  * left-joined to them.
  */
@@ -50,6 +51,7 @@ export const CurrentUserReaderPg: Layer.Layer<CurrentUserReader, never, SqlClien
           FROM (${unreadCountOf(sql, accountId, userId)}) unread
           CROSS JOIN (SELECT ${teamColumns} ${teamsOfUser(sql, accountId, userId)}) teams
           CROSS JOIN (SELECT ${preferenceColumns} ${preferencesOf(sql, accountId, userId)}) preferences
+          CROSS JOIN (${chosenViewsOf(sql, accountId, userId)}) views
           LEFT JOIN (SELECT ${userColumns} FROM users WHERE id = ${userId}) u ON true
           LEFT JOIN (SELECT ${accountColumns} FROM accounts WHERE id = ${accountId}) a ON true
           LEFT JOIN (
@@ -81,7 +83,8 @@ export const CurrentUserReaderPg: Layer.Layer<CurrentUserReader, never, SqlClien
             customLimit: row["allowance.limit"] === null ? null : Number(row["allowance.limit"]),
             month: (row["allowance.month"] as string | null) ?? null,
             used: Number(row["allowance.used"] ?? 0)
-          }
+          },
+          views: toChosenViews(row)
         })
       }).pipe(Effect.orDie)
 

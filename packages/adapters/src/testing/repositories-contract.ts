@@ -12,6 +12,8 @@ import { PERMISSIONS, SessionRepository, TokenRepository } from "@wasl/core/Auth
 import { Transactor } from "@wasl/core/Deployment"
 import { ValidationFailed } from "@wasl/core/Errors"
 import { NotificationRepository } from "@wasl/core/Notifications"
+import { SavedViewRepository } from "@wasl/core/Records"
+import { makeRecordId } from "@wasl/core/Wire"
 import { Cause, Context, DateTime, Duration, Effect, Exit, Fiber, type Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { EMAIL_TAKEN, InsufficientOtpCredits } from "../repository-semantics.ts"
@@ -56,6 +58,7 @@ export type ContractServices =
   | TokenRepository
   | SessionRepository
   | Transactor
+  | SavedViewRepository
   | NotificationSeed
 
 let sequence = 0
@@ -713,6 +716,16 @@ export const repositoriesContract = <E>(name: string, implementation: Layer.Laye
         ] as const) {
           yield* seed.notification({ accountId, userId, type: "IncomingMessage", read })
         }
+        // A chosen view of the colleague's, shared, in the first account only.
+        const views = yield* SavedViewRepository
+        const now = yield* DateTime.now
+        const view = {
+          _id: makeRecordId(1_900_000_000, new Uint8Array(8).fill(user.id % 256)), kind: "ticket" as const, account_id: account.id,
+          user_id: colleague.id, name: "Queue", search: null, order: null, direction: null, complex_filters: [], columns: [],
+          shared: true, created_at: now, updated_at: now
+        }
+        yield* views.save(view)
+        yield* views.choose(account.id, user.id, "ticket", view._id)
 
         const partsOf = (accountId: number, userId: number) =>
           Effect.gen(function*() {
@@ -723,7 +736,8 @@ export const repositoriesContract = <E>(name: string, implementation: Layer.Laye
               teams: yield* teams.listForUser(accountId, userId),
               preferences: yield* notifications.listPreferences(accountId, userId),
               unreadCount: yield* notifications.unreadCount(accountId, userId),
-              subscription: Option.some(yield* Effect.orDie(accounts.subscription(accountId)))
+              subscription: Option.some(yield* Effect.orDie(accounts.subscription(accountId))),
+              views: yield* views.chosen(accountId, userId)
             }
           })
 
@@ -741,6 +755,7 @@ export const repositoriesContract = <E>(name: string, implementation: Layer.Laye
         assert.deepStrictEqual(mine.teams[1]!.permissions, [...PERMISSIONS])
         assert.deepStrictEqual(mine.preferences.map((p) => p.name), ["WebhookDeactivated", "IncomingMessage"])
         assert.strictEqual(mine.unreadCount, 2)
+        assert.deepStrictEqual(mine.views, { contact: null, deal: null, ticket: view._id })
 
         const inTheirs = Option.getOrThrow(yield* reader.read(theirs.id, user.id))
         assert.deepStrictEqual(withoutAllowance(inTheirs), yield* partsOf(theirs.id, user.id))

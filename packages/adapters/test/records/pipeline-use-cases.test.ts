@@ -21,7 +21,7 @@ import {
   updateRecords
 } from "@wasl/core/Records"
 import { Effect } from "effect"
-import { claimEvents, idOf, newPrincipal, propertiesOf, USE_CASE_VARIANTS } from "./use-case-support.ts"
+import { claimEvents, errorsOf, idOf, newPrincipal, propertiesOf, tagOf, USE_CASE_VARIANTS } from "./use-case-support.ts"
 
 const stage = (internal_name: string, probability: number, extra: { closed?: boolean; won?: boolean } = {}) => ({
   internal_name,
@@ -35,12 +35,6 @@ const renewals = {
   name: { en: "Renewals", ar: "التجديدات" },
   stages: [stage("renewal_due", 0.5), stage("renewed", 1, { closed: true, won: true }), stage("churned", 0, { closed: true })]
 }
-
-/** The failure's errors, or a failure of the test when it succeeded. */
-const errorsOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.map(Effect.flip(effect), (e) => (e as { errors?: Record<string, ReadonlyArray<string>> }).errors ?? { tag: [(e as { _tag: string })._tag] })
-
-const tagOf = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.map(Effect.flip(effect), (e) => (e as { _tag: string })._tag)
 
 const idsWhere = (principal: Principal, kind: "deal" | "ticket", complex_filters: unknown) =>
   Effect.map(listRecords(principal, kind, { complex_filters } as never), (page) => page.items.map(idOf).sort())

@@ -3,7 +3,7 @@
  * PostgreSQL (the last when TEST_DATABASE_URL, or DATABASE_URL, is set), a fresh principal, and the
  * events an account queued.
  */
-import { bootstrapAccount } from "@wasl/core/Accounts"
+import { bootstrapAccount, UserRepository } from "@wasl/core/Accounts"
 import { PERMISSIONS, type Permission, type Principal } from "@wasl/core/Auth"
 import { Outbox, type QueueSignals } from "@wasl/core/Events"
 import { type NotificationFeed } from "@wasl/core/Notifications"
@@ -65,6 +65,21 @@ export const newPrincipal = (permissions: ReadonlyArray<Permission> = PERMISSION
     return principal
   })
 
+/** Another member of the principal's account holding `permissions` (all by default). */
+export const newMember = (of: Principal, permissions: ReadonlyArray<Permission> = PERMISSIONS) =>
+  Effect.gen(function*() {
+    counter += 1
+    const users = yield* UserRepository
+    const user = yield* Effect.orDie(users.create({
+      email: `member-${counter}-${Date.now()}@example.com`,
+      passwordHash: "x",
+      firstname: "Other",
+      lastname: "Member"
+    }))
+    yield* users.addMembership(of.accountId, user.id)
+    return { ...of, userId: user.id, permissions: new Set(permissions) } satisfies Principal as Principal
+  })
+
 /** The account's queued events, claimed (so each call sees only events queued since the last). */
 export const claimEvents = (accountId: number) =>
   Effect.map(
@@ -76,3 +91,10 @@ export const propertiesOf = (json: RecordJson) => json.properties as Record<stri
 
 /** The `_id` of a record's REST shape. */
 export const idOf = (json: RecordJson) => propertiesOf(json)._id as string
+
+/** The failure's errors (a failure other than a 422 as `{ tag: [its tag] }`), or a failure of the test when it succeeded. */
+export const errorsOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(Effect.flip(effect), (e) => (e as { errors?: Record<string, ReadonlyArray<string>> }).errors ?? { tag: [(e as { _tag: string })._tag] })
+
+/** The failure's tag, or a failure of the test when it succeeded. */
+export const tagOf = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.map(Effect.flip(effect), (e) => (e as { _tag: string })._tag)

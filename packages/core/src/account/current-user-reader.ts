@@ -1,5 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Account, Membership, Subscription } from "./account.ts"
+import type { ChosenViews } from "./chosen-views.ts"
 import type { NotificationPreference, Team, User } from "./user.ts"
 
 /** What `GET /api/me` is built from, read together. */
@@ -20,6 +21,8 @@ export interface CurrentUserParts {
   readonly subscription: Option.Option<Subscription>
   /** The account's monthly message allowance count (as `MessageAllowanceLedger` keeps it). */
   readonly messageAllowance: MessageAllowanceParts
+  /** The user's chosen views in the account (as `SavedViewRepository.chosen`). */
+  readonly views: ChosenViews
 }
 
 /** What `GET /api/me`'s message allowance is made of, besides the plan and the Clock. */

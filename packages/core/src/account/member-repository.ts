@@ -22,7 +22,7 @@ export interface MemberRepositoryShape {
   readonly setTeams: (accountId: number, userId: number, teamIds: ReadonlyArray<number>) => Effect.Effect<void>
   /**
    * Removes the user from the account, and with the membership its teams, tokens, sessions,
-   * notification preferences and notifications there. True when there was such a member.
+   * notification preferences, notifications and chosen views there. True when there was such a member.
    */
   readonly remove: (accountId: number, userId: number) => Effect.Effect<boolean>
 }

@@ -42,8 +42,8 @@ export const DEFAULT_ORDER = "created_at"
 /** The direction of a list's order when the query names none: newest first. */
 export const DEFAULT_DIRECTION: OrderDirection = "desc"
 
-/** The names a list may order by: every property of the kind (derived ones too) and the timestamps. */
-const orderableNames = (kind: ObjectKind, custom: ReadonlyArray<PropertyDefinition>): ReadonlySet<string> =>
+/** The names a list may order by (and a saved view show as columns): every property of the kind (derived ones too) and the timestamps. */
+export const orderableNames = (kind: ObjectKind, custom: ReadonlyArray<PropertyDefinition>): ReadonlySet<string> =>
   new Set([...definitionsOf(kind, custom).map((d) => d.internal_name), "created_at", "updated_at"])
 
 /**

@@ -9,7 +9,7 @@ import { Unauthenticated } from "../errors.ts"
 
 /**
  * The caller as `GET /api/me` returns it: the user, the current account with the caller's
- * membership, the subscription and the month's message allowance, the notification preferences (defaults included), the user's
+ * membership, the subscription and the month's message allowance, the user's chosen views there, the notification preferences (defaults included), the user's
  * teams in the account, the unread notifications count and whether two-factor authentication is on. Any authenticated caller, for itself.
  * Fails {@link Unauthenticated} when the user, the account or the membership is gone.
  */
@@ -19,7 +19,7 @@ export const currentUser: (
   function*(principal: Pick<Principal, "accountId" | "userId">) {
     const parts = yield* (yield* CurrentUserReader).read(principal.accountId, principal.userId)
     if (Option.isNone(parts)) return yield* new Unauthenticated()
-    const { user, account, membership, teams, preferences, unreadCount, subscription, messageAllowance } = parts.value
+    const { user, account, membership, teams, preferences, unreadCount, subscription, messageAllowance, views } = parts.value
     // Every account has its subscription; a missing one is a broken invariant.
     if (Option.isNone(subscription)) {
       return yield* Effect.die(new Error(`account ${principal.accountId} has no subscription`))
@@ -27,6 +27,10 @@ export const currentUser: (
     const { webhook_limit: _internal, ...accountView } = account
     return {
       ...user,
+      // The chosen views are the member's in the current account, where the views live.
+      contacts_view_id: views.contact,
+      deals_view_id: views.deal,
+      tickets_view_id: views.ticket,
       account: {
         ...accountView,
         pivot: membership,

@@ -12,7 +12,11 @@ import { laravelTrim } from "../validation/laravel-trim.ts"
 import { LaravelMessageMore } from "../validation/more-validation-messages.ts"
 import { canonicalLanguageTag, isHttpsUrl } from "../validation/settings-values.ts"
 import { LaravelMessage } from "../validation/validation-messages.ts"
+import { VIEW_CHOICE_KEYS, VIEW_CHOICE_KINDS, type ViewChoiceKind } from "../account/chosen-views.ts"
+import { SavedViewRepository } from "../records/saved-view-repository.ts"
+import { Transactor } from "../transactor.ts"
 import { currentUser } from "./current-user.ts"
+import { findVisibleView } from "./saved-views.ts"
 
 const NAME_MAX = 255
 const LOCALE_MAX = 35
@@ -31,7 +35,36 @@ export interface ProfileChanges {
   readonly locale?: string
   /** An https URL, or null to remove the picture. */
   readonly image?: string | null
+  /** The contacts view the console opens on in the current account (a view the user sees), or null for none. */
+  readonly contacts_view_id?: string | null
+  /** The deals view, as `contacts_view_id`. */
+  readonly deals_view_id?: string | null
+  /** The tickets view, as `contacts_view_id`. */
+  readonly tickets_view_id?: string | null
 }
+
+/**
+ * The chosen views the changes name, each checked to be a view of its kind the user sees in the
+ * account (else a message on its key); null clears a choice.
+ */
+const viewChoices = (principal: Pick<Principal, "accountId" | "userId">, changes: ProfileChanges) =>
+  Effect.gen(function*() {
+    const errors: Record<string, Array<string>> = {}
+    const choices: Array<readonly [ViewChoiceKind, string | null]> = []
+    for (const kind of VIEW_CHOICE_KINDS) {
+      const key = VIEW_CHOICE_KEYS[kind]
+      const id = changes[key]
+      if (id === undefined) continue
+      if (id === null) {
+        choices.push([kind, null])
+        continue
+      }
+      const view = yield* findVisibleView(principal.accountId, principal.userId, kind, laravelTrim(id))
+      if (Option.isNone(view)) errors[key] = [LaravelMessage.selectedInvalid(key)]
+      else choices.push([kind, view.value._id])
+    }
+    return { errors, choices }
+  })
 
 /** Every field's messages (an empty record when all are valid), and the profile with the changes applied. */
 const applyChanges = (current: Profile, changes: ProfileChanges) => {
@@ -70,21 +103,34 @@ const applyChanges = (current: Profile, changes: ProfileChanges) => {
 /**
  * Changes the caller's profile: first and last name (trimmed, not empty, at most 255
  * characters), locale (a BCP 47 tag, stored in its canonical form) and image (an https URL, or
- * null to remove it); a field left out keeps its value. Answers the user as `GET /api/me` shows
- * it. Fails {@link ValidationFailed} with every field's message.
+ * null to remove it), and the views the console opens on in the current account
+ * (`contacts_view_id`, `deals_view_id`, `tickets_view_id`: a view of that kind the user sees, or
+ * null); a field left out keeps its value. Answers the user as `GET /api/me` shows it. Fails
+ * {@link ValidationFailed} with every field's message.
  */
 export const updateProfile: (
   principal: Pick<Principal, "accountId" | "userId">,
   changes: ProfileChanges
-) => Effect.Effect<CurrentUser, ValidationFailed | Unauthenticated, CurrentUserReader | UserRepository> = Effect.fn(
+) => Effect.Effect<
+  CurrentUser,
+  ValidationFailed | Unauthenticated,
+  CurrentUserReader | SavedViewRepository | Transactor | UserRepository
+> = Effect.fn(
   "updateProfile"
 )(function*(principal: Pick<Principal, "accountId" | "userId">, changes: ProfileChanges) {
   const users = yield* UserRepository
   const user = yield* users.findById(principal.userId)
   if (Option.isNone(user)) return yield* new Unauthenticated()
   const { errors, profile } = applyChanges(user.value, changes)
+  const views = yield* viewChoices(principal, changes)
+  Object.assign(errors, views.errors)
   if (Object.keys(errors).length > 0) return yield* new ValidationFailed({ errors })
-  yield* users.setProfile(principal.userId, profile)
+  yield* (yield* Transactor).transaction(Effect.gen(function*() {
+    yield* users.setProfile(principal.userId, profile)
+    for (const [kind, id] of views.choices) {
+      yield* SavedViewRepository.use((repo) => repo.choose(principal.accountId, principal.userId, kind, id))
+    }
+  }))
   return yield* currentUser(principal)
 })
 

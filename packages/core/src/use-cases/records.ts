@@ -26,12 +26,14 @@ import type { PipelineRepository } from "../records/pipeline-repository.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
 import type { ListQueryInput } from "../records/list-query-input.ts"
 import { RecordRepository } from "../records/record-repository.ts"
+import type { SavedViewRepository } from "../records/saved-view-repository.ts"
 import type { RecordJson } from "../records/record-shape.ts"
 import { validateRecordCreate, validateRecordUpdate } from "../records/value-validation.ts"
 import { Transactor } from "../transactor.ts"
 import { authorize } from "./authenticate.ts"
 import { customOf, findRecord, shapeOf } from "./record-lookup.ts"
 import { removeRecord, storeNewRecord, storeRecordPatch } from "./record-writes.ts"
+import { applyView } from "./saved-views.ts"
 
 /**
  * `POST /api/{kind}`: creates a record of the kind from `body` (the JSON object of the request),
@@ -157,7 +159,8 @@ export const deleteRecord: (
  * as `{ complex_filters: [{ property }] }`): `page`,
  * `per_page` (default 15, at most 100), `search` (in the kind's name property), `order` (a property
  * or a timestamp, default `created_at`), `direction` (`asc` or `desc`, default `desc`) and
- * `complex_filters`. Needs `<kind>-index`.
+ * `complex_filters`; `view`, a saved view's `_id`, lists with that view's parameters under the
+ * query's own (saved-views.ts). Needs `<kind>-index`.
  *
  * Answers the page's records in their REST shape, the total over all pages, and the page and
  * per-page used. Fails {@link Forbidden} without the permission, {@link ValidationFailed} with an
@@ -182,12 +185,16 @@ export const listRecords: (
   principal: Principal,
   kind: ObjectKind,
   query: ListQueryInput
-) => Effect.Effect<Page<RecordJson>, Forbidden | ValidationFailed, PropertyRepository | RecordRepository> = Effect.fn(
+) => Effect.Effect<
+  Page<RecordJson>,
+  Forbidden | ValidationFailed,
+  PropertyRepository | RecordRepository | SavedViewRepository
+> = Effect.fn(
   "listRecords"
 )(function*(principal: Principal, kind: ObjectKind, query: ListQueryInput) {
   yield* authorize(principal, `${kind}-index`)
   const custom = yield* customOf(principal.accountId, kind)
-  const params = yield* parseRecordListQuery(kind, query, custom)
+  const params = yield* parseRecordListQuery(kind, yield* applyView(principal, kind, query, custom), custom)
   const result = yield* RecordRepository.use((repo) => repo.list({ accountId: principal.accountId, kind, custom, ...params }))
   return {
     items: result.rows.map((row) => shapeOf(kind, row, custom)),
@@ -202,6 +209,7 @@ export type RecordUseCaseServices =
   | RecordRepository
   | PipelineRepository
   | PropertyRepository
+  | SavedViewRepository
   | Outbox
   | Transactor
   | SecureRandom.SecureRandom

@@ -43,6 +43,7 @@ import _0038_message_arrival_order from "./0038_message_arrival_order.ts"
 import _0047_pipelines from "./0047_pipelines.ts"
 import _0048_webhook_tenant_keys from "./0048_webhook_tenant_keys.ts"
 import _0049_invitation_retention from "./0049_invitation_retention.ts"
+import _0050_saved_views from "./0050_saved_views.ts"
 
 /**
  * Wasl's migrations, in order, for `@effect/sql-pg`'s `PgMigrator` (`runMigrations` and
@@ -87,5 +88,6 @@ export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0038_message_arrival_order": _0038_message_arrival_order,
   "0047_pipelines": _0047_pipelines,
   "0048_webhook_tenant_keys": _0048_webhook_tenant_keys,
-  "0049_invitation_retention": _0049_invitation_retention
+  "0049_invitation_retention": _0049_invitation_retention,
+  "0050_saved_views": _0050_saved_views
 })

@@ -12,7 +12,7 @@
  *   tables: the account's credits, plan and settings, memberships (their use and settings), notification
  *   preferences, notifications written or read, OTP credits charged or refunded, the message
  *   allowance used, given back or set, a user's profile, password, e-mail and two-factor
- *   authentication; a team's creation drops them in
+ *   authentication, saved views and the member's chosen ones; a team's creation drops them in
  *   `RepositoryCachesPg`, which decorates `TeamRepository` for the grants already);
  * - nothing is kept while the process is not listening, nor read or kept inside a transaction, and
  *   whatever is kept expires after the TTL regardless.
@@ -29,6 +29,7 @@ import {
 import { TwoFactorRepository } from "@wasl/core/Auth"
 import { NotificationRepository } from "@wasl/core/Notifications"
 import { OtpLedger, OtpReservationRepository } from "@wasl/core/Otp"
+import { SavedViewRepository } from "@wasl/core/Records"
 import { Context, Effect, Option } from "effect"
 import type { TtlCache } from "./ttl-cache.ts"
 
@@ -45,6 +46,7 @@ export type CurrentUserPorts =
   | OtpReservationRepository
   | TwoFactorRepository
   | MessageAllowanceLedger
+  | SavedViewRepository
 
 /** What `RepositoryCachesPg` lends: reads through a cache when it may, drops after a write. */
 export interface CacheAccess {
@@ -72,6 +74,7 @@ export const currentUserCaching = (
   const reservations = Context.get(context, OtpReservationRepository)
   const twoFactor = Context.get(context, TwoFactorRepository)
   const allowances = Context.get(context, MessageAllowanceLedger)
+  const views = Context.get(context, SavedViewRepository)
   const ofAccount = (accountId: number) => written(cache, currentUserKey(accountId))
   const ofMember = (accountId: number, userId: number) => written(cache, currentUserKey(accountId, userId))
   return Context.make(CurrentUserReader, {
@@ -129,6 +132,14 @@ export const currentUserCaching = (
       giveBack: (accountId, month) => Effect.tap(allowances.giveBack(accountId, month), () => ofAccount(accountId)),
       setCustomLimit: (accountId, limit) =>
         Effect.tap(allowances.setCustomLimit(accountId, limit), () => ofAccount(accountId))
+    }),
+    // A view saved or deleted may change what any member's choice shows (a view made private).
+    Context.add(SavedViewRepository, {
+      ...views,
+      save: (view) => Effect.tap(views.save(view), () => ofAccount(view.account_id)),
+      delete: (accountId, kind, id) => Effect.tap(views.delete(accountId, kind, id), () => ofAccount(accountId)),
+      choose: (accountId, userId, kind, viewId) =>
+        Effect.tap(views.choose(accountId, userId, kind, viewId), () => ofMember(accountId, userId))
     }),
     // As the user's profile: turning two-factor on or off is rare.
     Context.add(TwoFactorRepository, {
