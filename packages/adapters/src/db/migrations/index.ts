@@ -41,6 +41,7 @@ import _0036_message_allowance from "./0036_message_allowance.ts"
 import _0037_sending_number_health from "./0037_sending_number_health.ts"
 import _0038_message_arrival_order from "./0038_message_arrival_order.ts"
 import _0047_pipelines from "./0047_pipelines.ts"
+import _0051_campaigns from "./0051_campaigns.ts"
 
 /**
  * Wasl's migrations, in order, for `@effect/sql-pg`'s `PgMigrator` (`runMigrations` and
@@ -83,5 +84,6 @@ export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0036_message_allowance": _0036_message_allowance,
   "0037_sending_number_health": _0037_sending_number_health,
   "0038_message_arrival_order": _0038_message_arrival_order,
-  "0047_pipelines": _0047_pipelines
+  "0047_pipelines": _0047_pipelines,
+  "0051_campaigns": _0051_campaigns
 })
