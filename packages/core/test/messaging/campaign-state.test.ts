@@ -57,7 +57,10 @@ const allowed = (model: Model, event: CampaignEvent): CampaignStatus | undefined
 const millis = (dt: DateTime.Utc | null) => dt === null ? null : DateTime.toEpochMillis(dt)
 
 class EventCommand implements fc.Command<Model, Real> {
-  constructor(readonly event: CampaignEvent) {}
+  readonly event: CampaignEvent
+  constructor(event: CampaignEvent) {
+    this.event = event
+  }
   check = () => true
   run(model: Model, real: Real) {
     const now = DateTime.makeUnsafe(model.nowMillis)
@@ -89,7 +92,10 @@ class EventCommand implements fc.Command<Model, Real> {
 }
 
 class TickCommand implements fc.Command<Model, Real> {
-  constructor(readonly ms: number) {}
+  readonly ms: number
+  constructor(ms: number) {
+    this.ms = ms
+  }
   check = () => true
   run(model: Model) {
     model.nowMillis += this.ms
