@@ -101,7 +101,7 @@ describe.each(DATABASES)("campaigns over HTTP on %s", (database) => {
 
     const page = await recipients(id)
     expect(page.meta.total).toBe(6)
-    const byContact = new Map(page.data.map((r: any) => [r.contact_id, r]))
+    const byContact = new Map<string, any>(page.data.map((r: any) => [r.contact_id, r]))
     expect(byContact.get(sara)).toMatchObject({ status: "sent", reason: null })
     expect(byContact.get(sara).message_id).toMatch(/^[0-9a-f]{24}$/)
     expect(byContact.get(noNumber)).toMatchObject({ status: "skipped", reason: "The contact has no whatsapp_number or phone.", message_id: null })
