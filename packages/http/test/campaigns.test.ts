@@ -4,12 +4,18 @@
  * audience resolved when it starts (by ids or by the contacts list query; no number, opted out
  * or a variable's property empty: skipped and counted), each recipient sent once and counted by
  * its message's status, the allowance pausing and resuming it, cancel, the schedule, the
- * creator's notification, and a sending number with a campaign that has not ended kept.
+ * creator's notification, and a sending number with a campaign that has not ended kept. Resumable:
+ * a worker interrupted mid-campaign, or one that died holding it, never sends anyone twice nor
+ * leaves anyone out; the allowance stays exact with sends racing the campaign; Meta's throttling
+ * (130429) makes it wait and resume.
  */
+import { type FakeCloudApi, startFakeCloudApi } from "@wasl/adapters/testing"
 import { setCustomMessageLimit, setPlan } from "@wasl/core/Accounts"
-import { makeCampaignRunner } from "@wasl/core/Messaging"
+import { makeCampaignRunner, SEND_INTERRUPTED } from "@wasl/core/Messaging"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
+  approvedOnCloud,
   authenticationTemplate,
   createBroadcast,
   createContact,
@@ -220,6 +226,91 @@ describe.each(DATABASES)("campaigns over HTTP on %s", (database) => {
     expect((await show(asked.body.data._id)).status).toBe("completed")
   })
 
+  /** Each number the sandbox was given since `from` lines, with how many times. */
+  const sendsSince = async (from: number) => {
+    const counts = new Map<string, number>()
+    for (const line of (await readOutbox(server.sandboxOutbox)).slice(from)) counts.set(line.to, (counts.get(line.to) ?? 0) + 1)
+    return counts
+  }
+
+  it("resumes a campaign its worker was interrupted in: nobody sent twice, nobody left out", async () => {
+    const { owner, campaign, show } = await account()
+    const ids = []
+    for (let i = 0; i < 40; i++) {
+      ids.push(await createContact(server, owner.token, { firstname: `R${i}`, whatsapp_number: `+9665000070${String(i).padStart(2, "0")}` }))
+    }
+    const asked = await campaign({ name: "Resumed", audience: { contact_ids: ids }, parameters: firstname })
+    const from = (await readOutbox(server.sandboxOutbox)).length
+    // 20 a second: the round of 40 takes two seconds; the worker is stopped after a fraction of it.
+    const slow = makeCampaignRunner({ sendRate: 20 })
+    await server.run(slow.runNext) // resolves the audience: running
+    await server.run(Effect.timeout(slow.runNext, "600 millis").pipe(Effect.ignore))
+    const partial = await show(asked.body.data._id)
+    expect(partial.status).toBe("running")
+    expect(partial.counts.sent).toBeGreaterThan(0)
+    expect(partial.counts.sent).toBeLessThan(40)
+    const pendingOrSending = await server.query(
+      "SELECT status, count(*)::int AS n FROM campaign_recipients WHERE account_id = $1 GROUP BY status ORDER BY status",
+      [owner.account_id]
+    )
+    expect(pendingOrSending.map((r) => r.status)).toEqual(["pending", "sent"])
+    // The allowance counts what was sent, none of those given back.
+    const used = async () => (await server.request("GET", "/api/me", { token: owner.token })).body.account.message_allowance.used
+    expect(await used()).toBe(partial.counts.sent)
+
+    await work()
+    const done = await show(asked.body.data._id)
+    expect(done).toMatchObject({ status: "completed" })
+    expect(done.counts).toMatchObject({ recipients: 40, sent: 40, failed: 0 })
+    const sends = await sendsSince(from)
+    expect(sends.size).toBe(40)
+    expect([...sends.values()].every((times) => times === 1)).toBe(true)
+    expect(await used()).toBe(40)
+  })
+
+  it("fails, never resends, what a worker that died was sending, and sends the rest", async () => {
+    const { owner, campaign, show, recipients } = await account()
+    const ids = []
+    for (let i = 0; i < 4; i++) ids.push(await createContact(server, owner.token, { firstname: `D${i}`, whatsapp_number: `+96650000800${i}` }))
+    const asked = await campaign({ name: "Died", audience: { contact_ids: ids }, parameters: firstname })
+    const id = asked.body.data._id
+    await server.run(runner.runNext) // resolves the audience: running
+    // What a worker that died mid-send leaves: one recipient sending, the campaign's lease run out.
+    await server.query(
+      "UPDATE campaign_recipients SET status = 'sending' WHERE account_id = $1 AND campaign_id = $2 AND seq = 1",
+      [owner.account_id, id]
+    )
+    await server.query("UPDATE campaigns SET lease_until = now() - interval '1 second' WHERE account_id = $1", [owner.account_id])
+    const from = (await readOutbox(server.sandboxOutbox)).length
+    await work()
+    expect((await show(id)).counts).toMatchObject({ recipients: 4, sent: 3, failed: 1 })
+    expect((await recipients(id)).data[1]).toMatchObject({ contact_id: ids[1], status: "failed", reason: SEND_INTERRUPTED })
+    expect((await sendsSince(from)).has("966500008001")).toBe(false)
+  })
+
+  it("keeps the allowance exact when template sends race the campaign", async () => {
+    const { owner, broadcast, campaign, show } = await account()
+    await server.run(setPlan(owner.account_id, "custom", null))
+    await server.run(setCustomMessageLimit(owner.account_id, 6))
+    const ids = []
+    for (let i = 0; i < 6; i++) ids.push(await createContact(server, owner.token, { firstname: `A${i}`, whatsapp_number: `+96650000900${i}` }))
+    const asked = await campaign({ name: "Race", audience: { contact_ids: ids }, parameters: firstname })
+    await server.run(runner.runNext) // resolves the audience: running
+    const sends = ids.map((contact_id) =>
+      server.request("POST", `/api/broadcasts/${broadcast.id}/send`, {
+        token: owner.token,
+        body: { contact_id, parameters: { body: ["racer"] } }
+      })
+    )
+    const [answers] = await Promise.all([Promise.all(sends), work()])
+    const accepted = answers.filter((a) => a.status === 200).length
+    expect(answers.every((a) => a.status === 200 || a.status === 402)).toBe(true)
+    const counts = (await show(asked.body.data._id)).counts
+    expect(accepted + counts.sent).toBe(6)
+    const me = await server.request("GET", "/api/me", { token: owner.token })
+    expect(me.body.account.message_allowance).toMatchObject({ limit: 6, used: 6 })
+  })
+
   it("refuses what it cannot send: 403 without broadcast-send, for an authentication or unapproved template; 404; 422", async () => {
     const { owner, platformId, broadcast, campaign } = await account()
     const contact = await createContact(server, owner.token, { firstname: "Sara", whatsapp_number: "+966500006001" })
@@ -259,5 +350,64 @@ describe.each(DATABASES)("campaigns over HTTP on %s", (database) => {
     const unknownProperty = await campaign({ name: "Q", audience: { contact_ids: [contact] }, parameters: { body: [{ property: "nope" }] } })
     expect(unknownProperty.body.errors).toEqual({ "parameters.body.0.property": ["The selected parameters.body.0.property is invalid."] })
     expect(await server.query("SELECT 1 FROM campaigns WHERE account_id = $1", [owner.account_id])).toHaveLength(0)
+  })
+})
+
+describe.each(DATABASES)("campaigns through the WhatsApp Cloud API on %s", (database) => {
+  const ACCESS_TOKEN = "EAAG-campaigns"
+  let api: FakeCloudApi
+  let server: TestServer
+
+  beforeAll(async () => {
+    api = await startFakeCloudApi(ACCESS_TOKEN)
+    server = await startTestServer(database, { graphUrl: api.url })
+  })
+  afterAll(async () => {
+    await server?.close()
+    await api?.close()
+  })
+
+  it("waits on Meta's throughput error (130429) and resumes: each recipient's message accepted once", async () => {
+    const owner = await server.bootstrap({ email: "campaigns-cloud@example.test", password: "pw" })
+    await server.run(setPlan(owner.account_id, "business", null))
+    const platformId = (await createPlatform(server, owner.token, {
+      name: "Cloud number",
+      display_phone_number: "+1 555 000 2222",
+      provider: "whatsapp_cloud",
+      phone_id: "106540352242933",
+      waba_id: "102290129340399",
+      access_token: ACCESS_TOKEN
+    })).id
+    const broadcast = await approvedOnCloud(server, api, owner.token, await createBroadcast(server, owner.token, platformId, utilityTemplate()))
+    const ids = []
+    for (let i = 0; i < 3; i++) ids.push(await createContact(server, owner.token, { firstname: `T${i}`, whatsapp_number: `+96650001000${i}` }))
+    const asked = await server.request("POST", `/api/broadcasts/${broadcast.id}/campaigns`, {
+      token: owner.token,
+      body: { name: "Throttled", audience: { contact_ids: ids } }
+    })
+    expect(asked.status).toBe(202)
+    const runner = makeCampaignRunner({ sendRate: 1_000 })
+    api.failures.set("966500010001", [400, 130429])
+    await server.run(runner.runNext) // resolves the audience
+    await server.run(runner.runNext) // a round: one throttled
+    const [row] = await server.query("SELECT status, resume_at > now() + interval '30 seconds' AS waits FROM campaigns WHERE account_id = $1", [
+      owner.account_id
+    ])
+    expect(row).toMatchObject({ status: "running", waits: true })
+    const waiting = await server.request("GET", `/api/campaigns/${asked.body.data._id}/recipients`, { token: owner.token })
+    expect(waiting.body.data.find((r: any) => r.contact_id === ids[1]).status).toBe("pending")
+    expect(await server.run(runner.runNext)).toBe(false) // nothing to do until Meta's retry time
+
+    api.failures.delete("966500010001")
+    await server.query("UPDATE campaigns SET resume_at = now() WHERE account_id = $1", [owner.account_id])
+    while (await server.run(runner.runNext)) {
+      // the rest of the campaign
+    }
+    const done = await server.request("GET", `/api/campaigns/${asked.body.data._id}`, { token: owner.token })
+    expect(done.body.data).toMatchObject({ status: "completed", counts: { recipients: 3, sent: 3, failed: 0 } })
+    const calls = api.calls.filter((c) => c.path.endsWith("/106540352242933/messages")).map((c) => c.json.to)
+    expect(calls.filter((to) => to === "966500010000")).toHaveLength(1)
+    expect(calls.filter((to) => to === "966500010001")).toHaveLength(2) // refused once, then accepted
+    expect(calls.filter((to) => to === "966500010002")).toHaveLength(1)
   })
 })
