@@ -42,7 +42,7 @@ import { performance } from "node:perf_hooks"
 import { bootstrapAccount, root, startChild, startWaslServer } from "./support/children.ts"
 import { cpuSeconds } from "./support/cpu.ts"
 import { createBenchDatabase } from "./support/database.ts"
-import { intFromEnv } from "./support/env.ts"
+import { intFromEnv, nodeFlagsFromEnv } from "./support/env.ts"
 import { atCleanup, runBenchmark } from "./support/harness.ts"
 import { figureResult, ratioResult, writeResults } from "./support/results.ts"
 import { sampleRss } from "./support/rss.ts"
@@ -193,7 +193,9 @@ const run = async () => {
   })).data
 
   log(`starting one apps/worker at ${settings.rate} messages/s...`)
-  const worker = startChild("apps/worker", [Path.join(root, "apps", "worker", "src", "main.ts")], env)
+  // BENCH_WORKER_NODE_ARGS: extra node flags for the worker (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+  const workerFlags = nodeFlagsFromEnv("BENCH_WORKER_NODE_ARGS")
+  const worker = startChild("apps/worker", [...workerFlags, Path.join(root, "apps", "worker", "src", "main.ts")], env)
   await worker.waitFor(/Wasl delivery worker started/, 60_000)
   const rss = sampleRss(worker.child.pid)
   const cpuBefore = cpuSeconds(worker.child.pid)
@@ -201,10 +203,13 @@ const run = async () => {
   const deadline = Date.now() + (settings.recipients / settings.rate) * 1000 * 3 + 60_000
   let status = "queued"
   while (status !== "completed") {
-    if (Date.now() > deadline) throw new Error(`the campaign is ${status} after ${meta.arrivals.length} messages`)
+    if (Date.now() > deadline) {
+      throw new Error(`the campaign is ${status} after ${meta.arrivals.length} messages\n${worker.output().slice(-3000)}`)
+    }
     await sleep(500)
     status = (await api("GET", `/api/campaigns/${campaign._id}`)).data.status
   }
+  if (process.env.BENCH_WORKER_OUTPUT) Fs.writeFileSync(process.env.BENCH_WORKER_OUTPUT, worker.output())
   const cpuAfter = cpuSeconds(worker.child.pid)
   const memory = rss.stop()
   const done = (await api("GET", `/api/campaigns/${campaign._id}`)).data

@@ -168,7 +168,7 @@ describe.each(DATABASES)("campaigns over HTTP on %s", (database) => {
     const { owner, campaign, show } = await account()
     await server.run(setPlan(owner.account_id, "custom", null))
     await server.run(setCustomMessageLimit(owner.account_id, 2))
-    const ids = []
+    const ids: Array<string> = []
     for (let i = 0; i < 3; i++) {
       ids.push(await createContact(server, owner.token, { firstname: `C${i}`, whatsapp_number: `+96650000300${i}` }))
     }
@@ -235,7 +235,7 @@ describe.each(DATABASES)("campaigns over HTTP on %s", (database) => {
 
   it("resumes a campaign its worker was interrupted in: nobody sent twice, nobody left out", async () => {
     const { owner, campaign, show } = await account()
-    const ids = []
+    const ids: Array<string> = []
     for (let i = 0; i < 40; i++) {
       ids.push(await createContact(server, owner.token, { firstname: `R${i}`, whatsapp_number: `+9665000070${String(i).padStart(2, "0")}` }))
     }
@@ -270,7 +270,7 @@ describe.each(DATABASES)("campaigns over HTTP on %s", (database) => {
 
   it("fails, never resends, what a worker that died was sending, and sends the rest", async () => {
     const { owner, campaign, show, recipients } = await account()
-    const ids = []
+    const ids: Array<string> = []
     for (let i = 0; i < 4; i++) ids.push(await createContact(server, owner.token, { firstname: `D${i}`, whatsapp_number: `+96650000800${i}` }))
     const asked = await campaign({ name: "Died", audience: { contact_ids: ids }, parameters: firstname })
     const id = asked.body.data._id
@@ -292,7 +292,7 @@ describe.each(DATABASES)("campaigns over HTTP on %s", (database) => {
     const { owner, broadcast, campaign, show } = await account()
     await server.run(setPlan(owner.account_id, "custom", null))
     await server.run(setCustomMessageLimit(owner.account_id, 6))
-    const ids = []
+    const ids: Array<string> = []
     for (let i = 0; i < 6; i++) ids.push(await createContact(server, owner.token, { firstname: `A${i}`, whatsapp_number: `+96650000900${i}` }))
     const asked = await campaign({ name: "Race", audience: { contact_ids: ids }, parameters: firstname })
     await server.run(runner.runNext) // resolves the audience: running
@@ -379,7 +379,7 @@ describe.each(DATABASES)("campaigns through the WhatsApp Cloud API on %s", (data
       access_token: ACCESS_TOKEN
     })).id
     const broadcast = await approvedOnCloud(server, api, owner.token, await createBroadcast(server, owner.token, platformId, utilityTemplate()))
-    const ids = []
+    const ids: Array<string> = []
     for (let i = 0; i < 3; i++) ids.push(await createContact(server, owner.token, { firstname: `T${i}`, whatsapp_number: `+96650001000${i}` }))
     const asked = await server.request("POST", `/api/broadcasts/${broadcast.id}/campaigns`, {
       token: owner.token,

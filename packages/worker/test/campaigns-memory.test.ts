@@ -41,7 +41,7 @@ describe("runDeliveryWorker: campaigns on the memory ports", () => {
         platform_id: platform.id,
         template: { name: "spring_sale", category: "MARKETING", body: "The spring sale has started." }
       })
-      const ids = []
+      const ids: Array<string> = []
       for (let i = 0; i < 5; i++) {
         const contact = yield* createRecord(principal, "contact", { firstname: `C${i}`, whatsapp_number: `+96650000100${i}` })
         ids.push(contact.properties._id as string)

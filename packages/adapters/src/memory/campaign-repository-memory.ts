@@ -136,6 +136,17 @@ export const CampaignRepositoryMemory: Layer.Layer<CampaignRepository, never, Me
           })
           return true
         }),
+      markSent: (accountId, campaignId, sent, now) =>
+        changeRecipients(accountId, campaignId, (rows) => {
+          let n = 0
+          for (const { contactId, messageId } of sent) {
+            const row = rows.get(contactId)
+            if (row === undefined || row.status !== "sending") continue
+            rows.set(contactId, { ...row, status: "sent", messageId, reason: null, updatedAt: now })
+            n++
+          }
+          return n
+        }),
       abandonSending: (accountId, campaignId, reason, now) =>
         changeRecipients(accountId, campaignId, (rows) => {
           let n = 0

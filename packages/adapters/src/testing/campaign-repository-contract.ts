@@ -231,6 +231,16 @@ export const campaignRepositoryContract = <E>(
         expect(listed.map((r) => r.messageStatus)).toStrictEqual(["sent", "delivered", "read", "failed", null, null, null])
         expect(listed[5]).toMatchObject({ status: "failed", reason: "Stopped.", messageId: null })
 
+        // Many marked sent at once, only those sending.
+        yield* repo.addRecipients(accountId, campaign.id, pending(2, 10), T0)
+        const both = yield* repo.claimRecipients(accountId, campaign.id, 2, at(3))
+        const messageIds = [freshRecordId(), freshRecordId()]
+        const marks = both.map((r, i) => ({ contactId: r.contactId, messageId: messageIds[i]! }))
+        expect(yield* repo.markSent(accountId, campaign.id, [...marks, { contactId: claimed[0]!.contactId, messageId: "x" }], at(3))).toBe(2)
+        expect(yield* repo.markSent(accountId, campaign.id, marks, at(3))).toBe(0)
+        const marked = (yield* repo.listRecipients(accountId, campaign.id, 1, 15)).rows.filter((r) => r.seq >= 10)
+        expect(marked.map((r) => [r.status, r.messageId])).toStrictEqual([["sent", messageIds[0]], ["sent", messageIds[1]]])
+
         // Back to pending: claimed again later.
         yield* repo.addRecipients(accountId, campaign.id, pending(1, 7), T0)
         const [again] = yield* repo.claimRecipients(accountId, campaign.id, 1, at(3))

@@ -394,6 +394,21 @@ export const messagingRepositoriesContract = <E>(
           expect(yield* repo.findById(id, freshRecordId())).toEqual(Option.none())
         }))
 
+      it.effect("stores many messages in one call, each read back as stored", () =>
+        Effect.gen(function*() {
+          const repo = yield* MessageRepository
+          const id = yield* accountWithCredits(0)
+          const broadcast = yield* newBroadcast(id)
+          const many = [
+            sentMessage(broadcast),
+            { ...sentMessage(broadcast), status: "delivered" as const, delivered_at: T0, body: "Hello Sara" },
+            { ...sentMessage(broadcast), error: { code: 131026, title: "Undeliverable", details: null } }
+          ]
+          yield* repo.insertMany(many)
+          yield* repo.insertMany([])
+          for (const m of many) expect(yield* repo.findById(id, m._id)).toEqual(Option.some(m))
+        }))
+
       it.effect("refuses, as defects, a second message with the same id and one on another account's broadcast", () =>
         Effect.gen(function*() {
           const repo = yield* MessageRepository

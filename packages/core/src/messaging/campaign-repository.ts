@@ -84,6 +84,16 @@ export interface CampaignRepositoryShape {
     now: DateTime.Utc
   ) => Effect.Effect<boolean>
   /**
+   * `settleRecipient` with `Sent` for many recipients at once (each with its message), in one
+   * statement; answers how many were `sending` (those that were not are left as they are).
+   */
+  readonly markSent: (
+    accountId: number,
+    campaignId: string,
+    sent: ReadonlyArray<{ readonly contactId: string; readonly messageId: string }>,
+    now: DateTime.Utc
+  ) => Effect.Effect<number>
+  /**
    * Marks every `sending` recipient of the campaign `failed` with `reason`: those of a worker that
    * stopped between calling the provider and storing its answer. Answers how many.
    */

@@ -12,8 +12,9 @@
  *   time in the transaction that takes each one's message of the monthly allowance (used up: the
  *   campaign is `paused` with {@link MESSAGE_ALLOWANCE_USED_UP}, and those claimed without one go
  *   back). Each is sent at the sending number's pace (`sendRate` a second, spaced evenly), with up
- *   to `concurrency` in flight; its outcome is stored in one transaction: accepted, its Message and
- *   the recipient `sent`; refused, the recipient `failed` and its allowance given back; the
+ *   to `concurrency` in flight; its outcome is stored with the recipient: accepted, its Message and
+ *   the recipient `sent`, in one transaction with other accepted ones (one recorder stores them a
+ *   batch at a time, so a commit serves many messages); refused, the recipient `failed` and its allowance given back; the
  *   provider throttling or unreachable (WhatsApp's 130429 and the like), the recipient `pending`
  *   again, its allowance given back, and the campaign left until the provider's retry time, when
  *   it resumes. Once nothing is pending nor sending the campaign is `completed` and its creator
@@ -31,7 +32,7 @@
  * next worker to take the campaign (once the lease ran out) marks them `failed` with
  * {@link SEND_INTERRUPTED} rather than risk sending them twice.
  */
-import { Clock, DateTime, Duration, Effect, FiberSet, Option, Result, Semaphore } from "effect"
+import { Clock, DateTime, Deferred, Duration, Effect, FiberSet, Option, Queue, Result, Semaphore } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { MessageAllowanceLedger } from "../account/message-allowance-ledger.ts"
 import { MESSAGE_ALLOWANCE_USED_UP } from "../account/message-allowance.ts"
@@ -50,7 +51,13 @@ import {
   transitionCampaign
 } from "../messaging/campaign.ts"
 import { CampaignRepository, type NewRecipient, type RecipientOutcome } from "../messaging/campaign-repository.ts"
-import { type MessageStoreServices, providerPlatformOf, storeMessage, UNDELIVERABLE } from "../messaging/dispatch.ts"
+import {
+  type MessageStoreServices,
+  providerPlatformOf,
+  recordSentMessages,
+  sentMessageOf,
+  UNDELIVERABLE
+} from "../messaging/dispatch.ts"
 import { MessagingProvider, type ProviderPlatform } from "../messaging/messaging-provider.ts"
 import { contactNumberOf, digitsOf } from "../messaging/recipient.ts"
 import { templateVariableCounts } from "../messaging/template.ts"
@@ -60,7 +67,7 @@ import type { PropertyDefinition } from "../records/property-definition.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
 import { RecordRepository, type RecordWithDerived } from "../records/record-repository.ts"
 import { Transactor } from "../transactor.ts"
-import { type AllowanceUse, giveBackMessageAllowance, messageAllowanceOf, useMessageAllowance } from "./message-allowance.ts"
+import { type AllowanceUse, giveBackMessageAllowance, messageAllowanceOf, useMessageAllowances } from "./message-allowance.ts"
 import { notifyUser } from "./notify.ts"
 import { customOf } from "./record-lookup.ts"
 import { NOT_APPROVED } from "./send-template.ts"
@@ -260,6 +267,22 @@ interface Claimed {
   readonly use: AllowanceUse
 }
 
+/** A send the provider accepted, waiting for the recorder to store its message. */
+interface Accepted {
+  readonly claimed: Claimed
+  readonly providerMessageId: string
+  /** Completed once its message is stored (or its batch failed). */
+  readonly stored: Deferred.Deferred<void>
+}
+
+/** Accepted sends stored per transaction. */
+const RECORD_BATCH = 200
+/**
+ * Transactions storing accepted sends at once: each makes its messages' channel entries and marks
+ * its recipients before it takes the account's contact match lock, so they overlap but for that.
+ */
+const RECORDERS = 3
+
 /** Stores a claimed recipient's outcome; its allowance goes back unless it was sent. */
 const settle = (claimed: Claimed, outcome: RecipientOutcome) =>
   Effect.gen(function*() {
@@ -281,29 +304,35 @@ const claimBatch = (campaign: Campaign, limit: number) =>
     if (Option.isNone(held) || held.value.status !== "running") return { claimed: [], paused: false, stopped: true }
     const now = yield* DateTime.now
     const recipients = yield* repo.claimRecipients(campaign.accountId, campaign.id, limit, now)
-    const claimed: Array<Claimed> = []
-    for (const recipient of recipients) {
-      const use = yield* Effect.option(useMessageAllowance(campaign.accountId))
-      if (Option.isNone(use)) {
-        for (const back of recipients.slice(claimed.length)) {
-          yield* repo.settleRecipient(back.accountId, back.campaignId, back.contactId, { _tag: "Pending" }, now)
-        }
-        yield* moveCampaign(campaign.accountId, campaign.id, { _tag: "Pause", reason: MESSAGE_ALLOWANCE_USED_UP })
-        return { claimed, paused: true, stopped: false }
-      }
-      claimed.push({ recipient, use: use.value })
+    if (recipients.length === 0) return { claimed: [], paused: false, stopped: false }
+    const { granted, use } = yield* useMessageAllowances(campaign.accountId, recipients.length)
+    const claimed = recipients.slice(0, granted).map((recipient): Claimed => ({ recipient, use }))
+    if (granted === recipients.length) return { claimed, paused: false, stopped: false }
+    for (const back of recipients.slice(granted)) {
+      yield* repo.settleRecipient(back.accountId, back.campaignId, back.contactId, { _tag: "Pending" }, now)
     }
-    return { claimed, paused: false, stopped: false }
+    yield* moveCampaign(campaign.accountId, campaign.id, { _tag: "Pause", reason: MESSAGE_ALLOWANCE_USED_UP })
+    return { claimed, paused: true, stopped: false }
   }))
 
 /** The pace of each sending number: the next instant (ms) a send may start, by platform id. */
 type Pace = Map<number, number>
 
-/** Waits for the sending number's next slot: sends start `1000 / rate` ms apart. */
+/**
+ * How far behind its schedule a number's sends may catch up at once, in ms: a timer that fires
+ * late, or a claim that took a while, is made up for by sending the slots missed (at most this
+ * long's worth) straight away, so the average stays at the pace.
+ */
+const CATCH_UP_MILLIS = 200
+
+/**
+ * Waits for the sending number's next slot: slots come `1000 / rate` ms apart, from where the
+ * schedule is (never more than {@link CATCH_UP_MILLIS} behind now).
+ */
 const waitForSlot = (pace: Pace, platformId: number, rate: number) =>
   Effect.gen(function*() {
     const now = yield* Clock.currentTimeMillis
-    const slot = Math.max(now, pace.get(platformId) ?? now)
+    const slot = Math.max(now - CATCH_UP_MILLIS, pace.get(platformId) ?? now)
     pace.set(platformId, slot + 1000 / rate)
     if (slot > now) yield* Effect.sleep(Duration.millis(slot - now))
   })
@@ -336,18 +365,11 @@ const sendRound = (
           ...(parameters === undefined ? {} : { parameters })
         })
         switch (outcome._tag) {
-          case "Accepted":
-            return yield* inTransaction(Effect.gen(function*() {
-              const digits = recipient.digits!
-              const message = yield* storeMessage(
-                broadcast,
-                { contactId: recipient.contactId, number: digits, digits },
-                outcome.messageId,
-                false,
-                parameters
-              )
-              yield* settle(claimed, { _tag: "Sent", messageId: message._id })
-            }))
+          case "Accepted": {
+            const stored = yield* Deferred.make<void>()
+            yield* Queue.offer(accepted, { claimed, providerMessageId: outcome.messageId, stored })
+            return yield* Deferred.await(stored)
+          }
           case "Rejected":
             return yield* inTransaction(settle(claimed, { _tag: "Failed", reason: UNDELIVERABLE }))
           case "Unavailable":
@@ -355,6 +377,29 @@ const sendRound = (
             return yield* inTransaction(settle(claimed, { _tag: "Pending" }))
         }
       })
+
+    // Accepted sends are stored by one recorder, many to a transaction: one commit (and one turn
+    // of the account's contact match lock) for a batch rather than for each message.
+    const accepted = yield* Queue.unbounded<Accepted>()
+    const record = Effect.gen(function*() {
+      const batch = yield* Queue.takeBetween(accepted, 1, RECORD_BATCH)
+      const exit = yield* Effect.exit(inTransaction(Effect.gen(function*() {
+        const messages = yield* Effect.forEach(batch, (item) => {
+          const { recipient } = item.claimed
+          const digits = recipient.digits!
+          const to = { contactId: recipient.contactId, number: digits, digits }
+          return sentMessageOf(broadcast, to, item.providerMessageId, false, recipient.parameters ?? undefined)
+        })
+        const repo = yield* CampaignRepository
+        const sent = messages.map((m) => ({ contactId: m.contact_id, messageId: m._id }))
+        yield* repo.markSent(campaign.accountId, campaign.id, sent, yield* DateTime.now)
+        // Last: the account's contact match lock is held from here to the commit.
+        yield* recordSentMessages(messages)
+      })))
+      yield* Effect.forEach(batch, (item) => Deferred.done(item.stored, exit), { discard: true })
+    })
+    const recorders = yield* FiberSet.make<never>()
+    for (let i = 0; i < RECORDERS; i++) yield* FiberSet.run(recorders, Effect.forever(record))
 
     const putBack = Effect.suspend(() => {
       const back = waiting.splice(0)

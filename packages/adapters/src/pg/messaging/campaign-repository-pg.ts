@@ -245,6 +245,21 @@ export const CampaignRepositoryPg: Layer.Layer<CampaignRepository, never, SqlCli
       `.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
     }
 
+    const markSent = (
+      accountId: number,
+      campaignId: string,
+      sent: ReadonlyArray<{ readonly contactId: string; readonly messageId: string }>,
+      now: DateTime.Utc
+    ) =>
+      sent.length === 0 ? Effect.succeed(0) : sql`
+        UPDATE campaign_recipients r SET status = 'sent', message_id = x.message_id, reason = NULL, updated_at = ${at(now)}
+        FROM jsonb_to_recordset(${JSON.stringify(sent.map((s) => ({ contact_id: s.contactId, message_id: s.messageId })))}::jsonb)
+          AS x(contact_id text, message_id text)
+        WHERE r.account_id = ${accountId} AND r.campaign_id = ${campaignId} AND r.contact_id = x.contact_id
+          AND r.status = 'sending'
+        RETURNING r.contact_id
+      `.pipe(Effect.map((rows) => rows.length), Effect.orDie)
+
     const abandonSending = (accountId: number, campaignId: string, reason: string, now: DateTime.Utc) =>
       sql`
         UPDATE campaign_recipients SET status = 'failed', reason = ${reason}, updated_at = ${at(now)}
@@ -323,6 +338,7 @@ export const CampaignRepositoryPg: Layer.Layer<CampaignRepository, never, SqlCli
       addRecipients,
       claimRecipients,
       settleRecipient,
+      markSent,
       abandonSending,
       unsettled,
       listRecipients,
