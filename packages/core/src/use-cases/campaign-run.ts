@@ -30,7 +30,8 @@
  * to `pending`, their allowance given back, so the next run sends each exactly once. A process
  * that dies outright can leave recipients `sending` whose provider call may have gone out: the
  * next worker to take the campaign (once the lease ran out) marks them `failed` with
- * {@link SEND_INTERRUPTED} rather than risk sending them twice.
+ * {@link SEND_INTERRUPTED} rather than risk sending them twice; so does the round itself for a
+ * batch of accepted sends it failed to store.
  */
 import { Clock, DateTime, Deferred, Duration, Effect, FiberSet, Option, Queue, Result, Semaphore } from "effect"
 import type { SecureRandom } from "effect/crypto"
@@ -424,7 +425,14 @@ const sendRound = (
       yield* FiberSet.awaitEmpty(fibers)
     })
 
-    yield* claimLoop.pipe(Effect.onInterrupt(() => Effect.andThen(putBack, FiberSet.awaitEmpty(fibers))))
+    // Once this round's sends are over, a recipient still sending is one whose batch failed to be
+    // stored (the campaign is this worker's alone meanwhile): never sent again.
+    const abandonUnrecorded = Effect.flatMap(DateTime.now, (now) =>
+      CampaignRepository.use((repo) => repo.abandonSending(campaign.accountId, campaign.id, SEND_INTERRUPTED, now)))
+    yield* claimLoop.pipe(
+      Effect.onInterrupt(() => Effect.andThen(putBack, FiberSet.awaitEmpty(fibers))),
+      Effect.ensuring(abandonUnrecorded)
+    )
     return retryAfter
   }).pipe(Effect.scoped)
 
