@@ -200,7 +200,7 @@ const run = async () => {
   const rss = sampleRss(worker.child.pid)
   const cpuBefore = cpuSeconds(worker.child.pid)
 
-  const deadline = Date.now() + (settings.recipients / settings.rate) * 1000 * 3 + 60_000
+  const deadline = Date.now() + (settings.recipients / settings.rate) * 1000 * 10 + 60_000
   let status = "queued"
   while (status !== "completed") {
     if (Date.now() > deadline) {

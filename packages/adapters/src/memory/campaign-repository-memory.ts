@@ -115,9 +115,10 @@ export const CampaignRepositoryMemory: Layer.Layer<CampaignRepository, never, Me
             })
           }
         }),
-      claimRecipients: (accountId, campaignId, limit, now) =>
+      claimRecipients: (accountId, campaignId, limit, now, fromSeq = 0) =>
         changeRecipients(accountId, campaignId, (rows) => {
-          const picked = [...rows.values()].filter((r) => r.status === "pending").sort((a, b) => a.seq - b.seq)
+          const picked = [...rows.values()].filter((r) => r.status === "pending" && r.seq >= fromSeq)
+            .sort((a, b) => a.seq - b.seq)
             .slice(0, Math.max(0, Math.floor(limit)))
             .map((r): CampaignRecipient => ({ ...r, status: "sending", updatedAt: now }))
           for (const r of picked) rows.set(r.contactId, r)

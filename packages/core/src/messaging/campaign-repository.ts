@@ -66,14 +66,17 @@ export interface CampaignRepositoryShape {
     now: DateTime.Utc
   ) => Effect.Effect<void>
   /**
-   * Moves up to `limit` `pending` recipients of the campaign, first in audience order, to
-   * `sending`, skipping any another claimer holds; answers them.
+   * Moves up to `limit` `pending` recipients of the campaign from place `fromSeq` on, first in
+   * audience order, to `sending`, skipping any another claimer holds; answers them. A caller that
+   * claims batch after batch passes the place after its last one, so each claim starts where the
+   * pending ones are rather than walking past all those already sent.
    */
   readonly claimRecipients: (
     accountId: number,
     campaignId: string,
     limit: number,
-    now: DateTime.Utc
+    now: DateTime.Utc,
+    fromSeq?: number
   ) => Effect.Effect<ReadonlyArray<CampaignRecipient>>
   /** Moves a `sending` recipient to its outcome; false (nothing changes) when it was not `sending`. */
   readonly settleRecipient: (

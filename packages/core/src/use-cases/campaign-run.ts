@@ -298,13 +298,13 @@ const settle = (claimed: Claimed, outcome: RecipientOutcome) =>
  * transaction; pauses the campaign when the allowance runs out (those claimed without one go
  * back). None when the campaign is no longer running.
  */
-const claimBatch = (campaign: Campaign, limit: number) =>
+const claimBatch = (campaign: Campaign, limit: number, fromSeq: number) =>
   inTransaction(Effect.gen(function*() {
     const repo = yield* CampaignRepository
     const held = yield* repo.hold(campaign.accountId, campaign.id)
     if (Option.isNone(held) || held.value.status !== "running") return { claimed: [], paused: false, stopped: true }
     const now = yield* DateTime.now
-    const recipients = yield* repo.claimRecipients(campaign.accountId, campaign.id, limit, now)
+    const recipients = yield* repo.claimRecipients(campaign.accountId, campaign.id, limit, now, fromSeq)
     if (recipients.length === 0) return { claimed: [], paused: false, stopped: false }
     const { granted, use } = yield* useMessageAllowances(campaign.accountId, recipients.length)
     const claimed = recipients.slice(0, granted).map((recipient): Claimed => ({ recipient, use }))
@@ -408,9 +408,13 @@ const sendRound = (
     })
 
     const claimLoop = Effect.gen(function*() {
+      // Within a round every recipient before `fromSeq` is claimed already: one that goes back to
+      // pending (throttling, the allowance) ends the round, and the next starts from the first.
+      let fromSeq = 0
       while (retryAfter === undefined && (yield* Clock.currentTimeMillis) < deadline) {
         const batchSize = Math.max(1, Math.min(options.concurrency, Math.ceil(options.rate / 4)))
-        const batch = yield* claimBatch(campaign, batchSize)
+        const batch = yield* claimBatch(campaign, batchSize, fromSeq)
+        fromSeq = batch.claimed.reduce((next, c) => Math.max(next, c.recipient.seq + 1), fromSeq)
         waiting.push(...batch.claimed)
         while (waiting.length > 0 && retryAfter === undefined) {
           yield* inFlight.take(1)

@@ -211,12 +211,13 @@ export const CampaignRepositoryPg: Layer.Layer<CampaignRepository, never, SqlCli
         ON CONFLICT (account_id, campaign_id, contact_id) DO NOTHING
       `.pipe(Effect.asVoid, Effect.orDie)
 
-    const claimRecipients = (accountId: number, campaignId: string, limit: number, now: DateTime.Utc) =>
+    const claimRecipients = (accountId: number, campaignId: string, limit: number, now: DateTime.Utc, fromSeq = 0) =>
       Effect.flatMap(
         sql`
           WITH picked AS (
             SELECT contact_id FROM campaign_recipients
             WHERE account_id = ${accountId} AND campaign_id = ${campaignId} AND status = 'pending'
+              AND seq >= ${Math.max(0, Math.floor(fromSeq))}
             ORDER BY seq LIMIT ${Math.max(0, Math.floor(limit))}
             FOR UPDATE SKIP LOCKED
           )
@@ -253,9 +254,9 @@ export const CampaignRepositoryPg: Layer.Layer<CampaignRepository, never, SqlCli
     ) =>
       sent.length === 0 ? Effect.succeed(0) : sql`
         UPDATE campaign_recipients r SET status = 'sent', message_id = x.message_id, reason = NULL, updated_at = ${at(now)}
-        FROM jsonb_to_recordset(${JSON.stringify(sent.map((s) => ({ contact_id: s.contactId, message_id: s.messageId })))}::jsonb)
-          AS x(contact_id text, message_id text)
-        WHERE r.account_id = ${accountId} AND r.campaign_id = ${campaignId} AND r.contact_id = x.contact_id
+        FROM unnest(${sent.map((s) => s.contactId)}::text[], ${sent.map((s) => s.messageId)}::text[]) AS x(contact_id, message_id)
+        WHERE r.account_id = ${accountId} AND r.campaign_id = ${campaignId}
+          AND r.contact_id = ANY(${sent.map((s) => s.contactId)}::text[]) AND r.contact_id = x.contact_id
           AND r.status = 'sending'
         RETURNING r.contact_id
       `.pipe(Effect.map((rows) => rows.length), Effect.orDie)
