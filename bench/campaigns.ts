@@ -186,6 +186,7 @@ const run = async () => {
      FROM generate_series(1, $2::int) g`,
     [bootstrap.account_id, settings.recipients]
   )
+  await query("VACUUM ANALYZE contacts")
 
   const campaign = (await api("POST", `/api/broadcasts/${broadcast.id}/campaigns`, {
     name: "Bench",
@@ -201,13 +202,21 @@ const run = async () => {
   const cpuBefore = cpuSeconds(worker.child.pid)
 
   const deadline = Date.now() + (settings.recipients / settings.rate) * 1000 * 10 + 60_000
+  // The campaign's status read from its row (the API's answer counts every recipient: read once,
+  // at the end). The database behind the tests runs without autovacuum: this stands in for it,
+  // so the planner knows the recipients and messages as they grow.
   let status = "queued"
+  let analyzed = Date.now()
   while (status !== "completed") {
     if (Date.now() > deadline) {
       throw new Error(`the campaign is ${status} after ${meta.arrivals.length} messages\n${worker.output().slice(-3000)}`)
     }
     await sleep(500)
-    status = (await api("GET", `/api/campaigns/${campaign._id}`)).data.status
+    if (Date.now() - analyzed > 5_000) {
+      await query("VACUUM ANALYZE campaign_recipients, messages, contact_channels")
+      analyzed = Date.now()
+    }
+    status = String((await query("SELECT status AS n FROM campaigns WHERE account_id = $1", [bootstrap.account_id]))[0]!.n)
   }
   if (process.env.BENCH_WORKER_OUTPUT) Fs.writeFileSync(process.env.BENCH_WORKER_OUTPUT, worker.output())
   const cpuAfter = cpuSeconds(worker.child.pid)
