@@ -9,13 +9,13 @@
  *   transaction with the position reached, so a worker that stops resumes after it; the last
  *   batch starts the campaign (`running`).
  * - `running`: a round of sends, `roundLength` long at most. Recipients are claimed a batch at a
- *   time in the transaction that takes each one's message of the monthly allowance (used up: the
+ *   time in the transaction that takes their messages of the monthly allowance (used up: the
  *   campaign is `paused` with {@link MESSAGE_ALLOWANCE_USED_UP}, and those claimed without one go
  *   back). Each is sent at the sending number's pace (`sendRate` a second, spaced evenly), with up
  *   to `concurrency` in flight; its outcome is stored with the recipient: accepted, its Message and
- *   the recipient `sent`, in one transaction with other accepted ones (one recorder stores them a
- *   batch at a time, so a commit serves many messages); refused, the recipient `failed` and its allowance given back; the
- *   provider throttling or unreachable (WhatsApp's 130429 and the like), the recipient `pending`
+ *   the recipient `sent`, in one transaction with other accepted ones (a few recorders store them
+ *   a batch at a time, so a commit serves many messages); refused, the recipient `failed` and its
+ *   allowance given back; the provider throttling or unreachable (WhatsApp's 130429 and the like), the recipient `pending`
  *   again, its allowance given back, and the campaign left until the provider's retry time, when
  *   it resumes. Once nothing is pending nor sending the campaign is `completed` and its creator
  *   gets the WhatsappBroadcastCompleted notification, in the same transaction.
