@@ -7,6 +7,7 @@ import {
   type Campaign,
   CampaignRepository,
   MessageRepository,
+  newCampaign,
   type NewRecipient,
   type PlatformRepository
 } from "@wasl/core/Messaging"
@@ -31,26 +32,17 @@ const fixture = (overrides: Partial<Campaign> = {}) =>
     const accountId = yield* accountWithCredits(0)
     const broadcast = yield* newBroadcast(accountId)
     const campaign: Campaign = {
-      accountId,
-      id: freshRecordId(),
-      name: "Spring sale",
-      broadcastId: broadcast.id,
-      userId: 7,
-      audience: { _tag: "Query", query: { search: "ali", complex_filters: "[]" } },
-      parameters: { body: ["A-1", { property: "firstname" }], header: [] },
-      status: "queued",
-      reason: null,
-      audienceAfter: null,
-      audienceCount: 0,
-      audienceResolved: false,
-      resumeAt: null,
-      leaseUntil: null,
-      turnAt: T0,
-      scheduledAt: null,
-      startedAt: null,
-      completedAt: null,
-      createdAt: T0,
-      updatedAt: T0,
+      ...newCampaign({
+        accountId,
+        id: freshRecordId(),
+        name: "Spring sale",
+        broadcastId: broadcast.id,
+        userId: 7,
+        audience: { _tag: "Query", query: { search: "ali", complex_filters: "[]" } },
+        parameters: { body: ["A-1", { property: "firstname" }], header: [] },
+        scheduledAt: null,
+        createdAt: T0
+      }),
       ...overrides
     }
     return { accountId, broadcast, campaign }

@@ -194,6 +194,28 @@ export class CampaignTransitionRefused extends CampaignTransitionRefusedBase {
 export const initialCampaignStatus = (scheduledAt: DateTime.Utc | null, now: DateTime.Utc): CampaignStatus =>
   scheduledAt !== null && DateTime.isGreaterThan(scheduledAt, now) ? "scheduled" : "queued"
 
+/** What a new campaign is asked with: whose, what, to whom, when. */
+export type NewCampaign = Pick<
+  Campaign,
+  "accountId" | "id" | "name" | "broadcastId" | "userId" | "audience" | "parameters" | "scheduledAt" | "createdAt"
+>
+
+/** A new campaign as stored: scheduled or queued, no recipient yet, never run. */
+export const newCampaign = (asked: NewCampaign): Campaign => ({
+  ...asked,
+  status: initialCampaignStatus(asked.scheduledAt, asked.createdAt),
+  reason: null,
+  audienceAfter: null,
+  audienceCount: 0,
+  audienceResolved: false,
+  resumeAt: null,
+  leaseUntil: null,
+  turnAt: asked.createdAt,
+  startedAt: null,
+  completedAt: null,
+  updatedAt: asked.createdAt
+})
+
 /**
  * The campaign after `event` at `now`:
  * - Start: `queued`, or `scheduled` once `scheduledAt` has come → `running`, `startedAt` now;

@@ -15,8 +15,8 @@ import {
   type CampaignJson,
   campaignRecipientJson,
   type CampaignRecipientJson,
-  initialCampaignStatus,
   NO_COUNTS,
+  newCampaign,
   transitionCampaign
 } from "../messaging/campaign.ts"
 import { validateCampaignInput } from "../messaging/campaign-input.ts"
@@ -62,7 +62,7 @@ export const createCampaign: (
   const now = yield* DateTime.now
   const custom = yield* customOf(principal.accountId, "contact")
   const input = yield* validateCampaignInput(broadcast.template, body, custom, now)
-  const campaign: Campaign = {
+  const campaign = newCampaign({
     accountId: principal.accountId,
     id: yield* newRecordId,
     name: input.name,
@@ -70,20 +70,9 @@ export const createCampaign: (
     userId: principal.userId,
     audience: input.audience,
     parameters: input.parameters,
-    status: initialCampaignStatus(input.scheduledAt, now),
-    reason: null,
-    audienceAfter: null,
-    audienceCount: 0,
-    audienceResolved: false,
-    resumeAt: null,
-    leaseUntil: null,
-    turnAt: now,
     scheduledAt: input.scheduledAt,
-    startedAt: null,
-    completedAt: null,
-    createdAt: now,
-    updatedAt: now
-  }
+    createdAt: now
+  })
   yield* CampaignRepository.use((repo) => repo.insert(campaign))
   return campaignJson(campaign, NO_COUNTS)
 })
