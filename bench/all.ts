@@ -37,6 +37,7 @@ console.log([
   "The long benchmarks, to run by hand (each takes BENCH_JSON too):",
   "  npx node bench/records.ts      lists over 1,000,000 deals (seeding ~4 min; BENCH_DEALS=20000 for a quick run)",
   "  npx node bench/prune.ts        retention of 1,000,000 delivery attempts",
-  "  npx node bench/soak.ts         15 minutes of mixed load at 100 requests/s (5 of warm-up), apps/server's memory growth"
+  "  npx node bench/soak.ts         15 minutes of mixed load at 100 requests/s (5 of warm-up), apps/server's memory growth",
+  "  npx node bench/campaigns.ts    a campaign of 100,000 recipients at 1,000/s through a fake Cloud API (PostgreSQL, ~3 min)"
 ].join("\n"))
 process.exit(failed === 0 ? 0 : 1)

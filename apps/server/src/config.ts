@@ -296,6 +296,8 @@ export const WaslConfig: Config.Config<
   publicUrl: publicUrlSetting,
   whatsappGraphUrl: urlSetting("WASL_WHATSAPP_GRAPH_URL", ["https:", "http:"], "an http(s) URL such as https://graph.facebook.com/v21.0"),
   otpCooldown: durationSetting("WASL_OTP_COOLDOWN"),
+  // WhatsApp's own pace is 80 a second per number; a business with a higher limit raises it.
+  whatsappSendRate: integerSetting("WASL_WHATSAPP_SEND_RATE", 1, 10_000, "a number of messages a second from 1 to 10000"),
   retainDeliveries: durationSetting("WASL_RETENTION_DELIVERIES"),
   retainNotifications: durationSetting("WASL_RETENTION_NOTIFICATIONS"),
   retainVerifications: durationSetting("WASL_RETENTION_VERIFICATIONS"),
@@ -320,7 +322,8 @@ export const WaslConfig: Config.Config<
     whatsappGraphUrl: c.whatsappGraphUrl,
     otpCooldown: c.otpCooldown,
     mediaDir: c.mediaDir,
-    mediaMaxBytes: c.mediaMaxBytes
+    mediaMaxBytes: c.mediaMaxBytes,
+    whatsappSendRate: c.whatsappSendRate
   },
   retention: {
     deliveries: c.retainDeliveries,

@@ -44,6 +44,7 @@ export const SETTINGS: ReadonlyArray<Setting> = [
   { name: "WASL_WHATSAPP_VERIFY_TOKEN", secret: "value" },
   { name: "WASL_MEDIA_DIR", default: "<WASL_DATA_DIR>/media" },
   { name: "WASL_MEDIA_MAX_BYTES", default: "16777216" },
+  { name: "WASL_WHATSAPP_SEND_RATE", default: "80" },
   { name: "WASL_RETENTION_DELIVERIES", default: "30d" },
   { name: "WASL_RETENTION_NOTIFICATIONS", default: "90d" },
   { name: "WASL_RETENTION_VERIFICATIONS", default: "30d" },

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { DEFAULT_DELIVERY_TIMEOUT, DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "@wasl/core/Deliveries"
 import { parseDurationText } from "@wasl/core/Deployment"
-import { DEFAULT_OTP_COOLDOWN } from "@wasl/core/Messaging"
+import { DEFAULT_OTP_COOLDOWN, DEFAULT_SEND_RATE } from "@wasl/core/Messaging"
 import { DEFAULT_RETENTION } from "@wasl/core/Retention"
 import { HttpConfig, WaslConfig, WorkerHealthConfig } from "../src/config.ts"
 import { LoggingConfig } from "../src/logging.ts"
@@ -55,6 +55,7 @@ describe("the list of settings", () => {
     // The library applies the others.
     expect(millis(defaultOf("WASL_DELIVERY_TIMEOUT"))).toBe(Duration.toMillis(DEFAULT_DELIVERY_TIMEOUT))
     expect(millis(defaultOf("WASL_OTP_COOLDOWN"))).toBe(Duration.toMillis(DEFAULT_OTP_COOLDOWN))
+    expect(Number(defaultOf("WASL_WHATSAPP_SEND_RATE"))).toBe(DEFAULT_SEND_RATE)
     expect(millis(defaultOf("WASL_RETENTION_DELIVERIES"))).toBe(Duration.toMillis(DEFAULT_RETENTION.deliveries))
     expect(millis(defaultOf("WASL_RETENTION_NOTIFICATIONS"))).toBe(Duration.toMillis(DEFAULT_RETENTION.notifications))
     expect(millis(defaultOf("WASL_RETENTION_VERIFICATIONS"))).toBe(Duration.toMillis(DEFAULT_RETENTION.verifications))

@@ -17,7 +17,10 @@ runService(
   ({ http, wasl }) =>
     Layer.mergeAll(
       HttpServerLive(http).pipe(Layer.provide(FirstRunLive), Layer.provide(WorkerReadiness)),
-      DeliveryWorkerLive({ media: { maxBytes: wasl.messaging?.mediaMaxBytes } })
+      DeliveryWorkerLive({
+      media: { maxBytes: wasl.messaging?.mediaMaxBytes },
+      campaigns: { sendRate: wasl.messaging?.whatsappSendRate }
+    })
     ).pipe(
       Layer.provide(WorkerLoops.layer()),
       Layer.provide(AppServicesLive(wasl))

@@ -14,7 +14,10 @@ import { WorkerHealthServerLive } from "./health-server.ts"
 runService(
   Config.all({ wasl: WaslConfig, health: WorkerHealthConfig, metrics: MetricsAccessConfig }),
   ({ health, metrics, wasl }) =>
-    Layer.mergeAll(DeliveryWorkerLive({ media: { maxBytes: wasl.messaging?.mediaMaxBytes } }), WorkerHealthServerLive(health, metrics)).pipe(
+    Layer.mergeAll(DeliveryWorkerLive({
+      media: { maxBytes: wasl.messaging?.mediaMaxBytes },
+      campaigns: { sendRate: wasl.messaging?.whatsappSendRate }
+    }), WorkerHealthServerLive(health, metrics)).pipe(
       Layer.provide(WorkerLoops.layer()),
       Layer.provide(AppServicesLive(wasl))
     )

@@ -28,6 +28,7 @@ import type { QueueSignals } from "./events/queue-signals.ts"
 import type { Mailer } from "./mail/mailer.ts"
 import type { MessagingProvider } from "./messaging/messaging-provider.ts"
 import type { TemplateReview } from "./messaging/template-review.ts"
+import type { CampaignRepository } from "./messaging/campaign-repository.ts"
 import type { BroadcastRepository } from "./messaging/broadcast-repository.ts"
 import type { MessageRepository } from "./messaging/message-repository.ts"
 import type { Conversations } from "./messaging/conversations.ts"
@@ -89,6 +90,7 @@ export type WaslRepositories =
   | DeliveryRepository
   | PlatformRepository
   | BroadcastRepository
+  | CampaignRepository
   | MessageRepository
   | Conversations
   | MediaBacklog

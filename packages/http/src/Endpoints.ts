@@ -6,6 +6,7 @@
  * @module
  */
 export * from "./api.ts"
+export * from "./campaigns-api.ts"
 export * from "./deleted-answer.ts"
 export * from "./deliveries-api.ts"
 export * from "./endpoint-types.ts"

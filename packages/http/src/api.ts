@@ -39,6 +39,7 @@ import { ExportsGroup } from "./exports-api.ts"
 import { ImportsGroup } from "./imports-api.ts"
 import { Authentication } from "./security.ts"
 import { WebhooksGroup } from "./webhooks-api.ts"
+import { CampaignsGroup } from "./campaigns-api.ts"
 import { DeliveriesGroup } from "./deliveries-api.ts"
 import { NotificationsGroup } from "./notifications-api.ts"
 import { HealthGroup } from "./health-api.ts"
@@ -243,6 +244,7 @@ const WaslApiBase: HttpApi.HttpApi<
   | typeof NotificationsGroup
   | typeof MessagingGroup
   | typeof PlatformsGroup
+  | typeof CampaignsGroup
   | typeof ConversationsGroup
   | typeof OtpGroup
   | typeof RecordLinksGroup
@@ -269,6 +271,7 @@ const WaslApiBase: HttpApi.HttpApi<
   .add(NotificationsGroup)
   .add(MessagingGroup)
   .add(PlatformsGroup)
+  .add(CampaignsGroup)
   .add(ConversationsGroup)
   .add(OtpGroup)
   .add(RecordLinksGroup)
@@ -296,7 +299,7 @@ const WaslApiBase: HttpApi.HttpApi<
 /**
  * Wasl's HTTP API as an Effect `HttpApi`: every endpoint under `/api` with its payload, answer and
  * error schemas, in groups (`me`, `auth`, `tokens`, `accounts`, `emailLinks`, `members`, `invitations`, `teams`, `records`, `recordLinks`, `notes`,
- * `exports`, `properties`, `pipelines`, `views`, `webhooks`, `deliveries`, `notifications`, `messaging`, `conversations`, `otp`, `whatsapp`: Meta's
+ * `exports`, `properties`, `pipelines`, `views`, `webhooks`, `deliveries`, `notifications`, `messaging`, `platforms`, `campaigns`, `conversations`, `otp`, `whatsapp`: Meta's
  * callbacks), and the health
  * probes (`health`) at `/health/live` and `/health/ready`. Serve it with
  * `WaslRoutes`, derive a typed client with `@wasl/http/client`, or its OpenAPI document with

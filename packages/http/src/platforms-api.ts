@@ -63,7 +63,7 @@ export const DeletePlatformEndpoint: WaslEndpoint<"deletePlatform", "DELETE", "/
   error: commonErrors
 }).annotate(OpenApi.Summary, "Delete a sending number").annotate(
   OpenApi.Description,
-  "Removes the number and its broadcasts (the templates registered on it); the messages sent and received on it stay in their conversations, no longer linked to a broadcast. Permission broadcast-manage."
+  "Removes the number and its broadcasts (the templates registered on it); the messages sent and received on it stay in their conversations, no longer linked to a broadcast. 422 on id while a campaign that has not ended (scheduled, queued, running or paused) sends through it: cancel it first. Permission broadcast-manage."
 )
 
 const PlatformsGroupBase: AuthenticatedGroup<

@@ -20,6 +20,7 @@ import { ViewHandlers } from "./handlers/views.ts"
 import { PropertyHandlers } from "./handlers/properties.ts"
 import { MessagingHandlers } from "./handlers/messaging.ts"
 import { PlatformHandlers } from "./handlers/platforms.ts"
+import { CampaignHandlers } from "./handlers/campaigns.ts"
 import { ConversationHandlers } from "./handlers/conversations.ts"
 import { OtpHandlers } from "./handlers/otp.ts"
 import { RecordLinkHandlers } from "./handlers/record-links.ts"
@@ -60,7 +61,7 @@ const DocumentedApi = Effect.map(PublicUrl, (base) =>
   base === undefined ? WaslApi : WaslApi.annotateMerge(OpenApi.annotations({ servers: [{ url: base, description: "Wasl's public URL" }] })))
 
 const ApiRoutes = Layer.unwrap(Effect.map(DocumentedApi, (api) => HttpApiBuilder.layer(api, { openapiPath: OPENAPI_PATH }))).pipe(
-  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, AccountHandlers, EmailLinkHandlers, MemberHandlers, InvitationHandlers, TeamHandlers, PropertyHandlers, PipelineHandlers, ViewHandlers, MessagingHandlers, PlatformHandlers, ConversationHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, ImportHandlers, RecordHandlers, ExportHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers, HealthHandlers, WhatsAppHandlers]),
+  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, AccountHandlers, EmailLinkHandlers, MemberHandlers, InvitationHandlers, TeamHandlers, PropertyHandlers, PipelineHandlers, ViewHandlers, MessagingHandlers, PlatformHandlers, CampaignHandlers, ConversationHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, ImportHandlers, RecordHandlers, ExportHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers, HealthHandlers, WhatsAppHandlers]),
   Layer.provide(AuthenticationLive)
 )
 

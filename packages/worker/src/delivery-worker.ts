@@ -34,6 +34,13 @@
  * - template reviews: `syncAllTemplateReviews` every `templateSyncInterval` (15 minutes by
  *   default): every submitted template's review is read again from Meta, so a review webhook that
  *   never arrived is made up for. Applying a review is idempotent, so every worker may run it.
+ * - campaigns: `makeCampaignRunner(options.campaigns).runNext` while a campaign waits, else it
+ *   looks again every poll interval. Each step resolves a batch of a starting campaign's audience,
+ *   sends a round (a few seconds) of a running one at its number's pace (`sendRate`, default 80 a
+ *   second; WhatsApp's throttling answers make it wait and resume), resumes a paused one whose
+ *   allowance came back, or completes one; campaigns take turns, a step each. Stopping lets the
+ *   sends in flight finish and gives the claimed recipients not yet sent back (core
+ *   use-cases/campaign-run.ts).
  * - exports: `runNextExport` while an export waits, else it looks again every poll interval. Each
  *   call claims the export whose account's turn it is and writes one batch of records in a short
  *   transaction, which lets it go: accounts take turns, as for imports. Each batch is a
@@ -67,7 +74,13 @@ import { type Outbox, QueueSignals, traceParentSpan } from "@wasl/core/Events"
 import { type ExportRunServices, runNextExport } from "@wasl/core/Exports"
 import { type ImportProcessingServices, processNextImport } from "@wasl/core/Imports"
 import { type Mailer } from "@wasl/core/Mail"
-import { syncAllTemplateReviews, type TemplateReviewServices } from "@wasl/core/Messaging"
+import {
+  type CampaignRunOptions,
+  type CampaignRunServices,
+  makeCampaignRunner,
+  syncAllTemplateReviews,
+  type TemplateReviewServices
+} from "@wasl/core/Messaging"
 import { type NotificationRepository, sendPendingEmails } from "@wasl/core/Notifications"
 import { type OtpReservationRepository, sweepOtpReservations } from "@wasl/core/Otp"
 import { pruneExpired, type Retention } from "@wasl/core/Retention"
@@ -92,6 +105,7 @@ import { recordAttemptMetrics, recordWhatsAppDrainMetrics, recordWhatsAppWebhook
  * provide its own.
  */
 export type DeliveryWorkerServices =
+  | CampaignRunServices
   | DeliveryRepository
   | ExportRunServices
   | Mailer
@@ -166,6 +180,8 @@ export interface DeliveryWorkerOptions {
   readonly templateSyncInterval?: Duration.Duration | undefined
   /** The media fetch of received messages: the largest file kept, batch, tries. */
   readonly media?: MediaFetchOptions | undefined
+  /** Campaign sends: each sending number's pace (`WASL_WHATSAPP_SEND_RATE`), sends in flight, rounds. */
+  readonly campaigns?: CampaignRunOptions | undefined
 }
 
 /** OTP reservations per sweep statement. */
@@ -180,6 +196,7 @@ const MAIL = "notification mail"
 const OTP_SWEEP = "OTP reservation sweep"
 const PRUNING = "pruning"
 const EXPORTS = "CSV exports"
+const CAMPAIGNS = "campaigns"
 const IMPORTS = "CSV imports"
 const WHATSAPP = "WhatsApp callbacks"
 const MEDIA = "media fetch"
@@ -443,6 +460,16 @@ export const runDeliveryWorker = (
       yield* Effect.sleep(poll)
     })
 
+    // campaigns -----------------------------------------------------------------------------
+    const campaigns = makeCampaignRunner(options.campaigns)
+    const campaignStep = Effect.gen(function*() {
+      while (yield* campaigns.runNext) {
+        // a step done: there may be another, of whichever campaign's turn it is
+        yield* beat(CAMPAIGNS)
+      }
+      yield* Effect.sleep(poll)
+    })
+
     // imports -------------------------------------------------------------------------------
     const importOptions = { batch: options.importBatch, lease: options.importLease }
     const importStep = Effect.gen(function*() {
@@ -495,6 +522,8 @@ export const runDeliveryWorker = (
     yield* Effect.forkScoped(forever(loops, PRUNING, pruneInterval, pruneStep))
     yield* Effect.forkScoped(forever(loops, TEMPLATE_SYNC, templateSyncInterval, templateSyncStep))
     yield* Effect.forkScoped(forever(loops, EXPORTS, poll, exportStep))
+    // A step of a running campaign is a round of sends, a few seconds, and its in-flight sends.
+    yield* Effect.forkScoped(forever(loops, CAMPAIGNS, Duration.sum(poll, Duration.seconds(30)), campaignStep))
     yield* Effect.addFinalizer(() =>
       Effect.logInfo("Wasl delivery worker stopped").pipe(Effect.annotateLogs({ attempts: sent }))
     )

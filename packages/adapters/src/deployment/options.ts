@@ -69,6 +69,8 @@ export interface MessagingOptions {
   readonly mediaDir?: string | undefined
   /** `WASL_MEDIA_MAX_BYTES`: the largest received file the worker keeps. Default 16 MiB. */
   readonly mediaMaxBytes?: number | undefined
+  /** `WASL_WHATSAPP_SEND_RATE`: the messages a second a campaign sends per sending number. Default 80. */
+  readonly whatsappSendRate?: number | undefined
 }
 
 /**

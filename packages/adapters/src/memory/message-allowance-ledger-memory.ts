@@ -24,6 +24,17 @@ export const MessageAllowanceLedgerMemory: Layer.Layer<MessageAllowanceLedger, n
             allowanceUsage: mapSet(state.messaging.allowanceUsage, key, used + 1)
           })] as const
         }),
+      useUpTo: (accountId, month, limit, count) =>
+        updateStore(store, (state) => {
+          const key = accountKey(accountId, allowanceMonthKey(month))
+          const used = state.messaging.allowanceUsage.get(key) ?? 0
+          const taken = Math.max(0, Math.min(Math.floor(count), limit - used))
+          if (!state.accounts.has(accountId) || taken === 0) return [0, state] as const
+          return [taken, withMessaging(state, {
+            ...state.messaging,
+            allowanceUsage: mapSet(state.messaging.allowanceUsage, key, used + taken)
+          })] as const
+        }),
       giveBack: (accountId, month) =>
         updateStore(store, (state) => {
           const key = accountKey(accountId, allowanceMonthKey(month))

@@ -12,8 +12,7 @@ export const MessageRepositoryMemory: Layer.Layer<MessageRepository, never, Memo
   MessageRepository,
   Effect.gen(function*() {
     const store = yield* MemoryStore
-    return MessageRepository.of({
-      insert: (message) =>
+    const insert = (message: Message) =>
         updateStore(store, (state) => {
           const { messages } = state.messaging
           requireNewRecordKey(messages, message.account_id, message._id, "messages")
@@ -30,7 +29,10 @@ export const MessageRepositoryMemory: Layer.Layer<MessageRepository, never, Memo
           }
           const key = accountKey(message.account_id, message._id)
           return [undefined, withMessaging(state, { ...state.messaging, messages: mapSet(messages, key, message) })] as const
-        }),
+        })
+    return MessageRepository.of({
+      insert,
+      insertMany: (messages) => Effect.forEach(messages, insert, { discard: true }),
       findById: (accountId, id) =>
         readStore(store, (state) => Option.fromNullishOr(state.messaging.messages.get(accountKey(accountId, id)))),
       findByProviderId: (accountId, providerMessageId) =>

@@ -9,6 +9,17 @@ export const MessageStatusHoldRepositoryMemory: Layer.Layer<MessageStatusHoldRep
   MessageStatusHoldRepository,
   Effect.gen(function*() {
     const store = yield* MemoryStore
+    const take = (accountId: number, providerMessageId: string) =>
+      updateStore(store, (state) => {
+        const taken: Array<StatusReport> = []
+        const kept = [...state.messaging.statusHolds].filter(([, hold]) => {
+          const mine = hold.account_id === accountId && hold.provider_message_id === providerMessageId
+          if (mine) taken.push({ status: hold.status, at: hold.at, error: hold.error })
+          return !mine
+        })
+        if (taken.length === 0) return [taken, state] as const
+        return [taken, withMessaging(state, { ...state.messaging, statusHolds: new Map(kept) })] as const
+      })
     return MessageStatusHoldRepository.of({
       hold: (accountId, providerMessageId, report) =>
         Effect.flatMap(DateTime.now, (now) =>
@@ -24,17 +35,12 @@ export const MessageStatusHoldRepositoryMemory: Layer.Layer<MessageStatusHoldRep
           })
           return [undefined, withMessaging(state, { ...state.messaging, statusHolds })] as const
         })),
-      take: (accountId, providerMessageId) =>
-        updateStore(store, (state) => {
-          const taken: Array<StatusReport> = []
-          const kept = [...state.messaging.statusHolds].filter(([, hold]) => {
-            const mine = hold.account_id === accountId && hold.provider_message_id === providerMessageId
-            if (mine) taken.push({ status: hold.status, at: hold.at, error: hold.error })
-            return !mine
-          })
-          if (taken.length === 0) return [taken, state] as const
-          return [taken, withMessaging(state, { ...state.messaging, statusHolds: new Map(kept) })] as const
-        })
+      take,
+      takeMany: (accountId, providerMessageIds) =>
+        Effect.map(
+          Effect.forEach(providerMessageIds, (id) => Effect.map(take(accountId, id), (taken) => [id, taken] as const)),
+          (pairs) => new Map(pairs.filter(([, taken]) => taken.length > 0))
+        )
     })
   })
 )

@@ -1,10 +1,10 @@
 /**
  * The messaging tables of the memory store: the twins of migrations 0008 (platforms, templates,
  * broadcasts, messages, OTP verifications and cooldowns), 0009 (OTP reservations), 0024 (the
- * contacts' channel entries), 0027 (held statuses) and 0036 (the monthly message allowance); their
- * constraints are in messaging-constraints.ts.
+ * contacts' channel entries), 0027 (held statuses), 0036 (the monthly message allowance) and 0051
+ * (campaigns); their constraints are in messaging-constraints.ts.
  */
-import type { BroadcastStatus, Message, Platform, StatusReport, Template } from "@wasl/core/Messaging"
+import type { BroadcastStatus, Campaign, CampaignRecipient, Message, Platform, StatusReport, Template } from "@wasl/core/Messaging"
 import type { OtpReservation, Verification } from "@wasl/core/Otp"
 import type { ContactChannel } from "@wasl/core/Records"
 import type { DateTime } from "effect"
@@ -76,6 +76,13 @@ export interface MessagingTables {
   readonly allowanceUsage: ReadonlyMap<string, number>
   /** The allowance of a `custom` plan, by account (`accounts.message_limit`); absent: none. */
   readonly messageLimits: ReadonlyMap<number, number>
+  /** Campaigns, by `accountKey(account_id, id)`, in the order they were asked for. */
+  readonly campaigns: ReadonlyMap<string, Campaign>
+  /**
+   * Each campaign's recipients by contact id, in audience order, by `accountKey(account_id,
+   * campaign id)`. Their `messageStatus` is not kept here: it is read from their messages.
+   */
+  readonly campaignRecipients: ReadonlyMap<string, ReadonlyMap<string, CampaignRecipient>>
 }
 
 /** Messaging tables with no rows, every sequence at 1. */
@@ -91,7 +98,9 @@ export const emptyMessagingTables: MessagingTables = {
   contactChannels: new Map(),
   statusHolds: new Map(),
   allowanceUsage: new Map(),
-  messageLimits: new Map()
+  messageLimits: new Map(),
+  campaigns: new Map(),
+  campaignRecipients: new Map()
 }
 
 /** The key of a row whose primary key is (account_id, key). Internal plumbing of the memory adapters. */

@@ -30,6 +30,7 @@ import { UserRepositoryMemory } from "./user-repository-memory.ts"
 import { WebhookRepositoryMemory } from "./webhook-repository-memory.ts"
 import { PropertyValueStoreMemory } from "./property-value-store-memory.ts"
 import { BroadcastRepositoryMemory } from "./broadcast-repository-memory.ts"
+import { CampaignRepositoryMemory } from "./campaign-repository-memory.ts"
 import { MessageRepositoryMemory } from "./message-repository-memory.ts"
 import { ConversationsMemory } from "./conversations-memory.ts"
 import { MediaBacklogMemory } from "./media-backlog-memory.ts"
@@ -82,6 +83,7 @@ export const RepositoriesMemory: Layer.Layer<
   WebhookRepositoryMemory,
   PlatformRepositoryMemory,
   BroadcastRepositoryMemory,
+  CampaignRepositoryMemory,
   MessageRepositoryMemory,
   ConversationsMemory,
   MediaBacklogMemory,

@@ -33,6 +33,28 @@ export const MessageAllowanceLedgerPg: Layer.Layer<MessageAllowanceLedger, never
           `
           return rows.length > 0
         }).pipe(Effect.orDie),
+      // The row is made first (0 used) if the account has none this month; the update then locks
+      // it and reads the count it changes, so racing calls queue on the row and never pass the limit.
+      useUpTo: (accountId, month, limit, count) =>
+        Effect.gen(function*() {
+          const n = Math.floor(count)
+          if (limit < 1 || n < 1) return 0
+          const key = allowanceMonthKey(month)
+          yield* sql`
+            INSERT INTO message_allowance_usage (account_id, month, used)
+            SELECT id, ${key}, 0 FROM accounts WHERE id = ${accountId}
+            ON CONFLICT (account_id, month) DO NOTHING
+          `
+          const rows = yield* sql<{ readonly taken: number }>`
+            WITH old AS (
+              SELECT used FROM message_allowance_usage WHERE account_id = ${accountId} AND month = ${key} FOR UPDATE
+            )
+            UPDATE message_allowance_usage u SET used = LEAST(u.used + ${n}, ${limit})
+            FROM old WHERE u.account_id = ${accountId} AND u.month = ${key} AND old.used < ${limit}
+            RETURNING (LEAST(old.used + ${n}, ${limit}) - old.used)::int AS taken
+          `
+          return rows.length === 0 ? 0 : Number(rows[0]!.taken)
+        }).pipe(Effect.orDie),
       giveBack: (accountId, month) =>
         sql`
           UPDATE message_allowance_usage SET used = used - 1

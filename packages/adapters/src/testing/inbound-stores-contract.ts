@@ -171,5 +171,24 @@ export const inboundStoresContract = <E>(
           expect(yield* repo.take(other, wamid)).toEqual([delivered])
           expect(yield* repo.take(account, `${wamid}.other`)).toEqual([delivered])
         }))
+
+      it.effect("takes the statuses of many messages at once, each once, in its account only", () =>
+        Effect.gen(function*() {
+          const repo = yield* MessageStatusHoldRepository
+          const account = yield* accountWithCredits(0)
+          const other = yield* accountWithCredits(0)
+          const [a, b, none] = [`wamid.${freshRecordId()}`, `wamid.${freshRecordId()}`, `wamid.${freshRecordId()}`]
+          yield* repo.hold(account, a, delivered)
+          yield* repo.hold(account, a, failed)
+          yield* repo.hold(account, b, delivered)
+          yield* repo.hold(other, b, failed)
+          const taken = yield* repo.takeMany(account, [a, b, none])
+          expect([...taken.keys()].sort()).toEqual([a, b].sort())
+          expect([...taken.get(a)!].sort((x, y) => x.status.localeCompare(y.status))).toEqual([delivered, failed])
+          expect(taken.get(b)).toEqual([delivered])
+          expect((yield* repo.takeMany(account, [a, b])).size).toBe(0)
+          expect((yield* repo.takeMany(account, [])).size).toBe(0)
+          expect(yield* repo.take(other, b)).toEqual([failed])
+        }))
     })
   })

@@ -22,6 +22,7 @@
  * - `messagingRepositoriesContract`, `otpLedgerContract`, `otpReservationContract`: WhatsApp sending
  *   numbers, broadcasts, messages and one-time passwords;
  * - `messageAllowanceLedgerContract`: the monthly message allowance counts;
+ * - `campaignRepositoryContract`: campaigns, their recipients and the worker's claims;
  * - `retentionContract`: pruning the rows whose retention ran out;
  * - `rateLimiterContract`: the request counters of rate limits;
  * - `importRepositoryContract`: CSV imports, their staged rows and the worker's claims.
@@ -57,6 +58,7 @@ export * from "./media-store-contract.ts"
 export * from "./inbound-stores-contract.ts"
 export * from "./otp-ledger-contract.ts"
 export * from "./message-allowance-contract.ts"
+export * from "./campaign-repository-contract.ts"
 export * from "./otp-reservation-contract.ts"
 export * from "./idempotency-store-contract.ts"
 export * from "./import-repository-contract.ts"

@@ -25,7 +25,8 @@ const usedIn = (accountId: number, month: DateTime.Utc) =>
  * PGlite, PostgreSQL, or yours).
  *
  * - Messages are used one at a time up to the limit the caller gives, per account and month;
- *   a limit of 0 allows none; an unknown account none.
+ *   a limit of 0 allows none; an unknown account none. `useUpTo` takes as many at once as the
+ *   limit still allows, and racing ones together never pass it.
  * - Racing uses, alone or each in its own transaction, never pass the limit: exactly `limit`
  *   succeed.
  * - A message given back frees one, never below zero; another month and another account keep
@@ -64,6 +65,29 @@ export const messageAllowanceLedgerContract = <E>(
         expect(yield* ledger.use(none, MARCH, 0)).toBe(false)
         expect(yield* usedIn(none, MARCH)).toBe(0)
         expect(yield* ledger.use(987_654_321, MARCH, 5)).toBe(false)
+      }))
+
+    it.effect("uses many at once as far as the limit allows, never past it when such uses race", () =>
+      Effect.gen(function*() {
+        const ledger = yield* MessageAllowanceLedger
+        const transactor = yield* Transactor
+        const id = yield* newAccount()
+        expect(yield* ledger.useUpTo(id, MARCH, 10, 4)).toBe(4)
+        expect(yield* ledger.use(id, MARCH, 10)).toBe(true)
+        expect(yield* ledger.useUpTo(id, MARCH, 10, 9)).toBe(5)
+        expect(yield* ledger.useUpTo(id, MARCH, 10, 1)).toBe(0)
+        expect(yield* usedIn(id, MARCH)).toBe(10)
+        expect(yield* ledger.useUpTo(id, APRIL, 10, 0)).toBe(0)
+        expect(yield* ledger.useUpTo(id, APRIL, 0, 3)).toBe(0)
+        expect(yield* ledger.useUpTo(987_654_321, MARCH, 5, 5)).toBe(0)
+
+        const racing = yield* newAccount()
+        const taken = yield* Effect.all(
+          Array.from({ length: 12 }, () => transactor.transaction(ledger.useUpTo(racing, MARCH, 25, 3))),
+          { concurrency: "unbounded" }
+        )
+        expect(taken.reduce((a, b) => a + b, 0)).toBe(25)
+        expect(yield* usedIn(racing, MARCH)).toBe(25)
       }))
 
     it.effect("never passes the limit when uses race, alone or each in its own transaction", () =>

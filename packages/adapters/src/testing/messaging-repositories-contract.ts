@@ -24,6 +24,7 @@ import {
   otpTemplate,
   plusMillis,
   sandboxNumber,
+  sentMessage,
   verification
 } from "./otp-fixtures.ts"
 
@@ -61,36 +62,9 @@ const utilityTemplate: TemplateDefinition = {
   code_expiration_minutes: null
 }
 
-const message = (broadcast: Broadcast, at: DateTime.Utc = T0): Message => ({
-  _id: freshRecordId(),
-  account_id: broadcast.account_id,
-  provider_message_id: `wamid.sandbox.${freshRecordId()}`,
-  contact_id: freshRecordId(),
-  contact_channel_id: freshRecordId(),
-  broadcast_id: broadcast.id,
-  platform_id: broadcast.platform.id,
-  platform_third_party_id: "966110000000",
-  sender_third_party_id: "966110000000",
-  receiver_third_party_id: "966500000001",
-  direction: "outbound",
-  type: "template",
-  status: "sent",
-  body: "Your code is ******.",
-  content: null,
-  context_id: null,
-  attachments: [],
-  error: null,
-  sent_at: at,
-  delivered_at: null,
-  read_at: null,
-  failed_at: null,
-  created_at: at,
-  updated_at: at
-})
-
 /** An inbound message of the account, with every field a received message may carry. */
 const inbound = (broadcast: Broadcast, providerMessageId: string, at: DateTime.Utc = T0): Message => ({
-  ...message(broadcast, at),
+  ...sentMessage(broadcast, at),
   provider_message_id: providerMessageId,
   broadcast_id: null,
   sender_third_party_id: "966500000001",
@@ -124,7 +98,7 @@ const storedIn = <T, R>(row: (broadcast: Broadcast) => T, insert: (row: T) => Ef
     return { id, broadcast, stored }
   })
 
-const storedMessage = storedIn(message, (m) => MessageRepository.use((repo) => repo.insert(m)))
+const storedMessage = storedIn(sentMessage, (m) => MessageRepository.use((repo) => repo.insert(m)))
 const storedVerification = storedIn(verification, (v) => VerificationRepository.use((repo) => repo.insert(v)))
 
 /**
@@ -251,7 +225,7 @@ export const messagingRepositoriesContract = <E>(
           const id = yield* accountWithCredits(0)
           const broadcast = yield* newBroadcast(id)
           const kept = yield* newBroadcast(id)
-          const sent = message(broadcast)
+          const sent = sentMessage(broadcast)
           yield* MessageRepository.use((messages) => messages.insert(sent))
           const code = verification(broadcast)
           yield* VerificationRepository.use((verifications) => verifications.insert(code))
@@ -420,6 +394,21 @@ export const messagingRepositoriesContract = <E>(
           expect(yield* repo.findById(id, freshRecordId())).toEqual(Option.none())
         }))
 
+      it.effect("stores many messages in one call, each read back as stored", () =>
+        Effect.gen(function*() {
+          const repo = yield* MessageRepository
+          const id = yield* accountWithCredits(0)
+          const broadcast = yield* newBroadcast(id)
+          const many = [
+            sentMessage(broadcast),
+            { ...sentMessage(broadcast), status: "delivered" as const, delivered_at: T0, body: "Hello Sara" },
+            { ...sentMessage(broadcast), error: { code: 131026, title: "Undeliverable", details: null } }
+          ]
+          yield* repo.insertMany(many)
+          yield* repo.insertMany([])
+          for (const m of many) expect(yield* repo.findById(id, m._id)).toEqual(Option.some(m))
+        }))
+
       it.effect("refuses, as defects, a second message with the same id and one on another account's broadcast", () =>
         Effect.gen(function*() {
           const repo = yield* MessageRepository
@@ -429,7 +418,7 @@ export const messagingRepositoriesContract = <E>(
           expect(yield* repo.findById(id, sent._id)).toEqual(Option.some(sent))
 
           const other = yield* accountWithCredits(0)
-          const stray = { ...message(broadcast), account_id: other }
+          const stray = { ...sentMessage(broadcast), account_id: other }
           expect(Exit.hasDies(yield* Effect.exit(repo.insert(stray)))).toBe(true)
           expect(yield* repo.findById(other, stray._id)).toEqual(Option.none())
         }))

@@ -2,6 +2,7 @@
 import { type Account, AccountRepository } from "@wasl/core/Accounts"
 import {
   type Broadcast,
+  type Message,
   type BroadcastInput,
   type BroadcastReview,
   BroadcastRepository,
@@ -128,4 +129,32 @@ export const verification = (broadcast: Broadcast, overrides: Partial<Verificati
   created_at: VERIFICATION_T0,
   updated_at: VERIFICATION_T0,
   ...overrides
+})
+
+/** A template message of the broadcast, sent at `at`, with fresh ids. */
+export const sentMessage = (broadcast: Broadcast, at: DateTime.Utc = VERIFICATION_T0): Message => ({
+  _id: freshRecordId(),
+  account_id: broadcast.account_id,
+  provider_message_id: `wamid.sandbox.${freshRecordId()}`,
+  contact_id: freshRecordId(),
+  contact_channel_id: freshRecordId(),
+  broadcast_id: broadcast.id,
+  platform_id: broadcast.platform.id,
+  platform_third_party_id: "966110000000",
+  sender_third_party_id: "966110000000",
+  receiver_third_party_id: "966500000001",
+  direction: "outbound",
+  type: "template",
+  status: "sent",
+  body: "Your code is ******.",
+  content: null,
+  context_id: null,
+  attachments: [],
+  error: null,
+  sent_at: at,
+  delivered_at: null,
+  read_at: null,
+  failed_at: null,
+  created_at: at,
+  updated_at: at
 })

@@ -1,5 +1,5 @@
 /**
- * The messaging, OTP and inbound-store contracts over every implementation: in memory, on PGlite, and on
+ * The messaging, OTP, inbound-store and campaign contracts over every implementation: in memory, on PGlite, and on
  * PostgreSQL when TEST_DATABASE_URL (or DATABASE_URL) is set.
  */
 import { describe } from "@effect/vitest"
@@ -12,6 +12,7 @@ import { postgresTestEnabled, TestDatabase } from "../../src/db/test-database.ts
 import { RepositoriesMemory } from "../../src/memory/index.ts"
 import { RepositoriesPg } from "../../src/pg/index.ts"
 import {
+  campaignRepositoryContract,
   inboundStoresContract,
   messageAllowanceLedgerContract,
   messagingRepositoriesContract,
@@ -41,5 +42,6 @@ for (const variant of variants) {
     otpReservationContract(`OTP reservations ${variant.name}`, variant.layer())
     messageAllowanceLedgerContract(`message allowance ${variant.name}`, variant.layer())
     inboundStoresContract(`inbound stores ${variant.name}`, variant.layer())
+    campaignRepositoryContract(`campaigns ${variant.name}`, variant.layer())
   })
 }

@@ -23,6 +23,12 @@ export interface MessageAllowanceLedgerShape {
    * locked until it ends, so concurrent uses queue and never pass the limit.
    */
   readonly use: (accountId: number, month: DateTime.Utc, limit: number) => Effect.Effect<boolean>
+  /**
+   * Uses up to `count` messages of the account's allowance in `month` at once, atomically, as many
+   * as `limit` still allows; answers how many (0 when it is used up, or for an unknown account).
+   * Inside a transaction the count stays locked until it ends, as with `use`.
+   */
+  readonly useUpTo: (accountId: number, month: DateTime.Utc, limit: number, count: number) => Effect.Effect<number>
   /** Gives back one message used in `month` (a send that did not happen); never below zero. */
   readonly giveBack: (accountId: number, month: DateTime.Utc) => Effect.Effect<void>
   /** The account's plan, custom allowance and count in `month`; none for an unknown account. */

@@ -109,15 +109,32 @@ export const parseExportRequest = (
 ): Effect.Effect<ExportRequest, ValidationFailed> =>
   Effect.gen(function*() {
     const fields = isObject(body) ? body : {}
-    const { input, texts } = queryOf(fields)
     const errors: Record<string, ReadonlyArray<string>> = {}
+    const query = yield* parseListQueryBody(kind, fields, custom, errors)
+    const columns = columnsOf(kind, custom, fields.properties, errors)
+    if (Object.keys(errors).length > 0) return yield* new ValidationFailed({ errors })
+    return { query, columns }
+  })
+
+/**
+ * The list query of `GET /api/{kind}` given as JSON (`search`, `order`, `direction`,
+ * `complex_filters`; other keys ignored), as the texts to keep: validated the way the list
+ * validates its query, each mistake added to `errors` with the list's message. What an export and
+ * a campaign's audience keep, to run it again later with {@link exportListParams}.
+ */
+export const parseListQueryBody = (
+  kind: ObjectKind,
+  body: Readonly<Record<string, unknown>>,
+  custom: ReadonlyArray<PropertyDefinition>,
+  errors: Record<string, ReadonlyArray<string>>
+): Effect.Effect<ExportQuery> =>
+  Effect.gen(function*() {
+    const { input, texts } = queryOf(body)
     yield* Effect.catchTag(parseRecordListQuery(kind, input, custom), "ValidationFailed", (e) =>
       Effect.sync(() => {
         Object.assign(errors, e.errors)
       }))
-    const columns = columnsOf(kind, custom, fields.properties, errors)
-    if (Object.keys(errors).length > 0) return yield* new ValidationFailed({ errors })
-    return { query: texts, columns }
+    return texts
   })
 
 /** The stored query of an export parsed again against the kind's properties as they are now. */

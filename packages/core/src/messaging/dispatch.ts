@@ -112,47 +112,70 @@ export const storeMessage = (
   hasCode: boolean,
   parameters?: FilledParameters
 ): Effect.Effect<Message, never, MessageStoreServices> =>
-  Transactor.use((transactor) =>
-    transactor.transaction(Effect.gen(function*() {
-      const now = yield* DateTime.now
-      const platform = broadcast.platform
-      const platformId = platformThirdPartyId(platform)
-      const channel = yield* ensureContactChannel({
-        accountId: broadcast.account_id,
-        contactId: recipient.contactId,
-        platformThirdPartyId: platformId,
-        contactThirdPartyId: recipient.digits
-      })
-      const message: Message = {
-        _id: yield* newRecordId,
-        account_id: broadcast.account_id,
-        provider_message_id: providerMessageId,
-        contact_id: recipient.contactId,
-        contact_channel_id: channel._id,
-        broadcast_id: broadcast.id,
-        platform_id: platform.id,
-        platform_third_party_id: platformId,
-        sender_third_party_id: platform.display_phone_number.replace(/[^0-9]/g, ""),
-        receiver_third_party_id: recipient.digits,
-        direction: "outbound",
-        type: "template",
-        status: "sent",
-        body: parameters === undefined
-          ? renderBody(broadcast.template, hasCode ? MASKED_CODE : undefined)
-          : fillVariables(broadcast.template.body, parameters.body),
-        content: null,
-        context_id: null,
-        attachments: [],
-        error: null,
-        sent_at: now,
-        delivered_at: null,
-        read_at: null,
-        failed_at: null,
-        created_at: now,
-        updated_at: now
-      }
-      return yield* recordSentMessage(message)
-    }))
+  Transactor.use((transactor) => transactor.transaction(storeMessageInTransaction(broadcast, recipient, providerMessageId, hasCode, parameters)))
+
+/**
+ * The message a send the provider accepted is stored as, on the contact's channel entry for the
+ * sending number (made, in the caller's transaction, when it is the first message between them).
+ */
+export const sentMessageOf = (
+  broadcast: Broadcast,
+  recipient: Recipient,
+  providerMessageId: string,
+  hasCode: boolean,
+  parameters?: FilledParameters
+): Effect.Effect<Message, never, ContactChannelRepository | SecureRandom.SecureRandom> =>
+  Effect.gen(function*() {
+    const now = yield* DateTime.now
+    const platform = broadcast.platform
+    const platformId = platformThirdPartyId(platform)
+    const channel = yield* ensureContactChannel({
+      accountId: broadcast.account_id,
+      contactId: recipient.contactId,
+      platformThirdPartyId: platformId,
+      contactThirdPartyId: recipient.digits
+    })
+    return {
+      _id: yield* newRecordId,
+      account_id: broadcast.account_id,
+      provider_message_id: providerMessageId,
+      contact_id: recipient.contactId,
+      contact_channel_id: channel._id,
+      broadcast_id: broadcast.id,
+      platform_id: platform.id,
+      platform_third_party_id: platformId,
+      sender_third_party_id: platform.display_phone_number.replace(/[^0-9]/g, ""),
+      receiver_third_party_id: recipient.digits,
+      direction: "outbound",
+      type: "template",
+      status: "sent",
+      body: parameters === undefined
+        ? renderBody(broadcast.template, hasCode ? MASKED_CODE : undefined)
+        : fillVariables(broadcast.template.body, parameters.body),
+      content: null,
+      context_id: null,
+      attachments: [],
+      error: null,
+      sent_at: now,
+      delivered_at: null,
+      read_at: null,
+      failed_at: null,
+      created_at: now,
+      updated_at: now
+    }
+  })
+
+/** `storeMessage` inside the caller's transaction, which must be one. */
+const storeMessageInTransaction = (
+  broadcast: Broadcast,
+  recipient: Recipient,
+  providerMessageId: string,
+  hasCode: boolean,
+  parameters?: FilledParameters
+): Effect.Effect<Message, never, Exclude<MessageStoreServices, Transactor>> =>
+  Effect.flatMap(
+    sentMessageOf(broadcast, recipient, providerMessageId, hasCode, parameters),
+    (message) => Effect.map(recordSentMessages([message]), (stored) => stored[0]!)
   )
 
 /**
@@ -165,16 +188,33 @@ export const storeMessage = (
 export const recordSentMessage = (
   message: Message
 ): Effect.Effect<Message, never, MessageRepository | MessageStatusHoldRepository | Outbox | Transactor> =>
-  Transactor.use((transactor) =>
-    transactor.transaction(Effect.gen(function*() {
-      yield* lockMatches(message.account_id, "contact")
-      const messages = yield* MessageRepository
-      yield* messages.insert(message)
-      const held = yield* MessageStatusHoldRepository.use((holds) => holds.take(message.account_id, message.provider_message_id))
-      const updated = applyStatusReports(message, held, yield* DateTime.now)
-      if (updated === null) return message
-      yield* messages.update(updated)
-      yield* appendMessageEvent("message-status-updated", updated)
-      return updated
-    }))
-  )
+  Transactor.use((transactor) => transactor.transaction(Effect.map(recordSentMessages([message]), (stored) => stored[0]!)))
+
+/**
+ * `recordSentMessage` for messages of one account, inside the caller's transaction, which must be
+ * one: the lock taken once, the messages inserted and their held statuses taken in one statement
+ * each, however many. Answers them as stored, in the order given.
+ */
+export const recordSentMessages = (
+  stored: ReadonlyArray<Message>
+): Effect.Effect<ReadonlyArray<Message>, never, MessageRepository | MessageStatusHoldRepository | Outbox> =>
+  Effect.gen(function*() {
+    if (stored.length === 0) return stored
+    const accountId = stored[0]!.account_id
+    yield* lockMatches(accountId, "contact")
+    const messages = yield* MessageRepository
+    yield* messages.insertMany(stored)
+    const held = yield* MessageStatusHoldRepository.use((holds) =>
+      holds.takeMany(accountId, stored.map((m) => m.provider_message_id))
+    )
+    if (held.size === 0) return stored
+    const now = yield* DateTime.now
+    return yield* Effect.forEach(stored, (message) =>
+      Effect.gen(function*() {
+        const updated = applyStatusReports(message, held.get(message.provider_message_id) ?? [], now)
+        if (updated === null) return message
+        yield* messages.update(updated)
+        yield* appendMessageEvent("message-status-updated", updated)
+        return updated
+      }))
+  })

@@ -9,6 +9,11 @@ import type { Message } from "./message.ts"
 export interface MessageRepositoryShape {
   /** Stores a message. */
   readonly insert: (message: Message) => Effect.Effect<void>
+  /**
+   * Stores messages, in the order given, as `insert` stores each: one statement for them all
+   * (inside a transaction, all or none).
+   */
+  readonly insertMany: (messages: ReadonlyArray<Message>) => Effect.Effect<void>
   /** The account's message with that `_id`, or none. */
   readonly findById: (accountId: number, id: string) => Effect.Effect<Option.Option<Message>>
   /**

@@ -13,6 +13,14 @@ export interface MessageStatusHoldRepositoryShape {
   readonly hold: (accountId: number, providerMessageId: string, report: StatusReport) => Effect.Effect<void>
   /** Removes and answers the statuses held for that message, in no particular order. */
   readonly take: (accountId: number, providerMessageId: string) => Effect.Effect<ReadonlyArray<StatusReport>>
+  /**
+   * `take` for many messages at once: the statuses held for each, by provider message id (those
+   * with none are absent).
+   */
+  readonly takeMany: (
+    accountId: number,
+    providerMessageIds: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyMap<string, ReadonlyArray<StatusReport>>>
 }
 
 const MessageStatusHoldRepositoryBase: Context.ServiceClass<

@@ -42,7 +42,8 @@ export const digitsOf = (number: string): string => number.replace(/[^0-9]/g, ""
 
 const isRecordId = Schema.is(RecordId)
 
-const numberOf = (found: RecordWithDerived): string | undefined => {
+/** The number a contact is reached at: its whatsapp_number, else its phone; undefined when it has neither. */
+export const contactNumberOf = (found: RecordWithDerived): string | undefined => {
   for (const key of ["whatsapp_number", "phone"] as const) {
     const value = found.record.values[key]
     if (typeof value === "string" && digitsOf(value).length > 0) return value
@@ -60,7 +61,7 @@ export const recipientOfContact = (
     const custom = yield* PropertyRepository.use((repo) => repo.list(accountId, "contact"))
     const found = yield* RecordRepository.use((repo) => repo.get({ accountId, kind: "contact", id: contactId, custom }))
     if (Option.isNone(found)) return yield* invalid("contact_id", "The selected contact_id is invalid.")
-    const number = numberOf(found.value)
+    const number = contactNumberOf(found.value)
     if (number === undefined) return yield* invalid("contact_id", CONTACT_HAS_NO_NUMBER)
     return { contactId, number, digits: digitsOf(number) }
   })
@@ -119,7 +120,7 @@ export const recipientOfNumber = (
       (page) => page.rows[0]
     )
     const known = (yield* find) ?? (yield* Effect.andThen(lockMatches(accountId, "contact"), find))
-    if (known !== undefined) return { contactId: known.record._id, number: numberOf(known) ?? to, digits }
+    if (known !== undefined) return { contactId: known.record._id, number: contactNumberOf(known) ?? to, digits }
     const firstname = origin._tag === "Received" ? [...(origin.profileName ?? "")].slice(0, PROFILE_NAME_MAX).join("") : ""
     const values = yield* validateRecordCreate("contact", {
       whatsapp_number: to,

@@ -52,7 +52,7 @@ export interface SendInput {
  * the shape is checked here; the values are matched to the template's variables, and properties
  * read from the contact, when the message is filled (template-variables.ts).
  */
-const parseParameters = (errors: Errors, raw: unknown): ParameterSources => {
+export const parseParameters = (errors: Record<string, Array<string>>, raw: unknown): ParameterSources => {
   if (absent(raw)) return { body: [], header: [] }
   if (!isObject(raw)) {
     add(errors, "parameters", "The parameters field must be an object.")

@@ -168,6 +168,8 @@ const SPECS: { readonly [K in ObjectKind]: ReadonlyArray<Spec> } = {
     { name: "created_by", type: "number", en: "Created by", ar: "أنشئ بواسطة", readOnly: true, integer: true },
     { name: "image", type: "url", en: "Image", ar: "الصورة" },
     { name: "whatsapp_number", type: "phone", en: "WhatsApp number", ar: "رقم واتساب" },
+    // Set when the contact asked for no more WhatsApp marketing: campaigns skip it.
+    { name: "whatsapp_opted_out", type: "boolean", en: "Opted out of WhatsApp", ar: "ألغى الاشتراك في واتساب" },
     {
       name: "first_received_message_at",
       type: "datetime",

@@ -57,6 +57,24 @@ export const useMessageAllowance: (
   }
 )
 
+/**
+ * {@link useMessageAllowance} for up to `count` messages at once (a batch of a campaign's
+ * recipients): takes as many as the month's allowance still has, atomically, and answers how
+ * many, with the use each one gives back with {@link giveBackMessageAllowance}.
+ */
+export const useMessageAllowances: (
+  accountId: number,
+  count: number
+) => Effect.Effect<{ readonly use: AllowanceUse; readonly granted: number }, never, MessageAllowanceLedger> = Effect.fn(
+  "useMessageAllowances"
+)(function*(accountId: number, count: number) {
+  const ledger = yield* MessageAllowanceLedger
+  const month = allowanceMonth(yield* DateTime.now)
+  const found = yield* ledger.read(accountId, month)
+  const limit = Option.match(found, { onNone: () => 0, onSome: (c) => messageLimit(c.plan, c.customLimit) })
+  return { use: { accountId, month }, granted: yield* ledger.useUpTo(accountId, month, limit, count) }
+})
+
 /** Gives back a message {@link useMessageAllowance} took, for a send that did not happen. */
 export const giveBackMessageAllowance = (use: AllowanceUse): Effect.Effect<void, never, MessageAllowanceLedger> =>
   MessageAllowanceLedger.use((ledger) => ledger.giveBack(use.accountId, use.month))

@@ -7,6 +7,7 @@ import { Effect, Option } from "effect"
 import type { Principal } from "../auth/principal.ts"
 import { SecretBox } from "../auth/secret-box.ts"
 import { type Forbidden, invalid, NotFound, ServiceUnavailable, type ValidationFailed } from "../errors.ts"
+import { CampaignRepository } from "../messaging/campaign-repository.ts"
 import { providerPlatformOf } from "../messaging/dispatch.ts"
 import { MessagingProvider } from "../messaging/messaging-provider.ts"
 import { type Platform, validatePlatformUpdate } from "../messaging/platform.ts"
@@ -128,25 +129,30 @@ export const refreshPlatform: (
   }
 })
 
+/** The 422 message of a removal of a sending number a campaign still sends through. */
+export const PLATFORM_HAS_CAMPAIGN = "The sending number has a campaign that has not ended: cancel it first."
+
 /**
  * `DELETE /api/platforms/{id}`: removes the number and its broadcasts (the templates registered on
  * it); the messages sent and received on it stay in their conversations, no longer linked to a
  * broadcast. Needs `broadcast-manage`. Fails {@link Forbidden} without it, {@link NotFound} for an
- * id the account has no number of.
+ * id the account has no number of, {@link ValidationFailed} on `id` while a campaign that has not
+ * ended (scheduled, queued, running or paused) sends through it ({@link PLATFORM_HAS_CAMPAIGN}).
  */
 export const deletePlatform: (
   principal: Principal,
   id: number
-) => Effect.Effect<void, Forbidden | NotFound, PlatformRepository | Transactor> = Effect.fn("deletePlatform")(
-  function*(principal: Principal, id: number) {
+) => Effect.Effect<void, Forbidden | NotFound | ValidationFailed, CampaignRepository | PlatformRepository | Transactor> = Effect
+  .fn("deletePlatform")(function*(principal: Principal, id: number) {
     yield* authorize(principal, "broadcast-manage")
     const transactor = yield* Transactor
     yield* transactor.transaction(Effect.gen(function*() {
       yield* foundPlatform(principal.accountId, id)
-      // Where a number still sending a campaign will refuse its removal (422), once campaigns exist.
+      if (yield* CampaignRepository.use((repo) => repo.activeOnPlatform(principal.accountId, id))) {
+        return yield* invalid("id", PLATFORM_HAS_CAMPAIGN)
+      }
       if (!(yield* PlatformRepository.use((repo) => repo.remove(principal.accountId, id)))) {
         return yield* new NotFound()
       }
     }))
-  }
-)
+  })

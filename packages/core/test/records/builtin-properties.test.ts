@@ -44,6 +44,7 @@ const EXPECTED: { readonly [K in ObjectKind]: ReadonlyArray<readonly [string, Pr
     ["created_by", "number"],
     ["image", "url"],
     ["whatsapp_number", "phone"],
+    ["whatsapp_opted_out", "boolean"],
     ["first_received_message_at", "datetime"],
     ["last_received_message_at", "datetime"],
     ["first_whatsapp_message_received_at", "datetime"],

@@ -191,6 +191,7 @@ describe("contact shape", () => {
           created_by: 7,
           image: null,
           whatsapp_number: null,
+          whatsapp_opted_out: null,
           first_received_message_at: null,
           last_received_message_at: null,
           first_whatsapp_message_received_at: null,

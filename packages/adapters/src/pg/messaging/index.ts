@@ -1,6 +1,7 @@
 /** The messaging repositories on PostgreSQL (migrations 0008, 0009, 0024 and 0027). */
 import type {
   BroadcastRepository,
+  CampaignRepository,
   Conversations,
   MediaBacklog,
   ContactChannelRepository,
@@ -12,6 +13,7 @@ import type { OtpLedger, OtpReservationRepository, VerificationRepository } from
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import { BroadcastRepositoryPg } from "./broadcast-repository-pg.ts"
+import { CampaignRepositoryPg } from "./campaign-repository-pg.ts"
 import { ConversationsPg } from "./conversations-pg.ts"
 import { MediaBacklogPg } from "./media-backlog-pg.ts"
 import { ContactChannelRepositoryPg } from "./contact-channel-repository-pg.ts"
@@ -23,6 +25,7 @@ import { PlatformRepositoryPg } from "./platform-repository-pg.ts"
 import { VerificationRepositoryPg } from "./verification-repository-pg.ts"
 
 export { BroadcastRepositoryPg } from "./broadcast-repository-pg.ts"
+export { CampaignRepositoryPg } from "./campaign-repository-pg.ts"
 export { ConversationsPg } from "./conversations-pg.ts"
 export { MediaBacklogPg } from "./media-backlog-pg.ts"
 export { ContactChannelRepositoryPg } from "./contact-channel-repository-pg.ts"
@@ -34,13 +37,14 @@ export { PlatformRepositoryPg } from "./platform-repository-pg.ts"
 export { VerificationRepositoryPg } from "./verification-repository-pg.ts"
 
 /**
- * PlatformRepository, BroadcastRepository, MessageRepository, Conversations, MediaBacklog,
+ * PlatformRepository, BroadcastRepository, CampaignRepository, MessageRepository, Conversations, MediaBacklog,
  * ContactChannelRepository, MessageStatusHoldRepository, VerificationRepository, OtpLedger and
  * OtpReservationRepository on PostgreSQL, over one `SqlClient` (migrated).
  */
 export const MessagingRepositoriesPg: Layer.Layer<
   | PlatformRepository
   | BroadcastRepository
+  | CampaignRepository
   | MessageRepository
   | Conversations
   | MediaBacklog
@@ -54,6 +58,7 @@ export const MessagingRepositoriesPg: Layer.Layer<
 > = Layer.mergeAll(
   PlatformRepositoryPg,
   BroadcastRepositoryPg,
+  CampaignRepositoryPg,
   MessageRepositoryPg,
   ConversationsPg,
   MediaBacklogPg,

@@ -26,6 +26,29 @@ export const MessageRepositoryPg: Layer.Layer<MessageRepository, never, SqlClien
                   ${times.updated_at})
         `.pipe(Effect.asVoid, Effect.orDie)
       },
+      insertMany: (messages) => {
+        if (messages.length === 0) return Effect.void
+        // One parameter for them all: the rows as JSON, in order (their arrival order follows it).
+        const rows = JSON.stringify(messages.map((m, n) => ({ ...m, ...messageJsonParams(m), ...messageTimes(m), n })))
+        return sql`
+          INSERT INTO messages
+            (account_id, id, provider_message_id, contact_id, contact_channel_id, broadcast_id, platform_id,
+             platform_third_party_id, sender_third_party_id, receiver_third_party_id, direction, type, status, body,
+             content, context_id, attachments, error, sent_at, delivered_at, read_at, failed_at, created_at, updated_at)
+          SELECT x.account_id, x._id, x.provider_message_id, x.contact_id, x.contact_channel_id, x.broadcast_id,
+                 x.platform_id, x.platform_third_party_id, x.sender_third_party_id, x.receiver_third_party_id,
+                 x.direction, x.type, x.status, x.body, x.content::jsonb, x.context_id, x.attachments::jsonb,
+                 x.error::jsonb, x.sent_at, x.delivered_at, x.read_at, x.failed_at, x.created_at, x.updated_at
+          FROM jsonb_to_recordset(${rows}::jsonb) AS x(
+            account_id bigint, _id text, provider_message_id text, contact_id text, contact_channel_id text,
+            broadcast_id bigint, platform_id bigint, platform_third_party_id text, sender_third_party_id text,
+            receiver_third_party_id text, direction text, type text, status text, body text, content text,
+            context_id text, attachments text, error text, sent_at timestamptz, delivered_at timestamptz,
+            read_at timestamptz, failed_at timestamptz, created_at timestamptz, updated_at timestamptz, n integer
+          )
+          ORDER BY x.n
+        `.pipe(Effect.asVoid, Effect.orDie)
+      },
       findById: (accountId, id) =>
         sql`SELECT ${columns} FROM messages m WHERE m.account_id = ${accountId} AND m.id = ${id}`.pipe(
           Effect.flatMap(decodeMessage),

@@ -10,6 +10,7 @@ const HoldRow = Schema.Struct({
 })
 
 const decodeAll = decodeRows(HoldRow)
+const decodeAllWithId = decodeRows(Schema.Struct({ provider_message_id: Schema.String, ...HoldRow.fields }))
 
 /** Statuses held for messages not stored yet, on PostgreSQL (table `message_status_holds`, migration 0027). */
 export const MessageStatusHoldRepositoryPg: Layer.Layer<MessageStatusHoldRepository, never, SqlClient.SqlClient> = Layer.effect(
@@ -31,7 +32,27 @@ export const MessageStatusHoldRepositoryPg: Layer.Layer<MessageStatusHoldReposit
         sql`
           DELETE FROM message_status_holds WHERE account_id = ${accountId} AND provider_message_id = ${providerMessageId}
           RETURNING status, at, error
-        `.pipe(Effect.flatMap(decodeAll), Effect.map((rows): ReadonlyArray<StatusReport> => rows), Effect.orDie)
+        `.pipe(Effect.flatMap(decodeAll), Effect.map((rows): ReadonlyArray<StatusReport> => rows), Effect.orDie),
+      takeMany: (accountId, providerMessageIds) =>
+        providerMessageIds.length === 0
+          ? Effect.succeed(new Map<string, ReadonlyArray<StatusReport>>())
+          : sql`
+            DELETE FROM message_status_holds
+            WHERE account_id = ${accountId} AND provider_message_id = ANY(${[...providerMessageIds]}::text[])
+            RETURNING provider_message_id, status, at, error
+          `.pipe(
+            Effect.flatMap(decodeAllWithId),
+            Effect.map((rows) => {
+              const held = new Map<string, Array<StatusReport>>()
+              for (const { provider_message_id, ...report } of rows) {
+                const list = held.get(provider_message_id) ?? []
+                list.push(report)
+                held.set(provider_message_id, list)
+              }
+              return held as ReadonlyMap<string, ReadonlyArray<StatusReport>>
+            }),
+            Effect.orDie
+          )
     })
   })
 )

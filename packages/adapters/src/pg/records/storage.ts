@@ -135,6 +135,7 @@ export const KIND_STORAGE: { readonly [K in ObjectKind]: KindStorage } = {
       col("created_by", "number"),
       col("image", "url"),
       col("whatsapp_number", "phone"),
+      col("whatsapp_opted_out", "boolean"),
       col("first_received_message_at", "datetime"),
       col("last_received_message_at", "datetime"),
       col("first_whatsapp_message_received_at", "datetime"),
