@@ -13,6 +13,7 @@ import * as Path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startTcpForwarder, type TcpForwarder } from "./support/tcp-forwarder.ts"
 import {
+  serverEnv,
   bootstrapToken,
   eventually,
   freePort,
@@ -45,15 +46,7 @@ describe.runIf(testPostgresUrl() !== undefined)("the database going away under a
     through.hostname = "127.0.0.1"
     through.port = String(forwarder.port)
     const port = await freePort()
-    const env = {
-      ...process.env,
-      DATABASE_URL: through.toString(),
-      WASL_DATA_DIR: Path.join(dir, "data"),
-      WASL_SECRET_KEY: "7".repeat(64),
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      WASL_RATE_LIMIT: "0"
-    }
+    const env = serverEnv(dir, through.toString(), port)
     await launchServer(env)
     token = await bootstrapToken({ ...env, DATABASE_URL: database.url }, "Outage", "outage@example.test")
     base = `http://127.0.0.1:${port}`

@@ -17,6 +17,7 @@ import * as Path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type PgServer, postgresBinaries, startPrimary, startStandby } from "./support/pg-cluster.ts"
 import {
+  serverEnv,
   bootstrapToken,
   eventually,
   freePort,
@@ -47,15 +48,7 @@ describe.runIf(postgresBinaries() !== undefined)("failover: the primary SIGKILLe
     standby = await startStandby(primary, "standby_1")
     forwarder = await startTcpForwarder({ host: "127.0.0.1", port: primary.port })
     const port = await freePort()
-    const env = {
-      ...process.env,
-      DATABASE_URL: `postgres://postgres@127.0.0.1:${forwarder.port}/postgres`,
-      WASL_DATA_DIR: Path.join(dir, "data"),
-      WASL_SECRET_KEY: "7".repeat(64),
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      WASL_RATE_LIMIT: "0"
-    }
+    const env = serverEnv(dir, `postgres://postgres@127.0.0.1:${forwarder.port}/postgres`, port)
     await launchServer(env)
     workerHealth = `http://127.0.0.1:${await freePort()}`
     launch("worker", workerMain, [], { ...env, WASL_WORKER_HEALTH_PORT: new URL(workerHealth).port })

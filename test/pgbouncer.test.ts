@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Pgbouncer, pgbouncerBinary, startPgbouncer } from "./support/pgbouncer.ts"
 import {
   apiClient,
+  serverEnv,
   bootstrapToken,
   eventually,
   freePort,
@@ -47,16 +48,7 @@ describe.runIf(testPostgresUrl() !== undefined && pgbouncerBinary() !== undefine
     pooled.port = String(bouncer.port)
     const port = await freePort()
     workerHealth = `http://127.0.0.1:${await freePort()}`
-    const env = {
-      ...process.env,
-      DATABASE_URL: pooled.toString(),
-      WASL_DATABASE_LISTEN_URL: database.url,
-      WASL_DATA_DIR: Path.join(dir, "data"),
-      WASL_SECRET_KEY: "7".repeat(64),
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      WASL_RATE_LIMIT: "0"
-    }
+    const env = serverEnv(dir, pooled.toString(), port, { WASL_DATABASE_LISTEN_URL: database.url })
     await launchServer(env)
     launch("worker", workerMain, [], { ...env, WASL_WORKER_HEALTH_PORT: new URL(workerHealth).port })
     token = await bootstrapToken(env, "Pooled", "pooled@example.test")

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type PgServer, postgresBinaries, startPrimary, startStandby } from "./support/pg-cluster.ts"
 import {
   apiClient,
+  serverEnv,
   bootstrapToken,
   eventually,
   freePort,
@@ -61,16 +62,7 @@ describe.runIf(postgresBinaries() !== undefined)("read replicas: lists on a caug
     primary = await startPrimary()
     standby = await startStandby(primary, "replica_1")
     const port = await freePort()
-    const env = {
-      ...process.env,
-      DATABASE_URL: primary.url,
-      WASL_DATABASE_READ_URL: standby.url,
-      WASL_DATA_DIR: Path.join(dir, "data"),
-      WASL_SECRET_KEY: "7".repeat(64),
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      WASL_RATE_LIMIT: "0"
-    }
+    const env = serverEnv(dir, primary.url, port, { WASL_DATABASE_READ_URL: standby.url })
     await launchServer(env)
     workerHealth = `http://127.0.0.1:${await freePort()}`
     launch("worker", workerMain, [], { ...env, WASL_WORKER_HEALTH_PORT: new URL(workerHealth).port })

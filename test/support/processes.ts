@@ -310,6 +310,21 @@ export { cliMain, waslMain } from "./apps.ts"
 /** The HTTP-only and worker-only app entries (separate processes for scale). */
 export const serverMain = Path.join(root, "apps", "server", "src", "main.ts")
 
+/**
+ * The environment of an app on `databaseUrl` listening on `port` of loopback, its data directory
+ * under `dir`, a fixed server key and no request rate limit, with `extra` settings.
+ */
+export const serverEnv = (dir: string, databaseUrl: string, port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
+  ...process.env,
+  DATABASE_URL: databaseUrl,
+  WASL_DATA_DIR: Path.join(dir, "data"),
+  WASL_SECRET_KEY: "7".repeat(64),
+  HOST: "127.0.0.1",
+  PORT: String(port),
+  WASL_RATE_LIMIT: "0",
+  ...extra
+})
+
 /** Starts `apps/server` with `env` and waits until it listens. */
 export const launchServer = async (env: NodeJS.ProcessEnv, name = "server"): Promise<Launched> => {
   const server = launch(name, serverMain, [], env)
