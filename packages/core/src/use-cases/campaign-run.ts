@@ -495,7 +495,7 @@ const step = (campaign: Campaign, pace: Pace, options: CampaignRunSettings) =>
 /**
  * A campaign runner: its `runNext` moves the campaign whose turn it is on by one step (see the
  * module comment). The runner keeps each sending number's pace across steps and campaigns, so
- * make one per worker process. A failure of the database is a defect: the step's transaction is
+ * make one for each worker. A failure of the database is a defect: the step's transaction is
  * rolled back and the campaign taken again once its lease runs out.
  */
 export const makeCampaignRunner = (options: CampaignRunOptions = {}): CampaignRunner => {
