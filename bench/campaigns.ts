@@ -39,7 +39,7 @@ import * as Http from "node:http"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { performance } from "node:perf_hooks"
-import { bootstrapAccount, root, startChild, startWaslServer } from "./support/children.ts"
+import { benchApi, bootstrapAccount, root, startChild, startWaslServer } from "./support/children.ts"
 import { cpuSeconds } from "./support/cpu.ts"
 import { createBenchDatabase } from "./support/database.ts"
 import { intFromEnv, nodeFlagsFromEnv } from "./support/env.ts"
@@ -140,16 +140,7 @@ const run = async () => {
   log("starting apps/server and bootstrapping an account...")
   const server = await startWaslServer(env)
   const bootstrap = await bootstrapAccount(env)
-  const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(server.origin + path, {
-      method,
-      headers: { accept: "application/json", "content-type": "application/json", authorization: `Bearer ${bootstrap.token}` },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
-    const text = await response.text()
-    if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
-    return JSON.parse(text)
-  }
+  const api = benchApi(server.origin, bootstrap.token)
 
   const runtime = ManagedRuntime.make(
     Layer.effectDiscard(Effect.void).pipe(

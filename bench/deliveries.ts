@@ -47,7 +47,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { performance } from "node:perf_hooks"
 import { RECEIVER_CA_FILE, startWebhookReceiver } from "../test/support/webhook-receiver.ts"
-import { bootstrapAccount, root, startChild, startWaslServer, stopChild } from "./support/children.ts"
+import { benchApi, bootstrapAccount, root, startChild, startWaslServer, stopChild } from "./support/children.ts"
 import { cpuSeconds } from "./support/cpu.ts"
 import { createBenchDatabase } from "./support/database.ts"
 import { intFromEnv, nodeFlagsFromEnv } from "./support/env.ts"
@@ -155,16 +155,7 @@ const setUp = async () => {
   log("starting apps/server and bootstrapping an account...")
   const server = await startWaslServer(env)
   const bootstrap = await bootstrapAccount(env)
-  const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(server.origin + path, {
-      method,
-      headers: { accept: "application/json", "content-type": "application/json", authorization: `Bearer ${bootstrap.token}` },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
-    const text = await response.text()
-    if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
-    return JSON.parse(text)
-  }
+  const api = benchApi(server.origin, bootstrap.token)
   const hook = (await api("POST", "/api/account/webhooks", { URL: receiver.url("/bench"), events: ["contact-created"] })).data
   receiver.setSecret("/bench", hook.secret)
   await api("POST", `/api/account/webhooks/${hook.id}/validate`)

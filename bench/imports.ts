@@ -29,7 +29,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { performance } from "node:perf_hooks"
-import { bootstrapAccount, root, startChild, startWaslServer, stopChild } from "./support/children.ts"
+import { benchApi, bootstrapAccount, root, startChild, startWaslServer, stopChild } from "./support/children.ts"
 import { createBenchDatabase } from "./support/database.ts"
 import { intFromEnv, nodeFlagsFromEnv } from "./support/env.ts"
 import { atCleanup, runBenchmark } from "./support/harness.ts"
@@ -170,15 +170,8 @@ const run = async () => {
   const measureBatches = async () => {
     const server = await startWaslServer({ ...env, WASL_RATE_LIMIT: "0" })
     try {
-      const post = async (path: string, body: unknown) => {
-        const response = await fetch(`${server.origin}${path}`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${bootstrap.token}`, "content-type": "application/json", accept: "application/json" },
-          body: JSON.stringify(body)
-        })
-        if (response.status !== 201 && response.status !== 200) throw new Error(`${path} answered ${response.status}: ${await response.text()}`)
-        await response.arrayBuffer()
-      }
+      const api = benchApi(server.origin, bootstrap.token)
+      const post = (path: string, body: unknown) => api("POST", path, body)
       const contact = (round: number, i: number, how: string) => ({
         firstname: `Batch ${i}`,
         lastname: how,

@@ -182,6 +182,21 @@ export const startBaseline = async (
  * random password: its token and the account's id. The password is hex: a random base64url one
  * starts with "-" once in 64 runs, and the CLI then reads it as a flag.
  */
+/**
+ * A JSON client of the server at `origin` with the bearer `token`: answers the parsed body, and
+ * throws with the status and body on an answer of 300 or more.
+ */
+export const benchApi = (origin: string, token: string) => async (method: string, path: string, body?: unknown): Promise<any> => {
+  const response = await fetch(origin + path, {
+    method,
+    headers: { accept: "application/json", "content-type": "application/json", authorization: `Bearer ${token}` },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+  const text = await response.text()
+  if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
+  return JSON.parse(text)
+}
+
 export const bootstrapAccount = async (
   env: NodeJS.ProcessEnv,
   account = "Bench"
