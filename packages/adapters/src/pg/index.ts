@@ -24,6 +24,7 @@ import { TwoFactorRepositoryPg } from "./two-factor-repository-pg.ts"
 import { UserRepositoryPg } from "./user-repository-pg.ts"
 import { PropertyValueStorePg } from "./property-value-store-pg.ts"
 import { RecordRepositoryPg } from "./record-repository-pg.ts"
+import { TrashRepositoryPg } from "./trash-repository-pg.ts"
 import { WebhookRepositoryPg } from "./webhook-repository-pg.ts"
 import { DeliveryRepositoryPg } from "./delivery-repository-pg.ts"
 import { NoteRepositoryPg } from "./note-repository-pg.ts"
@@ -59,6 +60,7 @@ export { UserRepositoryPg } from "./user-repository-pg.ts"
 
 export { PropertyValueStorePg } from "./property-value-store-pg.ts"
 export { RecordRepositoryPg } from "./record-repository-pg.ts"
+export { TrashRepositoryPg } from "./trash-repository-pg.ts"
 export { WebhookRepositoryPg } from "./webhook-repository-pg.ts"
 export { DELIVERIES_CHANNEL, DeliveryRepositoryPg } from "./delivery-repository-pg.ts"
 export { QueueSignalsPg } from "./queue-signals-pg.ts"
@@ -119,6 +121,7 @@ export const RepositoriesPg: Layer.Layer<WaslRepositories, never, SecureRandom.S
   SavedViewRepositoryPg,
   PropertyValueStorePg,
   RecordRepositoryPg,
+  TrashRepositoryPg,
   NoteRepositoryPg,
   WebhookRepositoryPg,
   DeliveryRepositoryPg,

@@ -63,6 +63,7 @@ describe.each(USE_CASE_VARIANTS)("record use-cases on $name", ({ enabled, layer:
             "forecast_amount",
             "forcast_amount",
             "next_steps",
+            "company_ids",
             "created_at",
             "updated_at"
           ])

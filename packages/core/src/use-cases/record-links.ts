@@ -21,24 +21,8 @@ import { RecordRepository, type RecordLinkName } from "../records/record-reposit
 import { type ContactRecordJson, flatContact, type RecordJson } from "../records/record-shape.ts"
 import { Transactor } from "../transactor.ts"
 import { authorize } from "./authenticate.ts"
+import { LINK_SPECS } from "./link-derivation.ts"
 import { appendRecordsUpdated, currentShapes, isRecordId } from "./record-lookup.ts"
-
-interface LinkSpec {
-  readonly from: ObjectKind
-  readonly to: ObjectKind
-  /** Whether each side's REST shape derives something from this link. */
-  readonly fromDerives: boolean
-  readonly toDerives: boolean
-}
-
-const LINK_SPECS: { readonly [L in RecordLinkName]: LinkSpec } = {
-  deal_contact: { from: "deal", to: "contact", fromDerives: true, toDerives: true },
-  ticket_contact: { from: "ticket", to: "contact", fromDerives: true, toDerives: false },
-  ticket_deal: { from: "ticket", to: "deal", fromDerives: true, toDerives: false },
-  company_contact: { from: "company", to: "contact", fromDerives: true, toDerives: true },
-  company_deal: { from: "company", to: "deal", fromDerives: true, toDerives: true },
-  company_ticket: { from: "company", to: "ticket", fromDerives: true, toDerives: true }
-}
 
 /** Which side of the link the record in the path is. */
 type PathSide = "from" | "to"
