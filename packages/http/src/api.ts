@@ -35,6 +35,7 @@ import { ConversationsGroup } from "./conversations-api.ts"
 import { OtpGroup } from "./otp-api.ts"
 import { RecordLinksGroup } from "./record-links-api.ts"
 import { TrashGroup } from "./trash-api.ts"
+import { MergesGroup } from "./merge-api.ts"
 import { RecordsGroup } from "./records-api.ts"
 import { ExportsGroup } from "./exports-api.ts"
 import { ImportsGroup } from "./imports-api.ts"
@@ -241,6 +242,7 @@ const WaslApiBase: HttpApi.HttpApi<
   | typeof PipelinesGroup
   | typeof ViewsGroup
   | typeof TrashGroup
+  | typeof MergesGroup
   | typeof WebhooksGroup
   | typeof DeliveriesGroup
   | typeof NotificationsGroup
@@ -269,6 +271,7 @@ const WaslApiBase: HttpApi.HttpApi<
   .add(PipelinesGroup)
   .add(ViewsGroup)
   .add(TrashGroup)
+  .add(MergesGroup)
   .add(WebhooksGroup)
   .add(DeliveriesGroup)
   .add(NotificationsGroup)

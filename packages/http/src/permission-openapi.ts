@@ -139,6 +139,7 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, PermissionRule>> = {
   "trash.list": "{kind}-index",
   "trash.restore": "{kind}-delete",
   "trash.purge": "{kind}-delete",
+  "merges.merge": { all: ["{kind}-update", "{kind}-delete"] },
   "views.list": "{kind}-index",
   "views.create": "{kind}-index",
   "views.show": "{kind}-index",

@@ -44,6 +44,7 @@ import { VerificationRepositoryMemory } from "./verification-repository-memory.t
 import { NoteRepositoryMemory } from "./note-repository-memory.ts"
 import { RecordRepositoryMemory } from "./record-repository-memory.ts"
 import { TrashRepositoryMemory } from "./trash-repository-memory.ts"
+import { RecordMergeStoreMemory } from "./record-merge-store-memory.ts"
 import { IdempotencyStoreMemory } from "./idempotency-store-memory.ts"
 import { RetentionMemory } from "./retention-memory.ts"
 import { ReadinessMemory } from "./readiness-memory.ts"
@@ -99,6 +100,7 @@ export const RepositoriesMemory: Layer.Layer<
   NotificationFeedMemory,
   RecordRepositoryMemory,
   TrashRepositoryMemory,
+  RecordMergeStoreMemory,
   NoteRepositoryMemory,
   IdempotencyStoreMemory,
   RetentionMemory,
