@@ -11,14 +11,14 @@ import type { TrashEntry } from "./trash-repository.ts"
 export const TrashedRecordJson: Schema.Struct<{
   readonly _id: Schema.String
   readonly deleted_at: Schema.String
-  readonly deleted_by: Schema.NullOr<Schema.Finite>
+  readonly deleted_by: Schema.NullOr<Schema.Int>
   readonly merged_into: Schema.NullOr<Schema.String>
   readonly expires_at: Schema.String
   readonly record: Schema.$Record<Schema.String, Schema.Unknown>
 }> = Schema.Struct({
   _id: Schema.String,
   deleted_at: WireTimestampString,
-  deleted_by: Schema.NullOr(Schema.Finite).annotate({ description: "The user who deleted it (null: none)" }),
+  deleted_by: Schema.NullOr(Schema.Int).annotate({ description: "The user who deleted it (null: none)" }),
   merged_into: Schema.NullOr(Schema.String).annotate({ description: "The record a merge kept in its place" }),
   expires_at: WireTimestampString.annotate({ description: "When the worker purges it for good" }),
   record: Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "The record's REST shape when it was deleted" })

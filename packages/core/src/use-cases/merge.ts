@@ -58,10 +58,9 @@ export const mergeRecords: (
   Forbidden | NotFound | ValidationFailed,
   Outbox | PropertyRepository | RecordMergeStore | RecordRepository | Transactor | TrashRepository
 > = Effect.fn("mergeRecords")(function*(principal: Principal, kind: ObjectKind, id: string, body: unknown) {
-  if (!MERGE_KINDS.includes(kind)) return yield* new NotFound()
   yield* authorize(principal, `${kind}-update`)
   yield* authorize(principal, `${kind}-delete`)
-  if (!isRecordId(id)) return yield* new NotFound()
+  if (!MERGE_KINDS.includes(kind) || !isRecordId(id)) return yield* new NotFound()
   const from = yield* fromOf(body, id)
   const accountId = principal.accountId
   const transactor = yield* Transactor
