@@ -51,7 +51,7 @@ describe.each(USE_CASE_VARIANTS)("the trash on $name", ({ enabled, layer: servic
           assert.strictEqual((yield* listRecords(principal, "contact", { search: "zed" })).total, 0)
           const filter = JSON.stringify([{ property: "email", operator: "eq", value: "zed@example.com" }])
           assert.strictEqual((yield* listRecords(principal, "contact", { complex_filters: filter })).total, 0)
-          assert.deepStrictEqual((yield* getRecord(principal, "deal", deal) as Effect.Effect<{ contacts: unknown }>).contacts, [])
+          assert.deepStrictEqual(((yield* getRecord(principal, "deal", deal)) as unknown as { contacts: unknown }).contacts, [])
           assert.strictEqual(yield* tagOf(attachDealContacts(principal, deal, { contact_ids: [contact] })), "ValidationFailed")
           // An upsert matching on the trashed record's email creates a new record.
           const [upserted] = yield* upsertRecords(principal, "contact", {
