@@ -1,11 +1,17 @@
 /**
  * Companies linked, the trash and merges over HTTP on the embedded database and PostgreSQL: the
  * link endpoints from either side and the company's derived ids and counts, the `company_ids`
- * filter, a delete moving the record to `GET /api/{kind}/trash`, its restore and purge, a merge,
- * and the spec's error bodies for bad input.
+ * filter, a delete moving the record to `GET /api/{kind}/trash`, its restore and purge, merges (a
+ * contact's channels and messages moving over), and the spec's error bodies for bad input.
  */
+import { ContactChannelRepository, type Message, MessageRepository } from "@wasl/core/Messaging"
+import { DateTime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createPlatform } from "./support/messaging-fixtures.ts"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
+
+let seq = 0
+const hex24 = () => (Date.now().toString(16) + (++seq).toString(16).padStart(6, "0") + "0".repeat(24)).slice(0, 24)
 
 describe.each(DATABASES)("companies, trash and merge over HTTP on %s", (database) => {
   let server: TestServer
@@ -86,5 +92,65 @@ describe.each(DATABASES)("companies, trash and merge over HTTP on %s", (database
     const missing = await request("POST", `/api/companies/${kept}/merge`, {})
     expect(missing.status).toBe(422)
     expect(Object.keys(missing.body.errors)).toEqual(["from"])
+  })
+
+  it("a contact merge moves the duplicate's messages; a channel both had becomes one", async () => {
+    const platformId = (await createPlatform(server, owner.token)).id
+    /** A message the contact sent a minute ago on its channel entry for the sandbox number. */
+    const received = async (contactId: string) => {
+      const at = DateTime.makeUnsafe(Date.now() - 60_000)
+      const channel = await server.run(ContactChannelRepository.use((repo) =>
+        repo.ensure(
+          { accountId: owner.account_id, contactId, platformThirdPartyId: "966110000000", contactThirdPartyId: "966500000077" },
+          hex24(),
+          at
+        )
+      ))
+      const message: Message = {
+        _id: hex24(),
+        account_id: owner.account_id,
+        provider_message_id: `wamid.IN${hex24()}`,
+        contact_id: contactId,
+        contact_channel_id: channel._id,
+        broadcast_id: null,
+        platform_id: platformId,
+        platform_third_party_id: "966110000000",
+        sender_third_party_id: "966500000077",
+        receiver_third_party_id: "966110000000",
+        direction: "inbound",
+        type: "text",
+        status: "received",
+        body: "hello",
+        content: null,
+        context_id: null,
+        attachments: [],
+        error: null,
+        sent_at: null,
+        delivered_at: null,
+        read_at: null,
+        failed_at: null,
+        created_at: at,
+        updated_at: at
+      }
+      await server.run(MessageRepository.use((repo) => repo.insert(message)))
+    }
+    const kept = await create("contacts", { firstname: "Huda", whatsapp_number: "+966500000077" })
+    const duplicate = await create("contacts", { firstname: "Huda (WhatsApp)", whatsapp_number: "+966500000077", email: "huda@example.test" })
+    for (const contact of [kept, duplicate]) {
+      await received(contact)
+      const reply = await request("POST", `/api/contacts/${contact}/messages`, { text: `Hi ${contact}` })
+      expect(reply.status).toBe(201)
+    }
+    const keptChannels = (await request("GET", `/api/contacts/${kept}`)).body.data.channels
+    expect(keptChannels).toHaveLength(1)
+    const merged = await request("POST", `/api/contacts/${kept}/merge`, { from: duplicate })
+    expect(merged.status).toBe(200)
+    expect(merged.body.data.properties).toMatchObject({ firstname: "Huda", email: "huda@example.test" })
+    expect(merged.body.data.channels.map((c: { _id: string }) => c._id)).toEqual([keptChannels[0]._id])
+    const messages = await request("GET", `/api/contacts/${kept}/messages?per_page=10`)
+    expect(messages.body.meta.total).toBe(4)
+    expect(messages.body.data.map((m: { contact_channel_id: string }) => m.contact_channel_id)).toEqual(
+      Array(4).fill(keptChannels[0]._id)
+    )
   })
 })
