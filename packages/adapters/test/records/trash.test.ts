@@ -12,8 +12,10 @@ import {
   attachCompanyContacts,
   attachDealContacts,
   BUILTIN_GROUPS,
+  createPipeline,
   createProperty,
   createRecord,
+  deletePipeline,
   deleteProperty,
   deleteRecord,
   getRecord,
@@ -144,6 +146,22 @@ describe.each(USE_CASE_VARIANTS)("the trash on $name", ({ enabled, layer: servic
           assert.notProperty(propertiesOf(yield* restoreRecord(principal, "deal", deal)), "tier")
           const filter = JSON.stringify([{ property: "tier", operator: "eq", value: "gold" }])
           assert.strictEqual((yield* listRecords(principal, "deal", { complex_filters: filter })).total, 0)
+        }))
+
+      it.effect("a deal whose pipeline was deleted while it was in the trash comes back in the default pipeline's first stage", () =>
+        Effect.gen(function*() {
+          const principal = yield* newPrincipal()
+          const renewals = yield* createPipeline(principal, "deal", {
+            name: { en: "Renewals", ar: "التجديدات" },
+            stages: [{ internal_name: "renewal_due", name: { en: "Due", ar: "مستحق" }, probability: 0.5, closed: false, won: false }]
+          })
+          const deal = idOf(yield* createRecord(principal, "deal", { deal_name: "R", pipeline: renewals._id, deal_stage: "renewal_due" }))
+          yield* deleteRecord(principal, "deal", deal)
+          yield* deletePipeline(principal, "deal", renewals._id, undefined)
+          assert.deepInclude(propertiesOf(yield* restoreRecord(principal, "deal", deal)), {
+            pipeline: "default",
+            deal_stage: "appointment_scheduled"
+          })
         }))
 
       it.effect("the worker's retention purges entries past WASL_RETENTION_TRASH, and only those", () =>

@@ -5,7 +5,8 @@
  * A restore brings the record back under its id with its notes, custom values and links
  * (trash-repository.ts) in one transaction, and queues `<kind>-restored` with the record as it is
  * back, then the `-updated` event of each record on the other side of a link that came back whose
- * shape shows it, as a link call would.
+ * shape shows it, as a link call would. A deal or ticket whose pipeline or stage was deleted while
+ * it was in the trash comes back in the first stage of the default pipeline.
  */
 import { Effect, Option } from "effect"
 import { authorize } from "./authenticate.ts"
@@ -16,7 +17,10 @@ import type { ListQueryInput } from "../records/list-query-input.ts"
 import type { ObjectKind } from "../records/object-kind.ts"
 import { type Page, parsePageParams } from "../records/pagination.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
-import type { RecordRepository } from "../records/record-repository.ts"
+import { isPipelineKind, pipelinesOf } from "../records/pipeline.ts"
+import { PipelineRepository } from "../records/pipeline-repository.ts"
+import { rehomePatch } from "../records/pipeline-rule.ts"
+import { RecordRepository } from "../records/record-repository.ts"
 import type { RecordJson } from "../records/record-shape.ts"
 import { trashedRecordJson, type TrashedRecordJson } from "../records/trashed-record.ts"
 import { TrashRepository } from "../records/trash-repository.ts"
@@ -57,7 +61,7 @@ export const restoreRecord: (
 ) => Effect.Effect<
   RecordJson,
   Forbidden | NotFound,
-  Outbox | PropertyRepository | RecordRepository | Transactor | TrashRepository
+  Outbox | PipelineRepository | PropertyRepository | RecordRepository | Transactor | TrashRepository
 > = Effect.fn("restoreRecord")(function*(principal: Principal, kind: ObjectKind, id: string) {
   yield* authorize(principal, `${kind}-delete`)
   if (!isRecordId(id)) return yield* new NotFound()
@@ -67,7 +71,15 @@ export const restoreRecord: (
     const links = yield* TrashRepository.use((trash) => trash.restore({ accountId, kind, id }))
     if (Option.isNone(links)) return yield* new NotFound()
     const custom = yield* customOf(accountId, kind)
-    const json = shapeOf(kind, yield* Effect.orDie(findRecord(accountId, kind, id, custom)), custom)
+    let found = yield* Effect.orDie(findRecord(accountId, kind, id, custom))
+    if (isPipelineKind(kind)) {
+      const pipelines = pipelinesOf(kind, yield* PipelineRepository.use((repo) => repo.list(accountId, kind)))
+      const patch = rehomePatch(kind, pipelines, found.record.values)
+      if (patch !== undefined) {
+        found = yield* RecordRepository.use((repo) => repo.update({ accountId, kind, id, custom, patch })).pipe(Effect.map(Option.getOrThrow))
+      }
+    }
+    const json = shapeOf(kind, found, custom)
     yield* Outbox.use((outbox) => outbox.append([{ accountId, name: `${kind}-restored`, payload: json }]))
     yield* appendOtherSidesUpdated(accountId, kind, id, links.value)
     return json
