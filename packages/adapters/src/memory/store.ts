@@ -32,7 +32,7 @@ import { Context, type DateTime, Effect, HashMap, Layer, PubSub, Ref, Result, Se
 import { emptyMessagingTables, type MessagingTables } from "./messaging-tables.ts"
 import { makeSignalHub, type MemorySignalHub } from "./signal-hub.ts"
 import type { LinkTable, NoteTable, RecordTable } from "./record-tables.ts"
-import type { MemoryTrashRow } from "./trash-repository-memory.ts"
+import type { MemoryTrashRow } from "./trash-tables.ts"
 import type { Turn } from "./turn.ts"
 import type { ImportEntry } from "./import-tables.ts"
 

@@ -6,11 +6,10 @@
  *
  * @module
  */
-import type { Note } from "@wasl/core/Notes"
-import { type RecordLinkInput, type RecordRef, type TrashEntry, TrashRepository } from "@wasl/core/Records"
+import { type RecordLinkInput, type RecordRef, TrashRepository } from "@wasl/core/Records"
 import { DateTime, Effect, Layer, Option } from "effect"
 import { removeChannelsOfContact } from "./contact-channel-repository-memory.ts"
-import { accountKey, type ContactChannelRow } from "./messaging-tables.ts"
+import { accountKey } from "./messaging-tables.ts"
 import { withMessaging } from "./messaging-constraints.ts"
 import {
   addRecordLink,
@@ -19,7 +18,6 @@ import {
   insertRecordRow,
   LINK_KINDS,
   type MemoryLinkRow,
-  type MemoryRecordRow,
   notesOfRecord,
   putNoteRow,
   recordLinksOf,
@@ -28,16 +26,7 @@ import {
   removeRecordRow
 } from "./record-tables.ts"
 import { type MemoryState, MemoryStore, readStore, updateStore } from "./store.ts"
-
-/** A record in the trash with what it takes back on restore. */
-export interface MemoryTrashRow {
-  readonly accountId: number
-  readonly entry: TrashEntry
-  readonly row: MemoryRecordRow
-  readonly links: ReadonlyArray<MemoryLinkRow>
-  readonly notes: ReadonlyArray<Note>
-  readonly channels: ReadonlyArray<ContactChannelRow>
-}
+import type { MemoryTrashRow } from "./trash-tables.ts"
 
 const trashKey = (ref: RecordRef) => `${ref.accountId}:${ref.kind}:${ref.id}`
 
