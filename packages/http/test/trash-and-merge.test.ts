@@ -4,14 +4,12 @@
  * filter, a delete moving the record to `GET /api/{kind}/trash`, its restore and purge, merges (a
  * contact's channels and messages moving over), and the spec's error bodies for bad input.
  */
-import { ContactChannelRepository, type Message, MessageRepository } from "@wasl/core/Messaging"
+import { ContactChannelRepository, MessageRepository } from "@wasl/core/Messaging"
 import { DateTime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createPlatform } from "./support/messaging-fixtures.ts"
+import { createPlatform, hex24, inboundMessage } from "./support/messaging-fixtures.ts"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 
-let seq = 0
-const hex24 = () => (Date.now().toString(16) + (++seq).toString(16).padStart(6, "0") + "0".repeat(24)).slice(0, 24)
 
 describe.each(DATABASES)("companies, trash and merge over HTTP on %s", (database) => {
   let server: TestServer
@@ -106,32 +104,10 @@ describe.each(DATABASES)("companies, trash and merge over HTTP on %s", (database
           at
         )
       ))
-      const message: Message = {
-        _id: hex24(),
-        account_id: owner.account_id,
-        provider_message_id: `wamid.IN${hex24()}`,
-        contact_id: contactId,
-        contact_channel_id: channel._id,
-        broadcast_id: null,
-        platform_id: platformId,
-        platform_third_party_id: "966110000000",
-        sender_third_party_id: "966500000077",
-        receiver_third_party_id: "966110000000",
-        direction: "inbound",
-        type: "text",
-        status: "received",
-        body: "hello",
-        content: null,
-        context_id: null,
-        attachments: [],
-        error: null,
-        sent_at: null,
-        delivered_at: null,
-        read_at: null,
-        failed_at: null,
-        created_at: at,
-        updated_at: at
-      }
+      const message = inboundMessage(
+        { accountId: owner.account_id, platformId, contactId, at },
+        { contact_channel_id: channel._id, sender_third_party_id: "966500000077" }
+      )
       await server.run(MessageRepository.use((repo) => repo.insert(message)))
     }
     const kept = await create("contacts", { firstname: "Huda", whatsapp_number: "+966500000077" })
