@@ -1,4 +1,5 @@
 /** Every text the dashboard shows, in English and Arabic. `{name}` marks a value filled in. */
+import type { historyEn } from "./history-messages"
 import type { teamEn } from "./team-messages"
 
 export const en = {
@@ -264,7 +265,7 @@ export const en = {
 /** The keys of the first load's texts. */
 export type BaseKey = keyof typeof en
 /** Every text: the first load's, and those that come with the pages loaded later. */
-export type MessageKey = BaseKey | keyof typeof teamEn
+export type MessageKey = BaseKey | keyof typeof teamEn | keyof typeof historyEn
 
 export const ar: Readonly<Record<BaseKey, string>> = {
   appName: "وصل",

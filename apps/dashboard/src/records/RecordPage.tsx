@@ -1,4 +1,4 @@
-/** One record: its properties by group (custom ones included), notes and links; a contact's conversation. */
+/** One record: its properties by group (custom ones included), notes, links and history; a merge; a contact's conversation. */
 import { useState } from "react"
 import { api, type Kind } from "../api/client"
 import { localized, useI18n } from "../i18n/i18n"
@@ -6,6 +6,7 @@ import { ContactConversation } from "../inbox/ContactConversation"
 import { Link, navigate } from "../router"
 import { useLoad } from "../ui/useLoad"
 import { NAME_PROPERTY, type RecordValues } from "./kinds"
+import { History } from "./History"
 import { Links } from "./Links"
 import { MergeDialog, MERGING_KINDS } from "./MergeDialog"
 import { Notes } from "./Notes"
@@ -59,6 +60,7 @@ export const RecordPage = ({ kind, id }: { readonly kind: Kind; readonly id: str
       })}
       <Links kind={kind} id={id} record={record.data} onChange={record.reload} />
       <Notes kind={kind} id={id} />
+      <History kind={kind} id={id} properties={properties} />
       {kind === "contacts" && <ContactConversation contactId={id} />}
     </article>
   )
