@@ -1,4 +1,5 @@
 /** Every text the dashboard shows, in English and Arabic. `{name}` marks a value filled in. */
+import type { sendingEn } from "./sending-messages"
 import type { teamEn } from "./team-messages"
 
 export const en = {
@@ -28,6 +29,9 @@ export const en = {
   kind_invoices: "Invoices",
   kind_products: "Products",
   webhooks: "Webhooks",
+  sendingNumbers: "Sending numbers",
+  templates: "Templates",
+  campaigns: "Campaigns",
   notifications: "Notifications",
   tokens: "API tokens",
   properties: "Properties",
@@ -247,7 +251,7 @@ export const en = {
 /** The keys of the first load's texts. */
 export type BaseKey = keyof typeof en
 /** Every text: the first load's, and those that come with the pages loaded later. */
-export type MessageKey = BaseKey | keyof typeof teamEn
+export type MessageKey = BaseKey | keyof typeof teamEn | keyof typeof sendingEn
 
 export const ar: Readonly<Record<BaseKey, string>> = {
   appName: "وصل",
@@ -276,6 +280,9 @@ export const ar: Readonly<Record<BaseKey, string>> = {
   kind_invoices: "الفواتير",
   kind_products: "المنتجات",
   webhooks: "الويب هوك",
+  sendingNumbers: "أرقام الإرسال",
+  templates: "القوالب",
+  campaigns: "الحملات",
   notifications: "الإشعارات",
   tokens: "مفاتيح الواجهة البرمجية",
   properties: "الخصائص",
