@@ -18,7 +18,7 @@ import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type FakeCloudApi, startFakeCloudApi } from "@wasl/adapters/testing"
 import { apiClient, FIRST_RUN, freePort, killAll, launch, LISTENING, waslMain } from "../../../test/support/processes.ts"
-import { launchBrowser, screenshot, seriousViolations } from "./support/browser.ts"
+import { dashboardContext, dashboardPage, launchBrowser, screenshot, seriousViolations } from "./support/browser.ts"
 
 const META_APP_SECRET = "sending-suite-meta-app-secret"
 const CLOUD_TOKEN = "sending-suite-cloud-token"
@@ -98,12 +98,7 @@ describe("the dashboard's WhatsApp sending pages in a browser", () => {
       expect(created.status, created.text).toBe(201)
     }
     browser = await launchBrowser()
-    // CSP (default-src 'self') would refuse axe-core's injected script: the check bypasses it.
-    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 }, locale: "en-US" })
-    page = await context.newPage()
-    page.setDefaultTimeout(15_000)
-    // Deleting and canceling ask for confirmation: the suite confirms.
-    page.on("dialog", (dialog) => void dialog.accept())
+    page = await dashboardPage(await dashboardContext(browser))
     await page.goto(`${baseUrl}/app`)
     await page.getByLabel("Email").fill(email)
     await page.getByLabel("Password").fill(password)
@@ -245,6 +240,7 @@ describe("the dashboard's WhatsApp sending pages in a browser", () => {
     expect(await page.getByTestId("progress").getAttribute("value")).toBe("3")
     expect(await page.locator(".campaign-progress span").first().textContent()).toBe("3 of 3 (100%)")
     await expect.poll(() => page.locator("tr[data-recipient]").count()).toBe(3)
+    await expect.poll(async () => (await page.locator("tr[data-recipient] td:first-child").allTextContents()).sort()).toEqual(["Lina Saleh", "Omar Saleh", "Sara Saleh"])
     const statuses = await page.getByTestId("recipient-status").allTextContents()
     expect(statuses.filter((s) => s === "Skipped")).toHaveLength(1)
     expect(statuses.filter((s) => ["Sent", "Delivered", "Read"].includes(s))).toHaveLength(2)

@@ -17,6 +17,7 @@ import { usePolled } from "../ui/usePolled"
 import { AllowanceMeter } from "./AllowanceMeter"
 import { CampaignProgress } from "./CampaignProgress"
 import { sendingTone } from "./health"
+import { useContactNames } from "./useContactNames"
 import { ENDED } from "./progress"
 
 export const CampaignPage = ({ id }: { readonly id: string }) => {
@@ -33,6 +34,7 @@ export const CampaignPage = ({ id }: { readonly id: string }) => {
   const recipients = useLoad(async () =>
     (await api.GET("/api/campaigns/{_id}/recipients", { params: { path: { _id: id }, query: { page, per_page: 15 } } })).data,
     [id, page, campaign?.status, JSON.stringify(campaign?.counts)])
+  const names = useContactNames(recipients.data?.data.map((recipient) => recipient.contact_id) ?? [])
   const ended = campaign !== undefined && ENDED.has(campaign.status)
   // Its sends used the monthly allowance: the meter reads it again once it ends.
   useEffect(() => {
@@ -82,7 +84,7 @@ export const CampaignPage = ({ id }: { readonly id: string }) => {
               <tbody>
                 {recipients.data.data.map((recipient) => (
                   <tr key={recipient.contact_id} data-recipient={recipient.contact_id}>
-                    <td><Link to={`/contacts/${recipient.contact_id}`}>{recipient.contact_id}</Link></td>
+                    <td><Link to={`/contacts/${recipient.contact_id}`}>{names.get(recipient.contact_id) ?? recipient.contact_id}</Link></td>
                     <td><span className={sendingTone(recipient.status)} data-testid="recipient-status">{t(`recipient_${recipient.status}` as MessageKey)}</span></td>
                     <td>{recipient.reason ?? ""}</td>
                     <td>{date(recipient.updated_at)}</td>

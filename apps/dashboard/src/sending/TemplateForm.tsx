@@ -125,7 +125,7 @@ export const TemplateForm = () => {
           </Field>
           <fieldset>
             <legend>{t("templateButtons")}</legend>
-            <ProblemMessage problem={error("template.buttons") === undefined ? undefined : { message: error("template.buttons")!, errors: {} }} />
+            {error("template.buttons") && <p className="problem" role="alert">{error("template.buttons")}</p>}
             {buttons.map((button, index) => (
               <fieldset className="condition" key={index}>
                 <legend className="visually-hidden">{t("buttonNumber", { number: index + 1 })}</legend>
