@@ -11,6 +11,7 @@ import { isKind } from "./records/kinds"
 import { RecordForm } from "./records/RecordForm"
 import { RecordPage } from "./records/RecordPage"
 import { RecordsPage } from "./records/RecordsPage"
+import { TrashPage } from "./records/TrashPage"
 import { match, navigate } from "./router"
 import { usePermission } from "./session/permissions"
 import { startPage } from "./shell/menu"
@@ -70,6 +71,7 @@ export const Routes = ({ path }: { readonly path: string }) => {
     if (second === undefined) return <RecordsPage key={first} kind={first} />
     if (second === "new") return <RecordForm key={first} kind={first} />
     if (second === "properties") return <PropertiesPage key={first} kind={first} />
+    if (second === "trash") return <TrashPage key={first} kind={first} />
     if (third === "edit") return <RecordForm key={second} kind={first} id={second} />
     if (third === undefined) return <RecordPage key={second} kind={first} id={second} />
   }

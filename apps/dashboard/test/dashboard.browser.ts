@@ -633,6 +633,39 @@ describe("the dashboard in a browser", () => {
     })
   })
 
+  it("merges a duplicate company, showing which value wins, then restores it from the trash, in English and Arabic", async () => {
+    const kept = (await api("POST", "/api/companies", { name: "Nakheel Trading" })).body.data.properties._id as string
+    const duplicate = (await api("POST", "/api/companies", { name: "Nakheel Trading LLC", city: "Jeddah", domain: "nakheel.example" }))
+      .body.data.properties._id as string
+    await visit(`/companies/${kept}`)
+    await page.getByRole("button", { name: "Merge…" }).click()
+    const dialog = page.getByRole("dialog", { name: "Merge a duplicate into this record" })
+    await dialog.getByLabel("Search: Companies").fill("LLC")
+    await dialog.getByLabel("Find a record to link: Companies").selectOption({ label: "Nakheel Trading LLC" })
+    await dialog.locator('tr[data-property="city"]').waitFor()
+    expect(await dialog.locator('tr[data-property="name"]').getAttribute("data-wins")).toBe("kept")
+    expect(await dialog.locator('tr[data-property="city"]').getAttribute("data-wins")).toBe("other")
+    await accessible("merge dialog")
+    await dialog.getByRole("button", { name: "Merge", exact: true }).click()
+    await dialog.waitFor({ state: "detached" })
+    await expect.poll(() => page.locator('dd[data-property="city"]').textContent()).toBe("Jeddah")
+    expect((await api("GET", `/api/companies/${duplicate}`)).status).toBe(404)
+
+    await visit("/companies")
+    await page.getByRole("link", { name: "Trash" }).click()
+    const row = page.getByRole("row", { name: /Nakheel Trading LLC/ })
+    await row.waitFor()
+    expect(await row.textContent()).toContain("merged into another record")
+    await accessible("trash")
+    await page.getByRole("button", { name: "العربية" }).click()
+    await page.getByRole("heading", { name: "سلة المحذوفات: الشركات" }).waitFor()
+    await accessible("trash in Arabic")
+    await page.getByRole("row", { name: /Nakheel Trading LLC/ }).getByRole("button", { name: "استعادة" }).click()
+    await page.getByText("سلة المحذوفات فارغة.").waitFor()
+    await page.getByRole("button", { name: "English" }).click()
+    expect((await api("GET", `/api/companies/${duplicate}`)).status).toBe(200)
+  })
+
   it("switches to Arabic with a right-to-left layout and Arabic labels, still accessible, and on a phone", async () => {
     await visit("/deals")
     await page.getByRole("button", { name: "العربية" }).click()
