@@ -153,6 +153,7 @@ describe("the dashboard's WhatsApp sending pages in a browser", () => {
     await page.getByLabel("Name", { exact: true }).fill("Order ready")
     await page.getByLabel("Sending number").selectOption(String(sandboxId))
     await page.getByLabel("Template name").fill("order_ready")
+    expect(await page.getByText("A text header; it may hold one variable, {{1}}.").count()).toBe(1)
     await page.getByLabel("Header (optional)").fill("Order {{1}}")
     await page.getByLabel("Body", { exact: true }).fill("Hello {{1}}, your {{2}} is ready.")
     await page.getByLabel("Footer (optional)").fill("Wasl Store")

@@ -110,12 +110,12 @@ export const TemplateForm = () => {
               {CATEGORIES.map((value) => <option key={value} value={value}>{t(`category_${value}`)}</option>)}
             </select>
           </Field>
-          <Field label={t("templateHeader")} hint={t("templateHeaderHint")} error={error("template.header.text") ?? error("template.header")}>
+          <Field label={t("templateHeader")} hint={t("templateHeaderHint", { variable: "{{1}}" })} error={error("template.header.text") ?? error("template.header")}>
             <input value={header} onChange={(e) => setHeader(e.target.value)} />
           </Field>
           <ExampleFields text={header} values={headerExamples} onChange={setHeaderExamples} problem={problem} field="template.examples.header"
             label={(number) => t("headerExample", { number })} />
-          <Field label={t("templateBody")} hint={t("templateBodyHint")} error={error("template.body")}>
+          <Field label={t("templateBody")} hint={t("templateBodyHint", { first: "{{1}}", second: "{{2}}" })} error={error("template.body")}>
             <textarea value={body} onChange={(e) => setBody(e.target.value)} />
           </Field>
           <ExampleFields text={body} values={bodyExamples} onChange={setBodyExamples} problem={problem} field="template.examples.body"
