@@ -307,7 +307,8 @@ export const WaslConfig: Config.Config<
   retainReservations: durationSetting("WASL_RETENTION_RESERVATIONS"),
   retainStatusHolds: durationSetting("WASL_RETENTION_STATUS_HOLDS"),
   retainInvitations: durationSetting("WASL_RETENTION_INVITATIONS"),
-  retainTrash: durationSetting("WASL_RETENTION_TRASH")
+  retainTrash: durationSetting("WASL_RETENTION_TRASH"),
+  retainHistory: durationSetting("WASL_RETENTION_HISTORY")
 }).pipe(Config.map((c) => ({
   databaseUrl: c.database.databaseUrl === undefined ? undefined : Redacted.value(c.database.databaseUrl),
   readUrls: c.database.readUrls.map((url) => Redacted.value(url)),
@@ -336,7 +337,8 @@ export const WaslConfig: Config.Config<
     reservations: c.retainReservations,
     statusHolds: c.retainStatusHolds,
     invitations: c.retainInvitations,
-    trash: c.retainTrash
+    trash: c.retainTrash,
+    history: c.retainHistory
   }
 })))
 export type WaslConfig = Config.Success<typeof WaslConfig>

@@ -44,6 +44,7 @@ import type { MessagingSettings } from "./messaging/messaging-settings.ts"
 import type { OtpCodeHasher } from "./messaging/otp-code.ts"
 import type { NoteRepository } from "./notes/note-repository.ts"
 import type { PipelineRepository } from "./records/pipeline-repository.ts"
+import type { PropertyHistoryRepository } from "./records/property-history-repository.ts"
 import type { PropertyGroupRepository } from "./records/property-group-repository.ts"
 import type { PropertyRepository } from "./records/property-repository.ts"
 import type { PropertyValueStore } from "./records/property-value-store.ts"
@@ -84,6 +85,7 @@ export type WaslRepositories =
   | PropertyRepository
   | PropertyGroupRepository
   | PipelineRepository
+  | PropertyHistoryRepository
   | SavedViewRepository
   | PropertyValueStore
   | RecordRepository

@@ -124,6 +124,7 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, PermissionRule>> = {
   "notes.create": "{kind}-update",
   "notes.update": "{kind}-update",
   "notes.delete": "{kind}-update",
+  "history.list": "{kind}-show",
   "imports.start": "{kind}-create",
   "imports.show": "{kind}-create",
   "imports.errors": "{kind}-create",

@@ -51,6 +51,7 @@ export { NotificationRepositoryMemory } from "./notification-repository-memory.t
 export { OutboxMemory } from "./outbox-memory.ts"
 export { PropertyValueStoreMemory } from "./property-value-store-memory.ts"
 export { PipelineRepositoryMemory } from "./pipeline-repository-memory.ts"
+export { PropertyHistoryRepositoryMemory } from "./property-history-repository-memory.ts"
 export { SavedViewRepositoryMemory } from "./saved-view-repository-memory.ts"
 export { PropertyGroupRepositoryMemory } from "./property-group-repository-memory.ts"
 export { PropertyRepositoryMemory } from "./property-repository-memory.ts"

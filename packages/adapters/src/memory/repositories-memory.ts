@@ -11,6 +11,7 @@ import { NotificationFeedMemory } from "./notification-feed-memory.ts"
 import { NotificationRepositoryMemory } from "./notification-repository-memory.ts"
 import { OutboxMemory } from "./outbox-memory.ts"
 import { PipelineRepositoryMemory } from "./pipeline-repository-memory.ts"
+import { PropertyHistoryRepositoryMemory } from "./property-history-repository-memory.ts"
 import { SavedViewRepositoryMemory } from "./saved-view-repository-memory.ts"
 import { PropertyGroupRepositoryMemory } from "./property-group-repository-memory.ts"
 import { PropertyRepositoryMemory } from "./property-repository-memory.ts"
@@ -80,6 +81,7 @@ export const RepositoriesMemory: Layer.Layer<
   PropertyRepositoryMemory,
   PropertyGroupRepositoryMemory,
   PipelineRepositoryMemory,
+  PropertyHistoryRepositoryMemory,
   SavedViewRepositoryMemory,
   PropertyValueStoreMemory,
   WebhookRepositoryMemory,

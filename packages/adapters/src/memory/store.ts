@@ -22,6 +22,7 @@ import type { IdempotencyClaim, KeptAnswer } from "@wasl/core/Idempotency"
 import type { NotificationNotice } from "@wasl/core/Notifications"
 import type {
   EventName,
+  HistoryEntry,
   Pipeline,
   PropertyDefinition,
   PropertyGroupDefinition,
@@ -324,6 +325,8 @@ export interface MemoryState {
   readonly savedViews: ReadonlyArray<SavedView>
   /** Each member's chosen views (the `saved_view_choices` rows). */
   readonly viewChoices: ReadonlyArray<ViewChoiceRow>
+  /** Records' property history, oldest first, in the order appended (property-history-repository-memory.ts). */
+  readonly propertyHistory: ReadonlyArray<HistoryEntry>
   /** Webhooks and their event subscriptions. */
   readonly webhooks: WebhookTable
   /** Sending numbers, broadcasts, messages and the OTP tables (messaging-tables.ts). */
@@ -405,6 +408,7 @@ export const emptyMemoryState: MemoryState = {
   pipelines: [],
   savedViews: [],
   viewChoices: [],
+  propertyHistory: [],
   webhooks: { nextId: 1, nextEventId: 1, rows: [] },
   messaging: emptyMessagingTables,
   deliveries: new Map(),

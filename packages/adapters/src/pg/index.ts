@@ -10,6 +10,7 @@ import { NotificationRepositoryPg } from "./notification-repository-pg.ts"
 import { OutboxPg } from "./outbox-pg.ts"
 import { WhatsAppInboxPg } from "./whatsapp-inbox-pg.ts"
 import { PipelineRepositoryPg } from "./pipeline-repository-pg.ts"
+import { PropertyHistoryRepositoryPg } from "./property-history-repository-pg.ts"
 import { SavedViewRepositoryPg } from "./saved-view-repository-pg.ts"
 import { PropertyGroupRepositoryPg } from "./property-group-repository-pg.ts"
 import { PropertyRepositoryPg } from "./property-repository-pg.ts"
@@ -46,6 +47,7 @@ export { EmailTokenRepositoryPg } from "./email-token-repository-pg.ts"
 export { NotificationRepositoryPg } from "./notification-repository-pg.ts"
 export { OUTBOX_CHANNEL, OutboxPg } from "./outbox-pg.ts"
 export { PipelineRepositoryPg } from "./pipeline-repository-pg.ts"
+export { PropertyHistoryRepositoryPg } from "./property-history-repository-pg.ts"
 export { SavedViewRepositoryPg } from "./saved-view-repository-pg.ts"
 export { PropertyGroupRepositoryPg } from "./property-group-repository-pg.ts"
 export { PropertyRepositoryPg } from "./property-repository-pg.ts"
@@ -120,6 +122,7 @@ export const RepositoriesPg: Layer.Layer<WaslRepositories, never, SecureRandom.S
   PropertyRepositoryPg,
   PropertyGroupRepositoryPg,
   PipelineRepositoryPg,
+  PropertyHistoryRepositoryPg,
   SavedViewRepositoryPg,
   PropertyValueStorePg,
   RecordRepositoryPg,

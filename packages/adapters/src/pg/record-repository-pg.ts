@@ -181,6 +181,17 @@ const make = Effect.gen(function*() {
 
   const del = (key: RecordRef) => deleteRecordRows(sql, key).pipe(atomically, Effect.orDie)
 
+  // FOR UPDATE: a concurrent update of the record waits for this transaction, so the values read
+  // are the ones the caller's update replaces.
+  const valuesForUpdate = (input: RecordGetInput) =>
+    Effect.suspend(() => {
+      const mapping = mappingOf(input)
+      return sql<Record<string, unknown>>`
+        SELECT ${selectColumns(sql, mapping)} FROM ${sql(mapping.storage.table)} r
+        WHERE r.account_id = ${input.accountId}::int8 AND r.id = ${input.id} FOR UPDATE
+      `.pipe(Effect.map((rows) => Option.map(firstRecord(mapping)(rows), (found) => found.record.values)))
+    }).pipe(Effect.orDie)
+
   const get = (input: RecordGetInput) => Effect.suspend(() => getWith(mappingOf(input), input)).pipe(Effect.orDie)
 
   const list = (input: RecordListInput) =>
@@ -252,6 +263,7 @@ const make = Effect.gen(function*() {
     insertAll,
     update,
     delete: del,
+    valuesForUpdate,
     get,
     list,
     scanBatch,

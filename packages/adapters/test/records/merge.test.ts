@@ -14,6 +14,7 @@ import {
   createProperty,
   createRecord,
   getRecord,
+  listHistory,
   listTrash,
   mergeRecords,
   restoreRecord,
@@ -53,6 +54,11 @@ describe.each(USE_CASE_VARIANTS)("merge on $name", ({ enabled, layer: services }
           assert.deepInclude(merged, { _id: kept, firstname: "Ana", email: "ana@example.com", phone: "+966501234567", tier: "gold" })
           assert.deepStrictEqual(merged.deal_ids, [deal, only].sort())
           assert.deepStrictEqual(merged.company_ids, [company])
+          const merges = (yield* listHistory(principal, "contact", kept, {})).items.filter((e) => e.source === "merge")
+          assert.deepStrictEqual(merges.map((e) => [e.property, e.value, e.previous_value]).sort(), [
+            ["phone", "+966501234567", null],
+            ["tier", "gold", null]
+          ])
           const names = (yield* claimEvents(principal.accountId)).map((e) => e.name)
           assert.deepStrictEqual(names.slice(0, 2), ["contact-updated", "contact-deleted"])
           assert.includeMembers(names, ["deal-updated", "company-updated"])

@@ -19,8 +19,10 @@ import {
   deleteProperty,
   deleteRecord,
   getRecord,
+  listHistory,
   listRecords,
   listTrash,
+  PropertyHistoryRepository,
   purgeTrashedRecord,
   restoreRecord,
   upsertRecords
@@ -99,6 +101,8 @@ describe.each(USE_CASE_VARIANTS)("the trash on $name", ({ enabled, layer: servic
             "deal-updated"
           ])
           assert.deepInclude(propertiesOf(yield* getRecord(principal, "company", company)), { contact_ids: [contact], contacts_count: 1 })
+          const restores = (yield* listHistory(principal, "contact", contact, {})).items.filter((e) => e.source === "restore")
+          assert.deepStrictEqual(restores.map((e) => e.property).sort(), ["created_by", "firstname", "tier"])
           const notes = yield* listNotes(principal, "contact", contact, {})
           assert.deepStrictEqual(notes.items.map((n) => n.body), ["Called"])
           assert.strictEqual((yield* listTrash(principal, "contact", {})).total, 0)
@@ -117,6 +121,11 @@ describe.each(USE_CASE_VARIANTS)("the trash on $name", ({ enabled, layer: servic
           yield* deleteRecord(principal, "deal", deal)
           yield* deleteRecord(principal, "company", company)
           yield* purgeTrashedRecord(principal, "company", company)
+          // Purged with its property history.
+          const history = yield* PropertyHistoryRepository.use((repo) =>
+            repo.page({ accountId: principal.accountId, kind: "company", recordId: company, page: 1, perPage: 10 })
+          )
+          assert.strictEqual(history.total, 0)
 
           assert.deepInclude(propertiesOf(yield* restoreRecord(principal, "contact", contact)), { deal_ids: [], company_ids: [] })
           const dealBack = yield* restoreRecord(principal, "deal", deal)

@@ -129,6 +129,12 @@ export interface RecordRepositoryShape {
   readonly update: (input: RecordUpdateInput) => Effect.Effect<Option.Option<RecordWithDerived>>
   /** Deletes the record with its values, links and notes; false when there was none. */
   readonly delete: (ref: RecordRef) => Effect.Effect<boolean>
+  /**
+   * The record's stored values, read to measure a change against (its history): in a transaction
+   * the record is held until it ends, so a concurrent update waits and the change that follows is
+   * measured from the values it replaces. `None` when the account has no such record of the kind.
+   */
+  readonly valuesForUpdate: (input: RecordGetInput) => Effect.Effect<Option.Option<StoredValues>>
   /** The record; `None` when the account has no such record of the kind. */
   readonly get: (input: RecordGetInput) => Effect.Effect<Option.Option<RecordWithDerived>>
   /**

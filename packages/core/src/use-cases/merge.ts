@@ -2,12 +2,13 @@
  * `POST /api/{kind}/{_id}/merge` `{ from }`: two records of one customer made one, for contacts,
  * companies, deals and tickets. In one transaction, both records held: the record at `_id` keeps
  * its id and its values, and each of its properties without a value takes the other's (built-in
- * and custom, derived ones aside); the other's notes and links (and a contact's channel entries
+ * and custom, derived ones aside), each kept in its property history with the source `merge`; the other's notes and links (and a contact's channel entries
  * and messages) move over; the other goes to the trash with `merged_into`, so a mistaken merge
  * can be undone by restoring it. `<kind>-updated` fires for the kept record, `<kind>-deleted` for
  * the other, and `-updated` for the records on the other side of a link that moved.
  */
 import { Effect } from "effect"
+import type { SecureRandom } from "effect/crypto"
 import type { Principal } from "../auth/principal.ts"
 import { type Forbidden, NotFound, ValidationFailed } from "../errors.ts"
 import type { Outbox } from "../events/outbox.ts"
@@ -15,6 +16,8 @@ import { cleanInput, ownValue } from "../records/body-input.ts"
 import { DERIVED_PROPERTIES, definitionsOf } from "../records/builtin-properties.ts"
 import type { ObjectKind } from "../records/object-kind.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
+import { recordHistory } from "../records/property-history.ts"
+import type { PropertyHistoryRepository } from "../records/property-history-repository.ts"
 import { RecordMergeStore } from "../records/record-merge-store.ts"
 import { RecordRepository } from "../records/record-repository.ts"
 import type { RecordJson } from "../records/record-shape.ts"
@@ -56,7 +59,14 @@ export const mergeRecords: (
 ) => Effect.Effect<
   RecordJson,
   Forbidden | NotFound | ValidationFailed,
-  Outbox | PropertyRepository | RecordMergeStore | RecordRepository | Transactor | TrashRepository
+  | Outbox
+  | PropertyHistoryRepository
+  | PropertyRepository
+  | RecordMergeStore
+  | RecordRepository
+  | SecureRandom.SecureRandom
+  | Transactor
+  | TrashRepository
 > = Effect.fn("mergeRecords")(function*(principal: Principal, kind: ObjectKind, id: string, body: unknown) {
   yield* authorize(principal, `${kind}-update`)
   yield* authorize(principal, `${kind}-delete`)
@@ -81,7 +91,18 @@ export const mergeRecords: (
       patch[name] = theirs
     }
     const repo = yield* RecordRepository
-    if (Object.keys(patch).length > 0) yield* orNotFound(yield* repo.update({ accountId, kind, id, custom, patch }))
+    if (Object.keys(patch).length > 0) {
+      const updated = yield* orNotFound(yield* repo.update({ accountId, kind, id, custom, patch }))
+      yield* recordHistory({
+        accountId,
+        kind,
+        recordId: id,
+        before: kept.record.values,
+        after: updated.record.values,
+        userId: principal.userId,
+        source: "merge"
+      })
+    }
     const gained = yield* RecordMergeStore.use((store) => store.moveOver(pair))
     const otherJson = shapeOf(kind, other, custom)
     yield* TrashRepository.use((trash) =>

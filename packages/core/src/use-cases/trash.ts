@@ -6,9 +6,11 @@
  * (trash-repository.ts) in one transaction, and queues `<kind>-restored` with the record as it is
  * back, then the `-updated` event of each record on the other side of a link that came back whose
  * shape shows it, as a link call would. A deal or ticket whose pipeline or stage was deleted while
- * it was in the trash comes back in the first stage of the default pipeline.
+ * it was in the trash comes back in the first stage of the default pipeline. The values it comes
+ * back with are kept in its property history with the source `restore`.
  */
 import { Effect, Option } from "effect"
+import type { SecureRandom } from "effect/crypto"
 import { authorize } from "./authenticate.ts"
 import type { Principal } from "../auth/principal.ts"
 import { type Forbidden, NotFound, type ValidationFailed } from "../errors.ts"
@@ -18,6 +20,8 @@ import type { ObjectKind } from "../records/object-kind.ts"
 import { type Page, parsePageParams } from "../records/pagination.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
 import { isPipelineKind, pipelinesOf } from "../records/pipeline.ts"
+import { recordHistory } from "../records/property-history.ts"
+import { PropertyHistoryRepository } from "../records/property-history-repository.ts"
 import { PipelineRepository } from "../records/pipeline-repository.ts"
 import { rehomePatch } from "../records/pipeline-rule.ts"
 import { RecordRepository } from "../records/record-repository.ts"
@@ -61,7 +65,14 @@ export const restoreRecord: (
 ) => Effect.Effect<
   RecordJson,
   Forbidden | NotFound,
-  Outbox | PipelineRepository | PropertyRepository | RecordRepository | Transactor | TrashRepository
+  | Outbox
+  | PipelineRepository
+  | PropertyHistoryRepository
+  | PropertyRepository
+  | RecordRepository
+  | SecureRandom.SecureRandom
+  | Transactor
+  | TrashRepository
 > = Effect.fn("restoreRecord")(function*(principal: Principal, kind: ObjectKind, id: string) {
   yield* authorize(principal, `${kind}-delete`)
   if (!isRecordId(id)) return yield* new NotFound()
@@ -79,6 +90,7 @@ export const restoreRecord: (
         found = yield* RecordRepository.use((repo) => repo.update({ accountId, kind, id, custom, patch })).pipe(Effect.map(Option.getOrThrow))
       }
     }
+    yield* recordHistory({ accountId, kind, recordId: id, before: {}, after: found.record.values, userId: principal.userId, source: "restore" })
     const json = shapeOf(kind, found, custom)
     yield* Outbox.use((outbox) => outbox.append([{ accountId, name: `${kind}-restored`, payload: json }]))
     yield* appendOtherSidesUpdated(accountId, kind, id, links.value)
@@ -87,17 +99,25 @@ export const restoreRecord: (
 })
 
 /**
- * `DELETE /api/{kind}/trash/{_id}`: deletes a record in the trash for good. Needs `<kind>-delete`.
+ * `DELETE /api/{kind}/trash/{_id}`: deletes a record in the trash for good, with its property
+ * history. Needs `<kind>-delete`.
  * Fails {@link Forbidden} without it, {@link NotFound} when the trash holds no such record.
  */
 export const purgeTrashedRecord: (
   principal: Principal,
   kind: ObjectKind,
   id: string
-) => Effect.Effect<void, Forbidden | NotFound, TrashRepository> = Effect.fn("purgeTrashedRecord")(
+) => Effect.Effect<void, Forbidden | NotFound, PropertyHistoryRepository | Transactor | TrashRepository> = Effect.fn(
+  "purgeTrashedRecord"
+)(
   function*(principal: Principal, kind: ObjectKind, id: string) {
     yield* authorize(principal, `${kind}-delete`)
-    const purged = isRecordId(id) && (yield* TrashRepository.use((trash) => trash.purge({ accountId: principal.accountId, kind, id })))
-    if (!purged) return yield* new NotFound()
+    const accountId = principal.accountId
+    const transactor = yield* Transactor
+    yield* transactor.transaction(Effect.gen(function*() {
+      const purged = isRecordId(id) && (yield* TrashRepository.use((trash) => trash.purge({ accountId, kind, id })))
+      if (!purged) return yield* new NotFound()
+      yield* PropertyHistoryRepository.use((history) => history.purge(accountId, kind, id))
+    }))
   }
 )
