@@ -23,7 +23,7 @@ import { metaJson, metaWebhook, signMeta } from "@wasl/adapters/testing"
 import { cliMain } from "../../../test/support/apps.ts"
 import { apiClient, eventually, freePort, killAll, launch, runToEnd, waslMain } from "../../../test/support/processes.ts"
 import { RECEIVER_CA_FILE, startWebhookReceiver, type WebhookReceiver } from "../../../test/support/webhook-receiver.ts"
-import { javascriptWeight, launchBrowser, screenshot, seriousViolations } from "./support/browser.ts"
+import { dashboardContext, dashboardPage, javascriptWeight, launchBrowser, screenshot, seriousViolations } from "./support/browser.ts"
 
 const LISTENING = /Wasl is listening on http:\/\/[^\s"]+:(\d+)/
 const FIRST_RUN = /first account created\.\n\s*owner:\s*(\S+)\n\s*password:\s*(\S+)\n\s*token:\s*(\S+)\n/
@@ -81,8 +81,7 @@ describe("the dashboard in a browser", () => {
     baseUrl = `http://127.0.0.1:${port}`
     api = apiClient(baseUrl, block[3]!)
     browser = await launchBrowser()
-    // CSP (default-src 'self') would refuse axe-core's injected script: the check bypasses it.
-    context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 }, locale: "en-US" })
+    context = await dashboardContext(browser)
     await context.grantPermissions(["notifications"], { origin: baseUrl })
     // Records the browser notifications the page raises (chromium headless shows none).
     await context.addInitScript(() => {
@@ -97,10 +96,7 @@ describe("the dashboard in a browser", () => {
       }
       ;(window as any).Notification = Recorded
     })
-    page = await context.newPage()
-    page.setDefaultTimeout(15_000)
-    // Deleting asks for confirmation: the suite confirms.
-    page.on("dialog", (dialog) => void dialog.accept())
+    page = await dashboardPage(context)
   }, 180_000)
 
   afterAll(async () => {

@@ -1,5 +1,6 @@
 /** Every text the dashboard shows, in English and Arabic. `{name}` marks a value filled in. */
 import type { historyEn } from "./history-messages"
+import type { sendingEn } from "./sending-messages"
 import type { teamEn } from "./team-messages"
 
 export const en = {
@@ -29,6 +30,9 @@ export const en = {
   kind_invoices: "Invoices",
   kind_products: "Products",
   webhooks: "Webhooks",
+  sendingNumbers: "Sending numbers",
+  templates: "Templates",
+  campaigns: "Campaigns",
   notifications: "Notifications",
   tokens: "API tokens",
   properties: "Properties",
@@ -265,7 +269,7 @@ export const en = {
 /** The keys of the first load's texts. */
 export type BaseKey = keyof typeof en
 /** Every text: the first load's, and those that come with the pages loaded later. */
-export type MessageKey = BaseKey | keyof typeof teamEn | keyof typeof historyEn
+export type MessageKey = BaseKey | keyof typeof teamEn | keyof typeof historyEn | keyof typeof sendingEn
 
 export const ar: Readonly<Record<BaseKey, string>> = {
   appName: "وصل",
@@ -294,6 +298,9 @@ export const ar: Readonly<Record<BaseKey, string>> = {
   kind_invoices: "الفواتير",
   kind_products: "المنتجات",
   webhooks: "الويب هوك",
+  sendingNumbers: "أرقام الإرسال",
+  templates: "القوالب",
+  campaigns: "الحملات",
   notifications: "الإشعارات",
   tokens: "مفاتيح الواجهة البرمجية",
   properties: "الخصائص",
