@@ -306,7 +306,9 @@ export const WaslConfig: Config.Config<
   retainImports: durationSetting("WASL_RETENTION_IMPORTS"),
   retainReservations: durationSetting("WASL_RETENTION_RESERVATIONS"),
   retainStatusHolds: durationSetting("WASL_RETENTION_STATUS_HOLDS"),
-  retainInvitations: durationSetting("WASL_RETENTION_INVITATIONS")
+  retainInvitations: durationSetting("WASL_RETENTION_INVITATIONS"),
+  retainTrash: durationSetting("WASL_RETENTION_TRASH"),
+  retainHistory: durationSetting("WASL_RETENTION_HISTORY")
 }).pipe(Config.map((c) => ({
   databaseUrl: c.database.databaseUrl === undefined ? undefined : Redacted.value(c.database.databaseUrl),
   readUrls: c.database.readUrls.map((url) => Redacted.value(url)),
@@ -334,7 +336,9 @@ export const WaslConfig: Config.Config<
     imports: c.retainImports,
     reservations: c.retainReservations,
     statusHolds: c.retainStatusHolds,
-    invitations: c.retainInvitations
+    invitations: c.retainInvitations,
+    trash: c.retainTrash,
+    history: c.retainHistory
   }
 })))
 export type WaslConfig = Config.Success<typeof WaslConfig>

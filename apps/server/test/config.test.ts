@@ -23,7 +23,8 @@ const DURATION_SETTINGS = [
   "WASL_RETENTION_IMPORTS",
   "WASL_RETENTION_RESERVATIONS",
   "WASL_RETENTION_STATUS_HOLDS",
-  "WASL_RETENTION_INVITATIONS"
+  "WASL_RETENTION_INVITATIONS",
+  "WASL_RETENTION_HISTORY"
 ] as const
 
 /** The duration each setting ends up as. */
@@ -38,7 +39,8 @@ const durations = (config: WaslConfig) => ({
   WASL_RETENTION_IMPORTS: config.retention?.imports,
   WASL_RETENTION_RESERVATIONS: config.retention?.reservations,
   WASL_RETENTION_STATUS_HOLDS: config.retention?.statusHolds,
-  WASL_RETENTION_INVITATIONS: config.retention?.invitations
+  WASL_RETENTION_INVITATIONS: config.retention?.invitations,
+  WASL_RETENTION_HISTORY: config.retention?.history
 })
 
 describe("the settings", () => {

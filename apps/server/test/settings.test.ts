@@ -65,6 +65,7 @@ describe("the list of settings", () => {
     expect(millis(defaultOf("WASL_RETENTION_RESERVATIONS"))).toBe(Duration.toMillis(DEFAULT_RETENTION.reservations))
     expect(millis(defaultOf("WASL_RETENTION_STATUS_HOLDS"))).toBe(Duration.toMillis(DEFAULT_RETENTION.statusHolds))
     expect(millis(defaultOf("WASL_RETENTION_INVITATIONS"))).toBe(Duration.toMillis(DEFAULT_RETENTION.invitations))
+    expect(millis(defaultOf("WASL_RETENTION_HISTORY"))).toBe(Duration.toMillis(DEFAULT_RETENTION.history))
     expect(Result.getOrThrow(parseRetrySchedule(defaultOf("WASL_RETRY_DELAYS"))).map(Duration.toMillis)).toEqual(
       DEFAULT_RETRY_SCHEDULE.map(Duration.toMillis)
     )

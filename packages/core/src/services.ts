@@ -44,11 +44,14 @@ import type { MessagingSettings } from "./messaging/messaging-settings.ts"
 import type { OtpCodeHasher } from "./messaging/otp-code.ts"
 import type { NoteRepository } from "./notes/note-repository.ts"
 import type { PipelineRepository } from "./records/pipeline-repository.ts"
+import type { PropertyHistoryRepository } from "./records/property-history-repository.ts"
 import type { PropertyGroupRepository } from "./records/property-group-repository.ts"
 import type { PropertyRepository } from "./records/property-repository.ts"
 import type { PropertyValueStore } from "./records/property-value-store.ts"
 import type { RecordRepository } from "./records/record-repository.ts"
 import type { SavedViewRepository } from "./records/saved-view-repository.ts"
+import type { TrashRepository } from "./records/trash-repository.ts"
+import type { RecordMergeStore } from "./records/record-merge-store.ts"
 import type { Retention } from "./retention/retention.ts"
 import type { Readiness } from "./health/readiness.ts"
 import type { DeliveryBacklog } from "./webhooks/delivery-backlog.ts"
@@ -82,9 +85,12 @@ export type WaslRepositories =
   | PropertyRepository
   | PropertyGroupRepository
   | PipelineRepository
+  | PropertyHistoryRepository
   | SavedViewRepository
   | PropertyValueStore
   | RecordRepository
+  | TrashRepository
+  | RecordMergeStore
   | NoteRepository
   | WebhookRepository
   | DeliveryRepository

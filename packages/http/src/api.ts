@@ -26,6 +26,7 @@ import { declareRateLimitHeaders } from "./rate-limit.ts"
 import { TooManyRequests429WithRetryAfter } from "./retry-after.ts"
 import { type AuthenticatedGroup, DataAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import { NotesGroup } from "./notes-api.ts"
+import { HistoryGroup } from "./history-api.ts"
 import { PipelinesGroup } from "./pipelines-api.ts"
 import { ViewsGroup } from "./views-api.ts"
 import { PropertiesGroup } from "./properties-api.ts"
@@ -34,6 +35,8 @@ import { PlatformsGroup } from "./platforms-api.ts"
 import { ConversationsGroup } from "./conversations-api.ts"
 import { OtpGroup } from "./otp-api.ts"
 import { RecordLinksGroup } from "./record-links-api.ts"
+import { TrashGroup } from "./trash-api.ts"
+import { MergesGroup } from "./merge-api.ts"
 import { RecordsGroup } from "./records-api.ts"
 import { ExportsGroup } from "./exports-api.ts"
 import { ImportsGroup } from "./imports-api.ts"
@@ -239,6 +242,8 @@ const WaslApiBase: HttpApi.HttpApi<
   | typeof PropertiesGroup
   | typeof PipelinesGroup
   | typeof ViewsGroup
+  | typeof TrashGroup
+  | typeof MergesGroup
   | typeof WebhooksGroup
   | typeof DeliveriesGroup
   | typeof NotificationsGroup
@@ -249,6 +254,7 @@ const WaslApiBase: HttpApi.HttpApi<
   | typeof OtpGroup
   | typeof RecordLinksGroup
   | typeof NotesGroup
+  | typeof HistoryGroup
   | typeof ImportsGroup
   | typeof RecordsGroup
   | typeof ExportsGroup
@@ -266,6 +272,8 @@ const WaslApiBase: HttpApi.HttpApi<
   .add(PropertiesGroup)
   .add(PipelinesGroup)
   .add(ViewsGroup)
+  .add(TrashGroup)
+  .add(MergesGroup)
   .add(WebhooksGroup)
   .add(DeliveriesGroup)
   .add(NotificationsGroup)
@@ -276,6 +284,7 @@ const WaslApiBase: HttpApi.HttpApi<
   .add(OtpGroup)
   .add(RecordLinksGroup)
   .add(NotesGroup)
+  .add(HistoryGroup)
   .add(ImportsGroup)
   .add(RecordsGroup)
   .add(ExportsGroup)
@@ -298,7 +307,7 @@ const WaslApiBase: HttpApi.HttpApi<
 
 /**
  * Wasl's HTTP API as an Effect `HttpApi`: every endpoint under `/api` with its payload, answer and
- * error schemas, in groups (`me`, `auth`, `tokens`, `accounts`, `emailLinks`, `members`, `invitations`, `teams`, `records`, `recordLinks`, `notes`,
+ * error schemas, in groups (`me`, `auth`, `tokens`, `accounts`, `emailLinks`, `members`, `invitations`, `teams`, `records`, `recordLinks`, `notes`, `history`,
  * `exports`, `properties`, `pipelines`, `views`, `webhooks`, `deliveries`, `notifications`, `messaging`, `platforms`, `campaigns`, `conversations`, `otp`, `whatsapp`: Meta's
  * callbacks), and the health
  * probes (`health`) at `/health/live` and `/health/ready`. Serve it with

@@ -91,6 +91,12 @@ export const CONVERSATION_LIST_PARAMETERS: ReadonlyArray<QueryParameter> = [
   })
 ]
 
+/** `GET /api/{kind}/{_id}/history`'s parameters: the page and the property. */
+export const HISTORY_PARAMETERS: ReadonlyArray<QueryParameter> = [
+  ...PAGE_PARAMETERS,
+  query("property", "Only this property's changes (its internal_name).", { type: "string" })
+]
+
 /** `GET /api/{kind}`'s own parameters beside the page: search, order, direction, complex_filters and view. */
 export const RECORD_LIST_PARAMETERS: ReadonlyArray<QueryParameter> = [
   ...PAGE_PARAMETERS,

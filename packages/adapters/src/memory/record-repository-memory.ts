@@ -93,6 +93,13 @@ export const RecordRepositoryMemory: Layer.Layer<RecordRepository, never, Memory
           }
           return [true, ref.kind === "contact" ? removeChannelsOfContact(next, ref.accountId, ref.id) : next] as const
         }),
+      // The memory store's transactions run one at a time: nothing to hold.
+      valuesForUpdate: (input) =>
+        readStore(store, (state) =>
+          Option.map(
+            Option.fromNullishOr(findRecordRow(state.records, input.accountId, input.kind, input.id)),
+            (row) => readRow(state, row, input.custom).record.values
+          )),
       get: (input) =>
         readStore(store, (state) =>
           Option.map(

@@ -11,6 +11,7 @@ import { NotificationFeedMemory } from "./notification-feed-memory.ts"
 import { NotificationRepositoryMemory } from "./notification-repository-memory.ts"
 import { OutboxMemory } from "./outbox-memory.ts"
 import { PipelineRepositoryMemory } from "./pipeline-repository-memory.ts"
+import { PropertyHistoryRepositoryMemory } from "./property-history-repository-memory.ts"
 import { SavedViewRepositoryMemory } from "./saved-view-repository-memory.ts"
 import { PropertyGroupRepositoryMemory } from "./property-group-repository-memory.ts"
 import { PropertyRepositoryMemory } from "./property-repository-memory.ts"
@@ -43,6 +44,8 @@ import { PlatformRepositoryMemory } from "./platform-repository-memory.ts"
 import { VerificationRepositoryMemory } from "./verification-repository-memory.ts"
 import { NoteRepositoryMemory } from "./note-repository-memory.ts"
 import { RecordRepositoryMemory } from "./record-repository-memory.ts"
+import { TrashRepositoryMemory } from "./trash-repository-memory.ts"
+import { RecordMergeStoreMemory } from "./record-merge-store-memory.ts"
 import { IdempotencyStoreMemory } from "./idempotency-store-memory.ts"
 import { RetentionMemory } from "./retention-memory.ts"
 import { ReadinessMemory } from "./readiness-memory.ts"
@@ -78,6 +81,7 @@ export const RepositoriesMemory: Layer.Layer<
   PropertyRepositoryMemory,
   PropertyGroupRepositoryMemory,
   PipelineRepositoryMemory,
+  PropertyHistoryRepositoryMemory,
   SavedViewRepositoryMemory,
   PropertyValueStoreMemory,
   WebhookRepositoryMemory,
@@ -97,6 +101,8 @@ export const RepositoriesMemory: Layer.Layer<
   QueueSignalsMemory,
   NotificationFeedMemory,
   RecordRepositoryMemory,
+  TrashRepositoryMemory,
+  RecordMergeStoreMemory,
   NoteRepositoryMemory,
   IdempotencyStoreMemory,
   RetentionMemory,

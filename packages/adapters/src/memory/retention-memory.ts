@@ -122,17 +122,29 @@ const PRUNE: Readonly<Record<RetentionKind, (state: MemoryState, cutoff: number,
     for (const [key] of gone) statusHolds.delete(key)
     return [gone.size, withMessaging(state, { ...state.messaging, statusHolds })]
   },
+  history: (state, cutoff, limit) => {
+    const gone = oldest(state.propertyHistory, (entry) => millis(entry.changedAt), cutoff, limit)
+    if (gone.size === 0) return [0, state]
+    return [gone.size, { ...state, propertyHistory: state.propertyHistory.filter((entry) => !gone.has(entry)) }]
+  },
   invitations: (state, cutoff, limit) => {
     const gone = oldest(state.invitations.rows, invitationAge, cutoff, limit)
     if (gone.size === 0) return [0, state]
     return [gone.size, { ...state, invitations: { ...state.invitations, rows: state.invitations.rows.filter((row) => !gone.has(row)) } }]
+  },
+  trash: (state, cutoff, limit) => {
+    const gone = oldest(state.recordTrash.entries(), ([, kept]) => millis(kept.entry.deletedAt), cutoff, limit)
+    if (gone.size === 0) return [0, state]
+    const recordTrash = new Map(state.recordTrash)
+    for (const [key] of gone) recordTrash.delete(key)
+    return [gone.size, { ...state, recordTrash }]
   }
 }
 
 /**
  * Retention over the memory store, with RetentionPg's semantics: each batch deletes the oldest
  * prunable rows of its kind older than the cutoff (a delivery with its attempts, an import with
- * its staged rows, a settled or released OTP reservation, a held status, an invitation no longer pending; export files and then exports, each at
+ * its staged rows, a settled or released OTP reservation, a held status, an invitation no longer pending, a property history entry; export files and then exports, each at
  * most `limit`), at most `limit`, in one atomic step.
  */
 export const RetentionMemory: Layer.Layer<Retention, never, MemoryStore> = Layer.effect(

@@ -22,6 +22,7 @@ import type { IdempotencyClaim, KeptAnswer } from "@wasl/core/Idempotency"
 import type { NotificationNotice } from "@wasl/core/Notifications"
 import type {
   EventName,
+  HistoryEntry,
   Pipeline,
   PropertyDefinition,
   PropertyGroupDefinition,
@@ -32,6 +33,7 @@ import { Context, type DateTime, Effect, HashMap, Layer, PubSub, Ref, Result, Se
 import { emptyMessagingTables, type MessagingTables } from "./messaging-tables.ts"
 import { makeSignalHub, type MemorySignalHub } from "./signal-hub.ts"
 import type { LinkTable, NoteTable, RecordTable } from "./record-tables.ts"
+import type { MemoryTrashRow } from "./trash-tables.ts"
 import type { Turn } from "./turn.ts"
 import type { ImportEntry } from "./import-tables.ts"
 
@@ -323,6 +325,8 @@ export interface MemoryState {
   readonly savedViews: ReadonlyArray<SavedView>
   /** Each member's chosen views (the `saved_view_choices` rows). */
   readonly viewChoices: ReadonlyArray<ViewChoiceRow>
+  /** Records' property history, oldest first, in the order appended (property-history-repository-memory.ts). */
+  readonly propertyHistory: ReadonlyArray<HistoryEntry>
   /** Webhooks and their event subscriptions. */
   readonly webhooks: WebhookTable
   /** Sending numbers, broadcasts, messages and the OTP tables (messaging-tables.ts). */
@@ -335,6 +339,8 @@ export interface MemoryState {
   readonly recordLinks: LinkTable
   /** Notes of records, by account. */
   readonly notes: NoteTable
+  /** Deleted records kept whole, by `<account id>:<kind>:<id>` (trash-repository-memory.ts). */
+  readonly recordTrash: ReadonlyMap<string, MemoryTrashRow>
   /** Kept idempotency keys, by `idempotencyKey(claim)`. */
   readonly idempotencyKeys: ReadonlyMap<string, IdempotencyKeyRow>
   /** Exports and their files (export-repository-memory.ts). */
@@ -402,12 +408,14 @@ export const emptyMemoryState: MemoryState = {
   pipelines: [],
   savedViews: [],
   viewChoices: [],
+  propertyHistory: [],
   webhooks: { nextId: 1, nextEventId: 1, rows: [] },
   messaging: emptyMessagingTables,
   deliveries: new Map(),
   records: HashMap.empty(),
   recordLinks: HashMap.empty(),
   notes: HashMap.empty(),
+  recordTrash: new Map(),
   idempotencyKeys: new Map(),
   exports: { rows: new Map(), chunks: new Map(), turns: new Map() },
   imports: new Map(),

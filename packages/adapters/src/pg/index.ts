@@ -10,6 +10,7 @@ import { NotificationRepositoryPg } from "./notification-repository-pg.ts"
 import { OutboxPg } from "./outbox-pg.ts"
 import { WhatsAppInboxPg } from "./whatsapp-inbox-pg.ts"
 import { PipelineRepositoryPg } from "./pipeline-repository-pg.ts"
+import { PropertyHistoryRepositoryPg } from "./property-history-repository-pg.ts"
 import { SavedViewRepositoryPg } from "./saved-view-repository-pg.ts"
 import { PropertyGroupRepositoryPg } from "./property-group-repository-pg.ts"
 import { PropertyRepositoryPg } from "./property-repository-pg.ts"
@@ -24,6 +25,8 @@ import { TwoFactorRepositoryPg } from "./two-factor-repository-pg.ts"
 import { UserRepositoryPg } from "./user-repository-pg.ts"
 import { PropertyValueStorePg } from "./property-value-store-pg.ts"
 import { RecordRepositoryPg } from "./record-repository-pg.ts"
+import { TrashRepositoryPg } from "./trash-repository-pg.ts"
+import { RecordMergeStorePg } from "./record-merge-store-pg.ts"
 import { WebhookRepositoryPg } from "./webhook-repository-pg.ts"
 import { DeliveryRepositoryPg } from "./delivery-repository-pg.ts"
 import { NoteRepositoryPg } from "./note-repository-pg.ts"
@@ -44,6 +47,7 @@ export { EmailTokenRepositoryPg } from "./email-token-repository-pg.ts"
 export { NotificationRepositoryPg } from "./notification-repository-pg.ts"
 export { OUTBOX_CHANNEL, OutboxPg } from "./outbox-pg.ts"
 export { PipelineRepositoryPg } from "./pipeline-repository-pg.ts"
+export { PropertyHistoryRepositoryPg } from "./property-history-repository-pg.ts"
 export { SavedViewRepositoryPg } from "./saved-view-repository-pg.ts"
 export { PropertyGroupRepositoryPg } from "./property-group-repository-pg.ts"
 export { PropertyRepositoryPg } from "./property-repository-pg.ts"
@@ -59,6 +63,8 @@ export { UserRepositoryPg } from "./user-repository-pg.ts"
 
 export { PropertyValueStorePg } from "./property-value-store-pg.ts"
 export { RecordRepositoryPg } from "./record-repository-pg.ts"
+export { TrashRepositoryPg } from "./trash-repository-pg.ts"
+export { RecordMergeStorePg } from "./record-merge-store-pg.ts"
 export { WebhookRepositoryPg } from "./webhook-repository-pg.ts"
 export { DELIVERIES_CHANNEL, DeliveryRepositoryPg } from "./delivery-repository-pg.ts"
 export { QueueSignalsPg } from "./queue-signals-pg.ts"
@@ -116,9 +122,12 @@ export const RepositoriesPg: Layer.Layer<WaslRepositories, never, SecureRandom.S
   PropertyRepositoryPg,
   PropertyGroupRepositoryPg,
   PipelineRepositoryPg,
+  PropertyHistoryRepositoryPg,
   SavedViewRepositoryPg,
   PropertyValueStorePg,
   RecordRepositoryPg,
+  TrashRepositoryPg,
+  RecordMergeStorePg,
   NoteRepositoryPg,
   WebhookRepositoryPg,
   DeliveryRepositoryPg,

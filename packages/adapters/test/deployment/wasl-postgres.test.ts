@@ -111,13 +111,15 @@ describe("WaslPostgres", () => {
         imports: DEFAULT_RETENTION.imports,
         reservations: DEFAULT_RETENTION.reservations,
         statusHolds: DEFAULT_RETENTION.statusHolds,
-        invitations: DEFAULT_RETENTION.invitations
+        invitations: DEFAULT_RETENTION.invitations,
+        trash: DEFAULT_RETENTION.trash,
+        history: DEFAULT_RETENTION.history
       })
     }), { timeout: 60_000 })
 })
 
 describe("retentionPolicyOf", () => {
-  it.effect("reads the duration syntax of the retry delays, and defaults to 30, 90 and 30 days, idempotency keys at expiry, export files 7 days, imports 30 days, OTP reservations 30 days, held statuses 7 days and invitations 30 days", () =>
+  it.effect("reads the duration syntax of the retry delays, and defaults to 30, 90 and 30 days, idempotency keys at expiry, export files 7 days, imports 30 days, OTP reservations 30 days, held statuses 7 days, invitations 30 days, the trash 30 days and property history a year", () =>
     Effect.gen(function*() {
       assert.deepStrictEqual(yield* retentionPolicyOf(), DEFAULT_RETENTION)
       assert.deepStrictEqual(DEFAULT_RETENTION, {
@@ -129,7 +131,9 @@ describe("retentionPolicyOf", () => {
         imports: Duration.days(30),
         reservations: Duration.days(30),
         statusHolds: Duration.days(7),
-        invitations: Duration.days(30)
+        invitations: Duration.days(30),
+        trash: Duration.days(30),
+        history: Duration.days(365)
       })
       const policy = yield* retentionPolicyOf({
         deliveries: "36h",
@@ -140,7 +144,9 @@ describe("retentionPolicyOf", () => {
         imports: "3d",
         reservations: "12h",
         statusHolds: "1d",
-        invitations: "14d"
+        invitations: "14d",
+        trash: "2d",
+        history: "2d"
       })
       assert.deepStrictEqual(policy, {
         deliveries: Duration.hours(36),
@@ -151,7 +157,9 @@ describe("retentionPolicyOf", () => {
         imports: Duration.days(3),
         reservations: Duration.hours(12),
         statusHolds: Duration.days(1),
-        invitations: Duration.days(14)
+        invitations: Duration.days(14),
+        trash: Duration.days(2),
+        history: Duration.days(2)
       })
       const refused = yield* Effect.flip(retentionPolicyOf({ statusHolds: "soon" }))
       assert.include(refused.message, "WASL_RETENTION_STATUS_HOLDS")

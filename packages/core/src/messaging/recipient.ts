@@ -14,6 +14,8 @@ import { invalid, type ValidationFailed } from "../errors.ts"
 import { Outbox } from "../events/outbox.ts"
 import type { ComplexFilters, Condition } from "../records/complex-filter.ts"
 import { lockMatches } from "../records/match-lock.ts"
+import type { PropertyHistoryRepository } from "../records/property-history-repository.ts"
+import { recordHistory } from "../records/property-history.ts"
 import { PropertyRepository } from "../records/property-repository.ts"
 import { RecordRepository, type RecordWithDerived } from "../records/record-repository.ts"
 import { recordJson } from "../records/record-shape.ts"
@@ -96,7 +98,11 @@ export const recipientOfNumber = (
   accountId: number,
   to: string,
   origin: NewContactOrigin
-): Effect.Effect<Recipient, never, RecordRepository | PropertyRepository | Outbox | SecureRandom.SecureRandom> =>
+): Effect.Effect<
+  Recipient,
+  never,
+  RecordRepository | PropertyHistoryRepository | PropertyRepository | Outbox | SecureRandom.SecureRandom
+> =>
   Effect.gen(function*() {
     const digits = digitsOf(to)
     const custom = yield* PropertyRepository.use((repo) => repo.list(accountId, "contact"))
@@ -133,5 +139,8 @@ export const recipientOfNumber = (
     const stored = yield* records.insert({ accountId, kind: "contact", id, custom, values: withCreator("contact", values, createdBy) })
     const json = recordJson("contact", stored.record, custom, stored.derived)
     yield* Outbox.use((outbox) => outbox.append([{ accountId, name: "contact-created", payload: json }]))
+    // A send's contact is made by its sender's call, a received message's by Wasl.
+    const actor = origin._tag === "Send" ? { userId: origin.userId, source: "api" as const } : { userId: null, source: "system" as const }
+    yield* recordHistory({ ...actor, accountId, kind: "contact", recordId: id, before: {}, after: stored.record.values })
     return { contactId: id, number: to, digits }
   })

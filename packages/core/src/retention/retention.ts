@@ -3,7 +3,7 @@
  * the tables that grow with traffic (deliveries and their attempts, notifications, OTP
  * verifications and their credit reservations, idempotency keys, finished CSV imports with their
  * rows, CSV exports and their files, statuses held for messages never stored, invitations no longer
- * pending) stay bounded. The worker calls it in a loop (use-cases/prune.ts).
+ * pending, records' property history) stay bounded. The worker calls it in a loop (use-cases/prune.ts).
  *
  * Each batch is its own short statement: it takes the oldest `limit` prunable rows, skipping rows
  * another pruner or writer holds (on PostgreSQL `FOR UPDATE SKIP LOCKED`), so any number of

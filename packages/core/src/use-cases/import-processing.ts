@@ -39,6 +39,7 @@ import { ambiguousUpsertKey } from "../records/batch-input.ts"
 import { lockMatches } from "../records/match-lock.ts"
 import { PATH_OF_KIND } from "../records/object-kind.ts"
 import type { PipelineRepository } from "../records/pipeline-repository.ts"
+import type { HistoryActor, PropertyHistoryRepository } from "../records/property-history-repository.ts"
 import type { PropertyDefinition } from "../records/property-definition.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
 import type { RecordRepository } from "../records/record-repository.ts"
@@ -58,6 +59,7 @@ export type ImportProcessingServices =
   | NotificationRepository
   | Outbox
   | PipelineRepository
+  | PropertyHistoryRepository
   | PropertyRepository
   | RecordRepository
   | SecureRandom.SecureRandom
@@ -96,14 +98,17 @@ interface PendingCreates {
   /** Keeps a record to create. */
   readonly add: (values: StoredValues) => void
   /** Stores the records kept so far, with their events. */
-  readonly store: Effect.Effect<unknown, never, Outbox | RecordRepository | SecureRandom.SecureRandom>
+  readonly store: Effect.Effect<unknown, never, Outbox | PropertyHistoryRepository | RecordRepository | SecureRandom.SecureRandom>
 }
+
+/** Who writes an import's records: the user who started it, through the import. */
+const importActor = (job: ImportJob): HistoryActor => ({ userId: job.userId, source: "import" })
 
 const pendingCreates = (job: ImportJob, custom: ReadonlyArray<PropertyDefinition>): PendingCreates => {
   const values: Array<StoredValues> = []
   return {
     add: (v) => void values.push(v),
-    store: Effect.suspend(() => insertNewRecords(job.accountId, job.kind, custom, values.splice(0), job.userId))
+    store: Effect.suspend(() => insertNewRecords(job.accountId, job.kind, custom, values.splice(0), importActor(job)))
   }
 }
 
@@ -130,7 +135,7 @@ const writeRow = (
       if (found._tag === "one") {
         const patch = yield* validateRecordUpdate(kind, body, custom)
         yield* Effect.catchTag(
-          storeRecordPatch(accountId, kind, custom, found.record.record._id, patch),
+          storeRecordPatch(accountId, kind, custom, found.record.record._id, patch, importActor(job)),
           "NotFound",
           // Deleted between its lookup and its write (a concurrent delete).
           () => Effect.fail(invalid(matchOn, LaravelMessage.selectedInvalid(matchOn)))

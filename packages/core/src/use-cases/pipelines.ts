@@ -15,6 +15,7 @@
 import { DateTime, Effect, Option } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { Principal } from "../auth/principal.ts"
+import type { HistoryActor, PropertyHistoryRepository } from "../records/property-history-repository.ts"
 import { type Forbidden, forbidden, invalid, NotFound, type ValidationFailed } from "../errors.ts"
 import type { Outbox } from "../events/outbox.ts"
 import { filterablePropertiesOf, PIPELINE_PROPERTY, STAGE_PROPERTY } from "../records/builtin-properties.ts"
@@ -47,6 +48,7 @@ export const PIPELINE_IN_USE = "The pipeline still holds records: give move_to, 
 /** The services the pipeline use-cases need. */
 export type PipelineServices =
   | PipelineRepository
+  | PropertyHistoryRepository
   | PropertyRepository
   | RecordRepository
   | Outbox
@@ -95,7 +97,8 @@ const moveRecords = (
   kind: PipelineKind,
   condition: { readonly property: string; readonly operator: "in" | "eq"; readonly value: unknown },
   target: Pipeline,
-  moveTo: string
+  moveTo: string,
+  actor: HistoryActor
 ) =>
   Effect.gen(function*() {
     const custom = yield* customOf(accountId, kind)
@@ -104,7 +107,7 @@ const moveRecords = (
       const page = yield* recordsWhere(accountId, kind, custom, condition, 100)
       if (page.rows.length === 0) return
       for (const row of page.rows) {
-        yield* Effect.orDie(storeRecordPatch(accountId, kind, custom, row.record._id, patch))
+        yield* Effect.orDie(storeRecordPatch(accountId, kind, custom, row.record._id, patch, actor))
       }
     }
   })
@@ -208,7 +211,7 @@ export const updatePipeline: (
       }
       if (inUse > 0 && target === undefined) return yield* invalid("stages", stagesInUse(removed))
       yield* PipelineRepository.use((repo) => repo.save(next))
-      if (inUse > 0 && target !== undefined) yield* moveRecords(accountId, kind, condition, target, input.move_to!)
+      if (inUse > 0 && target !== undefined) yield* moveRecords(accountId, kind, condition, target, input.move_to!, { userId: principal.userId, source: "api" })
       return next
     }))
   }
@@ -241,7 +244,7 @@ export const deletePipeline: (
       if (moveTo !== undefined && target === undefined) return yield* invalid("move_to", LaravelMessage.selectedInvalid("move_to"))
       if (inUse > 0 && target === undefined) return yield* invalid("_id", PIPELINE_IN_USE)
       yield* PipelineRepository.use((repo) => repo.delete(accountId, kind, id))
-      if (inUse > 0 && target !== undefined) yield* moveRecords(accountId, kind, condition, target, moveTo!)
+      if (inUse > 0 && target !== undefined) yield* moveRecords(accountId, kind, condition, target, moveTo!, { userId: principal.userId, source: "api" })
     }))
   }
 )

@@ -30,6 +30,7 @@ import {
 } from "../records/batch-input.ts"
 import { ErrorBag, ownValue } from "../records/body-input.ts"
 import type { PipelineRepository } from "../records/pipeline-repository.ts"
+import type { HistoryActor, PropertyHistoryRepository } from "../records/property-history-repository.ts"
 import type { PropertyDefinition } from "../records/property-definition.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
 import type { RecordRepository } from "../records/record-repository.ts"
@@ -37,6 +38,7 @@ import type { RecordJson } from "../records/record-shape.ts"
 import { LaravelMessage } from "../validation/validation-messages.ts"
 import { type StoredValues, validateRecordCreate, validateRecordUpdate } from "../records/value-validation.ts"
 import { Transactor } from "../transactor.ts"
+import type { TrashRepository } from "../records/trash-repository.ts"
 import { authorize } from "./authenticate.ts"
 import { customOf, findRecord, isMatchProperty, recordWithValue } from "./record-lookup.ts"
 import { insertNewRecords, newRecordSettler, removeRecord, storeNewRecord, storeRecordPatch } from "./record-writes.ts"
@@ -45,10 +47,12 @@ import { insertNewRecords, newRecordSettler, removeRecord, storeNewRecord, store
 export type BatchServices =
   | Outbox
   | PipelineRepository
+  | PropertyHistoryRepository
   | PropertyRepository
   | RecordRepository
   | SecureRandom.SecureRandom
   | Transactor
+  | TrashRepository
 
 /** What the batch use-cases take: who asks, the kind, and the request's JSON body. */
 export type Batch<A> = (
@@ -70,6 +74,9 @@ type Step = (
   ValidationFailed,
   Exclude<BatchServices, Transactor>
 >
+
+/** Who writes a batch's records: the caller, through a batch. */
+const batchActor = (principal: Principal): HistoryActor => ({ userId: principal.userId, source: "batch" })
 
 /** The input's own validation, its failure keyed under the input. */
 const under = <A, R>(at: string, effect: Effect.Effect<A, ValidationFailed, R>) =>
@@ -154,7 +161,7 @@ export const createRecords: Batch<RecordJson> = Effect.fn("createRecords")(funct
       if (values !== undefined) settled.push(values)
     }
     if (!bag.isEmpty) return yield* Effect.fail(bag.toFailure())
-    return yield* insertNewRecords(accountId, kind, custom, settled, principal.userId)
+    return yield* insertNewRecords(accountId, kind, custom, settled, batchActor(principal))
   }))
 })
 
@@ -168,7 +175,7 @@ export const updateRecords: Batch<RecordJson> = Effect.fn("updateRecords")(funct
       const { id } = yield* recordNamed(accountId, kind, custom, input, at)
       const properties = yield* inputProperties(input, at)
       const patch = yield* under(at, validateRecordUpdate(kind, properties, custom))
-      return storeRecordPatch(accountId, kind, custom, id, patch)
+      return storeRecordPatch(accountId, kind, custom, id, patch, batchActor(principal))
     }))
 })
 
@@ -180,7 +187,7 @@ export const deleteRecords: Batch<string> = Effect.fn("deleteRecords")(function*
   const deleted = yield* runBatch(principal, kind, body, [`${kind}-delete`], (accountId) => (custom, input, at) =>
     Effect.map(
       recordNamed(accountId, kind, custom, input, at),
-      ({ found, id }) => removeRecord(accountId, kind, custom, id, found)
+      ({ found, id }) => removeRecord(accountId, kind, custom, id, found, principal.userId)
     ))
   return deleted.map((json) => json.properties._id)
 })
@@ -217,10 +224,10 @@ export const upsertRecords: Batch<RecordJson> = Effect.fn("upsertRecords")(funct
         if (existing._tag === "many") return yield* Effect.fail(invalid(`${at}.id`, ambiguousUpsertKey(`${at}.id`)))
         if (existing._tag === "none") {
           const values = yield* under(at, validateRecordCreate(kind, { ...properties, [idProperty]: id }, custom))
-          return storeNewRecord(accountId, kind, custom, values, principal.userId)
+          return storeNewRecord(accountId, kind, custom, values, batchActor(principal))
         }
         const patch = yield* under(at, validateRecordUpdate(kind, properties, custom))
-        return storeRecordPatch(accountId, kind, custom, existing.record.record._id, patch)
+        return storeRecordPatch(accountId, kind, custom, existing.record.record._id, patch, batchActor(principal))
       })
   })
 })

@@ -3,9 +3,10 @@
  * single create, update or delete does once its body is validated, shared with the batches so a
  * record written by a batch is stored and announced exactly as a single call would. A deal's or
  * ticket's write also settles its pipeline and stage there (pipeline-rule.ts), so every way of
- * writing one obeys the same rule.
+ * writing one obeys the same rule. Each write appends its property history (property-history.ts)
+ * in the same transaction, made by the `HistoryActor` given: the acting user and the source.
  */
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import { eventName, type ObjectKind } from "../records/object-kind.ts"
 import { NotFound, type ValidationFailed } from "../errors.ts"
@@ -14,11 +15,16 @@ import { PipelineRepository } from "../records/pipeline-repository.ts"
 import { settlePipeline, writesPipeline } from "../records/pipeline-rule.ts"
 import { withCreator } from "../records/created-by.ts"
 import { Outbox } from "../events/outbox.ts"
+import { type HistoryActor, PropertyHistoryKept, type PropertyHistoryRepository } from "../records/property-history-repository.ts"
+import { recordHistories, recordHistory } from "../records/property-history.ts"
 import type { PropertyDefinition } from "../records/property-definition.ts"
+import type { PropertyRepository } from "../records/property-repository.ts"
+import { TrashRepository } from "../records/trash-repository.ts"
 import { type RecordInsertInput, RecordRepository, type RecordWithDerived } from "../records/record-repository.ts"
 import type { RecordJson } from "../records/record-shape.ts"
 import type { RecordPatch, StoredValues } from "../records/value-validation.ts"
 import { newRecordId } from "../wire/record-id.ts"
+import { appendOtherSidesUpdated } from "./link-derivation.ts"
 import { appendEvent, findRecord, orNotFound, shapeOf } from "./record-lookup.ts"
 
 /**
@@ -54,28 +60,34 @@ export const newRecordSettler = (
   })
 
 /**
- * Stores new records of settled values (`newRecordSettler`) under fresh ids, made by the user
- * `createdBy` (their `created_by`, on the kinds that have one; null: made by no user, e.g. a
- * received message), and queues each one's `<kind>-created` event, in the order given: a batch or
- * an import's rows in a few statements, each record stored and announced as a single create would.
+ * Stores new records of settled values (`newRecordSettler`) under fresh ids, made by `actor` (the
+ * user is their `created_by`, on the kinds that have one; null: made by no user, e.g. a received
+ * message), queues each one's `<kind>-created` event and appends its initial values to its history,
+ * in the order given: a batch or an import's rows in a few statements, each record stored and
+ * announced as a single create would.
  */
 export const insertNewRecords = (
   accountId: number,
   kind: ObjectKind,
   custom: ReadonlyArray<PropertyDefinition>,
   settled: ReadonlyArray<StoredValues>,
-  createdBy: number | null
-): Effect.Effect<ReadonlyArray<RecordJson>, never, Outbox | RecordRepository | SecureRandom.SecureRandom> =>
+  actor: HistoryActor
+): Effect.Effect<
+  ReadonlyArray<RecordJson>,
+  never,
+  Outbox | PropertyHistoryRepository | RecordRepository | SecureRandom.SecureRandom
+> =>
   Effect.gen(function*() {
     if (settled.length === 0) return []
     const inputs: Array<RecordInsertInput> = []
     for (const values of settled) {
-      inputs.push({ accountId, kind, id: yield* newRecordId, custom, values: withCreator(kind, values, createdBy) })
+      inputs.push({ accountId, kind, id: yield* newRecordId, custom, values: withCreator(kind, values, actor.userId) })
     }
     const stored = yield* RecordRepository.use((repo) => repo.insertAll(inputs))
     const shapes = stored.map((record) => shapeOf(kind, record, custom))
     const name = eventName(kind, "record", "created")
     yield* Outbox.use((outbox) => outbox.append(shapes.map((payload) => ({ accountId, name, payload }))))
+    yield* recordHistories(stored.map(({ record }) => ({ ...actor, accountId, kind, recordId: record._id, before: {}, after: record.values })))
     return shapes
   })
 
@@ -85,44 +97,69 @@ export const storeNewRecord = (
   kind: ObjectKind,
   custom: ReadonlyArray<PropertyDefinition>,
   values: StoredValues,
-  createdBy: number | null
-): Effect.Effect<RecordJson, ValidationFailed, Outbox | PipelineRepository | RecordRepository | SecureRandom.SecureRandom> =>
+  actor: HistoryActor
+): Effect.Effect<
+  RecordJson,
+  ValidationFailed,
+  Outbox | PipelineRepository | PropertyHistoryRepository | RecordRepository | SecureRandom.SecureRandom
+> =>
   Effect.gen(function*() {
     const settle = yield* newRecordSettler(accountId, kind)
-    const [json] = yield* insertNewRecords(accountId, kind, custom, [yield* settle(values)], createdBy)
+    const [json] = yield* insertNewRecords(accountId, kind, custom, [yield* settle(values)], actor)
     return json!
   })
 
-/** Applies a validated patch to a record of the account and queues its `<kind>-updated` event. */
+/**
+ * Applies a validated patch to a record of the account made by `actor`, queues its
+ * `<kind>-updated` event and appends the values it changed to its history. The values are read
+ * first and held (`valuesForUpdate`), so the history measures the change from what it replaced.
+ */
 export const storeRecordPatch = (
   accountId: number,
   kind: ObjectKind,
   custom: ReadonlyArray<PropertyDefinition>,
   id: string,
-  patch: RecordPatch
-): Effect.Effect<RecordJson, NotFound | ValidationFailed, Outbox | PipelineRepository | RecordRepository> =>
+  patch: RecordPatch,
+  actor: HistoryActor
+): Effect.Effect<
+  RecordJson,
+  NotFound | ValidationFailed,
+  Outbox | PipelineRepository | PropertyHistoryRepository | RecordRepository | SecureRandom.SecureRandom
+> =>
   Effect.gen(function*() {
+    const ref = { accountId, kind, id, custom }
+    const before = (yield* PropertyHistoryKept)
+      ? yield* orNotFound(yield* RecordRepository.use((repo) => repo.valuesForUpdate(ref)))
+      : undefined
     patch = yield* inPipeline(accountId, kind, findRecord(accountId, kind, id, custom), patch)
-    const updated = yield* orNotFound(yield* (yield* RecordRepository).update({ accountId, kind, id, custom, patch }))
+    const updated = yield* orNotFound(yield* (yield* RecordRepository).update({ ...ref, patch }))
     const json = shapeOf(kind, updated, custom)
     yield* appendEvent(accountId, kind, "record", "updated", json)
+    if (before !== undefined) yield* recordHistory({ ...actor, accountId, kind, recordId: id, before, after: updated.record.values })
     return json
   })
 
 /**
- * Deletes a record found a moment ago (`current`, read in the same transaction) with its links
- * and notes, and queues its `<kind>-deleted` event carrying it as it was.
+ * Moves a record found a moment ago (`current`, read in the same transaction) to the trash with
+ * its links and notes (trash-repository.ts), and queues its `<kind>-deleted` event carrying it as
+ * it was, then the `-updated` event of each record on the other side of its links whose shape
+ * showed them (link-derivation.ts), as a link removed would.
  */
 export const removeRecord = (
   accountId: number,
   kind: ObjectKind,
   custom: ReadonlyArray<PropertyDefinition>,
   id: string,
-  current: RecordWithDerived
-): Effect.Effect<RecordJson, NotFound, Outbox | RecordRepository> =>
+  current: RecordWithDerived,
+  deletedBy: number | null
+): Effect.Effect<RecordJson, NotFound, Outbox | PropertyRepository | RecordRepository | TrashRepository> =>
   Effect.gen(function*() {
-    if (!(yield* (yield* RecordRepository).delete({ accountId, kind, id }))) return yield* new NotFound()
     const json = shapeOf(kind, current, custom)
+    const trashed = yield* TrashRepository.use((trash) =>
+      trash.trash({ accountId, kind, id }, { record: json, deletedBy, mergedInto: null })
+    )
+    if (Option.isNone(trashed)) return yield* new NotFound()
     yield* appendEvent(accountId, kind, "record", "deleted", json)
+    yield* appendOtherSidesUpdated(accountId, kind, id, trashed.value)
     return json
   })

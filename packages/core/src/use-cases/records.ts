@@ -23,6 +23,7 @@ import type { Outbox } from "../events/outbox.ts"
 import { parseRecordListQuery } from "../records/list-query.ts"
 import type { Page } from "../records/pagination.ts"
 import type { PipelineRepository } from "../records/pipeline-repository.ts"
+import type { HistoryActor, PropertyHistoryRepository } from "../records/property-history-repository.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
 import type { ListQueryInput } from "../records/list-query-input.ts"
 import { RecordRepository } from "../records/record-repository.ts"
@@ -32,8 +33,12 @@ import { validateRecordCreate, validateRecordUpdate } from "../records/value-val
 import { Transactor } from "../transactor.ts"
 import { authorize } from "./authenticate.ts"
 import { customOf, findRecord, shapeOf } from "./record-lookup.ts"
+import type { TrashRepository } from "../records/trash-repository.ts"
 import { removeRecord, storeNewRecord, storeRecordPatch } from "./record-writes.ts"
 import { applyView } from "./saved-views.ts"
+
+/** Who writes a record through one API call: the caller. */
+const apiActor = (principal: Principal): HistoryActor => ({ userId: principal.userId, source: "api" })
 
 /**
  * `POST /api/{kind}`: creates a record of the kind from `body` (the JSON object of the request),
@@ -65,7 +70,13 @@ export const createRecord: (
 ) => Effect.Effect<
   RecordJson,
   Forbidden | ValidationFailed,
-  Outbox | PipelineRepository | PropertyRepository | RecordRepository | SecureRandom.SecureRandom | Transactor
+  | Outbox
+  | PipelineRepository
+  | PropertyHistoryRepository
+  | PropertyRepository
+  | RecordRepository
+  | SecureRandom.SecureRandom
+  | Transactor
 > = Effect.fn("createRecord")(function*(principal: Principal, kind: ObjectKind, body: unknown) {
   yield* authorize(principal, `${kind}-create`)
   // Definitions and validation before the transaction: at READ COMMITTED a read inside it would
@@ -73,7 +84,7 @@ export const createRecord: (
   // definitions can come from the adapters' cache.
   const custom = yield* customOf(principal.accountId, kind)
   const values = yield* validateRecordCreate(kind, body, custom)
-  return yield* (yield* Transactor).transaction(storeNewRecord(principal.accountId, kind, custom, values, principal.userId))
+  return yield* (yield* Transactor).transaction(storeNewRecord(principal.accountId, kind, custom, values, apiActor(principal)))
 })
 
 /**
@@ -110,7 +121,13 @@ export const updateRecord: (
 ) => Effect.Effect<
   RecordJson,
   Forbidden | NotFound | ValidationFailed,
-  Outbox | PipelineRepository | PropertyRepository | RecordRepository | Transactor
+  | Outbox
+  | PipelineRepository
+  | PropertyHistoryRepository
+  | PropertyRepository
+  | RecordRepository
+  | SecureRandom.SecureRandom
+  | Transactor
 > = Effect.fn("updateRecord")(function*(
   principal: Principal,
   kind: ObjectKind,
@@ -126,7 +143,7 @@ export const updateRecord: (
     Effect.catchTag("ValidationFailed", (refused) =>
       Effect.andThen(findRecord(principal.accountId, kind, id, custom), Effect.fail(refused)))
   )
-  return yield* (yield* Transactor).transaction(storeRecordPatch(principal.accountId, kind, custom, id, patch))
+  return yield* (yield* Transactor).transaction(storeRecordPatch(principal.accountId, kind, custom, id, patch, apiActor(principal)))
 })
 
 /**
@@ -142,14 +159,14 @@ export const deleteRecord: (
 ) => Effect.Effect<
   RecordJson,
   Forbidden | NotFound,
-  Outbox | PropertyRepository | RecordRepository | Transactor
+  Outbox | PropertyRepository | RecordRepository | Transactor | TrashRepository
 > = Effect.fn("deleteRecord")(function*(principal: Principal, kind: ObjectKind, id: string) {
   yield* authorize(principal, `${kind}-delete`)
   const transactor = yield* Transactor
   return yield* transactor.transaction(Effect.gen(function*() {
     const custom = yield* customOf(principal.accountId, kind)
     const current = yield* findRecord(principal.accountId, kind, id, custom)
-    return yield* removeRecord(principal.accountId, kind, custom, id, current)
+    return yield* removeRecord(principal.accountId, kind, custom, id, current, principal.userId)
   }))
 })
 
@@ -208,6 +225,7 @@ export const listRecords: (
 export type RecordUseCaseServices =
   | RecordRepository
   | PipelineRepository
+  | PropertyHistoryRepository
   | PropertyRepository
   | SavedViewRepository
   | Outbox

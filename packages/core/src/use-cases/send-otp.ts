@@ -55,6 +55,7 @@ import { startVerification, supersede, type Verification } from "../messaging/ot
 import { digitsOf, recipientOfContact, recipientOfNumber } from "../messaging/recipient.ts"
 import { validateSendOtpInput } from "../messaging/send-input.ts"
 import { DEFAULT_CODE_EXPIRATION_MINUTES } from "../messaging/template.ts"
+import type { PropertyHistoryRepository } from "../records/property-history-repository.ts"
 import type { PropertyRepository } from "../records/property-repository.ts"
 import type { RecordRepository } from "../records/record-repository.ts"
 import { Transactor } from "../transactor.ts"
@@ -131,6 +132,7 @@ export const sendOtp: (
   | OtpLedger
   | OtpReservationRepository
   | Outbox
+  | PropertyHistoryRepository
   | PropertyRepository
   | RecordRepository
   | SecretBox

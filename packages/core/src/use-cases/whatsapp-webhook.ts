@@ -47,6 +47,7 @@ import { receivedTimesPatch } from "../messaging/received-times.ts"
 import { recipientOfNumber } from "../messaging/recipient.ts"
 import { lockMatches, lockRecord } from "../records/match-lock.ts"
 import type { PipelineRepository } from "../records/pipeline-repository.ts"
+import type { PropertyHistoryRepository } from "../records/property-history-repository.ts"
 import { PropertyRepository } from "../records/property-repository.ts"
 import { RecordRepository } from "../records/record-repository.ts"
 import { deriveFullname } from "../records/record-shape.ts"
@@ -90,6 +91,7 @@ export type WhatsAppWebhookServices =
   | ContactChannelRepository
   | RecordRepository
   | PipelineRepository
+  | PropertyHistoryRepository
   | PropertyRepository
   | NotificationRepository
   | Outbox
@@ -172,7 +174,7 @@ const receive = (
       const values = Option.match(contact, { onNone: () => ({}), onSome: (c) => c.record.values })
       const patch = receivedTimesPatch(values, at)
       if (Object.keys(patch).length > 0) {
-        yield* storeRecordPatch(accountId, "contact", custom, recipient.contactId, patch).pipe(Effect.orDie)
+        yield* storeRecordPatch(accountId, "contact", custom, recipient.contactId, patch, { userId: null, source: "system" }).pipe(Effect.orDie)
       }
       yield* appendMessageEvent("message-received", message)
       yield* notifyIncomingMessage(message, deriveFullname(values))
