@@ -422,9 +422,11 @@ const sendRound = (
       let fromSeq = 0
       while (retryAfter === undefined && (yield* Clock.currentTimeMillis) < deadline) {
         const batchSize = Math.max(1, Math.min(options.concurrency, Math.ceil((options.rate * CLAIM_AHEAD_MILLIS) / 1000)))
-        const batch = yield* claimBatch(campaign, batchSize, fromSeq)
+        // A claim committed is in `waiting` before anything interrupts the round, so it goes back.
+        const batch = yield* Effect.uninterruptible(
+          Effect.tap(claimBatch(campaign, batchSize, fromSeq), (claimed) => Effect.sync(() => waiting.push(...claimed.claimed)))
+        )
         fromSeq = batch.claimed.reduce((next, c) => Math.max(next, c.recipient.seq + 1), fromSeq)
-        waiting.push(...batch.claimed)
         while (waiting.length > 0 && retryAfter === undefined) {
           yield* inFlight.take(1)
           yield* waitForSlot(pace, broadcast.platform.id, options.rate)
