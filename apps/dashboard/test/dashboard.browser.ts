@@ -172,7 +172,7 @@ describe("the dashboard in a browser", () => {
     await page.getByLabel("Region").fill("North")
     await page.getByRole("button", { name: "Create" }).click()
     await page.getByRole("heading", { name: "Acme renewal" }).waitFor()
-    expect(await page.locator('[data-property="region"]').textContent()).toBe("North")
+    expect(await page.locator('dd[data-property="region"]').textContent()).toBe("North")
     expect(await page.getByText("Region", { exact: true }).count()).toBeGreaterThan(0)
     await accessible("record page")
   })
@@ -198,9 +198,9 @@ describe("the dashboard in a browser", () => {
     await page.getByRole("link", { name: "Edit" }).click()
     await page.getByLabel("Next steps").fill("Send the contract")
     await page.getByRole("button", { name: "Save" }).click()
-    await page.locator('[data-property="next_steps"]').waitFor()
-    expect(await page.locator('[data-property="next_steps"]').textContent()).toBe("Send the contract")
-    expect(await page.locator('[data-property="region"]').textContent()).toBe("North")
+    await page.locator('dd[data-property="next_steps"]').waitFor()
+    expect(await page.locator('dd[data-property="next_steps"]').textContent()).toBe("Send the contract")
+    expect(await page.locator('dd[data-property="region"]').textContent()).toBe("North")
   })
 
   it("attaches a contact to the deal and detaches it", async () => {
@@ -315,7 +315,7 @@ describe("the dashboard in a browser", () => {
     await page.getByLabel("Price").fill("12.5")
     await page.getByRole("button", { name: "Create" }).click()
     await page.getByRole("heading", { name: "Rotor" }).waitFor()
-    expect(await page.locator('[data-property="price"]').textContent()).toBe("12.5")
+    expect(await page.locator('dd[data-property="price"]').textContent()).toBe("12.5")
   })
 
   it("creates a webhook (secret shown once, with a copy button), validates and activates it", async () => {
