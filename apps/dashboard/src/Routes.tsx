@@ -11,10 +11,11 @@ import { isKind } from "./records/kinds"
 import { RecordForm } from "./records/RecordForm"
 import { RecordPage } from "./records/RecordPage"
 import { RecordsPage } from "./records/RecordsPage"
+import { TrashPage } from "./records/TrashPage"
 import { match, navigate } from "./router"
 import { usePermission } from "./session/permissions"
 import { startPage } from "./shell/menu"
-import { lazyPage } from "./ui/lazyPage"
+import { lazyPage, type PageTexts } from "./ui/lazyPage"
 import { TokensPage } from "./tokens/TokensPage"
 import { DeliveryLog } from "./webhooks/DeliveryLog"
 import { WebhooksPage } from "./webhooks/WebhooksPage"
@@ -24,6 +25,14 @@ const TeamsPage = lazyPage(() => import("./teams/TeamsPage").then((m) => m.Teams
 const AccountSettingsPage = lazyPage(() => import("./account/AccountSettingsPage").then((m) => m.AccountSettingsPage))
 const AccountsPage = lazyPage(() => import("./account/AccountsPage").then((m) => m.AccountsPage))
 const ProfilePage = lazyPage(() => import("./profile/ProfilePage").then((m) => m.ProfilePage))
+const sendingTexts: PageTexts = () => import("./i18n/sending-messages").then(({ sendingEn, sendingAr }) => ({ en: sendingEn, ar: sendingAr }))
+const NumbersPage = lazyPage(() => import("./sending/NumbersPage").then((m) => m.NumbersPage), sendingTexts)
+const NumberPage = lazyPage(() => import("./sending/NumberPage").then((m) => m.NumberPage), sendingTexts)
+const TemplatesPage = lazyPage(() => import("./sending/TemplatesPage").then((m) => m.TemplatesPage), sendingTexts)
+const TemplateForm = lazyPage(() => import("./sending/TemplateForm").then((m) => m.TemplateForm), sendingTexts)
+const CampaignsPage = lazyPage(() => import("./sending/CampaignsPage").then((m) => m.CampaignsPage), sendingTexts)
+const CampaignForm = lazyPage(() => import("./sending/CampaignForm").then((m) => m.CampaignForm), sendingTexts)
+const CampaignPage = lazyPage(() => import("./sending/CampaignPage").then((m) => m.CampaignPage), sendingTexts)
 
 const Redirect = ({ to }: { readonly to: string }) => {
   useEffect(() => navigate(to), [to])
@@ -46,6 +55,15 @@ export const Routes = ({ path }: { readonly path: string }) => {
   if (path === "/inbox") return <InboxPage contactId={undefined} />
   const thread = match("/inbox/:contactId", path)
   if (thread) return <InboxPage contactId={thread["contactId"]} />
+  if (path === "/numbers") return <NumbersPage />
+  const number = match("/numbers/:id", path)
+  if (number) return <NumberPage key={number["id"]} id={number["id"]!} />
+  if (path === "/templates") return <TemplatesPage />
+  if (path === "/templates/new") return <TemplateForm />
+  if (path === "/campaigns") return <CampaignsPage />
+  if (path === "/campaigns/new") return <CampaignForm />
+  const campaign = match("/campaigns/:id", path)
+  if (campaign) return <CampaignPage key={campaign["id"]} id={campaign["id"]!} />
   const webhook = match("/webhooks/:id", path)
   if (webhook) return <DeliveryLog key={webhook["id"]} id={webhook["id"]!} />
   const [, first, second, third] = path.split("/")
@@ -53,6 +71,7 @@ export const Routes = ({ path }: { readonly path: string }) => {
     if (second === undefined) return <RecordsPage key={first} kind={first} />
     if (second === "new") return <RecordForm key={first} kind={first} />
     if (second === "properties") return <PropertiesPage key={first} kind={first} />
+    if (second === "trash") return <TrashPage key={first} kind={first} />
     if (third === "edit") return <RecordForm key={second} kind={first} id={second} />
     if (third === undefined) return <RecordPage key={second} kind={first} id={second} />
   }

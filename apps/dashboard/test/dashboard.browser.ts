@@ -23,7 +23,7 @@ import { metaJson, metaWebhook, signMeta } from "@wasl/adapters/testing"
 import { cliMain } from "../../../test/support/apps.ts"
 import { apiClient, eventually, freePort, killAll, launch, runToEnd, waslMain } from "../../../test/support/processes.ts"
 import { RECEIVER_CA_FILE, startWebhookReceiver, type WebhookReceiver } from "../../../test/support/webhook-receiver.ts"
-import { javascriptWeight, launchBrowser, screenshot, seriousViolations } from "./support/browser.ts"
+import { dashboardContext, dashboardPage, javascriptWeight, launchBrowser, screenshot, seriousViolations } from "./support/browser.ts"
 
 const LISTENING = /Wasl is listening on http:\/\/[^\s"]+:(\d+)/
 const FIRST_RUN = /first account created\.\n\s*owner:\s*(\S+)\n\s*password:\s*(\S+)\n\s*token:\s*(\S+)\n/
@@ -81,8 +81,7 @@ describe("the dashboard in a browser", () => {
     baseUrl = `http://127.0.0.1:${port}`
     api = apiClient(baseUrl, block[3]!)
     browser = await launchBrowser()
-    // CSP (default-src 'self') would refuse axe-core's injected script: the check bypasses it.
-    context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 }, locale: "en-US" })
+    context = await dashboardContext(browser)
     await context.grantPermissions(["notifications"], { origin: baseUrl })
     // Records the browser notifications the page raises (chromium headless shows none).
     await context.addInitScript(() => {
@@ -97,10 +96,7 @@ describe("the dashboard in a browser", () => {
       }
       ;(window as any).Notification = Recorded
     })
-    page = await context.newPage()
-    page.setDefaultTimeout(15_000)
-    // Deleting asks for confirmation: the suite confirms.
-    page.on("dialog", (dialog) => void dialog.accept())
+    page = await dashboardPage(context)
   }, 180_000)
 
   afterAll(async () => {
@@ -635,6 +631,39 @@ describe("the dashboard in a browser", () => {
         await page.setViewportSize({ width: 1280, height: 800 })
       }
     })
+  })
+
+  it("merges a duplicate company, showing which value wins, then restores it from the trash, in English and Arabic", async () => {
+    const kept = (await api("POST", "/api/companies", { name: "Nakheel Trading" })).body.data.properties._id as string
+    const duplicate = (await api("POST", "/api/companies", { name: "Nakheel Trading LLC", city: "Jeddah", domain: "nakheel.example" }))
+      .body.data.properties._id as string
+    await visit(`/companies/${kept}`)
+    await page.getByRole("button", { name: "Merge…" }).click()
+    const dialog = page.getByRole("dialog", { name: "Merge a duplicate into this record" })
+    await dialog.getByLabel("Search: Companies").fill("LLC")
+    await dialog.getByLabel("Find a record to link: Companies").selectOption({ label: "Nakheel Trading LLC" })
+    await dialog.locator('tr[data-property="city"]').waitFor()
+    expect(await dialog.locator('tr[data-property="name"]').getAttribute("data-wins")).toBe("kept")
+    expect(await dialog.locator('tr[data-property="city"]').getAttribute("data-wins")).toBe("other")
+    await accessible("merge dialog")
+    await dialog.getByRole("button", { name: "Merge", exact: true }).click()
+    await dialog.waitFor({ state: "detached" })
+    await expect.poll(() => page.locator('dd[data-property="city"]').textContent()).toBe("Jeddah")
+    expect((await api("GET", `/api/companies/${duplicate}`)).status).toBe(404)
+
+    await visit("/companies")
+    await page.getByRole("link", { name: "Trash" }).click()
+    const row = page.getByRole("row", { name: /Nakheel Trading LLC/ })
+    await row.waitFor()
+    expect(await row.textContent()).toContain("merged into another record")
+    await accessible("trash")
+    await page.getByRole("button", { name: "العربية" }).click()
+    await page.getByRole("heading", { name: "سلة المحذوفات: الشركات" }).waitFor()
+    await accessible("trash in Arabic")
+    await page.getByRole("row", { name: /Nakheel Trading LLC/ }).getByRole("button", { name: "استعادة" }).click()
+    await page.getByText("سلة المحذوفات فارغة.").waitFor()
+    await page.getByRole("button", { name: "English" }).click()
+    expect((await api("GET", `/api/companies/${duplicate}`)).status).toBe(200)
   })
 
   it("switches to Arabic with a right-to-left layout and Arabic labels, still accessible, and on a phone", async () => {

@@ -307,6 +307,7 @@ export const WaslConfig: Config.Config<
   retainReservations: durationSetting("WASL_RETENTION_RESERVATIONS"),
   retainStatusHolds: durationSetting("WASL_RETENTION_STATUS_HOLDS"),
   retainInvitations: durationSetting("WASL_RETENTION_INVITATIONS"),
+  retainTrash: durationSetting("WASL_RETENTION_TRASH"),
   retainHistory: durationSetting("WASL_RETENTION_HISTORY")
 }).pipe(Config.map((c) => ({
   databaseUrl: c.database.databaseUrl === undefined ? undefined : Redacted.value(c.database.databaseUrl),
@@ -336,6 +337,7 @@ export const WaslConfig: Config.Config<
     reservations: c.retainReservations,
     statusHolds: c.retainStatusHolds,
     invitations: c.retainInvitations,
+    trash: c.retainTrash,
     history: c.retainHistory
   }
 })))

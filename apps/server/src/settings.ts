@@ -54,6 +54,7 @@ export const SETTINGS: ReadonlyArray<Setting> = [
   { name: "WASL_RETENTION_RESERVATIONS", default: "30d" },
   { name: "WASL_RETENTION_STATUS_HOLDS", default: "7d" },
   { name: "WASL_RETENTION_INVITATIONS", default: "30d" },
+  { name: "WASL_RETENTION_TRASH", default: "30d" },
   { name: "WASL_RETENTION_HISTORY", default: "365d" },
   { name: "WASL_RATE_LIMIT", default: "600/1 minute" },
   { name: "WASL_RATE_LIMIT_LOGIN", default: "10/1 minute" },

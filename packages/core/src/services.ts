@@ -50,6 +50,8 @@ import type { PropertyRepository } from "./records/property-repository.ts"
 import type { PropertyValueStore } from "./records/property-value-store.ts"
 import type { RecordRepository } from "./records/record-repository.ts"
 import type { SavedViewRepository } from "./records/saved-view-repository.ts"
+import type { TrashRepository } from "./records/trash-repository.ts"
+import type { RecordMergeStore } from "./records/record-merge-store.ts"
 import type { Retention } from "./retention/retention.ts"
 import type { Readiness } from "./health/readiness.ts"
 import type { DeliveryBacklog } from "./webhooks/delivery-backlog.ts"
@@ -87,6 +89,8 @@ export type WaslRepositories =
   | SavedViewRepository
   | PropertyValueStore
   | RecordRepository
+  | TrashRepository
+  | RecordMergeStore
   | NoteRepository
   | WebhookRepository
   | DeliveryRepository

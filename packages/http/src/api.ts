@@ -35,6 +35,8 @@ import { PlatformsGroup } from "./platforms-api.ts"
 import { ConversationsGroup } from "./conversations-api.ts"
 import { OtpGroup } from "./otp-api.ts"
 import { RecordLinksGroup } from "./record-links-api.ts"
+import { TrashGroup } from "./trash-api.ts"
+import { MergesGroup } from "./merge-api.ts"
 import { RecordsGroup } from "./records-api.ts"
 import { ExportsGroup } from "./exports-api.ts"
 import { ImportsGroup } from "./imports-api.ts"
@@ -240,6 +242,8 @@ const WaslApiBase: HttpApi.HttpApi<
   | typeof PropertiesGroup
   | typeof PipelinesGroup
   | typeof ViewsGroup
+  | typeof TrashGroup
+  | typeof MergesGroup
   | typeof WebhooksGroup
   | typeof DeliveriesGroup
   | typeof NotificationsGroup
@@ -268,6 +272,8 @@ const WaslApiBase: HttpApi.HttpApi<
   .add(PropertiesGroup)
   .add(PipelinesGroup)
   .add(ViewsGroup)
+  .add(TrashGroup)
+  .add(MergesGroup)
   .add(WebhooksGroup)
   .add(DeliveriesGroup)
   .add(NotificationsGroup)

@@ -10,6 +10,8 @@ export const CREATED = "Entity was created Successfully"
 export const MODIFIED = "Entity was modified Successfully"
 /** `message` of a deletion: a record, property, property group, note or API token. */
 export const DELETED = "Entity was deleted Successfully"
+/** `message` of a record brought back from the trash. */
+export const RESTORED = "Entity was restored Successfully"
 
 /** `message` of a created webhook, or of deliveries queued again (redelivery, recovery). */
 export const WEBHOOK_CREATED = "Entity was created successfully."

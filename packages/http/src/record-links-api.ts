@@ -1,11 +1,11 @@
 /**
- * Links between deals, contacts and tickets. Each call needs the update permission of the record
+ * Links between deals, contacts, tickets and companies. Each call needs the update permission of the record
  * in its path (404 when it is not the account's); ids of records of another account are a 422 on
  * their key; linking twice is idempotent.
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { ContactJson, DealJson, TicketJson } from "@wasl/core/Records"
+import { CompanyJson, ContactJson, DealJson, TicketJson } from "@wasl/core/Records"
 import { RecordId } from "@wasl/core/Wire"
 import { type AuthenticatedGroup, commonErrors, DataAnswer, DataMessageAnswer, type PathParams, type WaslEndpoint } from "./endpoint-types.ts"
 import { Authentication } from "./security.ts"
@@ -17,6 +17,10 @@ const params = { id: RecordId }
 export const DealAnswer: DataMessageAnswer<typeof DealJson> = DataMessageAnswer(DealJson)
 /** The answer of the ticket detach calls: the ticket (with its counts), and the message. */
 export const TicketAnswer: DataMessageAnswer<typeof TicketJson> = DataMessageAnswer(TicketJson)
+/** The answer of the company link calls: the company (its linked ids and counts), and the message. */
+export const CompanyAnswer: DataMessageAnswer<typeof CompanyJson> = DataMessageAnswer(CompanyJson)
+/** The answer of a contact's company link calls: the contact (its `company_ids`), and the message. */
+export const ContactAnswer: DataMessageAnswer<typeof ContactJson> = DataMessageAnswer(ContactJson)
 /** A deal as ticket attach-deals lists it. */
 export const DealBrief: Schema.Struct<{
   readonly properties: Schema.Struct<{
@@ -120,6 +124,90 @@ export const TicketDetachDealEndpoint: RecordLinkEndpoint<"ticketDetachDeal", "/
     "Unlinks the deal from the ticket; the ticket with its counts. Permission ticket-update."
   )
 
+/** `POST /api/companies/{{_id}}/attach-contacts` `{ contact_ids: string[] }`: link contacts to a company. */
+export const CompanyAttachContactsEndpoint: RecordLinkEndpoint<"companyAttachContacts", "/companies/:id/attach-contacts", typeof CompanyAnswer> =
+  post("companyAttachContacts", "/companies/:id/attach-contacts", "{ contact_ids: string[] }", CompanyAnswer).annotate(OpenApi.Summary, "Link contacts to a company").annotate(
+    OpenApi.Description,
+    "Links the contacts to the company; the company with its contact_ids and contacts_count. Permission company-update."
+  )
+
+/** `POST /api/companies/{{_id}}/detach-contact` `{ contact_id: string }`: unlink a contact from a company. */
+export const CompanyDetachContactEndpoint: RecordLinkEndpoint<"companyDetachContact", "/companies/:id/detach-contact", typeof CompanyAnswer> =
+  post("companyDetachContact", "/companies/:id/detach-contact", "{ contact_id: string }", CompanyAnswer).annotate(OpenApi.Summary, "Unlink a contact from a company").annotate(
+    OpenApi.Description,
+    "Unlinks the contact from the company; the company. Permission company-update."
+  )
+
+/** `POST /api/companies/{{_id}}/attach-deals` `{ deal_ids: string[] }`: link deals to a company. */
+export const CompanyAttachDealsEndpoint: RecordLinkEndpoint<"companyAttachDeals", "/companies/:id/attach-deals", typeof CompanyAnswer> =
+  post("companyAttachDeals", "/companies/:id/attach-deals", "{ deal_ids: string[] }", CompanyAnswer).annotate(OpenApi.Summary, "Link deals to a company").annotate(
+    OpenApi.Description,
+    "Links the deals to the company; the company with its deal_ids and deals_count. Permission company-update."
+  )
+
+/** `POST /api/companies/{{_id}}/detach-deal` `{ deal_id: string }`: unlink a deal from a company. */
+export const CompanyDetachDealEndpoint: RecordLinkEndpoint<"companyDetachDeal", "/companies/:id/detach-deal", typeof CompanyAnswer> =
+  post("companyDetachDeal", "/companies/:id/detach-deal", "{ deal_id: string }", CompanyAnswer).annotate(OpenApi.Summary, "Unlink a deal from a company").annotate(
+    OpenApi.Description,
+    "Unlinks the deal from the company; the company. Permission company-update."
+  )
+
+/** `POST /api/companies/{{_id}}/attach-tickets` `{ ticket_ids: string[] }`: link tickets to a company. */
+export const CompanyAttachTicketsEndpoint: RecordLinkEndpoint<"companyAttachTickets", "/companies/:id/attach-tickets", typeof CompanyAnswer> =
+  post("companyAttachTickets", "/companies/:id/attach-tickets", "{ ticket_ids: string[] }", CompanyAnswer).annotate(OpenApi.Summary, "Link tickets to a company").annotate(
+    OpenApi.Description,
+    "Links the tickets to the company; the company with its ticket_ids and tickets_count. Permission company-update."
+  )
+
+/** `POST /api/companies/{{_id}}/detach-ticket` `{ ticket_id: string }`: unlink a ticket from a company. */
+export const CompanyDetachTicketEndpoint: RecordLinkEndpoint<"companyDetachTicket", "/companies/:id/detach-ticket", typeof CompanyAnswer> =
+  post("companyDetachTicket", "/companies/:id/detach-ticket", "{ ticket_id: string }", CompanyAnswer).annotate(OpenApi.Summary, "Unlink a ticket from a company").annotate(
+    OpenApi.Description,
+    "Unlinks the ticket from the company; the company. Permission company-update."
+  )
+
+/** `POST /api/contacts/{{_id}}/attach-companies` `{ company_ids: string[] }`: link companies to a contact. */
+export const ContactAttachCompaniesEndpoint: RecordLinkEndpoint<"contactAttachCompanies", "/contacts/:id/attach-companies", typeof ContactAnswer> =
+  post("contactAttachCompanies", "/contacts/:id/attach-companies", "{ company_ids: string[] }", ContactAnswer).annotate(OpenApi.Summary, "Link companies to a contact").annotate(
+    OpenApi.Description,
+    "Links the companies to the contact; the contact with its company_ids. Permission contact-update."
+  )
+
+/** `POST /api/contacts/{{_id}}/detach-company` `{ company_id: string }`: unlink a company from a contact. */
+export const ContactDetachCompanyEndpoint: RecordLinkEndpoint<"contactDetachCompany", "/contacts/:id/detach-company", typeof ContactAnswer> =
+  post("contactDetachCompany", "/contacts/:id/detach-company", "{ company_id: string }", ContactAnswer).annotate(OpenApi.Summary, "Unlink a company from a contact").annotate(
+    OpenApi.Description,
+    "Unlinks the company from the contact; the contact. Permission contact-update."
+  )
+
+/** `POST /api/deals/{{_id}}/attach-companies` `{ company_ids: string[] }`: link companies to a deal. */
+export const DealAttachCompaniesEndpoint: RecordLinkEndpoint<"dealAttachCompanies", "/deals/:id/attach-companies", typeof DealAnswer> =
+  post("dealAttachCompanies", "/deals/:id/attach-companies", "{ company_ids: string[] }", DealAnswer).annotate(OpenApi.Summary, "Link companies to a deal").annotate(
+    OpenApi.Description,
+    "Links the companies to the deal; the deal with its company_ids. Permission deal-update."
+  )
+
+/** `POST /api/deals/{{_id}}/detach-company` `{ company_id: string }`: unlink a company from a deal. */
+export const DealDetachCompanyEndpoint: RecordLinkEndpoint<"dealDetachCompany", "/deals/:id/detach-company", typeof DealAnswer> =
+  post("dealDetachCompany", "/deals/:id/detach-company", "{ company_id: string }", DealAnswer).annotate(OpenApi.Summary, "Unlink a company from a deal").annotate(
+    OpenApi.Description,
+    "Unlinks the company from the deal; the deal. Permission deal-update."
+  )
+
+/** `POST /api/tickets/{{_id}}/attach-companies` `{ company_ids: string[] }`: link companies to a ticket. */
+export const TicketAttachCompaniesEndpoint: RecordLinkEndpoint<"ticketAttachCompanies", "/tickets/:id/attach-companies", typeof TicketAnswer> =
+  post("ticketAttachCompanies", "/tickets/:id/attach-companies", "{ company_ids: string[] }", TicketAnswer).annotate(OpenApi.Summary, "Link companies to a ticket").annotate(
+    OpenApi.Description,
+    "Links the companies to the ticket; the ticket with its company_ids. Permission ticket-update."
+  )
+
+/** `POST /api/tickets/{{_id}}/detach-company` `{ company_id: string }`: unlink a company from a ticket. */
+export const TicketDetachCompanyEndpoint: RecordLinkEndpoint<"ticketDetachCompany", "/tickets/:id/detach-company", typeof TicketAnswer> =
+  post("ticketDetachCompany", "/tickets/:id/detach-company", "{ company_id: string }", TicketAnswer).annotate(OpenApi.Summary, "Unlink a company from a ticket").annotate(
+    OpenApi.Description,
+    "Unlinks the company from the ticket; the ticket. Permission ticket-update."
+  )
+
 const RecordLinksGroupBase: AuthenticatedGroup<
   "recordLinks",
   | typeof DealAttachContactsEndpoint
@@ -130,6 +218,18 @@ const RecordLinksGroupBase: AuthenticatedGroup<
   | typeof TicketDetachContactEndpoint
   | typeof TicketAttachDealsEndpoint
   | typeof TicketDetachDealEndpoint
+  | typeof CompanyAttachContactsEndpoint
+  | typeof CompanyDetachContactEndpoint
+  | typeof CompanyAttachDealsEndpoint
+  | typeof CompanyDetachDealEndpoint
+  | typeof CompanyAttachTicketsEndpoint
+  | typeof CompanyDetachTicketEndpoint
+  | typeof ContactAttachCompaniesEndpoint
+  | typeof ContactDetachCompanyEndpoint
+  | typeof DealAttachCompaniesEndpoint
+  | typeof DealDetachCompanyEndpoint
+  | typeof TicketAttachCompaniesEndpoint
+  | typeof TicketDetachCompanyEndpoint
 > = HttpApiGroup.make("recordLinks")
   .add(DealAttachContactsEndpoint)
   .add(DealDetachContactEndpoint)
@@ -139,16 +239,28 @@ const RecordLinksGroupBase: AuthenticatedGroup<
   .add(TicketDetachContactEndpoint)
   .add(TicketAttachDealsEndpoint)
   .add(TicketDetachDealEndpoint)
+  .add(CompanyAttachContactsEndpoint)
+  .add(CompanyDetachContactEndpoint)
+  .add(CompanyAttachDealsEndpoint)
+  .add(CompanyDetachDealEndpoint)
+  .add(CompanyAttachTicketsEndpoint)
+  .add(CompanyDetachTicketEndpoint)
+  .add(ContactAttachCompaniesEndpoint)
+  .add(ContactDetachCompanyEndpoint)
+  .add(DealAttachCompaniesEndpoint)
+  .add(DealDetachCompanyEndpoint)
+  .add(TicketAttachCompaniesEndpoint)
+  .add(TicketDetachCompanyEndpoint)
   .middleware(Authentication)
   .prefix("/api")
   .annotate(
     OpenApi.Description,
-    "Links between deals and contacts, deals and tickets, tickets and contacts: attach and detach from either side. Linking twice changes nothing."
+    "Links between deals and contacts, deals and tickets, tickets and contacts, and companies and their contacts, deals and tickets: attach and detach from either side. Linking twice changes nothing."
   )
 
 /**
- * The links between deals and contacts, deals and tickets, tickets and contacts: attach and detach
- * from either side's path. Each call needs the update permission of the record in its path;
+ * The links between deals and contacts, deals and tickets, tickets and contacts, and companies and
+ * their contacts, deals and tickets: attach and detach from either side's path. Each call needs the update permission of the record in its path;
  * linking twice changes nothing.
  */
 export class RecordLinksGroup extends RecordLinksGroupBase {}

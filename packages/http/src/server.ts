@@ -18,6 +18,8 @@ import { NoteHandlers } from "./handlers/notes.ts"
 import { HistoryHandlers } from "./handlers/history.ts"
 import { PipelineHandlers } from "./handlers/pipelines.ts"
 import { ViewHandlers } from "./handlers/views.ts"
+import { TrashHandlers } from "./handlers/trash.ts"
+import { MergeHandlers } from "./handlers/merges.ts"
 import { PropertyHandlers } from "./handlers/properties.ts"
 import { MessagingHandlers } from "./handlers/messaging.ts"
 import { PlatformHandlers } from "./handlers/platforms.ts"
@@ -62,7 +64,7 @@ const DocumentedApi = Effect.map(PublicUrl, (base) =>
   base === undefined ? WaslApi : WaslApi.annotateMerge(OpenApi.annotations({ servers: [{ url: base, description: "Wasl's public URL" }] })))
 
 const ApiRoutes = Layer.unwrap(Effect.map(DocumentedApi, (api) => HttpApiBuilder.layer(api, { openapiPath: OPENAPI_PATH }))).pipe(
-  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, AccountHandlers, EmailLinkHandlers, MemberHandlers, InvitationHandlers, TeamHandlers, PropertyHandlers, PipelineHandlers, ViewHandlers, MessagingHandlers, PlatformHandlers, CampaignHandlers, ConversationHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, HistoryHandlers, ImportHandlers, RecordHandlers, ExportHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers, HealthHandlers, WhatsAppHandlers]),
+  Layer.provide([MeHandlers, AuthHandlers, TokenHandlers, AccountHandlers, EmailLinkHandlers, MemberHandlers, InvitationHandlers, TeamHandlers, PropertyHandlers, PipelineHandlers, ViewHandlers, TrashHandlers, MergeHandlers, MessagingHandlers, PlatformHandlers, CampaignHandlers, ConversationHandlers, OtpHandlers, RecordLinkHandlers, NoteHandlers, HistoryHandlers, ImportHandlers, RecordHandlers, ExportHandlers, WebhookHandlers, DeliveryHandlers, NotificationHandlers, HealthHandlers, WhatsAppHandlers]),
   Layer.provide(AuthenticationLive)
 )
 

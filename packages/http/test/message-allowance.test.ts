@@ -5,7 +5,7 @@
  * month's count does not count, and `GET /api/me` shows it.
  */
 import { addOtpCredits, setCustomMessageLimit, setPlan } from "@wasl/core/Accounts"
-import { type Message, MessageRepository } from "@wasl/core/Messaging"
+import { MessageRepository } from "@wasl/core/Messaging"
 import { DateTime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -15,14 +15,13 @@ import {
   createContact,
   createPlatform,
   createToken,
+  inboundMessage,
   readOutbox,
   utilityTemplate
 } from "./support/messaging-fixtures.ts"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 
 const USED_UP = { message: "The monthly message allowance is used up." }
-let seq = 0
-const hex24 = () => (Date.now().toString(16) + (++seq).toString(16).padStart(6, "0") + "0".repeat(24)).slice(0, 24)
 
 /** The first instant of the UTC month after now, as the API writes timestamps. */
 const nextMonthStart = () => {
@@ -123,32 +122,7 @@ describe.each(DATABASES)("the monthly message allowance over HTTP on %s", (datab
   it("never counts a reply inside the 24-hour window", async () => {
     const { owner, platformId, contactId, allowance } = await account(0)
     const at = DateTime.makeUnsafe(Date.now() - 3_600_000)
-    const inbound: Message = {
-      _id: hex24(),
-      account_id: owner.account_id,
-      provider_message_id: `wamid.IN${hex24()}`,
-      contact_id: contactId,
-      contact_channel_id: hex24(),
-      broadcast_id: null,
-      platform_id: platformId,
-      platform_third_party_id: "966110000000",
-      sender_third_party_id: "966500000001",
-      receiver_third_party_id: "966110000000",
-      direction: "inbound",
-      type: "text",
-      status: "received",
-      body: "Is my order ready?",
-      content: null,
-      context_id: null,
-      attachments: [],
-      error: null,
-      sent_at: null,
-      delivered_at: null,
-      read_at: null,
-      failed_at: null,
-      created_at: at,
-      updated_at: at
-    }
+    const inbound = inboundMessage({ accountId: owner.account_id, platformId, contactId, at }, { body: "Is my order ready?" })
     await server.run(MessageRepository.use((repo) => repo.insert(inbound)))
     const reply = await server.request("POST", `/api/contacts/${contactId}/messages`, {
       token: owner.token,

@@ -177,14 +177,14 @@ describe.each(DATABASES)("links and notes over HTTP on %s", (database) => {
     expect(reply.status).toBe(403)
   })
 
-  it("deleting a record removes its links and notes; only its own event fires", async () => {
+  it("deleting a record removes its links and notes; its own -deleted fires, and -updated for the other side that showed the link", async () => {
     const deal = await create("deals", { deal_name: "Doomed" })
     const contact = await create("contacts", { firstname: "Stays" })
     await post(`/api/deals/${deal}/attach-contacts`, { contact_ids: [contact] })
     await post(`/api/deals/${deal}/notes`, { body: "a note" })
     const before = await lastSeq()
     expect((await server.request("DELETE", `/api/deals/${deal}`, { token: owner.token })).status).toBe(200)
-    expect((await eventsSince(before)).map((e) => e.name)).toEqual(["deal-deleted"])
+    expect((await eventsSince(before)).map((e) => e.name)).toEqual(["deal-deleted", "contact-updated"])
     const notes = await server.query("SELECT count(*)::int AS n FROM notes WHERE record_id = $1", [deal])
     expect(notes[0].n).toBe(0)
     expect((await server.request("GET", `/api/contacts/${contact}`, { token: owner.token })).body.data.properties.deal_ids)

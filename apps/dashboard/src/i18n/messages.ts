@@ -1,5 +1,6 @@
 /** Every text the dashboard shows, in English and Arabic. `{name}` marks a value filled in. */
 import type { historyEn } from "./history-messages"
+import type { sendingEn } from "./sending-messages"
 import type { teamEn } from "./team-messages"
 
 export const en = {
@@ -29,6 +30,9 @@ export const en = {
   kind_invoices: "Invoices",
   kind_products: "Products",
   webhooks: "Webhooks",
+  sendingNumbers: "Sending numbers",
+  templates: "Templates",
+  campaigns: "Campaigns",
   notifications: "Notifications",
   tokens: "API tokens",
   properties: "Properties",
@@ -114,7 +118,7 @@ export const en = {
   save: "Save",
   cancel: "Cancel",
   delete: "Delete",
-  confirmDelete: "Delete it for good?",
+  confirmDelete: "Move it to the trash? It can be restored from there until it is purged.",
   notes: "Notes",
   addNote: "Add note",
   noteBody: "Note",
@@ -242,13 +246,30 @@ export const en = {
   accountSettings: "Account settings",
   accounts: "Accounts",
   profile: "Profile and security",
-  switchAccount: "Switch account"
+  switchAccount: "Switch account",
+  trash: "Trash",
+  trashOf: "Trash: {kind}",
+  trashEmpty: "The trash is empty.",
+  deletedAt: "Deleted",
+  purgedAt: "Purged",
+  mergedInto: "merged into another record",
+  restore: "Restore",
+  purge: "Delete forever",
+  confirmPurge: "Delete it forever? It cannot be restored.",
+  merge: "Merge…",
+  mergeTitle: "Merge a duplicate into this record",
+  mergeChoose: "The duplicate",
+  mergeExplain: "This record keeps its values; each empty one takes the duplicate's. The duplicate's notes and links move here, and it goes to the trash.",
+  mergeKept: "This record",
+  mergeOther: "The duplicate",
+  mergeResult: "After the merge",
+  mergeConfirm: "Merge"
 } as const
 
 /** The keys of the first load's texts. */
 export type BaseKey = keyof typeof en
 /** Every text: the first load's, and those that come with the pages loaded later. */
-export type MessageKey = BaseKey | keyof typeof teamEn | keyof typeof historyEn
+export type MessageKey = BaseKey | keyof typeof teamEn | keyof typeof historyEn | keyof typeof sendingEn
 
 export const ar: Readonly<Record<BaseKey, string>> = {
   appName: "وصل",
@@ -277,6 +298,9 @@ export const ar: Readonly<Record<BaseKey, string>> = {
   kind_invoices: "الفواتير",
   kind_products: "المنتجات",
   webhooks: "الويب هوك",
+  sendingNumbers: "أرقام الإرسال",
+  templates: "القوالب",
+  campaigns: "الحملات",
   notifications: "الإشعارات",
   tokens: "مفاتيح الواجهة البرمجية",
   properties: "الخصائص",
@@ -362,7 +386,7 @@ export const ar: Readonly<Record<BaseKey, string>> = {
   save: "حفظ",
   cancel: "إلغاء",
   delete: "حذف",
-  confirmDelete: "هل تريد الحذف نهائيًا؟",
+  confirmDelete: "هل تريد نقله إلى سلة المحذوفات؟ يمكن استعادته منها إلى أن يُحذف نهائيًا.",
   notes: "الملاحظات",
   addNote: "إضافة ملاحظة",
   noteBody: "الملاحظة",
@@ -490,5 +514,22 @@ export const ar: Readonly<Record<BaseKey, string>> = {
   accountSettings: "إعدادات الحساب",
   accounts: "الحسابات",
   profile: "الملف الشخصي والأمان",
-  switchAccount: "تبديل الحساب"
+  switchAccount: "تبديل الحساب",
+  trash: "سلة المحذوفات",
+  trashOf: "سلة المحذوفات: {kind}",
+  trashEmpty: "سلة المحذوفات فارغة.",
+  deletedAt: "حُذف",
+  purgedAt: "يُحذف نهائيًا",
+  mergedInto: "دُمج في سجل آخر",
+  restore: "استعادة",
+  purge: "حذف نهائي",
+  confirmPurge: "هل تريد حذفه نهائيًا؟ لا يمكن استعادته.",
+  merge: "دمج…",
+  mergeTitle: "دمج سجل مكرر في هذا السجل",
+  mergeChoose: "السجل المكرر",
+  mergeExplain: "يحتفظ هذا السجل بقيمه، وتأخذ كل قيمة فارغة فيه قيمة المكرر. تنتقل ملاحظات المكرر وروابطه إلى هنا، ويُنقل هو إلى سلة المحذوفات.",
+  mergeKept: "هذا السجل",
+  mergeOther: "السجل المكرر",
+  mergeResult: "بعد الدمج",
+  mergeConfirm: "دمج"
 }

@@ -3,24 +3,13 @@
  * (only those of `contactId` when given), and every 15 seconds for what the stream does not
  * carry (delivery ticks, replies sent by colleagues).
  */
-import { useEffect, useRef } from "react"
-import { onNotification } from "../notifications/notificationEvents"
+import { useNotifiedReload } from "../notifications/useNotifiedReload"
 
 const EVERY_MS = 15_000
 
-export const useLiveReload = (reload: () => void, contactId?: string): void => {
-  const latest = useRef(reload)
-  latest.current = reload
-  useEffect(() => {
-    const stop = onNotification((notification) => {
-      if (notification.type !== "IncomingMessage") return
-      const about = (notification.data as { contact_id?: string }).contact_id
-      if (contactId === undefined || about === contactId) latest.current()
-    })
-    const timer = setInterval(() => latest.current(), EVERY_MS)
-    return () => {
-      stop()
-      clearInterval(timer)
-    }
-  }, [contactId])
-}
+export const useLiveReload = (reload: () => void, contactId?: string): void =>
+  useNotifiedReload(reload, (notification) => {
+    if (notification.type !== "IncomingMessage") return false
+    const about = (notification.data as { contact_id?: string }).contact_id
+    return contactId === undefined || about === contactId
+  }, EVERY_MS, [contactId])

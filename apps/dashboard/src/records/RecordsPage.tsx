@@ -65,6 +65,7 @@ export const RecordsPage = ({ kind }: { readonly kind: Kind }) => {
         <h1>{t(`kind_${kind}`)}</h1>
         <Link className="button primary" to={`/${kind}/new`}>{t("new")}</Link>
         <Link className="button" to={`/${kind}/properties`}>{t("properties")}</Link>
+        <Link className="button" to={`/${kind}/trash`}>{t("trash")}</Link>
         <button type="button" aria-expanded={transfer === "import"} onClick={() => setTransfer(transfer === "import" ? undefined : "import")}>{t("importCsv")}</button>
         <button type="button" aria-expanded={transfer === "export"} onClick={() => setTransfer(transfer === "export" ? undefined : "export")}>{t("exportCsv")}</button>
       </header>

@@ -19,7 +19,18 @@ export const NAME_PROPERTY: Readonly<Record<Kind, string>> = {
  * Built-in properties the service derives itself: shown, never offered in a form (the API would
  * refuse them with a 422).
  */
-export const DERIVED = new Set(["fullname", "created_by", "deal_ids", "contacts_count", "deals_count", "forcast_amount"])
+export const DERIVED = new Set([
+  "fullname",
+  "created_by",
+  "deal_ids",
+  "company_ids",
+  "contact_ids",
+  "ticket_ids",
+  "contacts_count",
+  "deals_count",
+  "tickets_count",
+  "forcast_amount"
+])
 
 /** A record as every list and page answers it: its property values, by internal_name. */
 export type RecordValues = Readonly<Record<string, unknown>>

@@ -13,6 +13,9 @@ export interface MenuEntry {
 export const MENU: ReadonlyArray<MenuEntry> = [
   { to: "/inbox", label: "inbox", needs: "contact-show" },
   ...KINDS.map((kind): MenuEntry => ({ to: `/${kind}`, label: `kind_${kind}`, needs: kindPermission(kind, "index") })),
+  { to: "/templates", label: "templates", needs: "broadcast-index" },
+  { to: "/campaigns", label: "campaigns", needs: "broadcast-index" },
+  { to: "/numbers", label: "sendingNumbers", needs: "broadcast-index" },
   { to: "/webhooks", label: "webhooks", needs: "webhook-index" },
   { to: "/notifications", label: "notifications" },
   { to: "/tokens", label: "tokens", needs: "token-manage" },

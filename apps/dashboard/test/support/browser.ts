@@ -6,7 +6,7 @@ import { createRequire } from "node:module"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { gzipSync } from "node:zlib"
-import { type Browser, chromium, type Page } from "playwright-core"
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
 
 export const CHROMIUM = process.env.WASL_CHROMIUM ?? "/usr/bin/chromium"
 
@@ -15,6 +15,21 @@ const AXE_SOURCE = Fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8
 
 export const launchBrowser = (): Promise<Browser> =>
   chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-dev-shm-usage"] })
+
+/**
+ * The context the suites drive the dashboard in: a desktop in English, with CSP bypassed, since
+ * the page's (default-src 'self') would refuse axe-core's injected script.
+ */
+export const dashboardContext = (browser: Browser): Promise<BrowserContext> =>
+  browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 }, locale: "en-US" })
+
+/** A page of `context` as the suites drive it: 15 s a step, and every confirmation (deleting asks) accepted. */
+export const dashboardPage = async (context: BrowserContext): Promise<Page> => {
+  const page = await context.newPage()
+  page.setDefaultTimeout(15_000)
+  page.on("dialog", (dialog) => void dialog.accept())
+  return page
+}
 
 export interface Violation {
   readonly id: string

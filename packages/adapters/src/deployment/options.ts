@@ -103,6 +103,8 @@ export interface RetentionOptions {
   readonly statusHolds?: string | Duration.Duration | undefined
   /** `WASL_RETENTION_INVITATIONS`: invitations once accepted, revoked or expired, from then. Default 30 days. */
   readonly invitations?: string | Duration.Duration | undefined
+  /** `WASL_RETENTION_TRASH`: deleted records in the trash, from their deletion. Default 30 days. */
+  readonly trash?: string | Duration.Duration | undefined,
   /** `WASL_RETENTION_HISTORY`: records' property history, from the change each entry records. Default 365 days. */
   readonly history?: string | Duration.Duration | undefined
 }

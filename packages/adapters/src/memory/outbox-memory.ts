@@ -12,9 +12,9 @@ import { SecureRandom } from "effect/crypto"
 import { signalAfterCommit } from "./after-commit.ts"
 import { MemoryStore, updateStore } from "./store.ts"
 
-/** The CHECK on `outbox_events.name` (migrations 0003 and 0027): the 72 record event names and the message events. */
+/** The CHECK on `outbox_events.name` (migrations 0003, 0027 and 0053): the 72 record event names, the message and restore events. */
 const EVENT_NAME =
-  /^((contact|company|deal|ticket|invoice|product)-(property-group-|property-|note-)?(created|updated|deleted)|message-received|message-status-updated)$/
+  /^((contact|company|deal|ticket|invoice|product)-((property-group-|property-|note-)?(created|updated|deleted)|restored)|message-received|message-status-updated)$/
 
 /** The payload as PostgreSQL's `json` column gives it back; not a JSON object is a defect (the CHECK). */
 const asStoredPayload = (payload: unknown): unknown => {

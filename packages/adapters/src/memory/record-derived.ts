@@ -4,10 +4,12 @@
  *
  * - the `DerivedData` of its REST shape: a deal's linked contacts as summaries, oldest link first
  *   (ties by contact id); a contact's deal ids in id order and its channel entries, oldest first;
- *   a ticket's counts of linked contacts and deals;
+ *   a ticket's counts of linked contacts and deals; a company's linked ids (in id order) and
+ *   counts; the `company_ids` of contacts, deals and tickets (in id order);
  * - the values filters, search and ordering read (`listedValues`): the held built-ins, contact
- *   `fullname` and `deal_ids`, deal `contact_ids`, ticket `contacts_count` and `deals_count` (0 is
- *   a value), the custom values in their indexed form (record-values.ts) by internal_name, and
+ *   `fullname` and `deal_ids`, deal `contact_ids`, ticket `contact_ids`, `deal_ids`,
+ *   `contacts_count` and `deals_count` (0 is a value), a company's linked ids and counts, the
+ *   `company_ids` of contacts, deals and tickets, the custom values in their indexed form (record-values.ts) by internal_name, and
  *   `created_at` / `updated_at`.
  *
  * @module
@@ -77,7 +79,29 @@ export interface DerivationContext {
   readonly channels: (contactId: string) => ReadonlyArray<ContactChannel>
 }
 
+/** A company's linked ids, by the property showing them. */
+const companyLinkedIds = (id: string, links: LinkIndex) => ({
+  contact_ids: linkedIds(links.from("company_contact", id), "to"),
+  deal_ids: linkedIds(links.from("company_deal", id), "to"),
+  ticket_ids: linkedIds(links.from("company_ticket", id), "to")
+})
+
+/** The companies a contact, deal or ticket is linked to, in id order. */
+const companyIdsOf = (kind: ObjectKind, id: string, links: LinkIndex): Array<string> => {
+  switch (kind) {
+    case "contact":
+      return linkedIds(links.to("company_contact", id), "from")
+    case "deal":
+      return linkedIds(links.to("company_deal", id), "from")
+    case "ticket":
+      return linkedIds(links.to("company_ticket", id), "from")
+    default:
+      return []
+  }
+}
+
 const derivedOf = (row: MemoryRecordRow, context: DerivationContext): DerivedData => {
+  const companyIds = companyIdsOf(row.kind, row.id, context.links)
   switch (row.kind) {
     case "deal": {
       const links = [...context.links.from("deal_contact", row.id)].sort((a, b) =>
@@ -87,16 +111,33 @@ const derivedOf = (row: MemoryRecordRow, context: DerivationContext): DerivedDat
         contacts: links.flatMap((link) => {
           const contact = context.contact(link.to)
           return contact === undefined ? [] : [contactSummary(storedRecordOf(contact, []))]
-        })
+        }),
+        companyIds
       }
     }
     case "contact":
-      return { dealIds: linkedIds(context.links.to("deal_contact", row.id), "from"), channels: context.channels(row.id) }
+      return {
+        dealIds: linkedIds(context.links.to("deal_contact", row.id), "from"),
+        companyIds,
+        channels: context.channels(row.id)
+      }
     case "ticket":
       return {
         contactsCount: context.links.from("ticket_contact", row.id).length,
-        dealsCount: context.links.from("ticket_deal", row.id).length
+        dealsCount: context.links.from("ticket_deal", row.id).length,
+        companyIds
       }
+    case "company": {
+      const linked = companyLinkedIds(row.id, context.links)
+      return {
+        contactIds: linked.contact_ids,
+        dealIds: linked.deal_ids,
+        ticketIds: linked.ticket_ids,
+        contactsCount: linked.contact_ids.length,
+        dealsCount: linked.deal_ids.length,
+        ticketsCount: linked.ticket_ids.length
+      }
+    }
     default:
       return {}
   }
@@ -125,11 +166,24 @@ export const listedValues = (
     case "deal":
       values.contact_ids = linkedIds(links.from("deal_contact", row.id), "to")
       break
-    case "ticket":
-      values.contacts_count = links.from("ticket_contact", row.id).length
-      values.deals_count = links.from("ticket_deal", row.id).length
+    case "ticket": {
+      const contactIds = linkedIds(links.from("ticket_contact", row.id), "to")
+      const dealIds = linkedIds(links.from("ticket_deal", row.id), "to")
+      Object.assign(values, { contact_ids: contactIds, deal_ids: dealIds })
+      values.contacts_count = contactIds.length
+      values.deals_count = dealIds.length
       break
+    }
+    case "company": {
+      const linked = companyLinkedIds(row.id, links)
+      Object.assign(values, linked)
+      values.contacts_count = linked.contact_ids.length
+      values.deals_count = linked.deal_ids.length
+      values.tickets_count = linked.ticket_ids.length
+      break
+    }
   }
+  if (kind === "contact" || kind === "deal" || kind === "ticket") values.company_ids = companyIdsOf(kind, row.id, links)
   for (const d of custom) {
     const value = indexedValue(d.type, row.custom[d._id])
     if (value !== undefined) values[d.internal_name] = value

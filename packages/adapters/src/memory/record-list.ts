@@ -21,6 +21,7 @@ import {
   definitionsOf,
   type FilterValueType,
   foldCase,
+  LINK_FILTERS,
   matchesFilters,
   type ObjectKind,
   type PropertyDefinition,
@@ -45,7 +46,7 @@ const isSet = (type: FilterValueType) => type === "multi_select" || type === "re
 /** The type a filter on `name` compares under, or none. */
 const filterTypeOf = (kind: ObjectKind, custom: ReadonlyArray<PropertyDefinition>, name: string) => {
   if (name === "created_at" || name === "updated_at") return "datetime"
-  if (kind === "deal" && name === "contact_ids") return "record_ids"
+  if (LINK_FILTERS[kind].includes(name)) return "record_ids"
   return definitionsOf(kind, custom).find((d) => d.internal_name === name)?.type
 }
 

@@ -18,6 +18,7 @@ import {
   definitionsOf,
   foldCase,
   hasNoValue,
+  LINK_FILTERS,
   type ObjectKind,
   type OrderDirection,
   type PropertyDefinition,
@@ -73,7 +74,7 @@ export interface OrderSpec {
 /** How `order` sorts records of `kind` (`custom`: the kind's custom definitions); an unknown name is a defect. */
 export const orderSpecOf = (kind: ObjectKind, custom: ReadonlyArray<PropertyDefinition>, order: string): OrderSpec => {
   if (order === "created_at" || order === "updated_at") return { type: "timestamp", asIs: false }
-  if (kind === "deal" && order === "contact_ids") return { type: "record_ids", asIs: false }
+  if (LINK_FILTERS[kind].includes(order)) return { type: "record_ids", asIs: false }
   const definition = definitionsOf(kind, custom).find((d) => d.internal_name === order)
   if (definition === undefined) throw new Error(`records: "${order}" is no property of ${kind}`)
   return { type: definition.type, asIs: definition.builtin && definition.type === "single_select" }

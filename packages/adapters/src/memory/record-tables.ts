@@ -61,7 +61,10 @@ export type NoteTable = HashMap.HashMap<number, HashMap.HashMap<string, Note>>
 export const LINK_KINDS: { readonly [L in RecordLinkName]: { readonly from: ObjectKind; readonly to: ObjectKind } } = {
   deal_contact: { from: "deal", to: "contact" },
   ticket_contact: { from: "ticket", to: "contact" },
-  ticket_deal: { from: "ticket", to: "deal" }
+  ticket_deal: { from: "ticket", to: "deal" },
+  company_contact: { from: "company", to: "contact" },
+  company_deal: { from: "company", to: "deal" },
+  company_ticket: { from: "company", to: "ticket" }
 }
 
 const tableKey = (accountId: number, kind: ObjectKind) => `${accountId}:${kind}`

@@ -24,6 +24,7 @@ import {
   hasNoValue,
   isCustomPropertyOf,
   isPipelineStage,
+  LINK_FILTERS,
   type ObjectKind,
   optionNames,
   type PropertyDefinition,
@@ -46,10 +47,10 @@ const RECORD_ID = /^[0-9a-f]{24}$/
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 const DATETIME_FORM = /^\d{4}-\d{2}-\d{2}T/
 
-/** A name a custom property cannot take: a built-in's, a timestamp's, a deal's `contact_ids` link filter. */
+/** A name a custom property cannot take: a built-in's, a timestamp's, a link filter's (a deal's `contact_ids`). */
 const shadowed = (kind: ObjectKind, name: string): boolean =>
   BUILTIN_PROPERTIES[kind].some((b) => b.internal_name === name) || name === "created_at" || name === "updated_at" ||
-  (kind === "deal" && name === "contact_ids")
+  LINK_FILTERS[kind].includes(name)
 
 /**
  * The account's custom definitions of the kind, as the store reads them (built-ins and other

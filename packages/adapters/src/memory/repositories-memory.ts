@@ -44,6 +44,8 @@ import { PlatformRepositoryMemory } from "./platform-repository-memory.ts"
 import { VerificationRepositoryMemory } from "./verification-repository-memory.ts"
 import { NoteRepositoryMemory } from "./note-repository-memory.ts"
 import { RecordRepositoryMemory } from "./record-repository-memory.ts"
+import { TrashRepositoryMemory } from "./trash-repository-memory.ts"
+import { RecordMergeStoreMemory } from "./record-merge-store-memory.ts"
 import { IdempotencyStoreMemory } from "./idempotency-store-memory.ts"
 import { RetentionMemory } from "./retention-memory.ts"
 import { ReadinessMemory } from "./readiness-memory.ts"
@@ -99,6 +101,8 @@ export const RepositoriesMemory: Layer.Layer<
   QueueSignalsMemory,
   NotificationFeedMemory,
   RecordRepositoryMemory,
+  TrashRepositoryMemory,
+  RecordMergeStoreMemory,
   NoteRepositoryMemory,
   IdempotencyStoreMemory,
   RetentionMemory,

@@ -131,6 +131,13 @@ const PRUNE: Readonly<Record<RetentionKind, (state: MemoryState, cutoff: number,
     const gone = oldest(state.invitations.rows, invitationAge, cutoff, limit)
     if (gone.size === 0) return [0, state]
     return [gone.size, { ...state, invitations: { ...state.invitations, rows: state.invitations.rows.filter((row) => !gone.has(row)) } }]
+  },
+  trash: (state, cutoff, limit) => {
+    const gone = oldest(state.recordTrash.entries(), ([, kept]) => millis(kept.entry.deletedAt), cutoff, limit)
+    if (gone.size === 0) return [0, state]
+    const recordTrash = new Map(state.recordTrash)
+    for (const [key] of gone) recordTrash.delete(key)
+    return [gone.size, { ...state, recordTrash }]
   }
 }
 

@@ -33,6 +33,7 @@ import { Context, type DateTime, Effect, HashMap, Layer, PubSub, Ref, Result, Se
 import { emptyMessagingTables, type MessagingTables } from "./messaging-tables.ts"
 import { makeSignalHub, type MemorySignalHub } from "./signal-hub.ts"
 import type { LinkTable, NoteTable, RecordTable } from "./record-tables.ts"
+import type { MemoryTrashRow } from "./trash-tables.ts"
 import type { Turn } from "./turn.ts"
 import type { ImportEntry } from "./import-tables.ts"
 
@@ -338,6 +339,8 @@ export interface MemoryState {
   readonly recordLinks: LinkTable
   /** Notes of records, by account. */
   readonly notes: NoteTable
+  /** Deleted records kept whole, by `<account id>:<kind>:<id>` (trash-repository-memory.ts). */
+  readonly recordTrash: ReadonlyMap<string, MemoryTrashRow>
   /** Kept idempotency keys, by `idempotencyKey(claim)`. */
   readonly idempotencyKeys: ReadonlyMap<string, IdempotencyKeyRow>
   /** Exports and their files (export-repository-memory.ts). */
@@ -412,6 +415,7 @@ export const emptyMemoryState: MemoryState = {
   records: HashMap.empty(),
   recordLinks: HashMap.empty(),
   notes: HashMap.empty(),
+  recordTrash: new Map(),
   idempotencyKeys: new Map(),
   exports: { rows: new Map(), chunks: new Map(), turns: new Map() },
   imports: new Map(),

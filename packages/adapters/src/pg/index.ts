@@ -25,6 +25,8 @@ import { TwoFactorRepositoryPg } from "./two-factor-repository-pg.ts"
 import { UserRepositoryPg } from "./user-repository-pg.ts"
 import { PropertyValueStorePg } from "./property-value-store-pg.ts"
 import { RecordRepositoryPg } from "./record-repository-pg.ts"
+import { TrashRepositoryPg } from "./trash-repository-pg.ts"
+import { RecordMergeStorePg } from "./record-merge-store-pg.ts"
 import { WebhookRepositoryPg } from "./webhook-repository-pg.ts"
 import { DeliveryRepositoryPg } from "./delivery-repository-pg.ts"
 import { NoteRepositoryPg } from "./note-repository-pg.ts"
@@ -61,6 +63,8 @@ export { UserRepositoryPg } from "./user-repository-pg.ts"
 
 export { PropertyValueStorePg } from "./property-value-store-pg.ts"
 export { RecordRepositoryPg } from "./record-repository-pg.ts"
+export { TrashRepositoryPg } from "./trash-repository-pg.ts"
+export { RecordMergeStorePg } from "./record-merge-store-pg.ts"
 export { WebhookRepositoryPg } from "./webhook-repository-pg.ts"
 export { DELIVERIES_CHANNEL, DeliveryRepositoryPg } from "./delivery-repository-pg.ts"
 export { QueueSignalsPg } from "./queue-signals-pg.ts"
@@ -122,6 +126,8 @@ export const RepositoriesPg: Layer.Layer<WaslRepositories, never, SecureRandom.S
   SavedViewRepositoryPg,
   PropertyValueStorePg,
   RecordRepositoryPg,
+  TrashRepositoryPg,
+  RecordMergeStorePg,
   NoteRepositoryPg,
   WebhookRepositoryPg,
   DeliveryRepositoryPg,

@@ -48,6 +48,7 @@ import {
 } from "./records/list-statement.ts"
 import { type ReadOptions, ReadReplicas } from "./read-replicas.ts"
 import { decodeRecord, type EncodedWrite, encodeWrite } from "./records/record-codec.ts"
+import { deleteRecordRows } from "./records/record-removal.ts"
 import { compileScanBatch, positionOf } from "./records/scan-sql.ts"
 import { customPropertiesOf, KIND_STORAGE, LINKS, type RecordMapping, recordMapping } from "./records/storage.ts"
 
@@ -178,20 +179,7 @@ const make = Effect.gen(function*() {
       )
     }).pipe(Effect.orDie)
 
-  const del = (key: RecordRef) =>
-    Effect.gen(function*() {
-      const mapping = recordMapping(key.kind, [])
-      const deleted = yield* sql`
-        DELETE FROM ${sql(mapping.storage.table)} WHERE account_id = ${key.accountId}::int8 AND id = ${key.id} RETURNING id
-      `
-      if (deleted.length === 0) return false
-      const scope = sql`account_id = ${key.accountId}::int8 AND kind = ${key.kind} AND record_id = ${key.id}`
-      yield* sql`DELETE FROM record_values WHERE ${scope}`
-      yield* sql`DELETE FROM record_value_elements WHERE ${scope}`
-      yield* sql`DELETE FROM notes WHERE account_id = ${key.accountId}::int8 AND object_type = ${key.kind}
-        AND record_id = ${key.id}`
-      return true
-    }).pipe(atomically, Effect.orDie)
+  const del = (key: RecordRef) => deleteRecordRows(sql, key).pipe(atomically, Effect.orDie)
 
   // FOR UPDATE: a concurrent update of the record waits for this transaction, so the values read
   // are the ones the caller's update replaces.

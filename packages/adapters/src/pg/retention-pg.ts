@@ -63,6 +63,8 @@ const RULES: Readonly<Record<RetentionKind, PruneRule | readonly [PruneRule, Pru
     age: "coalesce(accepted_at, revoked_at, expires_at)",
     prunable: "true"
   },
+  // Deleted records, from their deletion (migration 0053).
+  trash: { table: "record_trash", key: ["account_id", "kind", "id"], age: "deleted_at", prunable: "true" },
   // Records' property history, from the change an entry records (migration 0054).
   history: { table: "property_history", key: ["account_id", "seq"], age: "changed_at", prunable: "true" }
 }

@@ -99,7 +99,7 @@ export const recordRepositoryContract = <E>(
           values,
           created_at: T0,
           updated_at: T0,
-          derived: { contacts: [] }
+          derived: { contacts: [], companyIds: [] }
         })
         assert.deepStrictEqual(found(yield* repo.get({ accountId, kind: "deal", id, custom })), comparable(inserted))
       }))
@@ -126,7 +126,7 @@ export const recordRepositoryContract = <E>(
             values: input.values,
             created_at: T0,
             updated_at: T0,
-            derived: { contacts: [] }
+            derived: { contacts: [], companyIds: [] }
           })
           assert.deepStrictEqual(found(yield* repo.get({ accountId, kind: "deal", id: input.id, custom })), comparable(stored[i]!))
         }
@@ -162,9 +162,16 @@ export const recordRepositoryContract = <E>(
         const accountId = yield* newAccountId
         const insert = (kind: "contact" | "company" | "ticket" | "invoice" | "product", values: Record<string, string>) =>
           Effect.map(repo.insert({ accountId, kind, id: freshId(), custom: [], values }), (r) => r.derived)
-        assert.deepStrictEqual(yield* insert("contact", { firstname: "Ada" }), { dealIds: [], channels: [] })
-        assert.deepStrictEqual(yield* insert("ticket", { ticket_name: "T" }), { contactsCount: 0, dealsCount: 0 })
-        assert.deepStrictEqual(yield* insert("company", { name: "C" }), {})
+        assert.deepStrictEqual(yield* insert("contact", { firstname: "Ada" }), { dealIds: [], companyIds: [], channels: [] })
+        assert.deepStrictEqual(yield* insert("ticket", { ticket_name: "T" }), { contactsCount: 0, dealsCount: 0, companyIds: [] })
+        assert.deepStrictEqual(yield* insert("company", { name: "C" }), {
+          contactIds: [],
+          dealIds: [],
+          ticketIds: [],
+          contactsCount: 0,
+          dealsCount: 0,
+          ticketsCount: 0
+        })
         assert.deepStrictEqual(yield* insert("invoice", { invoice_number: "I-1", due_date: "2026-03-05" }), {})
         assert.deepStrictEqual(yield* insert("product", { name: "P" }), {})
       }))
@@ -239,7 +246,7 @@ export const recordRepositoryContract = <E>(
           values: { deal_name: "Old", next_steps: "call", note: "second", tags: ["c"] },
           created_at: T0,
           updated_at: T1,
-          derived: { contacts: [] }
+          derived: { contacts: [], companyIds: [] }
         }
         assert.deepStrictEqual(found(updated), expected)
         assert.deepStrictEqual(found(yield* repo.get({ accountId, kind: "deal", id, custom })), expected)
@@ -379,7 +386,7 @@ export const recordRepositoryContract = <E>(
         yield* repo.insert({ accountId, kind: "deal", id: d, custom: [], values: { deal_name: "D" } })
         assert.isTrue(yield* repo.link({ accountId, link: "ticket_deal", from: t, to: d }))
         const deal = Option.getOrThrow(yield* repo.get({ accountId, kind: "deal", id: d, custom: [] }))
-        assert.deepStrictEqual(deal.derived, { contacts: [] })
+        assert.deepStrictEqual(deal.derived, { contacts: [], companyIds: [] })
       }))
 
     it.effect("a link needs both records, of the link's kinds, in the account", () =>

@@ -112,13 +112,14 @@ describe("WaslPostgres", () => {
         reservations: DEFAULT_RETENTION.reservations,
         statusHolds: DEFAULT_RETENTION.statusHolds,
         invitations: DEFAULT_RETENTION.invitations,
+        trash: DEFAULT_RETENTION.trash,
         history: DEFAULT_RETENTION.history
       })
     }), { timeout: 60_000 })
 })
 
 describe("retentionPolicyOf", () => {
-  it.effect("reads the duration syntax of the retry delays, and defaults to 30, 90 and 30 days, idempotency keys at expiry, export files 7 days, imports 30 days, OTP reservations 30 days, held statuses 7 days, invitations 30 days and property history a year", () =>
+  it.effect("reads the duration syntax of the retry delays, and defaults to 30, 90 and 30 days, idempotency keys at expiry, export files 7 days, imports 30 days, OTP reservations 30 days, held statuses 7 days, invitations 30 days, the trash 30 days and property history a year", () =>
     Effect.gen(function*() {
       assert.deepStrictEqual(yield* retentionPolicyOf(), DEFAULT_RETENTION)
       assert.deepStrictEqual(DEFAULT_RETENTION, {
@@ -131,6 +132,7 @@ describe("retentionPolicyOf", () => {
         reservations: Duration.days(30),
         statusHolds: Duration.days(7),
         invitations: Duration.days(30),
+        trash: Duration.days(30),
         history: Duration.days(365)
       })
       const policy = yield* retentionPolicyOf({
@@ -143,6 +145,7 @@ describe("retentionPolicyOf", () => {
         reservations: "12h",
         statusHolds: "1d",
         invitations: "14d",
+        trash: "2d",
         history: "2d"
       })
       assert.deepStrictEqual(policy, {
@@ -155,6 +158,7 @@ describe("retentionPolicyOf", () => {
         reservations: Duration.hours(12),
         statusHolds: Duration.days(1),
         invitations: Duration.days(14),
+        trash: Duration.days(2),
         history: Duration.days(2)
       })
       const refused = yield* Effect.flip(retentionPolicyOf({ statusHolds: "soon" }))

@@ -63,6 +63,7 @@ describe.each(USE_CASE_VARIANTS)("record use-cases on $name", ({ enabled, layer:
             "forecast_amount",
             "forcast_amount",
             "next_steps",
+            "company_ids",
             "created_at",
             "updated_at"
           ])
@@ -152,7 +153,7 @@ describe.each(USE_CASE_VARIANTS)("record use-cases on $name", ({ enabled, layer:
           assert.deepStrictEqual(yield* claimEvents(principal.accountId), [])
         }))
 
-      it.effect("deleting a deal removes its links and notes; only the deal's event fires", () =>
+      it.effect("deleting a deal removes its links and notes; its own -deleted fires, and -updated for the contact that showed the link", () =>
         Effect.gen(function*() {
           const principal = yield* newPrincipal()
           const contact = yield* createRecord(principal, "contact", { firstname: "Ada", lastname: "Lovelace" })
@@ -173,7 +174,7 @@ describe.each(USE_CASE_VARIANTS)("record use-cases on $name", ({ enabled, layer:
           yield* deleteRecord(principal, "deal", dealId)
           assert.deepStrictEqual(
             (yield* claimEvents(principal.accountId)).map((e) => e.name),
-            ["deal-deleted"]
+            ["deal-deleted", "contact-updated"]
           )
           assert.deepStrictEqual(propertiesOf(yield* getRecord(principal, "contact", contactId)).deal_ids, [])
           // The link is gone with the deal: a new deal with its id has no contacts.

@@ -11,16 +11,19 @@
  *   invoice `due_date` is a `date`;
  * - `timezone` (documented as a number), money and counts are `number`; `created_by` is a
  *   read-only number; the contact's four received-message times are read-only (Wasl sets them);
- * - derived values: contact `fullname` (read-only string) and `deal_ids` (read-only
- *   `multi_select` without options: a set of deal ids, which filters then compare as a set),
- *   ticket `contacts_count` and `deals_count` (read-only numbers). They are computed when a record
- *   is shown (record-shape.ts), never validated or stored from a body;
+ * - derived values: contact `fullname` (read-only string); the linked records' ids (read-only
+ *   `multi_select`s without options: sets of ids, which filters then compare as sets): a contact's
+ *   `deal_ids`, a company's `contact_ids`, `deal_ids` and `ticket_ids`, the `company_ids` of a
+ *   contact, deal or ticket; the link counts (read-only numbers): a ticket's `contacts_count` and
+ *   `deals_count`, a company's `contacts_count`, `deals_count` and `tickets_count`. They are
+ *   computed when a record is shown (record-shape.ts), never validated or stored from a body;
  * - a deal's and a ticket's `pipeline` (the `_id` of one of the account's pipelines of the kind)
  *   and their stage (`deal_stage`, `ticket_stage`): the stage's options are the stages of the
  *   account's pipelines (pipeline.ts), so the definitions list those of the built-in default
  *   pipeline, and values are checked against the record's pipeline when written
  *   (pipeline-rule.ts), not against these options.
  */
+import { LINK_FILTERS } from "./filter-condition.ts"
 import { OBJECT_KINDS, type ObjectKind, REQUIRED_ON_CREATE } from "./object-kind.ts"
 import {
   BUILTIN_TIMESTAMP,
@@ -143,6 +146,17 @@ export const INVOICE_STATUS_OPTIONS: ReadonlyArray<EnumOption> = [
   option("void", "Void", "ملغاة")
 ]
 
+/** The companies a contact, deal or ticket is linked to: a set of company ids. */
+const COMPANY_IDS: Spec = {
+  name: "company_ids",
+  type: "multi_select",
+  en: "Companies",
+  ar: "الشركات",
+  options: [],
+  readOnly: true,
+  derived: true
+}
+
 const SPECS: { readonly [K in ObjectKind]: ReadonlyArray<Spec> } = {
   contact: [
     { name: "firstname", type: "string", en: "First name", ar: "الاسم الأول" },
@@ -198,7 +212,8 @@ const SPECS: { readonly [K in ObjectKind]: ReadonlyArray<Spec> } = {
       ar: "تاريخ آخر رسالة واتساب مستلمة",
       readOnly: true
     },
-    { name: "deal_ids", type: "multi_select", en: "Deals", ar: "الصفقات", options: [], readOnly: true, derived: true }
+    { name: "deal_ids", type: "multi_select", en: "Deals", ar: "الصفقات", options: [], readOnly: true, derived: true },
+    COMPANY_IDS
   ],
   company: [
     { name: "name", type: "string", en: "Company name", ar: "اسم الشركة" },
@@ -207,7 +222,13 @@ const SPECS: { readonly [K in ObjectKind]: ReadonlyArray<Spec> } = {
     { name: "phone", type: "phone", en: "Phone number", ar: "رقم الهاتف" },
     { name: "city", type: "string", en: "City", ar: "المدينة" },
     { name: "country", type: "string", en: "Country", ar: "الدولة" },
-    { name: "annual_revenue", type: "number", en: "Annual revenue", ar: "الإيرادات السنوية" }
+    { name: "annual_revenue", type: "number", en: "Annual revenue", ar: "الإيرادات السنوية" },
+    { name: "contact_ids", type: "multi_select", en: "Contacts", ar: "جهات الاتصال", options: [], readOnly: true, derived: true },
+    { name: "deal_ids", type: "multi_select", en: "Deals", ar: "الصفقات", options: [], readOnly: true, derived: true },
+    { name: "ticket_ids", type: "multi_select", en: "Tickets", ar: "التذاكر", options: [], readOnly: true, derived: true },
+    { name: "contacts_count", type: "number", en: "Number of contacts", ar: "عدد جهات الاتصال", readOnly: true, derived: true, integer: true },
+    { name: "deals_count", type: "number", en: "Number of deals", ar: "عدد الصفقات", readOnly: true, derived: true, integer: true },
+    { name: "tickets_count", type: "number", en: "Number of tickets", ar: "عدد التذاكر", readOnly: true, derived: true, integer: true }
   ],
   deal: [
     { name: "deal_name", type: "string", en: "Deal name", ar: "اسم الصفقة" },
@@ -216,7 +237,8 @@ const SPECS: { readonly [K in ObjectKind]: ReadonlyArray<Spec> } = {
     { name: "deal_stage", type: "single_select", en: "Deal stage", ar: "مرحلة الصفقة", options: DEAL_STAGE_OPTIONS },
     { name: "close_date", type: "datetime", en: "Close date", ar: "تاريخ الإغلاق" },
     { name: "forecast_amount", type: "number", en: "Forecast amount", ar: "المبلغ المتوقع" },
-    { name: "next_steps", type: "textarea", en: "Next steps", ar: "الخطوات التالية" }
+    { name: "next_steps", type: "textarea", en: "Next steps", ar: "الخطوات التالية" },
+    COMPANY_IDS
   ],
   ticket: [
     { name: "ticket_name", type: "string", en: "Ticket name", ar: "اسم التذكرة" },
@@ -226,7 +248,8 @@ const SPECS: { readonly [K in ObjectKind]: ReadonlyArray<Spec> } = {
     { name: "pipeline", type: "string", en: "Pipeline", ar: "المسار" },
     { name: "ticket_stage", type: "single_select", en: "Ticket stage", ar: "مرحلة التذكرة", options: TICKET_STAGE_OPTIONS },
     { name: "contacts_count", type: "number", en: "Contacts", ar: "عدد جهات الاتصال", readOnly: true, derived: true, integer: true },
-    { name: "deals_count", type: "number", en: "Deals", ar: "عدد الصفقات", readOnly: true, derived: true, integer: true }
+    { name: "deals_count", type: "number", en: "Deals", ar: "عدد الصفقات", readOnly: true, derived: true, integer: true },
+    COMPANY_IDS
   ],
   invoice: [
     { name: "invoice_number", type: "string", en: "Invoice number", ar: "رقم الفاتورة" },
@@ -305,14 +328,14 @@ export const RECORD_SYSTEM_KEYS = ["_id", "account_id", "created_at", "updated_a
 
 /**
  * The internal_names a custom property of the kind may not take: the built-ins, the record's own
- * keys (they share the `properties` object), the synonyms (`forcast_amount`) and, for deals, the
- * `contact_ids` link filter.
+ * keys (they share the `properties` object), the synonyms (`forcast_amount`) and the kind's link
+ * filters (a deal's `contact_ids`).
  */
 export const RESERVED_INTERNAL_NAMES: { readonly [K in ObjectKind]: ReadonlyArray<string> } = byKind((kind) => [
   ...SPECS[kind].map((spec) => spec.name),
   ...RECORD_SYSTEM_KEYS,
   ...Object.keys(PROPERTY_SYNONYMS[kind]),
-  ...(kind === "deal" ? ["contact_ids"] : [])
+  ...LINK_FILTERS[kind]
 ])
 
 /** Whether a definition among an account's is one of its custom properties of `kind`. */
@@ -345,7 +368,7 @@ export const definitionsOf = (
 
 /**
  * What `complex_filters` may name for a kind: its built-in and custom properties (created_at and
- * updated_at the parser adds itself; deals also `contact_ids` with `kind: "deal"`).
+ * updated_at the parser adds itself, and the kind's link filters with `{ kind }`).
  */
 export const filterablePropertiesOf = (
   kind: ObjectKind,

@@ -23,7 +23,7 @@ import {
   COMPLEX_FILTERS_KEY,
   type ComplexFilters,
   type Condition,
-  CONTACT_IDS_FILTER,
+  LINK_FILTERS,
   FILTER_OPERATORS,
   type FilterNode,
   type FilterOperator,
@@ -133,7 +133,7 @@ const coerceScalar = (type: FilterValueType, raw: unknown, options: ReadonlyArra
 
 /** Options of `parseComplexFilters` and `validateComplexFilters`. */
 export interface ParseFilterOptions {
-  /** The kind being listed; `deal` enables the `contact_ids` link filter. */
+  /** The kind being listed: it enables the kind's link filters (`LINK_FILTERS`). */
   readonly kind?: ObjectKind | undefined
 }
 
@@ -273,7 +273,7 @@ const nestedTooDeep = (): ValidationFailed =>
 /**
  * Validates an already decoded filter list (from JSON or from bracket notation) against the
  * kind's properties. `created_at` and `updated_at` (datetime) are always filterable; with
- * `kind: "deal"`, so is `contact_ids` (`in` only, 24-hex record ids). A list nested deeper than
+ * `kind`, so are the kind's link filters (`LINK_FILTERS`: `in` only, 24-hex record ids). A list nested deeper than
  * `MAX_QUERY_NESTING` levels is refused first, as the bracket notation's dropped names are, however
  * it arrived (JSON has no depth limit of its own).
  */
@@ -296,7 +296,7 @@ export const validateComplexFilters = (
     }
     const known = new Map<string, { readonly type: FilterValueType; readonly options?: ReadonlyArray<string> | undefined }>()
     for (const p of [...TIMESTAMP_FILTER_PROPERTIES, ...properties]) known.set(p.internal_name, p)
-    if (options.kind === "deal") known.set(CONTACT_IDS_FILTER, { type: "record_ids" })
+    for (const name of options.kind === undefined ? [] : LINK_FILTERS[options.kind]) known.set(name, { type: "record_ids" })
     const ctx: Context = { errors: {}, properties: known }
     const nodes = raw.map((node, i) => parseNode(ctx, node, `${key}.${i}`))
     return Object.keys(ctx.errors).length > 0

@@ -5,6 +5,7 @@
  * filter-query-writer.ts, turned into SQL by the adapters and evaluated by filter-evaluator.ts.
  */
 import type { DateTime } from "effect"
+import type { ObjectKind } from "./object-kind.ts"
 import type { PropertyType } from "./property-type.ts"
 
 /** Every operator of the filter language (see `operatorsFor` for the ones each type accepts). */
@@ -45,8 +46,23 @@ export const COMPLEX_FILTERS_KEY = "complex_filters"
 export const CONTACT_IDS_FILTER = "contact_ids"
 
 /**
- * The type a condition compares under: the property's type, or `record_ids` for the deal's
- * `contact_ids` link filter (a set of 24-hex record ids, compared like a multi_select).
+ * The link filters of each kind: sets of linked record ids a list filters on with `in` although
+ * the record does not show them as a property (a deal shows its contacts as `contacts`; a ticket
+ * shows only its link counts). The links a kind shows as a derived property (a contact's
+ * `deal_ids`, a company's `contact_ids`, …) are filtered as that property.
+ */
+export const LINK_FILTERS: { readonly [K in ObjectKind]: ReadonlyArray<string> } = {
+  contact: [],
+  company: [],
+  deal: [CONTACT_IDS_FILTER],
+  ticket: [CONTACT_IDS_FILTER, "deal_ids"],
+  invoice: [],
+  product: []
+}
+
+/**
+ * The type a condition compares under: the property's type, or `record_ids` for a link filter
+ * (`LINK_FILTERS`: a set of 24-hex record ids, compared like a multi_select).
  */
 export type FilterValueType = PropertyType | "record_ids"
 
@@ -151,7 +167,7 @@ const MULTI_SELECT_OPERATORS: ReadonlyArray<FilterOperator> = [
  * The operators a type accepts. Text types: equality, lists, substring tests, presence. Numbers
  * and dates: equality, ordering, `between`, lists, presence. Booleans and single selects:
  * equality, lists, presence. Multi selects: equality, lists, `contains` / `not_contains`
- * (element membership), presence. `record_ids` (deal `contact_ids`): `in` only.
+ * (element membership), presence. `record_ids` (the link filters): `in` only.
  */
 export const operatorsFor = (type: FilterValueType): ReadonlyArray<FilterOperator> => {
   switch (type) {

@@ -144,19 +144,29 @@ export const MESSAGE_EVENT_NAMES = ["message-received", "message-status-updated"
 /** A message event name (`message-received`, `message-status-updated`). */
 export type MessageEventName = typeof MESSAGE_EVENT_NAMES[number]
 
-/** Every name a webhook may subscribe to: the 72 record events, then the message events. */
-export const WEBHOOK_EVENT_NAMES: ReadonlyArray<EventNameString | MessageEventName> = [
+/** A restore event name: a kind and `-restored` (`deal-restored`). */
+export type RestoredEventName = `${ObjectKind}-restored`
+
+/**
+ * The events of a record brought back from the trash, beyond the 72: `<kind>-restored`, carrying
+ * the record as it is back. As with the message events, a webhook gets them only when it names them.
+ */
+export const RESTORED_EVENT_NAMES: ReadonlyArray<RestoredEventName> = OBJECT_KINDS.map((kind) => `${kind}-restored` as const)
+
+/** Every name a webhook may subscribe to: the 72 record events, the message events, the restore events. */
+export const WEBHOOK_EVENT_NAMES: ReadonlyArray<EventNameString | MessageEventName | RestoredEventName> = [
   ...EVENT_NAMES,
-  ...MESSAGE_EVENT_NAMES
+  ...MESSAGE_EVENT_NAMES,
+  ...RESTORED_EVENT_NAMES
 ]
 
 /** An event name as a Schema: one of the 72 record events or a message event. */
 export const EventName: Schema.Literals<typeof WEBHOOK_EVENT_NAMES> = Schema.Literals(WEBHOOK_EVENT_NAMES).annotate({
   identifier: "EventName",
   description:
-    "An object kind (contact, company, deal, ticket, invoice, product) and one of the 12 event suffixes, or a message event (message-received, message-status-updated)"
+    "An object kind (contact, company, deal, ticket, invoice, product) and one of the 12 event suffixes, a message event (message-received, message-status-updated), or a kind and -restored (a record brought back from the trash)"
 })
-/** An event name: one of the 72 record events (`contact-created`, ...) or a message event. */
+/** An event name: one of the 72 record events (`contact-created`, ...), a message event or a restore event. */
 export type EventName = typeof EventName.Type
 /** One of the 72 record event names (`contact-created`, ..., `product-note-deleted`). */
 export type RecordEventName = EventNameString
@@ -207,10 +217,12 @@ export const parseEventName = (name: RecordEventName): ParsedEventName => {
 /**
  * The key under which a webhook body holds the affected object: the kind for record events
  * (`deal`), followed by `_property`, `_property_group` or `_note` for the others (`deal_property`,
- * `contact_property_group`, `ticket_note`); `message` for the message events.
+ * `contact_property_group`, `ticket_note`); `message` for the message events; the kind for the
+ * restore events (`deal-restored` holds its `deal`).
  */
 export const eventObjectKey = (name: EventName): string => {
   if (isMessageEventName(name)) return "message"
-  const { kind, subject } = parseEventName(name)
+  if (name.endsWith("-restored")) return name.slice(0, -"-restored".length)
+  const { kind, subject } = parseEventName(name as RecordEventName)
   return `${kind}${SUBJECT_KEY[subject]}`
 }

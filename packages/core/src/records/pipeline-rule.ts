@@ -68,3 +68,20 @@ export const settlePipeline = <W extends RecordPatch>(
 }
 
 const textOf = (value: StoredValue | null | undefined): string | undefined => typeof value === "string" ? value : undefined
+
+/**
+ * For a record whose pipeline or stage is gone (deleted while the record was in the trash): the
+ * patch that puts it in the first stage of the default pipeline; none when its place still exists.
+ */
+export const rehomePatch = (
+  kind: PipelineKind,
+  pipelines: ReadonlyArray<Pipeline>,
+  values: StoredValues
+): RecordPatch | undefined => {
+  const stageKey = STAGE_PROPERTY[kind]
+  const pipeline = pipelines.find((p) => p._id === (textOf(values[PIPELINE_PROPERTY]) ?? DEFAULT_PIPELINE_ID))
+  const stage = textOf(values[stageKey])
+  if (pipeline !== undefined && (stage === undefined || stageNames(pipeline).includes(stage))) return undefined
+  const home = pipelines.find((p) => p._id === DEFAULT_PIPELINE_ID) ?? pipelines[0]!
+  return { [PIPELINE_PROPERTY]: home._id, [stageKey]: home.stages[0]!.internal_name }
+}

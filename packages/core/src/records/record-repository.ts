@@ -9,7 +9,8 @@
  *
  * Reads return the record with the data its REST shape derives from links and channels
  * (`DerivedData` of record-shape.ts: a deal's linked contacts as summaries, a contact's deal ids
- * and channels, a ticket's link counts), so that `recordJson(kind, record, custom, derived)` is its
+ * and channels, the linked ids and counts of tickets and companies, the `company_ids` of contacts,
+ * deals and tickets), so that `recordJson(kind, record, custom, derived)` is its
  * REST shape. Deleting a record removes its custom values, its links and its notes.
  */
 import { Context, type Effect, type Option } from "effect"
@@ -92,10 +93,16 @@ export interface RecordPage {
 }
 
 /**
- * The three links between records, named from their first side: a deal's contacts, a ticket's
- * contacts, a ticket's deals.
+ * The links between records, named from their first side: a deal's contacts, a ticket's contacts,
+ * a ticket's deals, a company's contacts, deals and tickets.
  */
-export type RecordLinkName = "deal_contact" | "ticket_contact" | "ticket_deal"
+export type RecordLinkName =
+  | "deal_contact"
+  | "ticket_contact"
+  | "ticket_deal"
+  | "company_contact"
+  | "company_deal"
+  | "company_ticket"
 
 /** One link between two records of an account. */
 export interface RecordLinkInput {
@@ -103,7 +110,7 @@ export interface RecordLinkInput {
   readonly accountId: number
   /** Which link. */
   readonly link: RecordLinkName
-  /** The first side's id (the deal, the ticket). */
+  /** The first side's id (the deal, the ticket, the company). */
   readonly from: string
   /** The second side's id (the contact, the deal). */
   readonly to: string

@@ -10,8 +10,10 @@
  * - deal `close_date` is written as `{ $date: { $numberLong: "<epoch ms>" } }`, and
  *   `forcast_amount` follows `forecast_amount` with the same value;
  * - contact `fullname` is derived: firstname, middlename, lastname, those with a value, joined by
- *   single spaces (null when none has one); `deal_ids` comes from the links (`[]` without any);
- * - ticket `contacts_count` and `deals_count` come from the links (null when not given);
+ *   single spaces (null when none has one);
+ * - the linked ids (contact `deal_ids`, company `contact_ids`, `deal_ids` and `ticket_ids`, the
+ *   `company_ids` of contacts, deals and tickets) come from the links (`[]` without any), and so
+ *   do the link counts of tickets and companies (null when not given);
  * - timestamps are wire timestamps with microseconds; channel `created_at` is a `$date` object.
  *
  * Deal `contacts` entries are what the caller passes: summaries `{ _id, account_id, firstname,
@@ -249,12 +251,35 @@ export interface DerivedData {
   readonly contacts?: ReadonlyArray<ContactSummaryJson | FlatContactRecordJson> | undefined
   /** Contact: its messaging channels. */
   readonly channels?: ReadonlyArray<ContactChannel> | undefined
-  /** Contact: the ids of its linked deals. */
+  /** Contact, company: the ids of its linked deals. */
   readonly dealIds?: ReadonlyArray<string> | undefined
-  /** Ticket: how many contacts are linked. */
+  /** Contact, deal, ticket: the ids of its linked companies. */
+  readonly companyIds?: ReadonlyArray<string> | undefined
+  /** Company: the ids of its linked contacts. */
+  readonly contactIds?: ReadonlyArray<string> | undefined
+  /** Company: the ids of its linked tickets. */
+  readonly ticketIds?: ReadonlyArray<string> | undefined
+  /** Ticket, company: how many contacts are linked. */
   readonly contactsCount?: number | null | undefined
-  /** Ticket: how many deals are linked. */
+  /** Ticket, company: how many deals are linked. */
   readonly dealsCount?: number | null | undefined
+  /** Company: how many tickets are linked. */
+  readonly ticketsCount?: number | null | undefined
+}
+
+/** The derived built-ins holding linked ids, and where `DerivedData` has them. */
+const LINKED_IDS: Readonly<Record<string, "dealIds" | "companyIds" | "contactIds" | "ticketIds">> = {
+  deal_ids: "dealIds",
+  company_ids: "companyIds",
+  contact_ids: "contactIds",
+  ticket_ids: "ticketIds"
+}
+
+/** The derived built-ins counting links, and where `DerivedData` has them. */
+const LINK_COUNTS: Readonly<Record<string, "contactsCount" | "dealsCount" | "ticketsCount">> = {
+  contacts_count: "contactsCount",
+  deals_count: "dealsCount",
+  tickets_count: "ticketsCount"
 }
 
 /** A stored instant (a wire timestamp) as the `$date` object; null without a readable value. */
@@ -277,9 +302,11 @@ export const deriveFullname = (values: StoredValues): string | null => {
 
 const derivedValue = (kind: ObjectKind, name: string, record: StoredRecord, derived: DerivedData): unknown => {
   if (kind === "contact" && name === "fullname") return deriveFullname(record.values)
-  if (kind === "contact" && name === "deal_ids") return [...(derived.dealIds ?? [])]
-  if (kind === "ticket" && name === "contacts_count") return derived.contactsCount ?? null
-  if (kind === "ticket" && name === "deals_count") return derived.dealsCount ?? null
+  // Only a kind's built-in names are asked for, so a link's name means that kind's derived set.
+  const linked = LINKED_IDS[name]
+  if (linked !== undefined) return [...(derived[linked] ?? [])]
+  const count = LINK_COUNTS[name]
+  if (count !== undefined) return derived[count] ?? null
   if (kind === "deal" && name === "close_date") return toMongoDate(record.values.close_date)
   return record.values[name] ?? null
 }

@@ -63,6 +63,11 @@ export interface RetentionPolicyShape {
    */
   readonly invitations: Duration.Duration
   /**
+   * Deleted records in the trash, counted from their deletion (`WASL_RETENTION_TRASH`). Until then
+   * a record can be restored with its notes and links; after it, it is gone for good.
+   */
+  readonly trash: Duration.Duration
+  /**
    * The entries of records' property history, counted from the change they record
    * (`WASL_RETENTION_HISTORY`): a record's timeline reaches back this far.
    */
@@ -72,7 +77,8 @@ export interface RetentionPolicyShape {
 /**
  * The defaults: deliveries 30 days, notifications 90 days, OTP verifications 30 days, idempotency
  * keys as soon as they expire, export files 7 days (and the exports 7 more), imports 30 days,
- * finished OTP reservations 30 days, held statuses 7 days, used, revoked and expired invitations 30 days, property history a year (365 days).
+ * finished OTP reservations 30 days, held statuses 7 days, used, revoked and expired invitations 30 days,
+ * deleted records in the trash 30 days, property history a year (365 days).
  */
 export const DEFAULT_RETENTION: RetentionPolicyShape = {
   deliveries: Duration.days(30),
@@ -84,6 +90,7 @@ export const DEFAULT_RETENTION: RetentionPolicyShape = {
   reservations: Duration.days(30),
   statusHolds: Duration.days(7),
   invitations: Duration.days(30),
+  trash: Duration.days(30),
   history: Duration.days(365)
 }
 

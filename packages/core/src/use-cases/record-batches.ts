@@ -38,6 +38,7 @@ import type { RecordJson } from "../records/record-shape.ts"
 import { LaravelMessage } from "../validation/validation-messages.ts"
 import { type StoredValues, validateRecordCreate, validateRecordUpdate } from "../records/value-validation.ts"
 import { Transactor } from "../transactor.ts"
+import type { TrashRepository } from "../records/trash-repository.ts"
 import { authorize } from "./authenticate.ts"
 import { customOf, findRecord, isMatchProperty, recordWithValue } from "./record-lookup.ts"
 import { insertNewRecords, newRecordSettler, removeRecord, storeNewRecord, storeRecordPatch } from "./record-writes.ts"
@@ -51,6 +52,7 @@ export type BatchServices =
   | RecordRepository
   | SecureRandom.SecureRandom
   | Transactor
+  | TrashRepository
 
 /** What the batch use-cases take: who asks, the kind, and the request's JSON body. */
 export type Batch<A> = (
@@ -185,7 +187,7 @@ export const deleteRecords: Batch<string> = Effect.fn("deleteRecords")(function*
   const deleted = yield* runBatch(principal, kind, body, [`${kind}-delete`], (accountId) => (custom, input, at) =>
     Effect.map(
       recordNamed(accountId, kind, custom, input, at),
-      ({ found, id }) => removeRecord(accountId, kind, custom, id, found)
+      ({ found, id }) => removeRecord(accountId, kind, custom, id, found, principal.userId)
     ))
   return deleted.map((json) => json.properties._id)
 })

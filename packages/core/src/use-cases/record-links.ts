@@ -1,13 +1,14 @@
 /**
- * Links between records: a deal's contacts, a ticket's contacts and
- * a ticket's deals, attached and detached from either side's path. Each call needs the update
+ * Links between records: a deal's contacts, a ticket's contacts, a ticket's deals, and a company's
+ * contacts, deals and tickets, attached and detached from either side's path. Each call needs the update
  * permission of the record in its path, which must be the account's (404); the other side's ids
  * must be the account's too (422 on their key). Linking twice is idempotent.
  *
  * A link change fires, in the same transaction, the `-updated` event of each side whose REST shape
  * derives something from that link, once per record and only when a link was really added or
  * removed: a deal (its `contacts`) and a contact (its `deal_ids`) for deal–contact links, the ticket
- * (`contacts_count`, `deals_count`) for ticket links.
+ * (`contacts_count`, `deals_count`) for ticket links, both sides of a company link (the company's
+ * ids and counts, the other's `company_ids`).
  */
 import { Effect } from "effect"
 import type { ObjectKind } from "../records/object-kind.ts"
@@ -20,21 +21,8 @@ import { RecordRepository, type RecordLinkName } from "../records/record-reposit
 import { type ContactRecordJson, flatContact, type RecordJson } from "../records/record-shape.ts"
 import { Transactor } from "../transactor.ts"
 import { authorize } from "./authenticate.ts"
+import { LINK_SPECS } from "./link-derivation.ts"
 import { appendRecordsUpdated, currentShapes, isRecordId } from "./record-lookup.ts"
-
-interface LinkSpec {
-  readonly from: ObjectKind
-  readonly to: ObjectKind
-  /** Whether each side's REST shape derives something from this link. */
-  readonly fromDerives: boolean
-  readonly toDerives: boolean
-}
-
-const LINK_SPECS: { readonly [L in RecordLinkName]: LinkSpec } = {
-  deal_contact: { from: "deal", to: "contact", fromDerives: true, toDerives: true },
-  ticket_contact: { from: "ticket", to: "contact", fromDerives: true, toDerives: false },
-  ticket_deal: { from: "ticket", to: "deal", fromDerives: true, toDerives: false }
-}
 
 /** Which side of the link the record in the path is. */
 type PathSide = "from" | "to"
@@ -261,3 +249,86 @@ export const detachTicketContact: RecordLinkUseCase<RecordJson> = Effect.fn("det
       return yield* currentShape(accountId, "ticket", ticketId)
     }))
 })
+
+// ---------------------------------------------------------------------------------------------
+// Companies and their contacts, deals and tickets
+// ---------------------------------------------------------------------------------------------
+
+/** A kind a company links to, its link, and the body keys naming records of it. */
+interface CompanyLinkKind {
+  readonly link: "company_contact" | "company_deal" | "company_ticket"
+  readonly kind: "contact" | "deal" | "ticket"
+  readonly ids: string
+  readonly id: string
+}
+
+const COMPANY_CONTACTS: CompanyLinkKind = { link: "company_contact", kind: "contact", ids: "contact_ids", id: "contact_id" }
+const COMPANY_DEALS: CompanyLinkKind = { link: "company_deal", kind: "deal", ids: "deal_ids", id: "deal_id" }
+const COMPANY_TICKETS: CompanyLinkKind = { link: "company_ticket", kind: "ticket", ids: "ticket_ids", id: "ticket_id" }
+
+/**
+ * A company link call from the company's path: `attach` takes `{ <kind>_ids }`, `detach`
+ * `{ <kind>_id }`; it answers the company. Needs `company-update`.
+ */
+const fromCompany = (name: string, of: CompanyLinkKind, action: "link" | "unlink"): RecordLinkUseCase<RecordJson> =>
+  Effect.fn(name)(function*(principal: Principal, companyId: string, body: unknown) {
+    return yield* linkCall(principal, "company", companyId, (accountId) =>
+      Effect.gen(function*() {
+        const ids = action === "link"
+          ? yield* validateIdList(accountId, of.kind, of.ids, body)
+          : [yield* validateId(accountId, of.kind, of.id, body)]
+        yield* applyLinks(accountId, { link: of.link, side: "from", pathId: companyId, otherIds: ids, action })
+        return yield* currentShape(accountId, "company", companyId)
+      }))
+  })
+
+/**
+ * A company link call from the contact's, deal's or ticket's path: `attach` takes
+ * `{ company_ids }`, `detach` `{ company_id }`; it answers the record. Needs the record's update
+ * permission.
+ */
+const toCompany = (name: string, of: CompanyLinkKind, action: "link" | "unlink"): RecordLinkUseCase<RecordJson> =>
+  Effect.fn(name)(function*(principal: Principal, recordId: string, body: unknown) {
+    return yield* linkCall(principal, of.kind, recordId, (accountId) =>
+      Effect.gen(function*() {
+        const ids = action === "link"
+          ? yield* validateIdList(accountId, "company", "company_ids", body)
+          : [yield* validateId(accountId, "company", "company_id", body)]
+        yield* applyLinks(accountId, { link: of.link, side: "to", pathId: recordId, otherIds: ids, action })
+        return yield* currentShape(accountId, of.kind, recordId)
+      }))
+  })
+
+/**
+ * `POST /api/companies/{_id}/attach-contacts` `{ contact_ids }`: links the contacts to the
+ * company. Needs `company-update`. Answers the company (its `contact_ids`, `contacts_count`).
+ * Fails {@link Forbidden}, {@link NotFound} (the company) or {@link ValidationFailed} (`contact_ids`).
+ */
+export const attachCompanyContacts: RecordLinkUseCase<RecordJson> = fromCompany("attachCompanyContacts", COMPANY_CONTACTS, "link")
+/** `POST /api/companies/{_id}/detach-contact` `{ contact_id }`: unlinks the contact; answers the company. */
+export const detachCompanyContact: RecordLinkUseCase<RecordJson> = fromCompany("detachCompanyContact", COMPANY_CONTACTS, "unlink")
+/** `POST /api/companies/{_id}/attach-deals` `{ deal_ids }`: links the deals; answers the company. */
+export const attachCompanyDeals: RecordLinkUseCase<RecordJson> = fromCompany("attachCompanyDeals", COMPANY_DEALS, "link")
+/** `POST /api/companies/{_id}/detach-deal` `{ deal_id }`: unlinks the deal; answers the company. */
+export const detachCompanyDeal: RecordLinkUseCase<RecordJson> = fromCompany("detachCompanyDeal", COMPANY_DEALS, "unlink")
+/** `POST /api/companies/{_id}/attach-tickets` `{ ticket_ids }`: links the tickets; answers the company. */
+export const attachCompanyTickets: RecordLinkUseCase<RecordJson> = fromCompany("attachCompanyTickets", COMPANY_TICKETS, "link")
+/** `POST /api/companies/{_id}/detach-ticket` `{ ticket_id }`: unlinks the ticket; answers the company. */
+export const detachCompanyTicket: RecordLinkUseCase<RecordJson> = fromCompany("detachCompanyTicket", COMPANY_TICKETS, "unlink")
+
+/**
+ * `POST /api/contacts/{_id}/attach-companies` `{ company_ids }`: links the companies to the
+ * contact. Needs `contact-update`. Answers the contact (its `company_ids`). Fails
+ * {@link Forbidden}, {@link NotFound} (the contact) or {@link ValidationFailed} (`company_ids`).
+ */
+export const attachContactCompanies: RecordLinkUseCase<RecordJson> = toCompany("attachContactCompanies", COMPANY_CONTACTS, "link")
+/** `POST /api/contacts/{_id}/detach-company` `{ company_id }`: unlinks the company; answers the contact. */
+export const detachContactCompany: RecordLinkUseCase<RecordJson> = toCompany("detachContactCompany", COMPANY_CONTACTS, "unlink")
+/** `POST /api/deals/{_id}/attach-companies` `{ company_ids }`: links the companies; answers the deal. Needs `deal-update`. */
+export const attachDealCompanies: RecordLinkUseCase<RecordJson> = toCompany("attachDealCompanies", COMPANY_DEALS, "link")
+/** `POST /api/deals/{_id}/detach-company` `{ company_id }`: unlinks the company; answers the deal. */
+export const detachDealCompany: RecordLinkUseCase<RecordJson> = toCompany("detachDealCompany", COMPANY_DEALS, "unlink")
+/** `POST /api/tickets/{_id}/attach-companies` `{ company_ids }`: links the companies; answers the ticket. Needs `ticket-update`. */
+export const attachTicketCompanies: RecordLinkUseCase<RecordJson> = toCompany("attachTicketCompanies", COMPANY_TICKETS, "link")
+/** `POST /api/tickets/{_id}/detach-company` `{ company_id }`: unlinks the company; answers the ticket. */
+export const detachTicketCompany: RecordLinkUseCase<RecordJson> = toCompany("detachTicketCompany", COMPANY_TICKETS, "unlink")

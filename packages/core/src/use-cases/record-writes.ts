@@ -6,7 +6,7 @@
  * writing one obeys the same rule. Each write appends its property history (property-history.ts)
  * in the same transaction, made by the `HistoryActor` given: the acting user and the source.
  */
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import { eventName, type ObjectKind } from "../records/object-kind.ts"
 import { NotFound, type ValidationFailed } from "../errors.ts"
@@ -18,10 +18,13 @@ import { Outbox } from "../events/outbox.ts"
 import { type HistoryActor, PropertyHistoryKept, type PropertyHistoryRepository } from "../records/property-history-repository.ts"
 import { recordHistories, recordHistory } from "../records/property-history.ts"
 import type { PropertyDefinition } from "../records/property-definition.ts"
+import type { PropertyRepository } from "../records/property-repository.ts"
+import { TrashRepository } from "../records/trash-repository.ts"
 import { type RecordInsertInput, RecordRepository, type RecordWithDerived } from "../records/record-repository.ts"
 import type { RecordJson } from "../records/record-shape.ts"
 import type { RecordPatch, StoredValues } from "../records/value-validation.ts"
 import { newRecordId } from "../wire/record-id.ts"
+import { appendOtherSidesUpdated } from "./link-derivation.ts"
 import { appendEvent, findRecord, orNotFound, shapeOf } from "./record-lookup.ts"
 
 /**
@@ -141,19 +144,26 @@ export const storeRecordPatch = (
   })
 
 /**
- * Deletes a record found a moment ago (`current`, read in the same transaction) with its links
- * and notes, and queues its `<kind>-deleted` event carrying it as it was.
+ * Moves a record found a moment ago (`current`, read in the same transaction) to the trash with
+ * its links and notes (trash-repository.ts), and queues its `<kind>-deleted` event carrying it as
+ * it was, then the `-updated` event of each record on the other side of its links whose shape
+ * showed them (link-derivation.ts), as a link removed would.
  */
 export const removeRecord = (
   accountId: number,
   kind: ObjectKind,
   custom: ReadonlyArray<PropertyDefinition>,
   id: string,
-  current: RecordWithDerived
-): Effect.Effect<RecordJson, NotFound, Outbox | RecordRepository> =>
+  current: RecordWithDerived,
+  deletedBy: number | null
+): Effect.Effect<RecordJson, NotFound, Outbox | PropertyRepository | RecordRepository | TrashRepository> =>
   Effect.gen(function*() {
-    if (!(yield* (yield* RecordRepository).delete({ accountId, kind, id }))) return yield* new NotFound()
     const json = shapeOf(kind, current, custom)
+    const trashed = yield* TrashRepository.use((trash) =>
+      trash.trash({ accountId, kind, id }, { record: json, deletedBy, mergedInto: null })
+    )
+    if (Option.isNone(trashed)) return yield* new NotFound()
     yield* appendEvent(accountId, kind, "record", "deleted", json)
+    yield* appendOtherSidesUpdated(accountId, kind, id, trashed.value)
     return json
   })

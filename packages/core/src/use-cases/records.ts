@@ -33,6 +33,7 @@ import { validateRecordCreate, validateRecordUpdate } from "../records/value-val
 import { Transactor } from "../transactor.ts"
 import { authorize } from "./authenticate.ts"
 import { customOf, findRecord, shapeOf } from "./record-lookup.ts"
+import type { TrashRepository } from "../records/trash-repository.ts"
 import { removeRecord, storeNewRecord, storeRecordPatch } from "./record-writes.ts"
 import { applyView } from "./saved-views.ts"
 
@@ -158,14 +159,14 @@ export const deleteRecord: (
 ) => Effect.Effect<
   RecordJson,
   Forbidden | NotFound,
-  Outbox | PropertyRepository | RecordRepository | Transactor
+  Outbox | PropertyRepository | RecordRepository | Transactor | TrashRepository
 > = Effect.fn("deleteRecord")(function*(principal: Principal, kind: ObjectKind, id: string) {
   yield* authorize(principal, `${kind}-delete`)
   const transactor = yield* Transactor
   return yield* transactor.transaction(Effect.gen(function*() {
     const custom = yield* customOf(principal.accountId, kind)
     const current = yield* findRecord(principal.accountId, kind, id, custom)
-    return yield* removeRecord(principal.accountId, kind, custom, id, current)
+    return yield* removeRecord(principal.accountId, kind, custom, id, current, principal.userId)
   }))
 })
 

@@ -49,7 +49,8 @@ const EXPECTED: { readonly [K in ObjectKind]: ReadonlyArray<readonly [string, Pr
     ["last_received_message_at", "datetime"],
     ["first_whatsapp_message_received_at", "datetime"],
     ["last_whatsapp_message_received_at", "datetime"],
-    ["deal_ids", "multi_select"]
+    ["deal_ids", "multi_select"],
+    ["company_ids", "multi_select"]
   ],
   company: [
     ["name", "string"],
@@ -58,7 +59,13 @@ const EXPECTED: { readonly [K in ObjectKind]: ReadonlyArray<readonly [string, Pr
     ["phone", "phone"],
     ["city", "string"],
     ["country", "string"],
-    ["annual_revenue", "number"]
+    ["annual_revenue", "number"],
+    ["contact_ids", "multi_select"],
+    ["deal_ids", "multi_select"],
+    ["ticket_ids", "multi_select"],
+    ["contacts_count", "number"],
+    ["deals_count", "number"],
+    ["tickets_count", "number"]
   ],
   deal: [
     ["deal_name", "string"],
@@ -67,7 +74,8 @@ const EXPECTED: { readonly [K in ObjectKind]: ReadonlyArray<readonly [string, Pr
     ["deal_stage", "single_select"],
     ["close_date", "datetime"],
     ["forecast_amount", "number"],
-    ["next_steps", "textarea"]
+    ["next_steps", "textarea"],
+    ["company_ids", "multi_select"]
   ],
   ticket: [
     ["ticket_name", "string"],
@@ -77,7 +85,8 @@ const EXPECTED: { readonly [K in ObjectKind]: ReadonlyArray<readonly [string, Pr
     ["pipeline", "string"],
     ["ticket_stage", "single_select"],
     ["contacts_count", "number"],
-    ["deals_count", "number"]
+    ["deals_count", "number"],
+    ["company_ids", "multi_select"]
   ],
   invoice: [
     ["invoice_number", "string"],
@@ -102,11 +111,12 @@ const READ_ONLY: { readonly [K in ObjectKind]: ReadonlyArray<string> } = {
     "last_received_message_at",
     "first_whatsapp_message_received_at",
     "last_whatsapp_message_received_at",
-    "deal_ids"
+    "deal_ids",
+    "company_ids"
   ],
-  company: [],
-  deal: [],
-  ticket: ["contacts_count", "deals_count"],
+  company: ["contact_ids", "deal_ids", "ticket_ids", "contacts_count", "deals_count", "tickets_count"],
+  deal: ["company_ids"],
+  ticket: ["contacts_count", "deals_count", "company_ids"],
   invoice: [],
   product: []
 }
@@ -192,10 +202,10 @@ describe("built-in properties", () => {
 
   it("marks the derived ones", () => {
     assert.deepStrictEqual(DERIVED_PROPERTIES, {
-      contact: ["fullname", "deal_ids"],
-      company: [],
-      deal: [],
-      ticket: ["contacts_count", "deals_count"],
+      contact: ["fullname", "deal_ids", "company_ids"],
+      company: ["contact_ids", "deal_ids", "ticket_ids", "contacts_count", "deals_count", "tickets_count"],
+      deal: ["company_ids"],
+      ticket: ["contacts_count", "deals_count", "company_ids"],
       invoice: [],
       product: []
     })

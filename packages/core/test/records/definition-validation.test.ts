@@ -127,7 +127,12 @@ describe("property create body", () => {
     assert.deepStrictEqual(createErrors({ internal_name: "fullname" }, { kind: "contact" }), taken)
     // Another kind's built-in is free.
     assert.strictEqual(valueOf(create({ ...valid, internal_name: "fullname" })).internal_name, "fullname")
-    assert.strictEqual(valueOf(create({ ...valid, internal_name: "contact_ids" }, { kind: "ticket" })).internal_name, "contact_ids")
+    assert.strictEqual(valueOf(create({ ...valid, internal_name: "contact_ids" }, { kind: "contact" })).internal_name, "contact_ids")
+    assert.strictEqual(valueOf(create({ ...valid, internal_name: "company_ids" }, { kind: "company" })).internal_name, "company_ids")
+    // The link filters and derived link properties of a kind are its own names.
+    assert.deepStrictEqual(createErrors({ internal_name: "contact_ids" }, { kind: "ticket" }), taken)
+    assert.deepStrictEqual(createErrors({ internal_name: "company_ids" }, { kind: "ticket" }), taken)
+    assert.deepStrictEqual(createErrors({ internal_name: "tickets_count" }, { kind: "company" }), taken)
     assert.deepStrictEqual(createErrors({ internal_name: "nickname" }, { kind: "deal", takenInternalNames: ["nickname"] }), taken)
   })
 

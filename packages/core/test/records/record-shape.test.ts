@@ -68,7 +68,7 @@ describe("deal shape", () => {
   })
 
   it("is { properties, contacts } with $date close_date and forcast_amount", () => {
-    const json = dealJson(deal, CUSTOM, { contacts: [contactSummary(ANN)] })
+    const json = dealJson(deal, CUSTOM, { contacts: [contactSummary(ANN)], companyIds: ["65a1b2c3d4e5f60718293a51"] })
     assert.strictEqual(
       JSON.stringify(json),
       JSON.stringify({
@@ -83,6 +83,7 @@ describe("deal shape", () => {
           forecast_amount: 900,
           forcast_amount: 900,
           next_steps: null,
+          company_ids: ["65a1b2c3d4e5f60718293a51"],
           created_at: "2026-11-21T17:24:05.123000Z",
           updated_at: "2026-11-22T08:00:00.000000Z",
           priority: 2
@@ -106,6 +107,7 @@ describe("deal shape", () => {
         forecast_amount: null,
         forcast_amount: null,
         next_steps: null,
+        company_ids: [],
         created_at: "2026-11-21T17:24:05.123000Z",
         updated_at: "2026-11-22T08:00:00.000000Z"
       },
@@ -197,6 +199,7 @@ describe("contact shape", () => {
           first_whatsapp_message_received_at: null,
           last_whatsapp_message_received_at: null,
           deal_ids: ["65a1b2c3d4e5f60718293a4b"],
+          company_ids: [],
           created_at: "2026-11-21T17:24:05.123000Z",
           updated_at: "2026-11-22T08:00:00.000000Z",
           nickname: "M"
@@ -268,6 +271,7 @@ describe("ticket shape", () => {
           ticket_stage: "new",
           contacts_count: 2,
           deals_count: 0,
+          company_ids: [],
           created_at: "2026-11-21T17:24:05.123000Z",
           updated_at: "2026-11-22T08:00:00.000000Z",
           sla_hours: 4
@@ -275,6 +279,46 @@ describe("ticket shape", () => {
       })
     )
     assert.isNull(recordJson("ticket", ticket, []).properties.deals_count)
+  })
+})
+
+describe("company shape", () => {
+  it("is { properties } with its linked ids and counts after the built-ins", () => {
+    const company = record("65a1b2c3d4e5f60718293a51", { name: "Acme", city: "Riyadh" })
+    const json = recordJson("company", company, [], {
+      contactIds: ["65a1b2c3d4e5f60718293a4e"],
+      dealIds: [],
+      ticketIds: ["65a1b2c3d4e5f60718293a4f"],
+      contactsCount: 1,
+      dealsCount: 0,
+      ticketsCount: 1
+    })
+    assert.strictEqual(
+      JSON.stringify(json),
+      JSON.stringify({
+        properties: {
+          _id: "65a1b2c3d4e5f60718293a51",
+          account_id: 42,
+          name: "Acme",
+          domain: null,
+          industry: null,
+          phone: null,
+          city: "Riyadh",
+          country: null,
+          annual_revenue: null,
+          contact_ids: ["65a1b2c3d4e5f60718293a4e"],
+          deal_ids: [],
+          ticket_ids: ["65a1b2c3d4e5f60718293a4f"],
+          contacts_count: 1,
+          deals_count: 0,
+          tickets_count: 1,
+          created_at: "2026-11-21T17:24:05.123000Z",
+          updated_at: "2026-11-22T08:00:00.000000Z"
+        }
+      })
+    )
+    assert.deepStrictEqual(recordJson("company", company, []).properties.contact_ids, [])
+    assert.isNull(recordJson("company", company, []).properties.tickets_count)
   })
 })
 

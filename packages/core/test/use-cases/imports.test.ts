@@ -22,7 +22,7 @@ import {
   startImport,
   type UploadPart
 } from "../../src/Imports.ts"
-import { BUILTIN_GROUPS, createProperty, createRecord, deleteProperty, listRecords } from "../../src/Records.ts"
+import { BUILTIN_GROUPS, createProperty, createRecord, deleteProperty, deleteRecord, listRecords } from "../../src/Records.ts"
 import { pruneExpired } from "../../src/Retention.ts"
 import { setup } from "../support/fixtures.ts"
 import { TestPorts } from "../support/layers.ts"
@@ -143,6 +143,19 @@ describe("CSV imports", () => {
       yield* drain
       const refused = yield* getImport(principal, "contact", twins._id)
       assert.deepStrictEqual(refused.failures, [{ line: 2, errors: { firstname: ["The firstname matches more than one record; it must match at most one."] } }])
+    }).pipe(Effect.provide(TestPorts())))
+
+  it.effect("with match_on, a record in the trash matches nothing: the row creates a new record", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* setup()
+      const gone = yield* createRecord(principal, "contact", { firstname: "Gone", email: "gone@example.com" })
+      yield* deleteRecord(principal, "contact", gone.properties._id)
+      const queued = yield* startImport(principal, "contact", form("email,firstname\ngone@example.com,Back\n", { match_on: "email" }))
+      yield* drain
+      assert.deepInclude(yield* getImport(principal, "contact", queued._id), { created: 1, updated: 0, failed: 0 })
+      const [back] = yield* contactsOf(principal)
+      assert.notStrictEqual(back!.properties._id, gone.properties._id)
+      assert.strictEqual(back!.properties["firstname"], "Back")
     }).pipe(Effect.provide(TestPorts())))
 
   it.effect("a batch's new records are stored together, yet events follow the rows and a row matches one created rows before it", () =>

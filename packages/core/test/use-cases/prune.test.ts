@@ -29,12 +29,12 @@ const recording = (answer: (kind: RetentionKind) => number) => {
 }
 
 describe("pruneExpired", () => {
-  it.effect("prunes each kind once, before now minus its retention (30, 90 and 30 days by default; idempotency keys at expiry; export files 7 days; finished imports 30 days; finished OTP reservations 30 days; held statuses 7 days; invitations no longer pending 30 days; property history a year)", () =>
+  it.effect("prunes each kind once, before now minus its retention (30, 90 and 30 days by default; idempotency keys at expiry; export files 7 days; finished imports 30 days; finished OTP reservations 30 days; held statuses 7 days; invitations no longer pending 30 days; the trash 30 days; property history a year)", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(DateTime.toEpochMillis(NOW))
       const { calls, service } = recording((kind) => (kind === "notifications" ? 7 : 0))
       const result = yield* pruneExpired(100).pipe(Effect.provideService(Retention, service))
-      assert.deepStrictEqual(result, { deliveries: 0, notifications: 7, verifications: 0, idempotency: 0, exports: 0, imports: 0, reservations: 0, statusHolds: 0, invitations: 0, history: 0 })
+      assert.deepStrictEqual(result, { deliveries: 0, notifications: 7, verifications: 0, idempotency: 0, exports: 0, imports: 0, reservations: 0, statusHolds: 0, invitations: 0, trash: 0, history: 0 })
       assert.deepStrictEqual(calls, [
         { kind: "deliveries", cutoff: "2035-05-02T12:00:00.000Z", limit: 100 },
         { kind: "notifications", cutoff: "2035-03-03T12:00:00.000Z", limit: 100 },
@@ -45,6 +45,7 @@ describe("pruneExpired", () => {
         { kind: "reservations", cutoff: "2035-05-02T12:00:00.000Z", limit: 100 },
         { kind: "statusHolds", cutoff: "2035-05-25T12:00:00.000Z", limit: 100 },
         { kind: "invitations", cutoff: "2035-05-02T12:00:00.000Z", limit: 100 },
+        { kind: "trash", cutoff: "2035-05-02T12:00:00.000Z", limit: 100 },
         { kind: "history", cutoff: "2034-06-01T12:00:00.000Z", limit: 100 }
       ])
     }))

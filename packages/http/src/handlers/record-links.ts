@@ -2,6 +2,18 @@ import { Effect, Schema, type Layer } from "effect"
 import type { HttpRouter } from "effect/http"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import {
+  attachCompanyContacts,
+  attachCompanyDeals,
+  attachCompanyTickets,
+  attachContactCompanies,
+  attachDealCompanies,
+  attachTicketCompanies,
+  detachCompanyContact,
+  detachCompanyDeal,
+  detachCompanyTicket,
+  detachContactCompany,
+  detachDealCompany,
+  detachTicketCompany,
   attachDealContacts,
   attachDealTickets,
   attachTicketContacts,
@@ -45,8 +57,10 @@ const dealBrief = (deal: RecordJson) => {
 
 /** These answers are a deal's shape: the use-cases read the record of kind deal. */
 const asDeal = (record: RecordJson) => record as DealRecordJson
+/** These answers are a contact's shape: the use-cases read the record of kind contact. */
+const asContact = (record: RecordJson) => record as ContactRecordJson
 
-/** The handlers of the `recordLinks` group: attach and detach between deals, contacts and tickets. */
+/** The handlers of the `recordLinks` group: attach and detach between deals, contacts, tickets and companies. */
 export const RecordLinkHandlers: Layer.Layer<
   HttpApiGroup.Service<"wasl", "recordLinks">,
   never,
@@ -87,4 +101,52 @@ export const RecordLinkHandlers: Layer.Layer<
       Effect.gen(function*() {
         const deals = yield* domain(attachTicketDeals(yield* CurrentPrincipal, params.id, payload))
         return { data: deals.map(dealBrief) }
+      }))
+    .handle("companyAttachContacts", ({ params, payload }) =>
+      Effect.gen(function*() {
+        return { data: yield* domain(attachCompanyContacts(yield* CurrentPrincipal, params.id, payload)), message: MODIFIED }
+      }))
+    .handle("companyDetachContact", ({ params, payload }) =>
+      Effect.gen(function*() {
+        return { data: yield* domain(detachCompanyContact(yield* CurrentPrincipal, params.id, payload)), message: MODIFIED }
+      }))
+    .handle("companyAttachDeals", ({ params, payload }) =>
+      Effect.gen(function*() {
+        return { data: yield* domain(attachCompanyDeals(yield* CurrentPrincipal, params.id, payload)), message: MODIFIED }
+      }))
+    .handle("companyDetachDeal", ({ params, payload }) =>
+      Effect.gen(function*() {
+        return { data: yield* domain(detachCompanyDeal(yield* CurrentPrincipal, params.id, payload)), message: MODIFIED }
+      }))
+    .handle("companyAttachTickets", ({ params, payload }) =>
+      Effect.gen(function*() {
+        return { data: yield* domain(attachCompanyTickets(yield* CurrentPrincipal, params.id, payload)), message: MODIFIED }
+      }))
+    .handle("companyDetachTicket", ({ params, payload }) =>
+      Effect.gen(function*() {
+        return { data: yield* domain(detachCompanyTicket(yield* CurrentPrincipal, params.id, payload)), message: MODIFIED }
+      }))
+    .handle("contactAttachCompanies", ({ params, payload }) =>
+      Effect.gen(function*() {
+        return { data: asContact(yield* domain(attachContactCompanies(yield* CurrentPrincipal, params.id, payload))), message: MODIFIED }
+      }))
+    .handle("contactDetachCompany", ({ params, payload }) =>
+      Effect.gen(function*() {
+        return { data: asContact(yield* domain(detachContactCompany(yield* CurrentPrincipal, params.id, payload))), message: MODIFIED }
+      }))
+    .handle("dealAttachCompanies", ({ params, payload }) =>
+      Effect.gen(function*() {
+        return { data: asDeal(yield* domain(attachDealCompanies(yield* CurrentPrincipal, params.id, payload))), message: MODIFIED }
+      }))
+    .handle("dealDetachCompany", ({ params, payload }) =>
+      Effect.gen(function*() {
+        return { data: asDeal(yield* domain(detachDealCompany(yield* CurrentPrincipal, params.id, payload))), message: MODIFIED }
+      }))
+    .handle("ticketAttachCompanies", ({ params, payload }) =>
+      Effect.gen(function*() {
+        return { data: yield* domain(attachTicketCompanies(yield* CurrentPrincipal, params.id, payload)), message: MODIFIED }
+      }))
+    .handle("ticketDetachCompany", ({ params, payload }) =>
+      Effect.gen(function*() {
+        return { data: yield* domain(detachTicketCompany(yield* CurrentPrincipal, params.id, payload)), message: MODIFIED }
       })))

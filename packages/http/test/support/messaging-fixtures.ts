@@ -1,6 +1,47 @@
 /** Sending numbers, broadcasts and contacts for the messaging suites, created through the API. */
 import type { FakeCloudApi } from "@wasl/adapters/testing"
+import type { Message } from "@wasl/core/Messaging"
+import type { DateTime } from "effect"
 import type { TestServer } from "./server.ts"
+
+let seq = 0
+/** A fresh 24-hex id (a record id's form), unique within the run. */
+export const hex24 = (): string => (Date.now().toString(16) + (++seq).toString(16).padStart(6, "0") + "0".repeat(24)).slice(0, 24)
+
+/**
+ * A text message a contact sent to the sandbox number (966110000000) at `at`, as the inbox stores
+ * it; `fields` overrides any of it (the sender, the channel entry, the body).
+ */
+export const inboundMessage = (
+  of: { readonly accountId: number; readonly platformId: number; readonly contactId: string; readonly at: DateTime.Utc },
+  fields: Partial<Message> = {}
+): Message => ({
+  _id: hex24(),
+  account_id: of.accountId,
+  provider_message_id: `wamid.IN${hex24()}`,
+  contact_id: of.contactId,
+  contact_channel_id: hex24(),
+  broadcast_id: null,
+  platform_id: of.platformId,
+  platform_third_party_id: "966110000000",
+  sender_third_party_id: "966500000001",
+  receiver_third_party_id: "966110000000",
+  direction: "inbound",
+  type: "text",
+  status: "received",
+  body: "hello",
+  content: null,
+  context_id: null,
+  attachments: [],
+  error: null,
+  sent_at: null,
+  delivered_at: null,
+  read_at: null,
+  failed_at: null,
+  created_at: of.at,
+  updated_at: of.at,
+  ...fields
+})
 
 /**
  * Two accounts on `server`: `<prefix>-owner@example.test`, the one under test, and

@@ -45,6 +45,8 @@ import _0048_webhook_tenant_keys from "./0048_webhook_tenant_keys.ts"
 import _0049_invitation_retention from "./0049_invitation_retention.ts"
 import _0050_saved_views from "./0050_saved_views.ts"
 import _0051_campaigns from "./0051_campaigns.ts"
+import _0052_company_links from "./0052_company_links.ts"
+import _0053_record_trash from "./0053_record_trash.ts"
 import _0054_property_history from "./0054_property_history.ts"
 
 /**
@@ -93,5 +95,7 @@ export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0049_invitation_retention": _0049_invitation_retention,
   "0050_saved_views": _0050_saved_views,
   "0051_campaigns": _0051_campaigns,
+  "0052_company_links": _0052_company_links,
+  "0053_record_trash": _0053_record_trash,
   "0054_property_history": _0054_property_history
 })

@@ -196,10 +196,13 @@ const channelsOf = (value: unknown): ReadonlyArray<ContactChannel> =>
 
 const countOf = (value: StoredValue | undefined): number | null => typeof value === "number" ? value : null
 
+const idsOf = (value: StoredValue | undefined): ReadonlyArray<string> => Array.isArray(value) ? value : []
+
 /**
  * What a record's REST shape derives from links, read with the row: a deal's linked contacts (as
- * summaries, oldest link first), a contact's deal ids and channel entries (oldest first), a
- * ticket's link counts.
+ * summaries, oldest link first), a contact's deal ids and channel entries (oldest first), the
+ * link counts of tickets and companies, a company's linked ids, the `company_ids` of contacts,
+ * deals and tickets.
  */
 const derivedOf = (
   kind: ObjectKind,
@@ -207,15 +210,23 @@ const derivedOf = (
   linkedContacts: unknown,
   contactChannels: unknown
 ): DerivedData => {
+  const companyIds = idsOf(derived.company_ids)
   switch (kind) {
     case "deal":
-      return { contacts: Array.isArray(linkedContacts) ? linkedContacts as ReadonlyArray<ContactSummaryJson> : [] }
-    case "contact": {
-      const dealIds = derived.deal_ids
-      return { dealIds: Array.isArray(dealIds) ? dealIds : [], channels: channelsOf(contactChannels) }
-    }
+      return { contacts: Array.isArray(linkedContacts) ? linkedContacts as ReadonlyArray<ContactSummaryJson> : [], companyIds }
+    case "contact":
+      return { dealIds: idsOf(derived.deal_ids), companyIds, channels: channelsOf(contactChannels) }
     case "ticket":
-      return { contactsCount: countOf(derived.contacts_count), dealsCount: countOf(derived.deals_count) }
+      return { contactsCount: countOf(derived.contacts_count), dealsCount: countOf(derived.deals_count), companyIds }
+    case "company":
+      return {
+        contactIds: idsOf(derived.contact_ids),
+        dealIds: idsOf(derived.deal_ids),
+        ticketIds: idsOf(derived.ticket_ids),
+        contactsCount: countOf(derived.contacts_count),
+        dealsCount: countOf(derived.deals_count),
+        ticketsCount: countOf(derived.tickets_count)
+      }
     default:
       return {}
   }

@@ -42,8 +42,8 @@ export interface BuiltinColumn {
 }
 
 /**
- * A set of record ids held in a link table: deal `contact_ids` (a filter), contact `deal_ids`
- * (a derived built-in).
+ * A set of record ids held in a link table: a link filter (deal `contact_ids`) or a derived
+ * built-in (contact `deal_ids`, company `ticket_ids`, `company_ids`).
  */
 export interface LinkSet {
   /** The property's internal_name (`contact_ids`, `deal_ids`). */
@@ -109,6 +109,15 @@ const kindStorage = (
   links: ReadonlyArray<LinkSet> = []
 ): KindStorage => ({ kind, table, columns: [...columns, ...TIMESTAMPS], links, search })
 
+/** The `company_ids` a contact, deal or ticket shows: its companies, from their link table. */
+const companyIds = (table: string, owner: string): LinkSet => ({
+  name: "company_ids",
+  table,
+  owner,
+  element: "company_id",
+  derived: true
+})
+
 const nameSearch = (column: string): SearchSpec => ({ indexed: `lower(${column})`, columns: [column], generated: false })
 
 /** The storage of each kind (migration 0004). */
@@ -142,7 +151,10 @@ export const KIND_STORAGE: { readonly [K in ObjectKind]: KindStorage } = {
       col("last_whatsapp_message_received_at", "datetime")
     ],
     { indexed: "search", columns: ["fullname", "email", "phone", "whatsapp_number"], generated: true },
-    [{ name: "deal_ids", table: "deal_contacts", owner: "contact_id", element: "deal_id", derived: true }]
+    [
+      { name: "deal_ids", table: "deal_contacts", owner: "contact_id", element: "deal_id", derived: true },
+      companyIds("company_contacts", "contact_id")
+    ]
   ),
   company: kindStorage(
     "company",
@@ -154,9 +166,17 @@ export const KIND_STORAGE: { readonly [K in ObjectKind]: KindStorage } = {
       col("phone", "phone"),
       col("city", "string"),
       col("country", "string"),
-      col("annual_revenue", "number")
+      col("annual_revenue", "number"),
+      col("contacts_count", "number", { derived: true, nullable: false }),
+      col("deals_count", "number", { derived: true, nullable: false }),
+      col("tickets_count", "number", { derived: true, nullable: false })
     ],
-    nameSearch("name")
+    nameSearch("name"),
+    [
+      { name: "contact_ids", table: "company_contacts", owner: "company_id", element: "contact_id", derived: true },
+      { name: "deal_ids", table: "company_deals", owner: "company_id", element: "deal_id", derived: true },
+      { name: "ticket_ids", table: "company_tickets", owner: "company_id", element: "ticket_id", derived: true }
+    ]
   ),
   deal: kindStorage(
     "deal",
@@ -171,7 +191,10 @@ export const KIND_STORAGE: { readonly [K in ObjectKind]: KindStorage } = {
       col("next_steps", "textarea")
     ],
     nameSearch("deal_name"),
-    [{ name: "contact_ids", table: "deal_contacts", owner: "deal_id", element: "contact_id", derived: false }]
+    [
+      { name: "contact_ids", table: "deal_contacts", owner: "deal_id", element: "contact_id", derived: false },
+      companyIds("company_deals", "deal_id")
+    ]
   ),
   ticket: kindStorage(
     "ticket",
@@ -186,7 +209,12 @@ export const KIND_STORAGE: { readonly [K in ObjectKind]: KindStorage } = {
       col("contacts_count", "number", { derived: true, nullable: false }),
       col("deals_count", "number", { derived: true, nullable: false })
     ],
-    nameSearch("ticket_name")
+    nameSearch("ticket_name"),
+    [
+      { name: "contact_ids", table: "ticket_contacts", owner: "ticket_id", element: "contact_id", derived: false },
+      { name: "deal_ids", table: "ticket_deals", owner: "ticket_id", element: "deal_id", derived: false },
+      companyIds("company_tickets", "ticket_id")
+    ]
   ),
   invoice: kindStorage(
     "invoice",
@@ -225,10 +253,28 @@ export const LINKS: {
     readonly from: readonly ["ticket", "ticket_id"]
     readonly to: readonly ["deal", "deal_id"]
   }
+  readonly company_contact: {
+    readonly table: "company_contacts"
+    readonly from: readonly ["company", "company_id"]
+    readonly to: readonly ["contact", "contact_id"]
+  }
+  readonly company_deal: {
+    readonly table: "company_deals"
+    readonly from: readonly ["company", "company_id"]
+    readonly to: readonly ["deal", "deal_id"]
+  }
+  readonly company_ticket: {
+    readonly table: "company_tickets"
+    readonly from: readonly ["company", "company_id"]
+    readonly to: readonly ["ticket", "ticket_id"]
+  }
 } = {
   deal_contact: { table: "deal_contacts", from: ["deal", "deal_id"], to: ["contact", "contact_id"] },
   ticket_contact: { table: "ticket_contacts", from: ["ticket", "ticket_id"], to: ["contact", "contact_id"] },
-  ticket_deal: { table: "ticket_deals", from: ["ticket", "ticket_id"], to: ["deal", "deal_id"] }
+  ticket_deal: { table: "ticket_deals", from: ["ticket", "ticket_id"], to: ["deal", "deal_id"] },
+  company_contact: { table: "company_contacts", from: ["company", "company_id"], to: ["contact", "contact_id"] },
+  company_deal: { table: "company_deals", from: ["company", "company_id"], to: ["deal", "deal_id"] },
+  company_ticket: { table: "company_tickets", from: ["company", "company_id"], to: ["ticket", "ticket_id"] }
 } as const satisfies Record<string, LinkSpec>
 
 interface LinkSpec {
@@ -239,7 +285,7 @@ interface LinkSpec {
   readonly to: readonly [ObjectKind, string]
 }
 
-/** The name of a link between records (`deal_contact`, `ticket_contact`, `ticket_deal`). */
+/** The name of a link between records (`deal_contact`, `ticket_contact`, `company_deal`, …). */
 export type LinkName = keyof typeof LINKS
 
 // -----------------------------------------------------------------------------------------------
