@@ -274,24 +274,27 @@ export const scratchDatabase = async (serverUrl: string) => {
   return { url: url.toString(), drop: () => adminDatabase(serverUrl, "drop", name) }
 }
 
-const tablesScript = `
+const queryScript = `
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
-const program = PgClient.make({ url: Redacted.make(process.argv[1]), maxConnections: 1 }).pipe(
-  Effect.flatMap((sql) => sql\`SELECT table_schema || '.' || table_name AS name FROM information_schema.tables
-    WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1\`),
+const [url, text, params] = process.argv.slice(1)
+const program = PgClient.make({ url: Redacted.make(url), maxConnections: 1 }).pipe(
+  Effect.flatMap((sql) => sql.unsafe(text, JSON.parse(params))),
   Effect.scoped,
   Effect.provide(Reactivity.layer)
 )
-console.log(JSON.stringify((await Effect.runPromise(program)).map((row) => row.name)))
+console.log(JSON.stringify(await Effect.runPromise(program), (_, v) => typeof v === "bigint" ? String(v) : v))
 `
 
-/** The tables of the database at `url` (every schema but the system ones): none on a fresh database. */
-export const databaseTables = async (url: string): Promise<ReadonlyArray<string>> => {
+/**
+ * Runs one SQL statement with `params` on the database at `url` (in a node process of its own,
+ * like the scratch databases) and answers its rows as JSON gives them back (a bigint as a string).
+ */
+export const queryDatabase = async (url: string, text: string, params: ReadonlyArray<unknown> = []): Promise<Array<any>> => {
   const env = { ...process.env }
   delete env.DATABASE_URL
-  const child = spawn(nodeBinary(), ["--input-type=module", "-e", tablesScript, "--", url], {
+  const child = spawn(nodeBinary(), ["--input-type=module", "-e", queryScript, "--", url, text, JSON.stringify(params)], {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"]
@@ -301,9 +304,17 @@ export const databaseTables = async (url: string): Promise<ReadonlyArray<string>
   child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c))
   child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c))
   const code = await new Promise<number | null>((resolve) => child.once("close", resolve))
-  if (code !== 0) throw new Error(`listing the tables of a scratch database failed\n${stdout}${stderr}`)
+  if (code !== 0) throw new Error(`a query of a scratch database failed\n${stdout}${stderr}`)
   return JSON.parse(stdout)
 }
+
+/** The tables of the database at `url` (every schema but the system ones): none on a fresh database. */
+export const databaseTables = async (url: string): Promise<ReadonlyArray<string>> =>
+  (await queryDatabase(
+    url,
+    `SELECT table_schema || '.' || table_name AS name FROM information_schema.tables
+     WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1`
+  )).map((row) => row.name)
 
 export { cliMain, waslMain } from "./apps.ts"
 

@@ -1,4 +1,5 @@
 /** Every text the dashboard shows, in English and Arabic. `{name}` marks a value filled in. */
+import type { boardEn } from "./board-messages"
 import type { historyEn } from "./history-messages"
 import type { sendingEn } from "./sending-messages"
 import type { teamEn } from "./team-messages"
@@ -111,6 +112,9 @@ export const en = {
   next: "Next",
   page: "Page {page} of {last}",
   nothingYet: "Nothing here yet.",
+  viewAs: "Show as",
+  tableView: "Table",
+  boardView: "Board",
   loading: "Loading…",
   create: "Create",
   new: "New",
@@ -269,7 +273,7 @@ export const en = {
 /** The keys of the first load's texts. */
 export type BaseKey = keyof typeof en
 /** Every text: the first load's, and those that come with the pages loaded later. */
-export type MessageKey = BaseKey | keyof typeof teamEn | keyof typeof historyEn | keyof typeof sendingEn
+export type MessageKey = BaseKey | keyof typeof teamEn | keyof typeof historyEn | keyof typeof sendingEn | keyof typeof boardEn
 
 export const ar: Readonly<Record<BaseKey, string>> = {
   appName: "وصل",
@@ -379,6 +383,9 @@ export const ar: Readonly<Record<BaseKey, string>> = {
   next: "التالي",
   page: "الصفحة {page} من {last}",
   nothingYet: "لا يوجد شيء بعد.",
+  viewAs: "العرض",
+  tableView: "جدول",
+  boardView: "لوحة",
   loading: "جارٍ التحميل…",
   create: "إنشاء",
   new: "جديد",

@@ -4,6 +4,7 @@ import { api, type Kind } from "../api/client"
 import { problemOf, type Problem } from "../api/errors"
 import { localized, useI18n } from "../i18n/i18n"
 import { Link } from "../router"
+import { lazyPage } from "../ui/lazyPage"
 import { Pagination } from "../ui/Pagination"
 import { ProblemMessage } from "../ui/ProblemMessage"
 import { useDebounced } from "../ui/useDebounced"
@@ -19,6 +20,12 @@ import { displayValue } from "./values"
 
 const COLUMNS = 4
 
+// The board comes with its texts when first shown, not in the first load.
+const Board = lazyPage(
+  () => import("./Board").then((m) => m.Board),
+  () => import("../i18n/board-messages").then(({ boardAr, boardEn }) => ({ en: boardEn, ar: boardAr }))
+)
+
 export const RecordsPage = ({ kind }: { readonly kind: Kind }) => {
   const { date, language, t } = useI18n()
   const properties = useProperties(kind).data ?? []
@@ -32,6 +39,8 @@ export const RecordsPage = ({ kind }: { readonly kind: Kind }) => {
   const [page, setPage] = useState(1)
   const [problem, setProblem] = useState<Problem | undefined>()
   const [transfer, setTransfer] = useState<"import" | "export" | undefined>()
+  const [asBoard, setAsBoard] = useState(false)
+  const boardKind = kind === "deals" || kind === "tickets" ? kind : undefined
   const searched = useDebounced(search)
   const isNumeric = (name: string) => properties.some((p) => p.internal_name === name && p.type === "number")
   const query = { search: searched, order, direction, complex_filters: toApiFilters(filters, isNumeric) }
@@ -94,6 +103,13 @@ export const RecordsPage = ({ kind }: { readonly kind: Kind }) => {
         </label>
       </form>
       <FilterBuilder key={builder.key} properties={properties} initial={builder.rows} onApply={(rows) => { setFilters(rows); setPage(1) }} />
+      {boardKind !== undefined && (
+        <div className="view-switch" role="group" aria-label={t("viewAs")}>
+          <button type="button" aria-pressed={!asBoard} onClick={() => setAsBoard(false)}>{t("tableView")}</button>
+          <button type="button" aria-pressed={asBoard} onClick={() => setAsBoard(true)}>{t("boardView")}</button>
+        </div>
+      )}
+      {boardKind !== undefined && asBoard ? <Board kind={boardKind} search={searched} filters={query.complex_filters} /> : <>
       <ProblemMessage problem={problem} />
       <div className="table-scroll">
         <table>
@@ -117,6 +133,7 @@ export const RecordsPage = ({ kind }: { readonly kind: Kind }) => {
       </div>
       {list.data && rows.length === 0 && <p>{t("nothingYet")}</p>}
       {list.data && <Pagination meta={list.data.meta} onPage={setPage} />}
+      </>}
     </section>
   )
 }

@@ -28,6 +28,8 @@ export interface FakeCloudApi {
   readonly failures: Map<string, readonly [number, number | undefined]>
   /** `to` → a promise the answer to that recipient waits for (the request is recorded at once). */
   readonly holds: Map<string, Promise<unknown>>
+  /** How long each messages call waits before it is answered, in ms (the request is recorded at once). Default 0. */
+  latencyMs: number
   /** Media id → the file `GET /<media_id>` describes and its download URL serves. */
   readonly media: Map<string, { readonly bytes: Uint8Array; readonly mimeType: string }>
   /** Media ids whose description names this URL instead of the fake's own download URL. */
@@ -248,6 +250,7 @@ export const startFakeCloudApi = async (expectedToken: string): Promise<FakeClou
       calls.push({ path, authorization, contentType, json })
       const hold = holds.get(json?.to)
       if (hold !== undefined) await hold
+      if (api.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, api.latencyMs))
       if (!/^application\/json/.test(contentType ?? "")) return send(400, errorBody(100, "Invalid content type"))
       if (json?.status !== undefined) {
         const problem = readReceiptProblem(json)
@@ -278,6 +281,7 @@ export const startFakeCloudApi = async (expectedToken: string): Promise<FakeClou
     calls,
     failures,
     holds,
+    latencyMs: 0,
     media,
     mediaUrls,
     templates,
