@@ -4,7 +4,8 @@
  * (`node bench/writes.ts --baseline`, also a child) doing the same write in one transaction with
  * raw SQL: the deal row, then its event in the outbox. PostgreSQL only (`BENCH_DATABASE_URL`,
  * default `postgres://postgres@127.0.0.1:5432/postgres`; the run creates and drops its own
- * database). See bench/README.md ("The writes benchmark").
+ * database). A second apps/server without property history (bench/support/server-without-history.ts)
+ * prices what keeping the history costs a write. See bench/README.md ("The writes benchmark").
  *
  * | variable            | default | meaning                                                        |
  * |---------------------|---------|----------------------------------------------------------------|
@@ -51,6 +52,11 @@ const log = (message: string) => console.error(`bench:writes: ${message}`)
 
 /** Target: Wasl's writes per second at least this fraction of the baseline's. */
 const TARGET = 0.8
+
+/** Target: with property history, Wasl's writes per second at least this fraction of its own without (a loss of at most 15 %). */
+const HISTORY_TARGET = 0.85
+
+const withoutHistoryMain = fileURLToPath(new URL("./support/server-without-history.ts", import.meta.url))
 
 const STAGES = ["appointment_scheduled", "qualified_to_buy", "presentation_scheduled", "contract_sent"]
 
@@ -204,8 +210,11 @@ const run = async () => {
       BASELINE_RULES: rules ? "1" : "0"
     })
   }
+  log("starting apps/server without property history...")
+  const bare = await startWaslServer({ ...env, WASL_RATE_LIMIT: "0" }, withoutHistoryMain)
   const servers = [
     wasl,
+    bare,
     await startBare("baseline", "node"),
     await startBare("Effect HTTP floor", "effect"),
     await startBare("HttpApi floor", "httpapi"),
@@ -223,11 +232,13 @@ const run = async () => {
   const memory = rss.stop()
   for (const writer of writers) await writer.sender.close()
   for (const server of servers) await stopChild(server.child)
-  const [w, b, f, a, af] = writers.map((writer) => writer.phase()) as [Phase, Phase, Phase, Phase, Phase]
+  const [w, n, b, f, a, af] = writers.map((writer) => writer.phase()) as [Phase, Phase, Phase, Phase, Phase, Phase]
 
   const results = [
     ratioResult("POST /api/deals: req/s", w.create.perSecond, b.create.perSecond, TARGET),
     ratioResult("PUT /api/deals/{_id}: req/s", w.update.perSecond, b.update.perSecond, TARGET),
+    ratioResult("POST /api/deals with history vs without: req/s", w.create.perSecond, n.create.perSecond, HISTORY_TARGET),
+    ratioResult("PUT /api/deals/{_id} with history vs without: req/s", w.update.perSecond, n.update.perSecond, HISTORY_TARGET),
     ...floorResults("POST /api/deals: req/s", w.create.perSecond, f.create.perSecond, b.create.perSecond),
     ...floorResults("PUT /api/deals/{_id}: req/s", w.update.perSecond, f.update.perSecond, b.update.perSecond),
     ...apiFloorResults("POST /api/deals: req/s", a.create, af.create, b.create),
@@ -243,6 +254,7 @@ const run = async () => {
     `  in ${settings.rounds} rounds alternating between the servers,`,
     `  ${settings.concurrency} concurrent keep-alive connections (${w.client}), loopback`,
     `  database: ${databaseLabel}`,
+    `  Wasl without history: the same apps/server with the property history off (the history's cost);`,
     `  baseline: node:http + raw SQL, one transaction per write (the deal row, its outbox event), no authentication;`,
     `  Effect HTTP floor: the same baseline served through Effect's HTTP platform (NodeHttpServer, HttpRouter);`,
     `  HttpApi floor: the same transaction as an effect/http-api endpoint, the bearer token checked once and kept;`,
@@ -252,21 +264,25 @@ const run = async () => {
     table([
       FIGURES_HEADER,
       figuresRow("POST Wasl", w.create),
+      figuresRow("POST Wasl without history", n.create),
       figuresRow("POST baseline", b.create),
       figuresRow("POST Effect HTTP floor", f.create),
       figuresRow("POST HttpApi floor", a.create),
       figuresRow("POST HttpApi floor + frame", af.create),
       ratioRow("POST Wasl / baseline", w.create, b.create),
+      ratioRow("POST Wasl / without history", w.create, n.create),
       ratioRow("POST floor / baseline", f.create, b.create),
       ratioRow("POST HttpApi floor / baseline", a.create, b.create),
       ratioRow("POST + frame / baseline", af.create, b.create),
       ratioRow("POST Wasl / floor", w.create, f.create),
       figuresRow("PUT Wasl", w.update),
+      figuresRow("PUT Wasl without history", n.update),
       figuresRow("PUT baseline", b.update),
       figuresRow("PUT Effect HTTP floor", f.update),
       figuresRow("PUT HttpApi floor", a.update),
       figuresRow("PUT HttpApi floor + frame", af.update),
       ratioRow("PUT Wasl / baseline", w.update, b.update),
+      ratioRow("PUT Wasl / without history", w.update, n.update),
       ratioRow("PUT floor / baseline", f.update, b.update),
       ratioRow("PUT HttpApi floor / baseline", a.update, b.update),
       ratioRow("PUT + frame / baseline", af.update, b.update),
@@ -274,7 +290,7 @@ const run = async () => {
     ]),
     "",
     ...results.filter((r) => r.target !== null).map((r) =>
-      `${r.name}: ${r.ratio!.toFixed(2)}x of the baseline, target >= ${r.target}x ${r.met ? "met" : "MISSED"}`
+      `${r.name}: ${r.ratio!.toFixed(2)}x of ${r.name.includes("without") ? "Wasl without history" : "the baseline"}, target >= ${r.target}x ${r.met ? "met" : "MISSED"}`
     ),
     memory === undefined
       ? "apps/server RSS: not readable here"

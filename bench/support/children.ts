@@ -145,13 +145,16 @@ export const freePort = (): Promise<number> =>
   })
 
 /**
- * Starts the Wasl HTTP service (`apps/server`) on loopback and a free port; resolves once it listens.
- * `BENCH_WASL_NODE_ARGS` (space-separated) are given to its node, e.g.
- * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it (node refuses those in NODE_OPTIONS).
+ * Starts the Wasl HTTP service (`apps/server`, or `main`, a variant of its main module) on loopback
+ * and a free port; resolves once it listens. `BENCH_WASL_NODE_ARGS` (space-separated) are given to
+ * its node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it (node refuses those in NODE_OPTIONS).
  */
-export const startWaslServer = async (env: NodeJS.ProcessEnv): Promise<{ readonly child: Child; readonly origin: string }> => {
+export const startWaslServer = async (
+  env: NodeJS.ProcessEnv,
+  main: string = serverMain
+): Promise<{ readonly child: Child; readonly origin: string }> => {
   const port = await freePort()
-  const child = startChild("apps/server", [...nodeFlagsFromEnv("BENCH_WASL_NODE_ARGS"), serverMain], {
+  const child = startChild("apps/server", [...nodeFlagsFromEnv("BENCH_WASL_NODE_ARGS"), main], {
     ...env,
     HOST: "127.0.0.1",
     PORT: String(port)

@@ -29,19 +29,19 @@ import { appendEvent, findRecord, orNotFound, shapeOf } from "./record-lookup.ts
 
 /**
  * A deal's or ticket's update with its pipeline and stage settled (pipeline-rule.ts); other kinds'
- * as they are. `current` reads the record before the update, only when it touches its pipeline or
- * stage.
+ * as they are. `current` reads the record's values before the update, only when it touches its
+ * pipeline or stage.
  */
 const inPipeline = <E>(
   accountId: number,
   kind: ObjectKind,
-  current: Effect.Effect<RecordWithDerived, E, RecordRepository>,
+  current: Effect.Effect<StoredValues, E, RecordRepository>,
   patch: RecordPatch
 ): Effect.Effect<RecordPatch, E | ValidationFailed, PipelineRepository | RecordRepository> =>
   Effect.gen(function*() {
     if (!isPipelineKind(kind) || !writesPipeline(kind, patch)) return patch
     const pipelines = pipelinesOf(kind, yield* PipelineRepository.use((repo) => repo.list(accountId, kind)))
-    return yield* Effect.fromResult(settlePipeline(kind, pipelines, (yield* current).record.values, patch))
+    return yield* Effect.fromResult(settlePipeline(kind, pipelines, (yield* current), patch))
   })
 
 /**
@@ -131,7 +131,11 @@ export const storeRecordPatch = (
     const before = (yield* PropertyHistoryKept)
       ? yield* orNotFound(yield* RecordRepository.use((repo) => repo.valuesForUpdate(ref)))
       : undefined
-    patch = yield* inPipeline(accountId, kind, findRecord(accountId, kind, id, custom), patch)
+    // The values just held serve the pipeline rule too: no second read.
+    const current = before !== undefined
+      ? Effect.succeed(before)
+      : Effect.map(findRecord(accountId, kind, id, custom), (found) => found.record.values)
+    patch = yield* inPipeline(accountId, kind, current, patch)
     const updated = yield* orNotFound(yield* (yield* RecordRepository).update({ ...ref, patch }))
     const json = shapeOf(kind, updated, custom)
     yield* appendEvent(accountId, kind, "record", "updated", json)
