@@ -268,6 +268,5 @@ describe.each(DATABASES)("the permission matrix on %s", (database) => {
     // A few at a time: the cases are independent, and the server takes them in parallel.
     await Effect.runPromise(Effect.forEach(cases, (c) => Effect.promise(() => check(c)), { concurrency: 6, discard: true }))
     expect(wrong).toEqual([])
-    // Every operation of every kind, twice over: a few hundred requests.
   }, 120_000)
 })
