@@ -6,17 +6,10 @@
  *
  * @module
  */
-import { type ObjectKind, type RecordLinkInput, type RecordLinkName, RecordMergeStore } from "@wasl/core/Records"
+import { type RecordLinkInput, RecordMergeStore } from "@wasl/core/Records"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { KIND_STORAGE, LINKS } from "./records/storage.ts"
-
-/** The link tables a record of the kind is a side of: the table, its column and the other side's column. */
-const sidesOf = (kind: ObjectKind) =>
-  (Object.entries(LINKS) as ReadonlyArray<[RecordLinkName, (typeof LINKS)[RecordLinkName]]>).flatMap(([link, spec]) => [
-    ...(spec.from[0] === kind ? [{ link, table: spec.table, own: spec.from[1], other: spec.to[1] }] : []),
-    ...(spec.to[0] === kind ? [{ link, table: spec.table, own: spec.to[1], other: spec.from[1] }] : [])
-  ])
+import { KIND_STORAGE, LINKS, linkSidesOf as sidesOf } from "./records/storage.ts"
 
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

@@ -25,24 +25,7 @@ import { DateTime, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
 import { deleteRecordRows } from "./records/record-removal.ts"
-import { KIND_STORAGE, LINKS } from "./records/storage.ts"
-
-/** A link table a record of some kind is a side of, seen from that side. */
-interface LinkSide {
-  readonly link: RecordLinkName
-  readonly table: string
-  /** The column holding this side's id. */
-  readonly own: string
-  /** The other side's kind and column. */
-  readonly otherKind: ObjectKind
-  readonly other: string
-}
-
-const sidesOf = (kind: ObjectKind): ReadonlyArray<LinkSide> =>
-  (Object.entries(LINKS) as ReadonlyArray<[RecordLinkName, (typeof LINKS)[RecordLinkName]]>).flatMap(([link, spec]) => [
-    ...(spec.from[0] === kind ? [{ link, table: spec.table, own: spec.from[1], otherKind: spec.to[0], other: spec.to[1] }] : []),
-    ...(spec.to[0] === kind ? [{ link, table: spec.table, own: spec.to[1], otherKind: spec.from[0], other: spec.from[1] }] : [])
-  ])
+import { KIND_STORAGE, LINKS, linkSidesOf as sidesOf } from "./records/storage.ts"
 
 /** A link table's row (as the snapshot or a RETURNING gives it) as the port's link. */
 const linkOf = (accountId: number, link: RecordLinkName, row: Record<string, unknown>): RecordLinkInput => ({

@@ -285,6 +285,24 @@ interface LinkSpec {
   readonly to: readonly [ObjectKind, string]
 }
 
+/** A link table a record of some kind is a side of, seen from that side (a trash move, a merge). */
+export interface LinkSide {
+  readonly link: LinkName
+  readonly table: string
+  /** The column holding this side's id. */
+  readonly own: string
+  /** The other side's kind and column. */
+  readonly otherKind: ObjectKind
+  readonly other: string
+}
+
+/** Every link table a record of the kind is a side of, seen from it. */
+export const linkSidesOf = (kind: ObjectKind): ReadonlyArray<LinkSide> =>
+  (Object.entries(LINKS) as ReadonlyArray<[LinkName, (typeof LINKS)[LinkName]]>).flatMap(([link, spec]) => [
+    ...(spec.from[0] === kind ? [{ link, table: spec.table, own: spec.from[1], otherKind: spec.to[0], other: spec.to[1] }] : []),
+    ...(spec.to[0] === kind ? [{ link, table: spec.table, own: spec.to[1], otherKind: spec.from[0], other: spec.from[1] }] : [])
+  ])
+
 /** The name of a link between records (`deal_contact`, `ticket_contact`, `company_deal`, …). */
 export type LinkName = keyof typeof LINKS
 
