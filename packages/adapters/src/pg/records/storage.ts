@@ -287,12 +287,15 @@ interface LinkSpec {
 
 /** A link table a record of some kind is a side of, seen from that side (a trash move, a merge). */
 export interface LinkSide {
+  /** The link. */
   readonly link: LinkName
+  /** Its table. */
   readonly table: string
   /** The column holding this side's id. */
   readonly own: string
   /** The other side's kind and column. */
   readonly otherKind: ObjectKind
+  /** The column holding the other side's id. */
   readonly other: string
 }
 
