@@ -2,7 +2,7 @@ import { MessageStatusHoldRepository, type StatusReport } from "@wasl/core/Messa
 import { DateTime, Effect, Layer } from "effect"
 import { requireAccount, withMessaging } from "./messaging-constraints.ts"
 import { accountKey } from "./messaging-tables.ts"
-import { mapSet, MemoryStore, updateStore } from "./store.ts"
+import { mapSet, MemoryStore, readStore, updateStore } from "./store.ts"
 
 /** Statuses held for messages not stored yet, in the memory store: the twin of MessageStatusHoldRepositoryPg. */
 export const MessageStatusHoldRepositoryMemory: Layer.Layer<MessageStatusHoldRepository, never, MemoryStore> = Layer.effect(
@@ -21,7 +21,7 @@ export const MessageStatusHoldRepositoryMemory: Layer.Layer<MessageStatusHoldRep
         return [taken, withMessaging(state, { ...state.messaging, statusHolds: new Map(kept) })] as const
       })
     return MessageStatusHoldRepository.of({
-      hold: (accountId, providerMessageId, report) =>
+      hold: (accountId, providerMessageId, report, tracking) =>
         Effect.flatMap(DateTime.now, (now) =>
           updateStore(store, (state) => {
           requireAccount(state, accountId, "message_status_holds")
@@ -31,10 +31,22 @@ export const MessageStatusHoldRepositoryMemory: Layer.Layer<MessageStatusHoldRep
             ...report,
             account_id: accountId,
             provider_message_id: providerMessageId,
+            tracking,
             created_at: now
           })
           return [undefined, withMessaging(state, { ...state.messaging, statusHolds })] as const
         })),
+      findTracked: (accountId, trackings) =>
+        readStore(store, (state) => {
+          const wanted = new Set(trackings)
+          const found = new Map<string, string>()
+          for (const hold of state.messaging.statusHolds.values()) {
+            if (hold.account_id === accountId && hold.tracking !== null && wanted.has(hold.tracking)) {
+              found.set(hold.tracking, hold.provider_message_id)
+            }
+          }
+          return found as ReadonlyMap<string, string>
+        }),
       take,
       takeMany: (accountId, providerMessageIds) =>
         Effect.map(

@@ -70,7 +70,12 @@ export interface MessagingTables {
   /** Statuses held for messages not stored yet, by `accountKey(account_id, "<provider id> <status>")`. */
   readonly statusHolds: ReadonlyMap<
     string,
-    StatusReport & { readonly account_id: number; readonly provider_message_id: string; readonly created_at: DateTime.Utc }
+    StatusReport & {
+      readonly account_id: number
+      readonly provider_message_id: string
+      readonly tracking: string | null
+      readonly created_at: DateTime.Utc
+    }
   >
   /** Template messages used, by `accountKey(account_id, "<month's first day>")`. */
   readonly allowanceUsage: ReadonlyMap<string, number>

@@ -26,7 +26,8 @@ export type SandboxCallbacks = (body: string, receivedAt: DateTime.Utc) => Effec
  *
  * With `callbacks` (the WhatsApp inbox), each accepted message is walked through `sent`,
  * `delivered` and `read` at once, by handing the inbox the three status callbacks Meta would send,
- * so the statuses travel the same path as Meta's. Yields the provider; `MessagingProviderLive`
+ * so the statuses travel the same path as Meta's (with the request's tracking string as their
+ * `biz_opaque_callback_data`). Yields the provider; `MessagingProviderLive`
  * uses it for the numbers whose provider is `sandbox`.
  */
 export const makeSandboxProvider = (
@@ -41,16 +42,16 @@ export const makeSandboxProvider = (
         const at = yield* DateTime.now
         yield* Effect.promise(() => appendFile(outboxPath, JSON.stringify({ at: DateTime.formatIso(at), ...line }) + "\n", "utf8"))
       })
-    const walk = (platform: ProviderPlatform, to: string, outcome: ProviderOutcome) =>
+    const walk = (platform: ProviderPlatform, to: string, outcome: ProviderOutcome, tracking: string | undefined) =>
       Effect.gen(function*() {
         if (callbacks === undefined || outcome._tag !== "Accepted") return
         const number = { digits: digitsOf(platform.displayPhoneNumber) }
         const at = yield* DateTime.now
         for (const status of ["sent", "delivered", "read"] as const) {
-          yield* callbacks(sandboxStatusBody(number, outcome.messageId, to, status, at), at)
+          yield* callbacks(sandboxStatusBody(number, outcome.messageId, to, status, at, tracking), at)
         }
       })
-    const answer = (platform: ProviderPlatform, to: string, line: Record<string, unknown>) =>
+    const answer = (platform: ProviderPlatform, to: string, line: Record<string, unknown>, tracking?: string) =>
       Effect.gen(function*() {
         const outcome = yield* sandboxOutcome(random, to)
         yield* write({
@@ -60,7 +61,7 @@ export const makeSandboxProvider = (
           to,
           ...line
         })
-        yield* walk(platform, to, outcome)
+        yield* walk(platform, to, outcome, tracking)
         return outcome
       })
     return {
@@ -76,7 +77,7 @@ export const makeSandboxProvider = (
             content_type: request.headerMedia.contentType,
             size: request.headerMedia.bytes.length
           }
-        }),
+        }, request.tracking),
       sendText: (platform, to, text) => answer(platform, to, { text }),
       markRead: (platform, providerMessageId) =>
         Effect.as(write({ read: providerMessageId, from: platform.displayPhoneNumber }), { _tag: "Marked" } as const),

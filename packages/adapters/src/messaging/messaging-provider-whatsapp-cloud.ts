@@ -67,6 +67,8 @@ export interface CloudMessageBody {
     readonly language: { readonly code: string }
     readonly components?: Array<unknown>
   }
+  /** The request's tracking string, which Meta hands back with each status of the message. */
+  readonly biz_opaque_callback_data?: string
 }
 
 /** The JSON body of `POST /{phone_id}/messages`. */
@@ -81,7 +83,8 @@ export const cloudMessageBody = (request: ProviderRequest, mediaId: string | und
       name: request.template.name,
       language: { code: request.template.language },
       ...(components.length === 0 ? {} : { components })
-    }
+    },
+    ...(request.tracking === undefined ? {} : { biz_opaque_callback_data: request.tracking })
   }
 }
 
@@ -131,7 +134,9 @@ const messagesOutcome = (answer: CloudAnswer): ProviderOutcome => {
  * - the values of a template's variables are `text` parameters of its `header` and `body`
  *   components, `{{1}}` first;
  * - a media header file is first uploaded (`POST {graph}/{phone_id}/media`, multipart), then sent
- *   as the header's image / document / video parameter by the returned media id.
+ *   as the header's image / document / video parameter by the returned media id;
+ * - the request's tracking string is the message's `biz_opaque_callback_data`, which Meta hands
+ *   back in each status webhook of the message.
  *
  * `sendText` is the same call with a `text` message (`{ preview_url: false, body }`), `markRead`
  * the same call with `{ status: "read", message_id }`, and `fetchMedia` reads the media's URL

@@ -32,13 +32,17 @@ const envelope = (number: SandboxNumber, value: Record<string, unknown>) =>
     }]
   })
 
-/** A status callback: the message `messageId` sent to `recipient` is now `status`. */
+/**
+ * A status callback: the message `messageId` sent to `recipient` is now `status`; `tracking` is
+ * the send's tracking string, handed back as `biz_opaque_callback_data`.
+ */
 export const sandboxStatusBody = (
   number: SandboxNumber,
   messageId: string,
   recipient: string,
   status: "sent" | "delivered" | "read",
-  at: DateTime.Utc
+  at: DateTime.Utc,
+  tracking?: string
 ): string =>
   envelope(number, {
     statuses: [{
@@ -46,6 +50,7 @@ export const sandboxStatusBody = (
       status,
       timestamp: unixSeconds(at),
       recipient_id: recipient,
+      ...(tracking === undefined ? {} : { biz_opaque_callback_data: tracking }),
       ...(status === "read" ? {} : {
         conversation: { id: `sandbox-${recipient}`, origin: { type: "service" } },
         pricing: { billable: false, pricing_model: "PMP", category: "service", type: "free_customer_service" }

@@ -189,6 +189,8 @@ export interface MetaStatusInput {
   readonly timestamp?: number | string
   /** The errors of a failed status; Meta's "Message undeliverable" when absent. */
   readonly errors?: ReadonlyArray<MetaError>
+  /** The `biz_opaque_callback_data` the message was sent with, if any. */
+  readonly tracking?: string
 }
 
 const UNDELIVERABLE: MetaError = { code: 131026, title: "Message undeliverable", details: "Message Undeliverable." }
@@ -199,6 +201,7 @@ export const metaStatus = (input: MetaStatusInput): Record<string, unknown> => (
   status: input.status,
   timestamp: seconds(input.timestamp),
   recipient_id: input.recipientId,
+  ...(input.tracking === undefined ? {} : { biz_opaque_callback_data: input.tracking }),
   ...(input.status === "failed"
     ? {
       errors: (input.errors ?? [UNDELIVERABLE]).map((error) => ({

@@ -1,6 +1,6 @@
 /** A local stand-in for the WhatsApp Cloud API, documented on `startFakeCloudApi`. */
 import { createServer, type IncomingMessage, type Server } from "node:http"
-import { metaJson, signMeta } from "./fake-meta-webhooks.ts"
+import { metaJson, metaWebhook, signMeta } from "./fake-meta-webhooks.ts"
 import { metaTemplateWebhook } from "./fake-meta-template-webhooks.ts"
 import { type FakeTemplate, templateCall } from "./fake-meta-templates.ts"
 
@@ -16,6 +16,8 @@ export interface RecordedCall {
   readonly json?: any
   /** The fields and the file of a multipart media upload. */
   readonly form?: { readonly fields: Record<string, string>; readonly file?: { name: string; type: string; size: number } }
+  /** The wamid of an accepted message, once answered (even when its caller had gone by then). */
+  readonly messageId?: string
 }
 
 /** A running fake Cloud API (`startFakeCloudApi`). */
@@ -49,6 +51,12 @@ export interface FakeCloudApi {
     event: string,
     options?: { readonly reason?: string; readonly silently?: boolean }
   ) => Promise<number | undefined>
+  /**
+   * Meta reports a status of the accepted message `call` made: its signed `messages` callback, as
+   * Meta's reference writes it, with the message's `biz_opaque_callback_data` if the call carried
+   * one, is posted to `webhook`. Answers the callback's HTTP status.
+   */
+  readonly reportStatus: (call: RecordedCall, status: "sent" | "delivered" | "read") => Promise<number>
   /** Phone number id → the number's node `GET /<phone_id>` answers (with the `fields` asked for). */
   readonly numbers: Map<string, FakeNumberNode>
   /** Stops the server. */
@@ -135,6 +143,17 @@ export const templateMessageProblem = (body: any): string | undefined => {
     }
   }
   return undefined
+}
+
+/** Posts a callback body to the app's callback URL, signed as Meta signs it; answers the HTTP status. */
+const postSigned = async (webhook: { readonly url: string; readonly appSecret: string }, body: string): Promise<number> => {
+  const response = await fetch(webhook.url, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-hub-signature-256": signMeta(webhook.appSecret, body) },
+    body
+  })
+  await response.arrayBuffer()
+  return response.status
 }
 
 const errorBody = (code: number, message: string) => ({
@@ -247,7 +266,8 @@ export const startFakeCloudApi = async (expectedToken: string): Promise<FakeClou
       } catch {
         return send(400, errorBody(100, "Invalid JSON"))
       }
-      calls.push({ path, authorization, contentType, json })
+      const call: { -readonly [K in keyof RecordedCall]: RecordedCall[K] } = { path, authorization, contentType, json }
+      calls.push(call)
       const hold = holds.get(json?.to)
       if (hold !== undefined) await hold
       if (api.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, api.latencyMs))
@@ -264,10 +284,11 @@ export const startFakeCloudApi = async (expectedToken: string): Promise<FakeClou
         const [status, code] = failure
         return code === undefined ? send(status) : send(status, errorBody(code, "scripted failure"))
       }
+      call.messageId = `wamid.FAKE${++seq}`
       return send(200, {
         messaging_product: "whatsapp",
         contacts: [{ input: json.to, wa_id: json.to }],
-        messages: [{ id: `wamid.FAKE${++seq}`, message_status: "accepted" }]
+        messages: [{ id: call.messageId, message_status: "accepted" }]
       })
     }
     send(404, errorBody(803, "Unknown path"))
@@ -301,13 +322,19 @@ export const startFakeCloudApi = async (expectedToken: string): Promise<FakeClou
         reason: options.reason ?? "NONE",
         category: template.category
       }))
-      const response = await fetch(api.webhook.url, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-hub-signature-256": signMeta(api.webhook.appSecret, body) },
-        body
-      })
-      await response.arrayBuffer()
-      return response.status
+      return postSigned(api.webhook, body)
+    },
+    reportStatus: async (call, status) => {
+      if (api.webhook === undefined) throw new Error("no webhook to report to")
+      if (call.messageId === undefined) throw new Error("the call made no message")
+      const body = metaJson(metaWebhook.status({
+        phoneNumberId: call.path.split("/").at(-2)!,
+        id: call.messageId,
+        status,
+        recipientId: call.json.to,
+        ...(call.json.biz_opaque_callback_data === undefined ? {} : { tracking: call.json.biz_opaque_callback_data })
+      }))
+      return postSigned(api.webhook, body)
     },
     numbers,
     close: () => new Promise((resolve) => server.close(() => resolve()))

@@ -66,7 +66,8 @@ const failed: StatusReport = {
  *   oldest first, in its account only, and shown as its `channels` by the RecordRepository; they
  *   go with their contact; an entry of a contact the account does not have is refused (a defect).
  * - `MessageStatusHoldRepository`: a status held once per message and status (the first kept),
- *   taken (removed) per message, in its account only.
+ *   taken (removed) per message, and found by its send's tracking string until then, in its
+ *   account only.
  *
  * Every test makes its own accounts and numbers: the suite can share a database with others.
  *
@@ -160,11 +161,11 @@ export const inboundStoresContract = <E>(
           const account = yield* accountWithCredits(0)
           const other = yield* accountWithCredits(0)
           const wamid = `wamid.${freshRecordId()}`
-          yield* repo.hold(account, wamid, delivered)
-          yield* repo.hold(account, wamid, { ...delivered, at: DateTime.add(T0, { minutes: 1 }) })
-          yield* repo.hold(account, wamid, failed)
-          yield* repo.hold(other, wamid, delivered)
-          yield* repo.hold(account, `${wamid}.other`, delivered)
+          yield* repo.hold(account, wamid, delivered, null)
+          yield* repo.hold(account, wamid, { ...delivered, at: DateTime.add(T0, { minutes: 1 }) }, null)
+          yield* repo.hold(account, wamid, failed, null)
+          yield* repo.hold(other, wamid, delivered, null)
+          yield* repo.hold(account, `${wamid}.other`, delivered, null)
           const taken = yield* repo.take(account, wamid)
           expect([...taken].sort((x, y) => x.status.localeCompare(y.status))).toEqual([delivered, failed])
           expect(yield* repo.take(account, wamid)).toEqual([])
@@ -178,10 +179,10 @@ export const inboundStoresContract = <E>(
           const account = yield* accountWithCredits(0)
           const other = yield* accountWithCredits(0)
           const [a, b, none] = [`wamid.${freshRecordId()}`, `wamid.${freshRecordId()}`, `wamid.${freshRecordId()}`]
-          yield* repo.hold(account, a, delivered)
-          yield* repo.hold(account, a, failed)
-          yield* repo.hold(account, b, delivered)
-          yield* repo.hold(other, b, failed)
+          yield* repo.hold(account, a, delivered, null)
+          yield* repo.hold(account, a, failed, null)
+          yield* repo.hold(account, b, delivered, null)
+          yield* repo.hold(other, b, failed, null)
           const taken = yield* repo.takeMany(account, [a, b, none])
           expect([...taken.keys()].sort()).toEqual([a, b].sort())
           expect([...taken.get(a)!].sort((x, y) => x.status.localeCompare(y.status))).toEqual([delivered, failed])
@@ -189,6 +190,25 @@ export const inboundStoresContract = <E>(
           expect((yield* repo.takeMany(account, [a, b])).size).toBe(0)
           expect((yield* repo.takeMany(account, [])).size).toBe(0)
           expect(yield* repo.take(other, b)).toEqual([failed])
+        }))
+
+      it.effect("finds held statuses by the tracking string their send carried, in its account only, until taken", () =>
+        Effect.gen(function*() {
+          const repo = yield* MessageStatusHoldRepository
+          const account = yield* accountWithCredits(0)
+          const other = yield* accountWithCredits(0)
+          const [a, b] = [`wamid.${freshRecordId()}`, `wamid.${freshRecordId()}`]
+          const [ta, tb] = [`track-${freshRecordId()}`, `track-${freshRecordId()}`]
+          yield* repo.hold(account, a, delivered, ta)
+          yield* repo.hold(account, a, failed, ta)
+          yield* repo.hold(account, `${a}.untracked`, delivered, null)
+          yield* repo.hold(other, b, delivered, tb)
+          const found = yield* repo.findTracked(account, [ta, tb, "track-none"])
+          expect([...found]).toStrictEqual([[ta, a]])
+          expect([...(yield* repo.findTracked(other, [ta, tb]))]).toStrictEqual([[tb, b]])
+          expect((yield* repo.findTracked(account, [])).size).toBe(0)
+          expect((yield* repo.take(account, a)).length).toBe(2)
+          expect((yield* repo.findTracked(account, [ta])).size).toBe(0)
         }))
     })
   })

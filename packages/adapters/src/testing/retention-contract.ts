@@ -262,9 +262,9 @@ export const retentionContract = <E>(name: string, implementation: Layer.Layer<R
         const holds = yield* MessageStatusHoldRepository
         const accountId = yield* newAccount
         const report = (at: DateTime.Utc) => ({ status: "delivered" as const, at, error: null })
-        yield* atTime(second(1), holds.hold(accountId, "wamid.first", report(second(1))))
-        yield* atTime(second(2), holds.hold(accountId, "wamid.second", report(second(2))))
-        yield* atTime(second(9), holds.hold(accountId, "wamid.later", report(second(9))))
+        yield* atTime(second(1), holds.hold(accountId, "wamid.first", report(second(1)), null))
+        yield* atTime(second(2), holds.hold(accountId, "wamid.second", report(second(2)), null))
+        yield* atTime(second(9), holds.hold(accountId, "wamid.later", report(second(9)), null))
 
         assert.strictEqual(yield* prune("statusHolds", second(5), 1), 1)
         assert.deepStrictEqual(yield* holds.take(accountId, "wamid.first"), [])

@@ -70,6 +70,11 @@ describe("sandbox provider", () => {
         expect.objectContaining({ outcome: "rejected", to: "999000111", text: "x" }),
         expect.objectContaining({ read: "wamid.IN1" })
       ])
+      // A template send's tracking string comes back with each of its statuses, as Meta's does.
+      yield* provider.send({ ...request("966500000002"), tracking: "wasl-campaign:a:b" })
+      const statusOf = (c: { body: any }) => c.body.entry[0].changes[0].value.statuses[0]
+      expect(inbox.slice(3).map((c) => statusOf(c).biz_opaque_callback_data)).toEqual(Array(3).fill("wasl-campaign:a:b"))
+      expect(inbox.slice(0, 3).some((c) => "biz_opaque_callback_data" in statusOf(c))).toBe(false)
     }).pipe(Effect.provide(SecureRandom.layerWebCrypto)))
 
   it("writes a received text as Meta's messages callback: the contact's profile and wa_id, the number's digits as its id", () => {

@@ -93,6 +93,15 @@ describe("whatsapp_cloud provider", () => {
       const outcome = yield* send(request({ template: { name: "hello_world", language: "en_US", category: "UTILITY" } }))
       expect(outcome._tag).toBe("Accepted")
       expect(api.calls.at(-1)!.json.template).toEqual({ name: "hello_world", language: { code: "en_US" } })
+      expect(api.calls.at(-1)!.json).not.toHaveProperty("biz_opaque_callback_data")
+    }))
+
+  it.effect("sends a request's tracking string as biz_opaque_callback_data, which Meta hands back with its statuses", () =>
+    Effect.gen(function*() {
+      const tracking = "wasl-campaign:65a1b2c3d4e5f60718293a01:65a1b2c3d4e5f60718293a02"
+      const outcome = yield* send(request({ template: { name: "hello_world", language: "en_US", category: "UTILITY" }, tracking }))
+      expect(outcome._tag).toBe("Accepted")
+      expect(api.calls.at(-1)!.json.biz_opaque_callback_data).toBe(tracking)
     }))
 
   it.effect("maps Cloud API errors: 131026 and 100 rejected, 130429 unavailable (60 s), 5xx unavailable", () =>

@@ -57,6 +57,12 @@ export interface ProviderRequest {
   readonly headerMedia?: HeaderMedia
   /** A template with variables: the text of each, per component (`{{1}}` first). */
   readonly parameters?: FilledParameters
+  /**
+   * A string the provider hands back with each status of the message (WhatsApp's
+   * `biz_opaque_callback_data`, at most 512 characters): how a send whose answer was lost (its
+   * process died) is recognised by its statuses.
+   */
+  readonly tracking?: string
 }
 
 /** The provider took the message; `messageId` is its id for it (`wamid...`). */

@@ -82,6 +82,8 @@ export interface MetaStatus {
   readonly recipient_id?: string
   /** Why it failed. */
   readonly errors?: ReadonlyArray<MetaError>
+  /** The tracking string the send carried (`biz_opaque_callback_data`), handed back with each status. */
+  readonly biz_opaque_callback_data?: string
 }
 
 const MetaStatusSchema = Schema.Struct({
@@ -89,7 +91,8 @@ const MetaStatusSchema = Schema.Struct({
   status: Schema.String,
   timestamp: UnixSeconds,
   recipient_id: Schema.optionalKey(Schema.String),
-  errors: Schema.optionalKey(Schema.Array(MetaErrorSchema))
+  errors: Schema.optionalKey(Schema.Array(MetaErrorSchema)),
+  biz_opaque_callback_data: Schema.optionalKey(Schema.String)
 })
 const MetaValue = Schema.Struct({
   metadata: Schema.Struct({

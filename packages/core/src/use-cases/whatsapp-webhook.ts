@@ -199,7 +199,7 @@ const report = (platform: Platform, s: MetaStatus & { readonly status: ReportedS
         found = yield* messages.findByProviderId(accountId, s.id)
       }
       if (Option.isNone(found)) {
-        return yield* MessageStatusHoldRepository.use((holds) => holds.hold(accountId, s.id, statusReport))
+        return yield* MessageStatusHoldRepository.use((holds) => holds.hold(accountId, s.id, statusReport, s.biz_opaque_callback_data ?? null))
       }
       const updated = applyStatusReport(found.value, statusReport, yield* DateTime.now)
       if (updated === null) return

@@ -58,7 +58,8 @@ export const metaStatus = (
   status: string,
   timestamp: number,
   recipient: string,
-  errors?: ReadonlyArray<unknown>
+  errors?: ReadonlyArray<unknown>,
+  tracking?: string
 ): Record<string, unknown> => ({
   id,
   status,
@@ -68,5 +69,6 @@ export const metaStatus = (
     conversation: { id: "CONVERSATION_ID", origin: { type: "utility" } },
     pricing: { billable: true, pricing_model: "PMP", category: "utility" }
   }),
-  ...(errors === undefined ? {} : { errors })
+  ...(errors === undefined ? {} : { errors }),
+  ...(tracking === undefined ? {} : { biz_opaque_callback_data: tracking })
 })

@@ -15,6 +15,7 @@ import {
   createPlatform,
   type Message,
   MessageRepository,
+  MessageStatusHoldRepository,
   type Platform,
   recordSentMessage,
   sendTemplate,
@@ -439,6 +440,19 @@ describe("statuses", () => {
       )
       assert.strictEqual((yield* eventsNamed("message-status-updated")).length, events + 1)
       assert.strictEqual((yield* memoryState).messaging.statusHolds.size, 0)
+    }).pipe(Effect.provide(MessagingTestPorts())))
+
+  it.effect("held for want of their message keep the tracking string their send carried", () =>
+    Effect.gen(function*() {
+      const { account_id, principal } = yield* setup()
+      yield* createPlatform(principal, { name: "Sandbox", display_phone_number: "+966 11 000 0000" })
+      const tracking = "wasl-campaign:65a1b2c3d4e5f60718293a01:65a1b2c3d4e5f60718293a02"
+      yield* process(metaBody("966110000000", {
+        statuses: [metaStatus("wamid.lost", "sent", T, SENDER, undefined, tracking), metaStatus("wamid.plain", "sent", T, SENDER)]
+      }))
+      const found = yield* MessageStatusHoldRepository.use((holds) => holds.findTracked(account_id, [tracking]))
+      assert.deepStrictEqual([...found], [[tracking, "wamid.lost"]])
+      assert.strictEqual((yield* memoryState).messaging.statusHolds.size, 2)
     }).pipe(Effect.provide(MessagingTestPorts())))
 
   it.effect("that arrive before a free-form reply is stored are applied when it is", () =>

@@ -48,6 +48,7 @@ import _0051_campaigns from "./0051_campaigns.ts"
 import _0052_company_links from "./0052_company_links.ts"
 import _0053_record_trash from "./0053_record_trash.ts"
 import _0054_property_history from "./0054_property_history.ts"
+import _0055_campaign_send_tracking from "./0055_campaign_send_tracking.ts"
 
 /**
  * Wasl's migrations, in order, for `@effect/sql-pg`'s `PgMigrator` (`runMigrations` and
@@ -97,5 +98,6 @@ export const migrations: PgMigrator.Loader = PgMigrator.fromRecord({
   "0051_campaigns": _0051_campaigns,
   "0052_company_links": _0052_company_links,
   "0053_record_trash": _0053_record_trash,
-  "0054_property_history": _0054_property_history
+  "0054_property_history": _0054_property_history,
+  "0055_campaign_send_tracking": _0055_campaign_send_tracking
 })

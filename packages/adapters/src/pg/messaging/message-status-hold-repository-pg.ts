@@ -11,23 +11,37 @@ const HoldRow = Schema.Struct({
 
 const decodeAll = decodeRows(HoldRow)
 const decodeAllWithId = decodeRows(Schema.Struct({ provider_message_id: Schema.String, ...HoldRow.fields }))
+const decodeTracked = decodeRows(Schema.Struct({ tracking: Schema.String, provider_message_id: Schema.String }))
 
-/** Statuses held for messages not stored yet, on PostgreSQL (table `message_status_holds`, migration 0027). */
+/** Statuses held for messages not stored yet, on PostgreSQL (table `message_status_holds`, migrations 0027 and 0055). */
 export const MessageStatusHoldRepositoryPg: Layer.Layer<MessageStatusHoldRepository, never, SqlClient.SqlClient> = Layer.effect(
   MessageStatusHoldRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     return MessageStatusHoldRepository.of({
-      hold: (accountId, providerMessageId, report) =>
+      hold: (accountId, providerMessageId, report, tracking) =>
         Effect.gen(function*() {
           const { param: now } = yield* nowParam
           const error = report.error === null ? null : JSON.stringify(report.error)
           yield* sql`
-            INSERT INTO message_status_holds (account_id, provider_message_id, status, at, error, created_at)
-            VALUES (${accountId}, ${providerMessageId}, ${report.status}, ${DateTime.toDateUtc(report.at)}, ${error}::jsonb, ${now})
+            INSERT INTO message_status_holds (account_id, provider_message_id, status, at, error, tracking, created_at)
+            VALUES (
+              ${accountId}, ${providerMessageId}, ${report.status}, ${DateTime.toDateUtc(report.at)}, ${error}::jsonb, ${tracking}, ${now}
+            )
             ON CONFLICT DO NOTHING
           `
         }).pipe(Effect.orDie),
+      findTracked: (accountId, trackings) =>
+        trackings.length === 0
+          ? Effect.succeed(new Map<string, string>())
+          : sql`
+            SELECT DISTINCT tracking, provider_message_id FROM message_status_holds
+            WHERE account_id = ${accountId} AND tracking = ANY(${[...trackings]}::text[])
+          `.pipe(
+            Effect.flatMap(decodeTracked),
+            Effect.map((rows): ReadonlyMap<string, string> => new Map(rows.map((r) => [r.tracking, r.provider_message_id]))),
+            Effect.orDie
+          ),
       take: (accountId, providerMessageId) =>
         sql`
           DELETE FROM message_status_holds WHERE account_id = ${accountId} AND provider_message_id = ${providerMessageId}
