@@ -11,7 +11,7 @@
  */
 import { type FakeCloudApi, startFakeCloudApi } from "@wasl/adapters/testing"
 import { setCustomMessageLimit, setPlan } from "@wasl/core/Accounts"
-import { makeCampaignRunner, SEND_INTERRUPTED } from "@wasl/core/Messaging"
+import { campaignTracking, makeCampaignRunner } from "@wasl/core/Messaging"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -268,24 +268,63 @@ describe.each(DATABASES)("campaigns over HTTP on %s", (database) => {
     expect(await used()).toBe(40)
   })
 
-  it("fails, never resends, what a worker that died was sending, and sends the rest", async () => {
+  /** A campaign of four contacts, running, whose recipient at place 1 a worker that died left `sending`. */
+  const diedMidSend = async (name: string, prefix: string) => {
     const { owner, campaign, show, recipients } = await account()
     const ids: Array<string> = []
-    for (let i = 0; i < 4; i++) ids.push(await createContact(server, owner.token, { firstname: `D${i}`, whatsapp_number: `+96650000800${i}` }))
-    const asked = await campaign({ name: "Died", audience: { contact_ids: ids }, parameters: firstname })
-    const id = asked.body.data._id
+    for (let i = 0; i < 4; i++) ids.push(await createContact(server, owner.token, { firstname: `D${i}`, whatsapp_number: `+${prefix}${i}` }))
+    const asked = await campaign({ name, audience: { contact_ids: ids }, parameters: firstname })
+    const id = asked.body.data._id as string
     await server.run(runner.runNext) // resolves the audience: running
-    // What a worker that died mid-send leaves: one recipient sending, the campaign's lease run out.
     await server.query(
-      "UPDATE campaign_recipients SET status = 'sending' WHERE account_id = $1 AND campaign_id = $2 AND seq = 1",
+      "UPDATE campaign_recipients SET status = 'sending', updated_at = now() WHERE account_id = $1 AND campaign_id = $2 AND seq = 1",
       [owner.account_id, id]
     )
     await server.query("UPDATE campaigns SET lease_until = now() - interval '1 second' WHERE account_id = $1", [owner.account_id])
-    const from = (await readOutbox(server.sandboxOutbox)).length
+    return { owner, id, ids, show, recipients, from: (await readOutbox(server.sandboxOutbox)).length }
+  }
+
+  it("stores from its status what a worker that died was sending, never sending it again, and sends the rest", async () => {
+    const { owner, id, ids, show, recipients, from } = await diedMidSend("Died", "96650000800")
+    // WhatsApp's status of the lost send, naming it by its tracking string, held for want of its message.
+    await server.query(
+      `INSERT INTO message_status_holds (account_id, provider_message_id, status, at, error, tracking, created_at)
+       VALUES ($1, 'wamid.lost-1', 'delivered', now(), NULL, $2, now())`,
+      [owner.account_id, campaignTracking(id, ids[1]!)]
+    )
     await work()
-    expect((await show(id)).counts).toMatchObject({ recipients: 4, sent: 3, failed: 1 })
-    expect((await recipients(id)).data[1]).toMatchObject({ contact_id: ids[1], status: "failed", reason: SEND_INTERRUPTED })
-    expect((await sendsSince(from)).has("966500008001")).toBe(false)
+    expect(await show(id)).toMatchObject({ status: "completed", counts: { recipients: 4, sent: 4, failed: 0 } })
+    const lost = (await recipients(id)).data[1]
+    // Its recipient shows its message's status: the held one, applied.
+    expect(lost).toMatchObject({ contact_id: ids[1], status: "delivered" })
+    const [message] = await server.query("SELECT provider_message_id, status FROM messages WHERE account_id = $1 AND id = $2", [
+      owner.account_id,
+      lost.message_id
+    ])
+    expect(message).toMatchObject({ provider_message_id: "wamid.lost-1", status: "delivered" })
+    const sends = await sendsSince(from)
+    expect(sends.has("966500008001")).toBe(false)
+    expect(sends.size).toBe(3)
+  })
+
+  it("sends once, after the confirm window, what a worker that died was sending when no status names it", async () => {
+    const { owner, id, ids, show, recipients, from } = await diedMidSend("Lost", "96650000810")
+    await work()
+    // Within the window the campaign waits for the send's status: nothing is sent to it.
+    expect(await show(id)).toMatchObject({ status: "running", counts: { sent: 3, failed: 0 } })
+    expect((await recipients(id)).data[1]).toMatchObject({ contact_id: ids[1], status: "sending" })
+    expect((await sendsSince(from)).has("966500008101")).toBe(false)
+    // The window past without a status: the provider never took it, so it is sent.
+    await server.query(
+      "UPDATE campaign_recipients SET updated_at = now() - interval '16 minutes' WHERE account_id = $1 AND campaign_id = $2 AND seq = 1",
+      [owner.account_id, id]
+    )
+    await server.query("UPDATE campaigns SET resume_at = NULL WHERE account_id = $1", [owner.account_id])
+    await work()
+    expect(await show(id)).toMatchObject({ status: "completed", counts: { recipients: 4, sent: 4, failed: 0 } })
+    const sends = await sendsSince(from)
+    expect(sends.size).toBe(4)
+    expect([...sends.values()].every((times) => times === 1)).toBe(true)
   })
 
   it("keeps the allowance exact when template sends race the campaign", async () => {

@@ -148,16 +148,8 @@ export const CampaignRepositoryMemory: Layer.Layer<CampaignRepository, never, Me
           }
           return n
         }),
-      abandonSending: (accountId, campaignId, reason, now) =>
-        changeRecipients(accountId, campaignId, (rows) => {
-          let n = 0
-          for (const row of rows.values()) {
-            if (row.status !== "sending") continue
-            rows.set(row.contactId, { ...row, status: "failed", reason, updatedAt: now })
-            n++
-          }
-          return n
-        }),
+      sending: (accountId, campaignId) =>
+        readStore(store, (state) => recipientsOf(state, accountId, campaignId).filter((r) => r.status === "sending")),
       unsettled: (accountId, campaignId) =>
         readStore(store, (state) =>
           recipientsOf(state, accountId, campaignId).filter((r) => r.status === "pending" || r.status === "sending").length),

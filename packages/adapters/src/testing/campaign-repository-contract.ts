@@ -80,7 +80,7 @@ const claimUntil = (id: string, now: DateTime.Utc, leaseUntil: DateTime.Utc) =>
  * - Recipients are written once per contact (a second write of one leaves it as it is), listed in
  *   audience order with their message's status, claimed from `pending` only, first in order, and
  *   never twice even when claims race; a claimed one is settled once (sent with its message,
- *   failed with its reason, or back to pending), and `abandonSending` fails those left `sending`.
+ *   failed with its reason, or back to pending), and `sending` reads those left `sending`.
  * - The counts come from the recipients and their messages' statuses.
  * - `claimDue` takes waiting campaigns only (not ended, a schedule and a `resumeAt` come, no live
  *   lease), oldest turn first, leases them and answers them as they were before.
@@ -190,7 +190,7 @@ export const campaignRepositoryContract = <E>(
         expect(new Set(ids).size).toBe(60)
       }))
 
-    it.effect("settles a claimed recipient once, fails those left sending, and counts by the messages' statuses", () =>
+    it.effect("settles a claimed recipient once, reads those left sending, and counts by the messages' statuses", () =>
       Effect.gen(function*() {
         const repo = yield* CampaignRepository
         const { accountId, broadcast, campaign } = yield* fixture()
@@ -212,8 +212,14 @@ export const campaignRepositoryContract = <E>(
         expect(
           yield* repo.settleRecipient(accountId, campaign.id, claimed[4]!.contactId, { _tag: "Failed", reason: "Refused." }, at(1))
         ).toBe(true)
-        expect(yield* repo.abandonSending(accountId, campaign.id, "Stopped.", at(2))).toBe(1)
-        expect(yield* repo.abandonSending(accountId, campaign.id, "Stopped.", at(2))).toBe(0)
+        const left = yield* repo.sending(accountId, campaign.id)
+        expect(left.map((r) => [r.contactId, r.status, r.seq])).toStrictEqual([[claimed[5]!.contactId, "sending", 5]])
+        expect(DateTime.toEpochMillis(left[0]!.updatedAt)).toBe(DateTime.toEpochMillis(T0))
+        expect(yield* repo.sending(accountId + 1, campaign.id)).toStrictEqual([])
+        expect(
+          yield* repo.settleRecipient(accountId, campaign.id, claimed[5]!.contactId, { _tag: "Failed", reason: "Stopped." }, at(2))
+        ).toBe(true)
+        expect(yield* repo.sending(accountId, campaign.id)).toStrictEqual([])
         expect(yield* repo.unsettled(accountId, campaign.id)).toBe(0)
 
         const counts = yield* repo.counts(accountId, [campaign.id, freshRecordId()])

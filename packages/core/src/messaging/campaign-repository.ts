@@ -97,10 +97,12 @@ export interface CampaignRepositoryShape {
     now: DateTime.Utc
   ) => Effect.Effect<number>
   /**
-   * Marks every `sending` recipient of the campaign `failed` with `reason`: those of a worker that
-   * stopped between calling the provider and storing its answer. Answers how many.
+   * The campaign's recipients that are `sending`, in audience order, each with `updatedAt` the
+   * time it was claimed. At the start of a worker's turn (a campaign has one worker at a time)
+   * they are those whose send's outcome was never stored: their worker died, or the batch storing
+   * them failed.
    */
-  readonly abandonSending: (accountId: number, campaignId: string, reason: string, now: DateTime.Utc) => Effect.Effect<number>
+  readonly sending: (accountId: number, campaignId: string) => Effect.Effect<ReadonlyArray<CampaignRecipient>>
   /** How many of the campaign's recipients are `pending` or `sending`. */
   readonly unsettled: (accountId: number, campaignId: string) => Effect.Effect<number>
   /** The campaign's recipients in audience order, a page at a time, each with its message's status. */

@@ -28,16 +28,24 @@
  * its provider call starts until its outcome is stored nothing interrupts it. Stopping the worker
  * (interruption) lets the sends in flight finish and puts the claimed recipients not yet sent back
  * to `pending`, their allowance given back, so the next run sends each exactly once. A process
- * that dies outright can leave recipients `sending` whose provider call may have gone out (those in
- * flight, and the rest of its last claim, a few milliseconds of sends): the next worker to take
- * the campaign (once the lease ran out) marks them `failed` with {@link SEND_INTERRUPTED} rather
- * than risk sending them twice; so does the round itself for a batch of accepted sends it failed
- * to store.
+ * that dies outright can leave recipients `sending` whose provider call may or may not have gone
+ * out (those in flight, and the rest of its last claim, a few milliseconds of sends); so can a
+ * batch of accepted sends that failed to be stored. Each send carries a tracking string naming
+ * its campaign and contact ({@link campaignTracking}), which WhatsApp hands back with every status
+ * of the message (`biz_opaque_callback_data`), and a status whose message Wasl has not stored is
+ * held with it. So each turn of a running or paused campaign (one worker holds a campaign at a
+ * time: any recipient `sending` then was left so) first settles those recipients: one whose
+ * status arrived is `sent` with that message (its statuses applied); one without any after
+ * `confirmWindow` from its claim was never taken by the provider, and goes back to `pending`, its
+ * allowance given back, to be sent. Until then the campaign waits for them, looked at every
+ * {@link UNCONFIRMED_RECHECK}. A send whose statuses reach Wasl only after the window (its
+ * receiver down that long) is made a second time: the window is how long the receiver is trusted
+ * to take to hear of a message.
  */
 import { Clock, DateTime, Deferred, Duration, Effect, FiberSet, Option, Queue, Result, Semaphore } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { MessageAllowanceLedger } from "../account/message-allowance-ledger.ts"
-import { MESSAGE_ALLOWANCE_USED_UP } from "../account/message-allowance.ts"
+import { allowanceMonth, MESSAGE_ALLOWANCE_USED_UP } from "../account/message-allowance.ts"
 import type { NotificationRepository } from "../account/notification-repository.ts"
 import type { UserRepository } from "../account/user-repository.ts"
 import type { SecretBox } from "../auth/secret-box.ts"
@@ -60,6 +68,7 @@ import {
   sentMessageOf,
   UNDELIVERABLE
 } from "../messaging/dispatch.ts"
+import { MessageStatusHoldRepository } from "../messaging/message-status-hold-repository.ts"
 import { MessagingProvider, type ProviderPlatform } from "../messaging/messaging-provider.ts"
 import { contactNumberOf, digitsOf } from "../messaging/recipient.ts"
 import { templateVariableCounts } from "../messaging/template.ts"
@@ -85,8 +94,6 @@ export const NO_WHATSAPP_NUMBER = "The contact has no whatsapp_number or phone."
 export const OPTED_OUT = "The contact opted out of WhatsApp messages (whatsapp_opted_out)."
 /** The reason of a recipient named by id whose contact was deleted before the campaign started. */
 export const CONTACT_GONE = "The contact no longer exists."
-/** The reason of a recipient whose send was under way when its worker died. */
-export const SEND_INTERRUPTED = "The worker stopped while this message was being sent: it may not have arrived."
 /** The reason of a campaign whose broadcast was removed (with its sending number). */
 export const BROADCAST_GONE = "The campaign's broadcast no longer exists."
 
@@ -105,6 +112,11 @@ export interface CampaignRunOptions {
   readonly lease?: Duration.Duration | undefined
   /** Contacts resolved into recipients per transaction. Default 500. */
   readonly audienceBatch?: number | undefined
+  /**
+   * How long after its claim a recipient whose send's outcome was lost (its worker died) waits for
+   * a status of its message before it is sent again. Default 15 minutes.
+   */
+  readonly confirmWindow?: Duration.Duration | undefined
 }
 
 /** The options with their defaults in place. */
@@ -114,6 +126,7 @@ interface CampaignRunSettings {
   readonly roundLength: Duration.Duration
   readonly lease: Duration.Duration
   readonly audienceBatch: number
+  readonly confirmWindow: Duration.Duration
 }
 
 /** The services a campaign run needs. */
@@ -133,6 +146,14 @@ export type CampaignRunServices =
 
 /** How long a paused campaign waits before its allowance is looked at again. */
 const PAUSED_RECHECK = Duration.minutes(1)
+/** How often a campaign waiting only for the statuses of sends whose outcome was lost looks for them. */
+export const UNCONFIRMED_RECHECK: Duration.Duration = Duration.seconds(10)
+
+/**
+ * The tracking string of a campaign's send to a contact (WhatsApp's `biz_opaque_callback_data`):
+ * how a status names the recipient whose send's outcome was lost.
+ */
+export const campaignTracking = (campaignId: string, contactId: string): string => `wasl-campaign:${campaignId}:${contactId}`
 
 /** What a campaign runner offers. */
 export interface CampaignRunner {
@@ -285,6 +306,63 @@ const RECORD_BATCH = 200
  */
 const RECORDERS = 3
 
+/**
+ * Stores the messages of accepted sends, each `[recipient, provider message id]`, and marks their
+ * recipients `sent`, in the caller's transaction (statuses held for the messages are applied).
+ */
+const storeAccepted = (
+  campaign: Campaign,
+  broadcast: Broadcast,
+  accepted: ReadonlyArray<readonly [CampaignRecipient, string]>
+) =>
+  Effect.gen(function*() {
+    const messages = yield* Effect.forEach(accepted, ([recipient, providerMessageId]) => {
+      const digits = recipient.digits!
+      const to = { contactId: recipient.contactId, number: digits, digits }
+      return sentMessageOf(broadcast, to, providerMessageId, false, recipient.parameters ?? undefined)
+    })
+    const repo = yield* CampaignRepository
+    const sent = messages.map((m) => ({ contactId: m.contact_id, messageId: m._id }))
+    yield* repo.markSent(campaign.accountId, campaign.id, sent, yield* DateTime.now)
+    // Last: the account's contact match lock is held from here to the commit.
+    yield* recordSentMessages(messages)
+  })
+
+/**
+ * Settles the recipients a worker left `sending` (see the module comment): `sent` with the message
+ * a held status names, or back to `pending` once `window` from its claim passed without one.
+ * Answers how many still wait, and when the first of them is due back.
+ */
+const settleUnconfirmed = (campaign: Campaign, broadcast: Broadcast, window: Duration.Duration) =>
+  Effect.gen(function*() {
+    const { accountId, id } = campaign
+    const left = yield* CampaignRepository.use((repo) => repo.sending(accountId, id))
+    if (left.length === 0) return { waiting: 0, dueAt: Option.none<DateTime.Utc>() }
+    const trackingOf = (r: CampaignRecipient) => campaignTracking(id, r.contactId)
+    const found = yield* MessageStatusHoldRepository.use((holds) => holds.findTracked(accountId, left.map(trackingOf)))
+    const confirmed = left.flatMap((r) => {
+      const providerMessageId = found.get(trackingOf(r))
+      return providerMessageId === undefined ? [] : [[r, providerMessageId] as const]
+    })
+    if (confirmed.length > 0) yield* inTransaction(storeAccepted(campaign, broadcast, confirmed))
+    const now = yield* DateTime.now
+    const unanswered = left.filter((r) => !found.has(trackingOf(r)))
+    const lost = unanswered.filter((r) => DateTime.isLessThanOrEqualTo(DateTime.addDuration(r.updatedAt, window), now))
+    if (lost.length > 0) {
+      yield* inTransaction(Effect.forEach(
+        lost,
+        (recipient) => settle({ recipient, use: { accountId, month: allowanceMonth(recipient.updatedAt) } }, { _tag: "Pending" }),
+        { discard: true }
+      ))
+    }
+    const waiting = unanswered.filter((r) => !lost.includes(r))
+    const firstClaim = waiting.reduce<Option.Option<DateTime.Utc>>(
+      (first, r) => Option.some(Option.match(first, { onNone: () => r.updatedAt, onSome: (at) => DateTime.min(at, r.updatedAt) })),
+      Option.none()
+    )
+    return { waiting: waiting.length, dueAt: Option.map(firstClaim, (at) => DateTime.addDuration(at, window)) }
+  })
+
 /** Stores a claimed recipient's outcome; its allowance goes back unless it was sent. */
 const settle = (claimed: Claimed, outcome: RecipientOutcome) =>
   Effect.gen(function*() {
@@ -319,8 +397,8 @@ const claimBatch = (campaign: Campaign, limit: number, fromSeq: number) =>
 
 /**
  * How many milliseconds of sends one claim takes at the number's pace. A worker that dies leaves
- * its claimed recipients `sending`, and the next one fails them (their calls may have gone out):
- * the shorter the claim, the fewer of those whose call had not even started. 20 ms is 20
+ * its claimed recipients `sending`, and those whose call had not even started wait out the
+ * confirm window before they are sent: the shorter the claim, the fewer of them. 20 ms is 20
  * recipients a claim at 1,000 a second, one or two at WhatsApp's 80.
  */
 const CLAIM_AHEAD_MILLIS = 20
@@ -372,7 +450,8 @@ const sendRound = (
           platform,
           to: recipient.digits!,
           template: { name: broadcast.template.name, language: broadcast.language, category: broadcast.template.category },
-          ...(parameters === undefined ? {} : { parameters })
+          ...(parameters === undefined ? {} : { parameters }),
+          tracking: campaignTracking(campaign.id, recipient.contactId)
         })
         switch (outcome._tag) {
           case "Accepted": {
@@ -393,19 +472,9 @@ const sendRound = (
     const accepted = yield* Queue.unbounded<Accepted>()
     const record = Effect.gen(function*() {
       const batch = yield* Queue.takeBetween(accepted, 1, RECORD_BATCH)
-      const exit = yield* Effect.exit(inTransaction(Effect.gen(function*() {
-        const messages = yield* Effect.forEach(batch, (item) => {
-          const { recipient } = item.claimed
-          const digits = recipient.digits!
-          const to = { contactId: recipient.contactId, number: digits, digits }
-          return sentMessageOf(broadcast, to, item.providerMessageId, false, recipient.parameters ?? undefined)
-        })
-        const repo = yield* CampaignRepository
-        const sent = messages.map((m) => ({ contactId: m.contact_id, messageId: m._id }))
-        yield* repo.markSent(campaign.accountId, campaign.id, sent, yield* DateTime.now)
-        // Last: the account's contact match lock is held from here to the commit.
-        yield* recordSentMessages(messages)
-      })))
+      const exit = yield* Effect.exit(
+        inTransaction(storeAccepted(campaign, broadcast, batch.map((item) => [item.claimed.recipient, item.providerMessageId])))
+      )
       yield* Effect.forEach(batch, (item) => Deferred.done(item.stored, exit), { discard: true })
     })
     const recorders = yield* FiberSet.make<never>()
@@ -440,24 +509,21 @@ const sendRound = (
       yield* FiberSet.awaitEmpty(fibers)
     })
 
-    // Once this round's sends are over, a recipient still sending is one whose batch failed to be
-    // stored (the campaign is this worker's alone meanwhile): never sent again.
-    const abandonUnrecorded = Effect.flatMap(DateTime.now, (now) =>
-      CampaignRepository.use((repo) => repo.abandonSending(campaign.accountId, campaign.id, SEND_INTERRUPTED, now)))
-    yield* claimLoop.pipe(
-      Effect.onInterrupt(() => Effect.andThen(putBack, FiberSet.awaitEmpty(fibers))),
-      Effect.ensuring(abandonUnrecorded)
-    )
+    yield* claimLoop.pipe(Effect.onInterrupt(() => Effect.andThen(putBack, FiberSet.awaitEmpty(fibers))))
     return retryAfter
   }).pipe(Effect.scoped)
 
-/** Completes the campaign when no recipient is pending or sending, telling its creator. */
+/**
+ * Completes the campaign when no recipient is pending or sending, telling its creator; answers how
+ * many are.
+ */
 const completeIfDone = (campaign: Campaign) =>
   inTransaction(Effect.gen(function*() {
     const repo = yield* CampaignRepository
-    if ((yield* repo.unsettled(campaign.accountId, campaign.id)) > 0) return
+    const unsettled = yield* repo.unsettled(campaign.accountId, campaign.id)
+    if (unsettled > 0) return unsettled
     const done = yield* moveCampaign(campaign.accountId, campaign.id, { _tag: "Complete" })
-    if (Option.isNone(done)) return
+    if (Option.isNone(done)) return 0
     const counts = (yield* repo.counts(campaign.accountId, [campaign.id])).get(campaign.id) ?? NO_COUNTS
     const message = campaignCompletedMessage(done.value, counts)
     yield* notifyUser(campaign.accountId, campaign.userId, {
@@ -465,6 +531,7 @@ const completeIfDone = (campaign: Campaign) =>
       data: { campaign_id: campaign.id, broadcast_id: campaign.broadcastId, name: campaign.name, counts, message },
       mail: { subject: `Your campaign ${campaign.name} has finished`, text: message }
     })
+    return 0
   }))
 
 /** One step of a claimed campaign (see the module comment); answers when to take it again. */
@@ -483,20 +550,26 @@ const step = (campaign: Campaign, pace: Pace, options: CampaignRunSettings) =>
         yield* resolveAudience(campaign, broadcast.value, options.audienceBatch)
         return null
       case "paused": {
+        yield* settleUnconfirmed(campaign, broadcast.value, options.confirmWindow)
         const allowance = yield* messageAllowanceOf(accountId)
         if (allowance.used >= allowance.limit) return DateTime.addDuration(yield* DateTime.now, PAUSED_RECHECK)
         yield* inTransaction(moveCampaign(accountId, id, { _tag: "Resume" }))
         return null
       }
       case "running": {
+        const unconfirmed = yield* settleUnconfirmed(campaign, broadcast.value, options.confirmWindow)
         const retryAfter = yield* sendRound(campaign, broadcast.value, pace, {
           rate: options.sendRate,
           concurrency: options.concurrency,
           roundMillis: Duration.toMillis(options.roundLength)
         })
-        if (retryAfter !== undefined) return DateTime.add(yield* DateTime.now, { seconds: Math.max(1, retryAfter) })
-        yield* completeIfDone(campaign)
-        return null
+        const now = yield* DateTime.now
+        if (retryAfter !== undefined) return DateTime.add(now, { seconds: Math.max(1, retryAfter) })
+        const unsettled = yield* completeIfDone(campaign)
+        // Only recipients waiting for their statuses are left: look again when one is due, or sooner.
+        if (unsettled === 0 || unsettled > unconfirmed.waiting) return null
+        const recheck = DateTime.addDuration(now, UNCONFIRMED_RECHECK)
+        return Option.match(unconfirmed.dueAt, { onNone: () => recheck, onSome: (due) => DateTime.min(due, recheck) })
       }
       default:
         return null
@@ -515,7 +588,8 @@ export const makeCampaignRunner = (options: CampaignRunOptions = {}): CampaignRu
     concurrency: Math.max(1, Math.floor(options.concurrency ?? 1_000)),
     roundLength: options.roundLength ?? Duration.seconds(5),
     lease: options.lease ?? Duration.minutes(2),
-    audienceBatch: Math.max(1, Math.floor(options.audienceBatch ?? 500))
+    audienceBatch: Math.max(1, Math.floor(options.audienceBatch ?? 500)),
+    confirmWindow: options.confirmWindow ?? Duration.minutes(15)
   }
   const pace: Pace = new Map()
   const runNext = Effect.gen(function*() {
@@ -523,10 +597,6 @@ export const makeCampaignRunner = (options: CampaignRunOptions = {}): CampaignRu
     const claimed = yield* CampaignRepository.use((repo) => repo.claimDue(now, DateTime.addDuration(now, settings.lease)))
     if (Option.isNone(claimed)) return false
     const campaign = claimed.value
-    if (campaign.leaseUntil !== null) {
-      // Its last worker died holding it: what it was sending may have gone out, so it is not sent again.
-      yield* CampaignRepository.use((repo) => repo.abandonSending(campaign.accountId, campaign.id, SEND_INTERRUPTED, now))
-    }
     const resumeAt = yield* step(campaign, pace, settings).pipe(
       Effect.onInterrupt(() => inTransaction(endTurn(campaign.accountId, campaign.id, null)))
     )

@@ -33,6 +33,19 @@ export const otpBroadcast = (principal: Principal, minutes: number | null = 10) 
     })
   })
 
+/** A sandbox sending number and a utility broadcast on it without variables ("Your order has shipped."). */
+export const shippingBroadcast = (principal: Principal) =>
+  Effect.gen(function*() {
+    const platform = yield* createPlatform(principal, { name: "Sandbox", display_phone_number: "+966110000000" })
+    const broadcast = yield* createBroadcast(principal, {
+      name: "Shipping",
+      language: "en",
+      platform_id: platform.id,
+      template: { name: "order_update", category: "UTILITY", body: "Your order has shipped." }
+    })
+    return { platform, broadcast }
+  })
+
 /** A contact of the account reached at `number`. */
 export const contactAt = (accountId: number, number: string) =>
   RecordRepository.use((records) =>

@@ -15,9 +15,9 @@ import {
   setCustomMessageLimit,
   setPlan
 } from "../../src/Accounts.ts"
-import { createBroadcast, createPlatform, sendTemplate } from "../../src/Messaging.ts"
+import { sendTemplate } from "../../src/Messaging.ts"
 import { setup } from "../support/fixtures.ts"
-import { contactAt, MessagingTestPorts } from "../support/messaging.ts"
+import { contactAt, MessagingTestPorts, shippingBroadcast } from "../support/messaging.ts"
 
 const at = (iso: string) => TestClock.setTime(DateTime.toEpochMillis(DateTime.makeUnsafe(iso)))
 
@@ -41,13 +41,7 @@ describe("the monthly message allowance", () => {
       const { account_id, principal } = yield* setup()
       yield* setPlan(account_id, "custom", null)
       yield* setCustomMessageLimit(account_id, 1)
-      const platform = yield* createPlatform(principal, { name: "Sandbox", display_phone_number: "+966110000000" })
-      const broadcast = yield* createBroadcast(principal, {
-        name: "Shipping",
-        language: "en",
-        platform_id: platform.id,
-        template: { name: "order_update", category: "UTILITY", body: "Your order has shipped." }
-      })
+      const { broadcast } = yield* shippingBroadcast(principal)
       const contactId = yield* contactAt(account_id, "+966500000001")
       const send = sendTemplate(principal, broadcast.id, { contact_id: contactId }, undefined)
 

@@ -7,7 +7,6 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { SecretBox } from "../../src/Auth.ts"
 import {
-  createBroadcast,
   createPlatform,
   deletePlatform,
   getBroadcast,
@@ -19,7 +18,7 @@ import {
   updatePlatform
 } from "../../src/Messaging.ts"
 import { OWNER, setup } from "../support/fixtures.ts"
-import { contactAt, MessagingTestPorts } from "../support/messaging.ts"
+import { contactAt, MessagingTestPorts, shippingBroadcast } from "../support/messaging.ts"
 
 describe("one sending number", () => {
   it.effect("renames it and seals a new access token; a refresh of a sandbox number leaves its health null", () =>
@@ -46,13 +45,7 @@ describe("one sending number", () => {
   it.effect("removes it with its broadcasts, keeping the messages sent on it", () =>
     Effect.gen(function*() {
       const { account_id, principal } = yield* setup()
-      const platform = yield* createPlatform(principal, { name: "Sandbox", display_phone_number: "+966110000000" })
-      const broadcast = yield* createBroadcast(principal, {
-        name: "Shipping",
-        language: "en",
-        platform_id: platform.id,
-        template: { name: "order_update", category: "UTILITY", body: "Your order has shipped." }
-      })
+      const { platform, broadcast } = yield* shippingBroadcast(principal)
       const contactId = yield* contactAt(account_id, "+966500000001")
       const { message } = yield* sendTemplate(principal, broadcast.id, { contact_id: contactId }, undefined)
       yield* deletePlatform(principal, platform.id)

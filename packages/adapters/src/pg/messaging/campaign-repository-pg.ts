@@ -1,5 +1,5 @@
 /**
- * Campaigns on PostgreSQL (tables `campaigns` and `campaign_recipients`, migration 0051).
+ * Campaigns on PostgreSQL (tables `campaigns` and `campaign_recipients`, migrations 0051 and 0055).
  *
  * `claimDue` takes the waiting campaign whose turn is oldest with `FOR UPDATE SKIP LOCKED`, and
  * `claimRecipients` the first pending recipients the same way, so any number of workers share the
@@ -261,12 +261,12 @@ export const CampaignRepositoryPg: Layer.Layer<CampaignRepository, never, SqlCli
         RETURNING r.contact_id
       `.pipe(Effect.map((rows) => rows.length), Effect.orDie)
 
-    const abandonSending = (accountId: number, campaignId: string, reason: string, now: DateTime.Utc) =>
+    const sending = (accountId: number, campaignId: string) =>
       sql`
-        UPDATE campaign_recipients SET status = 'failed', reason = ${reason}, updated_at = ${at(now)}
-        WHERE account_id = ${accountId} AND campaign_id = ${campaignId} AND status = 'sending'
-        RETURNING contact_id
-      `.pipe(Effect.map((rows) => rows.length), Effect.orDie)
+        SELECT r.*, NULL AS message_status FROM campaign_recipients r
+        WHERE r.account_id = ${accountId} AND r.campaign_id = ${campaignId} AND r.status = 'sending'
+        ORDER BY r.seq
+      `.pipe(Effect.flatMap(decodeRecipients), Effect.map((rows) => rows.map(toRecipient)), Effect.orDie)
 
     const unsettled = (accountId: number, campaignId: string) =>
       Effect.flatMap(
@@ -340,7 +340,7 @@ export const CampaignRepositoryPg: Layer.Layer<CampaignRepository, never, SqlCli
       claimRecipients,
       settleRecipient,
       markSent,
-      abandonSending,
+      sending,
       unsettled,
       listRecipients,
       claimDue,
