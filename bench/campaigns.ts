@@ -61,6 +61,12 @@ const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(reso
 /** The achieved rate must be at least this fraction of the pace. */
 const PACE_TARGET = 0.95
 
+/** The node flags `npm run worker` starts the worker with (the root package.json's `worker` script). */
+const npmWorkerFlags = (): ReadonlyArray<string> => {
+  const manifest = JSON.parse(Fs.readFileSync(Path.join(root, "package.json"), "utf8"))
+  return String(manifest.scripts.worker).split(/\s+/).filter((word) => word.startsWith("--"))
+}
+
 const PHONE_ID = "106540352242900"
 const WABA_ID = "102290129340300"
 const ACCESS_TOKEN = "EAAG-bench-campaigns"
@@ -185,8 +191,9 @@ const run = async () => {
   })).data
 
   log(`starting one apps/worker at ${settings.rate} messages/s...`)
-  // BENCH_WORKER_NODE_ARGS: extra node flags for the worker (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
-  const workerFlags = nodeFlagsFromEnv("BENCH_WORKER_NODE_ARGS")
+  // The worker runs as `npm run worker` starts it (its node flags: the heap cap), then
+  // BENCH_WORKER_NODE_ARGS: extra node flags (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+  const workerFlags = [...npmWorkerFlags(), ...nodeFlagsFromEnv("BENCH_WORKER_NODE_ARGS")]
   const worker = startChild("apps/worker", [...workerFlags, Path.join(root, "apps", "worker", "src", "main.ts")], env)
   await worker.waitFor(/Wasl delivery worker started/, 60_000)
   const rss = sampleRss(worker.child.pid)
@@ -248,7 +255,9 @@ const run = async () => {
       ? "apps/worker RSS: not readable here"
       : `apps/worker RSS over the campaign: ${memory.first.toFixed(0)} MiB at start, ${memory.peak.toFixed(0)} MiB at most, ${
         memory.last.toFixed(0)
-      } MiB at the end`,
+      } MiB at the end; ${memory.laterHalf.min.toFixed(0)} to ${memory.laterHalf.max.toFixed(0)} MiB over its later half (flags: ${
+        workerFlags.join(" ") || "none"
+      })`,
     `rows written per recipient: ${perRecipient.toFixed(2)} (${Object.entries(rows).map(([t, n]) => `${t} ${n}`).join(", ")}; plus the campaign row and the allowance counter)`
   ].join("\n"))
   writeResults([

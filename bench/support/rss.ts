@@ -16,17 +16,32 @@ export const rssMiB = (pid: number | undefined): number | undefined => {
   }
 }
 
+/** What a sampler saw (MiB). */
+export interface RssSamples {
+  /** The first sample. */
+  readonly first: number
+  /** The largest. */
+  readonly peak: number
+  /** The last. */
+  readonly last: number
+  /** The smallest and the largest of the samples of the later half of the time sampled: flat when close. */
+  readonly laterHalf: { readonly min: number; readonly max: number }
+}
+
 export interface RssSampler {
-  /** Stops sampling; answers the first, the largest and the last sample (MiB), if any. */
-  readonly stop: () => { readonly first: number; readonly peak: number; readonly last: number } | undefined
+  /** Stops sampling; answers what it saw, if any sample could be read. */
+  readonly stop: () => RssSamples | undefined
 }
 
 /** Samples `pid`'s RSS every `everyMs` until stopped. */
 export const sampleRss = (pid: number | undefined, everyMs = 250): RssSampler => {
   const samples: Array<number> = []
+  const times: Array<number> = []
   const take = () => {
     const value = rssMiB(pid)
-    if (value !== undefined) samples.push(value)
+    if (value === undefined) return
+    samples.push(value)
+    times.push(Date.now())
   }
   take()
   const timer = setInterval(take, everyMs)
@@ -34,7 +49,15 @@ export const sampleRss = (pid: number | undefined, everyMs = 250): RssSampler =>
     stop: () => {
       clearInterval(timer)
       take()
-      return samples.length === 0 ? undefined : { first: samples[0]!, peak: Math.max(...samples), last: samples.at(-1)! }
+      if (samples.length === 0) return undefined
+      const half = (times[0]! + times.at(-1)!) / 2
+      const later = samples.filter((_, i) => times[i]! >= half)
+      return {
+        first: samples[0]!,
+        peak: Math.max(...samples),
+        last: samples.at(-1)!,
+        laterHalf: { min: Math.min(...later), max: Math.max(...later) }
+      }
     }
   }
 }
