@@ -347,7 +347,8 @@ const settleUnconfirmed = (campaign: Campaign, broadcast: Broadcast, window: Dur
     if (confirmed.length > 0) yield* inTransaction(storeAccepted(campaign, broadcast, confirmed))
     const now = yield* DateTime.now
     const unanswered = left.filter((r) => !found.has(trackingOf(r)))
-    const lost = unanswered.filter((r) => DateTime.isLessThanOrEqualTo(DateTime.addDuration(r.updatedAt, window), now))
+    const dueOf = (r: CampaignRecipient) => DateTime.addDuration(r.updatedAt, window)
+    const lost = unanswered.filter((r) => DateTime.isLessThanOrEqualTo(dueOf(r), now))
     if (lost.length > 0) {
       yield* inTransaction(Effect.forEach(
         lost,
@@ -355,12 +356,8 @@ const settleUnconfirmed = (campaign: Campaign, broadcast: Broadcast, window: Dur
         { discard: true }
       ))
     }
-    const waiting = unanswered.filter((r) => !lost.includes(r))
-    const firstClaim = waiting.reduce<Option.Option<DateTime.Utc>>(
-      (first, r) => Option.some(Option.match(first, { onNone: () => r.updatedAt, onSome: (at) => DateTime.min(at, r.updatedAt) })),
-      Option.none()
-    )
-    return { waiting: waiting.length, dueAt: Option.map(firstClaim, (at) => DateTime.addDuration(at, window)) }
+    const due = unanswered.map(dueOf).filter((at) => DateTime.isGreaterThan(at, now))
+    return { waiting: due.length, dueAt: due.length === 0 ? Option.none() : Option.some(due.reduce((a, b) => DateTime.min(a, b))) }
   })
 
 /** Stores a claimed recipient's outcome; its allowance goes back unless it was sent. */
