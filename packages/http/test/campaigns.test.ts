@@ -438,7 +438,9 @@ describe.each(DATABASES)("campaigns through the WhatsApp Cloud API on %s", (data
     expect(await server.run(runner.runNext)).toBe(false) // nothing to do until Meta's retry time
 
     api.failures.delete("966500010001")
-    await server.query("UPDATE campaigns SET resume_at = now() WHERE account_id = $1", [owner.account_id])
+    // A second back: now() has microseconds, the worker's clock milliseconds, and a worker taking
+    // the campaign within the same millisecond would still find it waiting.
+    await server.query("UPDATE campaigns SET resume_at = now() - interval '1 second' WHERE account_id = $1", [owner.account_id])
     while (await server.run(runner.runNext)) {
       // the rest of the campaign
     }

@@ -3,6 +3,7 @@ import { Duration, Effect, Exit, Scope } from "effect"
 import { existsSync, readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Reply } from "./support/client.ts"
+import { roomInWindow } from "./support/rate-window.ts"
 import { DATABASES, sharedDatabaseOf, startTestServer, type TestServer } from "./support/server.ts"
 
 const XHR = { "x-requested-with": "XMLHttpRequest" }
@@ -291,6 +292,7 @@ describe.each(DATABASES)("members, invitations and teams over HTTP on %s", (data
   })
 
   it("accepting is rate limited per client address like login", async () => {
+    await roomInWindow()
     const statuses: Array<number> = []
     for (let i = 0; i < 4; i++) {
       statuses.push((await replica.request("POST", `/api/invitations/${"y".repeat(40)}/accept`, { body: {} })).status)

@@ -9,9 +9,10 @@
 import { Duration } from "effect"
 import { PrometheusMetrics } from "effect/observability"
 import parsePrometheusTextFormat, { type Family, type Sample } from "parse-prometheus-text-format"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { prometheusText } from "../src/prometheus-text.ts"
 import type { Reply } from "./support/client.ts"
+import { roomInWindow } from "./support/rate-window.ts"
 import { requestFrom } from "./support/request-from.ts"
 import { DATABASES, startTestServer, type TestServer } from "./support/server.ts"
 
@@ -269,6 +270,8 @@ describe.each(DATABASES)("GET /metrics rate limit (%s)", (database) => {
     await open?.close()
     await guarded?.close()
   })
+  // The burst takes a few seconds, all of it in one window of the caller limit.
+  beforeEach(() => roomInWindow(Duration.seconds(15)))
 
   it("counts unauthenticated scrapes per client address against the caller limit, and GET /api/me stays fast", async () => {
     const { token } = await open.bootstrap({ email: `scrape-burst-${database}@example.test`, password: "pw-burst" })

@@ -8,8 +8,9 @@
 import { PgClient } from "@effect/sql-pg"
 import { Duration, Effect, Exit, type Layer, Scope } from "effect"
 import type { SqlClient } from "effect/sql"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { Reply } from "./support/client.ts"
+import { roomInWindow } from "./support/rate-window.ts"
 import { requestFrom } from "./support/request-from.ts"
 import { DATABASES, sharedDatabaseOf, startTestServer, type TestServer } from "./support/server.ts"
 import { countingTracer, withoutCachedReads } from "./support/statements.ts"
@@ -74,6 +75,7 @@ describe.each(DATABASES)("rate limits over HTTP on %s", (database) => {
     await open?.close()
     await Effect.runPromise(Scope.close(scope, Exit.void))
   })
+  beforeEach(() => roomInWindow())
 
   describe("per caller", () => {
     it("shows the limit on every answer, refuses the request over it with 429, and starts over with a new window", async () => {
