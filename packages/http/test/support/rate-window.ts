@@ -1,9 +1,9 @@
 /**
- * Rate limits count in fixed windows aligned on the Unix epoch, so a test that counts up to a
- * limit in real time fails when a window ends half-way through (the count starts over). Tests
- * that need their requests in one window first wait, when the current window is about to end,
- * for the next one.
+ * Rate limits count in fixed windows (`windowAt`), so a test that counts up to a limit in real
+ * time fails when a window ends half-way through (the count starts over). Tests that need their
+ * requests in one window first wait, when the current window is about to end, for the next one.
  */
+import { windowAt } from "@wasl/core/Auth"
 import { Duration } from "effect"
 
 /**
@@ -14,8 +14,8 @@ export const roomInWindow = async (
   room: Duration.Duration = Duration.seconds(5),
   window: Duration.Duration = Duration.minutes(1)
 ): Promise<void> => {
-  const length = Duration.toMillis(window)
-  const left = length - (Date.now() % length)
+  const now = Date.now()
+  const left = windowAt({ limit: 1, window }, now).end - now
   if (left >= Duration.toMillis(room)) return
   await new Promise((resolve) => setTimeout(resolve, left + 10))
 }
